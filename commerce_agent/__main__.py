@@ -1,0 +1,3 @@
+from commerce_agent.cli import main
+
+main()

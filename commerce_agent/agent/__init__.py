@@ -1,0 +1,1 @@
+"""The Agent Session Streaming API: sessions, journals, the turn runner, models and tools."""

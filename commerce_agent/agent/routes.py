@@ -1,0 +1,233 @@
+"""Agent Session Streaming API routes, mounted under `settings.agent_mount`.
+
+Handlers decode and check the request, call `Sessions`, and encode the answer. The mount has
+its own exception middleware so every failure under it, unknown routes and methods included,
+answers {error: {code, message}}.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+import jsonschema
+import msgspec
+from starlette.exceptions import HTTPException
+from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route, Router
+
+from commerce_agent.agent import consent, events
+from commerce_agent.agent.agents import DEFAULT_AGENT, connections
+from commerce_agent.agent.errors import AgentError, handle, unauthorized
+from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
+from commerce_agent.errors import CommerceError
+from commerce_agent.http import read_body
+
+
+class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
+    message: Any = None
+    agent: str | None = None
+    outputSchema: Any = None
+    clientContext: dict[str, Any] | None = None
+
+
+class FollowUpBody(msgspec.Struct, forbid_unknown_fields=True):
+    message: Any = None
+    agent: str | None = None
+    continuationToken: str | None = None
+    outputSchema: Any = None
+    inputResponses: dict[str, str] | None = None
+
+
+class CancelBody(msgspec.Struct, forbid_unknown_fields=True):
+    continuationToken: str | None = None
+
+
+_create = msgspec.json.Decoder(CreateBody)
+_follow_up = msgspec.json.Decoder(FollowUpBody)
+_cancel = msgspec.json.Decoder(CancelBody)
+
+
+def sessions_of(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.agent
+    return sessions
+
+
+async def decode(request: Request, decoder: msgspec.json.Decoder[Any], *,
+                 optional: bool = False) -> Any:
+    body = await read_body(request)
+    if not body.strip():
+        if optional:
+            return decoder.decode(b"{}")
+        raise AgentError(400, "invalid_json", "The request body must be a JSON object.")
+    try:
+        return decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        if text.startswith("Expected `object`") and " - at " not in text:
+            raise AgentError(400, "invalid_json",
+                             "The request body must be a JSON object.") from None
+        raise AgentError(400, "invalid_request", f"Invalid request body: {text}") from None
+    except msgspec.DecodeError as exc:
+        raise AgentError(400, "invalid_json", f"The request body is not valid JSON: {exc}") \
+            from None
+
+
+def output_schema(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise AgentError(400, "invalid_output_schema",
+                         "outputSchema must be a JSON object holding a JSON Schema.")
+    try:
+        jsonschema.validators.validator_for(value).check_schema(value)
+    except jsonschema.SchemaError as exc:
+        raise AgentError(400, "invalid_output_schema",
+                         f"outputSchema is not a valid JSON Schema: {exc.message}") from None
+    return value
+
+
+def message_text(value: Any, *, required: bool) -> str | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise AgentError(400, "message_required", "message must be a non-empty string.")
+    return value
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else ""
+
+
+def require_secret(request: Request, token_hash: str | None = None) -> None:
+    """With --auth-secret set, demand it (or, for a stream, the session's own token)."""
+    secret: str = request.app.state.settings.auth_secret
+    if not secret:
+        return
+    token = bearer(request)
+    if token and hmac.compare_digest(token.encode(), secret.encode()):
+        return
+    if token and token_hash is not None and same_secret(token, token_hash):
+        return
+    raise unauthorized("This route requires an Authorization: Bearer token.")
+
+
+async def health(request: Request) -> Response:
+    sessions = sessions_of(request)
+    return JSONResponse({"ok": True, "status": "ready", "workflowId": f"agent/{DEFAULT_AGENT}",
+                         "journal": sessions.journal.name})
+
+
+async def info(request: Request) -> Response:
+    require_secret(request)
+    sessions = sessions_of(request)
+    agent = sessions.default_agent
+    tools = list(agent.tools.values())
+    return JSONResponse({
+        "agent": agent.describe(), "tools": [tool.describe() for tool in tools],
+        "connections": connections(tools),
+        "agents": [candidate.describe() for candidate in sessions.agents.values()]})
+
+
+async def create_session(request: Request) -> Response:
+    require_secret(request)
+    body: CreateBody = await decode(request, _create)
+    message = message_text(body.message, required=True)
+    assert message is not None
+    schema = output_schema(body.outputSchema)
+    record, token = await sessions_of(request).create(message, body.agent, schema,
+                                                      body.clientContext or {})
+    return JSONResponse({"sessionId": record.id, "continuationToken": token}, status_code=202,
+                        headers={"x-agent-session-id": record.id})
+
+
+def continuation_token(request: Request, in_body: str | None) -> str | None:
+    header = bearer(request)
+    if header and in_body and not hmac.compare_digest(header.encode(), in_body.encode()):
+        raise AgentError(400, "token_mismatch",
+                         "The Authorization header and continuationToken differ.")
+    return header or in_body
+
+
+async def follow_up(request: Request) -> Response:
+    sessions = sessions_of(request)
+    session_id = request.path_params["session_id"]
+    await sessions.load(session_id)
+    body: FollowUpBody = await decode(request, _follow_up)
+    token = continuation_token(request, body.continuationToken)
+    message = message_text(body.message, required=False)
+    if message is None and body.inputResponses is None:
+        raise AgentError(400, "message_or_input_required",
+                         "Send a message, or inputResponses to answer an input request.")
+    if message is not None and body.inputResponses is not None:
+        raise AgentError(400, "invalid_request",
+                         "Send either a message or inputResponses, not both.")
+    schema = output_schema(body.outputSchema)
+    await sessions.follow_up(session_id, token, message=message, agent=body.agent,
+                             output_schema=schema, responses=body.inputResponses)
+    return JSONResponse({"sessionId": session_id, "continuationToken": token})
+
+
+async def cancel(request: Request) -> Response:
+    sessions = sessions_of(request)
+    session_id = request.path_params["session_id"]
+    await sessions.load(session_id)
+    body: CancelBody = await decode(request, _cancel, optional=True)
+    token = continuation_token(request, body.continuationToken)
+    status, state = await sessions.cancel(session_id, token)
+    return JSONResponse({"sessionId": session_id, "status": state}, status_code=status)
+
+
+def start_index(request: Request) -> int:
+    raw = request.query_params.get("startIndex")
+    if raw is None or raw == "":
+        return 0
+    if not raw.isascii() or not raw.isdigit():
+        raise AgentError(400, "invalid_start_index",
+                         "startIndex must be a non-negative integer.")
+    return int(raw)
+
+
+STREAM_HEADERS = {
+    "content-type": events.STREAM_CONTENT_TYPE,
+    "x-agent-stream-format": events.STREAM_FORMAT,
+    "x-agent-stream-version": events.STREAM_VERSION,
+    "cache-control": "no-cache",
+    "connection": "keep-alive",
+    "x-accel-buffering": "no",
+}
+
+
+async def stream(request: Request) -> Response:
+    sessions = sessions_of(request)
+    session_id = request.path_params["session_id"]
+    record = await sessions.journal.load(session_id) if SESSION_ID.fullmatch(session_id) \
+        else None
+    require_secret(request, record.token_hash if record else None)
+    if record is None:
+        await sessions.load(session_id)  # raises session_not_found
+    assert record is not None
+    start = start_index(request)
+    follow = request.query_params.get("follow", "").lower() in ("1", "true", "yes")
+    return StreamingResponse(sessions.stream(record, start, follow), headers=STREAM_HEADERS)
+
+
+def mount(path: str) -> Mount:
+    router = Router(routes=[
+        Route("/health", health, methods=["GET"]),
+        Route("/info", info, methods=["GET"]),
+        Route("/session", create_session, methods=["POST"]),
+        Route("/session/{session_id}", follow_up, methods=["POST"]),
+        Route("/session/{session_id}/stream", stream, methods=["GET"]),
+        Route("/session/{session_id}/cancel", cancel, methods=["POST"]),
+        *consent.routes,
+    ])
+    handlers = {AgentError: handle, CommerceError: handle, HTTPException: handle,
+                Exception: handle}
+    return Mount(path, app=ExceptionMiddleware(router, handlers=handlers))

@@ -1,0 +1,106 @@
+"""Cart tools of the `commerce` connection: create, view, add, update, remove, promotions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent import storage
+from commerce_agent.agent.tools.base import COMMERCE, Tool, ToolContext, schema
+from commerce_agent.commerce.services import carts as service
+from commerce_agent.commerce.services.carts import CartView
+from commerce_agent.db import Transaction
+
+
+def cart_summary(cart: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "cartId": cart["id"], "storeId": cart["storeId"], "status": cart["status"],
+        "items": [{"cartItemId": line["cartItemId"], "itemId": line["itemId"],
+                   "name": line["name"], "quantity": line["quantity"], "price": line["price"],
+                   "lineTotal": line["lineTotal"],
+                   "fulfillmentType": line.get("fulfillmentType")} for line in cart["items"]],
+        "promotions": [promotion.get("code") for promotion in cart.get("promotions", [])],
+        "subtotal": cart["subtotal"], "discount": cart["discount"], "total": cart["total"],
+        "itemCount": cart["itemCount"],
+    }
+
+
+def _lifetime(ctx: ToolContext) -> int:
+    return ctx.settings.cart_lifetime_seconds
+
+
+async def _write(ctx: ToolContext, method: str, route: str, args: dict[str, Any],
+                 change: Any, status: int = 200) -> Any:
+    async def work(tx: Transaction) -> storage.Outcome:
+        cart: CartView = await change(tx)
+        return storage.Outcome(status, cart_summary(cart.render()))
+
+    outcome = await storage.once(ctx.db, ctx.scope(method, route), args, work)
+    return outcome.body
+
+
+async def create_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    return await _write(ctx, "POST", "/carts", args, lambda tx: service.create_cart(
+        tx, ctx.user(), args["storeId"], None, _lifetime(ctx)), status=201)
+
+
+async def view_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    cart = await service.open_cart(ctx.db, args["cartId"], ctx.user())
+    return cart_summary(cart.render())
+
+
+async def add_to_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    cart_id = args["cartId"]
+    return await _write(ctx, "POST", f"/carts/{cart_id}/items", args, lambda tx: service.add_item(
+        tx, ctx.user(), cart_id, args["itemId"], args.get("quantity", 1),
+        args.get("variantId") or "", {}, _lifetime(ctx)))
+
+
+async def update_cart_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    cart_id, line_id = args["cartId"], args["cartItemId"]
+    return await _write(
+        ctx, "PATCH", f"/carts/{cart_id}/items/{line_id}", args,
+        lambda tx: service.update_item(tx, ctx.user(), cart_id, line_id,
+                                       {"quantity": args["quantity"]}, _lifetime(ctx)))
+
+
+async def remove_cart_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    cart_id, line_id = args["cartId"], args["cartItemId"]
+    return await _write(
+        ctx, "DELETE", f"/carts/{cart_id}/items/{line_id}", args,
+        lambda tx: service.remove_item(tx, ctx.user(), cart_id, line_id, _lifetime(ctx)))
+
+
+async def apply_promotion(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    cart_id = args["cartId"]
+    return await _write(
+        ctx, "POST", f"/carts/{cart_id}/promotions", args,
+        lambda tx: service.apply_promotion(tx, ctx.user(), cart_id, args["code"],
+                                           ctx.max_promotions,
+                                           _lifetime(ctx)))
+
+
+_CART = {"type": "string", "description": "The cart's id (cartId)."}
+_QUANTITY = {"type": "integer", "minimum": 1, "maximum": 999}
+
+
+def tools() -> list[Tool]:
+    return [
+        Tool("create_cart", "Create an empty cart at one store for the signed-in user.",
+             schema({"storeId": {"type": "string"}}, ["storeId"]), create_cart, COMMERCE),
+        Tool("view_cart", "Show a cart: its lines and totals.",
+             schema({"cartId": _CART}, ["cartId"]), view_cart, COMMERCE),
+        Tool("add_to_cart", "Add an item (quantity defaults to 1) to a cart.",
+             schema({"cartId": _CART, "itemId": {"type": "string"}, "quantity": _QUANTITY,
+                     "variantId": {"type": "string"}}, ["cartId", "itemId"]),
+             add_to_cart, COMMERCE),
+        Tool("update_cart_item", "Change the quantity of one cart line.",
+             schema({"cartId": _CART, "cartItemId": {"type": "string"}, "quantity": _QUANTITY},
+                    ["cartId", "cartItemId", "quantity"]), update_cart_item, COMMERCE),
+        Tool("remove_cart_item", "Remove one line from a cart.",
+             schema({"cartId": _CART, "cartItemId": {"type": "string"}},
+                    ["cartId", "cartItemId"]), remove_cart_item, COMMERCE),
+        Tool("apply_promotion", "Apply a promotion code to a cart.",
+             schema({"cartId": _CART, "code": {"type": "string", "minLength": 1,
+                                               "maxLength": 64}}, ["cartId", "code"]),
+             apply_promotion, COMMERCE),
+    ]

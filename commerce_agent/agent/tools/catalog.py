@@ -1,0 +1,89 @@
+"""Public browsing tools: list stores, search products, open a catalog, view an item."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from commerce_agent.agent.tools.base import Tool, ToolContext, ToolFailure, schema
+from commerce_agent.commerce import money
+from commerce_agent.commerce.services import catalog, search
+
+_AMOUNT = {"type": ["string", "number"], "pattern": r"^\d+(\.\d+)?$", "minimum": 0,
+           "description": "A decimal amount, e.g. \"20\" or \"19.99\"."}
+
+
+def item_summary(doc: dict[str, Any]) -> dict[str, Any]:
+    summary = {"itemId": doc["id"], "name": doc.get("name", ""), "price": doc.get("price"),
+               "available": doc.get("available", True),
+               "fulfillmentType": doc.get("fulfillmentType")}
+    for key in ("storeId", "catalogId"):
+        if key in doc:
+            summary[key] = doc[key]
+    description = str(doc.get("description", ""))
+    if description:
+        summary["description"] = description[:160]
+    return summary
+
+
+def _decimal(args: dict[str, Any], key: str) -> Decimal | None:
+    raw = args.get(key)
+    return None if raw is None else money.parse(str(raw))
+
+
+async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    results = await search.search(
+        ctx.db, args["query"], store_id=args.get("storeId"), sort=args.get("sort", "relevance"),
+        min_price=_decimal(args, "minPrice"), max_price=_decimal(args, "maxPrice"),
+        fulfillment_type=None, available_only=bool(args.get("availableOnly", True)),
+        locale=None)
+    limit = int(args.get("limit", 5))
+    return {"results": [item_summary(doc) for doc in results[:limit]],
+            "total": len(results)}
+
+
+async def list_stores(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    stores, total = await catalog.list_stores(ctx.db, 50, 0, None)
+    return {"stores": [{"storeId": store["id"], "name": store.get("name"),
+                        "description": str(store.get("description", ""))[:160],
+                        "currency": store.get("currency"),
+                        "catalogIds": store.get("catalogIds", [])} for store in stores],
+            "total": total}
+
+
+async def get_catalog(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    doc = await catalog.get_catalog(ctx.db, args["catalogId"], None, None)
+    return {"catalogId": doc["id"], "name": doc.get("name"), "storeId": doc.get("storeId"),
+            "items": [item_summary({**item, "storeId": doc.get("storeId")})
+                      for item in doc.get("items", [])]}
+
+
+async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    doc = await catalog.get_item(ctx.db, args["itemId"], None, None)
+    keep = ("id", "name", "description", "price", "available", "fulfillmentType", "storeId",
+            "catalogId", "metadata")
+    return {key: doc[key] for key in keep if key in doc}
+
+
+def tools() -> list[Tool]:
+    return [
+        Tool("list_stores", "List the stores that sell on this server.", schema({}),
+             list_stores),
+        Tool("search_products",
+             "Search every store's products by words, optionally within a price range.",
+             schema({"query": {"type": "string", "minLength": 1, "maxLength": 200},
+                     "maxPrice": _AMOUNT, "minPrice": _AMOUNT,
+                     "storeId": {"type": "string"},
+                     "sort": {"enum": sorted(search.SORTS)},
+                     "availableOnly": {"type": "boolean"},
+                     "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
+                    ["query"]),
+             search_products),
+        Tool("get_catalog", "List the items of one catalog.",
+             schema({"catalogId": {"type": "string"}}, ["catalogId"]), get_catalog),
+        Tool("get_item", "Show one item: description, price, options and availability.",
+             schema({"itemId": {"type": "string"}}, ["itemId"]), get_item),
+    ]
+
+
+__all__ = ["ToolFailure", "item_summary", "tools"]

@@ -1,0 +1,130 @@
+"""After-sale tools of the `commerce` connection: cancel an order, start a return, tip.
+
+They call the same services as POST /orders/{id}/cancel, POST /returns and
+POST /orders/{id}/tips, each in one transaction guarded by the call's idempotency key.
+Tipping spends money, so it asks the user first.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from commerce_agent.agent import storage
+from commerce_agent.agent.tools.base import (
+    COMMERCE,
+    Tool,
+    ToolContext,
+    ToolFailure,
+    money_text,
+    schema,
+)
+from commerce_agent.agent.tools.orders import order_summary
+from commerce_agent.commerce import money
+from commerce_agent.commerce.services import cancellation, feedback, lifecycle, order_view, returns
+from commerce_agent.commerce.storage import orders as order_storage
+from commerce_agent.db import Transaction
+
+
+async def _order_change(ctx: ToolContext, route: str, args: dict[str, Any], work: Any) -> Any:
+    async def run(tx: Transaction) -> storage.Outcome:
+        doc = await work(tx)
+        return storage.Outcome(200, order_summary(order_view.render(doc)))
+
+    return (await storage.once(ctx.db, ctx.scope("POST", route), args, run)).body
+
+
+async def cancel_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    order_id = args["orderId"]
+    return await _order_change(ctx, f"/orders/{order_id}/cancel", args, lambda tx: (
+        cancellation.cancel(tx, order_id, owner_id=ctx.user().user_id,
+                            reason=args.get("reason"))))
+
+
+def return_summary(ret: dict[str, Any]) -> dict[str, Any]:
+    return {"returnId": ret["id"], "orderId": ret["orderId"], "status": ret["status"],
+            "items": [{"cartItemId": item["cartItemId"], "name": item.get("name"),
+                       "quantity": item["quantity"]} for item in ret["items"]],
+            "refundAmount": ret.get("refundAmount"), "returnMethod": ret.get("returnMethod"),
+            "preferredResolution": ret.get("preferredResolution")}
+
+
+async def start_return(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    owner = ctx.user().user_id
+
+    async def run(tx: Transaction) -> storage.Outcome:
+        items = args.get("items")
+        if not items:  # everything still returnable
+            _, doc = await lifecycle.load(tx, args["orderId"], owner)
+            items = [{"cartItemId": line_id, "quantity": left}
+                     for line_id, left in returns.returnable(doc).items() if left > 0]
+        request = {**args, "items": items}
+        return storage.Outcome(201, return_summary(await returns.create(tx, owner, request)))
+
+    return (await storage.once(ctx.db, ctx.scope("POST", "/returns"), args, run)).body
+
+
+def _amount(args: dict[str, Any]) -> dict[str, str] | None:
+    amount = args.get("amount")
+    return None if amount is None else {"amount": str(amount["amount"]),
+                                        "currency": str(amount["currency"]).upper()}
+
+
+async def tip_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    order_id = args["orderId"]
+    if args.get("amount") is None and args.get("percentage") is None:
+        raise ToolFailure("invalid_arguments", "Give an amount or a percentage.")
+    return await _order_change(ctx, f"/orders/{order_id}/tips", args, lambda tx: feedback.tip(
+        tx, ctx.user().user_id, order_id, _amount(args), args.get("percentage"),
+        args.get("recipient"), args.get("message")))
+
+
+async def confirm_tip(ctx: ToolContext, args: dict[str, Any]) -> str:
+    row = await order_storage.get_order(ctx.db, args["orderId"], ctx.user().user_id)
+    if row is None:
+        raise ToolFailure("order_not_found", f"No order with id {args['orderId']!r}.")
+    doc = json.loads(row["doc"])
+    problem = feedback.tip_problem(doc)
+    if problem is not None:
+        raise problem
+    if args.get("amount") is None and args.get("percentage") is None:
+        raise ToolFailure("invalid_arguments", "Give an amount or a percentage.")
+    value = feedback.tip_amount(doc, _amount(args), args.get("percentage"))
+    currency = doc["total"]["currency"]
+    return (f"Add a tip of {money_text(money.money(value, currency))} to order {doc['id']}, "
+            "charged to the order's payment method?")
+
+
+_ORDER = {"type": "string", "description": "The order's id (orderId)."}
+_REASON = {"type": "string", "maxLength": 500}
+
+
+def tools() -> list[Tool]:
+    return [
+        Tool("cancel_order", "Cancel an order that has not started shipping; it is refunded.",
+             schema({"orderId": _ORDER, "reason": _REASON}, ["orderId"]), cancel_order,
+             COMMERCE),
+        Tool("start_return",
+             "Start a return for a completed order: the given lines, or everything still "
+             "returnable when items is omitted.",
+             schema({"orderId": _ORDER, "reason": _REASON,
+                     "items": {"type": "array", "maxItems": 100, "items": schema(
+                         {"cartItemId": {"type": "string"},
+                          "quantity": {"type": "integer", "minimum": 1}},
+                         ["cartItemId", "quantity"])},
+                     "returnMethod": {"enum": ["ship", "in_store", "pickup"]},
+                     "preferredResolution": {"enum": ["refund", "exchange", "store_credit"]}},
+                    ["orderId"]), start_return, COMMERCE),
+        Tool("tip_order",
+             "Tip the people who served an order (a courier, a kitchen, a host): a fixed "
+             "amount or a percentage of the total. The user is asked to approve it first.",
+             schema({"orderId": _ORDER,
+                     "amount": schema({"amount": {"type": "string",
+                                                  "pattern": r"^\d+(\.\d+)?$"},
+                                       "currency": {"type": "string",
+                                                    "pattern": "^[A-Za-z]{3}$"}},
+                                      ["amount", "currency"]),
+                     "percentage": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
+                     "message": {"type": "string", "maxLength": 500}}, ["orderId"]),
+             tip_order, COMMERCE, confirm=confirm_tip),
+    ]

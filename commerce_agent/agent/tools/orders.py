@@ -1,0 +1,141 @@
+"""Order tools of the `commerce` connection: place and pay, read, list.
+
+`place_order` runs the same x402 flow a client of the HTTP API runs: place the order, take the
+402's sandbox `fiat_intent` offer, confirm that intent with the test card, and place the order
+again with the payment proof. The final placement is stored under the call's idempotency key
+in the same transaction as the order, so a call repeated after a crash returns the order it
+already created instead of buying twice.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from commerce_agent.agent import storage
+from commerce_agent.agent.tools.base import (
+    COMMERCE,
+    Tool,
+    ToolContext,
+    ToolFailure,
+    money_text,
+    schema,
+)
+from commerce_agent.commerce.payments import sandbox
+from commerce_agent.commerce.services import carts, order_view
+from commerce_agent.commerce.services.orders import (
+    OrderRequest,
+    Payment,
+    PlacedOrder,
+    place_order,
+    preverify,
+)
+from commerce_agent.commerce.storage import orders as order_storage
+from commerce_agent.db import Transaction
+
+TEST_CARD = "4242424242424242"
+
+
+def order_summary(order: dict[str, Any]) -> dict[str, Any]:
+    summary = {
+        "orderId": order["id"], "status": order["status"], "storeId": order.get("storeId"),
+        "items": [{"itemId": line.get("itemId"), "name": line.get("name"),
+                   "quantity": line.get("quantity"), "lineTotal": line.get("lineTotal")}
+                  for line in order.get("items", [])],
+        "subtotal": order.get("subtotal"), "discount": order.get("discount"),
+        "total": order.get("total"), "createdAt": order.get("createdAt"),
+        "updatedAt": order.get("updatedAt"),
+        "actions": [action.get("id") for action in order.get("actions", [])],
+    }
+    for key in ("payment", "deliveryAddress", "fulfillment", "tracking", "refunds"):
+        if key in order:
+            summary[key] = order[key]
+    return summary
+
+
+def _order_request(args: dict[str, Any]) -> OrderRequest:
+    return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
+                        {}, None)
+
+
+def _payment_proof(intent_id: str) -> str:
+    proof = {"x402Version": 1, "scheme": "fiat_intent", "network": "sandbox",
+             "payload": {"paymentIntentId": intent_id}}
+    return base64.b64encode(json.dumps(proof).encode()).decode()
+
+
+async def _place(ctx: ToolContext, args: dict[str, Any], payment: Payment | None
+                 ) -> storage.Outcome:
+    base_url = ctx.settings.base_url.rstrip("/")
+
+    async def work(tx: Transaction) -> storage.Outcome:
+        placed: PlacedOrder = await place_order(tx, ctx.user(), _order_request(args), payment,
+                                                base_url=base_url, pay_to=ctx.pay_to)
+        return storage.Outcome(placed.status, placed.body)
+
+    return await storage.once(ctx.db, ctx.scope("POST", "/orders"), args, work)
+
+
+async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    first = await _place(ctx, args, None)
+    if first.status != 402:
+        return order_summary(first.body)
+    offer = next((entry for entry in first.body.get("accepts", [])
+                  if entry.get("scheme") == "fiat_intent"), None)
+    if offer is None:
+        raise ToolFailure("payment_unavailable", "The store offered no sandbox card payment.")
+    extra = offer.get("extra", {})
+    async with ctx.db.transaction() as tx:
+        intent_id = await sandbox.confirm_intent(tx, extra["paymentIntentId"],
+                                                 extra["clientSecret"], TEST_CARD)
+    payment = preverify(_payment_proof(intent_id), ctx.pay_to)
+    second = await _place(ctx, args, payment)
+    if second.status != 201:
+        raise ToolFailure("payment_failed", "The order was not created after payment.")
+    return order_summary(second.body)
+
+
+async def confirm_place(ctx: ToolContext, args: dict[str, Any]) -> str:
+    cart = (await carts.open_cart(ctx.db, args["cartId"], ctx.user())).render()
+    lines = ", ".join(f"{line['quantity']} × {line['name']}" for line in cart["items"])
+    where = args.get("deliveryAddress", {}).get("address")
+    delivery = f", delivered to {where}" if where else ""
+    return (f"Place the order for {lines or 'an empty cart'}{delivery}, and pay "
+            f"{money_text(cart['total'])} with the sandbox test card?")
+
+
+async def get_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    row = await order_storage.get_order(ctx.db, args["orderId"], ctx.user().user_id)
+    if row is None:
+        raise ToolFailure("order_not_found", f"No order with id {args['orderId']!r}.")
+    return order_summary(order_view.render(json.loads(row["doc"])))
+
+
+async def list_orders(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    rows, total = await order_storage.list_orders(ctx.db, ctx.user().user_id,
+                                                  args.get("status"), 10, 0)
+    return {"orders": [order_summary(order_view.render(json.loads(row["doc"])))
+                       for row in rows], "total": total}
+
+
+_ADDRESS = {"type": "object", "properties": {
+    "address": {"type": "string", "minLength": 1, "maxLength": 500},
+    "countryCode": {"type": "string", "pattern": "^[A-Za-z]{2}$"}},
+    "required": ["address"], "additionalProperties": False}
+
+
+def tools() -> list[Tool]:
+    return [
+        Tool("place_order",
+             "Place the order for a cart and pay it with the sandbox card. Physical items "
+             "need a deliveryAddress. The user is asked to approve the payment first.",
+             schema({"cartId": {"type": "string"}, "deliveryAddress": _ADDRESS}, ["cartId"]),
+             place, COMMERCE, confirm=confirm_place),
+        Tool("get_order", "Show one order: its status, items, total and what can be done next.",
+             schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE),
+        Tool("list_orders", "List the user's most recent orders (newest first).",
+             schema({"status": {"enum": ["pending", "confirmed", "processing", "in_transit",
+                                         "completed", "cancelled"]}}),
+             list_orders, COMMERCE),
+    ]

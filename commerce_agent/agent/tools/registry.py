@@ -1,0 +1,10 @@
+"""Every tool the agents can use, in the order `info` lists them."""
+
+from __future__ import annotations
+
+from commerce_agent.agent.tools import carts, catalog, lifecycle, orders
+from commerce_agent.agent.tools.base import Tool
+
+
+def all_tools() -> list[Tool]:
+    return [*catalog.tools(), *carts.tools(), *orders.tools(), *lifecycle.tools()]

@@ -1,0 +1,88 @@
+"""The application factory: the one place where routes, errors and background work meet."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute
+
+from commerce_agent.agent import routes as agent_routes
+from commerce_agent.agent.worker import agent_worker
+from commerce_agent.auth import routes as account_routes
+from commerce_agent.commerce import capabilities, versions
+from commerce_agent.commerce.payments import x402
+from commerce_agent.commerce.routes import (
+    carts,
+    catalog,
+    discovery,
+    order_actions,
+    orders,
+    profile,
+    returns,
+)
+from commerce_agent.commerce.routes.payments import routes as payment_routes
+from commerce_agent.commerce.services.simulator import simulator_worker
+from commerce_agent.db import Database
+from commerce_agent.errors import (
+    CommerceError,
+    commerce_error_handler,
+    http_error_handler,
+    internal_error_handler,
+)
+from commerce_agent.i18n import LocaleMiddleware, localize_error
+from commerce_agent.openapi import routes as openapi_routes
+from commerce_agent.seed import seed
+from commerce_agent.settings import Settings
+
+# Background services started with the app (simulator, webhook sender, …), each an async
+# context manager factory taking the app.
+Worker = Callable[[Starlette], AbstractAsyncContextManager[None]]
+
+
+def commerce_routes() -> list[BaseRoute]:
+    return [*discovery.routes, *catalog.routes, *carts.routes, *orders.routes,
+            *payment_routes, *profile.routes, *account_routes.routes, *order_actions.routes,
+            *returns.routes, *openapi_routes.routes]
+
+
+def create_app(settings: Settings | None = None, *, seed_data: bool = True,
+               workers: list[Worker] | None = None) -> Starlette:
+    settings = settings or Settings()
+    database = Database(settings.db_path, synchronous=settings.sqlite_synchronous)
+    background = [agent_worker, *(workers or [])]
+    if settings.simulate:
+        background.append(simulator_worker)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await database.open()
+        try:
+            if seed_data:
+                await seed(database)
+            async with AsyncExitStack() as stack:
+                for worker in background:
+                    await stack.enter_async_context(worker(app))
+                yield
+        finally:
+            await database.close()
+
+    app = Starlette(
+        routes=[*commerce_routes(), agent_routes.mount(settings.agent_mount)],
+        exception_handlers={CommerceError: commerce_error_handler,
+                            HTTPException: http_error_handler,
+                            Exception: internal_error_handler},
+        lifespan=lifespan,
+        # Content negotiation for every Commerce API request (locale, capability versions).
+        middleware=[Middleware(LocaleMiddleware, skip=(settings.agent_mount,)),
+                    Middleware(versions.VersionMiddleware, skip=(settings.agent_mount,))],
+    )
+    app.state.settings = settings
+    app.state.db = database
+    app.state.pay_to = x402.DEFAULT_PAY_TO
+    app.state.max_promotions = capabilities.MAX_PROMOTIONS
+    app.state.localize_error = localize_error
+    return app

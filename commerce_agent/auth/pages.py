@@ -1,0 +1,192 @@
+"""Account pages: sign in, register, sign out (plain HTML forms, CSRF-protected, no JavaScript).
+
+Reusable pieces for other pages that need a sign-in (the agent's consent page):
+
+- ``sign_in_form(action=..., csrf_field=..., next_url=..., email=..., error=...)`` returns the
+  HTML of the email + password form (a fragment to put inside ``web.page(...)``);
+  ``extra`` adds fields or buttons inside the form.
+- ``safe_next(url)`` keeps a ``next`` URL only when it is a same-origin relative path
+  (``/orders``), never ``//host``, ``https://…``, backslashes or control characters.
+- ``accounts.authenticate_password(db, email, password)`` checks the credentials.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from commerce_agent.auth import accounts, flows, web
+from commerce_agent.auth.web import Browser, esc
+from commerce_agent.errors import CommerceError
+
+DEFAULT_NEXT = flows.PROFILE_PAGE_PATH
+
+
+def safe_next(url: str | None) -> str | None:
+    """`url` if it is a relative path on this server, else None."""
+    if not url or len(url) > 2000 or not url.startswith("/") or url.startswith("//"):
+        return None
+    if "\\" in url or not url.isprintable() or any(ch.isspace() for ch in url):
+        return None
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc:
+        return None
+    return url
+
+
+def sign_in_form(*, action: str, csrf_field: str = "", next_url: str | None = None,
+                 email: str = "", error: str = "", submit_label: str = "Sign in",
+                 extra: str = "") -> str:
+    """The sign-in form (HTML fragment); posts email, password, next and the CSRF field."""
+    kept = safe_next(next_url)
+    next_field = (f"<input type=\"hidden\" name=\"next\" value=\"{esc(kept)}\">"
+                  if kept else "")
+    return f"""{web.problem(error)}
+<form method="post" action="{esc(action)}">{csrf_field}{next_field}
+<label>Email <input name="email" type="email" autocomplete="username" required
+ maxlength="{accounts.EMAIL_MAX}" value="{esc(email)}"></label>
+<label>Password <input name="password" type="password" autocomplete="current-password"
+ required maxlength="{accounts.PASSWORD_MAX}"></label>
+<button type="submit">{esc(submit_label)}</button>{extra}
+</form>"""
+
+
+def _with_next(path: str, next_url: str | None) -> str:
+    return f"{path}?next={quote(next_url, safe='/')}" if next_url else path
+
+
+def _sign_in_page(browser: Browser, next_url: str | None, email: str = "", error: str = "",
+                  status: int = 200) -> Response:
+    register = _with_next(flows.REGISTRATION_PATH, next_url)
+    body = sign_in_form(action=flows.SIGN_IN_PATH, csrf_field=browser.csrf_field(),
+                        next_url=next_url, email=email, error=error)
+    body += f"<p>No account yet? <a href=\"{esc(register)}\">Create one</a>.</p>"
+    return browser.respond(web.page("Sign in", body, status))
+
+
+async def _signed_in(request: Request, browser: Browser, user_id: str,
+                     next_url: str | None) -> Response:
+    db = request.app.state.db
+    if browser.session:
+        await accounts.end_web_session(db, browser.session)
+    session = await accounts.start_web_session(db, user_id)
+    response = web.redirect(next_url or DEFAULT_NEXT)
+    web.set_session_cookie(request, response, session)
+    return browser.respond(response)
+
+
+async def sign_in_page(request: Request) -> Response:
+    """The sign-in form; a signed-in browser goes straight on to `next`."""
+    browser = await Browser.of(request)
+    next_url = safe_next(request.query_params.get("next"))
+    if browser.principal is not None:
+        return browser.respond(web.redirect(next_url or DEFAULT_NEXT))
+    return _sign_in_page(browser, next_url)
+
+
+async def sign_in(request: Request) -> Response:
+    """Check the credentials, start a browser session, and redirect (303) to `next`."""
+    browser = await Browser.of(request)
+    form = await web.read_form(request)
+    if form is None:
+        return web.bad_form()
+    next_url = safe_next(form.get("next"))
+    if not browser.csrf_ok(form):
+        return web.form_expired(browser, _with_next(flows.SIGN_IN_PATH, next_url))
+    email = form.get("email", "")
+    user_id = await accounts.authenticate_password(request.app.state.db, email,
+                                                   form.get("password", ""))
+    if user_id is None:
+        return _sign_in_page(browser, next_url, email[:accounts.EMAIL_MAX],
+                             "Wrong email or password.", 401)
+    return await _signed_in(request, browser, user_id, next_url)
+
+
+def _register_page(browser: Browser, next_url: str | None, fields: dict[str, str],
+                   problems: dict[str, str], status: int = 200) -> Response:
+    errors = "".join(web.problem(f"{name.capitalize()} {reason}.")
+                     for name, reason in problems.items())
+    next_field = (f"<input type=\"hidden\" name=\"next\" value=\"{esc(next_url)}\">"
+                  if next_url else "")
+    sign_in = _with_next(flows.SIGN_IN_PATH, next_url)
+    body = f"""{errors}
+<form method="post" action="{flows.REGISTRATION_PATH}">{browser.csrf_field()}{next_field}
+<label>Name <input name="name" autocomplete="name" required maxlength="{accounts.NAME_MAX}"
+ value="{esc(fields.get('name', ''))}"></label>
+<label>Email <input name="email" type="email" autocomplete="username" required
+ maxlength="{accounts.EMAIL_MAX}" value="{esc(fields.get('email', ''))}"></label>
+<label>Password ({accounts.PASSWORD_MIN} characters or more)
+ <input name="password" type="password" autocomplete="new-password" required
+ minlength="{accounts.PASSWORD_MIN}" maxlength="{accounts.PASSWORD_MAX}"></label>
+<button type="submit">Create account</button>
+</form>
+<p>Already registered? <a href="{esc(sign_in)}">Sign in</a>.</p>"""
+    return browser.respond(web.page("Create an account", body, status))
+
+
+async def register_page(request: Request) -> Response:
+    """The registration form."""
+    browser = await Browser.of(request)
+    return _register_page(browser, safe_next(request.query_params.get("next")), {}, {})
+
+
+async def register(request: Request) -> Response:
+    """Create the account (scrypt-hashed password), sign it in, redirect (303) to `next`."""
+    browser = await Browser.of(request)
+    form = await web.read_form(request)
+    if form is None:
+        return web.bad_form()
+    next_url = safe_next(form.get("next"))
+    if not browser.csrf_ok(form):
+        return web.form_expired(browser, _with_next(flows.REGISTRATION_PATH, next_url))
+    email, password, name = form.get("email", ""), form.get("password", ""), form.get("name", "")
+    shown = {"email": email[:accounts.EMAIL_MAX], "name": name[:accounts.NAME_MAX]}
+    problems = accounts.check_registration(email, password, name)
+    if problems:
+        return _register_page(browser, next_url, shown, problems, 400)
+    try:
+        principal = await accounts.register(request.app.state.db, email, password, name)
+    except CommerceError as exc:
+        return _register_page(browser, next_url, shown, {"email": "is already registered"},
+                              exc.status)
+    return await _signed_in(request, browser, principal.user_id, next_url)
+
+
+async def sign_out_page(request: Request) -> Response:
+    """A one-button form (signing out changes state, so it is a POST)."""
+    browser = await Browser.of(request)
+    if browser.principal is None:
+        body = (f"<p>You are signed out.</p><p><a href=\"{flows.SIGN_IN_PATH}\">Sign in</a></p>")
+        return browser.respond(web.page("Signed out", body))
+    body = (f"<p>Signed in as {esc(browser.principal.email)}.</p>"
+            f"<form method=\"post\" action=\"{flows.SIGN_OUT_PATH}\">{browser.csrf_field()}"
+            f"<button type=\"submit\">Sign out</button></form>")
+    return browser.respond(web.page("Sign out", body))
+
+
+async def sign_out(request: Request) -> Response:
+    """End the browser session and clear its cookie; redirect (303) to the sign-in page."""
+    browser = await Browser.of(request)
+    form = await web.read_form(request)
+    if form is None:
+        return web.bad_form()
+    if not browser.csrf_ok(form):
+        return web.form_expired(browser, flows.SIGN_OUT_PATH)
+    if browser.session:
+        await accounts.end_web_session(request.app.state.db, browser.session)
+    response = web.redirect(flows.SIGN_IN_PATH)
+    web.clear_session_cookie(request, response)
+    return browser.respond(response)
+
+
+routes = [
+    Route(flows.SIGN_IN_PATH, sign_in_page, methods=["GET"]),
+    Route(flows.SIGN_IN_PATH, sign_in, methods=["POST"]),
+    Route(flows.REGISTRATION_PATH, register_page, methods=["GET"]),
+    Route(flows.REGISTRATION_PATH, register, methods=["POST"]),
+    Route(flows.SIGN_OUT_PATH, sign_out_page, methods=["GET"]),
+    Route(flows.SIGN_OUT_PATH, sign_out, methods=["POST"]),
+]

@@ -1,0 +1,44 @@
+"""Who is calling: the bearer token on a Commerce API request, checked against the database."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from commerce_agent.auth.tokens import Principal, principal_for
+from commerce_agent.errors import CommerceError
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return ""
+    return token.strip()
+
+
+def _unauthorized(message: str, token_sent: bool) -> CommerceError:
+    challenge = 'Bearer realm="commerce-agent"'
+    if token_sent:
+        challenge += ', error="invalid_token"'
+    return CommerceError(401, "unauthorized", message,
+                         headers={"WWW-Authenticate": challenge, "Cache-Control": "no-store"})
+
+
+async def optional_principal(request: Request) -> Principal | None:
+    """The caller if a valid token was sent; a bad token is still refused with 401."""
+    token = _bearer(request)
+    if token is None:
+        return None
+    principal = await principal_for(request.app.state.db, token) if token else None
+    if principal is None:
+        raise _unauthorized("The bearer token is invalid, expired or revoked.", True)
+    return principal
+
+
+async def require_principal(request: Request) -> Principal:
+    principal = await optional_principal(request)
+    if principal is None:
+        raise _unauthorized("This endpoint requires an Authorization: Bearer token.", False)
+    return principal

@@ -1,0 +1,164 @@
+"""The profile page: the same profile as GET/PATCH /user/profile, edited with HTML forms.
+
+Each form posts an `action` (preferences, billing, clear_billing, add_address,
+remove_address); the page turns it into a `ProfilePatch` and applies it with the same
+validation as the JSON API, then redirects (303) back to itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from commerce_agent.auth import flows, web
+from commerce_agent.auth.web import Browser, esc
+from commerce_agent.commerce.services import profile as service
+from commerce_agent.errors import CommerceError
+
+_ADDRESS_FIELDS = (("streetAddress", "Street address", True),
+                   ("addressLocality", "City", True),
+                   ("addressRegion", "Region or state", True),
+                   ("postalCode", "Postal code", True),
+                   ("addressCountry", "Country", False))
+
+
+def _address_inputs(values: dict[str, Any] | None) -> str:
+    values = values or {}
+    return "".join(
+        f"<label>{label} <input name=\"{name}\" maxlength=\"200\""
+        f"{' required' if required else ''} value=\"{esc(str(values.get(name) or ''))}\">"
+        f"</label>" for name, label, required in _ADDRESS_FIELDS)
+
+
+def _address_text(address: service.PostalAddress) -> str:
+    parts = [address.streetAddress, address.addressLocality, address.addressRegion,
+             address.postalCode, address.addressCountry or ""]
+    return esc(", ".join(part for part in parts if part))
+
+
+def _render(browser: Browser, profile: service.Profile, note: str = "", error: str = "",
+            status: int = 200) -> Response:
+    assert browser.principal is not None
+    csrf = browser.csrf_field()
+    prefs = profile.preferences
+    billing = msgspec.to_builtins(profile.defaultBillingAddress) \
+        if profile.defaultBillingAddress else None
+
+    def checked(flag: bool) -> str:
+        return " checked" if flag else ""
+
+    saved = "".join(
+        f"<li>{esc(entry.label)}: {_address_text(entry.address)}"
+        f"<form method=\"post\" action=\"{flows.PROFILE_PAGE_PATH}\">{csrf}"
+        f"<input type=\"hidden\" name=\"action\" value=\"remove_address\">"
+        f"<input type=\"hidden\" name=\"index\" value=\"{index}\">"
+        f"<button type=\"submit\">Remove</button></form></li>"
+        for index, entry in enumerate(profile.savedAddresses)) or "<li>None yet.</li>"
+    body = f"""<nav>Signed in as {esc(browser.principal.email)}
+<a href="{flows.SIGN_OUT_PATH}">Sign out</a></nav>
+{f'<p class="note" role="status">{esc(note)}</p>' if note else ''}{web.problem(error)}
+<form method="post" action="{flows.PROFILE_PAGE_PATH}">{csrf}
+<input type="hidden" name="action" value="preferences">
+<fieldset><legend>Preferences</legend>
+<label>Language <input name="language" maxlength="35" placeholder="en-US"
+ value="{esc(prefs.language or '')}"></label>
+<label>Currency <input name="currency" maxlength="3" placeholder="USD"
+ value="{esc(prefs.currency or '')}"></label>
+<label><input type="checkbox" name="notifications"{checked(prefs.notifications)}>
+ Send me order notifications</label>
+<label><input type="checkbox" name="consentGiven"{checked(profile.consentGiven)}>
+ I consent to this store keeping my addresses and preferences</label>
+<button type="submit">Save preferences</button></fieldset></form>
+<form method="post" action="{flows.PROFILE_PAGE_PATH}">{csrf}
+<fieldset><legend>Default billing address</legend>{_address_inputs(billing)}
+<button type="submit" name="action" value="billing">Save billing address</button>
+<button type="submit" name="action" value="clear_billing" formnovalidate>Remove</button>
+</fieldset></form>
+<h2>Saved addresses</h2><ul>{saved}</ul>
+<form method="post" action="{flows.PROFILE_PAGE_PATH}">{csrf}
+<input type="hidden" name="action" value="add_address">
+<fieldset><legend>Add an address</legend>
+<label>Label <input name="label" required maxlength="50" placeholder="Home"></label>
+{_address_inputs(None)}<button type="submit">Add address</button></fieldset></form>"""
+    return browser.respond(web.page("Your profile", body, status))
+
+
+def _address(form: dict[str, str]) -> dict[str, str]:
+    address = {name: form.get(name, "").strip() for name, _, _ in _ADDRESS_FIELDS}
+    if not address["addressCountry"]:
+        del address["addressCountry"]
+    return address
+
+
+def _patch(form: dict[str, str], profile: service.Profile) -> dict[str, Any]:
+    """The JSON-shaped patch a form post stands for (validated by the caller)."""
+    action = form.get("action", "")
+    if action == "preferences":
+        language = form.get("language", "").strip()
+        currency = form.get("currency", "").strip().upper()
+        return {"preferences": {"language": language or None, "currency": currency or None,
+                                "notifications": "notifications" in form},
+                "consentGiven": "consentGiven" in form}
+    if action == "billing":
+        return {"defaultBillingAddress": _address(form)}
+    if action == "clear_billing":
+        return {"defaultBillingAddress": None}
+    current = msgspec.to_builtins(profile.savedAddresses)
+    if action == "add_address":
+        return {"savedAddresses": [*current, {"label": form.get("label", "").strip(),
+                                              "address": _address(form)}]}
+    if action == "remove_address":
+        index = form.get("index", "")
+        if index.isdigit() and int(index) < len(current):
+            del current[int(index)]
+        return {"savedAddresses": current}
+    raise ValueError(f"unknown action {action!r}")
+
+
+def _sign_in_first() -> Response:
+    return web.redirect(f"{flows.SIGN_IN_PATH}?next={quote(flows.PROFILE_PAGE_PATH)}")
+
+
+async def profile_page(request: Request) -> Response:
+    """The signed-in user's profile with its edit forms (sign-in first otherwise)."""
+    browser = await Browser.of(request)
+    if browser.principal is None:
+        return browser.respond(_sign_in_first())
+    profile = await service.get_profile(request.app.state.db, browser.principal.user_id)
+    note = "Saved." if request.query_params.get("saved") == "1" else ""
+    return _render(browser, profile, note)
+
+
+async def update_profile(request: Request) -> Response:
+    """Apply one profile form, then redirect (303) back to the profile page."""
+    browser = await Browser.of(request)
+    if browser.principal is None:
+        return browser.respond(_sign_in_first())
+    form = await web.read_form(request)
+    if form is None:
+        return web.bad_form()
+    if not browser.csrf_ok(form):
+        return web.form_expired(browser, flows.PROFILE_PAGE_PATH)
+    db = request.app.state.db
+    user_id = browser.principal.user_id
+    profile = await service.get_profile(db, user_id)
+    try:
+        patch = msgspec.convert(_patch(form, profile), service.ProfilePatch)
+        async with db.transaction() as tx:
+            await service.update_profile(tx, user_id, patch)
+    except ValueError as exc:  # msgspec.ValidationError is a ValueError
+        return _render(browser, profile, error=f"Not saved: {exc}.", status=400)
+    except CommerceError as exc:
+        return _render(browser, profile, error=f"Not saved: {exc.message}", status=exc.status)
+    return browser.respond(web.redirect(f"{flows.PROFILE_PAGE_PATH}?saved=1"))
+
+
+routes = [
+    Route(flows.PROFILE_PAGE_PATH, profile_page, methods=["GET"]),
+    Route(flows.PROFILE_PAGE_PATH, update_profile, methods=["POST"]),
+]

@@ -1,0 +1,132 @@
+"""SQL for accounts: users, token grants, refresh tokens, browser sessions, signing keys."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+
+from commerce_agent import clock
+from commerce_agent.db import Database, Transaction
+
+
+async def user_by_email(db: Database, email: str) -> sqlite3.Row | None:
+    return await db.fetch_one(
+        "SELECT id, email, name, password_hash FROM users WHERE email = :email",
+        {"email": email})
+
+
+async def user_by_id(db: Database, user_id: str) -> sqlite3.Row | None:
+    return await db.fetch_one("SELECT id, email, name FROM users WHERE id = :id",
+                              {"id": user_id})
+
+
+async def email_taken(tx: Transaction, email: str) -> bool:
+    row = await tx.fetch_one("SELECT 1 FROM users WHERE email = :email", {"email": email})
+    return row is not None
+
+
+async def insert_user(tx: Transaction, user_id: str, email: str, name: str,
+                      password_hash: str) -> None:
+    await tx.execute(
+        "INSERT INTO users (id, email, name, password_hash, created_at) "
+        "VALUES (:id, :email, :name, :hash, :at)",
+        {"id": user_id, "email": email, "name": name, "hash": password_hash,
+         "at": clock.now_iso()})
+
+
+# --- token grants and refresh tokens ------------------------------------------------------
+
+async def insert_grant(tx: Transaction, grant_id: str, user_id: str) -> None:
+    await tx.execute(
+        "INSERT INTO auth_grants (id, user_id, created_at) VALUES (:id, :user, :at)",
+        {"id": grant_id, "user": user_id, "at": clock.now_iso()})
+
+
+async def insert_refresh_token(tx: Transaction, token_hash: str, grant_id: str,
+                               lifetime_seconds: float) -> None:
+    await tx.execute(
+        "INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) "
+        "VALUES (:hash, :grant, :at, :expires)",
+        {"hash": token_hash, "grant": grant_id, "at": clock.now_iso(),
+         "expires": clock.later_iso(lifetime_seconds)})
+
+
+async def refresh_token(tx: Transaction, token_hash: str) -> sqlite3.Row | None:
+    """The refresh token with its grant's state and user (None when unknown)."""
+    return await tx.fetch_one(
+        "SELECT refresh_tokens.grant_id, refresh_tokens.expires_at, refresh_tokens.used_at, "
+        "auth_grants.user_id, auth_grants.revoked_at "
+        "FROM refresh_tokens JOIN auth_grants ON auth_grants.id = refresh_tokens.grant_id "
+        "WHERE refresh_tokens.token_hash = :hash", {"hash": token_hash})
+
+
+async def mark_refresh_used(tx: Transaction, token_hash: str) -> bool:
+    changed = await tx.execute(
+        "UPDATE refresh_tokens SET used_at = :at WHERE token_hash = :hash AND used_at IS NULL",
+        {"at": clock.now_iso(), "hash": token_hash})
+    return changed > 0
+
+
+async def access_token_grant(tx: Transaction, token_hash: str) -> str | None:
+    row = await tx.fetch_one("SELECT grant_id FROM tokens WHERE token_hash = :hash",
+                             {"hash": token_hash})
+    return None if row is None or row["grant_id"] is None else str(row["grant_id"])
+
+
+async def revoke_grant(tx: Transaction, grant_id: str, reason: str) -> None:
+    """Revoke a grant, every access token it issued, and (by the grant check) its refreshes."""
+    now = clock.now_iso()
+    await tx.execute(
+        "UPDATE auth_grants SET revoked_at = :at, revoked_reason = :reason "
+        "WHERE id = :id AND revoked_at IS NULL", {"at": now, "reason": reason, "id": grant_id})
+    await tx.execute(
+        "UPDATE tokens SET revoked_at = :at WHERE grant_id = :id AND revoked_at IS NULL",
+        {"at": now, "id": grant_id})
+    await tx.execute(
+        "UPDATE refresh_tokens SET used_at = :at WHERE grant_id = :id AND used_at IS NULL",
+        {"at": now, "id": grant_id})
+
+
+# --- browser sessions ---------------------------------------------------------------------
+
+async def insert_web_session(tx: Transaction, token_hash: str, user_id: str,
+                             lifetime_seconds: float) -> None:
+    await tx.execute(
+        "INSERT INTO web_sessions (token_hash, user_id, created_at, expires_at) "
+        "VALUES (:hash, :user, :at, :expires)",
+        {"hash": token_hash, "user": user_id, "at": clock.now_iso(),
+         "expires": clock.later_iso(lifetime_seconds)})
+
+
+async def web_session_user(db: Database, token_hash: str) -> sqlite3.Row | None:
+    """The user of a live (unexpired, unrevoked) browser session."""
+    return await db.fetch_one(
+        "SELECT users.id, users.email, users.name FROM web_sessions "
+        "JOIN users ON users.id = web_sessions.user_id "
+        "WHERE web_sessions.token_hash = :hash AND web_sessions.revoked_at IS NULL "
+        "AND web_sessions.expires_at > :now", {"hash": token_hash, "now": clock.now_iso()})
+
+
+async def revoke_web_session(tx: Transaction, token_hash: str) -> None:
+    await tx.execute(
+        "UPDATE web_sessions SET revoked_at = :at WHERE token_hash = :hash "
+        "AND revoked_at IS NULL", {"at": clock.now_iso(), "hash": token_hash})
+
+
+# --- signing keys -------------------------------------------------------------------------
+
+async def signing_key(db: Database, name: str) -> str:
+    """The named server secret, created (once, race-free) on first use."""
+    row = await db.fetch_one("SELECT secret FROM signing_keys WHERE name = :name",
+                             {"name": name})
+    if row is not None:
+        return str(row["secret"])
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT OR IGNORE INTO signing_keys (name, secret, created_at) "
+            "VALUES (:name, :secret, :at)",
+            {"name": name, "secret": secrets.token_hex(32), "at": clock.now_iso()})
+        created = await tx.fetch_one("SELECT secret FROM signing_keys WHERE name = :name",
+                                     {"name": name})
+    assert created is not None
+    return str(created["secret"])

@@ -1,0 +1,69 @@
+"""Opaque bearer tokens: random strings handed out once, stored only as SHA-256 hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import msgspec
+
+from commerce_agent import clock
+from commerce_agent.db import Database, Transaction
+
+TOKEN_PREFIX = "cat_"  # noqa: S105 - a public prefix, not a secret
+
+
+class Principal(msgspec.Struct, frozen=True):
+    user_id: str
+    email: str
+    name: str
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def mint_token(tx: Transaction, user_id: str, kind: str,
+                     lifetime_seconds: float | None = None, *,
+                     grant_id: str | None = None) -> str:
+    """Create a token for `user_id`; the caller sees it once, the database only its hash.
+
+    `grant_id` ties an access token to a token-API sign-in (revoked together, see accounts).
+    """
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    await tx.execute(
+        "INSERT INTO tokens (token_hash, user_id, kind, created_at, expires_at, grant_id) "
+        "VALUES (:hash, :user, :kind, :at, :expires, :grant)",
+        {"hash": hash_token(token), "user": user_id, "kind": kind, "at": clock.now_iso(),
+         "expires": clock.later_iso(lifetime_seconds) if lifetime_seconds else None,
+         "grant": grant_id},
+    )
+    return token
+
+
+async def revoke_token(tx: Transaction, token: str) -> bool:
+    changed = await tx.execute(
+        "UPDATE tokens SET revoked_at = :at WHERE token_hash = :hash AND revoked_at IS NULL",
+        {"at": clock.now_iso(), "hash": hash_token(token)},
+    )
+    return changed > 0
+
+
+async def principal_for(db: Database, token: str) -> Principal | None:
+    """The user a live token belongs to, or None for unknown, expired or revoked tokens."""
+    row = await db.fetch_one(
+        "SELECT users.id, users.email, users.name, tokens.expires_at, tokens.revoked_at "
+        "FROM tokens JOIN users ON users.id = tokens.user_id WHERE token_hash = :hash",
+        {"hash": hash_token(token)},
+    )
+    if row is None or row["revoked_at"] is not None:
+        return None
+    if row["expires_at"] is not None and row["expires_at"] <= clock.now_iso():
+        return None
+    return Principal(row["id"], row["email"], row["name"])
+
+
+async def find_user_id(db: Database, email: str) -> str | None:
+    row = await db.fetch_one("SELECT id FROM users WHERE email = :email",
+                             {"email": email.strip().lower()})
+    return None if row is None else str(row["id"])

@@ -1,0 +1,157 @@
+"""What the account pages know about a browser: its session, its CSRF token, its form posts.
+
+- Session: the `commerce_session` cookie (HttpOnly, SameSite=Lax, Secure on https), a random
+  value stored only as its SHA-256 hash in `web_sessions`. It is not a bearer token: the JSON
+  API never reads cookies, so a cookie cannot be replayed against it.
+- CSRF: the `commerce_csrf` cookie holds a random nonce; every form carries
+  HMAC-SHA256(server key, nonce | session hash) in a hidden field. The key lives in the database
+  (`signing_keys`), so it survives restarts and is shared by every server process on the file.
+  A cross-site page can neither read the nonce nor compute the HMAC.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import html
+import secrets
+from urllib.parse import parse_qs
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from commerce_agent.auth import accounts, storage
+from commerce_agent.auth.tokens import Principal
+
+SESSION_COOKIE = "commerce_session"
+CSRF_COOKIE = "commerce_csrf"
+CSRF_FIELD = "csrf_token"
+FORM_LIMIT = 16 * 1024
+
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;"
+          "padding:0 1rem;color:#222;line-height:1.4}label{display:block;margin:.7rem 0}"
+          "input,select{display:block;width:100%;padding:.4rem;box-sizing:border-box}"
+          "input[type=checkbox]{display:inline;width:auto;margin-right:.4rem}"
+          "button{margin:.8rem .5rem 0 0;padding:.5rem 1rem}fieldset{margin:1.2rem 0}"
+          ".error{color:#b00020}.note{color:#2e7d32}nav a{margin-right:1rem}")
+_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+}
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def page(title: str, body: str, status: int = 200) -> HTMLResponse:
+    """A whole HTML document, self-contained (no external assets, no JavaScript)."""
+    document = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                f"<meta name=\"viewport\" content=\"width=device-width\">"
+                f"<title>{esc(title)}</title><style>{_STYLE}</style></head>"
+                f"<body><h1>{esc(title)}</h1>{body}</body></html>")
+    return HTMLResponse(document, status_code=status, headers=dict(_HEADERS))
+
+
+def problem(message: str) -> str:
+    return f"<p class=\"error\" role=\"alert\">{esc(message)}</p>" if message else ""
+
+
+def redirect(location: str) -> RedirectResponse:
+    return RedirectResponse(location, status_code=303, headers={"Cache-Control": "no-store"})
+
+
+def _secure(request: Request) -> bool:
+    base: str = request.app.state.settings.base_url
+    return base.startswith("https://")
+
+
+def set_session_cookie(request: Request, response: Response, value: str) -> None:
+    response.set_cookie(SESSION_COOKIE, value, max_age=accounts.WEB_SESSION_LIFETIME, path="/",
+                        httponly=True, samesite="lax", secure=_secure(request))
+
+
+def clear_session_cookie(request: Request, response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=_secure(request))
+
+
+class Browser:
+    """The signed-in user (if any) and the CSRF token for one page request."""
+
+    def __init__(self, request: Request, key: str, principal: Principal | None,
+                 nonce: str, fresh_nonce: bool) -> None:
+        self.request = request
+        self.principal = principal
+        self.session = request.cookies.get(SESSION_COOKIE) if principal else None
+        self._key = key
+        self._nonce = nonce
+        self._fresh_nonce = fresh_nonce
+
+    @classmethod
+    async def of(cls, request: Request) -> Browser:
+        db = request.app.state.db
+        key = await storage.signing_key(db, "csrf")
+        principal = await accounts.web_session_principal(db, request.cookies.get(SESSION_COOKIE))
+        nonce = request.cookies.get(CSRF_COOKIE, "")
+        fresh = not (16 <= len(nonce) <= 100 and nonce.isascii() and nonce.isprintable())
+        if fresh:
+            nonce = secrets.token_urlsafe(24)
+        return cls(request, key, principal, nonce, fresh)
+
+    def csrf_token(self, session: str | None = None) -> str:
+        """The form token, bound to the nonce and to the (given or current) session."""
+        bound = session if session is not None else (self.session or "")
+        message = f"{self._nonce}|{accounts.session_hash(bound) if bound else ''}"
+        return hmac.new(self._key.encode(), message.encode(), hashlib.sha256).hexdigest()
+
+    def csrf_field(self, session: str | None = None) -> str:
+        return (f"<input type=\"hidden\" name=\"{CSRF_FIELD}\" "
+                f"value=\"{self.csrf_token(session)}\">")
+
+    def csrf_ok(self, form: dict[str, str]) -> bool:
+        if self._fresh_nonce:
+            return False
+        return hmac.compare_digest(form.get(CSRF_FIELD, "").encode(),
+                                   self.csrf_token().encode())
+
+    def respond(self, response: Response) -> Response:
+        """Attach the CSRF nonce cookie when this browser did not have one yet."""
+        if self._fresh_nonce:
+            response.set_cookie(CSRF_COOKIE, self._nonce, path="/", httponly=True,
+                                samesite="lax", secure=_secure(self.request))
+        return response
+
+
+def form_expired(browser: Browser, retry: str) -> Response:
+    return browser.respond(page("Form expired", problem(
+        "This form expired or did not come from this site. Nothing was changed.")
+        + f"<p><a href=\"{esc(retry)}\">Reload the form</a> and try again.</p>", 403))
+
+
+async def read_form(request: Request) -> dict[str, str] | None:
+    """The urlencoded form fields (first value of each), or None for another body type."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/x-www-form-urlencoded":
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > FORM_LIMIT:
+            return None
+        chunks.append(chunk)
+    try:
+        parsed = parse_qs(b"".join(chunks).decode("utf-8"), keep_blank_values=True,
+                          max_num_fields=100)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return {key: values[0] for key, values in parsed.items()}
+
+
+def bad_form() -> HTMLResponse:
+    return page("Cannot read this form", problem(
+        "Send the form as application/x-www-form-urlencoded, up to 16 KiB."), 400)

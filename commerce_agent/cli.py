@@ -1,0 +1,141 @@
+"""The `commerce-agent` command: serve the demo, seed data, mint tokens."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import click
+import uvicorn
+
+from commerce_agent.agent.commands import agent_options, agent_settings, chat_command
+from commerce_agent.auth.tokens import find_user_id, mint_token
+from commerce_agent.commerce.merchant import orders_group, returns_group
+from commerce_agent.db import Database
+from commerce_agent.seed import load_users, seed
+from commerce_agent.settings import Settings
+
+DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_default=True,
+                         envvar="COMMERCE_AGENT_DB", help="Path of the SQLite database file.")
+
+
+async def _open(db_path: str) -> Database:
+    database = Database(db_path)
+    await database.open()
+    return database
+
+
+async def _prepare(settings: Settings) -> list[tuple[str, str, str]]:
+    """Migrate, seed on first run, and mint a fresh demo token for each sample user."""
+    database = await _open(settings.db_path)
+    try:
+        await seed(database)
+        demo = []
+        for user in load_users():
+            async with database.transaction() as tx:
+                token = await mint_token(tx, user["id"], "demo")
+            demo.append((user["email"], user["password"], token))
+        return demo
+    finally:
+        await database.close()
+
+
+@click.group()
+@click.version_option(package_name="commerce-agent")
+def main() -> None:
+    """A complete local commerce backend and shopping-agent server in one process."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, envvar="COMMERCE_AGENT_HOST",
+              help="Interface to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              envvar="COMMERCE_AGENT_PORT", help="TCP port to listen on.")
+@DB_OPTION
+@click.option("--base-url", default=None, envvar="COMMERCE_AGENT_BASE_URL",
+              help="Public URL of this server, used in links (default http://HOST:PORT).")
+@click.option("--cart-lifetime", default=3600, show_default=True, type=click.IntRange(1),
+              envvar="COMMERCE_AGENT_CART_LIFETIME", help="Seconds before an idle cart expires.")
+@click.option("--simulate/--no-simulate", default=True, show_default=True,
+              envvar="COMMERCE_AGENT_SIMULATE",
+              help="Move paid orders through fulfillment automatically.")
+@click.option("--simulate-speed", default=1.0, show_default=True, type=click.FloatRange(0.01),
+              envvar="COMMERCE_AGENT_SIMULATE_SPEED",
+              help="How many times faster than real time the simulator runs.")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+              envvar="COMMERCE_AGENT_LOG_LEVEL", help="uvicorn log level.")
+@agent_options
+def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetime: int,
+          simulate: bool, simulate_speed: float, log_level: str, **agent: Any) -> None:
+    """Create or migrate the database, seed the sample stores, and serve the API."""
+    from commerce_agent.app import create_app
+
+    settings = Settings(db_path=db_path, base_url=base_url or f"http://{host}:{port}",
+                        cart_lifetime_seconds=cart_lifetime, simulate=simulate,
+                        simulate_speed=simulate_speed, **agent_settings(agent))
+    demo = asyncio.run(_prepare(settings))
+    click.echo(f"commerce-agent serving {settings.base_url}  (database: {db_path})")
+    click.echo("Demo users (password, bearer token):")
+    for email, password, token in demo:
+        click.echo(f"  {email:<22} {password:<18} {token}")
+    click.echo(f"Try: curl {settings.base_url}/capabilities")
+    click.echo(f"Agent: curl {settings.base_url}{settings.agent_mount}/info  (journal: "
+               f"{settings.journal}; chat: commerce-agent chat --url {settings.base_url})")
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+@main.command("seed")
+@DB_OPTION
+@click.option("--reset", is_flag=True, help="Clear stores, carts and orders first.")
+def seed_command(db_path: str, reset: bool) -> None:
+    """Load the sample stores and demo users into the database."""
+
+    async def run() -> bool:
+        database = await _open(db_path)
+        try:
+            return await seed(database, reset=reset)
+        finally:
+            await database.close()
+
+    created = asyncio.run(run())
+    click.echo("Seeded the sample stores." if created else "Sample stores already present.")
+
+
+@main.group()
+def token() -> None:
+    """Bearer tokens for the sandbox."""
+
+
+@token.command("create")
+@click.option("--user", "email", required=True, help="Email of the user the token acts for.")
+@DB_OPTION
+@click.option("--lifetime", type=click.IntRange(1), default=None,
+              help="Seconds until the token expires (default: never).")
+def token_create(email: str, db_path: str, lifetime: int | None) -> None:
+    """Mint a token for USER and print only the token, for scripts to capture."""
+
+    async def run() -> str | None:
+        database = await _open(db_path)
+        try:
+            await seed(database)
+            user_id = await find_user_id(database, email)
+            if user_id is None:
+                return None
+            async with database.transaction() as tx:
+                return await mint_token(tx, user_id, "cli", lifetime)
+        finally:
+            await database.close()
+
+    minted = asyncio.run(run())
+    if minted is None:
+        click.echo(f"error: no user with email {email!r}", err=True)
+        sys.exit(1)
+    click.echo(minted)
+
+
+main.add_command(chat_command)
+main.add_command(orders_group)
+main.add_command(returns_group)

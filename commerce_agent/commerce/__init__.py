@@ -1,0 +1,1 @@
+"""The Commerce API: catalogs, carts, orders, payments and what follows a purchase."""

@@ -1,0 +1,128 @@
+"""Merchant commands: `commerce-agent orders list|advance`, `commerce-agent returns list|advance`.
+
+They work on the database file directly (a running server sees the changes), through the same
+state machines as the API and the simulator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import click
+
+from commerce_agent.commerce.services import lifecycle, returns, simulator
+from commerce_agent.commerce.storage import lifecycle as order_storage
+from commerce_agent.commerce.storage import returns as return_storage
+from commerce_agent.db import Database
+from commerce_agent.errors import CommerceError
+
+T = TypeVar("T")
+
+DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_default=True,
+                         envvar="COMMERCE_AGENT_DB", help="Path of the SQLite database file.")
+LIMIT_OPTION = click.option("--limit", default=50, show_default=True,
+                            type=click.IntRange(1, 1000), help="How many to show.")
+
+
+def _run(db_path: str, job: Callable[[Database], Awaitable[T]]) -> T:
+    async def run() -> T:
+        database = Database(db_path)
+        await database.open()
+        try:
+            return await job(database)
+        finally:
+            await database.close()
+
+    try:
+        return asyncio.run(run())
+    except CommerceError as exc:
+        click.echo(f"error: {exc.code}: {exc.message}", err=True)
+        sys.exit(1)
+
+
+@click.group("orders")
+def orders_group() -> None:
+    """Merchant view of orders: list them, move them along by hand."""
+
+
+@orders_group.command("list")
+@click.option("--status", type=click.Choice(lifecycle.STATUSES), default=None,
+              help="Only orders with this status.")
+@LIMIT_OPTION
+@DB_OPTION
+def list_orders(status: str | None, limit: int, db_path: str) -> None:
+    """List orders of every customer, newest first."""
+    rows = _run(db_path, lambda db: order_storage.orders_for_merchant(db, status, limit))
+    for row in rows:
+        doc = json.loads(row["doc"])
+        method = doc.get("fulfillment", {}).get("method", "-")
+        click.echo(f"{row['id']}  {row['status']:<11} {method:<15} {row['store_id']:<20} "
+                   f"{doc['total']['amount']:>10} {doc['total']['currency']}  "
+                   f"{row['owner_id']}  {row['created_at']}")
+    if not rows:
+        click.echo("No orders.")
+
+
+@orders_group.command("advance")
+@click.argument("order_id")
+@click.option("--to", "to", type=click.Choice(lifecycle.STATUSES), default=None,
+              help="Target status (default: the next one in the order's fulfillment).")
+@click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
+              envvar="COMMERCE_AGENT_BASE_URL", help="Public URL used in download links.")
+@DB_OPTION
+def advance_order(order_id: str, to: str | None, base_url: str, db_path: str) -> None:
+    """Move ORDER_ID to its next status (running its fulfillment steps), or to --to."""
+
+    async def job(db: Database) -> tuple[str, dict[str, Any]]:
+        async with db.transaction() as tx:
+            _, before = await lifecycle.load(tx, order_id)
+            after = await simulator.advance(tx, order_id, base_url.rstrip("/"), to)
+        return str(before["status"]), after
+
+    before, after = _run(db_path, job)
+    click.echo(f"{order_id}: {before} -> {after['status']}")
+
+
+@click.group("returns")
+def returns_group() -> None:
+    """Merchant view of returns: list them, approve, receive, refund."""
+
+
+@returns_group.command("list")
+@click.option("--status", type=click.Choice(returns.STATUSES), default=None,
+              help="Only returns with this status.")
+@LIMIT_OPTION
+@DB_OPTION
+def list_returns(status: str | None, limit: int, db_path: str) -> None:
+    """List returns of every customer, newest first."""
+    rows = _run(db_path, lambda db: return_storage.for_merchant(db, status, limit))
+    for row in rows:
+        doc = json.loads(row["doc"])
+        click.echo(f"{row['id']}  {row['status']:<10} order {row['order_id']}  "
+                   f"{doc['refundAmount']['amount']} {doc['refundAmount']['currency']}  "
+                   f"{row['owner_id']}")
+    if not rows:
+        click.echo("No returns.")
+
+
+@returns_group.command("advance")
+@click.argument("return_id")
+@click.option("--to", "to", type=click.Choice(returns.STATUSES), default=None,
+              help="Target status (default: the next one; `rejected` must be asked for).")
+@DB_OPTION
+def advance_return(return_id: str, to: str | None, db_path: str) -> None:
+    """Move RETURN_ID one step along the return state machine, or to --to."""
+
+    async def job(db: Database) -> tuple[str, dict[str, Any]]:
+        async with db.transaction() as tx:
+            row = await return_storage.get(tx, return_id)
+            before = str(row["status"]) if row else "?"
+            after = await returns.advance(tx, return_id, to)
+        return before, after
+
+    before, after = _run(db_path, job)
+    click.echo(f"{return_id}: {before} -> {after['status']}")

@@ -1,0 +1,1 @@
+"""x402 payments: the 402 requirements, the sandbox fiat provider and `exact` signatures."""

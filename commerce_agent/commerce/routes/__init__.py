@@ -1,0 +1,1 @@
+"""HTTP routes of the Commerce API: decode, call a service, encode."""

@@ -1,0 +1,180 @@
+"""Cart routes: create, read, lines and promotions. Every mutation answers the full cart."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from commerce_agent.auth.principal import require_principal
+from commerce_agent.commerce.services import carts as service
+from commerce_agent.commerce.writes import write
+from commerce_agent.db import Transaction
+from commerce_agent.http import decode_body, json_response
+
+ShortText = Annotated[str, Meta(max_length=200)]
+Identifier = Annotated[str, Meta(min_length=1, max_length=100)]
+Note = Annotated[str, Meta(max_length=1000)]
+AddOnIds = Annotated[list[Identifier], Meta(max_length=50)]
+Customizations = Annotated[dict[Identifier, Identifier | Annotated[list[Identifier],
+                                                                     Meta(max_length=50)]],
+                           Meta(max_length=50)]
+
+
+class GuestInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    email: ShortText | None = None
+    name: ShortText | None = None
+    phone: Annotated[str, Meta(max_length=40)] | None = None
+
+
+class CreateCartRequest(msgspec.Struct, forbid_unknown_fields=True):
+    storeId: Identifier
+    guestInfo: GuestInfo | None = None
+
+
+class AddItemRequest(msgspec.Struct, forbid_unknown_fields=True):
+    itemId: Identifier
+    quantity: int
+    variantId: Identifier | None = None
+    addOnIds: AddOnIds = []
+    customizations: Customizations = {}
+    notes: Note | None = None
+    timeSlotId: Identifier | None = None
+
+    def options(self) -> dict[str, Any]:
+        """Line options in canonical form, so identical lines compare equal and merge."""
+        options: dict[str, Any] = {}
+        if self.addOnIds:
+            options["addOnIds"] = sorted(set(self.addOnIds))
+        if self.customizations:
+            options["customizations"] = {
+                key: value if isinstance(value, str) else sorted(set(value))
+                for key, value in self.customizations.items()}
+        if self.notes is not None:
+            options["notes"] = self.notes
+        if self.timeSlotId is not None:
+            options["timeSlotId"] = self.timeSlotId
+        return options
+
+
+class UpdateItemRequest(msgspec.Struct, forbid_unknown_fields=True):
+    quantity: int | UnsetType = UNSET
+    notes: Note | None | UnsetType = UNSET
+    addOnIds: AddOnIds | None | UnsetType = UNSET
+    customizations: Customizations | None | UnsetType = UNSET
+
+
+class PromotionRequest(msgspec.Struct, forbid_unknown_fields=True):
+    type: Literal["promo_code"]
+    value: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+_create = msgspec.json.Decoder(CreateCartRequest)
+_add = msgspec.json.Decoder(AddItemRequest)
+_update = msgspec.json.Decoder(UpdateItemRequest)
+_promotion = msgspec.json.Decoder(PromotionRequest)
+
+
+def _lifetime(request: Request) -> int:
+    lifetime: int = request.app.state.settings.cart_lifetime_seconds
+    return lifetime
+
+
+async def create_cart(request: Request) -> Response:
+    principal = await require_principal(request)
+    body = await decode_body(request, _create)
+    guest = msgspec.to_builtins(body.guestInfo) if body.guestInfo is not None else None
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.create_cart(tx, principal, body.storeId, guest, _lifetime(request))
+        return json_response(cart.render(), status=201,
+                             headers={"Location": f"/carts/{cart.id}"})
+
+    return await write(request, principal, work)
+
+
+async def get_cart(request: Request) -> Response:
+    principal = await require_principal(request)
+    cart = await service.open_cart(request.app.state.db, request.path_params["cart_id"],
+                                   principal)
+    return json_response(cart.render())
+
+
+async def add_item(request: Request) -> Response:
+    principal = await require_principal(request)
+    body = await decode_body(request, _add)
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.add_item(tx, principal, request.path_params["cart_id"],
+                                      body.itemId, body.quantity, body.variantId or "",
+                                      body.options(), _lifetime(request))
+        return json_response(cart.render())
+
+    return await write(request, principal, work)
+
+
+async def update_item(request: Request) -> Response:
+    principal = await require_principal(request)
+    body = await decode_body(request, _update)
+    changes = {field: getattr(body, field) for field in body.__struct_fields__
+               if getattr(body, field) is not UNSET}
+    if isinstance(changes.get("addOnIds"), list):
+        changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.update_item(tx, principal, request.path_params["cart_id"],
+                                         request.path_params["line_id"], dict(changes),
+                                         _lifetime(request))
+        return json_response(cart.render())
+
+    return await write(request, principal, work)
+
+
+async def remove_item(request: Request) -> Response:
+    principal = await require_principal(request)
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.remove_item(tx, principal, request.path_params["cart_id"],
+                                         request.path_params["line_id"], _lifetime(request))
+        return json_response(cart.render())
+
+    return await write(request, principal, work)
+
+
+async def apply_promotion(request: Request) -> Response:
+    principal = await require_principal(request)
+    body = await decode_body(request, _promotion)
+    server_max: int = request.app.state.max_promotions
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.apply_promotion(tx, principal, request.path_params["cart_id"],
+                                             body.value, server_max, _lifetime(request))
+        return json_response(cart.render())
+
+    return await write(request, principal, work)
+
+
+async def remove_promotion(request: Request) -> Response:
+    principal = await require_principal(request)
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.remove_promotion(tx, principal, request.path_params["cart_id"],
+                                              request.path_params["code"], _lifetime(request))
+        return json_response(cart.render())
+
+    return await write(request, principal, work)
+
+
+routes = [
+    Route("/carts", create_cart, methods=["POST"]),
+    Route("/carts/{cart_id}", get_cart, methods=["GET"]),
+    Route("/carts/{cart_id}/items", add_item, methods=["POST"]),
+    Route("/carts/{cart_id}/items/{line_id}", update_item, methods=["PATCH"]),
+    Route("/carts/{cart_id}/items/{line_id}", remove_item, methods=["DELETE"]),
+    Route("/carts/{cart_id}/promotions", apply_promotion, methods=["POST"]),
+    Route("/carts/{cart_id}/promotions/{code}", remove_promotion, methods=["DELETE"]),
+]

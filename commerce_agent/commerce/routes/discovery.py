@@ -1,0 +1,82 @@
+"""Discovery: capabilities, the JSON Schemas they point at, and product search."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from importlib import resources
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from commerce_agent.commerce import capabilities, money
+from commerce_agent.commerce.pagination import pagination, read_page
+from commerce_agent.commerce.services import search as search_service
+from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.http import json_response, request_locale
+
+_SCHEMAS = resources.files("commerce_agent.commerce") / "schemas"
+
+
+async def get_capabilities(request: Request) -> Response:
+    body = {"@context": "/schemas/context.jsonld",
+            "capabilities": capabilities.render_all(request.app.state.settings)}
+    return json_response(body)
+
+
+async def get_schema(request: Request) -> Response:
+    path = request.path_params["path"]
+    parts = path.split("/")
+    if not path.endswith(".json") or any(part in ("", ".", "..") for part in parts):
+        raise CommerceError(404, "schema_not_found", f"No schema at {path!r}.")
+    target = _SCHEMAS.joinpath(*parts)
+    if not target.is_file():
+        raise CommerceError(404, "schema_not_found", f"No schema at {path!r}.")
+    return Response(target.read_bytes(), media_type="application/schema+json")
+
+
+def _price_param(request: Request, name: str) -> Decimal | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    try:
+        value = money.parse(raw)
+    except ValueError:
+        raise validation_error(name, "must be a decimal amount", raw) from None
+    if value < 0:
+        raise validation_error(name, "must not be negative", raw)
+    return value
+
+
+async def search(request: Request) -> Response:
+    query = request.query_params.get("q", "")
+    if len(query) > 200:
+        raise validation_error("q", "must be at most 200 characters")
+    page = read_page(request)
+    available = request.query_params.get("available")
+    if available not in (None, "true", "false"):
+        raise validation_error("available", "must be true or false", available)
+    results = await search_service.search(
+        request.app.state.db, query, store_id=request.query_params.get("storeId"),
+        sort=request.query_params.get("sort", "relevance"),
+        min_price=_price_param(request, "minPrice"), max_price=_price_param(request, "maxPrice"),
+        fulfillment_type=request.query_params.get("fulfillmentType"),
+        available_only=available == "true", locale=request_locale(request))
+    window = results[page.offset: page.offset + page.limit]
+    return json_response({"query": query, "items": window,
+                          "pagination": pagination(page, len(results))})
+
+
+async def context_document(request: Request) -> Response:
+    body = {"@context": {"@vocab": "https://commerce-agent.dev/vocab#",
+                         "id": "@id", "capabilities": {"@container": "@set"}}}
+    return Response(json.dumps(body), media_type="application/ld+json")
+
+
+routes = [
+    Route("/capabilities", get_capabilities, methods=["GET"]),
+    Route("/schemas/context.jsonld", context_document, methods=["GET"]),
+    Route("/schemas/{path:path}", get_schema, methods=["GET"]),
+    Route("/search", search, methods=["GET"]),
+]

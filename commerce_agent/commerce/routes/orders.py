@@ -1,0 +1,113 @@
+"""Order routes: place (with the 402 payment flow), list and read."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from commerce_agent.auth.principal import require_principal
+from commerce_agent.commerce.pagination import pagination, read_page
+from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
+from commerce_agent.commerce.services import order_view
+from commerce_agent.commerce.services.orders import OrderRequest, place_order, preverify
+from commerce_agent.commerce.storage import orders as storage
+from commerce_agent.commerce.writes import write
+from commerce_agent.db import Transaction
+from commerce_agent.errors import not_found, validation_error
+from commerce_agent.http import decode_body, json_response
+
+ORDER_STATUSES = {"pending", "confirmed", "processing", "in_transit", "completed", "cancelled"}
+
+
+class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    address: Annotated[str, Meta(min_length=1, max_length=500)]
+    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
+    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
+    countryCode: Annotated[str, Meta(pattern="^[A-Za-z]{2}$")] | None = None
+
+
+class CreateOrderRequest(msgspec.Struct, forbid_unknown_fields=True):
+    orderType: Literal["from_cart", "direct"] | None = None
+    cartId: Identifier | None = None
+    items: Annotated[list[AddItemRequest], Meta(max_length=100)] | None = None
+    deliveryAddress: Location | None = None
+    billingAddress: Location | None = None
+    metadata: Annotated[dict[str, Any], Meta(max_length=50)] = {}
+    notes: Annotated[str, Meta(max_length=1000)] | None = None
+    consentGiven: bool | None = None
+    promotionCode: Annotated[str, Meta(max_length=64)] | None = None
+    guestInfo: GuestInfo | None = None
+
+
+_create = msgspec.json.Decoder(CreateOrderRequest)
+
+
+def _order_request(body: CreateOrderRequest) -> OrderRequest:
+    direct = body.orderType == "direct" or (body.orderType is None and body.items is not None)
+    if direct:
+        if not body.items:
+            raise validation_error("/items", "is required for a direct order")
+        if body.cartId is not None:
+            raise validation_error("/cartId", "cannot be combined with direct items")
+    elif body.cartId is None:
+        raise validation_error("/cartId", "is required")
+    address = msgspec.to_builtins(body.deliveryAddress) if body.deliveryAddress else None
+    billing = msgspec.to_builtins(body.billingAddress) if body.billingAddress else None
+    items = None
+    if direct and body.items is not None:
+        items = [{"itemId": item.itemId, "quantity": item.quantity,
+                  "variantId": item.variantId, "options": item.options()}
+                 for item in body.items]
+    return OrderRequest(body.cartId, items, None, body.promotionCode, address, billing,
+                        body.metadata, body.notes)
+
+
+async def create_order(request: Request) -> Response:
+    principal = await require_principal(request)
+    body = await decode_body(request, _create)
+    order_request = _order_request(body)
+    state = request.app.state
+    payment = preverify(request.headers.get("x-payment"), state.pay_to)
+
+    async def work(tx: Transaction) -> Response:
+        placed = await place_order(tx, principal, order_request, payment,
+                                   base_url=state.settings.base_url.rstrip("/"),
+                                   pay_to=state.pay_to)
+        return json_response(placed.body, status=placed.status, headers=placed.headers)
+
+    return await write(request, principal, work)
+
+
+async def list_orders(request: Request) -> Response:
+    principal = await require_principal(request)
+    page = read_page(request)
+    status = request.query_params.get("status")
+    if status is not None and status not in ORDER_STATUSES:
+        raise validation_error("status", f"must be one of {', '.join(sorted(ORDER_STATUSES))}",
+                               status)
+    rows, total = await storage.list_orders(request.app.state.db, principal.user_id, status,
+                                            page.limit, page.offset)
+    orders = [order_view.render(json.loads(row["doc"])) for row in rows]
+    return json_response({"orders": orders, "pagination": pagination(page, total)})
+
+
+async def get_order(request: Request) -> Response:
+    principal = await require_principal(request)
+    order_id = request.path_params["order_id"]
+    row = await storage.get_order(request.app.state.db, order_id, principal.user_id)
+    if row is None:
+        raise not_found("order", order_id)
+    return json_response(order_view.render(json.loads(row["doc"])))
+
+
+routes = [
+    Route("/orders", create_order, methods=["POST"]),
+    Route("/orders", list_orders, methods=["GET"]),
+    Route("/orders/{order_id}", get_order, methods=["GET"]),
+]

@@ -1,0 +1,283 @@
+"""Cart rules: lifecycle (active → submitted | expired), lines, promotions, totals."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from commerce_agent import clock
+from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce import money
+from commerce_agent.commerce.services import pricing, scheduling
+from commerce_agent.commerce.services.catalog import StockedItem, group_rows
+from commerce_agent.commerce.storage import carts as storage
+from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.db import Transaction
+from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.ids import new_id
+
+NEW_CART_ACTION = {"id": "create_new_cart", "href": "/carts", "method": "POST",
+                   "title": "Create a new cart"}
+
+
+@dataclass
+class CartLine:
+    id: str
+    item_id: str
+    variant_id: str
+    quantity: int
+    options: dict[str, Any]
+    item: StockedItem | None
+
+    @property
+    def unit_price(self) -> Decimal:
+        return pricing.unit_price(self.item, self.variant_id, self.options) if self.item \
+            else Decimal(0)
+
+    def render(self, currency: str) -> dict[str, Any]:
+        unit = self.unit_price
+        available = self.item is not None and self.item.available_quantity(self.variant_id) != 0
+        line: dict[str, Any] = {
+            "cartItemId": self.id, "itemId": self.item_id, "quantity": self.quantity,
+            "name": self.item.doc.get("name", "") if self.item else "",
+            "price": money.money(unit, currency),
+            "lineTotal": money.money(unit * self.quantity, currency),
+            "fulfillmentType": self.item.doc.get("fulfillmentType") if self.item else None,
+            "available": available,
+        }
+        if self.variant_id:
+            line["variantId"] = self.variant_id
+        line.update(self.options)
+        return line
+
+
+@dataclass
+class CartView:
+    row: Mapping[str, Any] | sqlite3.Row
+    currency: str
+    store_metadata: dict[str, Any]
+    lines: list[CartLine]
+    promotions: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return str(self.row["id"])
+
+    @property
+    def codes(self) -> list[str]:
+        codes: list[str] = json.loads(self.row["promotion_codes"])
+        return codes
+
+    @property
+    def subtotal(self) -> Decimal:
+        return sum((line.unit_price * line.quantity for line in self.lines), Decimal(0))
+
+    def applied_promotions(self) -> list[pricing.AppliedPromotion]:
+        return pricing.evaluate(self.codes, self.promotions, self.subtotal, self.currency)
+
+    def totals(self) -> tuple[Decimal, Decimal, Decimal]:
+        subtotal = self.subtotal
+        discount = sum((p.discount for p in self.applied_promotions()), Decimal(0))
+        return subtotal, discount, subtotal - discount
+
+    def render(self) -> dict[str, Any]:
+        subtotal, discount, total = self.totals()
+        cart: dict[str, Any] = {
+            "id": self.id, "storeId": self.row["store_id"], "status": self.row["status"],
+            "items": [line.render(self.currency) for line in self.lines],
+            "promotions": [p.render(self.currency) for p in self.applied_promotions()],
+            "subtotal": money.money(subtotal, self.currency),
+            "discount": money.money(discount, self.currency),
+            "total": money.money(total, self.currency),
+            "itemCount": sum(line.quantity for line in self.lines),
+            "createdAt": self.row["created_at"], "updatedAt": self.row["updated_at"],
+            "expiresAt": self.row["expires_at"],
+        }
+        if self.row["guest_info"]:
+            cart["guestInfo"] = json.loads(self.row["guest_info"])
+        cart["actions"] = [
+            {"id": "add_item", "href": f"/carts/{self.id}/items", "method": "POST",
+             "rel": "create", "title": "Add an item"},
+            {"id": "apply_promotion", "href": f"/carts/{self.id}/promotions", "method": "POST",
+             "title": "Apply a promotion code"},
+        ]
+        if self.lines:
+            cart["actions"].append({"id": "checkout", "href": "/orders", "method": "POST",
+                                    "rel": "create", "title": "Place the order"})
+        return cart
+
+
+def _check_open(row: sqlite3.Row | None, cart_id: str) -> sqlite3.Row:
+    if row is None or row["status"] == "submitted":
+        raise CommerceError(404, "cart_not_found", f"No active cart with id {cart_id!r}.",
+                            params={"id": cart_id})
+    if row["status"] == "expired" or row["expires_at"] <= clock.now_iso():
+        raise CommerceError(410, "cart_expired",
+                            "This cart expired after a period of inactivity.",
+                            next_actions=[NEW_CART_ACTION], params={"id": cart_id})
+    return row
+
+
+async def load_view(db: Any, row: Mapping[str, Any] | sqlite3.Row) -> CartView:
+    lines = await storage.cart_lines(db, row["id"])
+    items = group_rows(await catalog_storage.items_with_stock(
+        db, sorted({line["item_id"] for line in lines})))
+    store = await catalog_storage.get_store(db, row["store_id"])
+    assert store is not None
+    return CartView(
+        row, store["currency"], json.loads(store["doc"]).get("metadata", {}),
+        [CartLine(line["id"], line["item_id"], line["variant_id"], line["quantity"],
+                  json.loads(line["options"]), items.get(line["item_id"])) for line in lines],
+        await storage.store_promotions(db, row["store_id"]),
+    )
+
+
+async def open_cart(db: Any, cart_id: str, principal: Principal) -> CartView:
+    """The caller's active cart, or 404 (absent, another owner's, submitted) / 410 (expired)."""
+    row = _check_open(await storage.get_cart(db, cart_id, principal.user_id), cart_id)
+    return await load_view(db, row)
+
+
+async def create_cart(tx: Transaction, principal: Principal, store_id: str,
+                      guest_info: dict[str, Any] | None, lifetime: int) -> CartView:
+    if await catalog_storage.get_store(tx, store_id) is None:
+        raise validation_error("/storeId", "names no store", store_id)
+    cart_id = new_id("cart")
+    await storage.insert_cart(tx, {
+        "id": cart_id, "owner_id": principal.user_id, "store_id": store_id,
+        "guest_info": json.dumps(guest_info) if guest_info is not None else None,
+        "now": clock.now_iso(), "expires_at": clock.later_iso(lifetime)})
+    return await open_cart(tx, cart_id, principal)
+
+
+async def _touch(tx: Transaction, cart: CartView, lifetime: int) -> None:
+    await storage.touch(tx, cart.id, clock.now_iso(), clock.later_iso(lifetime))
+
+
+def _check_stock(item: StockedItem, variant_id: str, wanted: int) -> None:
+    on_hand = item.available_quantity(variant_id)
+    if on_hand is None:
+        return
+    if on_hand == 0:
+        raise CommerceError(400, "product_unavailable", f"{item.doc.get('name')} is out of stock.",
+                            details=[{"type": "business_logic", "resourceId": item.id,
+                                      "reason": "out_of_stock", "availableQuantity": 0}],
+                            params={"itemId": item.id})
+    if wanted > on_hand:
+        raise CommerceError(409, "insufficient_stock",
+                            f"Only {on_hand} of {item.doc.get('name')} left in stock.",
+                            details=[{"type": "business_logic", "resourceId": item.id,
+                                      "reason": "insufficient_stock",
+                                      "availableQuantity": on_hand}],
+                            params={"itemId": item.id, "availableQuantity": on_hand})
+
+
+async def add_item(tx: Transaction, principal: Principal, cart_id: str, item_id: str,
+                   quantity: int, variant_id: str, options: dict[str, Any],
+                   lifetime: int) -> CartView:
+    cart = await open_cart(tx, cart_id, principal)
+    pricing.check_quantity(quantity)
+    items = group_rows(await catalog_storage.items_with_stock(tx, [item_id]))
+    item = items.get(item_id)
+    if item is None or item.store_id != cart.row["store_id"]:
+        raise validation_error("/itemId", "names no item of this cart's store", item_id)
+    pricing.check_options(item, variant_id, options)
+    scheduling.check_slot(item, options)
+    same = next((line for line in cart.lines if line.item_id == item_id
+                 and line.variant_id == variant_id and line.options == options), None)
+    total_quantity = quantity + (same.quantity if same else 0)
+    pricing.check_quantity(total_quantity)
+    _check_stock(item, variant_id, total_quantity)
+    if same is not None:
+        await storage.update_line(tx, same.id, total_quantity, options)
+    else:
+        limit = pricing.max_cart_items(cart.store_metadata)
+        if limit is not None and len(cart.lines) >= limit:
+            raise CommerceError(
+                400, "max_cart_items_exceeded",
+                f"This store allows at most {limit} different items in a cart.",
+                details=[{"type": "business_logic", "reason": "max_cart_items",
+                          "value": limit}], params={"maxCartItems": limit})
+        await storage.insert_line(tx, cart.id, {"id": new_id("line"), "itemId": item_id,
+                                                "variantId": variant_id, "quantity": quantity,
+                                                "options": options})
+    await _touch(tx, cart, lifetime)
+    return await open_cart(tx, cart_id, principal)
+
+
+def _line(cart: CartView, line_id: str) -> CartLine:
+    line = next((line for line in cart.lines if line.id == line_id), None)
+    if line is None:
+        raise CommerceError(404, "cart_item_not_found",
+                            f"This cart has no line {line_id!r}.", params={"id": line_id})
+    return line
+
+
+async def update_item(tx: Transaction, principal: Principal, cart_id: str, line_id: str,
+                      changes: dict[str, Any], lifetime: int) -> CartView:
+    cart = await open_cart(tx, cart_id, principal)
+    line = _line(cart, line_id)
+    quantity = changes.pop("quantity", None)
+    options = dict(line.options)
+    for key, value in changes.items():
+        if value is None:
+            options.pop(key, None)
+        else:
+            options[key] = value
+    new_quantity = line.quantity if quantity is None else quantity
+    pricing.check_quantity(new_quantity)
+    if line.item is None:
+        raise CommerceError(409, "order_items_unavailable", "This item is no longer sold.")
+    pricing.check_options(line.item, line.variant_id, options)
+    if new_quantity > line.quantity:
+        _check_stock(line.item, line.variant_id, new_quantity)
+    await storage.update_line(tx, line.id, new_quantity, options)
+    await _touch(tx, cart, lifetime)
+    return await open_cart(tx, cart_id, principal)
+
+
+async def remove_item(tx: Transaction, principal: Principal, cart_id: str, line_id: str,
+                      lifetime: int) -> CartView:
+    cart = await open_cart(tx, cart_id, principal)
+    await storage.delete_line(tx, _line(cart, line_id).id)
+    await _touch(tx, cart, lifetime)
+    return await open_cart(tx, cart_id, principal)
+
+
+async def apply_promotion(tx: Transaction, principal: Principal, cart_id: str, code: str,
+                          server_max: int, lifetime: int) -> CartView:
+    cart = await open_cart(tx, cart_id, principal)
+    code = code.strip().upper()
+    if code in cart.codes:
+        return cart
+    problem = pricing.promotion_problem(cart.promotions.get(code), cart.subtotal)
+    if problem is not None:
+        raise CommerceError(400, "promotion_invalid", f"The code {code!r} cannot be applied.",
+                            details=[{"type": "business_logic", "reason": problem,
+                                      "value": code}], params={"code": code})
+    if cart.codes and not pricing.stacking_allowed(cart.store_metadata):
+        raise CommerceError(409, "promotion_stacking_not_allowed",
+                            "This store allows only one promotion per cart.",
+                            params={"code": code})
+    if len(cart.codes) >= server_max:
+        raise CommerceError(409, "promotion_stacking_not_allowed",
+                            f"At most {server_max} promotions can be combined.",
+                            params={"code": code})
+    await storage.set_promotions(tx, cart.id, [*cart.codes, code])
+    await _touch(tx, cart, lifetime)
+    return await open_cart(tx, cart_id, principal)
+
+
+async def remove_promotion(tx: Transaction, principal: Principal, cart_id: str, code: str,
+                           lifetime: int) -> CartView:
+    cart = await open_cart(tx, cart_id, principal)
+    code = code.strip().upper()
+    if code not in cart.codes:
+        raise CommerceError(404, "promotion_not_applied", f"The code {code!r} is not applied.")
+    await storage.set_promotions(tx, cart.id, [c for c in cart.codes if c != code])
+    await _touch(tx, cart, lifetime)
+    return await open_cart(tx, cart_id, principal)

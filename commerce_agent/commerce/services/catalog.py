@@ -1,0 +1,176 @@
+"""Stores, catalogs and items as clients see them: live stock, translations, actions."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce import versions
+from commerce_agent.commerce.storage import catalog as storage
+from commerce_agent.db import Database
+from commerce_agent.errors import not_found
+
+VARIANTS = "dev.commerce.product.variants"
+
+
+@dataclass
+class StockedItem:
+    """A catalog item with its units on hand; an empty `stock` means unlimited."""
+
+    id: str
+    doc: dict[str, Any]
+    store_id: str = ""
+    catalog_id: str = ""
+    stock: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def variants(self) -> list[dict[str, Any]]:
+        variants: list[dict[str, Any]] = self.doc.get("metadata", {}).get(VARIANTS, {}).get(
+            "variants", [])
+        return variants
+
+    def variant(self, variant_id: str) -> dict[str, Any] | None:
+        return next((v for v in self.variants if v.get("id") == variant_id), None)
+
+    def available_quantity(self, variant_id: str = "") -> int | None:
+        """Units that can still be sold, or None when the item is not stock-tracked."""
+        if not self.stock:
+            return None
+        return self.stock.get(variant_id, 0)
+
+    @property
+    def available(self) -> bool:
+        if not self.stock:
+            return True
+        return any(quantity > 0 for quantity in self.stock.values())
+
+
+def group_rows(rows: Iterable[sqlite3.Row]) -> dict[str, StockedItem]:
+    """Fold item rows joined with stock rows into one StockedItem per item, in order."""
+    items: dict[str, StockedItem] = {}
+    for row in rows:
+        item = items.get(row["id"])
+        if item is None:
+            keys = row.keys()
+            item = StockedItem(row["id"], json.loads(row["doc"]),
+                               row["store_id"] if "store_id" in keys else "",
+                               row["catalog_id"] if "catalog_id" in keys else "")
+            items[row["id"]] = item
+        if row["variant_id"] is not None:
+            item.stock[row["variant_id"]] = int(row["quantity"])
+    return items
+
+
+def translation(translations: str | dict[str, Any], locale: str | None, kind: str,
+                key: str | None = None) -> dict[str, Any]:
+    """The translated fields for one thing (`store`, or a catalog or item by id)."""
+    if not locale:
+        return {}
+    table = json.loads(translations) if isinstance(translations, str) else translations
+    entry = table.get(locale, {}).get(kind, {})
+    result: dict[str, Any] = entry.get(key, {}) if key is not None else entry
+    return result
+
+
+def render_item(item: StockedItem, *, translations: str | dict[str, Any] = "{}",
+                locale: str | None = None, can_review: bool = False) -> dict[str, Any]:
+    doc = copy.deepcopy(item.doc)
+    doc.update(translation(translations, locale, "items", item.id))
+    doc["available"] = item.available
+    for variant in doc.get("metadata", {}).get(VARIANTS, {}).get("variants", []):
+        if variant.get("id") in item.stock:
+            variant["stock"] = item.stock[variant["id"]]
+    versions.shape_metadata(doc.get("metadata"))
+    actions = []
+    if can_review:
+        actions.append({"id": "add_review", "href": f"/items/{item.id}/reviews",
+                        "method": "POST", "rel": "create", "title": "Review this item"})
+    doc["actions"] = actions
+    return doc
+
+
+async def _review_actions(db: Database, principal: Principal | None,
+                          item_ids: list[str]) -> set[str]:
+    if principal is None or not item_ids:
+        return set()
+    bought = await storage.purchased_item_ids(db, principal.user_id, item_ids)
+    if not bought:
+        return set()
+    reviewed = await storage.reviewed_item_ids(db, principal.user_id, list(bought))
+    return bought - reviewed
+
+
+def render_store(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(row["doc"])
+    doc.update(translation(row["translations"], locale, "store"))
+    return doc
+
+
+async def list_stores(db: Database, limit: int, offset: int, locale: str | None
+                      ) -> tuple[list[dict[str, Any]], int]:
+    rows, total = await storage.list_stores(db, limit, offset)
+    return [render_store(row, locale) for row in rows], total
+
+
+async def get_store(db: Database, store_id: str, locale: str | None) -> dict[str, Any]:
+    row = await storage.get_store(db, store_id)
+    if row is None:
+        raise not_found("store", store_id)
+    return render_store(row, locale)
+
+
+def _render_catalog_head(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(row["doc"])
+    doc.update(translation(row["translations"], locale, "catalogs", row["id"]))
+    doc["storeId"] = row["store_id"]
+    return doc
+
+
+async def list_catalogs(db: Database, limit: int, offset: int, locale: str | None
+                        ) -> tuple[list[dict[str, Any]], int]:
+    rows = await storage.list_catalogs(db, limit, offset)
+    total = await storage.count(db, "catalogs")
+    return [_render_catalog_head(row, locale) for row in rows], total
+
+
+async def get_catalog(db: Database, catalog_id: str, principal: Principal | None,
+                      locale: str | None) -> dict[str, Any]:
+    row = await storage.get_catalog(db, catalog_id)
+    if row is None:
+        raise not_found("catalog", catalog_id)
+    items = group_rows(await storage.catalog_items(db, catalog_id))
+    reviewable = await _review_actions(db, principal, list(items))
+    catalog = _render_catalog_head(row, locale)
+    catalog["items"] = [
+        render_item(item, translations=row["translations"], locale=locale,
+                    can_review=item.id in reviewable)
+        for item in items.values()
+    ]
+    return catalog
+
+
+async def load_items(db: Database, item_ids: list[str]) -> dict[str, StockedItem]:
+    return group_rows(await storage.items_with_stock(db, item_ids))
+
+
+async def get_item(db: Database, item_id: str, principal: Principal | None,
+                   locale: str | None) -> dict[str, Any]:
+    items = await load_items(db, [item_id])
+    if item_id not in items:
+        raise not_found("item", item_id)
+    item = items[item_id]
+    store = await storage.get_store(db, item.store_id)
+    reviewable = await _review_actions(db, principal, [item_id])
+    doc = render_item(item, translations=store["translations"] if store else "{}",
+                      locale=locale, can_review=item_id in reviewable)
+    doc["storeId"] = item.store_id
+    doc["catalogId"] = item.catalog_id
+    reviews = await storage.item_reviews(db, item_id)
+    doc["reviews"] = [{"id": r["id"], "rating": r["rating"], "comment": r["comment"],
+                       "createdAt": r["created_at"]} for r in reviews]
+    return doc

@@ -1,0 +1,316 @@
+"""Placing orders: the POST /orders rules, the x402 payment step, stock and the order record.
+
+Everything after the cart checks runs in the caller's one transaction: the payment proof is
+spent, stock is taken with conditional UPDATEs and the order inserted together, so a failure
+at any step leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from commerce_agent import clock
+from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce import money
+from commerce_agent.commerce.payments import exact, sandbox, x402
+from commerce_agent.commerce.services import carts, order_setup, order_view, pricing, shipping
+from commerce_agent.commerce.services.carts import CartLine, CartView
+from commerce_agent.commerce.services.catalog import group_rows
+from commerce_agent.commerce.storage import carts as cart_storage
+from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.commerce.storage import orders as storage
+from commerce_agent.db import Transaction
+from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.ids import new_id
+
+APPLIED_PROMOTIONS = "dev.commerce.order.applied_promotions"
+
+
+@dataclass
+class OrderRequest:
+    """A decoded POST /orders body: from a cart, or direct items (dev.commerce.order.direct)."""
+
+    cart_id: str | None
+    direct_items: list[dict[str, Any]] | None
+    store_id: str | None
+    promotion_code: str | None
+    delivery_address: dict[str, Any] | None
+    billing_address: dict[str, Any] | None
+    metadata: dict[str, Any]
+    notes: str | None
+    guest_info: dict[str, Any] | None = None
+
+
+@dataclass
+class Payment:
+    """Proof sent in X-PAYMENT, checked before the transaction where it can be."""
+
+    proof: x402.PaymentProof
+    transfer: exact.VerifiedTransfer | None = None
+
+
+@dataclass
+class PlacedOrder:
+    status: int
+    body: Any
+    headers: dict[str, str]
+
+
+def _needs_delivery(line: CartLine) -> bool:
+    assert line.item is not None
+    kind = line.item.doc.get("fulfillmentType")
+    if kind == "physical":
+        return True
+    components = line.item.doc.get("fulfillmentComponents", [])
+    return kind == "hybrid" and any(c.get("type") == "physical" for c in components)
+
+
+def order_type(lines: list[CartLine]) -> str:
+    """physical, digital, pickup or mixed, from what the lines need."""
+    kinds = {str(line.item.doc.get("fulfillmentType")) for line in lines if line.item}
+    if kinds == {"hybrid"} or (len(kinds) > 1):
+        return "mixed"
+    return next(iter(kinds), "physical")
+
+
+async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -> CartView:
+    row = await cart_storage.get_cart(tx, cart_id, principal.user_id)
+    if row is None:
+        raise CommerceError(404, "cart_not_found", f"No cart with id {cart_id!r}.",
+                            params={"id": cart_id})
+    if row["status"] == "submitted":
+        raise CommerceError(409, "cart_already_submitted",
+                            "This cart has already been turned into an order.",
+                            params={"id": cart_id})
+    return await carts.open_cart(tx, cart_id, principal)
+
+
+async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequest
+                       ) -> CartView:
+    """An in-memory cart for a Buy Now order; nothing of it is stored."""
+    assert request.direct_items is not None
+    item_ids = [line["itemId"] for line in request.direct_items]
+    items = group_rows(await catalog_storage.items_with_stock(tx, item_ids))
+    stores = {item.store_id for item in items.values()}
+    for index, line in enumerate(request.direct_items):
+        if line["itemId"] not in items:
+            raise validation_error(f"/items/{index}/itemId", "names no item", line["itemId"])
+        pricing.check_quantity(line["quantity"], f"/items/{index}/quantity")
+        item = items[line["itemId"]]
+        pricing.check_options(item, line.get("variantId") or "", line["options"],
+                              prefix=f"/items/{index}")
+    if len(stores) != 1:
+        raise validation_error("/items", "must all come from one store")
+    store_id = stores.pop()
+    now = clock.now_iso()
+    codes = [request.promotion_code.strip().upper()] if request.promotion_code else []
+    row = {"id": None, "store_id": store_id, "status": "active", "guest_info": None,
+           "promotion_codes": json.dumps(codes), "created_at": now, "updated_at": now,
+           "expires_at": now}
+    view = await carts.load_view(tx, row)
+    view.lines = [CartLine(new_id("line"), line["itemId"], line.get("variantId") or "",
+                           line["quantity"], line["options"], items[line["itemId"]])
+                  for line in request.direct_items]
+    for promotion in view.applied_promotions():
+        if not promotion.applicable:
+            raise CommerceError(400, "promotion_invalid",
+                                f"The code {promotion.code!r} cannot be applied.",
+                                details=[{"type": "business_logic", "reason": promotion.reason,
+                                          "value": promotion.code}])
+    return view
+
+
+def _check_lines(cart: CartView) -> None:
+    if not cart.lines:
+        raise CommerceError(400, "cart_empty", "The cart has no items to order.",
+                            next_actions=[{"id": "add_item", "href": f"/carts/{cart.id}/items",
+                                           "method": "POST", "title": "Add an item"}])
+    unavailable = [line for line in cart.lines
+                   if line.item is None or line.item.available_quantity(line.variant_id) == 0]
+    if unavailable:
+        raise CommerceError(
+            409, "order_items_unavailable", "Some items in the cart are no longer available.",
+            details=[{"type": "business_logic", "resourceId": line.item_id,
+                      "field": f"/items/{line.id}", "reason": "unavailable",
+                      "availableQuantity": 0} for line in unavailable])
+    short = [(line, line.item.available_quantity(line.variant_id)) for line in cart.lines
+             if line.item is not None]
+    short = [(line, on_hand) for line, on_hand in short
+             if on_hand is not None and on_hand < line.quantity]
+    if short:
+        raise CommerceError(
+            409, "insufficient_stock", "Some quantities exceed what is in stock.",
+            details=[{"type": "business_logic", "resourceId": line.item_id,
+                      "reason": "insufficient_stock", "availableQuantity": on_hand,
+                      "value": line.quantity} for line, on_hand in short])
+
+
+def _check_rules(cart: CartView, request: OrderRequest, *, planned: bool = False) -> None:
+    # With a fulfillment intent (`planned`), each physical group carries its own address.
+    needs_address = not planned and any(_needs_delivery(line) for line in cart.lines)
+    if needs_address and request.delivery_address is None:
+        raise CommerceError(
+            400, "delivery_address_required",
+            "A delivery address is required for physical items.",
+            details=[{"type": "validation", "field": "/deliveryAddress",
+                      "reason": "required for physical items"}])
+    if needs_address and request.delivery_address is not None:
+        shipping.check_deliverable(cart.store_metadata, request.delivery_address)
+    minimum = pricing.minimum_order_value(cart.store_metadata)
+    total = cart.totals()[2]
+    if minimum is not None and total < minimum:
+        least = money.money(minimum, cart.currency)["amount"]
+        raise CommerceError(
+            400, "minimum_order_value",
+            f"Orders from this store must total at least {least} {cart.currency}.",
+            details=[{"type": "business_logic", "reason": "below_minimum",
+                      "value": money.money(total, cart.currency)["amount"]}],
+            params={"minimum": money.money(minimum, cart.currency)})
+
+
+def _order_document(order_id: str, cart: CartView, request: OrderRequest,
+                    payment: dict[str, Any] | None) -> dict[str, Any]:
+    subtotal, discount, total = cart.totals()
+    now = clock.now_iso()
+    items = []
+    for line in cart.lines:
+        rendered = line.render(cart.currency)
+        rendered["id"] = line.id
+        rendered.pop("available", None)
+        assert line.item is not None
+        if line.item.doc.get("fulfillmentComponents"):
+            rendered["fulfillmentComponents"] = line.item.doc["fulfillmentComponents"]
+        items.append(rendered)
+    metadata = dict(request.metadata)
+    promotions = [p.render(cart.currency) for p in cart.applied_promotions() if p.applicable]
+    if promotions:
+        metadata[APPLIED_PROMOTIONS] = {"_version": "1.0", "promotions": promotions,
+                                        "totalDiscount": money.money(discount, cart.currency)}
+    doc: dict[str, Any] = {
+        "id": order_id, "status": "confirmed" if payment is not None else "pending",
+        "orderType": order_type(cart.lines), "storeId": cart.row["store_id"],
+        "items": items, "subtotal": money.money(subtotal, cart.currency),
+        "discount": money.money(discount, cart.currency),
+        "total": money.money(total, cart.currency), "createdAt": now, "updatedAt": now,
+        "metadata": metadata,
+    }
+    if cart.row["id"] is not None:
+        doc["cartId"] = cart.row["id"]
+    for key, value in (("deliveryAddress", request.delivery_address),
+                       ("billingAddress", request.billing_address), ("notes", request.notes)):
+        if value is not None:
+            doc[key] = value
+    if cart.row["guest_info"]:
+        doc["guestInfo"] = json.loads(cart.row["guest_info"])
+    if payment is not None:
+        doc["payment"] = payment
+    return doc
+
+
+async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
+                        payment: Payment, order_id: str, pay_to: str) -> dict[str, Any]:
+    """Spend the proof inside the order transaction; returns the order's payment record."""
+    total = cart.totals()[2]
+    proof = payment.proof
+    if proof.scheme == "fiat_intent":
+        intent_id = str(proof.payload.get("paymentIntentId", ""))
+        await sandbox.consume_intent(tx, owner_id=principal.user_id, intent_id=intent_id,
+                                     amount=total, currency=cart.currency)
+        await exact.spend_proof(tx, scheme="fiat_intent", proof=intent_id, order_id=order_id)
+        return {"scheme": "fiat_intent", "network": proof.network, "reference": intent_id,
+                "amount": money.money(total, cart.currency), "payer": principal.user_id}
+    transfer = payment.transfer
+    assert transfer is not None
+    if cart.currency != "USD":
+        raise CommerceError(400, "payment_method_unsupported",
+                            "The exact (USDC) scheme is offered only for USD orders.")
+    needed = x402.usdc_units(total)
+    if transfer.value < needed:
+        raise CommerceError(400, "payment_failed",
+                            f"The authorization covers {transfer.value} units; {needed} needed.",
+                            details=[{"type": "business_logic", "reason": "insufficient_value"}])
+    await exact.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
+                            order_id=order_id)
+    return {"scheme": "exact", "network": proof.network, "reference": transfer.transaction,
+            "amount": money.money(total, cart.currency), "payer": transfer.payer,
+            "payTo": pay_to}
+
+
+async def _take_stock(tx: Transaction, cart: CartView) -> None:
+    for line in cart.lines:
+        if not await catalog_storage.decrement_stock(tx, line.item_id, line.variant_id,
+                                                     line.quantity):
+            raise CommerceError(
+                409, "insufficient_stock", "An item sold out while the order was placed.",
+                details=[{"type": "business_logic", "resourceId": line.item_id,
+                          "reason": "insufficient_stock"}])
+
+
+async def _payment_required(tx: Transaction, principal: Principal, cart: CartView,
+                            base_url: str, pay_to: str) -> PlacedOrder:
+    total = cart.totals()[2]
+    resource = f"{base_url}/orders"
+    intent_id, secret = await sandbox.create_intent(
+        tx, owner_id=principal.user_id, amount=total, currency=cart.currency, resource=resource)
+    fiat = {"paymentIntentId": intent_id, "clientSecret": secret,
+            "confirmUrl": f"{base_url}/payments/sandbox/intents/{intent_id}/confirm"}
+    offer_exact = cart.currency == "USD" and exact.exact_available()
+    body = x402.payment_requirements(
+        amount=total, currency=cart.currency, resource=resource,
+        description=f"Order of {len(cart.lines)} item(s) from {cart.row['store_id']}",
+        fiat=fiat, exact={"payTo": pay_to} if offer_exact else None)
+    return PlacedOrder(402, body, {})
+
+
+async def place_order(tx: Transaction, principal: Principal, request: OrderRequest,
+                      payment: Payment | None, *, base_url: str, pay_to: str) -> PlacedOrder:
+    if request.direct_items is not None:
+        cart = await _direct_cart(tx, principal, request)
+    else:
+        assert request.cart_id is not None
+        cart = await _cart_for_order(tx, principal, request.cart_id)
+    _check_lines(cart)
+    metadata, groups = order_setup.check_request(request.metadata, cart)
+    request = dataclasses.replace(request, metadata=metadata)
+    _check_rules(cart, request, planned=groups is not None)
+    total = cart.totals()[2]
+    order_id = new_id("ord")
+    record = None
+    if total > Decimal(0):
+        if payment is None:
+            return await _payment_required(tx, principal, cart, base_url, pay_to)
+        record = await _take_payment(tx, principal, cart, payment, order_id, pay_to)
+    await _take_stock(tx, cart)
+    doc = _order_document(order_id, cart, request, record)
+    if record is None:
+        doc["status"] = "confirmed"
+    docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url)
+    for placed in docs:
+        await storage.insert_order(tx, principal.user_id, placed)
+    if cart.row["id"] is not None:
+        await cart_storage.mark_submitted(tx, str(cart.row["id"]), doc["createdAt"])
+    for placed in docs:
+        await order_view.after_order_created(tx, principal.user_id, placed)
+    headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
+    if payment is not None and record is not None:
+        headers["X-PAYMENT-RESPONSE"] = x402.encode_payment_response(
+            True, str(record["reference"]), payment.proof.network, str(record["payer"]))
+    body = order_view.render(docs[0]) if len(docs) == 1 \
+        else [order_view.render(placed) for placed in docs]
+    return PlacedOrder(201, body, headers)
+
+
+def preverify(header: str | None, pay_to: str) -> Payment | None:
+    """Decode X-PAYMENT and check an `exact` signature before taking the writer lock."""
+    if header is None:
+        return None
+    proof = x402.decode_payment_header(header)
+    if proof.scheme == "exact":
+        transfer = exact.verify_exact(proof, pay_to=pay_to, min_value=0,
+                                      now=int(clock.now().timestamp()))
+        return Payment(proof, transfer)
+    return Payment(proof)

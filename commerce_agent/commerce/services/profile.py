@@ -1,0 +1,195 @@
+"""User profiles (dev.commerce.user.profile@1.0): saved addresses, billing, preferences, consent.
+
+The profile is one JSON document per user (`users.profile`). `ProfilePatch` is the body of
+PATCH /user/profile and what the account profile page builds from its forms: fields left out
+stay as they are, `null` clears an optional one, `savedAddresses` replaces the whole list.
+
+Hooks for other areas (None when the user has not set the preference):
+``await preferred_locale(db, user_id)`` — the supported locale matching the saved language,
+for locale negotiation when a request carries no Accept-Language;
+``await preferred_language(db, user_id)`` — the saved tag as written;
+``await preferred_currency(db, user_id)`` — the saved ISO 4217 code, for display.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from babel import Locale, UnknownLocaleError
+from babel.numbers import list_currencies
+from msgspec import UNSET, Meta, UnsetType
+
+from commerce_agent.commerce.storage import profiles as storage
+from commerce_agent.db import Database, Transaction
+from commerce_agent.errors import CommerceError, validation_error
+
+VERSION = "1.0"
+MAX_ADDRESSES = 20
+
+_TEXT = r"^[^\u0000-\u001f\u007f]+$"  # no control characters
+Street = Annotated[str, Meta(min_length=1, max_length=200, pattern=_TEXT)]
+Locality = Annotated[str, Meta(min_length=1, max_length=100, pattern=_TEXT)]
+PostalCode = Annotated[str, Meta(min_length=1, max_length=20, pattern=_TEXT)]
+Country = Annotated[str, Meta(min_length=2, max_length=60, pattern=_TEXT)]
+Label = Annotated[str, Meta(min_length=1, max_length=50, pattern=_TEXT)]
+LanguageTag = Annotated[str, Meta(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$",
+                                  description="BCP 47 language tag, e.g. en-US")]
+CurrencyCode = Annotated[str, Meta(pattern=r"^[A-Z]{3}$", description="ISO 4217 code")]
+
+
+class PostalAddress(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A structured postal address (schema.org PostalAddress fields)."""
+
+    streetAddress: Street
+    addressLocality: Locality
+    addressRegion: Locality
+    postalCode: PostalCode
+    addressCountry: Country | None = None
+
+
+class SavedAddress(msgspec.Struct, forbid_unknown_fields=True):
+    label: Label
+    address: PostalAddress
+
+
+class Preferences(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True,
+                  kw_only=True):
+    notifications: bool
+    language: LanguageTag | None = None
+    currency: CurrencyCode | None = None
+
+
+class Profile(msgspec.Struct, omit_defaults=True, kw_only=True):
+    """The body of GET /user/profile."""
+
+    version: str = msgspec.field(name="_version")
+    savedAddresses: list[SavedAddress]
+    preferences: Preferences
+    consentGiven: bool
+    defaultBillingAddress: PostalAddress | None = None
+
+
+class _Stored(msgspec.Struct, omit_defaults=True, kw_only=True):
+    """The document in users.profile (defaults for an empty `{}`)."""
+
+    savedAddresses: list[SavedAddress] = []
+    defaultBillingAddress: PostalAddress | None = None
+    preferences: Preferences = msgspec.field(default_factory=lambda: Preferences(
+        notifications=False))
+    consentGiven: bool = False
+
+
+class PreferencesPatch(msgspec.Struct, forbid_unknown_fields=True):
+    language: LanguageTag | None | UnsetType = UNSET
+    notifications: bool | UnsetType = UNSET
+    currency: CurrencyCode | None | UnsetType = UNSET
+
+
+class ProfilePatch(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of PATCH /user/profile: only the fields sent change."""
+
+    version: Literal["1.0"] | UnsetType = msgspec.field(default=UNSET, name="_version")
+    savedAddresses: Annotated[list[SavedAddress], Meta(max_length=MAX_ADDRESSES)] | UnsetType \
+        = UNSET
+    defaultBillingAddress: PostalAddress | None | UnsetType = UNSET
+    preferences: PreferencesPatch | UnsetType = UNSET
+    consentGiven: bool | UnsetType = UNSET
+
+
+_stored = msgspec.json.Decoder(_Stored)
+_encoder = msgspec.json.Encoder()
+
+
+def _view(stored: _Stored) -> Profile:
+    return Profile(version=VERSION, savedAddresses=stored.savedAddresses,
+                   preferences=stored.preferences, consentGiven=stored.consentGiven,
+                   defaultBillingAddress=stored.defaultBillingAddress)
+
+
+async def _load(db: Database | Transaction, user_id: str) -> _Stored:
+    document = await storage.read_profile(db, user_id)
+    if document is None:
+        raise CommerceError(404, "user_not_found", "This account no longer exists.")
+    return _stored.decode(document)
+
+
+async def get_profile(db: Database, user_id: str) -> Profile:
+    return _view(await _load(db, user_id))
+
+
+def check(patch: ProfilePatch) -> None:
+    """Rules the struct types cannot express; 400 with a pointer at the first problem."""
+    if not isinstance(patch.savedAddresses, UnsetType):
+        seen: set[str] = set()
+        for index, saved in enumerate(patch.savedAddresses):
+            key = saved.label.strip().casefold()
+            if key in seen:
+                raise validation_error(f"/savedAddresses/{index}/label",
+                                       "repeats the label of another saved address",
+                                       saved.label)
+            seen.add(key)
+    if isinstance(patch.preferences, PreferencesPatch):
+        language, currency = patch.preferences.language, patch.preferences.currency
+        if isinstance(language, str):
+            try:
+                Locale.parse(language, sep="-")
+            except (UnknownLocaleError, ValueError):
+                raise validation_error("/preferences/language", "is not a known language tag",
+                                       language) from None
+        if isinstance(currency, str) and currency not in list_currencies():
+            raise validation_error("/preferences/currency", "is not an ISO 4217 currency code",
+                                   currency)
+
+
+def apply(stored: _Stored, patch: ProfilePatch) -> _Stored:
+    changes: dict[str, object] = {}
+    if not isinstance(patch.savedAddresses, UnsetType):
+        changes["savedAddresses"] = patch.savedAddresses
+    if not isinstance(patch.defaultBillingAddress, UnsetType):
+        changes["defaultBillingAddress"] = patch.defaultBillingAddress
+    if not isinstance(patch.consentGiven, UnsetType):
+        changes["consentGiven"] = patch.consentGiven
+    if isinstance(patch.preferences, PreferencesPatch):
+        update = {name: getattr(patch.preferences, name)
+                  for name in PreferencesPatch.__struct_fields__
+                  if not isinstance(getattr(patch.preferences, name), UnsetType)}
+        changes["preferences"] = msgspec.structs.replace(stored.preferences, **update)
+    return msgspec.structs.replace(stored, **changes)
+
+
+async def update_profile(tx: Transaction, user_id: str, patch: ProfilePatch) -> Profile:
+    check(patch)
+    updated = apply(await _load(tx, user_id), patch)
+    await storage.write_profile(tx, user_id, _encoder.encode(updated))
+    return _view(updated)
+
+
+async def preferred_language(db: Database, user_id: str) -> str | None:
+    """The language tag the user saved (profile preferences.language), as written."""
+    try:
+        stored = await _load(db, user_id)
+    except CommerceError:
+        return None
+    return stored.preferences.language
+
+
+async def preferred_locale(db: Database, user_id: str) -> str | None:
+    """The supported locale that best fits the user's saved language, or None when unset.
+
+    For negotiation when a request sends no Accept-Language: the saved tag goes through the
+    same matching as the header (commerce_agent.i18n.negotiation.choose), so `fr-CA` gives
+    `fr`, and a language the server lacks gives the default locale.
+    """
+    from commerce_agent.i18n.negotiation import choose  # i18n may import this module
+
+    language = await preferred_language(db, user_id)
+    return None if language is None else choose(language)
+
+
+async def preferred_currency(db: Database, user_id: str) -> str | None:
+    try:
+        stored = await _load(db, user_id)
+    except CommerceError:
+        return None
+    return stored.preferences.currency

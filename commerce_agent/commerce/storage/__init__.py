@@ -1,0 +1,1 @@
+"""SQL for each aggregate of the Commerce API."""

@@ -1,0 +1,75 @@
+"""SQL for carts and cart lines."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from commerce_agent.db import Transaction
+
+
+async def insert_cart(tx: Transaction, cart: dict[str, Any]) -> None:
+    await tx.execute(
+        "INSERT INTO carts (id, owner_id, store_id, status, guest_info, created_at, updated_at, "
+        "expires_at) VALUES (:id, :owner_id, :store_id, 'active', :guest_info, :now, :now, "
+        ":expires_at)", cart)
+
+
+async def get_cart(db: Any, cart_id: str, owner_id: str) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = await db.fetch_one(
+        "SELECT id, owner_id, store_id, status, guest_info, promotion_codes, created_at, "
+        "updated_at, expires_at FROM carts WHERE id = :id AND owner_id = :owner",
+        {"id": cart_id, "owner": owner_id})
+    return row
+
+
+async def cart_lines(db: Any, cart_id: str) -> list[sqlite3.Row]:
+    rows: list[sqlite3.Row] = await db.fetch_all(
+        "SELECT id, item_id, variant_id, quantity, options FROM cart_items "
+        "WHERE cart_id = :cart ORDER BY position", {"cart": cart_id})
+    return rows
+
+
+async def touch(tx: Transaction, cart_id: str, now: str, expires_at: str) -> None:
+    await tx.execute("UPDATE carts SET updated_at = :now, expires_at = :expires WHERE id = :id",
+                     {"now": now, "expires": expires_at, "id": cart_id})
+
+
+async def insert_line(tx: Transaction, cart_id: str, line: dict[str, Any]) -> None:
+    await tx.execute(
+        "INSERT INTO cart_items (id, cart_id, position, item_id, variant_id, quantity, options) "
+        "VALUES (:id, :cart, (SELECT COALESCE(MAX(position), -1) + 1 FROM cart_items "
+        "WHERE cart_id = :cart), :item, :variant, :qty, :options)",
+        {"id": line["id"], "cart": cart_id, "item": line["itemId"],
+         "variant": line["variantId"], "qty": line["quantity"],
+         "options": json.dumps(line["options"], sort_keys=True)})
+
+
+async def update_line(tx: Transaction, line_id: str, quantity: int,
+                      options: dict[str, Any]) -> None:
+    await tx.execute(
+        "UPDATE cart_items SET quantity = :qty, options = :options WHERE id = :id",
+        {"qty": quantity, "options": json.dumps(options, sort_keys=True), "id": line_id})
+
+
+async def delete_line(tx: Transaction, line_id: str) -> None:
+    await tx.execute("DELETE FROM cart_items WHERE id = :id", {"id": line_id})
+
+
+async def set_promotions(tx: Transaction, cart_id: str, codes: list[str]) -> None:
+    await tx.execute("UPDATE carts SET promotion_codes = :codes WHERE id = :id",
+                     {"codes": json.dumps(codes), "id": cart_id})
+
+
+async def mark_submitted(tx: Transaction, cart_id: str, now: str) -> bool:
+    changed = await tx.execute(
+        "UPDATE carts SET status = 'submitted', updated_at = :now "
+        "WHERE id = :id AND status = 'active'", {"now": now, "id": cart_id})
+    return changed > 0
+
+
+async def store_promotions(db: Any, store_id: str) -> dict[str, dict[str, Any]]:
+    rows = await db.fetch_all("SELECT code, doc FROM promotions WHERE store_id = :store",
+                              {"store": store_id})
+    return {row["code"]: json.loads(row["doc"]) for row in rows}

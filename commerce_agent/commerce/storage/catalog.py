@@ -1,0 +1,143 @@
+"""SQL for stores, catalogs, items, stock and reviews."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from commerce_agent.db import Database, Transaction
+
+
+async def list_stores(db: Database, limit: int, offset: int) -> tuple[list[sqlite3.Row], int]:
+    rows = await db.fetch_all(
+        "SELECT id, doc, translations, (SELECT COUNT(*) FROM stores) AS total FROM stores "
+        "ORDER BY position LIMIT :limit OFFSET :offset", {"limit": limit, "offset": offset})
+    total = rows[0]["total"] if rows else await count(db, "stores")
+    return rows, int(total)
+
+
+async def count(db: Database, table: str) -> int:
+    row = await db.fetch_one(f"SELECT COUNT(*) AS n FROM {table}")
+    return int(row["n"]) if row else 0
+
+
+async def get_store(db: Database | Transaction, store_id: str) -> sqlite3.Row | None:
+    return await db.fetch_one(
+        "SELECT id, currency, doc, translations FROM stores WHERE id = :id", {"id": store_id})
+
+
+async def list_catalogs(db: Database, limit: int, offset: int) -> list[sqlite3.Row]:
+    return await db.fetch_all(
+        "SELECT catalogs.id, catalogs.doc, catalogs.store_id, stores.translations "
+        "FROM catalogs JOIN stores ON stores.id = catalogs.store_id "
+        "ORDER BY stores.position, catalogs.position LIMIT :limit OFFSET :offset",
+        {"limit": limit, "offset": offset})
+
+
+async def get_catalog(db: Database, catalog_id: str) -> sqlite3.Row | None:
+    return await db.fetch_one(
+        "SELECT catalogs.id, catalogs.doc, catalogs.store_id, stores.translations "
+        "FROM catalogs JOIN stores ON stores.id = catalogs.store_id WHERE catalogs.id = :id",
+        {"id": catalog_id})
+
+
+async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
+    """Items of a catalog with their stock rows (one row per item and variant)."""
+    return await db.fetch_all(
+        "SELECT items.id, items.doc, stock.variant_id, stock.quantity FROM items "
+        "LEFT JOIN stock ON stock.item_id = items.id "
+        "WHERE items.catalog_id = :catalog ORDER BY items.position",
+        {"catalog": catalog_id})
+
+
+async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
+                           ) -> list[sqlite3.Row]:
+    params = {f"i{index}": item_id for index, item_id in enumerate(item_ids)}
+    placeholders = ", ".join(f":{name}" for name in params) or "NULL"
+    return await db.fetch_all(
+        "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
+        "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
+        f"WHERE items.id IN ({placeholders}) ORDER BY items.position",
+        params)
+
+
+async def search_items(db: Database, words: Sequence[str], store_id: str | None
+                       ) -> list[sqlite3.Row]:
+    params: dict[str, str] = {}
+    clauses = []
+    for index, word in enumerate(words):
+        params[f"w{index}"] = f"%{word}%"
+        clauses.append(f"(items.name LIKE :w{index} OR items.doc LIKE :w{index})")
+    where = " OR ".join(clauses) if clauses else "1 = 1"
+    if store_id is not None:
+        params["store"] = store_id
+        where = f"({where}) AND items.store_id = :store"
+    return await db.fetch_all(
+        "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
+        "stock.quantity, stores.translations FROM items "
+        "JOIN stores ON stores.id = items.store_id "
+        "LEFT JOIN stock ON stock.item_id = items.id "
+        f"WHERE {where} ORDER BY stores.position, items.position",
+        params)
+
+
+async def purchased_item_ids(db: Database, owner_id: str, item_ids: Sequence[str]) -> set[str]:
+    params = {f"i{index}": item_id for index, item_id in enumerate(item_ids)}
+    if not params:
+        return set()
+    placeholders = ", ".join(f":{name}" for name in params)
+    rows = await db.fetch_all(
+        "SELECT DISTINCT order_lines.item_id FROM order_lines "
+        "JOIN orders ON orders.id = order_lines.order_id "
+        f"WHERE order_lines.owner_id = :owner AND order_lines.item_id IN ({placeholders}) "
+        "AND orders.status NOT IN ('pending', 'cancelled')",
+        {"owner": owner_id, **params})
+    return {row["item_id"] for row in rows}
+
+
+async def reviewed_item_ids(db: Database, owner_id: str, item_ids: Sequence[str]) -> set[str]:
+    params = {f"i{index}": item_id for index, item_id in enumerate(item_ids)}
+    if not params:
+        return set()
+    placeholders = ", ".join(f":{name}" for name in params)
+    rows = await db.fetch_all(
+        f"SELECT item_id FROM reviews WHERE owner_id = :owner AND item_id IN ({placeholders})",
+        {"owner": owner_id, **params})
+    return {row["item_id"] for row in rows}
+
+
+async def insert_review(tx: Transaction, review: dict[str, object]) -> bool:
+    changed = await tx.execute(
+        "INSERT OR IGNORE INTO reviews (id, item_id, owner_id, rating, comment, created_at) "
+        "VALUES (:id, :itemId, :ownerId, :rating, :comment, :createdAt)", review)
+    return changed > 0
+
+
+async def item_reviews(db: Database, item_id: str) -> list[sqlite3.Row]:
+    return await db.fetch_all(
+        "SELECT id, rating, comment, created_at FROM reviews WHERE item_id = :item "
+        "ORDER BY created_at", {"item": item_id})
+
+
+async def decrement_stock(tx: Transaction, item_id: str, variant_id: str, quantity: int) -> bool:
+    """Take `quantity` units if that many are on hand; False when stock would go negative.
+
+    Items without a stock row are unlimited, so they always succeed.
+    """
+    changed = await tx.execute(
+        "UPDATE stock SET quantity = quantity - :qty "
+        "WHERE item_id = :item AND variant_id = :variant AND quantity >= :qty",
+        {"qty": quantity, "item": item_id, "variant": variant_id})
+    if changed:
+        return True
+    row = await tx.fetch_one(
+        "SELECT 1 FROM stock WHERE item_id = :item AND variant_id = :variant",
+        {"item": item_id, "variant": variant_id})
+    return row is None
+
+
+async def restock(tx: Transaction, item_id: str, variant_id: str, quantity: int) -> None:
+    await tx.execute(
+        "UPDATE stock SET quantity = quantity + :qty "
+        "WHERE item_id = :item AND variant_id = :variant",
+        {"qty": quantity, "item": item_id, "variant": variant_id})

@@ -1,0 +1,85 @@
+"""SQL for the order lifecycle: orders by id, simulator jobs and booked time slots."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from commerce_agent.db import Database, Transaction
+
+
+async def order_by_id(db: Database | Transaction, order_id: str) -> sqlite3.Row | None:
+    """An order whoever owns it (for the simulator and the merchant CLI)."""
+    return await db.fetch_one(
+        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id", {"id": order_id})
+
+
+async def orders_for_merchant(db: Database, status: str | None, limit: int
+                              ) -> list[sqlite3.Row]:
+    return await db.fetch_all(
+        "SELECT id, owner_id, store_id, status, doc, created_at FROM orders "
+        "WHERE (:status IS NULL OR status = :status) ORDER BY created_at DESC, id DESC "
+        "LIMIT :limit", {"status": status, "limit": limit})
+
+
+async def schedule(tx: Transaction, order_id: str, step: int, due_at: str | None) -> None:
+    await tx.execute(
+        "INSERT INTO fulfillment_jobs (order_id, step, due_at) VALUES (:id, :step, :due) "
+        "ON CONFLICT (order_id) DO UPDATE SET step = excluded.step, due_at = excluded.due_at",
+        {"id": order_id, "step": step, "due": due_at})
+
+
+async def unschedule(tx: Transaction, order_id: str) -> None:
+    await tx.execute("DELETE FROM fulfillment_jobs WHERE order_id = :id", {"id": order_id})
+
+
+async def job(db: Database | Transaction, order_id: str) -> sqlite3.Row | None:
+    return await db.fetch_one(
+        "SELECT order_id, step, due_at FROM fulfillment_jobs WHERE order_id = :id",
+        {"id": order_id})
+
+
+async def due_jobs(db: Database, now: str, limit: int) -> list[sqlite3.Row]:
+    return await db.fetch_all(
+        "SELECT order_id, step, due_at FROM fulfillment_jobs "
+        "WHERE due_at IS NULL OR due_at <= :now ORDER BY due_at LIMIT :limit",
+        {"now": now, "limit": limit})
+
+
+async def next_due(db: Database) -> str | None:
+    """The earliest due time among timed jobs (untimed ones are picked up by due_jobs)."""
+    row = await db.fetch_one("SELECT MIN(due_at) AS due FROM fulfillment_jobs")
+    return None if row is None or row["due"] is None else str(row["due"])
+
+
+async def book_slot(tx: Transaction, booking: dict[str, Any]) -> bool:
+    """Book one slot; False when someone already holds it."""
+    changed = await tx.execute(
+        "INSERT OR IGNORE INTO slot_bookings (item_id, slot_id, order_id, owner_id, created_at) "
+        "VALUES (:item, :slot, :order, :owner, :at)", booking)
+    return changed > 0
+
+
+async def release_slots(tx: Transaction, order_id: str) -> list[sqlite3.Row]:
+    rows = await tx.fetch_all(
+        "SELECT item_id, slot_id FROM slot_bookings WHERE order_id = :order",
+        {"order": order_id})
+    await tx.execute("DELETE FROM slot_bookings WHERE order_id = :order", {"order": order_id})
+    return rows
+
+
+async def item_doc(tx: Transaction, item_id: str) -> dict[str, Any] | None:
+    row = await tx.fetch_one("SELECT doc FROM items WHERE id = :id", {"id": item_id})
+    return None if row is None else dict(json.loads(row["doc"]))
+
+
+async def save_item_doc(tx: Transaction, item_id: str, doc: dict[str, Any]) -> None:
+    await tx.execute("UPDATE items SET doc = :doc WHERE id = :id",
+                     {"doc": json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
+                      "id": item_id})
+
+
+async def store_doc(db: Database | Transaction, store_id: str) -> dict[str, Any]:
+    row = await db.fetch_one("SELECT doc FROM stores WHERE id = :id", {"id": store_id})
+    return {} if row is None else dict(json.loads(row["doc"]))

@@ -1,0 +1,53 @@
+"""SQL for orders and their lines."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from commerce_agent.db import Database, Transaction
+
+
+def _dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
+    await tx.execute(
+        "INSERT INTO orders (id, owner_id, store_id, status, cart_id, doc, created_at, "
+        "updated_at) VALUES (:id, :owner, :store, :status, :cart, :doc, :at, :at)",
+        {"id": doc["id"], "owner": owner_id, "store": doc["storeId"], "status": doc["status"],
+         "cart": doc.get("cartId"), "doc": _dumps(doc), "at": doc["createdAt"]})
+    await tx.execute_many(
+        "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, quantity) "
+        "VALUES (:order, :line, :owner, :item, :variant, :qty)",
+        [{"order": doc["id"], "line": line["id"], "owner": owner_id, "item": line["itemId"],
+          "variant": line.get("variantId", ""), "qty": line["quantity"]}
+         for line in doc["items"]])
+
+
+async def get_order(db: Database | Transaction, order_id: str, owner_id: str
+                    ) -> sqlite3.Row | None:
+    return await db.fetch_one(
+        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id AND owner_id = :owner",
+        {"id": order_id, "owner": owner_id})
+
+
+async def list_orders(db: Database, owner_id: str, status: str | None, limit: int,
+                      offset: int) -> tuple[list[sqlite3.Row], int]:
+    params: dict[str, Any] = {"owner": owner_id, "limit": limit, "offset": offset,
+                              "status": status}
+    where = "owner_id = :owner AND (:status IS NULL OR status = :status)"
+    rows = await db.fetch_all(
+        f"SELECT id, status, doc FROM orders WHERE {where} "
+        "ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset", params)
+    total = await db.fetch_one(f"SELECT COUNT(*) AS n FROM orders WHERE {where}",
+                               params)
+    return rows, int(total["n"]) if total else 0
+
+
+async def save_doc(tx: Transaction, doc: dict[str, Any]) -> None:
+    await tx.execute(
+        "UPDATE orders SET status = :status, doc = :doc, updated_at = :at WHERE id = :id",
+        {"status": doc["status"], "doc": _dumps(doc), "at": doc["updatedAt"], "id": doc["id"]})

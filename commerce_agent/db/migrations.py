@@ -1,0 +1,64 @@
+"""Numbered migrations (`migrations/NNNN_name.sql`), each applied once and recorded."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from importlib import resources
+
+import aiosqlite
+
+
+def _migration_files() -> list[tuple[int, str, str]]:
+    folder = resources.files("commerce_agent.db") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), name[:-4], entry.read_text(encoding="utf-8")))
+    numbers = [number for number, _, _ in found]
+    if len(numbers) != len(set(numbers)):
+        raise RuntimeError(f"two migrations share a number: {sorted(numbers)}")
+    return sorted(found)
+
+
+def _statements(script: str) -> list[str]:
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise RuntimeError(f"incomplete SQL statement in migration: {pending[:80]!r}")
+    return statements
+
+
+async def apply_migrations(connection: aiosqlite.Connection) -> list[str]:
+    """Apply pending migrations in one IMMEDIATE transaction, safe with concurrent starters."""
+    await connection.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    applied: list[str] = []
+    await connection.execute("BEGIN IMMEDIATE")
+    try:
+        rows = await connection.execute_fetchall("SELECT version FROM schema_migrations")
+        done = {row[0] for row in rows}
+        for number, name, script in _migration_files():
+            if number in done:
+                continue
+            for statement in _statements(script):
+                await connection.execute(statement)
+            await connection.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) "
+                "VALUES (:version, :name, :at)",
+                {"version": number, "name": name, "at": datetime.now(UTC).isoformat()},
+            )
+            applied.append(name)
+    except BaseException:
+        await connection.execute("ROLLBACK")
+        raise
+    await connection.execute("COMMIT")
+    return applied

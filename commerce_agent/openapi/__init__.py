@@ -1,0 +1,1 @@
+"""Discovery and docs: /openapi.json (generated from the app), /docs, /.well-known/commerce."""

@@ -1,0 +1,108 @@
+"""Read the app itself: every route (mounts included), and what each handler's code uses.
+
+The request body of an operation is the type of the module-level `msgspec.json.Decoder` its
+handler (or a function nested in it) refers to, so the document follows the code: change a
+request struct and /openapi.json changes with it. Auth and idempotency are read the same way,
+from the helpers the handler refers to (`require_principal`, `optional_principal`, `write`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from types import CodeType, FunctionType
+from typing import Any
+
+import msgspec
+from starlette.routing import BaseRoute, Mount, Route
+
+_PARAM_RE = re.compile(r"{([a-zA-Z_][a-zA-Z0-9_]*)(?::[a-zA-Z_]+)?}")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str  # OpenAPI form: /carts/{cart_id}
+    handler: Callable[..., Any]
+    mount: str  # the Mount prefix the route sits under ("" at the top level)
+
+    @property
+    def params(self) -> list[str]:
+        return _PARAM_RE.findall(self.path)
+
+
+def openapi_path(path: str) -> str:
+    """Starlette's `{name:convertor}` becomes OpenAPI's `{name}`."""
+    return _PARAM_RE.sub(r"{\1}", path)
+
+
+def _inner_routes(mount: Mount) -> list[BaseRoute]:
+    if mount.routes:
+        return list(mount.routes)
+    app: Any = mount.app
+    for _ in range(10):  # unwrap middleware (ExceptionMiddleware(router), …)
+        routes = getattr(app, "routes", None)
+        if routes is not None:
+            return list(routes)
+        app = getattr(app, "app", None)
+        if app is None:
+            break
+    return []
+
+
+def walk(routes: list[BaseRoute], prefix: str = "", mount: str = "") -> Iterator[Endpoint]:
+    """Every (method, path) the app answers, HEAD left out (it mirrors GET)."""
+    for route in routes:
+        if isinstance(route, Route):
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                yield Endpoint(method, openapi_path(prefix + route.path), route.endpoint,
+                               mount)
+        elif isinstance(route, Mount):
+            inner_prefix = prefix + route.path
+            yield from walk(_inner_routes(route), inner_prefix, mount or inner_prefix)
+
+
+def _codes(code: CodeType) -> Iterator[CodeType]:
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            yield from _codes(const)
+
+
+def _names(handler: Callable[..., Any]) -> set[str]:
+    function = getattr(handler, "__wrapped__", handler)
+    if not isinstance(function, FunctionType):
+        return set()
+    return {name for code in _codes(function.__code__) for name in code.co_names}
+
+
+def _globals(handler: Callable[..., Any]) -> dict[str, Any]:
+    function = getattr(handler, "__wrapped__", handler)
+    found: dict[str, Any] = getattr(function, "__globals__", {})
+    return found
+
+
+def request_types(handler: Callable[..., Any]) -> list[Any]:
+    """The types of the JSON body decoders the handler uses (usually one struct)."""
+    scope = _globals(handler)
+    found = []
+    for name in sorted(_names(handler)):
+        value = scope.get(name)
+        if isinstance(value, msgspec.json.Decoder) and value.type not in found:
+            found.append(value.type)
+    return found
+
+
+def refers_to(handler: Callable[..., Any], *targets: object) -> bool:
+    """Whether the handler's code names one of `targets` (the objects, not just the names)."""
+    scope = _globals(handler)
+    return any(scope.get(name) is target for name in _names(handler) for target in targets)
+
+
+def summary(handler: Callable[..., Any]) -> str:
+    doc = (getattr(handler, "__doc__", None) or "").strip()
+    if doc:
+        return doc.splitlines()[0].rstrip(".")
+    name = getattr(handler, "__name__", "operation")
+    return name.replace("_", " ").strip().capitalize()

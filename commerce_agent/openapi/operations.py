@@ -1,0 +1,239 @@
+"""What the code cannot tell about each operation: responses, query parameters, form fields.
+
+Request bodies, path parameters, auth and Idempotency-Key come from the app itself
+(introspect.py). An operation missing here is still in the document, with its success answer
+undescribed; `tests/test_openapi_document.py` lists such operations so they get an entry.
+Keys are (METHOD, path); agent routes are keyed by their path below the agent mount.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from msgspec import Meta
+
+from commerce_agent.auth.accounts import TokenPair
+from commerce_agent.commerce.services.profile import Profile
+from commerce_agent.openapi import models
+
+JSON = "application/json"
+HTML = "text/html"
+
+
+@dataclass(frozen=True)
+class Answer:
+    description: str
+    schema: Any = None  # a type for msgspec to describe; None: no body
+    media: str | None = None  # None: the API's media type (application/commerce+json)
+    headers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    schema: Any
+    description: str
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Operation:
+    responses: dict[int, Answer]
+    query: tuple[Param, ...] = ()
+    headers: tuple[Param, ...] = ()
+    body_required: bool = True
+    form: dict[str, str] | None = None  # urlencoded field → description (HTML pages)
+    required_form: tuple[str, ...] = ()
+    description: str = ""
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+Limit = Annotated[int, Meta(ge=1, le=100)]
+PAGE = (Param("limit", Limit, "Page size, 1 to 100 (default 20)."),
+        Param("cursor", str, "Opaque cursor from pagination.nextCursor or previousCursor."))
+PAGE_OK = "A page of results."
+
+
+def ok(schema: Any, description: str = "OK", status: int = 200,
+       headers: tuple[str, ...] = ()) -> dict[int, Answer]:
+    return {status: Answer(description, schema, headers=headers)}
+
+
+def page(description: str, *statuses: int) -> dict[int, Answer]:
+    """An HTML page, answered with each of `statuses`."""
+    return {status: Answer(description if status == 200 else f"{description} (with a "
+                           "message saying what went wrong)", str, HTML)
+            for status in statuses}
+
+
+def redirect(description: str) -> Answer:
+    return Answer(description, None, headers=("Location",))
+
+
+CSRF = {"csrf_token": "The hidden token of the form (CSRF protection)."}
+_SIGN_IN_FORM = {**CSRF, "email": "Account email.", "password": "Account password.",
+                 "next": "Same-origin path to go to after signing in."}
+
+OPERATIONS: dict[tuple[str, str], Operation] = {
+    # --- discovery ----------------------------------------------------------------------
+    ("GET", "/capabilities"): Operation(ok(models.CapabilitiesResponse),
+                                        tags=("Discovery",)),
+    ("GET", "/schemas/context.jsonld"): Operation(
+        {200: Answer("The JSON-LD context of the capability documents.", dict[str, Any],
+                     "application/ld+json")}, tags=("Discovery",)),
+    ("GET", "/schemas/{path}"): Operation(
+        {200: Answer("A JSON Schema of a capability's metadata.", dict[str, Any],
+                     "application/schema+json")}, tags=("Discovery",)),
+    ("GET", "/search"): Operation(ok(models.SearchResults), query=(
+        Param("q", Annotated[str, Meta(max_length=200)], "Search words."),
+        Param("storeId", str, "Only this store."),
+        Param("sort", Literal["relevance", "price_asc", "price_desc", "name_asc",
+                              "name_desc"], "Sort order."),
+        Param("minPrice", models.Decimal, "Lowest price."),
+        Param("maxPrice", models.Decimal, "Highest price."),
+        Param("fulfillmentType", Literal["physical", "digital", "pickup", "hybrid"],
+              "Only this fulfillment type."),
+        Param("available", Literal["true", "false"], "Only items in stock."),
+        *PAGE), tags=("Discovery",)),
+    ("GET", "/.well-known/commerce"): Operation(
+        {200: Answer("Where the API's resources are (RFC 8615).", models.WellKnown, JSON)},
+        tags=("Discovery",)),
+    ("GET", "/openapi.json"): Operation(
+        {200: Answer("This OpenAPI 3.1 document.", dict[str, Any], JSON)},
+        tags=("Discovery",)),
+    ("GET", "/docs"): Operation(page("The API reference, readable offline.", 200),
+                                tags=("Discovery",)),
+    # --- catalog ------------------------------------------------------------------------
+    ("GET", "/stores"): Operation(ok(models.StoreList, PAGE_OK), query=PAGE,
+                                  tags=("Catalog",)),
+    ("GET", "/stores/{store_id}"): Operation(ok(models.Store), tags=("Catalog",)),
+    ("GET", "/catalogs"): Operation(
+        ok(list[models.CatalogSummary], "A page of catalogs (next page in the Link header).",
+           headers=("Link",)), query=PAGE, tags=("Catalog",)),
+    ("GET", "/catalogs/{catalog_id}"): Operation(ok(models.Catalog), tags=("Catalog",)),
+    ("GET", "/items/{item_id}"): Operation(ok(models.ItemDetail), tags=("Catalog",)),
+    ("POST", "/items/{item_id}/reviews"): Operation(ok(models.Review, "Created", 201),
+                                                    tags=("Catalog",)),
+    # --- carts --------------------------------------------------------------------------
+    ("POST", "/carts"): Operation(ok(models.Cart, "Created", 201, ("Location",)),
+                                  tags=("Carts",)),
+    ("GET", "/carts/{cart_id}"): Operation(ok(models.Cart), tags=("Carts",)),
+    ("POST", "/carts/{cart_id}/items"): Operation(ok(models.Cart), tags=("Carts",)),
+    ("PATCH", "/carts/{cart_id}/items/{line_id}"): Operation(ok(models.Cart),
+                                                             tags=("Carts",)),
+    ("DELETE", "/carts/{cart_id}/items/{line_id}"): Operation(ok(models.Cart),
+                                                              tags=("Carts",)),
+    ("POST", "/carts/{cart_id}/promotions"): Operation(ok(models.Cart), tags=("Carts",)),
+    ("DELETE", "/carts/{cart_id}/promotions/{code}"): Operation(ok(models.Cart),
+                                                                tags=("Carts",)),
+    # --- orders -------------------------------------------------------------------------
+    ("POST", "/orders"): Operation(
+        {201: Answer("The order (an array when a fulfillment intent splits the cart).",
+                     models.Order | list[models.Order],
+                     headers=("Location", "X-PAYMENT-RESPONSE")),
+         402: Answer("Payment required: the ways to pay.", models.PaymentRequirements)},
+        headers=(Param("X-PAYMENT", str, "Base64 JSON payment proof (x402 v1)."),),
+        tags=("Orders",)),
+    ("GET", "/orders"): Operation(ok(models.OrderList, PAGE_OK), query=(
+        Param("status", Literal["pending", "confirmed", "processing", "in_transit",
+                                "completed", "cancelled"], "Only orders in this status."),
+        *PAGE), tags=("Orders",)),
+    ("GET", "/orders/{order_id}"): Operation(ok(models.Order), tags=("Orders",)),
+    ("POST", "/orders/{order_id}/cancel"): Operation(
+        ok(models.Order, "The cancelled order."), body_required=False, tags=("Orders",)),
+    ("POST", "/orders/{order_id}/ratings"): Operation(ok(models.Order, "Rated.", 201),
+                                                      tags=("Orders",)),
+    ("POST", "/orders/{order_id}/tips"): Operation(ok(models.Order, "Tipped.", 201),
+                                                   tags=("Orders",)),
+    ("POST", "/orders/{order_id}/subscription/{action}"): Operation(
+        ok(models.Order, "The order with its subscription changed (action: pause, resume "
+                         "or cancel)."), tags=("Orders",)),
+    ("GET", "/orders/{order_id}/downloads/{asset_id}"): Operation(
+        {200: Answer("The digital asset (a sandbox licence file).", str, "text/plain")},
+        tags=("Orders",)),
+    ("POST", "/returns"): Operation(ok(models.Return, "Created", 201, ("Location",)),
+                                    tags=("Returns",)),
+    ("GET", "/returns/{return_id}"): Operation(ok(models.Return), tags=("Returns",)),
+    # --- profile and accounts -----------------------------------------------------------
+    ("GET", "/user/profile"): Operation(ok(Profile), tags=("Profile",)),
+    ("PATCH", "/user/profile"): Operation(ok(Profile, "The whole profile after the change."),
+                                          tags=("Profile",)),
+    ("POST", "/auth/token"): Operation(
+        {200: Answer("An access token and a refresh token.", TokenPair)}, tags=("Accounts",)),
+    ("POST", "/auth/refresh"): Operation(
+        {200: Answer("A new pair; the refresh token sent is used up.", TokenPair)},
+        tags=("Accounts",)),
+    ("POST", "/auth/revoke"): Operation({204: Answer("Revoked (or unknown).")},
+                                        tags=("Accounts",)),
+    ("POST", "/auth/sign-out"): Operation({204: Answer("The bearer token is revoked.")},
+                                          tags=("Accounts",)),
+    ("GET", "/account/sign-in"): Operation(
+        {**page("The sign-in form.", 200),
+         303: redirect("Already signed in: on to `next`.")},
+        query=(Param("next", str, "Same-origin path to go to after signing in."),),
+        tags=("Account pages",)),
+    ("POST", "/account/sign-in"): Operation(
+        {303: redirect("Signed in: on to `next` with the session cookie set."),
+         **page("The form again", 400, 401, 403)},
+        form=_SIGN_IN_FORM, required_form=("csrf_token", "email", "password"),
+        tags=("Account pages",)),
+    ("GET", "/account/register"): Operation(
+        page("The registration form.", 200),
+        query=(Param("next", str, "Same-origin path to go to after registering."),),
+        tags=("Account pages",)),
+    ("POST", "/account/register"): Operation(
+        {303: redirect("Registered and signed in: on to `next`."),
+         **page("The form again", 400, 403, 409)},
+        form={**_SIGN_IN_FORM, "name": "Display name."},
+        required_form=("csrf_token", "email", "password", "name"), tags=("Account pages",)),
+    ("GET", "/account/sign-out"): Operation(page("The sign-out button.", 200),
+                                            tags=("Account pages",)),
+    ("POST", "/account/sign-out"): Operation(
+        {303: redirect("Signed out: on to the sign-in page."),
+         **page("Nothing changed", 400, 403)},
+        form=CSRF, required_form=("csrf_token",), tags=("Account pages",)),
+    ("GET", "/account/profile"): Operation(
+        {**page("The profile with its edit forms.", 200),
+         303: redirect("Not signed in: to the sign-in page.")},
+        query=(Param("saved", str, "1 after a successful change."),),
+        tags=("Account pages",)),
+    ("POST", "/account/profile"): Operation(
+        {303: redirect("Saved (or not signed in): back to the profile page."),
+         **page("Not saved", 400, 403)},
+        form={**CSRF, "action": "preferences, billing, clear_billing, add_address or "
+                                "remove_address.",
+              "language": "Preferred language tag.", "currency": "Preferred currency.",
+              "notifications": "Present when checked.", "consentGiven": "Present when checked.",
+              "label": "Label of a new saved address.", "index": "Saved address to remove.",
+              "streetAddress": "Street.", "addressLocality": "City.",
+              "addressRegion": "Region.", "postalCode": "Postal code.",
+              "addressCountry": "Country."},
+        required_form=("csrf_token", "action"), tags=("Account pages",)),
+}
+
+# Below the agent mount (settings.agent_mount); errors there are {error: {code, message}}.
+AGENT_OPERATIONS: dict[tuple[str, str], Operation] = {
+    ("GET", "/health"): Operation({200: Answer("Ready.", models.AgentHealth, JSON)}),
+    ("GET", "/info"): Operation({200: Answer("The agent, its tools and connections.",
+                                             models.AgentInfo, JSON)}),
+    ("POST", "/session"): Operation({202: Answer("Accepted; the turn runs in the background.",
+                                                 models.AgentSessionHandle, JSON)}),
+    ("POST", "/session/{session_id}"): Operation(
+        {200: Answer("Accepted.", models.AgentSessionHandle, JSON)}),
+    ("GET", "/session/{session_id}/stream"): Operation(
+        {200: Answer("The session's events as NDJSON, one JSON object a line.", str,
+                     "application/x-ndjson")},
+        query=(Param("startIndex", Annotated[int, Meta(ge=0)],
+                     "Events already consumed (default 0)."),
+               Param("follow", Literal["true", "false"], "Keep following across turns."))),
+    ("POST", "/session/{session_id}/cancel"): Operation(
+        {200: Answer("Nothing was running.", models.AgentCancelled, JSON),
+         202: Answer("Cancelling.", models.AgentCancelled, JSON)}),
+    ("GET", "/consent/{session_id}/{secret}"): Operation(
+        page("The consent form (404 page once used).", 200, 404)),
+    ("POST", "/consent/{session_id}/{secret}"): Operation(
+        page("The outcome page.", 200, 401, 404),
+        form={"email": "Account email.", "password": "Account password.",
+              "decision": "approve or decline."}),
+}

@@ -1,0 +1,33 @@
+"""One frozen settings struct, filled from CLI options and COMMERCE_AGENT_* variables."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    # Where the single SQLite file lives.
+    db_path: str = "./commerce-agent.db"
+    # Public base URL used in absolute links (confirm URLs, consent pages, webhooks).
+    base_url: str = "http://127.0.0.1:8000"
+    # Seconds a cart may stay untouched before it expires (advertised by dev.commerce.cart).
+    cart_lifetime_seconds: int = 3600
+    # Largest request body accepted, in bytes (larger answers 413).
+    max_body_bytes: int = 256 * 1024
+    # Order lifecycle simulator: off, or how many times faster than real time it runs.
+    simulate: bool = True
+    simulate_speed: float = 1.0
+    # Mount prefix of the Agent Session Streaming API.
+    agent_mount: str = "/agent/v1"
+    # Journal backend for agent sessions: memory, file, sqlite or redis://host:port/db.
+    journal: str = "sqlite"
+    # When set, agent create/info/stream routes require a bearer token (fail closed).
+    auth_secret: str = ""
+    # OpenAI-compatible model endpoint for the `openai` agent model.
+    openai_base_url: str = ""
+    openai_api_key: str = ""
+    openai_model: str = "gpt-4o-mini"
+    # Seconds the scripted agent model waits between streamed reply fragments (0: no wait).
+    agent_pace: float = 0.0
+    # SQLite durability: FULL syncs the WAL on every commit.
+    sqlite_synchronous: str = "FULL"

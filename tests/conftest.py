@@ -1,0 +1,65 @@
+"""Shared fixtures: the app on a fresh SQLite file seeded from sample_data/, an in-process
+client over ASGITransport, demo users with tokens, and a live uvicorn for streaming tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from commerce_agent.app import create_app
+from commerce_agent.auth.tokens import mint_token
+from commerce_agent.settings import Settings
+from tests.live import LiveServer, start_live_server
+
+MEDIA = "application/commerce+json; version=1.0"
+
+
+@pytest.fixture
+def settings(tmp_path: os.PathLike[str]) -> Settings:
+    return Settings(db_path=os.path.join(tmp_path, "commerce.db"), base_url="http://test",
+                    simulate=False, sqlite_synchronous="NORMAL")
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[Starlette]:
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test",
+                                 headers={"Accept": MEDIA}) as http:
+        yield http
+
+
+async def token_for(app: Starlette, user_id: str) -> str:
+    async with app.state.db.transaction() as tx:
+        return await mint_token(tx, user_id, "test")
+
+
+@pytest.fixture
+async def alice(app: Starlette) -> dict[str, str]:
+    """Authorization headers for the demo user Alice."""
+    return {"Authorization": f"Bearer {await token_for(app, 'user_alice')}"}
+
+
+@pytest.fixture
+async def bob(app: Starlette) -> dict[str, str]:
+    return {"Authorization": f"Bearer {await token_for(app, 'user_bob')}"}
+
+
+@pytest.fixture
+def live_server(tmp_path: os.PathLike[str]) -> Iterator[LiveServer]:
+    """A real `commerce-agent serve` subprocess on a free port (simulator off)."""
+    server = start_live_server(os.path.join(tmp_path, "live.db"))
+    try:
+        yield server
+    finally:
+        server.stop()

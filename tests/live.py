@@ -1,0 +1,78 @@
+"""Start real `commerce-agent serve` processes for streaming, multi-process and restart tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class LiveServer:
+    db_path: str
+    port: int
+    process: subprocess.Popen[bytes]
+    extra_args: list[str] = field(default_factory=list)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill(self) -> None:
+        """SIGKILL: the crash the durability tests are about."""
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self) -> LiveServer:
+        self.stop()
+        return start_live_server(self.db_path, self.extra_args, port=self.port)
+
+
+def start_live_server(db_path: str, extra_args: list[str] | None = None, *,
+                      port: int | None = None, timeout: float = 30.0) -> LiveServer:
+    args = list(extra_args or ["--no-simulate"])
+    port = port or free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "commerce_agent", "serve", "--host", "127.0.0.1",
+               "--port", str(port), "--db", db_path, "--log-level", "warning", *args]
+    # Output goes to a file: an unread pipe would fill up and block the server.
+    log = open(f"{db_path}.{port}.log", "ab")  # closed below; the child keeps its copy
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    log.close()
+    server = LiveServer(db_path, port, process, list(extra_args or ["--no-simulate"]))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            with open(f"{db_path}.{port}.log") as log_file:
+                output = log_file.read()
+            raise RuntimeError(f"server exited with {process.returncode}:\n{output}")
+        try:
+            if httpx.get(f"{server.url}/capabilities", timeout=1.0).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("server did not start in time")

@@ -1,0 +1,63 @@
+"""The commerce-agent command: seed, tokens, and serve as a real process."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from typing import Any
+
+import httpx
+from click.testing import CliRunner
+
+from commerce_agent.cli import main
+from tests.live import start_live_server
+
+
+def test_seed_is_idempotent_and_reset_clears(tmp_path: Any) -> None:
+    db = os.path.join(tmp_path, "cli.db")
+    runner = CliRunner()
+    first = runner.invoke(main, ["seed", "--db", db])
+    assert first.exit_code == 0 and "Seeded" in first.output
+    assert "already" in runner.invoke(main, ["seed", "--db", db]).output
+    with sqlite3.connect(db) as connection:
+        connection.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                           "VALUES ('r', 'i', 'u', 5, 'now')")
+    reset = runner.invoke(main, ["seed", "--db", db, "--reset"])
+    assert reset.exit_code == 0 and "Seeded" in reset.output
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 0
+        assert connection.execute("SELECT COUNT(*) FROM stores").fetchone()[0] >= 5
+
+
+def test_token_create_prints_only_the_token(tmp_path: Any) -> None:
+    db = os.path.join(tmp_path, "tok.db")
+    runner = CliRunner()
+    result = runner.invoke(main, ["token", "create", "--user", "alice@example.com", "--db", db])
+    assert result.exit_code == 0
+    token = result.output.strip()
+    assert token.startswith("cat_") and "\n" not in token
+    with sqlite3.connect(db) as connection:
+        stored = [row[0] for row in connection.execute("SELECT token_hash FROM tokens")]
+    assert token not in stored and len(stored) == 1
+    unknown = runner.invoke(main, ["token", "create", "--user", "nobody@example.com", "--db", db])
+    assert unknown.exit_code == 1 and "no user" in unknown.output
+
+
+def test_env_var_sets_the_database(tmp_path: Any) -> None:
+    db = os.path.join(tmp_path, "env.db")
+    result = CliRunner().invoke(main, ["seed"], env={"COMMERCE_AGENT_DB": db})
+    assert result.exit_code == 0 and os.path.exists(db)
+
+
+def test_serve_prints_demo_tokens_that_work(tmp_path: Any) -> None:
+    server = start_live_server(os.path.join(tmp_path, "serve.db"))
+    try:
+        output = open(f"{server.db_path}.{server.port}.log").read()
+        token = next(word for line in output.splitlines() if "alice@example.com" in line
+                     for word in line.split() if word.startswith("cat_"))
+        response = httpx.post(f"{server.url}/carts", json={"storeId": "store_ceramics"},
+                              headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert response.status_code == 201
+    finally:
+        server.stop()
+    assert server.process.returncode == 0

@@ -1,0 +1,65 @@
+"""The wheel ships sample_data/: build it, install it in a fresh venv, seed and serve."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.live import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*command: str, cwd: Path | None = None) -> str:
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600,
+                            check=False)
+    assert result.returncode == 0, f"{command}\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def test_wheel_installs_seeds_and_serves(tmp_path: Any) -> None:
+    work = Path(tmp_path)
+    source = work / "src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", "*.db*", "__pycache__", ".venv", "venv", "dist", "build", ".*_cache"))
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(work / "dist"),
+         str(source))
+    wheel = next((work / "dist").glob("commerce_agent-*.whl"))
+    venv = work / "venv"
+    _run(sys.executable, "-m", "venv", str(venv))
+    bin_dir = venv / "bin"
+    _run(str(bin_dir / "pip"), "install", "--quiet", str(wheel))
+    db = work / "wheel.db"
+    # Run from an empty folder so nothing from the source tree can be imported by accident.
+    empty = work / "empty"
+    empty.mkdir()
+    seeded = _run(str(bin_dir / "commerce-agent"), "seed", "--db", str(db), cwd=empty)
+    assert "Seeded" in seeded
+    port = free_port()
+    log = open(work / "serve.log", "wb")  # closed below; the child keeps its copy
+    server = subprocess.Popen([str(bin_dir / "commerce-agent"), "serve", "--port", str(port),
+                               "--db", str(db), "--no-simulate"], cwd=empty, stdout=log,
+                              stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": ""})
+    log.close()
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/stores", timeout=2)
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, (work / "serve.log").read_text()
+                assert server.poll() is None, (work / "serve.log").read_text()
+                time.sleep(0.2)
+        assert response.status_code == 200
+        assert response.json()["pagination"]["totalCount"] >= 5
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
