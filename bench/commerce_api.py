@@ -194,7 +194,8 @@ def main() -> None:
         return ", ".join(re.findall(r"status (\d+: \d+)", output))
 
     print(f"bare Starlette JSON route      {bare_rps:9.0f} req/s   1.00")
-    print(f"GET /catalogs/{{id}}             {catalog_rps:9.0f} req/s   {catalog_rps / bare_rps:.2f}")
+    print(f"GET /catalogs/{{id}}             {catalog_rps:9.0f} req/s   "
+          f"{catalog_rps / bare_rps:.2f}")
     print(f"POST /carts/{{id}}/items         {add_rps:9.0f} req/s   {add_rps / bare_rps:.2f}"
           f"   ({status_lines(add_out)})")
     print(f"paid POST /orders (X-PAYMENT)  {order_rps:9.0f} req/s   {order_rps / bare_rps:.2f}"

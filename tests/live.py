@@ -31,6 +31,11 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    def output(self) -> str:
+        """What the server printed so far (stdout and stderr)."""
+        with open(f"{self.db_path}.{self.port}.log", encoding="utf-8") as log:
+            return log.read()
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import CERAMICS, LIMITED_MUG, add_item, new_cart, pay_and_order, US_ADDRESS
+from tests.helpers import CERAMICS, LIMITED_MUG, US_ADDRESS, add_item, new_cart, pay_and_order
 from tests.test_errors import assert_error
 
 

@@ -52,7 +52,7 @@ def test_env_var_sets_the_database(tmp_path: Any) -> None:
 def test_serve_prints_demo_tokens_that_work(tmp_path: Any) -> None:
     server = start_live_server(os.path.join(tmp_path, "serve.db"))
     try:
-        output = open(f"{server.db_path}.{server.port}.log").read()
+        output = server.output()
         token = next(word for line in output.splitlines() if "alice@example.com" in line
                      for word in line.split() if word.startswith("cat_"))
         response = httpx.post(f"{server.url}/carts", json={"storeId": "store_ceramics"},

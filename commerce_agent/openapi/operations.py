@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from commerce_agent.auth.accounts import TokenPair
+from commerce_agent.commerce.routes.payments import ConfirmedIntent
 from commerce_agent.commerce.services.profile import Profile
 from commerce_agent.openapi import models
 
@@ -135,11 +136,28 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
          402: Answer("Payment required: the ways to pay.", models.PaymentRequirements)},
         headers=(Param("X-PAYMENT", str, "Base64 JSON payment proof (x402 v1)."),),
         tags=("Orders",)),
+    ("POST", "/payments/sandbox/intents/{intent_id}/confirm"): Operation(
+        ok(ConfirmedIntent, "The intent succeeded: send its id in X-PAYMENT."),
+        description="The sandbox card provider named by a 402's `accepts[].extra.confirmUrl`. "
+                    "No bearer token: the client secret is the credential. Test cards: "
+                    "4242424242424242 succeeds, 4000000000000002 is declined.",
+        tags=("Payments",)),
     ("GET", "/orders"): Operation(ok(models.OrderList, PAGE_OK), query=(
         Param("status", Literal["pending", "confirmed", "processing", "in_transit",
                                 "completed", "cancelled"], "Only orders in this status."),
         *PAGE), tags=("Orders",)),
     ("GET", "/orders/{order_id}"): Operation(ok(models.Order), tags=("Orders",)),
+    ("GET", "/orders/{order_id}/updates"): Operation(
+        {200: Answer("Server-Sent Events: `order.patch` events (id: the order's event number; "
+                     "data: a JSON Patch array), `: heartbeat` comments, and a final `close` "
+                     "event once the order is completed or cancelled.", str,
+                     "text/event-stream")},
+        headers=(Param("Last-Event-ID", str, "The id of the last event received: the stream "
+                                             "replays what came after it."),),
+        description="Without Last-Event-ID (or with an unknown one) the first event replaces "
+                    "the whole order (`{op: replace, path: \"\"}`); apply each later patch to "
+                    "stay equal to GET /orders/{id}.",
+        tags=("Orders",)),
     ("POST", "/orders/{order_id}/cancel"): Operation(
         ok(models.Order, "The cancelled order."), body_required=False, tags=("Orders",)),
     ("POST", "/orders/{order_id}/ratings"): Operation(ok(models.Order, "Rated.", 201),

@@ -220,7 +220,7 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
         intent_id = str(proof.payload.get("paymentIntentId", ""))
         await sandbox.consume_intent(tx, owner_id=principal.user_id, intent_id=intent_id,
                                      amount=total, currency=cart.currency)
-        await exact.spend_proof(tx, scheme="fiat_intent", proof=intent_id, order_id=order_id)
+        await x402.spend_proof(tx, scheme="fiat_intent", proof=intent_id, order_id=order_id)
         return {"scheme": "fiat_intent", "network": proof.network, "reference": intent_id,
                 "amount": money.money(total, cart.currency), "payer": principal.user_id}
     transfer = payment.transfer
@@ -233,7 +233,7 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
         raise CommerceError(400, "payment_failed",
                             f"The authorization covers {transfer.value} units; {needed} needed.",
                             details=[{"type": "business_logic", "reason": "insufficient_value"}])
-    await exact.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
+    await x402.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
                             order_id=order_id)
     return {"scheme": "exact", "network": proof.network, "reference": transfer.transaction,
             "amount": money.money(total, cart.currency), "payer": transfer.payer,

@@ -1,0 +1,122 @@
+"""x402 v1 on the wire: the 402 body, the X-PAYMENT proof and the X-PAYMENT-RESPONSE receipt.
+
+Both schemes share this module; what each checks is in `sandbox` (fiat_intent) and `exact`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from decimal import Decimal
+from typing import Any
+
+import msgspec
+
+from commerce_agent import clock
+from commerce_agent.commerce import money
+from commerce_agent.commerce.storage import payments as storage
+from commerce_agent.db import Transaction
+from commerce_agent.errors import CommerceError
+
+X402_VERSION = 1
+FIAT_SCHEME, FIAT_NETWORK = "fiat_intent", "sandbox"
+EXACT_SCHEME, EXACT_NETWORK = "exact", "base-sepolia"
+NETWORKS = {FIAT_SCHEME: FIAT_NETWORK, EXACT_SCHEME: EXACT_NETWORK}
+
+# USDC on Base Sepolia (EIP-3009 token: domain name "USDC", version "2").
+USDC_ADDRESS = "0x036CbD53842c5426634e7929541eC2318f3dCF7e"
+USDC_DECIMALS = 6
+BASE_SEPOLIA_CHAIN_ID = 84532
+# The sandbox merchant's receiving address: nobody holds its key, nothing settles on chain.
+DEFAULT_PAY_TO = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+FIAT_PAY_TO = "acct_sandbox_merchant"
+MAX_TIMEOUT_SECONDS = 900
+MAX_HEADER_BYTES = 8 * 1024
+
+
+class PaymentProof(msgspec.Struct, forbid_unknown_fields=True):
+    """The decoded X-PAYMENT header: `{x402Version, scheme, network, payload}`."""
+
+    x402Version: int
+    scheme: str
+    network: str
+    payload: dict[str, Any]
+
+
+_proof = msgspec.json.Decoder(PaymentProof)
+
+
+def _refused(message: str, reason: str) -> CommerceError:
+    return CommerceError(400, "payment_failed", message,
+                         details=[{"type": "validation", "field": "X-PAYMENT",
+                                   "reason": reason}])
+
+
+def decode_payment_header(header: str) -> PaymentProof:
+    """Standard base64 of JSON; anything else is refused before a transaction starts."""
+    if len(header) > MAX_HEADER_BYTES:
+        raise _refused("The X-PAYMENT header is too large.", "too_large")
+    try:
+        raw = base64.b64decode(header.strip(), validate=True)
+        proof = _proof.decode(raw)
+    except (binascii.Error, ValueError, msgspec.DecodeError):
+        raise _refused("X-PAYMENT must be base64 of a JSON payment payload "
+                       "{x402Version, scheme, network, payload}.", "malformed") from None
+    if proof.x402Version != X402_VERSION:
+        raise _refused(f"Only x402Version {X402_VERSION} is supported.", "unsupported_version")
+    if NETWORKS.get(proof.scheme) != proof.network:
+        offered = ", ".join(f"{scheme} on {network}" for scheme, network in NETWORKS.items())
+        raise CommerceError(
+            400, "payment_method_unsupported",
+            f"The {proof.scheme!r} scheme on {proof.network!r} is not accepted here; "
+            f"offered: {offered}.",
+            details=[{"type": "validation", "field": "X-PAYMENT", "reason": "unsupported",
+                      "value": f"{proof.scheme}/{proof.network}"}])
+    return proof
+
+
+def usdc_units(amount: Decimal) -> int:
+    """A USD amount in USDC base units (6 decimals)."""
+    return int(money.quantize(amount, "USD").scaleb(USDC_DECIMALS))
+
+
+def _entry(scheme: str, network: str, amount: str, asset: str, pay_to: str, resource: str,
+           description: str, extra: dict[str, Any]) -> dict[str, Any]:
+    return {"scheme": scheme, "network": network, "maxAmountRequired": amount, "asset": asset,
+            "payTo": pay_to, "resource": resource, "description": description,
+            "mimeType": "application/commerce+json", "maxTimeoutSeconds": MAX_TIMEOUT_SECONDS,
+            "extra": extra}
+
+
+def payment_requirements(*, amount: Decimal, currency: str, resource: str, description: str,
+                         fiat: dict[str, Any], exact: dict[str, Any] | None) -> dict[str, Any]:
+    """The 402 body: the sandbox card intent, and USDC `exact` when offered."""
+    fiat_extra = {
+        **fiat, "displayName": "Card (commerce-agent sandbox)", "provider": "sandbox",
+        "publishableKey": "pk_test_commerce_agent",
+        "inputAction": {"type": "card", "href": fiat["confirmUrl"], "method": "POST",
+                        "fields": ["clientSecret", "card"]}}
+    accepts = [_entry(FIAT_SCHEME, FIAT_NETWORK, str(money.to_minor(amount, currency)),
+                      currency, FIAT_PAY_TO, resource, description, fiat_extra)]
+    if exact is not None:
+        accepts.append(_entry(
+            EXACT_SCHEME, EXACT_NETWORK, str(usdc_units(amount)), USDC_ADDRESS,
+            exact["payTo"], resource, description,
+            {"name": "USDC", "version": "2", "chainId": BASE_SEPOLIA_CHAIN_ID,
+             "displayName": "USDC on Base Sepolia (signature checked locally)"}))
+    return {"x402Version": X402_VERSION, "error": "Payment is required to place this order.",
+            "accepts": accepts}
+
+
+def encode_payment_response(success: bool, transaction: str, network: str, payer: str) -> str:
+    """The X-PAYMENT-RESPONSE header: base64 JSON settlement receipt."""
+    receipt = {"success": success, "transaction": transaction, "network": network,
+               "payer": payer}
+    return base64.b64encode(msgspec.json.encode(receipt)).decode()
+
+
+async def spend_proof(tx: Transaction, *, scheme: str, proof: str, order_id: str) -> None:
+    """Mark a proof spent in the order's transaction: a proof never pays twice."""
+    if not await storage.spend(tx, scheme, proof, order_id, clock.now_iso()):
+        raise CommerceError(400, "payment_failed", "This payment proof has already been used.",
+                            details=[{"type": "business_logic", "reason": "already_used"}])
