@@ -23,8 +23,6 @@ import asyncio
 import json
 import os
 import secrets
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,30 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from support import ROOT, free_port, memory_kib, pin
 
-ROOT = Path(__file__).resolve().parent.parent
 MOUNT = "/agent/v1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def pin(cpu: int) -> list[str]:
-    return ["taskset", "-c", str(cpu)] if (os.cpu_count() or 1) > 1 and shutil.which(
-        "taskset") else []
-
-
-def memory_kib(pid: int) -> dict[str, int]:
-    found = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                found[key] = int(value.split()[0])
-    return found
 
 
 def start(journal: str, folder: Path) -> tuple[subprocess.Popen[bytes], str, str]:

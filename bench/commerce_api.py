@@ -15,10 +15,8 @@ import argparse
 import asyncio
 import base64
 import json
-import os
 import re
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -27,34 +25,10 @@ import time
 from pathlib import Path
 
 import httpx
+from support import ROOT, free_port, pin, serve_bare, serve_ours, wait_until_up
 
-ROOT = Path(__file__).resolve().parent.parent
 ITEM = "item_limited_glaze_mug"
 ADDRESS = {"address": "1 Main St, Springfield, US", "countryCode": "US"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def pin(cpu: int) -> list[str]:
-    return ["taskset", "-c", str(cpu)] if (os.cpu_count() or 1) > 1 and shutil.which(
-        "taskset") else []
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"server exited early ({process.returncode})")
-        try:
-            httpx.get(url, timeout=1)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise SystemExit("server did not come up")
 
 
 def wrk(url: str, duration: int, connections: int, script: Path | None = None) -> tuple[float,
@@ -121,20 +95,6 @@ async def prepare(base: str, token: str, carts: int, orders: int
 
         await asyncio.gather(*(one() for _ in range(orders)))
         return catalog_id, cart_ids, paid
-
-
-def serve_ours(db: Path, port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([*pin(0), sys.executable, "-m", "commerce_agent", "serve",
-                             "--port", str(port), "--db", str(db), "--no-simulate",
-                             "--log-level", "warning"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-
-
-def serve_bare(port: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([*pin(0), sys.executable, "-m", "uvicorn", "bare_app:app",
-                             "--port", str(port), "--log-level", "warning", "--no-access-log"],
-                            cwd=ROOT / "bench", stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
 
 
 def main() -> None:

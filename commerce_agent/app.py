@@ -20,11 +20,13 @@ from commerce_agent.commerce.routes import (
     catalog,
     discovery,
     order_actions,
+    order_updates,
     orders,
     profile,
     returns,
 )
 from commerce_agent.commerce.routes.payments import routes as payment_routes
+from commerce_agent.commerce.services.order_feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.simulator import simulator_worker
 from commerce_agent.db import Database
 from commerce_agent.errors import (
@@ -45,15 +47,15 @@ Worker = Callable[[Starlette], AbstractAsyncContextManager[None]]
 
 def commerce_routes() -> list[BaseRoute]:
     return [*discovery.routes, *catalog.routes, *carts.routes, *orders.routes,
-            *payment_routes, *profile.routes, *account_routes.routes, *order_actions.routes,
-            *returns.routes, *openapi_routes.routes]
+            *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
+            *order_actions.routes, *returns.routes, *openapi_routes.routes]
 
 
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
     database = Database(settings.db_path, synchronous=settings.sqlite_synchronous)
-    background = [agent_worker, *(workers or [])]
+    background = [agent_worker, order_feed_worker, *(workers or [])]
     if settings.simulate:
         background.append(simulator_worker)
 
@@ -82,6 +84,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     )
     app.state.settings = settings
     app.state.db = database
+    app.state.order_feed = OrderFeed(database)
     app.state.pay_to = x402.DEFAULT_PAY_TO
     app.state.max_promotions = capabilities.MAX_PROMOTIONS
     app.state.localize_error = localize_error

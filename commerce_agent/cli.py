@@ -63,18 +63,31 @@ def main() -> None:
 @click.option("--simulate-speed", default=1.0, show_default=True, type=click.FloatRange(0.01),
               envvar="COMMERCE_AGENT_SIMULATE_SPEED",
               help="How many times faster than real time the simulator runs.")
+@click.option("--sse-heartbeat", default=15.0, show_default=True, type=click.FloatRange(0.05),
+              envvar="COMMERCE_AGENT_SSE_HEARTBEAT",
+              help="Seconds between heartbeat comments on an idle order-updates stream.")
+@click.option("--webhook-retry-base", default=10.0, show_default=True,
+              type=click.FloatRange(0.01), envvar="COMMERCE_AGENT_WEBHOOK_RETRY_BASE",
+              help="Seconds before a failed webhook delivery is retried (doubles each time).")
+@click.option("--webhook-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
+              envvar="COMMERCE_AGENT_WEBHOOK_TIMEOUT",
+              help="Seconds a webhook receiver has to answer.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               envvar="COMMERCE_AGENT_LOG_LEVEL", help="uvicorn log level.")
 @agent_options
 def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetime: int,
-          simulate: bool, simulate_speed: float, log_level: str, **agent: Any) -> None:
+          simulate: bool, simulate_speed: float, sse_heartbeat: float,
+          webhook_retry_base: float, webhook_timeout: float, log_level: str,
+          **agent: Any) -> None:
     """Create or migrate the database, seed the sample stores, and serve the API."""
     from commerce_agent.app import create_app
 
     settings = Settings(db_path=db_path, base_url=base_url or f"http://{host}:{port}",
                         cart_lifetime_seconds=cart_lifetime, simulate=simulate,
-                        simulate_speed=simulate_speed, **agent_settings(agent))
+                        simulate_speed=simulate_speed, sse_heartbeat_seconds=sse_heartbeat,
+                        webhook_retry_base_seconds=webhook_retry_base,
+                        webhook_timeout_seconds=webhook_timeout, **agent_settings(agent))
     demo = asyncio.run(_prepare(settings))
     click.echo(f"commerce-agent serving {settings.base_url}  (database: {db_path})")
     click.echo("Demo users (password, bearer token):")
@@ -84,7 +97,9 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
     click.echo(f"Agent: curl {settings.base_url}{settings.agent_mount}/info  (journal: "
                f"{settings.journal}; chat: commerce-agent chat --url {settings.base_url})")
     app = create_app(settings)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    # Open streams (order updates, following agent streams) would hold Ctrl-C forever:
+    # they get a few seconds to finish, then are cancelled (clients resume from their ids).
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3)
 
 
 @main.command("seed")

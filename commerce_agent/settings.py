@@ -17,6 +17,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Order lifecycle simulator: off, or how many times faster than real time it runs.
     simulate: bool = True
     simulate_speed: float = 1.0
+    # Seconds between `: heartbeat` comments on an idle order-updates stream.
+    sse_heartbeat_seconds: float = 15.0
+    # Webhooks: first retry delay (doubling per attempt, capped at 6 h), and per-request timeout.
+    webhook_retry_base_seconds: float = 10.0
+    webhook_timeout_seconds: float = 10.0
     # Mount prefix of the Agent Session Streaming API.
     agent_mount: str = "/agent/v1"
     # Journal backend for agent sessions: memory, file, sqlite or redis://host:port/db.

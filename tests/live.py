@@ -13,6 +13,16 @@ from dataclasses import dataclass, field
 import httpx
 
 
+def cli(*args: str) -> str:
+    """Run `commerce-agent ARGS…` as a separate process; its standard output."""
+    return subprocess.run([sys.executable, "-m", "commerce_agent", *args], check=True,
+                          capture_output=True, text=True, timeout=60).stdout.strip()
+
+
+def user_token(db_path: str, email: str = "alice@example.com") -> str:
+    return cli("token", "create", "--user", email, "--db", db_path)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

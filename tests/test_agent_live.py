@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +13,7 @@ import pytest
 
 from commerce_agent.client import AgentClient, Session
 from tests.agent_support import consent, drop_redis_keys, journal_spec, ndjson
-from tests.live import LiveServer, start_live_server
+from tests.live import LiveServer, start_live_server, user_token
 
 MOUNT = "/agent/v1"
 ADDRESS = {"address": "1 Main St, Springfield, US", "countryCode": "US"}
@@ -31,12 +29,6 @@ def servers() -> Iterator[list[LiveServer]]:
     yield started
     for server in started:
         server.stop()
-
-
-def user_token(db_path: str, email: str = "alice@example.com") -> str:
-    return subprocess.run(
-        [sys.executable, "-m", "commerce_agent", "token", "create", "--user", email, "--db",
-         db_path], check=True, capture_output=True, text=True, timeout=60).stdout.strip()
 
 
 async def full_journal(url: str, session: Session) -> list[dict[str, Any]]:

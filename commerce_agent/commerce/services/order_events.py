@@ -3,15 +3,78 @@
 It is the single seam between the order lifecycle and what listens to it: the stored JSON
 Patch journal behind GET /orders/{id}/updates and the webhook outbox. Both rows are written in
 the same transaction as the change; live listeners are told only after commit.
+
+Patches are computed between *rendered* orders (document plus actions), so applying every
+patch of the stream to the first document gives exactly what GET /orders/{id} answers.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import jsonpatch
+
+from commerce_agent import clock
+from commerce_agent.commerce.services import webhooks
+from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Transaction
+
+# Topic of Database.signal: the order feed wakes at once for changes of this process.
+ORDER_EVENTS = "order_events"
+REFUNDS = "dev.commerce.order.refunds"
+
+
+def _render(doc: dict[str, Any]) -> dict[str, Any]:
+    # order_view imports the lifecycle services, which import this module.
+    from commerce_agent.commerce.services import order_view
+
+    return order_view.render(doc)
+
+
+def patch_between(before: dict[str, Any] | None, after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The JSON Patch from one rendered order to the next; a new order is one root replace."""
+    if before is None:
+        return [{"op": "replace", "path": "", "value": after}]
+    operations: list[dict[str, Any]] = jsonpatch.make_patch(before, after).patch
+    return operations
+
+
+def _new_refunds(before: dict[str, Any] | None, after: dict[str, Any]) -> list[dict[str, Any]]:
+    seen = {entry.get("id") for entry in
+            (before or {}).get("metadata", {}).get(REFUNDS, [])}
+    return [entry for entry in after.get("metadata", {}).get(REFUNDS, [])
+            if entry.get("id") not in seen]
 
 
 async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] | None,
                         after: dict[str, Any]) -> None:
     """Record that an order went from `before` (None when just created) to `after`."""
+    previous = _render(before) if before is not None else None
+    current = _render(after)
+    patch = patch_between(previous, current)
+    if not patch:
+        return
+    await storage.append(tx, {"order_id": after["id"], "owner_id": owner_id,
+                              "status": after["status"], "at": clock.now_iso(),
+                              "patch": json.dumps(patch, separators=(",", ":"),
+                                                  ensure_ascii=False)})
+    tx.notify(ORDER_EVENTS)
+    if previous is None:
+        await webhooks.emit(tx, owner_id, "order.created", current)
+    else:
+        await webhooks.emit(tx, owner_id, "order.updated", current, previous)
+    if previous is None or previous["status"] != current["status"]:
+        await webhooks.emit(tx, owner_id, f"order.{current['status']}", current, previous)
+    for refund in _new_refunds(before, after):
+        await webhooks.emit(tx, owner_id, "refund.created",
+                            {**refund, "orderId": after["id"]})
+
+
+async def return_changed(tx: Transaction, owner_id: str, before: dict[str, Any] | None,
+                         after: dict[str, Any]) -> None:
+    """A return was created (`before` None) or moved: webhook subscribers hear of it."""
+    if before is None:
+        await webhooks.emit(tx, owner_id, "return.created", after)
+    elif before != after:
+        await webhooks.emit(tx, owner_id, "return.updated", after, before)

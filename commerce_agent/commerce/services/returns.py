@@ -12,13 +12,14 @@ the order. The order carries a summary of its returns, updated with every move.
 
 from __future__ import annotations
 
+import copy
 import json
 from decimal import Decimal
 from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import lifecycle, refunds
+from commerce_agent.commerce.services import lifecycle, order_events, refunds
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import returns as storage
 from commerce_agent.db import Database, Transaction
@@ -135,6 +136,7 @@ async def create(tx: Transaction, owner_id: str, request: dict[str, Any]) -> dic
     if request.get("reason"):
         ret["reason"] = request["reason"]
     await storage.insert(tx, owner_id, ret)
+    await order_events.return_changed(tx, owner_id, None, dict(ret))
     await lifecycle.change_order(
         tx, doc["id"], lambda order: order.setdefault("returns", []).append(_summary(ret)),
         owner_id=owner_id)
@@ -154,6 +156,7 @@ async def advance(tx: Transaction, return_id: str, to: str | None = None) -> dic
     if row is None:
         raise not_found("return", return_id)
     ret = json.loads(row["doc"])
+    before = copy.deepcopy(ret)
     target = to or next_status(ret)
     if target is None or not can_move(ret, target):
         raise CommerceError(409, "invalid_transition",
@@ -178,4 +181,5 @@ async def advance(tx: Transaction, return_id: str, to: str | None = None) -> dic
 
     await lifecycle.change_order(tx, ret["orderId"], change)
     await storage.save(tx, ret)
+    await order_events.return_changed(tx, str(row["owner_id"]), before, dict(ret))
     return dict(ret)
