@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import jsonschema
 
 from tests.helpers import CERAMICS, LIMITED_MUG, add_item, buy, new_cart
 
@@ -29,7 +30,16 @@ async def test_capability_metadata(client: httpx.AsyncClient) -> None:
     search = capabilities["dev.commerce.product.search@1.0"]["metadata"]
     assert "{query}" in search["urlTemplate"] and "price_asc" in search["sortOptions"]
     fiat = capabilities["dev.commerce.payment.x402_fiat@1.0"]["metadata"]
-    assert fiat["providers"][0]["publicKey"]
+    assert fiat["providers"][0]["publishableKey"] and fiat["providers"][0]["network"] == "sandbox"
+
+
+async def test_capability_metadata_matches_its_schema(client: httpx.AsyncClient) -> None:
+    capabilities = (await client.get("/capabilities")).json()["capabilities"]
+    described = [c for c in capabilities if "metadata" in c and "schemaUrl" in c]
+    assert len(described) >= 5
+    for capability in described:
+        schema = (await client.get(capability["schemaUrl"])).json()
+        jsonschema.validate(capability["metadata"], schema, cls=jsonschema.Draft202012Validator)
 
 
 async def test_schema_route_refuses_traversal(client: httpx.AsyncClient) -> None:

@@ -58,8 +58,8 @@ def _policies(settings: Settings) -> dict[str, Any]:
 
 def _x402_fiat(settings: Settings) -> dict[str, Any]:
     return {"_version": "1.0", "providers": [{
-        "id": "sandbox", "displayName": "commerce-agent sandbox (test mode)",
-        "publicKey": "pk_test_commerce_agent",
+        "network": "sandbox", "displayName": "commerce-agent sandbox (test mode)",
+        "publishableKey": "pk_test_commerce_agent",
         "confirmUrlTemplate": f"{settings.base_url.rstrip('/')}/payments/sandbox/intents/"
                               "{paymentIntentId}/confirm",
         "testCards": {"succeeds": "4242424242424242", "declines": "4000000000000002"}}]}
