@@ -159,3 +159,16 @@ async def _until_comment(response: httpx.Response) -> AsyncIterator[str]:
         yield line
         if line.startswith(":"):
             return
+
+
+async def test_ctrl_c_with_open_streams_exits_cleanly(servers: list[LiveServer],
+                                                      tmp_path: os.PathLike[str]) -> None:
+    server = start_live_server(os.path.join(tmp_path, "stop.db"))
+    servers.append(server)
+    http, headers = await setup(server)
+    async with http, asyncio.timeout(HARD_TIMEOUT):
+        order = await buy(http, headers)
+        async with watch(http, order["id"], headers) as stream:
+            await stream.next()
+            server.stop()  # SIGINT, as Ctrl-C; waits for the exit
+    assert server.process.returncode == 0, server.output()
