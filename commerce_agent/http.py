@@ -83,6 +83,10 @@ async def decode_body(request: Request, decoder: msgspec.json.Decoder[T]) -> T:
         raise CommerceError(400, "bad_request", f"Malformed JSON: {exc}",
                             details=[{"type": "validation", "field": "",
                                       "reason": "malformed JSON"}]) from None
+    except RecursionError:  # msgspec's guard against a stack overflow on absurd nesting
+        raise CommerceError(400, "bad_request", "The JSON body is nested too deeply.",
+                            details=[{"type": "validation", "field": "",
+                                      "reason": "nested too deeply"}]) from None
 
 
 def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:

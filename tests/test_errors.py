@@ -67,6 +67,23 @@ async def test_malformed_json_is_400(client: httpx.AsyncClient, alice: dict[str,
     assert body["details"][0]["type"] == "validation"
 
 
+@pytest.mark.parametrize(("path", "template", "reason"), [
+    # Free-form JSON (order metadata) is decoded as deep as it goes, then refused.
+    ("/orders", '{"cartId": "c", "metadata": {"deep": %s}}', "nested too deeply"),
+    ("/carts", '{"storeId": %s}', "expected `str`, got `array`"),
+])
+async def test_absurdly_nested_json_is_400_not_500(client: httpx.AsyncClient, app: Any,
+                                                   alice: dict[str, str], path: str,
+                                                   template: str, reason: str) -> None:
+    deep = "[" * 20_000 + "]" * 20_000  # well under the size limit
+    response = await client.post(path, content=(template % deep).encode(),
+                                 headers={**alice, "Content-Type": "application/json"})
+    body = assert_error(response, 400, "bad_request")
+    assert body["details"][0]["reason"] == reason
+    carts = await app.state.db.fetch_one("SELECT COUNT(*) AS n FROM carts")
+    assert carts["n"] == 0
+
+
 async def test_empty_body_is_400(client: httpx.AsyncClient, alice: dict[str, str]) -> None:
     response = await client.post("/carts", content=b"",
                                  headers={**alice, "Content-Type": "application/json"})
