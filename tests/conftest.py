@@ -11,11 +11,16 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
+from commerce_agent.commerce.payments import exact
 from commerce_agent.auth.tokens import mint_token
 from commerce_agent.settings import Settings
 from tests.live import LiveServer, start_live_server
 
 MEDIA = "application/commerce+json; version=1.0"
+
+# Tests import eth_account directly too; import it the server's way first, so its py_ecc
+# dependency cannot leave the recursion limit raised for the rest of the run.
+exact.exact_available()
 
 
 @pytest.fixture

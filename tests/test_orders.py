@@ -171,6 +171,19 @@ async def test_exact_scheme_pays_with_an_eip712_signature(client: httpx.AsyncCli
     assert await _count(app, "orders") == 1
 
 
+async def test_exact_support_leaves_the_recursion_limit_alone(client: httpx.AsyncClient,
+                                                              alice: dict[str, str]) -> None:
+    """py_ecc (under eth-account) raises it to 100,000 on import; a deeply nested body could
+    then overflow the C stack and kill the server instead of answering 400."""
+    import sys
+
+    limit = sys.getrecursionlimit()
+    cart = await _mug_cart(client, alice)
+    body = {"cartId": cart["id"], "deliveryAddress": US_ADDRESS}
+    assert (await client.post("/orders", json=body, headers=alice)).status_code == 402
+    assert sys.getrecursionlimit() == limit < 10_000
+
+
 async def test_exact_underpayment_is_refused(client: httpx.AsyncClient,
                                              alice: dict[str, str]) -> None:
     from eth_account import Account

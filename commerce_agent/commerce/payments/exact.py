@@ -9,6 +9,7 @@ import base64
 import json
 import re
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -45,9 +46,20 @@ class VerifiedTransfer:
     transaction: str  # a sandbox reference derived from the signature (nothing is mined)
 
 
-def exact_available() -> bool:
+def _import_eth_account() -> None:
+    """Import eth-account, undoing what its py_ecc dependency does on import: raising the
+    interpreter's recursion limit to 100,000, which lets a deeply nested JSON body overflow
+    the C stack (a segfault) instead of raising RecursionError."""
+    limit = sys.getrecursionlimit()
     try:
         import eth_account  # noqa: F401
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def exact_available() -> bool:
+    try:
+        _import_eth_account()
     except ImportError:
         return False
     return True
@@ -136,6 +148,7 @@ def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: 
 def sign_exact_payment(private_key: str, requirement: dict[str, Any], *,
                        valid_for: int | None = None) -> str:
     """The X-PAYMENT header a wallet sends for one `exact` entry of a 402 (for clients/tests)."""
+    _import_eth_account()
     from eth_account import Account
     from eth_account.messages import encode_typed_data
 
