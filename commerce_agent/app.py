@@ -24,10 +24,12 @@ from commerce_agent.commerce.routes import (
     orders,
     profile,
     returns,
+    webhooks,
 )
 from commerce_agent.commerce.routes.payments import routes as payment_routes
 from commerce_agent.commerce.services.order_feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.simulator import simulator_worker
+from commerce_agent.commerce.services.webhook_sender import webhook_sender_worker
 from commerce_agent.db import Database
 from commerce_agent.errors import (
     CommerceError,
@@ -48,14 +50,14 @@ Worker = Callable[[Starlette], AbstractAsyncContextManager[None]]
 def commerce_routes() -> list[BaseRoute]:
     return [*discovery.routes, *catalog.routes, *carts.routes, *orders.routes,
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
-            *order_actions.routes, *returns.routes, *openapi_routes.routes]
+            *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes]
 
 
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
     database = Database(settings.db_path, synchronous=settings.sqlite_synchronous)
-    background = [agent_worker, order_feed_worker, *(workers or [])]
+    background = [agent_worker, order_feed_worker, webhook_sender_worker, *(workers or [])]
     if settings.simulate:
         background.append(simulator_worker)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from commerce_agent.auth import flows as auth_flows
 from commerce_agent.commerce import versions
+from commerce_agent.commerce.services import webhooks
 from commerce_agent.i18n import locales
 from commerce_agent.settings import Settings
 
@@ -114,6 +115,8 @@ REGISTRY: list[Capability] = [
     Capability("dev.commerce.order.tipping@1.0", "order/tipping/v1.json"),
     Capability("dev.commerce.order.returns@1.0", "order/actions/return_request/v1.json"),
     Capability("dev.commerce.order.refunds@1.0", "order/refunds/v1.json"),
+    Capability("dev.commerce.server.webhooks@1.0", "server/webhooks/v1.json",
+               webhooks.capability_metadata),
 ]
 
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from commerce_agent.auth.accounts import TokenPair
+from commerce_agent.commerce.routes import webhooks as webhook_routes
 from commerce_agent.commerce.routes.payments import ConfirmedIntent
 from commerce_agent.commerce.services.profile import Profile
 from commerce_agent.openapi import models
@@ -173,12 +174,38 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/returns"): Operation(ok(models.Return, "Created", 201, ("Location",)),
                                     tags=("Returns",)),
     ("GET", "/returns/{return_id}"): Operation(ok(models.Return), tags=("Returns",)),
+    # --- webhooks -----------------------------------------------------------------------
+    ("POST", "/webhooks"): Operation(
+        ok(webhook_routes.CreatedWebhook, "Created; `secret` appears only in this answer.",
+           201, ("Location",)),
+        description="Deliveries are POSTed to `url` with the exact event body, signed with the "
+                    "secret (Standard Webhooks headers and X-Commerce-Webhook-Signature). "
+                    "See docs/webhooks.md.", tags=("Webhooks",)),
+    ("GET", "/webhooks"): Operation(
+        ok(webhook_routes.WebhookList, PAGE_OK),
+        query=(Param("includeInactive", Literal["true", "false"],
+                     "Also list subscriptions deactivated by a 410 answer."), *PAGE),
+        tags=("Webhooks",)),
+    ("GET", "/webhooks/{webhook_id}"): Operation(ok(webhook_routes.Webhook),
+                                                 tags=("Webhooks",)),
+    ("DELETE", "/webhooks/{webhook_id}"): Operation(
+        {204: Answer("Deleted; its pending deliveries are cancelled.")}, tags=("Webhooks",)),
+    ("GET", "/webhooks/{webhook_id}/deliveries"): Operation(
+        ok(webhook_routes.DeliveryList, "A page of deliveries, newest first."), query=PAGE,
+        tags=("Webhooks",)),
+    ("POST", "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): Operation(
+        ok(webhook_routes.WebhookDelivery, "Queued: a new delivery of the same event (same "
+                                           "event id and body).", 202),
+        body_required=False, tags=("Webhooks",)),
     # --- profile and accounts -----------------------------------------------------------
     ("GET", "/user/profile"): Operation(ok(Profile), tags=("Profile",)),
     ("PATCH", "/user/profile"): Operation(ok(Profile, "The whole profile after the change."),
                                           tags=("Profile",)),
     ("POST", "/auth/token"): Operation(
-        {200: Answer("An access token and a refresh token.", TokenPair)}, tags=("Accounts",)),
+        {200: Answer("An access token and a refresh token.", TokenPair),
+         429: Answer("too_many_attempts: this email failed to sign in too often; wait "
+                     "Retry-After seconds.", models.Error, headers=("Retry-After",))},
+        tags=("Accounts",)),
     ("POST", "/auth/refresh"): Operation(
         {200: Answer("A new pair; the refresh token sent is used up.", TokenPair)},
         tags=("Accounts",)),
@@ -193,7 +220,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("Account pages",)),
     ("POST", "/account/sign-in"): Operation(
         {303: redirect("Signed in: on to `next` with the session cookie set."),
-         **page("The form again", 400, 401, 403)},
+         **page("The form again", 400, 401, 403, 429)},
         form=_SIGN_IN_FORM, required_form=("csrf_token", "email", "password"),
         tags=("Account pages",)),
     ("GET", "/account/register"): Operation(

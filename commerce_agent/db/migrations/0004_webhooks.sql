@@ -1,5 +1,7 @@
 -- Webhook subscriptions (dev.commerce.server.webhooks@1.0), one owner each. The signing secret
 -- is not stored: it is derived from the server's `webhooks` signing key and the id.
+-- `active` 0 with `deactivated_reason`: the receiver answered 410 Gone. `deleted_at`: removed by
+-- its owner (kept only so the delivery log's foreign keys hold).
 CREATE TABLE webhook_subscriptions (
     id TEXT PRIMARY KEY,
     owner_id TEXT NOT NULL,
@@ -9,6 +11,7 @@ CREATE TABLE webhook_subscriptions (
     metadata TEXT NOT NULL DEFAULT '{}',
     active INTEGER NOT NULL DEFAULT 1,
     deactivated_reason TEXT,
+    deactivated_at TEXT,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     deleted_at TEXT
@@ -24,7 +27,10 @@ CREATE TABLE webhook_events (
     created_at TEXT NOT NULL
 );
 
--- The outbox: one row per (subscription, event), written in the transaction of the change.
+-- The outbox: one row per (subscription, event), written in the transaction of the change
+-- (a redelivery adds another row for the same event). status: pending, delivered, failed or
+-- cancelled. A sender claims a due row by setting `locked_until` (its lease) and records the
+-- attempt's outcome in `attempts`, `next_attempt_at`, `last_status` and `last_error`.
 CREATE TABLE webhook_deliveries (
     id TEXT PRIMARY KEY,
     subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions(id),
