@@ -11,8 +11,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
-from commerce_agent.commerce.payments import exact
 from commerce_agent.auth.tokens import mint_token
+from commerce_agent.commerce.payments import exact
 from commerce_agent.settings import Settings
 from tests.live import LiveServer, start_live_server
 

@@ -20,7 +20,7 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "minimumCommitment": 3, "minimum": {"amount": "1500.00", "currency": "USD"},
     "country": "DE", "deliveryAreas": ["US", "CA"], "returnableUntil": "2026-01-01T00:00:00Z",
     "capability": "dev.commerce.product.variants", "requested": "3.0",
-    "served": "1.0, 1.1, 2.0", "limit": 1048576, "field": "/quantity",
+    "served": "1.0, 1.1, 2.0", "limit": 1048576, "field": "/quantity", "minutes": 15,
 }
 
 

@@ -71,21 +71,24 @@ async def test_malformed_headers_never_fail(client: httpx.AsyncClient, value: by
 
 async def test_content_language_on_every_kind_of_response(client: httpx.AsyncClient,
                                                           alice: dict[str, str]) -> None:
+    """Every answer is labelled with the language its text is in (see docs/i18n.md)."""
     french = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
     responses = [
-        await client.get("/capabilities", headers=french),
-        await client.get("/stores", headers=french),
-        await client.get("/catalogs", headers=french),
-        await client.get("/search?q=mug", headers=french),
-        await client.get("/nowhere", headers=french),                       # 404 route
-        await client.delete("/capabilities", headers=french),              # 405
-        await client.post("/carts", json={}, headers=french),              # 401
-        await client.post("/carts", json={"storeId": 5}, headers={**french, **alice}),  # 400
-        await client.post("/carts", json={"storeId": "store_ceramics"},
-                          headers={**french, **alice}),                   # 201
+        (await client.get("/capabilities", headers=french), "en"),    # nothing translated
+        (await client.get("/stores/store_ceramics", headers=french), "fr"),
+        (await client.get("/stores/store_trattoria", headers=french), "en"),
+        (await client.get("/stores", headers=french), "fr, en"),     # one store translated
+        (await client.get("/catalogs", headers=french), "fr, en"),
+        (await client.get("/search?q=mug&storeId=store_ceramics", headers=french), "fr"),
+        (await client.get("/nowhere", headers=french), "fr"),                # 404 route
+        (await client.delete("/capabilities", headers=french), "fr"),        # 405
+        (await client.post("/carts", json={}, headers=french), "fr"),        # 401
+        (await client.post("/carts", json={"storeId": 5}, headers={**french, **alice}), "fr"),
+        (await client.post("/carts", json={"storeId": "store_ceramics"},
+                           headers={**french, **alice}), "en"),             # 201, no text
     ]
-    for response in responses:
-        assert response.headers["content-language"] == "fr", response.request.url
+    for response, language in responses:
+        assert response.headers["content-language"] == language, response.request.url
         assert "Accept-Language" in response.headers.get_list("vary")
 
 
@@ -96,5 +99,5 @@ async def test_default_locale_without_header(client: httpx.AsyncClient) -> None:
 
 async def test_repeated_header_fields_are_combined(client: httpx.AsyncClient) -> None:
     headers = [(b"Accept-Language", b"de"), (b"Accept-Language", b"ja;q=0.5")]
-    response = await client.get("/stores", headers=headers)
+    response = await client.get("/stores/store_midori", headers=headers)
     assert response.headers["content-language"] == "ja"

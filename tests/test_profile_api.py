@@ -52,6 +52,20 @@ async def test_new_profile_has_the_spec_shape(client: httpx.AsyncClient,
     jsonschema.validate(body, await upstream_schema(client))
 
 
+@pytest.mark.parametrize("pointer", ["defaultBillingAddress", "preferences/language",
+                                     "preferences/currency"])
+async def test_unset_values_are_left_out_because_upstream_has_no_null(
+        client: httpx.AsyncClient, alice: dict[str, str], pointer: str) -> None:
+    """The upstream schema types these as object/string: an explicit null would not validate."""
+    body = await get_profile(client, alice)
+    parent, _, name = pointer.rpartition("/")
+    assert name not in (body[parent] if parent else body)
+    with_null = {**body, "preferences": dict(body["preferences"])}
+    (with_null[parent] if parent else with_null)[name] = None
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(with_null, await upstream_schema(client))
+
+
 async def test_patch_changes_only_what_is_sent(client: httpx.AsyncClient,
                                                alice: dict[str, str]) -> None:
     full = await patch(client, alice, {
@@ -192,3 +206,36 @@ async def test_stored_profile_of_an_old_row_reads_with_defaults(app: Starlette,
         await tx.execute("UPDATE users SET profile = '{}' WHERE id = 'user_alice'")
     body = await get_profile(client, alice)
     assert body["preferences"] == {"notifications": False}
+
+
+async def test_saved_currency_gives_price_bounds_their_currency(client: httpx.AsyncClient,
+                                                                 alice: dict[str, str]
+                                                                 ) -> None:
+    everything = (await client.get("/search?limit=100", headers=alice)).json()
+    assert everything["currency"] is None
+    assert len({item["price"]["currency"] for item in everything["items"]}) > 1
+    under = (await client.get("/search?limit=100&maxPrice=30", headers=alice)).json()
+    assert under["currency"] is None  # no saved currency: the bound applies to every price
+    await patch(client, alice, {"preferences": {"currency": "EUR"}})
+    # Without a price bound a saved currency hides nothing.
+    unbounded = await client.get("/search?limit=100", headers=alice)
+    assert unbounded.json()["items"] == everything["items"]
+    mine = await client.get("/search?limit=100&maxPrice=30", headers=alice)
+    assert mine.json()["currency"] == "EUR" and mine.json()["items"]
+    assert {item["price"]["currency"] for item in mine.json()["items"]} == {"EUR"}
+    assert all(float(item["price"]["amount"]) <= 30 for item in mine.json()["items"])
+    assert "Authorization" in mine.headers.get_list("vary")
+    # An explicit filter wins; `any` lifts the default; anonymous callers get every currency.
+    gbp = (await client.get("/search?limit=100&currency=GBP", headers=alice)).json()
+    assert gbp["currency"] == "GBP"
+    assert {item["price"]["currency"] for item in gbp["items"]} == {"GBP"}
+    lifted = (await client.get("/search?limit=100&maxPrice=30&currency=any",
+                               headers=alice)).json()
+    assert lifted["currency"] is None and lifted["items"] == under["items"]
+    assert (await client.get("/search?limit=100&maxPrice=30")).json()["items"] == under["items"]
+    # A bad token is not the search's business: no default, no 401.
+    bad = await client.get("/search?limit=100&maxPrice=30",
+                           headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 200 and bad.json()["currency"] is None
+    invalid = await client.get("/search?currency=eur", headers=alice)
+    assert invalid.status_code == 400 and invalid.json()["details"][0]["field"] == "currency"

@@ -5,6 +5,9 @@ Reusable from other areas (the agent's consent page, for one):
 - ``await authenticate_password(db, email, password) -> str | None`` — the user id for these
   credentials, or None. The password is checked with scrypt and a constant-time compare, and an
   unknown email costs the same scrypt run, so timing does not tell which emails exist.
+  Throttled (``commerce_agent.auth.throttle``): after 5 failures for one email within 15
+  minutes it raises ``CommerceError`` 429 ``too_many_attempts`` (with ``Retry-After``) until
+  the window ends; callers rendering HTML catch it.
 - ``await authenticate(db, email, password) -> Principal | None`` — the same, as a Principal.
 - The HTML side (a sign-in form renderer with a same-origin ``next`` URL) is in
   ``commerce_agent.auth.pages``: ``sign_in_form(...)`` and ``safe_next(...)``.
@@ -29,7 +32,7 @@ import secrets
 import msgspec
 
 from commerce_agent import clock
-from commerce_agent.auth import storage
+from commerce_agent.auth import storage, throttle
 from commerce_agent.auth.passwords import hash_password, verify_password
 from commerce_agent.auth.tokens import Principal, hash_token, mint_token, revoke_token
 from commerce_agent.db import Database, Transaction
@@ -72,6 +75,7 @@ async def authenticate_password(db: Database, email: str, password: str) -> str 
 
 
 async def authenticate(db: Database, email: str, password: str) -> Principal | None:
+    attempt = await throttle.admit(db, email)  # 429 once the email has failed too often
     row = None
     if len(email) <= EMAIL_MAX and len(password) <= PASSWORD_MAX:
         row = await storage.user_by_email(db, normalize_email(email))
@@ -81,6 +85,7 @@ async def authenticate(db: Database, email: str, password: str) -> Principal | N
     matches = await asyncio.to_thread(verify_password, password[:PASSWORD_MAX], stored)
     if row is None or not known or not matches:
         return None
+    await throttle.succeeded(db, attempt)
     return Principal(row["id"], row["email"], row["name"])
 
 

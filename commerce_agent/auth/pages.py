@@ -7,7 +7,10 @@ Reusable pieces for other pages that need a sign-in (the agent's consent page):
   ``extra`` adds fields or buttons inside the form.
 - ``safe_next(url)`` keeps a ``next`` URL only when it is a same-origin relative path
   (``/orders``), never ``//host``, ``https://…``, backslashes or control characters.
-- ``accounts.authenticate_password(db, email, password)`` checks the credentials.
+- ``accounts.authenticate_password(db, email, password)`` checks the credentials; it raises
+  ``CommerceError`` 429 ``too_many_attempts`` while the email is locked out (see
+  ``commerce_agent.auth.throttle``), which a page shows as its message, status and
+  ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -97,8 +100,14 @@ async def sign_in(request: Request) -> Response:
     if not browser.csrf_ok(form):
         return web.form_expired(browser, _with_next(flows.SIGN_IN_PATH, next_url))
     email = form.get("email", "")
-    user_id = await accounts.authenticate_password(request.app.state.db, email,
-                                                   form.get("password", ""))
+    try:
+        user_id = await accounts.authenticate_password(request.app.state.db, email,
+                                                       form.get("password", ""))
+    except CommerceError as exc:  # the throttle: 429 too_many_attempts
+        response = _sign_in_page(browser, next_url, email[:accounts.EMAIL_MAX],
+                                 exc.message, exc.status)
+        response.headers.update(exc.headers)
+        return response
     if user_id is None:
         return _sign_in_page(browser, next_url, email[:accounts.EMAIL_MAX],
                              "Wrong email or password.", 401)

@@ -1,4 +1,5 @@
-"""SQL for accounts: users, token grants, refresh tokens, browser sessions, signing keys."""
+"""SQL for accounts: users, token grants, refresh tokens, browser sessions, signing keys,
+and the sign-in throttle."""
 
 from __future__ import annotations
 
@@ -111,6 +112,33 @@ async def revoke_web_session(tx: Transaction, token_hash: str) -> None:
     await tx.execute(
         "UPDATE web_sessions SET revoked_at = :at WHERE token_hash = :hash "
         "AND revoked_at IS NULL", {"at": clock.now_iso(), "hash": token_hash})
+
+
+# --- sign-in throttle ----------------------------------------------------------------------
+
+async def forget_ended_windows(tx: Transaction, now: str) -> None:
+    await tx.execute("DELETE FROM sign_in_failures WHERE window_ends_at <= :now",
+                     {"now": now})
+
+
+async def sign_in_failures(tx: Transaction, email_hash: str) -> sqlite3.Row | None:
+    return await tx.fetch_one(
+        "SELECT failures, window_ends_at FROM sign_in_failures WHERE email_hash = :hash",
+        {"hash": email_hash})
+
+
+async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at: str) -> None:
+    """One more failure; `window_ends_at` applies only to a new window (the first failure)."""
+    await tx.execute(
+        "INSERT INTO sign_in_failures (email_hash, failures, window_ends_at) "
+        "VALUES (:hash, 1, :ends) "
+        "ON CONFLICT (email_hash) DO UPDATE SET failures = failures + 1",
+        {"hash": email_hash, "ends": window_ends_at})
+
+
+async def clear_sign_in_failures(tx: Transaction, email_hash: str) -> None:
+    await tx.execute("DELETE FROM sign_in_failures WHERE email_hash = :hash",
+                     {"hash": email_hash})
 
 
 # --- signing keys -------------------------------------------------------------------------

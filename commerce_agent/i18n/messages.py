@@ -80,5 +80,11 @@ def localize_body(body: dict[str, Any], locale: str) -> dict[str, Any]:
 
 
 def localize_error(request: Request, body: dict[str, Any]) -> dict[str, Any]:
-    """The hook errors.render_error calls (app.state.localize_error)."""
-    return localize_body(body, request_locale(request) or DEFAULT_LOCALE)
+    """The hook errors.render_error calls (app.state.localize_error).
+
+    A message that fell back to English is labelled English: the locale middleware answers
+    with the Content-Language recorded here rather than the negotiated one.
+    """
+    body = localize_body(body, request_locale(request) or DEFAULT_LOCALE)
+    request.state.content_language = body["userMessage"]["locale"]
+    return body

@@ -89,7 +89,25 @@ def choose(header: str, supported: tuple[str, ...] = SUPPORTED_LOCALES,
     return default
 
 
+def names_a_language(header: str) -> bool:
+    """Whether the header asks for some language: a valid range other than `*`.
+
+    Only then does it outrank the signed-in user's saved language (see middleware): a missing,
+    empty, unusable, over-long or wildcard-only header states no preference. A range with q=0
+    counts too, so `fr;q=0` is never overridden by a saved `fr`.
+    """
+    if len(header) > MAX_HEADER_LENGTH:
+        return False
+    return any(tag != "*" for tag, _ in parse(header))
+
+
 @lru_cache(maxsize=512)
 def negotiate(header: bytes) -> str:
     """choose() for a raw header value, cached: a handful of distinct values is the norm."""
     return choose(header.decode("latin-1"))
+
+
+@lru_cache(maxsize=512)
+def states_preference(header: bytes) -> bool:
+    """names_a_language() for a raw header value, cached like negotiate()."""
+    return names_a_language(header.decode("latin-1"))

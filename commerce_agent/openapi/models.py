@@ -125,6 +125,7 @@ class SearchResults(msgspec.Struct):
     query: str
     items: list[CatalogItem]
     pagination: Pagination
+    currency: str | None = None  # the currency filter applied (null: every currency)
 
 
 class Review(msgspec.Struct):

@@ -97,6 +97,11 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         Param("fulfillmentType", Literal["physical", "digital", "pickup", "hybrid"],
               "Only this fulfillment type."),
         Param("available", Literal["true", "false"], "Only items in stock."),
+        Param("currency", Annotated[str, Meta(pattern="^([A-Z]{3}|any)$")],
+              "Only items priced in this ISO 4217 currency (prices are not converted); `any` "
+              "for every currency. Default: every currency, except that with minPrice or "
+              "maxPrice a signed-in caller's saved preferences.currency applies (a price "
+              "bound needs a currency). The answer's `currency` says which filter applied."),
         *PAGE), tags=("Discovery",)),
     ("GET", "/.well-known/commerce"): Operation(
         {200: Answer("Where the API's resources are (RFC 8615).", models.WellKnown, JSON)},

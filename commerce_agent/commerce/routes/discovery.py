@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 from importlib import resources
 
@@ -12,6 +13,7 @@ from starlette.routing import Route
 
 from commerce_agent.commerce import capabilities, money
 from commerce_agent.commerce.pagination import pagination, read_page
+from commerce_agent.commerce.services import profile
 from commerce_agent.commerce.services import search as search_service
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.http import json_response, request_locale
@@ -49,6 +51,32 @@ def _price_param(request: Request, name: str) -> Decimal | None:
     return value
 
 
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+async def _currency(request: Request, bounded: bool) -> str | None:
+    """The `currency` filter: as sent (`any`: none); else, when minPrice or maxPrice bound the
+    price, the signed-in caller's saved currency (a bound means nothing without one).
+
+    Prices stay in each store's currency (no conversion), so a preferred currency can only
+    choose among items; a bad or missing token just means no default (search is public).
+    """
+    raw = request.query_params.get("currency")
+    if raw is not None:
+        if raw == "any":
+            return None
+        if not _CURRENCY.match(raw):
+            raise validation_error("currency", "must be an ISO 4217 code or any", raw)
+        return raw
+    if not bounded:
+        return None
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not 0 < len(token.strip()) <= 200:
+        return None
+    preferences = await profile.preferences_for_token(request.app.state.db, token.strip())
+    return None if preferences is None else preferences.currency
+
+
 async def search(request: Request) -> Response:
     query = request.query_params.get("q", "")
     if len(query) > 200:
@@ -57,15 +85,20 @@ async def search(request: Request) -> Response:
     available = request.query_params.get("available")
     if available not in (None, "true", "false"):
         raise validation_error("available", "must be true or false", available)
+    min_price, max_price = _price_param(request, "minPrice"), _price_param(request, "maxPrice")
+    bounded = min_price is not None or max_price is not None
+    currency = await _currency(request, bounded)
     results = await search_service.search(
         request.app.state.db, query, store_id=request.query_params.get("storeId"),
         sort=request.query_params.get("sort", "relevance"),
-        min_price=_price_param(request, "minPrice"), max_price=_price_param(request, "maxPrice"),
+        min_price=min_price, max_price=max_price,
         fulfillment_type=request.query_params.get("fulfillmentType"),
-        available_only=available == "true", locale=request_locale(request))
+        available_only=available == "true", locale=request_locale(request), currency=currency)
     window = results[page.offset: page.offset + page.limit]
-    return json_response({"query": query, "items": window,
-                          "pagination": pagination(page, len(results))})
+    by_caller = bounded and "currency" not in request.query_params
+    headers = {"Vary": "Authorization"} if by_caller else None
+    return json_response({"query": query, "currency": currency, "items": window,
+                          "pagination": pagination(page, len(results))}, headers=headers)
 
 
 async def context_document(request: Request) -> Response:

@@ -14,6 +14,8 @@ from commerce_agent.commerce import versions
 from commerce_agent.commerce.storage import catalog as storage
 from commerce_agent.db import Database
 from commerce_agent.errors import not_found
+from commerce_agent.i18n import content
+from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
 
 VARIANTS = "dev.commerce.product.variants"
 
@@ -74,6 +76,8 @@ def translation(translations: str | dict[str, Any], locale: str | None, kind: st
     table = json.loads(translations) if isinstance(translations, str) else translations
     entry = table.get(locale, {}).get(kind, {})
     result: dict[str, Any] = entry.get(key, {}) if key is not None else entry
+    # For Content-Language: this text is in the locale, or stays as written (English).
+    content.record(locale if result else DEFAULT_LOCALE)
     return result
 
 

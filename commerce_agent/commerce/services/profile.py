@@ -5,10 +5,14 @@ PATCH /user/profile and what the account profile page builds from its forms: fie
 stay as they are, `null` clears an optional one, `savedAddresses` replaces the whole list.
 
 Hooks for other areas (None when the user has not set the preference):
-``await preferred_locale(db, user_id)`` — the supported locale matching the saved language,
-for locale negotiation when a request carries no Accept-Language;
+``await preferences_for_token(db, token)`` — the saved preferences of the user holding a live
+bearer token, in one indexed read and without a 401 for a bad token (for defaults);
+``await locale_for_token(db, token)`` — the supported locale matching that user's saved
+language; the i18n middleware uses it when a request carries no Accept-Language;
+``await preferred_locale(db, user_id)`` — the same for a user id;
 ``await preferred_language(db, user_id)`` — the saved tag as written;
-``await preferred_currency(db, user_id)`` — the saved ISO 4217 code, for display.
+``await preferred_currency(db, user_id)`` — the saved ISO 4217 code (see docs/accounts.md for
+where a currency preference can and cannot act).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from babel import Locale, UnknownLocaleError
 from babel.numbers import list_currencies
 from msgspec import UNSET, Meta, UnsetType
 
+from commerce_agent import clock
+from commerce_agent.auth.tokens import hash_token
 from commerce_agent.commerce.storage import profiles as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, validation_error
@@ -181,10 +187,32 @@ async def preferred_locale(db: Database, user_id: str) -> str | None:
     same matching as the header (commerce_agent.i18n.negotiation.choose), so `fr-CA` gives
     `fr`, and a language the server lacks gives the default locale.
     """
-    from commerce_agent.i18n.negotiation import choose  # i18n may import this module
-
     language = await preferred_language(db, user_id)
-    return None if language is None else choose(language)
+    return None if language is None else _supported(language)
+
+
+def _supported(language: str) -> str:
+    from commerce_agent.i18n.negotiation import choose  # i18n imports this module
+
+    return choose(language)
+
+
+async def preferences_for_token(db: Database, token: str) -> Preferences | None:
+    """The preferences of the user holding a live bearer token (None for any other token).
+
+    One indexed read, and no 401: callers use it to pick defaults, and refusing a bad token
+    stays the business of the route that needs one.
+    """
+    document = await storage.profile_for_token(db, hash_token(token), clock.now_iso())
+    return None if document is None else _stored.decode(document).preferences
+
+
+async def locale_for_token(db: Database, token: str) -> str | None:
+    """The supported locale for the saved language of the user holding `token`, or None."""
+    preferences = await preferences_for_token(db, token)
+    if preferences is None or preferences.language is None:
+        return None
+    return _supported(preferences.language)
 
 
 async def preferred_currency(db: Database, user_id: str) -> str | None:

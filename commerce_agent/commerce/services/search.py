@@ -34,7 +34,8 @@ def _price(item: StockedItem) -> Decimal:
 async def search(db: Database, query: str, *, store_id: str | None, sort: str,
                  min_price: Decimal | None, max_price: Decimal | None,
                  fulfillment_type: str | None, available_only: bool,
-                 locale: str | None) -> list[dict[str, Any]]:
+                 locale: str | None, currency: str | None = None) -> list[dict[str, Any]]:
+    """Matching items; `currency` keeps only items priced in it (prices are never converted)."""
     if sort not in SORTS:
         raise validation_error("sort", f"must be one of {', '.join(sorted(SORTS))}", sort)
     if fulfillment_type is not None and fulfillment_type not in FULFILLMENT_TYPES:
@@ -50,6 +51,8 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
         if score == 0 or (available_only and not item.available):
             continue
         if fulfillment_type and item.doc.get("fulfillmentType") != fulfillment_type:
+            continue
+        if currency is not None and item.doc["price"]["currency"] != currency:
             continue
         if min_price is not None and _price(item) < min_price:
             continue
