@@ -3,6 +3,7 @@ streams: a stream that is not following ends at the turn's next pause or end).""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from typing import Any
@@ -174,6 +175,20 @@ async def test_start_index_must_be_a_non_negative_integer(client: httpx.AsyncCli
     (b'{"message": "hi", "colour": "red"}', {}, 400, "invalid_request"),
     (b'{"message": "hi", "clientContext": "x"}', {}, 400, "invalid_request"),
     (b"message=hi", {"content-type": "text/plain"}, 415, "unsupported_media_type"),
+    # Refs resolve inside the schema only: nothing is fetched, at request time or later.
+    (b'{"message": "hi", "outputSchema": {"$ref": "http://127.0.0.1:9/schema.json"}}', {},
+     400, "invalid_output_schema"),
+    (b'{"message": "hi", "outputSchema": {"$ref": "#/$defs/missing"}}', {}, 400,
+     "invalid_output_schema"),
+    (b'{"message": "hi", "outputSchema": {"properties": {"a": {"$schema": '
+     b'"http://json-schema.org/draft-07/schema#", "pattern": "^(a|a)*$"}}}}', {}, 400,
+     "invalid_output_schema"),
+    (b'{"message": "hi", "outputSchema": {"unevaluatedProperties": false, '
+     b'"patternProperties": {"^(a|a)*$": {}}}}', {}, 400, "invalid_output_schema"),
+    (b'{"message": "hi", "outputSchema": ' + b'{"items": ' * 40 + b"{}" + b"}" * 40 + b"}", {},
+     400, "invalid_output_schema"),
+    (b'{"message": "hi", "clientContext": {"a": ' + b"[" * 40 + b"]" * 40 + b"}}", {}, 400,
+     "invalid_request"),
 ])
 async def test_create_validation(client: httpx.AsyncClient, body: bytes,
                                  headers: dict[str, str], status: int, code: str) -> None:
@@ -298,3 +313,110 @@ async def test_auth_secret_guards_create_info_and_stream(tmp_path: os.PathLike[s
             assert (await client.get(url, headers=good)).status_code == 200
             by_token = await client.get(url, headers={"Authorization": f"Bearer {token}"})
             assert by_token.status_code == 200 and ndjson(by_token.text)
+
+
+def deep(depth: int) -> bytes:
+    return b"[" * depth + b"]" * depth
+
+
+async def test_deeply_nested_bodies_are_400_not_500(client: httpx.AsyncClient) -> None:
+    """Under the size limit, but deeper than the decoder recurses: a 400, on every route."""
+    json_type = {"content-type": "application/json"}
+    for body in (b'{"message": "hi", "clientContext": {"a": ' + deep(5000) + b"}}",
+                 b'{"message": "hi", "outputSchema": {"a": ' + deep(5000) + b"}}",
+                 b'{"message": ' + deep(5000) + b"}"):
+        assert_error(await client.post(f"{MOUNT}/session", content=body, headers=json_type),
+                     400, "invalid_json")
+    session_id, token = await create(client)
+    await stream(client, session_id)
+    auth = {**json_type, "Authorization": f"Bearer {token}"}
+    for body in (b'{"message": "hi", "outputSchema": {"a": ' + deep(5000) + b"}}",
+                 b'{"message": ' + deep(5000) + b"}"):
+        assert_error(await client.post(f"{MOUNT}/session/{session_id}", content=body,
+                                       headers=auth), 400, "invalid_json")
+    cancel = f"{MOUNT}/session/{session_id}/cancel"
+    assert_error(await client.post(cancel, content=deep(5000), headers=auth), 400,
+                 "invalid_json")
+    assert_error(await client.post(cancel, content=b'{"continuationToken": ' + deep(5000)
+                                   + b"}", headers=auth), 400, "invalid_request")
+
+
+async def test_follow_up_and_cancel_refuse_big_and_non_json_bodies(
+        client: httpx.AsyncClient, settings: Settings) -> None:
+    session_id, token = await create(client)
+    await stream(client, session_id)
+    auth = {"Authorization": f"Bearer {token}"}
+    big = b'{"message": "' + b"x" * settings.max_body_bytes + b'"}'
+    for path in (f"{MOUNT}/session/{session_id}", f"{MOUNT}/session/{session_id}/cancel"):
+        assert_error(await client.post(path, content=big,
+                                       headers={**auth, "content-type": "application/json"}),
+                     413, "payload_too_large")
+        assert_error(await client.post(path, content=b"message=hi",
+                                       headers={**auth, "content-type": "text/plain"}),
+                     415, "unsupported_media_type")
+
+
+async def test_cancel_of_a_failed_session_is_410(client: httpx.AsyncClient) -> None:
+    schema = {"type": "object", "properties": {"trackingNumber": {"type": "string"}},
+              "required": ["trackingNumber"]}
+    session_id, token = await create(client, "hello", outputSchema=schema)
+    assert types(await stream(client, session_id))[-1] == "session.failed"
+    assert_error(await client.post(f"{MOUNT}/session/{session_id}/cancel",
+                                   headers={"Authorization": f"Bearer {token}"}), 410,
+                 "session_terminated")
+
+
+async def test_a_stream_from_beyond_the_journal_ends_at_the_turns_boundary(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    """startIndex past the end (a client ahead of a lagging replica) while a turn runs: the
+    stream sends only events from startIndex on and still ends at the turn's boundary."""
+    app.state.agent.agents["shopper"].model.pace = 0.05
+    session_id, token = await create(client, "hello there, what can you do for me today?")
+    far = await length(app, session_id) + 1000
+    assert await asyncio.wait_for(stream(client, session_id, far), 10) == []
+    first = await stream(client, session_id)
+    assert types(first)[-1] == "session.waiting"
+
+    assert (await follow_up(client, session_id, token, message="hello again, anyone there?")
+            ).status_code == 200
+    ahead = await length(app, session_id) + 3
+    tail = await asyncio.wait_for(stream(client, session_id, ahead), 10)
+    everything = await stream(client, session_id)
+    assert tail == everything[ahead:] and types(tail)[-1] == "session.waiting"
+
+
+async def test_a_custom_agent_mount_serves_the_api_and_its_consent_links(
+        tmp_path: os.PathLike[str]) -> None:
+    from commerce_agent.app import create_app
+    from tests.agent_support import consent
+
+    mount = "/bots/v2"
+    settings = Settings(db_path=os.path.join(tmp_path, "mount.db"), base_url="http://test",
+                        simulate=False, sqlite_synchronous="NORMAL", journal="memory",
+                        agent_mount=mount)
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            assert (await client.get(f"{mount}/health")).json()["ok"] is True
+            assert (await client.get(f"{MOUNT}/health")).status_code == 404
+            assert_error(await client.get(f"{mount}/nothing"), 404, "not_found")
+            created = await client.post(f"{mount}/session",
+                                        json={"message": "find a ceramic mug under $20"})
+            assert created.status_code == 202
+            session_id, token = created.json()["sessionId"], created.json()["continuationToken"]
+            url = f"{mount}/session/{session_id}/stream"
+            found = ndjson((await client.get(url)).text)
+            assert types(found)[-1] == "session.waiting"
+            answer = await client.post(f"{mount}/session/{session_id}",
+                                       json={"message": "add it to my cart"},
+                                       headers={"Authorization": f"Bearer {token}"})
+            assert answer.status_code == 200
+            parked = ndjson((await client.get(url, params={"startIndex": len(found)})).text)
+            auth_url = parked[-1]["data"]["authUrl"]
+            assert auth_url.startswith(f"http://test{mount}/consent/{session_id}/")
+            assert (await consent(client, auth_url)).status_code == 200
+            resumed = ndjson((await client.get(url, params={
+                "startIndex": len(found) + len(parked)})).text)
+            assert resumed[0]["type"] == "authorization.granted"
+            assert types(resumed)[-1] == "session.waiting"

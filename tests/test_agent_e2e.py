@@ -168,3 +168,54 @@ async def test_a_tip_that_is_not_allowed_asks_nothing(app: Starlette,
     result = next(e["data"] for e in events if e["type"] == "agent.tool_result")
     assert result["isError"] and result["result"]["code"] == "tip_not_allowed"
     assert events[-1]["type"] == "session.waiting"
+
+
+async def asked_to_tip(app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]
+                       ) -> tuple[AgentClient, Session, str, dict[str, Any]]:
+    """A completed restaurant order of Alice's, and a session paused at the tip's approval."""
+    from tests.lifecycle_support import complete, kitchen_order
+
+    placed = await kitchen_order(client, alice)
+    await complete(app, placed["id"])
+    agent = AgentClient("http://test", http=client)
+    session = await agent.create("tip 5 dollars")
+    parked = await turn(agent, session)
+    assert parked[-1]["type"] == "authorization.required"
+    assert (await consent(client, parked[-1]["data"]["authUrl"])).status_code == 200
+    asked = await turn(agent, session)
+    assert tools_run(asked) == ["list_orders"]
+    assert asked[-1]["type"] == "input.requested"
+    return agent, session, placed["id"], asked[-1]["data"]
+
+
+async def tipping(client: httpx.AsyncClient, alice: dict[str, str], order_id: str) -> Any:
+    order = (await client.get(f"/orders/{order_id}", headers=alice)).json()
+    return order["metadata"].get("dev.commerce.order.tipping")
+
+
+async def test_a_tip_is_applied_only_after_approval(app: Starlette, client: httpx.AsyncClient,
+                                                    alice: dict[str, str]) -> None:
+    agent, session, order_id, request = await asked_to_tip(app, client, alice)
+    assert request["type"] == "approval" and request["options"] == ["approve", "reject"]
+    assert request["prompt"] == (f"Add a tip of 5.00 USD to order {order_id}, charged to the "
+                                 "order's payment method?")
+    assert await tipping(client, alice, order_id) is None
+
+    await agent.approve(session, request["requestId"])
+    tipped = await turn(agent, session)
+    assert tipped[0]["type"] == "input.resolved"
+    assert tools_run(tipped) == ["tip_order"]
+    assert f"the tip was added to order {order_id}" in said(tipped)
+    tip = await tipping(client, alice, order_id)
+    assert tip["tip"] == {"amount": "5.00", "currency": "USD"}
+
+
+async def test_a_rejected_tip_is_not_applied(app: Starlette, client: httpx.AsyncClient,
+                                             alice: dict[str, str]) -> None:
+    agent, session, order_id, request = await asked_to_tip(app, client, alice)
+    await agent.reject(session, request["requestId"])
+    refused = await turn(agent, session)
+    result = next(e["data"] for e in refused if e["type"] == "agent.tool_result")
+    assert result["isError"] and result["result"]["code"] == "rejected_by_user"
+    assert "didn't go ahead" in said(refused) and refused[-1]["type"] == "session.waiting"
+    assert await tipping(client, alice, order_id) is None

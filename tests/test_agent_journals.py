@@ -192,6 +192,27 @@ async def test_file_journal_cuts_a_torn_line(tmp_path: os.PathLike[str]) -> None
         assert [e["streamIndex"] for e in events] == [0, 1, 2]
 
 
+async def test_file_journal_keeps_a_commit_lock_only_while_it_is_used(
+        tmp_path: os.PathLike[str]) -> None:
+    from commerce_agent.agent.journals.file import FileJournal
+
+    spec = journal_spec("file", tmp_path)
+    async with opened_journal(spec, os.path.join(tmp_path, "a.db")) as journal:
+        assert isinstance(journal, FileJournal)
+        records = [await journal.create(new_record(), []) for _ in range(20)]
+        for record in records:
+            await journal.commit(record, deltas(1))
+        assert journal._locks == {}
+        # Commits racing on one session share its lock (one wins, the others conflict), and
+        # the lock goes when the last of them is done.
+        record = await journal.create(new_record(), [])
+        results = await asyncio.gather(*(journal.commit(record, deltas(1, i))
+                                         for i in range(5)), return_exceptions=True)
+        assert sum(not isinstance(result, Exception) for result in results) == 1
+        assert journal._locks == {}
+        assert len(await journal.read(record.id, 0)) == 1
+
+
 async def test_many_concurrent_readers(journal: Journal) -> None:
     record = await journal.create(new_record(), deltas(3))
     loads = await asyncio.gather(*(journal.load(record.id) for _ in range(300)))

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import socket
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from commerce_agent.agent.models.openai import strict_ready
 from commerce_agent.app import create_app
 from commerce_agent.settings import Settings
 from tests.agent_support import ndjson
@@ -163,7 +165,8 @@ async def test_structured_output(fake: tuple[FakeOpenAI, str],
     model.replies = [{"text": json.dumps({"item": "Limited Edition Glaze Mug", "price": 18})}]
     events = await run(agent_client, "the cheapest mug as JSON", outputSchema=schema)
     assert model.requests[0]["response_format"] == {
-        "type": "json_schema", "json_schema": {"name": "result", "schema": schema}}
+        "type": "json_schema", "json_schema": {"name": "result", "schema": schema,
+                                               "strict": True}}
     result = next(e["data"] for e in events if e["type"] == "result.completed")
     assert result == {"result": {"item": "Limited Edition Glaze Mug", "price": 18}}
     assert [e["type"] for e in events][-2:] == ["agent.complete", "session.waiting"]
@@ -177,6 +180,9 @@ async def test_a_result_missing_a_required_field_fails_the_turn(
               "required": ["item", "price"]}
     model.replies = [{"text": json.dumps({"item": "Mug"})}]
     events = await run(agent_client, "as JSON", outputSchema=schema)
+    # Not closed (additionalProperties): strict mode would refuse it, so it is not asked for.
+    assert model.requests[0]["response_format"] == {
+        "type": "json_schema", "json_schema": {"name": "result", "schema": schema}}
     assert events[-1]["type"] == "session.failed"
     assert "'price' is a required property" in events[-1]["data"]["error"]
     assert "result.completed" not in [e["type"] for e in events]
@@ -188,3 +194,43 @@ async def test_an_endpoint_error_fails_the_session_with_the_reason(
     events = await run(agent_client, "hello")
     assert events[-1]["type"] == "session.failed"
     assert "answered 503" in events[-1]["data"]["error"]
+
+
+def closed(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False, **extra}
+
+
+@pytest.mark.parametrize(("schema", "ready"), [
+    (closed({"a": {"type": "string"}}), True),
+    (closed({"a": {"type": ["string", "null"], "description": "maybe"},
+             "b": {"type": "array", "items": closed({"c": {"enum": ["x", "y"]}}),
+                   "maxItems": 3},
+             "d": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+             "e": {"$ref": "#/$defs/e"}},
+            **{"$defs": {"e": closed({"f": {"type": "string", "pattern": "^[a-z]+$"}})}}),
+     True),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, False),
+    (closed({"a": {"type": "string"}}, required=[]), False),
+    (closed({"a": closed({"b": {"type": "object", "properties": {}}})}), False),
+    (closed({"a": {"type": "string", "minLength": 1}}), False),
+    (closed({"a": {"type": "string", "default": "x"}}), False),
+    ({"type": "array", "items": {"type": "string"}}, False),
+    ({"anyOf": [closed({"a": {"type": "string"}})]}, False),
+    (closed({"a": {"type": "object"}}), False),
+])
+def test_strict_only_for_schemas_strict_mode_accepts(schema: dict[str, Any],
+                                                     ready: bool) -> None:
+    assert strict_ready(schema) is ready
+
+
+async def test_a_catastrophic_pattern_fails_the_result_without_stalling(
+        fake: tuple[FakeOpenAI, str], agent_client: httpx.AsyncClient) -> None:
+    model, _ = fake
+    schema = closed({"code": {"type": "string", "pattern": "^(a|a)*$"}})
+    model.replies = [{"text": json.dumps({"code": "a" * 27 + "b"})}]  # about 2**27 steps in re
+    started = time.monotonic()
+    events = await run(agent_client, "as JSON", outputSchema=schema)
+    assert time.monotonic() - started < 5
+    assert events[-1]["type"] == "session.failed"
+    assert "took too long" in events[-1]["data"]["error"]

@@ -106,8 +106,15 @@ class Chat:
 
     async def run(self) -> int:
         info = await self.client.info()
-        self._line(f"Chatting with {info['agent']['name']} ({info['agent']['model']}). "
-                   "Type /quit to leave.")
+        agent = info["agent"]
+        if self.agent is not None:
+            agents = info.get("agents") or [agent]
+            agent = next((entry for entry in agents if entry.get("name") == self.agent), None)
+            if agent is None:
+                known = ", ".join(str(entry.get("name")) for entry in agents)
+                self._line(f"error: the server has no agent {self.agent!r} (it has: {known}).")
+                return 1
+        self._line(f"Chatting with {agent['name']} ({agent['model']}). Type /quit to leave.")
         while True:
             message = await self.ask("you> ")
             if message is None or message.strip() in ("/quit", "/exit"):

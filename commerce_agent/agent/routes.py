@@ -7,10 +7,10 @@ answers {error: {code, message}}.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from typing import Any
 
-import jsonschema
 import msgspec
 from starlette.exceptions import HTTPException
 from starlette.middleware.exceptions import ExceptionMiddleware
@@ -18,12 +18,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route, Router
 
-from commerce_agent.agent import consent, events
+from commerce_agent.agent import consent, events, schemas
 from commerce_agent.agent.agents import DEFAULT_AGENT, connections
 from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
+
+MAX_CONTEXT_DEPTH = 32
 
 
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
@@ -73,20 +75,41 @@ async def decode(request: Request, decoder: msgspec.json.Decoder[Any], *,
     except msgspec.DecodeError as exc:
         raise AgentError(400, "invalid_json", f"The request body is not valid JSON: {exc}") \
             from None
+    except RecursionError:
+        # msgspec decodes nested values recursively: a deep body small enough to pass the
+        # size limit would otherwise end as a 500.
+        raise AgentError(400, "invalid_json", "The request body nests too deeply.") from None
 
 
-def output_schema(value: Any) -> dict[str, Any] | None:
+def nests_deeper(value: Any, limit: int) -> bool:
+    """True when `value` has more than `limit` levels of objects and arrays (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > limit:
+                return True
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def client_context(value: dict[str, Any] | None) -> dict[str, Any]:
+    # It is stored with the session and sent to the model: a bounded depth keeps encoding it
+    # (recursive, in msgspec and json) from failing later.
+    if value is not None and nests_deeper(value, MAX_CONTEXT_DEPTH):
+        raise AgentError(400, "invalid_request",
+                         f"clientContext nests too deeply (over {MAX_CONTEXT_DEPTH} levels).")
+    return value or {}
+
+
+async def output_schema(value: Any) -> dict[str, Any] | None:
     if value is None:
         return None
-    if not isinstance(value, dict):
-        raise AgentError(400, "invalid_output_schema",
-                         "outputSchema must be a JSON object holding a JSON Schema.")
     try:
-        jsonschema.validators.validator_for(value).check_schema(value)
-    except jsonschema.SchemaError as exc:
-        raise AgentError(400, "invalid_output_schema",
-                         f"outputSchema is not a valid JSON Schema: {exc.message}") from None
-    return value
+        return await asyncio.to_thread(schemas.check, value)
+    except schemas.SchemaRefused as exc:
+        raise AgentError(400, "invalid_output_schema", str(exc)) from None
 
 
 def message_text(value: Any, *, required: bool) -> str | None:
@@ -140,9 +163,9 @@ async def create_session(request: Request) -> Response:
     body: CreateBody = await decode(request, _create)
     message = message_text(body.message, required=True)
     assert message is not None
-    schema = output_schema(body.outputSchema)
+    schema = await output_schema(body.outputSchema)
     record, token = await sessions_of(request).create(message, body.agent, schema,
-                                                      body.clientContext or {})
+                                                      client_context(body.clientContext))
     return JSONResponse({"sessionId": record.id, "continuationToken": token}, status_code=202,
                         headers={"x-agent-session-id": record.id})
 
@@ -168,7 +191,7 @@ async def follow_up(request: Request) -> Response:
     if message is not None and body.inputResponses is not None:
         raise AgentError(400, "invalid_request",
                          "Send either a message or inputResponses, not both.")
-    schema = output_schema(body.outputSchema)
+    schema = await output_schema(body.outputSchema)
     await sessions.follow_up(session_id, token, message=message, agent=body.agent,
                              output_schema=schema, responses=body.inputResponses)
     return JSONResponse({"sessionId": session_id, "continuationToken": token})

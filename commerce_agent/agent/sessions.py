@@ -268,7 +268,11 @@ class Sessions:
                      ) -> AsyncIterator[bytes]:
         """The NDJSON body: replay from `start`; when not following, stop at the end of the
         replay if the session is idle, else right after the turn's next boundary event.
-        Events that are ready together are sent as one chunk."""
+        Events that are ready together are sent as one chunk.
+
+        `start` may lie beyond the journal's end (a client ahead of a lagging replica): the
+        stream then reads from the end, to notice the boundary (or failure) that ends it, but
+        sends only events from `start` on."""
         length = record.length
         if follow and record.status == "failed" and start >= length:
             return
@@ -282,16 +286,19 @@ class Sessions:
                 index += len(lines)
                 yield b"".join(lines)
             return
-        index = start
-        async for batch in self.journal.follow(record.id, start):
+        index = min(start, length)
+        async for batch in self.journal.follow(record.id, index):
             if not batch:
                 yield b"\n"
                 continue
+            skip = max(0, start - index)  # events of this batch below `start`
             for position, line in enumerate(batch):
                 kind = _head.decode(line).type
                 if kind == "session.failed" or (not follow and kind in BOUNDARIES
                                                 and index + position >= length):
-                    yield b"".join(batch[:position + 1])
+                    if position >= skip:
+                        yield b"".join(batch[skip:position + 1])
                     return
             index += len(batch)
-            yield b"".join(batch)
+            if skip < len(batch):
+                yield b"".join(batch[skip:])

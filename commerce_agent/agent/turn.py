@@ -17,9 +17,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
-from commerce_agent.agent import storage
+from commerce_agent.agent import schemas, storage
 from commerce_agent.agent.conversation import (
     CallState,
     Conversation,
@@ -49,6 +47,9 @@ log = logging.getLogger("commerce_agent.agent")
 
 LEASE_SECONDS = 10.0
 APPROVAL_OPTIONS = ["approve", "reject"]
+# Model steps (each one answer or one round of tool calls) a turn may take: a model that keeps
+# calling tools would otherwise loop, and spend, forever.
+MAX_MODEL_STEPS = 25
 
 
 class LostLease(Exception):
@@ -61,15 +62,6 @@ class Cancelled(Exception):
 
 def lease() -> float:
     return time.time() + LEASE_SECONDS
-
-
-def schema_problem(schema: dict[str, Any], value: Any) -> str | None:
-    errors = sorted(jsonschema.validators.validator_for(schema)(schema).iter_errors(value),
-                    key=lambda error: list(error.absolute_path))
-    if not errors:
-        return None
-    where = "/" + "/".join(str(part) for part in errors[0].absolute_path)
-    return f"{errors[0].message} (at {where})"
 
 
 class Turn:
@@ -146,6 +138,10 @@ class Turn:
             self.check_cancel()
             if not await self._run_pending(agent):
                 return
+            # `step` counts the turn's steps that called tools, also across a resume.
+            if self.conversation.step >= MAX_MODEL_STEPS:
+                raise ModelError(f"The agent took {MAX_MODEL_STEPS} steps without finishing "
+                                 "its answer; the turn was stopped.")
             if await self._model_step(agent):
                 return
 
@@ -307,7 +303,7 @@ class Turn:
         if schema is not None:
             if not structured:
                 raise ModelError("The model gave no structured result for the output schema.")
-            problem = schema_problem(schema, structured[-1])
+            problem = await asyncio.to_thread(schemas.problem, schema, structured[-1])
             if problem is not None:
                 raise ModelError(f"The model's result does not match the output schema: "
                                  f"{problem}.")

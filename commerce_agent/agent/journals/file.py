@@ -12,9 +12,11 @@ a crash every running session is found.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from commerce_agent.agent.journals.base import Conflict, Journal, SessionExists
@@ -33,6 +35,12 @@ class _Index:
     record: bytes = b""
 
 
+@dataclass
+class _Held:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0  # holding or waiting
+
+
 class FileJournal(Journal):
     name = "file"
     poll_interval = 0.1
@@ -41,7 +49,8 @@ class FileJournal(Journal):
         super().__init__()
         self.directory = directory
         self._indexes: OrderedDict[str, _Index] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Serializes this process's commits of a session (flock does not, within a process).
+        self._locks: dict[str, _Held] = {}
 
     async def open(self) -> None:
         os.makedirs(os.path.join(self.directory, "running"), exist_ok=True)
@@ -82,8 +91,21 @@ class FileJournal(Journal):
         index.scanned = position
         return index
 
-    def _lock(self, session_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(session_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _locked(self, session_id: str) -> AsyncIterator[None]:
+        """Hold the session's in-process lock; the lock is dropped when nobody holds or waits
+        for it, so the table does not grow with every session ever committed."""
+        held = self._locks.get(session_id)
+        if held is None:
+            held = self._locks[session_id] = _Held()
+        held.users += 1
+        try:
+            async with held.lock:
+                yield
+        finally:
+            held.users -= 1
+            if held.users == 0 and self._locks.get(session_id) is held:
+                del self._locks[session_id]
 
     @staticmethod
     def _write_all(fd: int, data: bytes) -> None:
@@ -115,7 +137,7 @@ class FileJournal(Journal):
             os.close(fd)
 
     async def _replace(self, old: SessionRecord, new: SessionRecord, lines: list[bytes]) -> None:
-        async with self._lock(old.id):
+        async with self._locked(old.id):
             fd = os.open(self._path(old.id), os.O_RDWR | os.O_APPEND)
             try:
                 await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)

@@ -2,7 +2,9 @@
 
 Text deltas are passed on as they arrive; tool calls are assembled from their streamed
 fragments; with an output schema the request asks for `response_format: json_schema` and the
-final answer is parsed as JSON (the runner validates it against the schema).
+final answer is parsed as JSON (the runner validates it against the schema). The schema is
+sent with `strict: true` (the model's output is then constrained to it) when it keeps to what
+strict mode accepts; otherwise without, and the model is only guided by it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,55 @@ def _wire_message(message: Message) -> dict[str, Any]:
     return wire
 
 
+# What OpenAI's strict structured outputs accept: these keywords, every object closed
+# (additionalProperties false) with all its properties required, an object at the root, and a
+# bounded nesting.
+_STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "enum", "const",
+    "anyOf", "$defs", "definitions", "$ref", "description", "title", "pattern", "format",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems",
+    "maxItems"})
+STRICT_MAX_DEPTH = 10
+
+
+def _strict_node(node: Any, depth: int) -> bool:
+    if isinstance(node, bool) or not isinstance(node, dict) or depth > STRICT_MAX_DEPTH:
+        return False
+    if not node.keys() <= _STRICT_KEYWORDS:
+        return False
+    kinds = node.get("type")
+    children: list[Any] = []
+    if kinds == "object" or (isinstance(kinds, list) and "object" in kinds) or \
+            "properties" in node:
+        properties = node.get("properties")
+        required = node.get("required", [])
+        if not isinstance(properties, dict) or node.get("additionalProperties") is not False \
+                or not isinstance(required, list) or sorted(map(str, required)) != sorted(
+                    properties):
+            return False
+        children.extend(properties.values())
+    elif "additionalProperties" in node or "required" in node:
+        return False
+    if "items" in node:
+        children.append(node["items"])
+    if "anyOf" in node:
+        if not isinstance(node["anyOf"], list):
+            return False
+        children.extend(node["anyOf"])
+    for key in ("$defs", "definitions"):
+        if key in node:
+            if not isinstance(node[key], dict):
+                return False
+            children.extend(node[key].values())
+    return all(_strict_node(child, depth + 1) for child in children)
+
+
+def strict_ready(schema: dict[str, Any]) -> bool:
+    """Whether strict mode accepts `schema` as it is (sent unchanged either way)."""
+    return schema.get("type") == "object" and "anyOf" not in schema and \
+        _strict_node(schema, 0)
+
+
 def request_body(model: str, request: ModelRequest) -> dict[str, Any]:
     system = request.instructions
     if request.client_context:
@@ -51,8 +102,10 @@ def request_body(model: str, request: ModelRequest) -> dict[str, Any]:
         body["tools"] = [{"type": "function", "function": tool.describe()}
                          for tool in request.tools]
     if request.output_schema is not None:
-        body["response_format"] = {"type": "json_schema", "json_schema": {
-            "name": "result", "schema": request.output_schema}}
+        json_schema: dict[str, Any] = {"name": "result", "schema": request.output_schema}
+        if strict_ready(request.output_schema):
+            json_schema["strict"] = True
+        body["response_format"] = {"type": "json_schema", "json_schema": json_schema}
     return body
 
 

@@ -2,9 +2,10 @@
 
 `place_order` runs the same x402 flow a client of the HTTP API runs: place the order, take the
 402's sandbox `fiat_intent` offer, confirm that intent with the test card, and place the order
-again with the payment proof. The final placement is stored under the call's idempotency key
-in the same transaction as the order, so a call repeated after a crash returns the order it
-already created instead of buying twice.
+again with the payment proof. Both writes that matter are stored under the call's idempotency
+key in the transaction that makes them: the confirmation (which intent was charged) and the
+final placement (the order). A call repeated after a crash returns the order it already
+created, or spends the intent it already charged, instead of charging or buying twice.
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ from commerce_agent.commerce.services.orders import (
 )
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Transaction
+from commerce_agent.errors import CommerceError
 
 TEST_CARD = "4242424242424242"
+# The idempotency route under which a call records the intent it charged.
+CONFIRM_ROUTE = "/payments/sandbox/confirm"
 
 
 def order_summary(order: dict[str, Any]) -> dict[str, Any]:
@@ -77,20 +81,48 @@ async def _place(ctx: ToolContext, args: dict[str, Any], payment: Payment | None
     return await storage.once(ctx.db, ctx.scope("POST", "/orders"), args, work)
 
 
-async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    first = await _place(ctx, args, None)
-    if first.status != 402:
-        return order_summary(first.body)
-    offer = next((entry for entry in first.body.get("accepts", [])
-                  if entry.get("scheme") == "fiat_intent"), None)
-    if offer is None:
-        raise ToolFailure("payment_unavailable", "The store offered no sandbox card payment.")
+async def _confirm(ctx: ToolContext, args: dict[str, Any], offer: dict[str, Any]
+                   ) -> storage.Outcome:
+    """Charge the test card for the 402's intent, once per call."""
     extra = offer.get("extra", {})
-    async with ctx.db.transaction() as tx:
+
+    async def work(tx: Transaction) -> storage.Outcome:
         intent_id = await sandbox.confirm_intent(tx, extra["paymentIntentId"],
                                                  extra["clientSecret"], TEST_CARD)
+        return storage.Outcome(200, {"paymentIntentId": intent_id})
+
+    return await storage.once(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args, work)
+
+
+def _amount_mismatch(exc: CommerceError) -> bool:
+    return exc.code == "payment_failed" and any(
+        detail.get("reason") == "amount_mismatch" for detail in exc.details)
+
+
+async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    # A call resumed after a crash may have charged an intent already: spend that one.
+    charged = await storage.lookup(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args)
+    if charged is None:
+        first = await _place(ctx, args, None)
+        if first.status != 402:
+            return order_summary(first.body)
+        offer = next((entry for entry in first.body.get("accepts", [])
+                      if entry.get("scheme") == "fiat_intent"), None)
+        if offer is None:
+            raise ToolFailure("payment_unavailable", "The store offered no sandbox card payment.")
+        charged = await _confirm(ctx, args, offer)
+    intent_id = str(charged.body["paymentIntentId"])
     payment = preverify(_payment_proof(intent_id), ctx.pay_to)
-    second = await _place(ctx, args, payment)
+    try:
+        second = await _place(ctx, args, payment)
+    except CommerceError as exc:
+        if not _amount_mismatch(exc):
+            raise
+        raise ToolFailure(
+            "cart_changed_after_payment",
+            f"The cart changed after its payment ({intent_id}) was confirmed, so the order "
+            "was not placed and nothing more was charged; ask again to check out the cart "
+            "as it is now.", {"paymentIntentId": intent_id, "reason": exc.message}) from None
     if second.status != 201:
         raise ToolFailure("payment_failed", "The order was not created after payment.")
     return order_summary(second.body)
