@@ -18,6 +18,7 @@ from commerce_agent.agent.sessions import Sessions
 from commerce_agent.auth import accounts, pages, web
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.auth.web import Browser, esc
+from commerce_agent.errors import CommerceError
 
 _DECLINE = ('<button type="submit" name="decision" value="decline" formnovalidate>'
             "Decline</button>")
@@ -82,7 +83,15 @@ async def submit(request: Request) -> Response:
     response_cookie = None
     if principal is None or "email" in form:
         email = form.get("email", "")
-        principal = await accounts.authenticate(sessions.db, email, form.get("password", ""))
+        try:
+            principal = await accounts.authenticate(sessions.db, email,
+                                                    form.get("password", ""))
+        except CommerceError as exc:  # the sign-in throttle: 429 too_many_attempts
+            response = _form(browser, record.pending_authorization.connection,
+                             email=email[:accounts.EMAIL_MAX], error=exc.message,
+                             status=exc.status)
+            response.headers.update(exc.headers)
+            return response
         if principal is None:
             return _form(browser, record.pending_authorization.connection,
                          email=email[:accounts.EMAIL_MAX], error="Wrong email or password.",
