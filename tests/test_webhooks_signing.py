@@ -16,7 +16,12 @@ from commerce_agent.commerce.services import webhook_signing as signing
 
 KEY = "a" * 64
 BODY = b'{"id":"evt_1","event":"order.created","timestamp":"2030-01-01T00:00:00.000Z","data":{}}'
-NOW = datetime.now(UTC)
+
+
+@pytest.fixture
+def now() -> datetime:
+    """This test's moment: standardwebhooks checks timestamps against the real clock."""
+    return datetime.now(UTC)
 
 
 @pytest.fixture
@@ -25,8 +30,8 @@ def secret() -> str:
 
 
 @pytest.fixture
-def headers(secret: str) -> dict[str, str]:
-    return signing.sign(secret, "evt_1", "order.created", BODY, NOW)
+def headers(secret: str, now: datetime) -> dict[str, str]:
+    return signing.sign(secret, "evt_1", "order.created", BODY, now)
 
 
 def test_secret_is_derived_per_subscription_and_key(secret: str) -> None:
@@ -38,8 +43,8 @@ def test_secret_is_derived_per_subscription_and_key(secret: str) -> None:
     assert raw == hmac.new(KEY.encode(), b"wh_1", hashlib.sha256).digest()
 
 
-def test_headers_of_an_attempt(secret: str, headers: dict[str, str]) -> None:
-    timestamp = str(int(NOW.timestamp()))
+def test_headers_of_an_attempt(secret: str, headers: dict[str, str], now: datetime) -> None:
+    timestamp = str(int(now.timestamp()))
     assert headers["Content-Type"] == "application/json"
     assert headers["X-Commerce-Webhook-Event"] == "order.created"
     assert headers["X-Commerce-Webhook-ID"] == headers["webhook-id"] == "evt_1"
@@ -48,18 +53,18 @@ def test_headers_of_an_attempt(secret: str, headers: dict[str, str]) -> None:
         secret.encode(), BODY, hashlib.sha256).hexdigest()
     assert headers["webhook-signature"].startswith("v1,")
     assert Webhook(secret).verify(BODY, headers)["id"] == "evt_1"
-    assert signing.verify(secret, BODY, headers, now=NOW) == "evt_1"
+    assert signing.verify(secret, BODY, headers, now=now) == "evt_1"
     lowered = {name.lower(): value.upper() if name == signing.SIGNATURE else value
                for name, value in headers.items()}
-    assert signing.verify(secret, BODY, lowered, now=NOW) == "evt_1"  # any case
+    assert signing.verify(secret, BODY, lowered, now=now) == "evt_1"  # any case
 
 
 @pytest.mark.parametrize("missing", [signing.EVENT, signing.ID, signing.TIMESTAMP,
                                      signing.SIGNATURE])
-def test_missing_header(secret: str, headers: dict[str, str], missing: str) -> None:
+def test_missing_header(secret: str, headers: dict[str, str], missing: str, now: datetime) -> None:
     del headers[missing]
     with pytest.raises(signing.SignatureError, match="missing header"):
-        signing.verify(secret, BODY, headers, now=NOW)
+        signing.verify(secret, BODY, headers, now=now)
 
 
 @pytest.mark.parametrize("missing", signing.STANDARD)
@@ -69,44 +74,46 @@ def test_missing_standard_header(secret: str, headers: dict[str, str], missing: 
         Webhook(secret).verify(BODY, headers)
 
 
-def test_bad_signature(secret: str, headers: dict[str, str]) -> None:
+def test_bad_signature(secret: str, headers: dict[str, str], now: datetime) -> None:
     headers[signing.SIGNATURE] = "0" * 64
     with pytest.raises(signing.SignatureError, match="does not match"):
-        signing.verify(secret, BODY, headers, now=NOW)
+        signing.verify(secret, BODY, headers, now=now)
     headers[signing.SIGNATURE] = "é" * 64
     with pytest.raises(signing.SignatureError, match="does not match"):
-        signing.verify(secret, BODY, headers, now=NOW)
+        signing.verify(secret, BODY, headers, now=now)
 
 
-def test_wrong_secret(headers: dict[str, str]) -> None:
+def test_wrong_secret(headers: dict[str, str], now: datetime) -> None:
     other = signing.derive_secret(KEY, "wh_2")
     with pytest.raises(signing.SignatureError):
-        signing.verify(other, BODY, headers, now=NOW)
+        signing.verify(other, BODY, headers, now=now)
     with pytest.raises(WebhookVerificationError):
         Webhook(other).verify(BODY, headers)
 
 
-def test_tampered_body(secret: str, headers: dict[str, str]) -> None:
+def test_tampered_body(secret: str, headers: dict[str, str], now: datetime) -> None:
     tampered = BODY.replace(b"order.created", b"order.cancelled")
     with pytest.raises(signing.SignatureError):
-        signing.verify(secret, tampered, headers, now=NOW)
+        signing.verify(secret, tampered, headers, now=now)
     with pytest.raises(WebhookVerificationError):
         Webhook(secret).verify(tampered, headers)
 
 
 @pytest.mark.parametrize("shift", [-400, 400])
 def test_timestamp_too_far_from_now(secret: str, shift: int) -> None:
+    now = datetime.now(UTC)  # standardwebhooks checks against the real clock
     headers = signing.sign(secret, "evt_1", "order.created", BODY,
-                           NOW + timedelta(seconds=shift))
+                           now + timedelta(seconds=shift))
     with pytest.raises(signing.SignatureError, match="away"):
-        signing.verify(secret, BODY, headers, now=NOW)
+        signing.verify(secret, BODY, headers, now=now)
     with pytest.raises(WebhookVerificationError):
         Webhook(secret).verify(BODY, headers)
-    assert signing.verify(secret, BODY, headers, now=NOW + timedelta(seconds=shift)) == "evt_1"
+    assert signing.verify(secret, BODY, headers, now=now + timedelta(seconds=shift)) == "evt_1"
 
 
 @pytest.mark.parametrize("timestamp", ["", "soon", "-5", "1.5", "١٢٣"])
-def test_malformed_timestamp(secret: str, headers: dict[str, str], timestamp: str) -> None:
+def test_malformed_timestamp(secret: str, headers: dict[str, str], timestamp: str,
+                             now: datetime) -> None:
     headers[signing.TIMESTAMP] = timestamp
     with pytest.raises(signing.SignatureError):
-        signing.verify(secret, BODY, headers, now=NOW)
+        signing.verify(secret, BODY, headers, now=now)
