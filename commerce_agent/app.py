@@ -27,6 +27,7 @@ from commerce_agent.commerce.routes import (
     webhooks,
 )
 from commerce_agent.commerce.routes.payments import routes as payment_routes
+from commerce_agent.commerce.services.catalog_cache import CatalogCache
 from commerce_agent.commerce.services.order_feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.simulator import simulator_worker
 from commerce_agent.commerce.services.webhook_sender import webhook_sender_worker
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     app.state.settings = settings
     app.state.db = database
     app.state.order_feed = OrderFeed(database)
+    app.state.catalog_cache = CatalogCache(database)
     app.state.pay_to = x402.DEFAULT_PAY_TO
     app.state.max_promotions = capabilities.MAX_PROMOTIONS
     app.state.localize_error = localize_error

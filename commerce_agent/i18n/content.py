@@ -28,3 +28,8 @@ def record(language: str) -> None:
     languages = _languages.get()
     if languages is not None and language not in languages:
         languages.append(language)
+
+
+def recorded() -> list[str]:
+    """The languages recorded so far in this request (a copy)."""
+    return list(_languages.get() or [])

@@ -11,11 +11,12 @@ from commerce_agent import clock
 from commerce_agent.auth.principal import optional_principal, require_principal
 from commerce_agent.commerce.pagination import next_link, pagination, read_page
 from commerce_agent.commerce.services import catalog as service
+from commerce_agent.commerce.services.catalog_cache import CatalogCache
 from commerce_agent.commerce.storage import catalog as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
-from commerce_agent.http import decode_body, json_response, request_locale
+from commerce_agent.http import MEDIA_TYPE, decode_body, encoder, json_response, request_locale
 from commerce_agent.ids import new_id
 
 
@@ -42,9 +43,17 @@ async def list_catalogs(request: Request) -> Response:
 
 async def get_catalog(request: Request) -> Response:
     principal = await optional_principal(request)
-    catalog = await service.get_catalog(request.app.state.db, request.path_params["catalog_id"],
-                                        principal, request_locale(request))
-    return json_response(catalog)
+    db, catalog_id, locale = request.app.state.db, request.path_params["catalog_id"], \
+        request_locale(request)
+    if principal is not None:  # review actions differ per user: never from the cache
+        return json_response(await service.get_catalog(db, catalog_id, principal, locale))
+    cache: CatalogCache = request.app.state.catalog_cache
+    key = (catalog_id, locale, request.headers.get("accept-commerce-capabilities", ""))
+    body = cache.get(key)
+    if body is None:
+        body = encoder.encode(await service.get_catalog(db, catalog_id, None, locale))
+        cache.put(key, body)
+    return Response(body, media_type=MEDIA_TYPE)
 
 
 async def get_item(request: Request) -> Response:

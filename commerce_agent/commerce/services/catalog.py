@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -83,7 +82,9 @@ def translation(translations: str | dict[str, Any], locale: str | None, kind: st
 
 def render_item(item: StockedItem, *, translations: str | dict[str, Any] = "{}",
                 locale: str | None = None, can_review: bool = False) -> dict[str, Any]:
-    doc = copy.deepcopy(item.doc)
+    """The item as clients see it. It takes over `item.doc` (parsed afresh for each request
+    by group_rows), so render an item once, last: copying it was most of a catalog read."""
+    doc = item.doc
     doc.update(translation(translations, locale, "items", item.id))
     doc["available"] = item.available
     for variant in doc.get("metadata", {}).get(VARIANTS, {}).get("variants", []):

@@ -7,6 +7,9 @@ from collections.abc import Sequence
 
 from commerce_agent.db import Database, Transaction
 
+# Database.signal topic: stock or an item changed (cached catalog reads are dropped).
+CHANGED = "catalog"
+
 
 async def list_stores(db: Database, limit: int, offset: int) -> tuple[list[sqlite3.Row], int]:
     rows = await db.fetch_all(
@@ -129,6 +132,7 @@ async def decrement_stock(tx: Transaction, item_id: str, variant_id: str, quanti
         "WHERE item_id = :item AND variant_id = :variant AND quantity >= :qty",
         {"qty": quantity, "item": item_id, "variant": variant_id})
     if changed:
+        tx.notify(CHANGED)
         return True
     row = await tx.fetch_one(
         "SELECT 1 FROM stock WHERE item_id = :item AND variant_id = :variant",
@@ -141,3 +145,4 @@ async def restock(tx: Transaction, item_id: str, variant_id: str, quantity: int)
         "UPDATE stock SET quantity = quantity + :qty "
         "WHERE item_id = :item AND variant_id = :variant",
         {"qty": quantity, "item": item_id, "variant": variant_id})
+    tx.notify(CHANGED)

@@ -6,6 +6,7 @@ import json
 import sqlite3
 from typing import Any
 
+from commerce_agent.commerce.storage import catalog
 from commerce_agent.db import Database, Transaction
 
 
@@ -78,6 +79,7 @@ async def save_item_doc(tx: Transaction, item_id: str, doc: dict[str, Any]) -> N
     await tx.execute("UPDATE items SET doc = :doc WHERE id = :id",
                      {"doc": json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
                       "id": item_id})
+    tx.notify(catalog.CHANGED)
 
 
 async def store_doc(db: Database | Transaction, store_id: str) -> dict[str, Any]:
