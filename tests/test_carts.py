@@ -222,3 +222,32 @@ async def test_idempotent_add_item(client: httpx.AsyncClient, alice: dict[str, s
     reused = await client.post(f"/carts/{cart['id']}/items",
                                json={"itemId": LIMITED_MUG, "quantity": 3}, headers=headers)
     assert_error(reused, 409, "idempotency_key_reused")
+
+
+async def test_every_change_answers_the_cart_as_it_is_stored(client: httpx.AsyncClient,
+                                                             alice: dict[str, str]) -> None:
+    """Changes answer the cart they built in memory; it must be what a later GET reads."""
+    cart = await new_cart(client, alice)
+    url = f"/carts/{cart['id']}"
+
+    async def same_as_stored(response: httpx.Response) -> dict[str, Any]:
+        assert response.status_code == 200, response.text
+        stored = (await client.get(url, headers=alice)).json()
+        assert response.json() == stored
+        answered: dict[str, Any] = response.json()
+        return answered
+
+    first = await same_as_stored(await client.post(f"{url}/items", headers=alice, json={
+        "itemId": LIMITED_MUG, "quantity": 2}))
+    await same_as_stored(await client.post(f"{url}/items", headers=alice, json={
+        "itemId": LIMITED_MUG, "quantity": 1}))  # merges into the line
+    await same_as_stored(await client.post(f"{url}/items", headers=alice, json={
+        "itemId": LIMITED_MUG, "quantity": 1, "notes": "gift wrap"}))  # a second line
+    line_id = first["items"][0]["cartItemId"]
+    await same_as_stored(await client.patch(f"{url}/items/{line_id}", headers=alice,
+                                            json={"quantity": 5}))
+    await same_as_stored(await client.post(f"{url}/promotions", headers=alice,
+                                           json={"type": "promo_code", "value": "welcome10"}))
+    await same_as_stored(await client.delete(f"{url}/promotions/WELCOME10", headers=alice))
+    last = await same_as_stored(await client.delete(f"{url}/items/{line_id}", headers=alice))
+    assert [line["notes"] for line in last["items"]] == ["gift wrap"]

@@ -54,3 +54,74 @@ async def test_readers_cannot_write(tmp_path: Any) -> None:
 def test_bad_synchronous_setting_is_refused(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="synchronous"):
         Database(os.path.join(tmp_path, "s.db"), synchronous="SOMETIMES")
+
+
+async def test_concurrent_writes_share_commits_and_keep_their_own_failures(
+        tmp_path: Any) -> None:
+    db = Database(os.path.join(tmp_path, "g.db"))
+    await db.open()
+    commits = 0
+    original = db._commit
+
+    async def counted(group: Any) -> None:
+        nonlocal commits
+        commits += 1
+        await original(group)
+
+    db._commit = counted  # type: ignore[method-assign]
+    seen_after_commit: list[bool] = []
+
+    async def write(index: int) -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                             "VALUES (:id, 'i', :id, 5, 'now')", {"id": f"r{index}"})
+
+            async def visible() -> None:  # a reader (another connection) sees it by now
+                row = await db.fetch_one("SELECT 1 FROM reviews WHERE id = :id",
+                                         {"id": f"r{index}"})
+                seen_after_commit.append(row is not None)
+
+            tx.after_commit(visible)
+            await asyncio.sleep(0)
+            if index % 3 == 0:
+                raise RuntimeError(f"write {index} fails")
+
+    results = await asyncio.gather(*(write(i) for i in range(30)), return_exceptions=True)
+    failed = [i for i, result in enumerate(results) if isinstance(result, RuntimeError)]
+    assert failed == list(range(0, 30, 3))
+    rows = await db.fetch_all("SELECT id FROM reviews ORDER BY id")
+    assert sorted(row["id"] for row in rows) == sorted(f"r{i}" for i in range(30) if i % 3)
+    assert seen_after_commit == [True] * 20
+    assert 1 <= commits < 20  # grouped: fewer COMMITs (fsyncs) than writes
+    await db.close()
+
+
+async def test_a_failed_commit_fails_every_write_of_its_group(tmp_path: Any) -> None:
+    """slot_bookings' foreign key is checked at COMMIT: a write that breaks it takes down the
+    writes grouped with it, and none of them is acknowledged."""
+    db = Database(os.path.join(tmp_path, "f.db"))
+    await db.open()
+    hooks: list[str] = []
+
+    async def good() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                             "VALUES ('good', 'i', 'u', 5, 'now')")
+            tx.after_commit(lambda: hooks.append("good"))
+
+    async def dangling() -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO slot_bookings (item_id, slot_id, order_id, owner_id, "
+                             "created_at) VALUES ('i', 's', 'no_such_order', 'u', 'now')")
+            tx.after_commit(lambda: hooks.append("dangling"))
+            await asyncio.sleep(0.01)  # `good` queues behind it and joins its group
+
+    results = await asyncio.gather(dangling(), good(), return_exceptions=True)
+    assert all(isinstance(result, sqlite3.IntegrityError) for result in results), results
+    assert hooks == []
+    assert await db.fetch_all("SELECT id FROM reviews") == []
+    async with db.transaction() as tx:  # the writer is usable again
+        await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                         "VALUES ('after', 'i', 'u', 5, 'now')")
+    assert len(await db.fetch_all("SELECT id FROM reviews")) == 1
+    await db.close()

@@ -30,9 +30,9 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = middleware.locale_for_token
 
-    async def counting(db: Any, token: str) -> str | None:
+    async def counting(db: Any, token: str, *state: Any) -> str | None:
         seen.append(token)
-        return await real(db, token)
+        return await real(db, token, *state)
 
     monkeypatch.setattr(middleware, "locale_for_token", counting)
     return seen
@@ -110,7 +110,7 @@ async def test_bad_tokens_fall_back_and_stay_the_routes_business(
 async def test_a_failing_lookup_never_fails_the_request(
         client: httpx.AsyncClient, alice: dict[str, str], monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    async def broken(db: Any, token: str) -> str | None:
+    async def broken(db: Any, token: str, *state: Any) -> str | None:
         raise RuntimeError("database is locked")
 
     monkeypatch.setattr(middleware, "locale_for_token", broken)
@@ -135,3 +135,24 @@ async def test_one_lookup_only_for_token_without_language(
 def test_names_a_language() -> None:
     assert names_a_language("fr") and names_a_language("de, *") and names_a_language("fr;q=0")
     assert not any(names_a_language(h) for h in ("", "*", "*;q=0.3", "@@@", "fr" + ", de" * 600))
+
+
+async def test_one_token_read_serves_locale_and_authentication(
+        client: httpx.AsyncClient, alice: dict[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from commerce_agent.auth import tokens
+
+    reads: list[str] = []
+    real = tokens.token_owner
+
+    async def counting(db: Any, token: str) -> Any:
+        reads.append(token)
+        return await real(db, token)
+
+    monkeypatch.setattr(tokens, "token_owner", counting)
+    await save_language(client, alice, "fr")
+    reads.clear()
+    # No Accept-Language, signed in: the 404's message comes in the saved language.
+    response = await client.get("/carts/cart_missing", headers=alice)
+    assert response.status_code == 404 and response.headers["content-language"] == "fr"
+    assert len(reads) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from commerce_agent.auth.tokens import Principal, principal_for
+from commerce_agent.auth.tokens import Principal, remembered_owner
 from commerce_agent.errors import CommerceError
 
 
@@ -31,7 +31,9 @@ async def optional_principal(request: Request) -> Principal | None:
     token = _bearer(request)
     if token is None:
         return None
-    principal = await principal_for(request.app.state.db, token) if token else None
+    owner = await remembered_owner(request.scope.setdefault("state", {}),
+                                   request.app.state.db, token) if token else None
+    principal = None if owner is None else owner.principal
     if principal is None:
         raise _unauthorized("The bearer token is invalid, expired or revoked.", True)
     return principal

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 import msgspec
 
@@ -49,18 +50,43 @@ async def revoke_token(tx: Transaction, token: str) -> bool:
     return changed > 0
 
 
-async def principal_for(db: Database, token: str) -> Principal | None:
-    """The user a live token belongs to, or None for unknown, expired or revoked tokens."""
+class TokenOwner(msgspec.Struct, frozen=True):
+    principal: Principal
+    profile: bytes  # the user's stored profile document (JSON)
+
+
+async def token_owner(db: Database, token: str) -> TokenOwner | None:
+    """Who holds a live token, with their profile; None for unknown, expired or revoked."""
     row = await db.fetch_one(
-        "SELECT users.id, users.email, users.name, tokens.expires_at, tokens.revoked_at "
-        "FROM tokens JOIN users ON users.id = tokens.user_id WHERE token_hash = :hash",
-        {"hash": hash_token(token)},
+        "SELECT users.id, users.email, users.name, users.profile, tokens.expires_at, "
+        "tokens.revoked_at FROM tokens JOIN users ON users.id = tokens.user_id "
+        "WHERE token_hash = :hash", {"hash": hash_token(token)},
     )
     if row is None or row["revoked_at"] is not None:
         return None
     if row["expires_at"] is not None and row["expires_at"] <= clock.now_iso():
         return None
-    return Principal(row["id"], row["email"], row["name"])
+    return TokenOwner(Principal(row["id"], row["email"], row["name"]),
+                      str(row["profile"] or "{}").encode())
+
+
+async def remembered_owner(state: dict[str, Any], db: Database, token: str
+                           ) -> TokenOwner | None:
+    """token_owner, read once per request (`state` is the ASGI scope's) however many parts of
+    it ask: the locale middleware and the route's authentication read the same row."""
+    remembered = state.get("token_owner")
+    if remembered is not None and remembered[0] == token:
+        owner: TokenOwner | None = remembered[1]
+        return owner
+    owner = await token_owner(db, token)
+    state["token_owner"] = (token, owner)
+    return owner
+
+
+async def principal_for(db: Database, token: str) -> Principal | None:
+    """The user a live token belongs to, or None for unknown, expired or revoked tokens."""
+    owner = await token_owner(db, token)
+    return None if owner is None else owner.principal
 
 
 async def find_user_id(db: Database, email: str) -> str | None:

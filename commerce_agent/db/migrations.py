@@ -6,8 +6,6 @@ import sqlite3
 from datetime import UTC, datetime
 from importlib import resources
 
-import aiosqlite
-
 
 def _migration_files() -> list[tuple[int, str, str]]:
     folder = resources.files("commerce_agent.db") / "migrations"
@@ -35,30 +33,29 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-async def apply_migrations(connection: aiosqlite.Connection) -> list[str]:
+def apply_migrations(connection: sqlite3.Connection) -> list[str]:
     """Apply pending migrations in one IMMEDIATE transaction, safe with concurrent starters."""
-    await connection.execute(
+    connection.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations "
         "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
     applied: list[str] = []
-    await connection.execute("BEGIN IMMEDIATE")
+    connection.execute("BEGIN IMMEDIATE")
     try:
-        rows = await connection.execute_fetchall("SELECT version FROM schema_migrations")
-        done = {row[0] for row in rows}
+        done = {row[0] for row in connection.execute("SELECT version FROM schema_migrations")}
         for number, name, script in _migration_files():
             if number in done:
                 continue
             for statement in _statements(script):
-                await connection.execute(statement)
-            await connection.execute(
+                connection.execute(statement)
+            connection.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) "
                 "VALUES (:version, :name, :at)",
                 {"version": number, "name": name, "at": datetime.now(UTC).isoformat()},
             )
             applied.append(name)
     except BaseException:
-        await connection.execute("ROLLBACK")
+        connection.execute("ROLLBACK")
         raise
-    await connection.execute("COMMIT")
+    connection.execute("COMMIT")
     return applied

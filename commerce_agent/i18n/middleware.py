@@ -49,7 +49,8 @@ async def _saved_locale(scope: Scope) -> str | None:
     if token is None:
         return None
     try:
-        locale: str | None = await locale_for_token(scope["app"].state.db, token)
+        locale: str | None = await locale_for_token(scope["app"].state.db, token,
+                                                    scope.setdefault("state", {}))
     except Exception:  # the locale is a nicety: a request must not fail because of it
         log.warning("could not read the saved language for a request", exc_info=True)
         return None

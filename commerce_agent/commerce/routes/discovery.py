@@ -73,7 +73,8 @@ async def _currency(request: Request, bounded: bool) -> str | None:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not 0 < len(token.strip()) <= 200:
         return None
-    preferences = await profile.preferences_for_token(request.app.state.db, token.strip())
+    preferences = await profile.preferences_for_token(request.app.state.db, token.strip(),
+                                                      request.scope.setdefault("state", {}))
     return None if preferences is None else preferences.currency
 
 

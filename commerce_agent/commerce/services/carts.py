@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -154,8 +155,13 @@ async def create_cart(tx: Transaction, principal: Principal, store_id: str,
     return await open_cart(tx, cart_id, principal)
 
 
-async def _touch(tx: Transaction, cart: CartView, lifetime: int) -> None:
-    await storage.touch(tx, cart.id, clock.now_iso(), clock.later_iso(lifetime))
+async def _saved(tx: Transaction, cart: CartView, lifetime: int, **row: Any) -> CartView:
+    """Touch the changed cart (its lifetime restarts) and return it as it now stands: the
+    caller has changed `cart.lines` to match what it wrote, so nothing is read again."""
+    now, expires = clock.now_iso(), clock.later_iso(lifetime)
+    await storage.touch(tx, cart.id, now, expires)
+    return dataclasses.replace(cart, row={**dict(cart.row), **row, "updated_at": now,
+                                          "expires_at": expires})
 
 
 def _check_stock(item: StockedItem, variant_id: str, wanted: int) -> None:
@@ -181,8 +187,8 @@ async def add_item(tx: Transaction, principal: Principal, cart_id: str, item_id:
                    lifetime: int) -> CartView:
     cart = await open_cart(tx, cart_id, principal)
     pricing.check_quantity(quantity)
-    items = group_rows(await catalog_storage.items_with_stock(tx, [item_id]))
-    item = items.get(item_id)
+    item = next((line.item for line in cart.lines if line.item_id == item_id), None) \
+        or group_rows(await catalog_storage.items_with_stock(tx, [item_id])).get(item_id)
     if item is None or item.store_id != cart.row["store_id"]:
         raise validation_error("/itemId", "names no item of this cart's store", item_id)
     pricing.check_options(item, variant_id, options)
@@ -194,6 +200,7 @@ async def add_item(tx: Transaction, principal: Principal, cart_id: str, item_id:
     _check_stock(item, variant_id, total_quantity)
     if same is not None:
         await storage.update_line(tx, same.id, total_quantity, options)
+        same.quantity = total_quantity
     else:
         limit = pricing.max_cart_items(cart.store_metadata)
         if limit is not None and len(cart.lines) >= limit:
@@ -202,11 +209,12 @@ async def add_item(tx: Transaction, principal: Principal, cart_id: str, item_id:
                 f"This store allows at most {limit} different items in a cart.",
                 details=[{"type": "business_logic", "reason": "max_cart_items",
                           "value": limit}], params={"maxCartItems": limit})
-        await storage.insert_line(tx, cart.id, {"id": new_id("line"), "itemId": item_id,
+        line = CartLine(new_id("line"), item_id, variant_id, quantity, options, item)
+        await storage.insert_line(tx, cart.id, {"id": line.id, "itemId": item_id,
                                                 "variantId": variant_id, "quantity": quantity,
                                                 "options": options})
-    await _touch(tx, cart, lifetime)
-    return await open_cart(tx, cart_id, principal)
+        cart.lines.append(line)
+    return await _saved(tx, cart, lifetime)
 
 
 def _line(cart: CartView, line_id: str) -> CartLine:
@@ -236,16 +244,17 @@ async def update_item(tx: Transaction, principal: Principal, cart_id: str, line_
     if new_quantity > line.quantity:
         _check_stock(line.item, line.variant_id, new_quantity)
     await storage.update_line(tx, line.id, new_quantity, options)
-    await _touch(tx, cart, lifetime)
-    return await open_cart(tx, cart_id, principal)
+    line.quantity, line.options = new_quantity, options
+    return await _saved(tx, cart, lifetime)
 
 
 async def remove_item(tx: Transaction, principal: Principal, cart_id: str, line_id: str,
                       lifetime: int) -> CartView:
     cart = await open_cart(tx, cart_id, principal)
-    await storage.delete_line(tx, _line(cart, line_id).id)
-    await _touch(tx, cart, lifetime)
-    return await open_cart(tx, cart_id, principal)
+    line = _line(cart, line_id)
+    await storage.delete_line(tx, line.id)
+    cart.lines.remove(line)
+    return await _saved(tx, cart, lifetime)
 
 
 async def apply_promotion(tx: Transaction, principal: Principal, cart_id: str, code: str,
@@ -267,9 +276,9 @@ async def apply_promotion(tx: Transaction, principal: Principal, cart_id: str, c
         raise CommerceError(409, "promotion_stacking_not_allowed",
                             f"At most {server_max} promotions can be combined.",
                             params={"code": code})
-    await storage.set_promotions(tx, cart.id, [*cart.codes, code])
-    await _touch(tx, cart, lifetime)
-    return await open_cart(tx, cart_id, principal)
+    codes = [*cart.codes, code]
+    await storage.set_promotions(tx, cart.id, codes)
+    return await _saved(tx, cart, lifetime, promotion_codes=json.dumps(codes))
 
 
 async def remove_promotion(tx: Transaction, principal: Principal, cart_id: str, code: str,
@@ -278,6 +287,6 @@ async def remove_promotion(tx: Transaction, principal: Principal, cart_id: str, 
     code = code.strip().upper()
     if code not in cart.codes:
         raise CommerceError(404, "promotion_not_applied", f"The code {code!r} is not applied.")
-    await storage.set_promotions(tx, cart.id, [c for c in cart.codes if c != code])
-    await _touch(tx, cart, lifetime)
-    return await open_cart(tx, cart_id, principal)
+    codes = [c for c in cart.codes if c != code]
+    await storage.set_promotions(tx, cart.id, codes)
+    return await _saved(tx, cart, lifetime, promotion_codes=json.dumps(codes))

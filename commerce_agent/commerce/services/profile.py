@@ -5,7 +5,7 @@ PATCH /user/profile and what the account profile page builds from its forms: fie
 stay as they are, `null` clears an optional one, `savedAddresses` replaces the whole list.
 
 Hooks for other areas (None when the user has not set the preference):
-``await preferences_for_token(db, token)`` — the saved preferences of the user holding a live
+``await preferences_for_token(db, token, state)`` — the saved preferences of the user holding a live
 bearer token, in one indexed read and without a 401 for a bad token (for defaults);
 ``await locale_for_token(db, token)`` — the supported locale matching that user's saved
 language; the i18n middleware uses it when a request carries no Accept-Language;
@@ -17,15 +17,14 @@ where a currency preference can and cannot act).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from babel import Locale, UnknownLocaleError
 from babel.numbers import list_currencies
 from msgspec import UNSET, Meta, UnsetType
 
-from commerce_agent import clock
-from commerce_agent.auth.tokens import hash_token
+from commerce_agent.auth.tokens import remembered_owner, token_owner
 from commerce_agent.commerce.storage import profiles as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, validation_error
@@ -197,19 +196,23 @@ def _supported(language: str) -> str:
     return choose(language)
 
 
-async def preferences_for_token(db: Database, token: str) -> Preferences | None:
+async def preferences_for_token(db: Database, token: str,
+                                state: dict[str, Any] | None = None) -> Preferences | None:
     """The preferences of the user holding a live bearer token (None for any other token).
 
-    One indexed read, and no 401: callers use it to pick defaults, and refusing a bad token
+    One indexed read — shared with the request's authentication when `state` (the ASGI
+    scope's) is given — and no 401: callers use it to pick defaults, and refusing a bad token
     stays the business of the route that needs one.
     """
-    document = await storage.profile_for_token(db, hash_token(token), clock.now_iso())
-    return None if document is None else _stored.decode(document).preferences
+    owner = await (remembered_owner(state, db, token) if state is not None
+                   else token_owner(db, token))
+    return None if owner is None else _stored.decode(owner.profile).preferences
 
 
-async def locale_for_token(db: Database, token: str) -> str | None:
+async def locale_for_token(db: Database, token: str,
+                           state: dict[str, Any] | None = None) -> str | None:
     """The supported locale for the saved language of the user holding `token`, or None."""
-    preferences = await preferences_for_token(db, token)
+    preferences = await preferences_for_token(db, token, state)
     if preferences is None or preferences.language is None:
         return None
     return _supported(preferences.language)
