@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+import msgspec
+
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
@@ -130,9 +132,10 @@ async def load_view(db: Any, row: Mapping[str, Any] | sqlite3.Row) -> CartView:
     store = await catalog_storage.get_store(db, row["store_id"])
     assert store is not None
     return CartView(
-        row, store["currency"], json.loads(store["doc"]).get("metadata", {}),
+        row, store["currency"], msgspec.json.decode(store["doc"]).get("metadata", {}),
         [CartLine(line["id"], line["item_id"], line["variant_id"], line["quantity"],
-                  json.loads(line["options"]), items.get(line["item_id"])) for line in lines],
+                  msgspec.json.decode(line["options"]), items.get(line["item_id"]))
+         for line in lines],
         await storage.store_promotions(db, row["store_id"]),
     )
 

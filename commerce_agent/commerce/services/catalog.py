@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import versions
 from commerce_agent.commerce.storage import catalog as storage
@@ -58,7 +60,7 @@ def group_rows(rows: Iterable[sqlite3.Row]) -> dict[str, StockedItem]:
         item = items.get(row["id"])
         if item is None:
             keys = row.keys()
-            item = StockedItem(row["id"], json.loads(row["doc"]),
+            item = StockedItem(row["id"], msgspec.json.decode(row["doc"]),
                                row["store_id"] if "store_id" in keys else "",
                                row["catalog_id"] if "catalog_id" in keys else "")
             items[row["id"]] = item
@@ -111,7 +113,7 @@ async def _review_actions(db: Database, principal: Principal | None,
 
 
 def render_store(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(row["doc"])
+    doc: dict[str, Any] = msgspec.json.decode(row["doc"])
     doc.update(translation(row["translations"], locale, "store"))
     return doc
 
@@ -130,7 +132,7 @@ async def get_store(db: Database, store_id: str, locale: str | None) -> dict[str
 
 
 def _render_catalog_head(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(row["doc"])
+    doc: dict[str, Any] = msgspec.json.decode(row["doc"])
     doc.update(translation(row["translations"], locale, "catalogs", row["id"]))
     doc["storeId"] = row["store_id"]
     return doc

@@ -12,10 +12,11 @@ the move, applies the status and metadata changes, saves, and reports the change
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+
+import msgspec
 
 from commerce_agent import clock
 from commerce_agent.commerce.services import order_events
@@ -86,7 +87,7 @@ async def load(db: Database | Transaction, order_id: str, owner_id: str | None =
     row = await storage.order_by_id(db, order_id)
     if row is None or (owner_id is not None and row["owner_id"] != owner_id):
         raise not_found("order", order_id)
-    return str(row["owner_id"]), json.loads(row["doc"])
+    return str(row["owner_id"]), msgspec.json.decode(row["doc"])
 
 
 async def change_order(tx: Transaction, order_id: str, change: Change | None = None, *,

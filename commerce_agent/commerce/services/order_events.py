@@ -10,10 +10,10 @@ patch of the stream to the first document gives exactly what GET /orders/{id} an
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import jsonpatch
+import msgspec
 
 from commerce_agent import clock
 from commerce_agent.commerce.services import webhooks
@@ -57,8 +57,7 @@ async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] |
         return
     await storage.append(tx, {"order_id": after["id"], "owner_id": owner_id,
                               "status": after["status"], "at": clock.now_iso(),
-                              "patch": json.dumps(patch, separators=(",", ":"),
-                                                  ensure_ascii=False)})
+                              "patch": msgspec.json.encode(patch).decode()})
     tx.notify(ORDER_EVENTS)
     if previous is None:
         await webhooks.emit(tx, owner_id, "order.created", current)

@@ -6,6 +6,8 @@ import json
 import sqlite3
 from typing import Any
 
+import msgspec
+
 from commerce_agent.db import Transaction
 
 
@@ -72,4 +74,4 @@ async def mark_submitted(tx: Transaction, cart_id: str, now: str) -> bool:
 async def store_promotions(db: Any, store_id: str) -> dict[str, dict[str, Any]]:
     rows = await db.fetch_all("SELECT code, doc FROM promotions WHERE store_id = :store",
                               {"store": store_id})
-    return {row["code"]: json.loads(row["doc"]) for row in rows}
+    return {row["code"]: msgspec.json.decode(row["doc"]) for row in rows}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
+
+import msgspec
 
 from commerce_agent.commerce.storage import catalog
 from commerce_agent.db import Database, Transaction
@@ -72,16 +73,16 @@ async def release_slots(tx: Transaction, order_id: str) -> list[sqlite3.Row]:
 
 async def item_doc(tx: Transaction, item_id: str) -> dict[str, Any] | None:
     row = await tx.fetch_one("SELECT doc FROM items WHERE id = :id", {"id": item_id})
-    return None if row is None else dict(json.loads(row["doc"]))
+    return None if row is None else dict(msgspec.json.decode(row["doc"]))
 
 
 async def save_item_doc(tx: Transaction, item_id: str, doc: dict[str, Any]) -> None:
     await tx.execute("UPDATE items SET doc = :doc WHERE id = :id",
-                     {"doc": json.dumps(doc, separators=(",", ":"), ensure_ascii=False),
+                     {"doc": msgspec.json.encode(doc).decode(),
                       "id": item_id})
     tx.notify(catalog.CHANGED)
 
 
 async def store_doc(db: Database | Transaction, store_id: str) -> dict[str, Any]:
     row = await db.fetch_one("SELECT doc FROM stores WHERE id = :id", {"id": store_id})
-    return {} if row is None else dict(json.loads(row["doc"]))
+    return {} if row is None else dict(msgspec.json.decode(row["doc"]))

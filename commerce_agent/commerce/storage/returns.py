@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
+
+import msgspec
 
 from commerce_agent.db import Database, Transaction
 
 
 def _dumps(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return msgspec.json.encode(doc).decode()
 
 
 async def insert(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
