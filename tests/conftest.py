@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from starlette.applications import Starlette
 
@@ -68,3 +71,25 @@ def live_server(tmp_path: os.PathLike[str]) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def servers() -> Iterator[list[LiveServer]]:
+    """Live servers a test starts (append them); each is stopped at the end."""
+    started: list[LiveServer] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+@asynccontextmanager
+async def running(settings: Settings, **changes: Any
+                  ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
+    """Another app on the same settings (and database file), with Alice's headers."""
+    application = create_app(msgspec.structs.replace(settings, **changes))
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test",
+                                     headers={"Accept": MEDIA}) as http:
+            token = await token_for(application, "user_alice")
+            yield application, http, {"Authorization": f"Bearer {token}"}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -21,14 +20,6 @@ ADDRESS = {"address": "1 Main St, Springfield, US", "countryCode": "US"}
 
 def serve(db_path: str, *args: str, port: int | None = None) -> LiveServer:
     return start_live_server(db_path, ["--no-simulate", *args], port=port)
-
-
-@pytest.fixture
-def servers() -> Iterator[list[LiveServer]]:
-    started: list[LiveServer] = []
-    yield started
-    for server in started:
-        server.stop()
 
 
 async def full_journal(url: str, session: Session) -> list[dict[str, Any]]:

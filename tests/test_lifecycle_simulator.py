@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-import msgspec
 import pytest
 from click.testing import CliRunner
 from starlette.applications import Starlette
 
-from commerce_agent.app import create_app
 from commerce_agent.cli import main
 from commerce_agent.commerce.services import fulfillment, simulator
 from commerce_agent.db import Database
 from commerce_agent.settings import Settings
-from tests.conftest import MEDIA, token_for
+from tests.conftest import MEDIA, running
 from tests.helpers import US_ADDRESS, buy
 from tests.lifecycle_support import (
     EventLog,
@@ -38,18 +34,6 @@ HARD_TIMEOUT = 30.0
 @pytest.fixture
 def events(monkeypatch: pytest.MonkeyPatch) -> EventLog:
     return record_events(monkeypatch)
-
-
-@asynccontextmanager
-async def running(settings: Settings, **changes: Any
-                  ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
-    application = create_app(msgspec.structs.replace(settings, **changes))
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test",
-                                     headers={"Accept": MEDIA}) as http:
-            token = await token_for(application, "user_alice")
-            yield application, http, {"Authorization": f"Bearer {token}"}
 
 
 async def wait_for(client: httpx.AsyncClient, headers: dict[str, str], order_id: str,

@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.helpers import buy
 from tests.live import LiveServer, cli, start_live_server, user_token
 from tests.sse import Event, Parser, apply, read_events
 
 HARD_TIMEOUT = 60.0
-
-
-@pytest.fixture
-def servers() -> Iterator[list[LiveServer]]:
-    started: list[LiveServer] = []
-    yield started
-    for server in started:
-        server.stop()
 
 
 class Watch:

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +21,10 @@ import msgspec
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.app import create_app
 from commerce_agent.auth.storage import signing_key
 from commerce_agent.commerce.services import returns, webhook_signing, webhooks
 from commerce_agent.settings import Settings
-from tests.conftest import MEDIA, token_for
+from tests.conftest import MEDIA
 from tests.helpers import buy
 from tests.lifecycle_support import advance, complete, mug_order
 from tests.test_errors import assert_error
@@ -143,19 +142,6 @@ def quick(settings: Settings) -> Settings:
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return quick(settings)
-
-
-@contextlib.asynccontextmanager
-async def running(settings: Settings, **changes: Any
-                  ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
-    """Another app on the same settings (and database file), with Alice's headers."""
-    application = create_app(msgspec.structs.replace(settings, **changes))
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test",
-                                     headers={"Accept": MEDIA}) as http:
-            token = await token_for(application, "user_alice")
-            yield application, http, {"Authorization": f"Bearer {token}"}
 
 
 async def subscribe(client: httpx.AsyncClient, headers: dict[str, str], url: str,

@@ -8,10 +8,8 @@ import contextlib
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
 
 import httpx
-import pytest
 from standardwebhooks import Webhook
 
 from tests.helpers import buy
@@ -21,14 +19,6 @@ from tests.test_webhooks import Answer, Receiver
 HARD_TIMEOUT = 60.0
 ORDERS = 3
 ARGS = ["--no-simulate", "--webhook-retry-base", "0.2", "--webhook-timeout", "2"]
-
-
-@pytest.fixture
-def servers() -> Iterator[list[LiveServer]]:
-    started: list[LiveServer] = []
-    yield started
-    for server in started:
-        server.stop()
 
 
 def outbox(db_path: str) -> tuple[dict[str, bytes], list[str]]:

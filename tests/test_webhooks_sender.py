@@ -24,6 +24,7 @@ from commerce_agent.commerce.services.webhook_sender import retry_after_seconds,
 from commerce_agent.commerce.storage import webhooks as storage
 from commerce_agent.db import Database
 from commerce_agent.settings import Settings
+from tests.conftest import running
 from tests.helpers import buy
 from tests.test_errors import assert_error
 from tests.test_webhooks import (
@@ -32,7 +33,6 @@ from tests.test_webhooks import (
     Receiver,
     deliveries,
     quick,
-    running,
     settled,
     stored_events,
     subscribe,

@@ -21,6 +21,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
+from commerce_agent.background import running
 from commerce_agent.commerce.services.order_events import ORDER_EVENTS
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
@@ -142,10 +143,5 @@ class OrderFeed:
 async def order_feed_worker(app: Starlette) -> AsyncIterator[None]:
     """Runs the app's feed while the app runs (create_app's background workers)."""
     feed: OrderFeed = app.state.order_feed
-    task = asyncio.create_task(feed.run())
-    try:
+    async with running(feed.run()):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -20,6 +20,7 @@ from typing import Any
 from starlette.applications import Starlette
 
 from commerce_agent import clock
+from commerce_agent.background import running
 from commerce_agent.commerce.services import cancellation, fulfillment, lifecycle
 from commerce_agent.commerce.services.fulfillment import Context, Step
 from commerce_agent.commerce.storage import lifecycle as storage
@@ -111,16 +112,9 @@ async def _loop(db: Database, speed: float, base_url: str) -> None:
 async def simulator_worker(app: Starlette) -> AsyncIterator[None]:
     """Background worker for create_app(workers=[...]): runs while the app runs."""
     settings = app.state.settings
-    task = asyncio.create_task(_loop(app.state.db, settings.simulate_speed,
-                                     settings.base_url.rstrip("/")))
-    try:
+    async with running(_loop(app.state.db, settings.simulate_speed,
+                             settings.base_url.rstrip("/"))):
         yield
-    finally:
-        task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
 
 
 async def advance(tx: Transaction, order_id: str, base_url: str, to: str | None = None

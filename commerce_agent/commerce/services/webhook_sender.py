@@ -33,6 +33,7 @@ from starlette.applications import Starlette
 
 from commerce_agent import clock
 from commerce_agent.auth.storage import signing_key
+from commerce_agent.background import running
 from commerce_agent.commerce.services import webhook_signing as signing
 from commerce_agent.commerce.services.webhooks import (
     GONE_REASON,
@@ -306,11 +307,8 @@ async def webhook_sender_worker(app: Starlette) -> AsyncIterator[None]:
                                  timeout=settings.webhook_timeout_seconds) as client:
         sender = Sender(app.state.db, client, retry_base=settings.webhook_retry_base_seconds,
                         timeout=settings.webhook_timeout_seconds)
-        task = asyncio.create_task(sender.run())
         try:
-            yield
+            async with running(sender.run()):
+                yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
             await sender.stop()

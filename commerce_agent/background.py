@@ -1,0 +1,21 @@
+"""Background loops of the app (simulator, order feed, webhook sender): started with the app,
+cancelled and awaited when it stops. create_app's workers use this one helper."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
+
+
+@contextlib.asynccontextmanager
+async def running(loop: Coroutine[Any, Any, None]) -> AsyncIterator[None]:
+    """Run `loop` as a task for the duration of the block, then cancel it and wait for it."""
+    task = asyncio.create_task(loop)
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
