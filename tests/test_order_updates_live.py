@@ -52,17 +52,19 @@ def advance(db_path: str, order_id: str) -> str:
     return cli("orders", "advance", order_id, "--db", db_path)
 
 
-async def setup(server: LiveServer) -> tuple[httpx.AsyncClient, dict[str, str]]:
+async def serve(servers: list[LiveServer], db_path: str, args: list[str] | None = None
+                ) -> tuple[LiveServer, httpx.AsyncClient, dict[str, str]]:
+    """A live server (stopped after the test), a client for it, and Alice's headers."""
+    server = start_live_server(db_path, args)
+    servers.append(server)
     headers = {"Authorization": f"Bearer {user_token(server.db_path)}"}
-    return httpx.AsyncClient(base_url=server.url, timeout=30), headers
+    return server, httpx.AsyncClient(base_url=server.url, timeout=30), headers
 
 
 async def test_a_watcher_follows_an_order_to_completed(servers: list[LiveServer],
                                                        tmp_path: os.PathLike[str]) -> None:
-    server = start_live_server(os.path.join(tmp_path, "follow.db"),
-                               ["--simulate", "--simulate-speed", "400"])
-    servers.append(server)
-    http, headers = await setup(server)
+    _, http, headers = await serve(servers, os.path.join(tmp_path, "follow.db"),
+                                   ["--simulate", "--simulate-speed", "400"])
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
         async with watch(http, order["id"], headers) as stream:
@@ -82,9 +84,7 @@ async def test_a_watcher_follows_an_order_to_completed(servers: list[LiveServer]
 async def test_resume_after_a_disconnect_loses_nothing(servers: list[LiveServer],
                                                        tmp_path: os.PathLike[str]) -> None:
     db_path = os.path.join(tmp_path, "resume.db")
-    server = start_live_server(db_path)
-    servers.append(server)
-    http, headers = await setup(server)
+    server, http, headers = await serve(servers, db_path)
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
         seen: list[Event] = []
@@ -110,9 +110,7 @@ async def test_resume_after_a_disconnect_loses_nothing(servers: list[LiveServer]
 async def test_missed_events_are_replayed_after_a_server_restart(
         servers: list[LiveServer], tmp_path: os.PathLike[str]) -> None:
     db_path = os.path.join(tmp_path, "restart.db")
-    server = start_live_server(db_path)
-    servers.append(server)
-    http, headers = await setup(server)
+    server, http, headers = await serve(servers, db_path)
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
         async with watch(http, order["id"], headers) as stream:
@@ -133,10 +131,8 @@ async def test_missed_events_are_replayed_after_a_server_restart(
 
 async def test_an_idle_stream_sends_heartbeats(servers: list[LiveServer],
                                                tmp_path: os.PathLike[str]) -> None:
-    server = start_live_server(os.path.join(tmp_path, "beat.db"),
-                               ["--no-simulate", "--sse-heartbeat", "0.2"])
-    servers.append(server)
-    http, headers = await setup(server)
+    _, http, headers = await serve(servers, os.path.join(tmp_path, "beat.db"),
+                                   ["--no-simulate", "--sse-heartbeat", "0.2"])
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
         async with watch(http, order["id"], headers) as stream:
@@ -154,9 +150,7 @@ async def _until_comment(response: httpx.Response) -> AsyncIterator[str]:
 
 async def test_ctrl_c_with_open_streams_exits_cleanly(servers: list[LiveServer],
                                                       tmp_path: os.PathLike[str]) -> None:
-    server = start_live_server(os.path.join(tmp_path, "stop.db"))
-    servers.append(server)
-    http, headers = await setup(server)
+    server, http, headers = await serve(servers, os.path.join(tmp_path, "stop.db"))
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
         async with watch(http, order["id"], headers) as stream:
