@@ -16,6 +16,12 @@ in the SQLite outbox (synchronous=FULL).
    `Retry-After: 1`; the server is then stopped (SIGTERM), the receiver switched to 200 and the
    server started again on the same file. Figure: deliveries ÷ (last arrival − first arrival
    after the restart): how fast a backlog drains.
+
+The ceiling, measured in the same run: bench/bare_app.py served the same way (uvicorn on
+CPU 0) POSTs as many deliveries as the live step made to the same receiver and URLs, each a
+signed body of the size of ours (one received body, with a fresh id and timestamp), on one
+shared httpx.AsyncClient, as many at a time as our sender (CONCURRENCY), and records nothing.
+Figure: deliveries ÷ (last arrival − first arrival). Each ratio is ours ÷ the ceiling.
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from support import cli, free_port, pin_self, serve_ours, stop, wait_until_up
+from support import cli, free_port, pin_self, serve_bare, serve_ours, stop, wait_until_up
+
+from commerce_agent.commerce.services.webhook_sender import CONCURRENCY
 
 ITEM = "item_limited_glaze_mug"
 ADDRESS = {"address": "1 Main St, Springfield, US", "countryCode": "US"}
@@ -50,6 +58,7 @@ class Receiver:
         self.arrivals: list[float] = []
         self.lags: list[float] = []
         self.refused = 0
+        self.sample = b"{}"  # the last body received
         self._writers: set[asyncio.StreamWriter] = set()
         self._handlers: set[asyncio.Task[Any]] = set()
 
@@ -70,6 +79,7 @@ class Receiver:
                 if status == 200:
                     now = time.time()
                     self.arrivals.append(time.perf_counter())
+                    self.sample = body
                     stamp = json.loads(body)["timestamp"].replace("Z", "+00:00")
                     self.lags.append(now - datetime.fromisoformat(stamp).timestamp())
                     writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
@@ -139,6 +149,27 @@ def percentile(values: list[float], share: float) -> float:
     return sorted(values)[min(len(values) - 1, int(len(values) * share))]
 
 
+async def ceiling(receiver: Receiver, urls: list[str], count: int) -> tuple[float, str]:
+    """Seconds from the first to the last arrival of `count` deliveries POSTed by the bare
+    app, and its count of answers by status."""
+    port = free_port()
+    server = serve_bare(port)
+    try:
+        await asyncio.to_thread(wait_until_up, f"http://127.0.0.1:{port}/catalogs/bare", server)
+        receiver.status = 200
+        receiver.arrivals.clear()
+        async with httpx.AsyncClient(timeout=300) as client:
+            pushed = await client.post(f"http://127.0.0.1:{port}/webhooks/push", json={
+                "urls": urls, "count": count, "concurrency": CONCURRENCY,
+                "body": json.loads(receiver.sample)})
+        assert pushed.status_code == 200, pushed.text
+        await until(lambda: len(receiver.arrivals) >= count)
+        answers = ", ".join(f"{code}: {n}" for code, n in pushed.json()["statuses"].items())
+        return receiver.arrivals[-1] - receiver.arrivals[0], answers
+    finally:
+        stop(server)
+
+
 async def run(args: argparse.Namespace, folder: Path) -> None:
     receiver = Receiver()
     server_socket = await asyncio.start_server(receiver.serve, "127.0.0.1", 0)
@@ -151,13 +182,13 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = serve_ours(db, port, *SERVE)
+    urls = [f"http://127.0.0.1:{hook_port}/hook/{index}" for index in range(args.subscriptions)]
     try:
         await asyncio.to_thread(wait_until_up, f"{base}/capabilities", server)
         async with httpx.AsyncClient(base_url=base, timeout=30,
                                      headers={"Authorization": f"Bearer {token}"}) as client:
-            for index in range(args.subscriptions):
-                created = await client.post("/webhooks", json={
-                    "url": f"http://127.0.0.1:{hook_port}/hook/{index}", "events": ["*"]})
+            for url in urls:
+                created = await client.post("/webhooks", json={"url": url, "events": ["*"]})
                 assert created.status_code == 201, created.text
 
         # 1. live
@@ -170,12 +201,9 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         await until(all_delivered)
         total = outbox(db)[0]
         elapsed = receiver.arrivals[-1] - started
-        print(f"live:    {total} deliveries ({total // args.subscriptions} events x "
-              f"{args.subscriptions} subscriptions, {args.orders} orders) in {elapsed:.2f}s = "
-              f"{total / elapsed:,.0f} deliveries/s; lag event->arrival p50 "
-              f"{statistics.median(receiver.lags) * 1000:.0f} ms, p95 "
-              f"{percentile(receiver.lags, 0.95) * 1000:.0f} ms, max "
-              f"{max(receiver.lags) * 1000:.0f} ms")
+        lags = (f"lag event->arrival p50 {statistics.median(receiver.lags) * 1000:.0f} ms, "
+                f"p95 {percentile(receiver.lags, 0.95) * 1000:.0f} ms, "
+                f"max {max(receiver.lags) * 1000:.0f} ms")
 
         # 2. backlog drained after a restart
         receiver.status = 503
@@ -194,13 +222,26 @@ async def run(args: argparse.Namespace, folder: Path) -> None:
         server = serve_ours(db, port, *SERVE)
         await until(lambda: outbox(db)[1] == 0 and len(receiver.arrivals) >= backlog)
         drain = receiver.arrivals[-1] - receiver.arrivals[0]
-        print(f"backlog: {backlog} deliveries waiting at restart drained in {drain:.2f}s = "
-              f"{backlog / drain:,.0f} deliveries/s (first to last arrival after the restart)")
+        stop(server)
+
+        # 3. the ceiling: a bare Starlette app sending as many deliveries to the same receiver
+        bare, answers = await ceiling(receiver, urls, total)
     finally:
         stop(server)
         await receiver.close_all()
         server_socket.close()
         await server_socket.wait_closed()
+    print(f"webhook deliveries to a local receiver ({total} live = {total // args.subscriptions}"
+          f" events x {args.subscriptions} subscriptions, {args.orders} orders); ratio = "
+          f"deliveries/s ÷ the ceiling's")
+    print(f"{'':50}{'deliveries':>11}{'seconds':>9}{'per second':>12}{'ratio':>7}")
+    for name, count, seconds, note in (
+            (f"bare Starlette + httpx, {CONCURRENCY} at a time (ceiling)", total, bare,
+             f"first to last arrival; answers {answers}"),
+            ("live: first order request to last arrival", total, elapsed, lags),
+            ("backlog after a restart: first to last arrival", backlog, drain, "")):
+        print(f"{name:50}{count:>11}{seconds:>9.2f}{count / seconds:>12,.0f}"
+              f"{count / seconds / (total / bare):>7.2f}   {note}".rstrip())
 
 
 def main() -> None:
