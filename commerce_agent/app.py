@@ -40,6 +40,7 @@ from commerce_agent.errors import (
 )
 from commerce_agent.i18n import LocaleMiddleware, localize_error
 from commerce_agent.openapi import routes as openapi_routes
+from commerce_agent.routing import IndexedRouter
 from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
 
@@ -76,15 +77,16 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
             await database.close()
 
     app = Starlette(
-        routes=[*commerce_routes(), agent_routes.mount(settings.agent_mount)],
         exception_handlers={CommerceError: commerce_error_handler,
                             HTTPException: http_error_handler,
                             Exception: internal_error_handler},
-        lifespan=lifespan,
         # Content negotiation for every Commerce API request (locale, capability versions).
         middleware=[Middleware(LocaleMiddleware, skip=(settings.agent_mount,)),
                     Middleware(versions.VersionMiddleware, skip=(settings.agent_mount,))],
     )
+    # Starlette always builds a plain Router; ours matches by first path segment (routing.py).
+    app.router = IndexedRouter([*commerce_routes(), agent_routes.mount(settings.agent_mount)],
+                               lifespan=lifespan)
     app.state.settings = settings
     app.state.db = database
     app.state.order_feed = OrderFeed(database)

@@ -34,7 +34,8 @@ async def read_body(request: Request) -> bytes:
     """The raw body, refused with 413 past the size limit and 415 for non-JSON types."""
     from commerce_agent.errors import CommerceError
 
-    cached: bytes | None = getattr(request.state, "raw_body", None)
+    state = request.scope.setdefault("state", {})  # what request.state reads and writes
+    cached: bytes | None = state.get("raw_body")
     if cached is not None:
         return cached
     limit: int = request.app.state.settings.max_body_bytes
@@ -51,7 +52,7 @@ async def read_body(request: Request) -> bytes:
                                 params={"limit": limit})
         chunks.append(chunk)
     body = b"".join(chunks)
-    request.state.raw_body = body
+    state["raw_body"] = body
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if body and content_type not in _ACCEPTED_BODY_TYPES:
         raise CommerceError(415, "unsupported_media_type",

@@ -10,6 +10,7 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.auth.passwords import hash_password
+from commerce_agent.commerce.services import store_cache
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.db import Database, Transaction
 
@@ -96,6 +97,7 @@ async def seed(db: Database, *, reset: bool = False) -> bool:
     """Seed stores and demo users; returns False when the data was already there."""
     async with db.transaction() as tx:
         tx.notify(catalog_storage.CHANGED)
+        tx.after_commit(lambda: store_cache.forget(db.path))
         if reset:
             await tx.execute("PRAGMA defer_foreign_keys = ON")
             tables = await tx.fetch_all(

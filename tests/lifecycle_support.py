@@ -121,9 +121,9 @@ def record_events(monkeypatch: pytest.MonkeyPatch) -> EventLog:
     original = order_events.order_changed
 
     async def record(tx: Any, owner_id: str, before: dict[str, Any] | None,
-                     after: dict[str, Any]) -> None:
+                     after: dict[str, Any]) -> dict[str, Any]:
         log.calls.append((owner_id, copy.deepcopy(before), copy.deepcopy(after)))
-        await original(tx, owner_id, before, after)
+        return await original(tx, owner_id, before, after)
 
     monkeypatch.setattr(order_events, "order_changed", record)
     return log

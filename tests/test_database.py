@@ -51,6 +51,47 @@ async def test_readers_cannot_write(tmp_path: Any) -> None:
     await db.close()
 
 
+async def test_single_row_reads_see_commits_and_cannot_write(tmp_path: Any) -> None:
+    db = Database(os.path.join(tmp_path, "l.db"))
+    await db.open()
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                         "VALUES ('r', 'i', 'u', 5, 'now')")
+    row = await db.fetch_one("SELECT rating FROM reviews WHERE id = :id", {"id": "r"})
+    assert row is not None and row["rating"] == 5
+    with pytest.raises(sqlite3.OperationalError):
+        await db.fetch_one("DELETE FROM reviews RETURNING id")
+    await db.close()
+
+
+async def test_a_busy_single_row_read_is_retried_on_a_reader_thread(tmp_path: Any) -> None:
+    """A lookup runs on the event loop with busy_timeout 0, so it never waits there; when
+    SQLite answers busy (rare in WAL) the read is made again on a reader thread."""
+    db = Database(os.path.join(tmp_path, "b.db"))
+    await db.open()
+    assert db._lookups is not None
+    timeout = db._lookups.execute("PRAGMA busy_timeout").fetchone()[0]
+    assert timeout == 0
+
+    class Busy:
+        def execute(self, sql: str, params: Any = ()) -> Any:
+            raise sqlite3.OperationalError("database is locked")
+
+    lookups, db._lookups = db._lookups, Busy()  # type: ignore[assignment]
+    row = await db.fetch_one("SELECT COUNT(*) AS n FROM reviews")
+    assert row is not None and row["n"] == 0
+
+    class Broken(Busy):
+        def execute(self, sql: str, params: Any = ()) -> Any:
+            raise sqlite3.OperationalError("no such table: nothing")
+
+    db._lookups = Broken()  # type: ignore[assignment]
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        await db.fetch_one("SELECT 1")
+    db._lookups = lookups
+    await db.close()
+
+
 def test_bad_synchronous_setting_is_refused(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="synchronous"):
         Database(os.path.join(tmp_path, "s.db"), synchronous="SOMETIMES")

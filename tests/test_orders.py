@@ -133,6 +133,42 @@ async def test_someone_elses_intent_does_not_pay(client: httpx.AsyncClient,
     assert_error(response, 400, "payment_failed")
 
 
+async def test_each_reason_an_intent_cannot_pay(client: httpx.AsyncClient, app: Any,
+                                              alice: dict[str, str],
+                                              bob: dict[str, str]) -> None:
+    """The spend is one conditional UPDATE; when it matches nothing the answer still says
+    why, and nothing is written."""
+    cart = await _mug_cart(client, alice)
+    body = {"cartId": cart["id"], "deliveryAddress": US_ADDRESS}
+    requirements = (await client.post("/orders", json=body, headers=alice)).json()
+    intent = fiat_entry(requirements)["extra"]["paymentIntentId"]
+
+    async def reason(headers: dict[str, str], order: dict[str, Any], intent_id: str) -> str:
+        proof = payment_header("fiat_intent", "sandbox", {"paymentIntentId": intent_id})
+        response = await client.post("/orders", json=order,
+                                     headers={**headers, "X-PAYMENT": proof})
+        assert_error(response, 400, "payment_failed")
+        return str(response.json()["details"][0]["reason"])
+
+    assert await reason(alice, body, intent) == "not_confirmed"
+    assert await reason(alice, body, "pi_nothing") == "unknown_intent"
+    assert (await confirm_fiat(client, requirements)).status_code == 200
+    bobs = await _mug_cart(client, bob)
+    assert await reason(bob, {"cartId": bobs["id"], "deliveryAddress": US_ADDRESS},
+                        intent) == "unknown_intent"
+    bigger = await _mug_cart(client, alice, 2)
+    assert await reason(alice, {"cartId": bigger["id"], "deliveryAddress": US_ADDRESS},
+                        intent) == "amount_mismatch"
+    assert await _count(app, "orders") == 0 and await _stock(app, LIMITED_MUG) == 10
+    proof = payment_header("fiat_intent", "sandbox", {"paymentIntentId": intent})
+    assert (await client.post("/orders", json=body, headers={**alice, "X-PAYMENT": proof})
+            ).status_code == 201
+    again = await _mug_cart(client, alice)
+    assert await reason(alice, {"cartId": again["id"], "deliveryAddress": US_ADDRESS},
+                        intent) == "already_used"
+    assert await _count(app, "orders") == 1
+
+
 @pytest.mark.parametrize("header", ["%%%", base64.b64encode(b"not json").decode(),
                                     payment_header("bitcoin", "mainnet", {}),
                                     base64.b64encode(b'{"x402Version": 2}').decode()])

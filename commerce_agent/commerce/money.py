@@ -25,8 +25,13 @@ def parse(amount: str) -> Decimal:
     return value
 
 
+@lru_cache(maxsize=64)
+def _smallest_unit(currency: str) -> Decimal:
+    return Decimal(1).scaleb(-minor_units(currency))
+
+
 def quantize(amount: Decimal, currency: str) -> Decimal:
-    return amount.quantize(Decimal(1).scaleb(-minor_units(currency)), rounding=ROUND_HALF_UP)
+    return amount.quantize(_smallest_unit(currency), rounding=ROUND_HALF_UP)
 
 
 def money(amount: Decimal, currency: str) -> dict[str, Any]:

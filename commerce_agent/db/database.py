@@ -1,8 +1,10 @@
 """The SQLite file: one writer connection behind a lock, reader connections for queries.
 
 Every write runs in its own transaction on the one writer, so one request's rollback can never
-discard another's write. Readers (aiosqlite, each on its own thread) see committed data only
-(WAL).
+discard another's write. Readers see committed data only (WAL): reads of many rows run on
+aiosqlite connections, each on its own thread, so a long scan never holds up the event loop;
+single-row reads (`fetch_one`: a token, a cart, an order by key) run on the loop itself, on a
+connection of their own, because the hop to a thread and back costs more than the lookup.
 
 How writes stay fast while every acknowledged one is durable (synchronous=FULL):
 
@@ -23,9 +25,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -44,7 +45,8 @@ class Transaction:
     """One write (a savepoint of the writer's open transaction), plus its after-commit hooks."""
 
     def __init__(self, connection: sqlite3.Connection,
-                 signal: Callable[[str], asyncio.Event]) -> None:
+                 signal: Callable[[str], asyncio.Event], path: str) -> None:
+        self.path = path  # the database file's, like Database.path
         self._connection = connection
         self._after_commit: list[AfterCommit] = []
         self._signal = signal
@@ -76,11 +78,84 @@ class Transaction:
 
 
 class _Group:
-    """Writes sharing one BEGIN IMMEDIATE … COMMIT; `committed` resolves with the COMMIT."""
+    """Writes sharing one BEGIN IMMEDIATE … COMMIT. Each write waits on a future of its own,
+    resolved with the COMMIT: a write whose request is cancelled cancels only its own."""
 
     def __init__(self) -> None:
         self.size = 0
-        self.committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting: list[asyncio.Future[None]] = []
+
+    def committed(self) -> asyncio.Future[None]:
+        """A new future, resolved (or failed) with the group's COMMIT."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append(future)
+        return future
+
+    def resolve(self, failure: BaseException | None = None) -> None:
+        for future in self.waiting:
+            if future.done():  # cancelled with its request: the COMMIT goes on regardless
+                continue
+            if failure is None:
+                future.set_result(None)
+            else:
+                future.set_exception(failure)
+                future.exception()  # retrieved: the write re-raises it itself
+
+
+class _Write:
+    """`async with db.transaction() as tx`: a class, not a generator-based context manager,
+    because it runs on every write."""
+
+    __slots__ = ("_db", "_group", "_tx", "_committed")
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def __aenter__(self) -> Transaction:
+        db, writer = self._db, self._db._writer
+        assert writer is not None, "database is not open"
+        db._waiting_writes += 1
+        try:
+            await db._write_lock.acquire()
+        finally:
+            db._waiting_writes -= 1
+        try:
+            if db._group is None:
+                await db._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
+                db._group = _Group()
+            self._group = db._group
+            writer.execute("SAVEPOINT write")
+        except BaseException:
+            if db._group is not None and db._group.size == 0:  # begun for this write only
+                await asyncio.shield(db._commit(db._group))
+            db._write_lock.release()
+            raise
+        self._group.size += 1
+        self._committed = self._group.committed()
+        self._tx = Transaction(writer, db.signal, db.path)
+        return self._tx
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: Any) -> None:
+        db, writer = self._db, self._db._writer
+        assert writer is not None
+        try:
+            try:
+                if kind is not None:
+                    writer.execute("ROLLBACK TO write")
+                writer.execute("RELEASE write")
+            finally:
+                await db._end_of_write(self._group)
+        finally:
+            db._write_lock.release()
+        if kind is not None:
+            self._committed.cancel()
+            return  # the error goes on; nothing of this write was kept
+        await self._committed
+        for hook in self._tx._after_commit:
+            result = hook()
+            if result is not None:
+                await result
 
 
 class Database:
@@ -92,6 +167,7 @@ class Database:
         self._writer: sqlite3.Connection | None = None
         self._writer_thread: ThreadPoolExecutor | None = None
         self._readers: list[aiosqlite.Connection] = []
+        self._lookups: sqlite3.Connection | None = None
         self._next_reader: Iterable[int] = itertools.cycle(range(readers))
         self._write_lock = asyncio.Lock()
         self._waiting_writes = 0
@@ -117,6 +193,15 @@ class Database:
             connection.execute(pragma).fetchall()
         return connection
 
+    def _connect_lookups(self) -> sqlite3.Connection:
+        # On the event loop it must never wait: busy_timeout 0, and a busy answer (rare in
+        # WAL: another connection recovering the file) is retried on a reader thread.
+        connection = sqlite3.connect(self.path, isolation_level=None)
+        connection.row_factory = sqlite3.Row
+        for pragma in ("PRAGMA busy_timeout = 0", "PRAGMA query_only = ON"):
+            connection.execute(pragma).fetchall()
+        return connection
+
     def _checked_synchronous(self) -> str:
         value = self.synchronous.upper()
         if value not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
@@ -136,6 +221,7 @@ class Database:
                 reader = await self._connect()
                 self._readers.append(reader)
                 await reader.execute_fetchall("PRAGMA query_only = ON")
+            self._lookups = self._connect_lookups()
         except BaseException:
             await self.close()  # an open connection's thread would keep the process alive
             raise
@@ -167,6 +253,9 @@ class Database:
         for connection in self._readers:
             await asyncio.shield(connection.close())
         self._readers = []
+        if self._lookups is not None:
+            self._lookups.close()
+            self._lookups = None
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await asyncio.shield(self._on_writer_thread(writer.close))
@@ -174,41 +263,9 @@ class Database:
             self._writer_thread.shutdown(wait=True)
             self._writer_thread = None
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    def transaction(self) -> _Write:
         """One write, atomic and isolated from every other; hooks run after its COMMIT."""
-        writer = self._writer
-        assert writer is not None, "database is not open"
-        self._waiting_writes += 1
-        try:
-            await self._write_lock.acquire()
-        finally:
-            self._waiting_writes -= 1
-        try:
-            if self._group is None:
-                await self._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
-                self._group = _Group()
-            group = self._group
-            group.size += 1
-            tx = Transaction(writer, self.signal)
-            writer.execute("SAVEPOINT write")
-            try:
-                yield tx
-            except BaseException:
-                writer.execute("ROLLBACK TO write")
-                writer.execute("RELEASE write")
-                raise
-            else:
-                writer.execute("RELEASE write")
-            finally:
-                await self._end_of_write(group)
-        finally:
-            self._write_lock.release()
-        await asyncio.shield(group.committed)
-        for hook in tx._after_commit:
-            result = hook()
-            if result is not None:
-                await result
+        return _Write(self)
 
     async def _end_of_write(self, group: _Group) -> None:
         """With the lock held: commit the group now, unless more writes wait to join it.
@@ -235,10 +292,9 @@ class Database:
             # Nothing of the group was acknowledged: every write in it fails.
             if writer.in_transaction:
                 await self._on_writer_thread(lambda: writer.execute("ROLLBACK"))
-            group.committed.set_exception(exc)
-            group.committed.exception()  # retrieved: members re-raise it themselves
+            group.resolve(exc)
             return
-        group.committed.set_result(None)
+        group.resolve()
 
     def signal(self, topic: str) -> asyncio.Event:
         """Set after a commit that called `tx.notify(topic)`. Each topic has one waiting loop
@@ -249,6 +305,14 @@ class Database:
         return self._readers[next(self._next_reader)]  # type: ignore[call-overload]
 
     async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        """One row (the first), read on the event loop: meant for lookups by key."""
+        assert self._lookups is not None, "database is not open"
+        try:
+            row: sqlite3.Row | None = self._lookups.execute(sql, params).fetchone()
+            return row
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
         rows = await self._reader().execute_fetchall(sql, params)
         return next(iter(rows), None)
 

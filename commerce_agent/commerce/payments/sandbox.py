@@ -74,6 +74,11 @@ async def confirm_intent(tx: Transaction, intent_id: str, client_secret: str, ca
 async def consume_intent(tx: Transaction, *, owner_id: str, intent_id: str, amount: Decimal,
                          currency: str) -> None:
     """Spend a succeeded intent on an order of exactly its amount, for its owner only."""
+    expected = money.money(amount, currency)
+    if intent_id and await storage.consume(tx, intent_id, owner_id, expected["amount"],
+                                           currency, clock.now_iso()):
+        return
+    # Not spendable: read it to say why.
     row = await storage.intent(tx, intent_id) if intent_id else None
     if row is None or row["owner_id"] != owner_id:
         raise _failed("The payment intent is unknown.", "unknown_intent")
@@ -82,10 +87,5 @@ async def consume_intent(tx: Transaction, *, owner_id: str, intent_id: str, amou
                       "not_confirmed")
     if row["status"] != "succeeded":
         raise _failed("This payment intent has already paid for an order.", "already_used")
-    expected = money.money(amount, currency)
-    if (row["amount"], row["currency"]) != (expected["amount"], currency):
-        raise _failed(f"The payment intent covers {row['amount']} {row['currency']}, but the "
-                      f"order totals {expected['amount']} {currency}.", "amount_mismatch")
-    if not await storage.set_intent_status(tx, intent_id, "consumed", was="succeeded",
-                                           at=clock.now_iso()):
-        raise _failed("This payment intent has already paid for an order.", "already_used")
+    raise _failed(f"The payment intent covers {row['amount']} {row['currency']}, but the "
+                  f"order totals {expected['amount']} {currency}.", "amount_mismatch")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -15,7 +16,7 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import pricing, scheduling
+from commerce_agent.commerce.services import pricing, scheduling, store_cache
 from commerce_agent.commerce.services.catalog import StockedItem, group_rows
 from commerce_agent.commerce.storage import carts as storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
@@ -35,11 +36,18 @@ class CartLine:
     quantity: int
     options: dict[str, Any]
     item: StockedItem | None
+    _unit_price: Decimal | None = field(default=None, repr=False, compare=False)
 
     @property
     def unit_price(self) -> Decimal:
-        return pricing.unit_price(self.item, self.variant_id, self.options) if self.item \
-            else Decimal(0)
+        # Priced once: a cart is rendered and totalled several times per request.
+        if self._unit_price is None:
+            self._unit_price = pricing.unit_price(self.item, self.variant_id, self.options) \
+                if self.item else Decimal(0)
+        return self._unit_price
+
+    def change(self, quantity: int, options: dict[str, Any]) -> None:
+        self.quantity, self.options, self._unit_price = quantity, options, None
 
     def render(self, currency: str) -> dict[str, Any]:
         unit = self.unit_price
@@ -62,15 +70,20 @@ class CartLine:
 class CartView:
     row: Mapping[str, Any] | sqlite3.Row
     currency: str
-    store_metadata: dict[str, Any]
+    store: dict[str, Any]  # the store's document (shared: read only)
     lines: list[CartLine]
-    promotions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    promotions: dict[str, dict[str, Any]] = field(default_factory=dict)  # shared: read only
+
+    @property
+    def store_metadata(self) -> dict[str, Any]:
+        metadata: dict[str, Any] = self.store.get("metadata", {})
+        return metadata
 
     @property
     def id(self) -> str:
         return str(self.row["id"])
 
-    @property
+    @functools.cached_property
     def codes(self) -> list[str]:
         codes: list[str] = json.loads(self.row["promotion_codes"])
         return codes
@@ -79,20 +92,28 @@ class CartView:
     def subtotal(self) -> Decimal:
         return sum((line.unit_price * line.quantity for line in self.lines), Decimal(0))
 
+    @functools.cached_property
+    def _priced(self) -> tuple[list[pricing.AppliedPromotion], tuple[Decimal, Decimal, Decimal]]:
+        # Priced once per view: an order asks for its totals several times. The services
+        # change a view's lines only before `_saved`, which answers with a new view.
+        subtotal = self.subtotal
+        applied = pricing.evaluate(self.codes, self.promotions, subtotal, self.currency)
+        discount = sum((p.discount for p in applied), Decimal(0))
+        return applied, (subtotal, discount, subtotal - discount)
+
     def applied_promotions(self) -> list[pricing.AppliedPromotion]:
-        return pricing.evaluate(self.codes, self.promotions, self.subtotal, self.currency)
+        return self._priced[0]
 
     def totals(self) -> tuple[Decimal, Decimal, Decimal]:
-        subtotal = self.subtotal
-        discount = sum((p.discount for p in self.applied_promotions()), Decimal(0))
-        return subtotal, discount, subtotal - discount
+        """Subtotal, discount and total."""
+        return self._priced[1]
 
     def render(self) -> dict[str, Any]:
-        subtotal, discount, total = self.totals()
+        applied, (subtotal, discount, total) = self._priced
         cart: dict[str, Any] = {
             "id": self.id, "storeId": self.row["store_id"], "status": self.row["status"],
             "items": [line.render(self.currency) for line in self.lines],
-            "promotions": [p.render(self.currency) for p in self.applied_promotions()],
+            "promotions": [p.render(self.currency) for p in applied],
             "subtotal": money.money(subtotal, self.currency),
             "discount": money.money(discount, self.currency),
             "total": money.money(total, self.currency),
@@ -129,26 +150,30 @@ async def load_view(db: Any, row: Mapping[str, Any] | sqlite3.Row) -> CartView:
     lines = await storage.cart_lines(db, row["id"])
     items = group_rows(await catalog_storage.items_with_stock(
         db, sorted({line["item_id"] for line in lines})))
-    store = await catalog_storage.get_store(db, row["store_id"])
+    store = await store_cache.rules(db, row["store_id"])
     assert store is not None
     return CartView(
-        row, store["currency"], msgspec.json.decode(store["doc"]).get("metadata", {}),
+        row, store.currency, store.doc,
         [CartLine(line["id"], line["item_id"], line["variant_id"], line["quantity"],
                   msgspec.json.decode(line["options"]), items.get(line["item_id"]))
          for line in lines],
-        await storage.store_promotions(db, row["store_id"]),
+        store.promotions,
     )
 
 
 async def open_cart(db: Any, cart_id: str, principal: Principal) -> CartView:
     """The caller's active cart, or 404 (absent, another owner's, submitted) / 410 (expired)."""
-    row = _check_open(await storage.get_cart(db, cart_id, principal.user_id), cart_id)
-    return await load_view(db, row)
+    return await open_row(db, await storage.get_cart(db, cart_id, principal.user_id), cart_id)
+
+
+async def open_row(db: Any, row: sqlite3.Row | None, cart_id: str) -> CartView:
+    """open_cart for a cart row already read (None when there is none)."""
+    return await load_view(db, _check_open(row, cart_id))
 
 
 async def create_cart(tx: Transaction, principal: Principal, store_id: str,
                       guest_info: dict[str, Any] | None, lifetime: int) -> CartView:
-    if await catalog_storage.get_store(tx, store_id) is None:
+    if await store_cache.rules(tx, store_id) is None:
         raise validation_error("/storeId", "names no store", store_id)
     cart_id = new_id("cart")
     await storage.insert_cart(tx, {
@@ -247,7 +272,7 @@ async def update_item(tx: Transaction, principal: Principal, cart_id: str, line_
     if new_quantity > line.quantity:
         _check_stock(line.item, line.variant_id, new_quantity)
     await storage.update_line(tx, line.id, new_quantity, options)
-    line.quantity, line.options = new_quantity, options
+    line.change(new_quantity, options)
     return await _saved(tx, cart, lifetime)
 
 

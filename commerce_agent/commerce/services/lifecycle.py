@@ -110,12 +110,14 @@ async def change_order(tx: Transaction, order_id: str, change: Change | None = N
         await storage.unschedule(tx, order_id)
     elif to == "confirmed":
         await storage.schedule(tx, order_id, 0, None)
-    await order_events.order_changed(tx, owner, copy.deepcopy(before), copy.deepcopy(after))
+    await order_events.order_changed(tx, owner, before, after)
     return after
 
 
-async def order_created(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
-    """A new order: confirmed ones start fulfillment; listeners hear of it."""
+async def order_created(tx: Transaction, owner_id: str, doc: dict[str, Any]
+                        ) -> dict[str, Any]:
+    """A new order: confirmed ones start fulfillment; listeners hear of it. Returns the order
+    rendered."""
     if doc["status"] == "confirmed":
         await storage.schedule(tx, doc["id"], 0, None)
-    await order_events.order_changed(tx, owner_id, None, copy.deepcopy(doc))
+    return await order_events.order_changed(tx, owner_id, None, doc)

@@ -48,26 +48,27 @@ def _new_refunds(before: dict[str, Any] | None, after: dict[str, Any]) -> list[d
 
 
 async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] | None,
-                        after: dict[str, Any]) -> None:
-    """Record that an order went from `before` (None when just created) to `after`."""
+                        after: dict[str, Any]) -> dict[str, Any]:
+    """Record that an order went from `before` (None when just created) to `after`; returns
+    `after` rendered (as GET /orders/{id} answers it)."""
     previous = _render(before) if before is not None else None
     current = _render(after)
     patch = patch_between(previous, current)
     if not patch:
-        return
+        return current
     await storage.append(tx, {"order_id": after["id"], "owner_id": owner_id,
                               "status": after["status"], "at": clock.now_iso(),
-                              "patch": msgspec.json.encode(patch).decode()})
+                              "patch": msgspec.json.encode(patch).decode()},
+                         first=previous is None)
     tx.notify(ORDER_EVENTS)
-    if previous is None:
-        await webhooks.emit(tx, owner_id, "order.created", current)
-    else:
-        await webhooks.emit(tx, owner_id, "order.updated", current, previous)
+    events: list[webhooks.Event] = [("order.created", current, None) if previous is None
+                                    else ("order.updated", current, previous)]
     if previous is None or previous["status"] != current["status"]:
-        await webhooks.emit(tx, owner_id, f"order.{current['status']}", current, previous)
-    for refund in _new_refunds(before, after):
-        await webhooks.emit(tx, owner_id, "refund.created",
-                            {**refund, "orderId": after["id"]})
+        events.append((f"order.{current['status']}", current, previous))
+    events += [("refund.created", {**refund, "orderId": after["id"]}, None)
+               for refund in _new_refunds(before, after)]
+    await webhooks.emit_all(tx, owner_id, events)
+    return current
 
 
 async def return_changed(tx: Transaction, owner_id: str, before: dict[str, Any] | None,

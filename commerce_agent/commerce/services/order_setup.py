@@ -22,7 +22,6 @@ from commerce_agent.commerce.services import (
 )
 from commerce_agent.commerce.services.carts import CartView
 from commerce_agent.commerce.services.fulfillment_intent import Group
-from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import validation_error
 
@@ -71,7 +70,7 @@ def _preorder(doc: dict[str, Any], cart: CartView) -> None:
 async def prepare(tx: Transaction, owner_id: str, doc: dict[str, Any], cart: CartView,
                   groups: list[Group] | None, base_url: str) -> list[dict[str, Any]]:
     """The order documents to insert for this cart (one, or one per fulfillment group)."""
-    store = await storage.store_doc(tx, str(cart.row["store_id"]))
+    store = cart.store
     now = clock.now()
     context = fulfillment.Context(now, 1.0, base_url)
     documents = fulfillment_intent.split(doc, groups)

@@ -52,6 +52,8 @@ def render(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "actions": actions(doc)}
 
 
-async def after_order_created(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
-    """What a new order sets off in the same transaction (fulfillment, events, outbox)."""
-    await lifecycle.order_created(tx, owner_id, doc)
+async def after_order_created(tx: Transaction, owner_id: str, doc: dict[str, Any]
+                              ) -> dict[str, Any]:
+    """What a new order sets off in the same transaction (fulfillment, events, outbox);
+    returns the order rendered."""
+    return await lifecycle.order_created(tx, owner_id, doc)

@@ -86,7 +86,7 @@ async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -
         raise CommerceError(409, "cart_already_submitted",
                             "This cart has already been turned into an order.",
                             params={"id": cart_id})
-    return await carts.open_cart(tx, cart_id, principal)
+    return await carts.open_row(tx, row, cart_id)
 
 
 async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequest
@@ -293,14 +293,13 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         await storage.insert_order(tx, principal.user_id, placed)
     if cart.row["id"] is not None:
         await cart_storage.mark_submitted(tx, str(cart.row["id"]), doc["createdAt"])
-    for placed in docs:
-        await order_view.after_order_created(tx, principal.user_id, placed)
+    rendered = [await order_view.after_order_created(tx, principal.user_id, placed)
+                for placed in docs]
     headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
     if payment is not None and record is not None:
         headers["X-PAYMENT-RESPONSE"] = x402.encode_payment_response(
             True, str(record["reference"]), payment.proof.network, str(record["payer"]))
-    body = order_view.render(docs[0]) if len(docs) == 1 \
-        else [order_view.render(placed) for placed in docs]
+    body = rendered[0] if len(docs) == 1 else rendered
     return PlacedOrder(201, body, headers)
 
 

@@ -53,26 +53,43 @@ def _wants(events_json: str, event: str) -> bool:
     return event in events or ALL_EVENTS in events
 
 
+Event = tuple[str, dict[str, Any], dict[str, Any] | None]  # (event, data, previous data)
+
+
 async def emit(tx: Transaction, owner_id: str, event: str, data: dict[str, Any],
                previous: dict[str, Any] | None = None) -> str | None:
     """Queue `event` for every active subscription of the owner that wants it; returns the
     event id (None when nobody subscribed, and then nothing is stored)."""
-    assert event in EVENTS, event
-    subscriptions = [row["id"] for row in await storage.active_subscriptions(tx, owner_id)
-                     if _wants(row["events"], event)]
-    if not subscriptions:
-        return None
-    event_id, now = new_id("evt"), clock.now_iso()
-    payload: dict[str, Any] = {"id": event_id, "event": event, "timestamp": now, "data": data}
-    if previous is not None:
-        payload["previousData"] = previous
-    await storage.insert_event(tx, {"id": event_id, "owner": owner_id, "event": event,
-                                    "body": msgspec.json.encode(payload), "at": now})
-    for subscription_id in subscriptions:
-        await storage.insert_delivery(tx, {"id": new_id("whd"), "subscription": subscription_id,
-                                           "event": event_id, "at": now})
-    tx.notify(OUTBOX)
-    return event_id
+    return (await emit_all(tx, owner_id, [(event, data, previous)]))[0]
+
+
+async def emit_all(tx: Transaction, owner_id: str, events: list[Event]) -> list[str | None]:
+    """`emit` for several events of one change, reading the owner's subscriptions once."""
+    for event, _, _ in events:
+        assert event in EVENTS, event
+    active = await storage.active_subscriptions(tx, owner_id)
+    if not active:  # the common case: nothing to store
+        return [None] * len(events)
+    ids: list[str | None] = []
+    for event, data, previous in events:
+        subscriptions = [row["id"] for row in active if _wants(row["events"], event)]
+        if not subscriptions:
+            ids.append(None)
+            continue
+        event_id, now = new_id("evt"), clock.now_iso()
+        payload: dict[str, Any] = {"id": event_id, "event": event, "timestamp": now,
+                                   "data": data}
+        if previous is not None:
+            payload["previousData"] = previous
+        await storage.insert_event(tx, {"id": event_id, "owner": owner_id, "event": event,
+                                        "body": msgspec.json.encode(payload), "at": now})
+        for subscription_id in subscriptions:
+            await storage.insert_delivery(tx, {"id": new_id("whd"),
+                                               "subscription": subscription_id,
+                                               "event": event_id, "at": now})
+        tx.notify(OUTBOX)
+        ids.append(event_id)
+    return ids
 
 
 # --- validation -----------------------------------------------------------------------------

@@ -8,12 +8,15 @@ from typing import Any
 from commerce_agent.db import Database, Transaction
 
 
-async def append(tx: Transaction, event: dict[str, Any]) -> int:
-    """Store the order's next event; returns its per-order sequence number (1, 2, …)."""
-    row = await tx.fetch_one("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM order_events "
-                             "WHERE order_id = :order_id", event)
-    assert row is not None
-    seq = int(row["seq"])
+async def append(tx: Transaction, event: dict[str, Any], *, first: bool = False) -> int:
+    """Store the order's next event (`first`: of a new order, so number 1); returns its
+    per-order sequence number (1, 2, …)."""
+    seq = 1
+    if not first:
+        row = await tx.fetch_one("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM order_events "
+                                 "WHERE order_id = :order_id", event)
+        assert row is not None
+        seq = int(row["seq"])
     await tx.execute(
         "INSERT INTO order_events (order_id, seq, owner_id, status, patch, created_at) "
         "VALUES (:order_id, :seq, :owner_id, :status, :patch, :at)", {**event, "seq": seq})

@@ -31,6 +31,19 @@ async def set_intent_status(tx: Transaction, intent_id: str, status: str, *, was
     return changed == 1
 
 
+async def consume(tx: Transaction, intent_id: str, owner_id: str, amount: str, currency: str,
+                  at: str) -> bool:
+    """Spend a succeeded intent of this owner, amount and currency in one statement; False
+    when it is not one (the caller reads it to say why)."""
+    changed = await tx.execute(
+        "UPDATE payment_intents SET status = 'consumed', updated_at = :at WHERE id = :id "
+        "AND owner_id = :owner AND status = 'succeeded' AND amount = :amount "
+        "AND currency = :currency",
+        {"id": intent_id, "owner": owner_id, "amount": amount, "currency": currency,
+         "at": at})
+    return changed == 1
+
+
 async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str) -> bool:
     """Record a proof as spent; False when it already was (the primary key holds it once)."""
     changed = await tx.execute(
