@@ -42,10 +42,10 @@ class IndexedRouter(Router):
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         if len(self.routes) != self._indexed:  # routes added since (tests add some)
             self._index()
-        if scope["type"] in ("http", "websocket"):
+        # Behind a root_path the path still carries the prefix: try every route, as Starlette.
+        if scope["type"] in ("http", "websocket") and not scope.get("root_path"):
             path: str = scope["path"]
-            group = self._groups.get(path[1:].split("/", 1)[0]) if not scope.get(
-                "root_path") else None
+            group = self._groups.get(path[1:].split("/", 1)[0])
             if group is not None:
                 scope.setdefault("router", self)  # url_path_for sees every route
                 await group.app(scope, receive, send)

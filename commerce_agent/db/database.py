@@ -82,8 +82,12 @@ class _Group:
     resolved with the COMMIT: a write whose request is cancelled cancels only its own."""
 
     def __init__(self) -> None:
-        self.size = 0
         self.waiting: list[asyncio.Future[None]] = []
+
+    @property
+    def size(self) -> int:
+        """Writes that joined the group (failed ones included)."""
+        return len(self.waiting)
 
     def committed(self) -> asyncio.Future[None]:
         """A new future, resolved (or failed) with the group's COMMIT."""
@@ -130,7 +134,6 @@ class _Write:
                 await asyncio.shield(db._commit(db._group))
             db._write_lock.release()
             raise
-        self._group.size += 1
         self._committed = self._group.committed()
         self._tx = Transaction(writer, db.signal, db.path)
         return self._tx

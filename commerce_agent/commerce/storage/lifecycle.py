@@ -82,7 +82,3 @@ async def save_item_doc(tx: Transaction, item_id: str, doc: dict[str, Any]) -> N
                       "id": item_id})
     tx.notify(catalog.CHANGED)
 
-
-async def store_doc(db: Database | Transaction, store_id: str) -> dict[str, Any]:
-    row = await db.fetch_one("SELECT doc FROM stores WHERE id = :id", {"id": store_id})
-    return {} if row is None else dict(msgspec.json.decode(row["doc"]))
