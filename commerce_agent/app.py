@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import State
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
@@ -49,6 +51,18 @@ from commerce_agent.settings import Settings
 Worker = Callable[[Starlette], AbstractAsyncContextManager[None]]
 
 
+class AppState(State):
+    """`app.state` holding its values as plain attributes. Starlette's State answers each read
+    through `__getattr__` after a failed lookup whose AttributeError is formatted (Python
+    3.11), and the routes read it several times per request."""
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        object.__setattr__(self, key, value)
+
+    def __delattr__(self, key: str) -> None:
+        object.__delattr__(self, key)
+
+
 def commerce_routes() -> list[BaseRoute]:
     return [*discovery.routes, *catalog.routes, *carts.routes, *orders.routes,
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
@@ -87,6 +101,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     # Starlette always builds a plain Router; ours matches by first path segment (routing.py).
     app.router = IndexedRouter([*commerce_routes(), agent_routes.mount(settings.agent_mount)],
                                lifespan=lifespan)
+    app.state = AppState()
     app.state.settings = settings
     app.state.db = database
     app.state.order_feed = OrderFeed(database)

@@ -6,7 +6,7 @@ import re
 from typing import Any, TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 MEDIA_TYPE = "application/commerce+json; version=1.0"
@@ -24,37 +24,67 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
                     media_type=media_type)
 
 
+def header(request: Request, name: bytes) -> str | None:
+    """The first value of request header `name` (lower case, as ASGI gives names): cheaper
+    than building Starlette's Headers for the one or two a route reads."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
 def _pointer(msgspec_path: str) -> str:
     # msgspec reports `$.items[0].quantity`; clients get the JSON pointer /items/0/quantity.
     parts = re.findall(r"\.([^.\[]+)|\[(\d+)\]", msgspec_path)
     return "/" + "/".join(name or index for name, index in parts) if parts else ""
 
 
-async def read_body(request: Request) -> bytes:
-    """The raw body, refused with 413 past the size limit and 415 for non-JSON types."""
-    from commerce_agent.errors import CommerceError
+def _too_large(limit: int) -> Exception:
+    from commerce_agent.errors import CommerceError  # errors imports this module
 
+    return CommerceError(413, "payload_too_large", f"Request body exceeds {limit} bytes.",
+                         params={"limit": limit})
+
+
+async def read_body(request: Request) -> bytes:
+    """The raw body, refused with 413 past the size limit and 415 for non-JSON types.
+
+    Read straight from `receive`, once per request (kept in the scope's state), and the two
+    headers it needs straight from the scope: every write reads its body, and Starlette's
+    Headers and stream() cost more than the read."""
     state = request.scope.setdefault("state", {})  # what request.state reads and writes
     cached: bytes | None = state.get("raw_body")
     if cached is not None:
         return cached
     limit: int = request.app.state.settings.max_body_bytes
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise CommerceError(413, "payload_too_large", f"Request body exceeds {limit} bytes.",
-                            params={"limit": limit})
+    declared = content_type = b""
+    for name, value in request.scope["headers"]:
+        if name == b"content-length":
+            declared = value
+        elif name == b"content-type":
+            content_type = value
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    receive = request.receive
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
-            raise CommerceError(413, "payload_too_large", f"Request body exceeds {limit} bytes.",
-                                params={"limit": limit})
+            raise _too_large(limit)
         chunks.append(chunk)
-    body = b"".join(chunks)
+        if not message.get("more_body", False):
+            break
+    body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     state["raw_body"] = body
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if body and content_type not in _ACCEPTED_BODY_TYPES:
+    if body and content_type.split(b";")[0].strip().lower().decode("latin-1") \
+            not in _ACCEPTED_BODY_TYPES:
+        from commerce_agent.errors import CommerceError
+
         raise CommerceError(415, "unsupported_media_type",
                             f"Send JSON bodies as {MEDIA_TYPE} or application/json.")
     return body
@@ -62,32 +92,40 @@ async def read_body(request: Request) -> bytes:
 
 async def decode_body(request: Request, decoder: msgspec.json.Decoder[T]) -> T:
     """Decode the request body into a typed struct, turning every failure into a 400."""
-    from commerce_agent.errors import CommerceError, validation_error
-
     body = await read_body(request)
-    if not body.strip():
-        raise CommerceError(400, "bad_request", "A JSON request body is required.",
-                            details=[{"type": "validation", "field": "",
-                                      "reason": "body is empty"}])
     try:
-        return decoder.decode(body)
-    except msgspec.ValidationError as exc:
-        text = str(exc)
+        if body.strip():
+            return decoder.decode(body)
+        failure: Exception | None = None
+    except (msgspec.DecodeError, RecursionError) as exc:  # ValidationError is a DecodeError
+        failure = exc
+    raise _refusal(failure) from None
+
+
+def _refusal(failure: Exception | None) -> Exception:
+    """The 400 for a body that is empty (None), malformed, invalid or nested too deeply."""
+    from commerce_agent.errors import CommerceError, validation_error  # errors imports us
+
+    if failure is None:
+        return CommerceError(400, "bad_request", "A JSON request body is required.",
+                             details=[{"type": "validation", "field": "",
+                                       "reason": "body is empty"}])
+    if isinstance(failure, msgspec.ValidationError):
+        text = str(failure)
         match = _PATH_RE.search(text)
         field = _pointer(match.group(1)) if match else ""
         reason = text[: match.start()] if match else text
         if "Object contains unknown field" in reason:
             return_field = field + "/" + reason.split("`")[1] if "`" in reason else field
-            raise validation_error(return_field, "is not a known field") from None
-        raise validation_error(field or "/", reason.rstrip(".").lower()) from None
-    except msgspec.DecodeError as exc:
-        raise CommerceError(400, "bad_request", f"Malformed JSON: {exc}",
-                            details=[{"type": "validation", "field": "",
-                                      "reason": "malformed JSON"}]) from None
-    except RecursionError:  # msgspec's guard against a stack overflow on absurd nesting
-        raise CommerceError(400, "bad_request", "The JSON body is nested too deeply.",
-                            details=[{"type": "validation", "field": "",
-                                      "reason": "nested too deeply"}]) from None
+            return validation_error(return_field, "is not a known field")
+        return validation_error(field or "/", reason.rstrip(".").lower())
+    if isinstance(failure, RecursionError):  # msgspec's guard against absurd nesting
+        return CommerceError(400, "bad_request", "The JSON body is nested too deeply.",
+                             details=[{"type": "validation", "field": "",
+                                       "reason": "nested too deeply"}])
+    return CommerceError(400, "bad_request", f"Malformed JSON: {failure}",
+                         details=[{"type": "validation", "field": "",
+                                   "reason": "malformed JSON"}])
 
 
 def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:

@@ -6,13 +6,14 @@ from starlette.requests import Request
 
 from commerce_agent.auth.tokens import Principal, remembered_owner
 from commerce_agent.errors import CommerceError
+from commerce_agent.http import header
 
 
 def _bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization")
-    if header is None:
+    value = header(request, b"authorization")
+    if value is None:
         return None
-    scheme, _, token = header.partition(" ")
+    scheme, _, token = value.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return ""
     return token.strip()

@@ -19,7 +19,7 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
-from commerce_agent.http import read_body
+from commerce_agent.http import header, read_body
 
 Work = Callable[[Transaction], Awaitable[Response]]
 
@@ -37,7 +37,7 @@ def _fingerprint(body: bytes) -> str:
 
 
 def _idempotency_key(request: Request) -> str | None:
-    key = request.headers.get("idempotency-key")
+    key = header(request, b"idempotency-key")
     if key is None:
         return None
     if not 1 <= len(key) <= 255 or not key.isprintable():

@@ -20,7 +20,7 @@ from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
-from commerce_agent.http import decode_body, json_response
+from commerce_agent.http import decode_body, header, json_response
 
 ORDER_STATUSES = {"pending", "confirmed", "processing", "in_transit", "completed", "cancelled"}
 
@@ -73,7 +73,7 @@ async def create_order(request: Request) -> Response:
     body = await decode_body(request, _create)
     order_request = _order_request(body)
     state = request.app.state
-    payment = preverify(request.headers.get("x-payment"), state.pay_to)
+    payment = preverify(header(request, b"x-payment"), state.pay_to)
 
     async def work(tx: Transaction) -> Response:
         placed = await place_order(tx, principal, order_request, payment,

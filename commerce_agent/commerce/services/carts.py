@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -73,6 +71,10 @@ class CartView:
     store: dict[str, Any]  # the store's document (shared: read only)
     lines: list[CartLine]
     promotions: dict[str, dict[str, Any]] = field(default_factory=dict)  # shared: read only
+    # Computed once per view (functools.cached_property takes a lock on every read in 3.11).
+    _codes: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _prices: tuple[list[pricing.AppliedPromotion], tuple[Decimal, Decimal, Decimal]] | None = \
+        field(default=None, init=False, repr=False, compare=False)
 
     @property
     def store_metadata(self) -> dict[str, Any]:
@@ -83,23 +85,26 @@ class CartView:
     def id(self) -> str:
         return str(self.row["id"])
 
-    @functools.cached_property
+    @property
     def codes(self) -> list[str]:
-        codes: list[str] = json.loads(self.row["promotion_codes"])
-        return codes
+        if self._codes is None:
+            self._codes = msgspec.json.decode(self.row["promotion_codes"])
+        return self._codes
 
     @property
     def subtotal(self) -> Decimal:
         return sum((line.unit_price * line.quantity for line in self.lines), Decimal(0))
 
-    @functools.cached_property
+    @property
     def _priced(self) -> tuple[list[pricing.AppliedPromotion], tuple[Decimal, Decimal, Decimal]]:
         # Priced once per view: an order asks for its totals several times. The services
         # change a view's lines only before `_saved`, which answers with a new view.
-        subtotal = self.subtotal
-        applied = pricing.evaluate(self.codes, self.promotions, subtotal, self.currency)
-        discount = sum((p.discount for p in applied), Decimal(0))
-        return applied, (subtotal, discount, subtotal - discount)
+        if self._prices is None:
+            subtotal = self.subtotal
+            applied = pricing.evaluate(self.codes, self.promotions, subtotal, self.currency)
+            discount = sum((p.discount for p in applied), Decimal(0))
+            self._prices = applied, (subtotal, discount, subtotal - discount)
+        return self._prices
 
     def applied_promotions(self) -> list[pricing.AppliedPromotion]:
         return self._priced[0]
@@ -188,8 +193,8 @@ async def _saved(tx: Transaction, cart: CartView, lifetime: int, **row: Any) -> 
     caller has changed `cart.lines` to match what it wrote, so nothing is read again."""
     now, expires = clock.now_iso(), clock.later_iso(lifetime)
     await storage.touch(tx, cart.id, now, expires)
-    return dataclasses.replace(cart, row={**dict(cart.row), **row, "updated_at": now,
-                                          "expires_at": expires})
+    return CartView({**dict(cart.row), **row, "updated_at": now, "expires_at": expires},
+                    cart.currency, cart.store, cart.lines, cart.promotions)
 
 
 def _check_stock(item: StockedItem, variant_id: str, wanted: int) -> None:
@@ -227,7 +232,7 @@ async def add_item(tx: Transaction, principal: Principal, cart_id: str, item_id:
     pricing.check_quantity(total_quantity)
     _check_stock(item, variant_id, total_quantity)
     if same is not None:
-        await storage.update_line(tx, same.id, total_quantity, options)
+        await storage.set_quantity(tx, same.id, total_quantity)
         same.quantity = total_quantity
     else:
         limit = pricing.max_cart_items(cart.store_metadata)

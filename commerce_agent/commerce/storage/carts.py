@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
@@ -45,14 +44,23 @@ async def insert_line(tx: Transaction, cart_id: str, line: dict[str, Any]) -> No
         "WHERE cart_id = :cart), :item, :variant, :qty, :options)",
         {"id": line["id"], "cart": cart_id, "item": line["itemId"],
          "variant": line["variantId"], "qty": line["quantity"],
-         "options": json.dumps(line["options"], sort_keys=True)})
+         "options": _encode_options(line["options"])})
 
 
 async def update_line(tx: Transaction, line_id: str, quantity: int,
                       options: dict[str, Any]) -> None:
     await tx.execute(
         "UPDATE cart_items SET quantity = :qty, options = :options WHERE id = :id",
-        {"qty": quantity, "options": json.dumps(options, sort_keys=True), "id": line_id})
+        {"qty": quantity, "options": _encode_options(options), "id": line_id})
+
+
+async def set_quantity(tx: Transaction, line_id: str, quantity: int) -> None:
+    await tx.execute("UPDATE cart_items SET quantity = :qty WHERE id = :id",
+                     {"qty": quantity, "id": line_id})
+
+
+def _encode_options(options: dict[str, Any]) -> str:
+    return msgspec.json.encode(options, order="sorted").decode()
 
 
 async def delete_line(tx: Transaction, line_id: str) -> None:
@@ -61,7 +69,7 @@ async def delete_line(tx: Transaction, line_id: str) -> None:
 
 async def set_promotions(tx: Transaction, cart_id: str, codes: list[str]) -> None:
     await tx.execute("UPDATE carts SET promotion_codes = :codes WHERE id = :id",
-                     {"codes": json.dumps(codes), "id": cart_id})
+                     {"codes": msgspec.json.encode(codes).decode(), "id": cart_id})
 
 
 async def mark_submitted(tx: Transaction, cart_id: str, now: str) -> bool:
