@@ -18,12 +18,18 @@ How writes stay fast while every acknowledged one is durable (synchronous=FULL):
   When it ends and other writes are waiting for the lock, the transaction stays open for them
   and one COMMIT (one fsync) makes the whole group durable; a write that fails rolls back to
   its savepoint only. No write returns, and no after-commit hook runs, before its COMMIT.
+- Checkpoints run in the background. SQLite's automatic checkpoint runs inside a COMMIT and
+  holds up every write waiting behind it for the whole copy (and, with synchronous=FULL, two
+  fsyncs): the writer turns it off, and a connection of its own on its own thread runs a
+  PASSIVE checkpoint (which never blocks writers) at most every CHECKPOINT_INTERVAL seconds
+  after a commit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +45,10 @@ T = TypeVar("T")
 _OPEN_ATTEMPTS = 40
 # Writes that share one COMMIT at most; a bound keeps every write's wait for it short.
 MAX_GROUP = 64
+# Seconds between background checkpoints (at most; one runs only after a commit).
+CHECKPOINT_INTERVAL = 0.1
+
+log = logging.getLogger(__name__)
 
 
 class Transaction:
@@ -176,6 +186,10 @@ class Database:
         self._waiting_writes = 0
         self._group: _Group | None = None
         self._signals: dict[str, asyncio.Event] = {}
+        self._checkpoint_thread: ThreadPoolExecutor | None = None
+        self._checkpointer: sqlite3.Connection | None = None
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._last_checkpoint = 0.0
 
     def _pragmas(self) -> list[str]:
         return ["PRAGMA busy_timeout = 15000", "PRAGMA foreign_keys = ON",
@@ -193,6 +207,14 @@ class Database:
         connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         connection.row_factory = sqlite3.Row
         for pragma in self._pragmas():
+            connection.execute(pragma).fetchall()
+        return connection
+
+    def _connect_checkpointer(self) -> sqlite3.Connection:
+        # Only ever used on the checkpoint thread.
+        connection = sqlite3.connect(self.path, isolation_level=None)
+        for pragma in ("PRAGMA busy_timeout = 1000",
+                       f"PRAGMA synchronous = {self._checked_synchronous()}"):
             connection.execute(pragma).fetchall()
         return connection
 
@@ -225,6 +247,9 @@ class Database:
                 self._readers.append(reader)
                 await reader.execute_fetchall("PRAGMA query_only = ON")
             self._lookups = self._connect_lookups()
+            self._checkpoint_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-checkpoint")
+            self._checkpointer = await asyncio.get_running_loop().run_in_executor(
+                self._checkpoint_thread, self._connect_checkpointer)
         except BaseException:
             await self.close()  # an open connection's thread would keep the process alive
             raise
@@ -237,6 +262,7 @@ class Database:
 
         def prepare() -> None:
             writer.execute("PRAGMA journal_mode = WAL").fetchall()
+            writer.execute("PRAGMA wal_autocheckpoint = 0").fetchall()  # see _checkpoint_soon
             apply_migrations(writer)
 
         for attempt in range(_OPEN_ATTEMPTS):
@@ -253,6 +279,15 @@ class Database:
             async with self._write_lock:
                 if self._group is not None:
                     await asyncio.shield(self._commit(self._group))
+        if self._checkpoint is not None:
+            await asyncio.shield(self._checkpoint)
+        if self._checkpoint_thread is not None:
+            if self._checkpointer is not None:
+                checkpointer, self._checkpointer = self._checkpointer, None
+                await asyncio.shield(asyncio.get_running_loop().run_in_executor(
+                    self._checkpoint_thread, checkpointer.close))
+            self._checkpoint_thread.shutdown(wait=True)
+            self._checkpoint_thread = None
         for connection in self._readers:
             await asyncio.shield(connection.close())
         self._readers = []
@@ -298,6 +333,29 @@ class Database:
             group.resolve(exc)
             return
         group.resolve()
+        self._checkpoint_soon()
+
+    def _checkpoint_soon(self) -> None:
+        """Start a background checkpoint unless one is running or ran moments ago."""
+        loop = asyncio.get_running_loop()
+        if self._checkpoint is not None or self._checkpoint_thread is None \
+                or loop.time() - self._last_checkpoint < CHECKPOINT_INTERVAL:
+            return
+        checkpointer = self._checkpointer
+        assert checkpointer is not None
+
+        def checkpoint() -> None:
+            try:
+                checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error:  # as with SQLite's own: the next one catches up
+                log.warning("background checkpoint failed", exc_info=True)
+
+        def finished(_: asyncio.Future[None]) -> None:
+            self._checkpoint = None
+            self._last_checkpoint = loop.time()
+
+        self._checkpoint = loop.run_in_executor(self._checkpoint_thread, checkpoint)
+        self._checkpoint.add_done_callback(finished)
 
     def signal(self, topic: str) -> asyncio.Event:
         """Set after a commit that called `tx.notify(topic)`. Each topic has one waiting loop
