@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import threading
 from typing import Any
 
 import pytest
@@ -166,3 +167,84 @@ async def test_a_failed_commit_fails_every_write_of_its_group(tmp_path: Any) -> 
                          "VALUES ('after', 'i', 'u', 5, 'now')")
     assert len(await db.fetch_all("SELECT id FROM reviews")) == 1
     await db.close()
+
+
+async def _insert(db: Database, review_id: str, hooks: list[str]) -> None:
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                         "VALUES (:id, 'i', :id, 5, 'now')", {"id": review_id})
+        tx.after_commit(lambda: hooks.append(review_id))
+
+
+async def _visible(db: Database, review_id: str) -> None:
+    for _ in range(1000):
+        if await db.fetch_one("SELECT 1 FROM reviews WHERE id = :id", {"id": review_id}):
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"{review_id} never committed")
+
+
+async def test_full_writes_are_acknowledged_only_after_the_wal_sync(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """synchronous=FULL: the WAL is synced off the lock, and nothing is acknowledged (no
+    return, no hook) before its sync, while the next write goes ahead meanwhile."""
+    from commerce_agent.db import database
+
+    release = threading.Event()
+    synced: list[int] = []
+
+    def held_sync(descriptor: int) -> None:
+        if not synced:  # the first sync waits for the test
+            release.wait(10)
+        synced.append(descriptor)
+
+    monkeypatch.setattr(database, "_sync", held_sync)
+    db = Database(os.path.join(tmp_path, "d.db"))
+    await db.open()
+    assert db._wal is not None
+    writer_mode = db._writer.execute("PRAGMA synchronous").fetchone()[0]  # type: ignore[union-attr]
+    assert writer_mode == 1  # NORMAL: the sync is ours
+    hooks: list[str] = []
+    first = asyncio.create_task(_insert(db, "first", hooks))
+    await _visible(db, "first")  # committed (other connections read it) …
+    await asyncio.sleep(0.05)
+    assert not first.done() and hooks == []  # … but not on disk yet: not acknowledged
+    second = asyncio.create_task(_insert(db, "second", hooks))
+    # The second write takes the lock and commits while the first one's sync is held.
+    await _visible(db, "second")
+    assert hooks == [] and not second.done()
+    release.set()
+    await asyncio.wait_for(asyncio.gather(first, second), 10)
+    assert hooks == ["first", "second"] and len(synced) == 2
+    await db.close()
+
+
+async def test_a_failed_wal_sync_fails_its_writes(tmp_path: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from commerce_agent.db import database
+
+    def failing_sync(descriptor: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    db = Database(os.path.join(tmp_path, "e.db"))
+    await db.open()
+    monkeypatch.setattr(database, "_sync", failing_sync)
+    hooks: list[str] = []
+    with pytest.raises(OSError, match="Input/output"):
+        await _insert(db, "unsure", hooks)
+    assert hooks == []
+    monkeypatch.undo()
+    await _insert(db, "later", hooks)  # the writer goes on
+    assert hooks == ["later"]
+    await db.close()
+
+
+async def test_other_synchronous_settings_leave_syncing_to_sqlite(tmp_path: Any) -> None:
+    for setting, code in (("NORMAL", 1), ("EXTRA", 3)):
+        db = Database(os.path.join(tmp_path, f"{setting}.db"), synchronous=setting)
+        await db.open()
+        assert db._wal is None
+        mode = db._writer.execute("PRAGMA synchronous").fetchone()[0]  # type: ignore[union-attr]
+        assert mode == code
+        await _insert(db, "r", [])
+        await db.close()
