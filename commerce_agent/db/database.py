@@ -11,12 +11,12 @@ How writes stay fast while every acknowledged one is durable (synchronous=FULL):
 - The statements of a write run directly on the writer connection, on the event loop. Inside
   `BEGIN IMMEDIATE` they never wait for a lock (the transaction holds the file's write lock
   and WAL readers never block it) and each takes microseconds, where a hop to a connection
-  thread and back costs more than the statement. What can wait or sync the disk — BEGIN
-  IMMEDIATE (another process may hold the lock) and COMMIT (fsync) — runs on the writer's own
-  thread, off the loop.
+  thread and back costs more than the statement. What can wait or write to the disk — BEGIN
+  IMMEDIATE (another process may hold the lock) and COMMIT (WAL writes) — runs on the writer's
+  own thread, off the loop.
 - Group commit. Each write is a SAVEPOINT inside the current `BEGIN IMMEDIATE` transaction.
   When it ends and other writes are waiting for the lock, the transaction stays open for them
-  and one COMMIT (one fsync) makes the whole group durable; a write that fails rolls back to
+  and one COMMIT and one sync make the whole group durable; a write that fails rolls back to
   its savepoint only. No write returns, and no after-commit hook runs, before its COMMIT is
   on disk.
 - The fsync runs after the lock is released. With synchronous=FULL, SQLite would sync the WAL
