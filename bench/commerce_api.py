@@ -1,12 +1,17 @@
 """Requests per second for the buy flow, each as a ratio of a bare Starlette JSON route.
 
-    python bench/commerce_api.py [--duration 10] [--connections 32]
+    python bench/commerce_api.py [--duration 5] [--rounds 3] [--connections 32] [--orders N]
 
-Starts `commerce-agent serve` and the bare app (bench/bare_app.py) with uvicorn, one at a time,
-pinned to CPU 0 where the machine has two cores, and loads them with wrk pinned to CPU 1:
-GET /catalogs/{id}, add-to-cart (POST /carts/{id}/items) and a paid POST /orders carrying
-X-PAYMENT (each request a fresh cart and a confirmed sandbox payment, prepared beforehand).
-Every write is a real `BEGIN IMMEDIATE` transaction with synchronous=FULL.
+Starts `commerce-agent serve` and the bare app (bench/bare_app.py) with uvicorn, both pinned
+to CPU 0 where the machine has two cores, and loads them with wrk pinned to CPU 1, one server
+at a time: GET /catalogs/{id}, add-to-cart (POST /carts/{id}/items) and a paid POST /orders
+carrying X-PAYMENT (each request a fresh cart and a confirmed sandbox payment, prepared
+beforehand). Every write is a real `BEGIN IMMEDIATE` transaction with synchronous=FULL.
+
+Each route is measured in rounds, and every round runs the bare route right beside it (in
+turn before and after), so that a ratio compares two runs seconds apart: on a shared machine
+the speed of both drifts by a third within minutes. The figures printed are the medians of
+the rounds, and every round is shown.
 """
 
 from __future__ import annotations
@@ -18,10 +23,13 @@ import json
 import re
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -116,26 +124,56 @@ async def prepare(base: str, token: str, carts: int, orders: int
         return catalog_id, cart_ids, paid
 
 
+Measure = Callable[[], tuple[float, dict[int, int]]]
+
+
+class Route:
+    """One route's rounds: its figures and the bare route's, run beside each other."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rounds: list[tuple[float, float, dict[int, int]]] = []  # ours, bare, answers
+
+    def measure(self, ours: Measure, bare: Measure) -> None:
+        if len(self.rounds) % 2 == 0:
+            bare_rps, _ = bare()
+            rps, codes = ours()
+        else:
+            rps, codes = ours()
+            bare_rps, _ = bare()
+        self.rounds.append((rps, bare_rps, codes))
+
+    def medians(self) -> tuple[float, float, float]:
+        return (statistics.median(rps for rps, _, _ in self.rounds),
+                statistics.median(bare for _, bare, _ in self.rounds),
+                statistics.median(rps / bare for rps, bare, _ in self.rounds))
+
+    def answers(self) -> str:
+        counted: dict[int, int] = {}
+        for _, _, codes in self.rounds:
+            for code, count in codes.items():
+                counted[code] = counted.get(code, 0) + count
+        return ", ".join(f"{code}: {count}" for code, count in sorted(counted.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--duration", type=int, default=5, help="seconds of each run")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="runs of each route, each beside a run of the bare route")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--orders", type=int, default=0,
-                        help="paid orders to prepare (default: enough for the duration)")
+                        help="paid orders to prepare (default: enough for every round)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
 
+    rounds = max(1, args.rounds)
+    routes = [Route("GET /catalogs/{id}"), Route("POST /carts/{id}/items"),
+              Route("paid POST /orders (X-PAYMENT)")]
     bare_port = free_port()
+    bare_url = f"http://127.0.0.1:{bare_port}/catalogs/bare"
     bare = serve_bare(bare_port)
-    try:
-        wait_until_up(f"http://127.0.0.1:{bare_port}/catalogs/bare", bare)
-        bare_rps, _ = wrk(f"http://127.0.0.1:{bare_port}/catalogs/bare", args.duration,
-                          args.connections)
-    finally:
-        bare.terminate()
-        bare.wait()
-
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         subprocess.run([sys.executable, "-m", "commerce_agent", "seed", "--db", str(db)],
@@ -150,39 +188,57 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         server = serve_ours(db, port)
         try:
+            wait_until_up(bare_url, bare)
             wait_until_up(f"{base}/capabilities", server)
-            orders = args.orders or args.duration * 2500
+            orders = args.orders or rounds * args.duration * 1500
             started = time.monotonic()
             catalog_id, cart_ids, paid = asyncio.run(prepare(base, token, 2000, orders))
             print(f"prepared {len(paid)} paid orders in {time.monotonic() - started:.1f}s")
+
+            def bare_run() -> tuple[float, dict[int, int]]:
+                return wrk(bare_url, args.duration, args.connections)
+
             # Requests built when the script loads get no Host header from wrk: name it.
             auth = {"Host": f"127.0.0.1:{port}", "Authorization": f"Bearer {token}",
                     "Content-Type": "application/json"}
-            catalog_rps, catalog_codes = wrk(f"{base}/catalogs/{catalog_id}", args.duration,
-                                             args.connections)
             # A digital item of the carts' store (no stock row: unlimited); lines merge up to
             # 999 units, so 2,000 carts take about two million adds.
             add_body = json.dumps({"itemId": "item_glazing_guide_ebook", "quantity": 1})
             add_script = lua_rotating([("POST", f"/carts/{cart_id}/items", auth, add_body)
                                        for cart_id in cart_ids], Path(folder) / "add.lua")
-            add_rps, add_codes = wrk(base, args.duration, args.connections, add_script)
-            order_script = lua_rotating([("POST", "/orders", {**auth, "X-PAYMENT": proof}, body)
-                                         for body, proof in paid], Path(folder) / "order.lua")
-            order_rps, order_codes = wrk(base, args.duration, args.connections, order_script)
+            # Each round places orders of its own: a spent payment cannot pay twice.
+            share = len(paid) // rounds
+            order_scripts = [lua_rotating(
+                [("POST", "/orders", {**auth, "X-PAYMENT": proof}, body)
+                 for body, proof in paid[index * share:(index + 1) * share]],
+                Path(folder) / f"order{index}.lua") for index in range(rounds)]
+            catalog_url = f"{base}/catalogs/{catalog_id}"
+            for _ in range(rounds):
+                routes[0].measure(partial(wrk, catalog_url, args.duration, args.connections),
+                                  bare_run)
+            for _ in range(rounds):
+                routes[1].measure(partial(wrk, base, args.duration, args.connections,
+                                          add_script), bare_run)
+            for script in order_scripts:
+                routes[2].measure(partial(wrk, base, args.duration, args.connections, script),
+                                  bare_run)
             with sqlite3.connect(db) as connection:
                 placed = connection.execute("SELECT COUNT(*) FROM orders").fetchone()[0]
         finally:
             stop(server)
+            stop(bare)
 
-    def codes(counted: dict[int, int]) -> str:
-        return ", ".join(f"{code}: {count}" for code, count in sorted(counted.items()))
-
-    print("successful (2xx) requests per second, and as a ratio of the bare route:")
-    print(f"bare Starlette JSON route      {bare_rps:9.0f} req/s   1.00")
-    for name, rps, counted in (("GET /catalogs/{id}", catalog_rps, catalog_codes),
-                               ("POST /carts/{id}/items", add_rps, add_codes),
-                               ("paid POST /orders (X-PAYMENT)", order_rps, order_codes)):
-        print(f"{name:31}{rps:9.0f} req/s   {rps / bare_rps:.2f}   (answers {codes(counted)})")
+    print(f"successful (2xx) requests per second, the median of {rounds} round(s), each beside "
+          "a run of the bare Starlette JSON route:")
+    print(f"{'':31}{'req/s':>9}  {'bare':>7}  ratio")
+    for route in routes:
+        rps, bare_rps, ratio = route.medians()
+        print(f"{route.name:31}{rps:9.0f}  {bare_rps:7.0f}  {ratio:.2f}   "
+              f"(answers {route.answers()})")
+    print("rounds (req/s, bare req/s, ratio):")
+    for route in routes:
+        print(f"  {route.name:31}" + "   ".join(
+            f"{rps:.0f} {bare_rps:.0f} {rps / bare_rps:.2f}" for rps, bare_rps, _ in route.rounds))
     print(f"orders in the database afterwards: {placed} (of {len(paid)} prepared)")
 
 

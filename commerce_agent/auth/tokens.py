@@ -1,9 +1,17 @@
-"""Opaque bearer tokens: random strings handed out once, stored only as SHA-256 hashes."""
+"""Opaque bearer tokens: random strings handed out once, stored only as SHA-256 hashes.
+
+Every authenticated request asks who holds its token. Each process keeps the live tokens it
+has read, with their users, per database (`_Kept`), for as long as the `auth_changes` counter
+stands still: triggers move it with every change or removal of a token or user row, whichever
+process makes it (migration 0008). So a request costs one single-row read of the counter, and a
+revocation or profile change is seen by the next request, as when every request read the rows.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import weakref
 from typing import Any
 
 import msgspec
@@ -53,21 +61,62 @@ async def revoke_token(tx: Transaction, token: str) -> bool:
 class TokenOwner(msgspec.Struct, frozen=True):
     principal: Principal
     profile: bytes  # the user's stored profile document (JSON)
+    expires_at: str | None = None
+
+
+# Live tokens kept per database at most; past it the kept ones are dropped and read again.
+MAX_KEPT = 10_000
+
+
+class _Kept:
+    """Token owners read while the auth_changes counter stood at `version`, by token hash."""
+
+    __slots__ = ("version", "owners")
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.owners: dict[str, TokenOwner] = {}
+
+
+_kept: weakref.WeakKeyDictionary[Database, _Kept] = weakref.WeakKeyDictionary()
+
+
+async def _read_owner(db: Database, token_hash: str) -> TokenOwner | None:
+    row = await db.fetch_one(
+        "SELECT users.id, users.email, users.name, users.profile, tokens.expires_at, "
+        "tokens.revoked_at FROM tokens JOIN users ON users.id = tokens.user_id "
+        "WHERE token_hash = ?", (token_hash,),
+    )
+    if row is None or row["revoked_at"] is not None:
+        return None
+    return TokenOwner(Principal(row["id"], row["email"], row["name"]),
+                      str(row["profile"] or "{}").encode(), row["expires_at"])
 
 
 async def token_owner(db: Database, token: str) -> TokenOwner | None:
     """Who holds a live token, with their profile; None for unknown, expired or revoked."""
-    row = await db.fetch_one(
-        "SELECT users.id, users.email, users.name, users.profile, tokens.expires_at, "
-        "tokens.revoked_at FROM tokens JOIN users ON users.id = tokens.user_id "
-        "WHERE token_hash = :hash", {"hash": hash_token(token)},
-    )
-    if row is None or row["revoked_at"] is not None:
-        return None
-    if row["expires_at"] is not None and row["expires_at"] <= clock.now_iso():
-        return None
-    return TokenOwner(Principal(row["id"], row["email"], row["name"]),
-                      str(row["profile"] or "{}").encode())
+    token_hash = hash_token(token)
+    # Read before the token: a change committed after this read moves the counter past it.
+    counter = await db.fetch_one("SELECT version FROM auth_changes WHERE id = 1")
+    if counter is None:  # the counter row is gone: nothing can be kept safely
+        owner = await _read_owner(db, token_hash)
+        return owner if owner is None or _live(owner) else None
+    kept = _kept.get(db)
+    if kept is None or kept.version != counter[0]:
+        kept = _kept[db] = _Kept(counter[0])
+    owner = kept.owners.get(token_hash)
+    if owner is None:
+        owner = await _read_owner(db, token_hash)
+        if owner is None:
+            return None  # unknown tokens are not kept: one minted later must be found
+        if len(kept.owners) >= MAX_KEPT:
+            kept.owners.clear()
+        kept.owners[token_hash] = owner
+    return owner if _live(owner) else None
+
+
+def _live(owner: TokenOwner) -> bool:
+    return owner.expires_at is None or owner.expires_at > clock.now_iso()
 
 
 async def remembered_owner(state: dict[str, Any], db: Database, token: str

@@ -17,6 +17,7 @@ where a currency preference can and cannot act).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -206,7 +207,14 @@ async def preferences_for_token(db: Database, token: str,
     """
     owner = await (remembered_owner(state, db, token) if state is not None
                    else token_owner(db, token))
-    return None if owner is None else _stored.decode(owner.profile).preferences
+    return None if owner is None else _preferences(owner.profile)
+
+
+@lru_cache(maxsize=1024)
+def _preferences(profile: bytes) -> Preferences:
+    # A kept token owner hands the same profile bytes to every request (auth/tokens.py):
+    # decoded once. Shared between requests: read it, never change it.
+    return _stored.decode(profile).preferences
 
 
 async def locale_for_token(db: Database, token: str,

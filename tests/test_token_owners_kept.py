@@ -1,0 +1,105 @@
+"""Token owners are kept per process while the auth_changes counter stands still: a change by
+any connection (another process, the CLI) shows on the very next request."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from commerce_agent import clock
+from commerce_agent.auth import tokens
+from commerce_agent.auth.tokens import hash_token, mint_token
+from tests.conftest import token_for
+
+
+def _change_elsewhere(path: str, sql: str, params: tuple[Any, ...] = ()) -> None:
+    """A write by another connection, as another process on the same file would make it."""
+    with sqlite3.connect(path) as connection:
+        connection.execute(sql, params)
+
+
+def _kept_hashes(app: Starlette) -> set[str]:
+    kept = tokens._kept.get(app.state.db)
+    return set() if kept is None else set(kept.owners)
+
+
+async def _status(client: httpx.AsyncClient, token: str) -> int:
+    return (await client.get("/orders", headers={"Authorization": f"Bearer {token}"})
+            ).status_code
+
+
+async def test_a_revocation_by_another_process_refuses_the_next_request(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    token = await token_for(app, "user_alice")
+    assert await _status(client, token) == 200
+    assert hash_token(token) in _kept_hashes(app)  # kept: the next request reads no token
+    _change_elsewhere(app.state.db.path,
+                      "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
+                      "WHERE token_hash = ?", (hash_token(token),))
+    assert await _status(client, token) == 401
+
+
+async def test_a_deleted_user_or_token_is_refused_at_once(app: Starlette,
+                                                          client: httpx.AsyncClient) -> None:
+    first, second = await token_for(app, "user_alice"), await token_for(app, "user_alice")
+    assert await _status(client, first) == 200
+    assert await _status(client, second) == 200
+    _change_elsewhere(app.state.db.path, "DELETE FROM tokens WHERE token_hash = ?",
+                      (hash_token(first),))
+    assert await _status(client, first) == 401
+    assert await _status(client, second) == 200  # read again, still live
+
+
+async def test_a_profile_change_elsewhere_shows_in_the_next_answer(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    before = await client.get("/stores/store_ceramics", headers=alice)
+    assert before.headers["content-language"] == "en"
+    profile = {"preferences": {"notifications": True, "language": "fr"}}
+    _change_elsewhere(app.state.db.path, "UPDATE users SET profile = ? WHERE id = ?",
+                      (json.dumps(profile), "user_alice"))
+    after = await client.get("/stores/store_ceramics", headers=alice)
+    assert after.headers["content-language"] == "fr"
+
+
+async def test_a_kept_token_still_expires(app: Starlette, client: httpx.AsyncClient,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    async with app.state.db.transaction() as tx:
+        token = await mint_token(tx, "user_alice", "test", lifetime_seconds=60)
+    assert await _status(client, token) == 200
+    now = clock.seconds()
+    monkeypatch.setattr(clock, "seconds", lambda: now + 61)
+    assert await _status(client, token) == 401
+
+
+async def test_unknown_tokens_are_not_kept_and_a_new_one_is_found(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    assert await _status(client, "cat_not_issued_yet") == 401
+    assert hash_token("cat_not_issued_yet") not in _kept_hashes(app)
+    token = await token_for(app, "user_bob")  # minted after a refused request
+    assert await _status(client, token) == 200
+
+
+async def test_what_is_kept_is_bounded(app: Starlette, client: httpx.AsyncClient,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "MAX_KEPT", 3)
+    minted = [await token_for(app, "user_alice") for _ in range(7)]
+    for token in minted:
+        assert await _status(client, token) == 200
+        assert len(_kept_hashes(app)) <= 3
+    assert await _status(client, minted[0]) == 200  # dropped, then read again
+
+
+async def test_without_the_counter_row_nothing_is_kept(app: Starlette,
+                                                       client: httpx.AsyncClient) -> None:
+    _change_elsewhere(app.state.db.path, "DELETE FROM auth_changes")
+    token = await token_for(app, "user_alice")
+    assert await _status(client, token) == 200
+    _change_elsewhere(app.state.db.path,
+                      "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
+                      "WHERE token_hash = ?", (hash_token(token),))
+    assert await _status(client, token) == 401
