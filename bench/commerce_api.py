@@ -173,7 +173,6 @@ def main() -> None:
               Route("paid POST /orders (X-PAYMENT)")]
     bare_port = free_port()
     bare_url = f"http://127.0.0.1:{bare_port}/catalogs/bare"
-    bare = serve_bare(bare_port)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.db"
         subprocess.run([sys.executable, "-m", "commerce_agent", "seed", "--db", str(db)],
@@ -186,6 +185,7 @@ def main() -> None:
                                (ITEM,))
         port = free_port()
         base = f"http://127.0.0.1:{port}"
+        bare = serve_bare(bare_port)
         server = serve_ours(db, port)
         try:
             wait_until_up(bare_url, bare)
