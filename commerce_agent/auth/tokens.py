@@ -98,20 +98,20 @@ async def token_owner(db: Database, token: str) -> TokenOwner | None:
     token_hash = hash_token(token)
     # Read before the token: a change committed after this read moves the counter past it.
     counter = await db.fetch_one("SELECT version FROM auth_changes WHERE id = 1")
-    if counter is None:  # the counter row is gone: nothing can be kept safely
-        owner = await _read_owner(db, token_hash)
-        return owner if owner is None or _live(owner) else None
-    kept = _kept.get(db)
-    if kept is None or kept.version != counter[0]:
-        kept = _kept[db] = _Kept(counter[0])
-    owner = kept.owners.get(token_hash)
+    kept = None
+    if counter is not None:  # without the counter row nothing can be kept safely
+        kept = _kept.get(db)
+        if kept is None or kept.version != counter[0]:
+            kept = _kept[db] = _Kept(counter[0])
+    owner = None if kept is None else kept.owners.get(token_hash)
     if owner is None:
         owner = await _read_owner(db, token_hash)
         if owner is None:
             return None  # unknown tokens are not kept: one minted later must be found
-        if len(kept.owners) >= MAX_KEPT:
-            kept.owners.clear()
-        kept.owners[token_hash] = owner
+        if kept is not None:
+            if len(kept.owners) >= MAX_KEPT:
+                kept.owners.clear()
+            kept.owners[token_hash] = owner
     return owner if _live(owner) else None
 
 
