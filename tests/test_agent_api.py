@@ -143,7 +143,7 @@ async def test_follow_up_continues_the_session(client: httpx.AsyncClient) -> Non
 
 
 async def test_unknown_sessions_are_404(client: httpx.AsyncClient) -> None:
-    for session_id in ("ses_000000000000000000000000", "nope", "ses_ABC"):
+    for session_id in ("ses_000000000000000000000000", "ses_" + "0" * 28, "nope", "ses_ABC"):
         assert_error(await client.get(f"{MOUNT}/session/{session_id}/stream"), 404,
                      "session_not_found")
         assert_error(await follow_up(client, session_id, "ct_x", message="hi"), 404,

@@ -138,6 +138,41 @@ async def test_concurrent_writes_share_commits_and_keep_their_own_failures(
     await db.close()
 
 
+def _temporary_files() -> list[str]:
+    """SQLite's temporary files this process has open (named etilqs_…, already unlinked)."""
+    found = []
+    for descriptor in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{descriptor}")
+        except OSError:  # closed since the listing
+            continue
+        if "etilqs_" in target:
+            found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs Linux's /proc/self/fd")
+async def test_a_write_changing_many_pages_keeps_its_savepoint_journal_in_memory(
+        tmp_path: Any) -> None:
+    """Past 64 KiB, a savepoint's journal would spill to a temporary file (and every page a
+    write changes would then cost a file write); in memory it never does."""
+    db = Database(os.path.join(tmp_path, "t.db"))
+    await db.open()
+    try:
+        async with db.transaction() as tx:  # about a hundred pages of rows
+            await tx.execute_many(
+                "INSERT INTO reviews (id, item_id, owner_id, rating, comment, created_at) "
+                "VALUES (:id, 'i', :id, 5, :comment, 'now')",
+                [{"id": f"r{index}", "comment": "c" * 1000} for index in range(400)])
+        async with db.transaction() as tx:
+            assert await tx.execute("UPDATE reviews SET rating = 4") == 400
+            assert _temporary_files() == []
+        row = await db.fetch_one("SELECT COUNT(*) FROM reviews WHERE rating = 4")
+        assert row is not None and row[0] == 400
+    finally:
+        await db.close()
+
+
 async def test_a_failed_commit_fails_every_write_of_its_group(tmp_path: Any) -> None:
     """slot_bookings' foreign key is checked at COMMIT: a write that breaks it takes down the
     writes grouped with it, and none of them is acknowledged."""

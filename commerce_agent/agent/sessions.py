@@ -30,7 +30,8 @@ from commerce_agent.db import Database
 from commerce_agent.ids import new_id
 from commerce_agent.settings import Settings
 
-SESSION_ID = re.compile(r"ses_[0-9a-f]{24}")
+# 28 hex digits (ids.new_id); 24 for sessions created before ids began with their time.
+SESSION_ID = re.compile(r"ses_[0-9a-f]{24}(?:[0-9a-f]{4})?")
 CACHED_CONVERSATIONS = 256
 REPLAY_CHUNK = 500
 TOKEN_PREFIX = "ct_"  # noqa: S105 - a public prefix, not a secret

@@ -212,8 +212,14 @@ class Database:
         self._last_checkpoint = 0.0
 
     def _pragmas(self) -> list[str]:
+        # temp_store = MEMORY: each write's SAVEPOINT keeps the original of every page it
+        # changes (its sub-journal); past 64 KiB SQLite spills that to a new temporary file,
+        # one per commit group, and then writes each such page there (a paid order changes
+        # about twenty). In memory it is dropped at RELEASE, so it never holds more than the
+        # pages of one write.
         return ["PRAGMA busy_timeout = 15000", "PRAGMA foreign_keys = ON",
-                f"PRAGMA synchronous = {self._checked_synchronous()}"]
+                f"PRAGMA synchronous = {self._checked_synchronous()}",
+                "PRAGMA temp_store = MEMORY"]
 
     async def _connect(self) -> aiosqlite.Connection:
         connection = await aiosqlite.connect(self.path, isolation_level=None)
