@@ -13,6 +13,7 @@ from commerce_agent.agent.commands import agent_options, agent_settings, chat_co
 from commerce_agent.auth.tokens import find_user_id, mint_token
 from commerce_agent.commerce.merchant import orders_group, returns_group
 from commerce_agent.db import Database
+from commerce_agent.gc_tuning import tune_for_serving
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import Settings
 
@@ -97,9 +98,12 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
     click.echo(f"Agent: curl {settings.base_url}{settings.agent_mount}/info  (journal: "
                f"{settings.journal}; chat: commerce-agent chat --url {settings.base_url})")
     app = create_app(settings)
+    tune_for_serving()
     # Open streams (order updates, following agent streams) would hold Ctrl-C forever:
     # they get a few seconds to finish, then are cancelled (clients resume from their ids).
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3)
+    # uvicorn writes access lines at info: below that level it would still format each one.
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3,
+                access_log=log_level in ("info", "debug"))
 
 
 @main.command("seed")

@@ -1,4 +1,4 @@
-"""Starlette's router, indexed by the first segment of the path.
+"""Starlette's router, indexed by the first segment of the path, and its routes.
 
 Starlette tries routes one by one, each with a regular expression; with some fifty routes that
 costs more than many handlers do. `IndexedRouter` keeps one plain Starlette `Router` per first
@@ -9,11 +9,39 @@ behave exactly as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from starlette import routing
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Router
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def _handler(endpoint: Endpoint) -> ASGIApp:
+    async def handle(scope: Scope, receive: Receive, send: Send) -> None:
+        response = await endpoint(Request(scope, receive, send))
+        await response(scope, receive, send)
+
+    return handle
+
+
+class Route(routing.Route):
+    """Starlette's Route, without its per-request exception wrapper around an async function
+    endpoint: an exception goes on to the app's ExceptionMiddleware, which answers it with the
+    same handlers, and the wrapper's closures cost more than some endpoints."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
+        super().__init__(path, endpoint, **options)
+        if inspect.isfunction(endpoint) and asyncio.iscoroutinefunction(endpoint) \
+                and options.get("middleware") is None \
+                and options.get("max_body_size") is None:
+            self.app = _handler(endpoint)
 
 
 def _first_segment(route: BaseRoute) -> str | None:

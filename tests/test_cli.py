@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import httpx
 from click.testing import CliRunner
 
+from commerce_agent import cli, gc_tuning
 from commerce_agent.cli import main
 from tests.live import start_live_server
 
@@ -61,3 +63,22 @@ def test_serve_prints_demo_tokens_that_work(tmp_path: Any) -> None:
     finally:
         server.stop()
     assert server.process.returncode == 0
+
+
+def test_serve_tunes_the_garbage_collector_before_serving(tmp_path: Any,
+                                                           monkeypatch: Any) -> None:
+    seen: dict[str, Any] = {}
+
+    def run(app: Any, **options: Any) -> None:  # instead of serving: what serving would get
+        seen["threshold"], seen["frozen"] = gc.get_threshold(), gc.get_freeze_count()
+
+    monkeypatch.setattr(cli.uvicorn, "run", run)
+    threshold = gc.get_threshold()
+    try:
+        result = CliRunner().invoke(main, ["serve", "--db", os.path.join(tmp_path, "g.db")])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+    assert result.exit_code == 0, result.output
+    assert seen["threshold"] == (gc_tuning.YOUNG_THRESHOLD, *threshold[1:])
+    assert seen["frozen"] > 10_000  # the modules and schemas loaded by then

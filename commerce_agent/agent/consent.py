@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.agent.sessions import Sessions
 from commerce_agent.auth import accounts, pages, web
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.auth.web import Browser, esc
 from commerce_agent.errors import CommerceError
+from commerce_agent.routing import Route
 
 _DECLINE = ('<button type="submit" name="decision" value="decline" formnovalidate>'
             "Decline</button>")

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route, Router
+from starlette.routing import Mount, Router
 
 from commerce_agent.agent import consent, events, schemas
 from commerce_agent.agent.agents import DEFAULT_AGENT, connections
@@ -24,6 +24,7 @@ from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
+from commerce_agent.routing import Route
 
 MAX_CONTEXT_DEPTH = 32
 

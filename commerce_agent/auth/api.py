@@ -15,11 +15,11 @@ import msgspec
 from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth import accounts, flows
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.http import decode_body, json_response
+from commerce_agent.routing import Route
 
 Secret = Annotated[str, Meta(min_length=1, max_length=200)]
 _NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}

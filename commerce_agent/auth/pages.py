@@ -19,11 +19,11 @@ from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth import accounts, flows, web
 from commerce_agent.auth.web import Browser, esc
 from commerce_agent.errors import CommerceError
+from commerce_agent.routing import Route
 
 DEFAULT_NEXT = flows.PROFILE_PAGE_PATH
 

@@ -13,12 +13,12 @@ from urllib.parse import quote
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth import flows, web
 from commerce_agent.auth.web import Browser, esc
 from commerce_agent.commerce.services import profile as service
 from commerce_agent.errors import CommerceError
+from commerce_agent.routing import Route
 
 _ADDRESS_FIELDS = (("streetAddress", "Street address", True),
                    ("addressLocality", "City", True),

@@ -6,10 +6,10 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Route
 
 from commerce_agent.http import json_response
 from commerce_agent.openapi import docs, generator
+from commerce_agent.routing import Route
 
 
 def document(request: Request) -> dict[str, Any]:

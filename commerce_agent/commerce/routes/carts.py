@@ -8,13 +8,13 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.commerce.services import carts as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.http import decode_body, json_response
+from commerce_agent.routing import Route
 
 ShortText = Annotated[str, Meta(max_length=200)]
 Identifier = Annotated[str, Meta(min_length=1, max_length=100)]

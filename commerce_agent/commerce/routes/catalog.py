@@ -5,7 +5,6 @@ from __future__ import annotations
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent import clock
 from commerce_agent.auth.principal import optional_principal, require_principal
@@ -18,6 +17,7 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.http import MEDIA_TYPE, decode_body, encoder, json_response, request_locale
 from commerce_agent.ids import new_id
+from commerce_agent.routing import Route
 
 
 async def list_stores(request: Request) -> Response:

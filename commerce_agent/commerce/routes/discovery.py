@@ -9,7 +9,6 @@ from importlib import resources
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.commerce import capabilities, money
 from commerce_agent.commerce.pagination import pagination, read_page
@@ -17,6 +16,7 @@ from commerce_agent.commerce.services import profile
 from commerce_agent.commerce.services import search as search_service
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.http import json_response, request_locale
+from commerce_agent.routing import Route
 
 _SCHEMAS = resources.files("commerce_agent.commerce") / "schemas"
 

@@ -9,7 +9,6 @@ import msgspec
 from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.commerce.services import (
@@ -24,6 +23,7 @@ from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
+from commerce_agent.routing import Route
 
 Stars = Annotated[int, Meta(ge=1, le=5)]
 

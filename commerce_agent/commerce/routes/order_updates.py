@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
 
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.commerce.services.order_updates import order_updates, parse_last_event_id
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.errors import not_found
+from commerce_agent.routing import Route
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no",
                "Connection": "keep-alive"}

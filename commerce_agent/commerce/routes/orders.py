@@ -9,7 +9,6 @@ import msgspec
 from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.commerce.pagination import pagination, read_page
@@ -21,6 +20,7 @@ from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, header, json_response
+from commerce_agent.routing import Route
 
 ORDER_STATUSES = {"pending", "confirmed", "processing", "in_transit", "completed", "cancelled"}
 

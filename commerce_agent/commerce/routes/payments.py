@@ -12,10 +12,10 @@ import msgspec
 from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.commerce.payments import sandbox
 from commerce_agent.http import decode_body, json_response
+from commerce_agent.routing import Route
 
 
 class ConfirmIntentRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.commerce.services import profile as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.http import decode_body, json_response
+from commerce_agent.routing import Route
 
 _patch = msgspec.json.Decoder(service.ProfilePatch)
 

@@ -9,7 +9,6 @@ import msgspec
 from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.commerce.pagination import pagination, read_page
@@ -19,6 +18,7 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import validation_error
 from commerce_agent.http import decode_body, encoder, json_response
 from commerce_agent.openapi.models import Pagination, Timestamp
+from commerce_agent.routing import Route
 
 EventName = Annotated[str, Meta(min_length=1, max_length=64)]
 
