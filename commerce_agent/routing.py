@@ -9,7 +9,6 @@ behave exactly as before.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -38,7 +37,7 @@ class Route(routing.Route):
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
         super().__init__(path, endpoint, **options)
-        if inspect.isfunction(endpoint) and asyncio.iscoroutinefunction(endpoint) \
+        if inspect.iscoroutinefunction(endpoint) \
                 and options.get("middleware") is None \
                 and options.get("max_body_size") is None:
             self.app = _handler(endpoint)
