@@ -55,13 +55,12 @@ async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
 
 async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
                            ) -> list[sqlite3.Row]:
-    params = {f"i{index}": item_id for index, item_id in enumerate(item_ids)}
-    placeholders = ", ".join(f":{name}" for name in params) or "NULL"
+    placeholders = ", ".join("?" * len(item_ids)) or "NULL"
     return await db.fetch_all(
         "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
         "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
         f"WHERE items.id IN ({placeholders}) ORDER BY items.position",
-        params)
+        tuple(item_ids))
 
 
 async def search_items(db: Database, words: Sequence[str], store_id: str | None
