@@ -30,9 +30,9 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = middleware.locale_for_token
 
-    async def counting(db: Any, token: str, *state: Any) -> str | None:
+    async def counting(db: Any, token: str, *state: Any, **options: Any) -> str | None:
         seen.append(token)
-        return await real(db, token, *state)
+        return await real(db, token, *state, **options)
 
     monkeypatch.setattr(middleware, "locale_for_token", counting)
     return seen

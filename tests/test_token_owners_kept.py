@@ -103,3 +103,73 @@ async def test_without_the_counter_row_nothing_is_kept(app: Starlette,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
                       "WHERE token_hash = ?", (hash_token(token),))
     assert await _status(client, token) == 401
+
+
+async def _add_to_cart(client: httpx.AsyncClient, token: str, cart_id: str,
+                       **headers: str) -> httpx.Response:
+    return await client.post(f"/carts/{cart_id}/items",
+                             json={"itemId": "item_glazing_guide_ebook", "quantity": 1},
+                             headers={"Authorization": f"Bearer {token}", **headers})
+
+
+async def _new_cart(client: httpx.AsyncClient, token: str) -> str:
+    created = await client.post("/carts", json={"storeId": "store_ceramics"},
+                                headers={"Authorization": f"Bearer {token}"})
+    assert created.status_code == 201
+    return str(created.json()["id"])
+
+
+@pytest.mark.parametrize("idempotency_key", [None, "add-once"])
+async def test_a_write_with_a_token_revoked_elsewhere_is_refused_and_writes_nothing(
+        app: Starlette, client: httpx.AsyncClient, idempotency_key: str | None) -> None:
+    """A write takes a kept token without reading it first; its transaction checks it."""
+    token = await token_for(app, "user_alice")
+    cart_id = await _new_cart(client, token)
+    headers = {} if idempotency_key is None else {"Idempotency-Key": idempotency_key}
+    assert (await _add_to_cart(client, token, cart_id, **headers)).status_code == 200
+    _change_elsewhere(app.state.db.path,
+                      "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
+                      "WHERE token_hash = ?", (hash_token(token),))
+    refused = await _add_to_cart(client, token, cart_id, **headers)
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "unauthorized"
+    assert 'error="invalid_token"' in refused.headers["www-authenticate"]
+    with sqlite3.connect(app.state.db.path) as connection:
+        quantity = connection.execute("SELECT quantity FROM cart_items WHERE cart_id = ?",
+                                      (cart_id,)).fetchone()[0]
+    assert quantity == 1  # the first add only
+
+
+async def test_a_write_after_another_tokens_change_is_checked_and_kept_again(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    token, other = await token_for(app, "user_alice"), await token_for(app, "user_bob")
+    cart_id = await _new_cart(client, token)
+    version = tokens._kept[app.state.db].version
+    _change_elsewhere(app.state.db.path,  # moves the counter; alice's token stays live
+                      "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
+                      "WHERE token_hash = ?", (hash_token(other),))
+    assert (await _add_to_cart(client, token, cart_id)).status_code == 200
+    kept = tokens._kept[app.state.db]
+    assert kept.version == version + 1 and hash_token(token) in kept.owners
+    assert (await _add_to_cart(client, other, cart_id)).status_code == 401
+
+
+def test_every_route_taking_a_writer_principal_hands_it_to_write() -> None:
+    """writer_principal leaves the check to writes.write: a route that took one and did not
+    write through it would act on a token nobody checked."""
+    import ast
+    import pathlib
+
+    import commerce_agent
+
+    users = 0
+    for path in pathlib.Path(commerce_agent.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.AsyncFunctionDef):
+                continue
+            called = {call.func.id for call in ast.walk(node)
+                      if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
+            if "writer_principal" in called and node.name != "writer_principal":
+                users += 1
+                assert "write" in called, f"{path.name}:{node.name} never calls write()"
+    assert users >= 16

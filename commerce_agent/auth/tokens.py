@@ -81,7 +81,7 @@ class _Kept:
 _kept: weakref.WeakKeyDictionary[Database, _Kept] = weakref.WeakKeyDictionary()
 
 
-async def _read_owner(db: Database, token_hash: str) -> TokenOwner | None:
+async def _read_owner(db: Database | Transaction, token_hash: str) -> TokenOwner | None:
     row = await db.fetch_one(
         "SELECT users.id, users.email, users.name, users.profile, tokens.expires_at, "
         "tokens.revoked_at FROM tokens JOIN users ON users.id = tokens.user_id "
@@ -98,38 +98,77 @@ async def token_owner(db: Database, token: str) -> TokenOwner | None:
     token_hash = hash_token(token)
     # Read before the token: a change committed after this read moves the counter past it.
     counter = await db.fetch_one("SELECT version FROM auth_changes WHERE id = 1")
-    kept = None
-    if counter is not None:  # without the counter row nothing can be kept safely
-        kept = _kept.get(db)
-        if kept is None or kept.version != counter[0]:
-            kept = _kept[db] = _Kept(counter[0])
+    kept = None if counter is None else _kept_at(db, counter[0])
     owner = None if kept is None else kept.owners.get(token_hash)
     if owner is None:
         owner = await _read_owner(db, token_hash)
         if owner is None:
             return None  # unknown tokens are not kept: one minted later must be found
         if kept is not None:
-            if len(kept.owners) >= MAX_KEPT:
-                kept.owners.clear()
-            kept.owners[token_hash] = owner
+            _keep(kept, token_hash, owner)
     return owner if _live(owner) else None
+
+
+def _kept_at(db: Database, version: int) -> _Kept:
+    """What is kept for `db`, emptied first when the counter has moved from its version."""
+    kept = _kept.get(db)
+    if kept is None or kept.version != version:
+        kept = _kept[db] = _Kept(version)
+    return kept
+
+
+def _keep(kept: _Kept, token_hash: str, owner: TokenOwner) -> None:
+    if len(kept.owners) >= MAX_KEPT:
+        kept.owners.clear()
+    kept.owners[token_hash] = owner
 
 
 def _live(owner: TokenOwner) -> bool:
     return owner.expires_at is None or owner.expires_at > clock.now_iso()
 
 
-async def remembered_owner(state: dict[str, Any], db: Database, token: str
-                           ) -> TokenOwner | None:
+async def remembered_owner(state: dict[str, Any], db: Database, token: str, *,
+                           confirmed: bool = True) -> TokenOwner | None:
     """token_owner, read once per request (`state` is the ASGI scope's) however many parts of
-    it ask: the locale middleware and the route's authentication read the same row."""
+    it ask: the locale middleware and the route's authentication read the same row.
+
+    With confirmed=False a kept owner is taken as it was kept, with no read at all; its
+    counter version stays in state["token_kept_at"] until a confirmed call, or the write
+    transaction (still_live, from commerce/writes.py), checks it."""
     remembered = state.get("token_owner")
-    if remembered is not None and remembered[0] == token:
+    if remembered is not None and remembered[0] == token \
+            and not (confirmed and "token_kept_at" in state):
         owner: TokenOwner | None = remembered[1]
         return owner
+    if not confirmed:
+        kept = _kept.get(db)
+        owner = None if kept is None else kept.owners.get(hash_token(token))
+        if owner is not None and kept is not None and _live(owner):
+            state["token_owner"], state["token_kept_at"] = (token, owner), kept.version
+            return owner
     owner = await token_owner(db, token)
     state["token_owner"] = (token, owner)
+    state.pop("token_kept_at", None)
     return owner
+
+
+async def still_live(db: Database, tx: Transaction, token: str, kept_at: int,
+                     user_id: str) -> bool:
+    """Whether a token kept while the counter stood at `kept_at` is still live and still
+    `user_id`'s, read inside `db`'s write transaction `tx` before the write's own statements:
+    a change committed before it is seen, and one after it comes after the write too. When
+    nothing changed that is one read of a page the writer has at hand; otherwise the token is
+    read again, and kept at the new version."""
+    counter = await tx.fetch_one("SELECT version FROM auth_changes WHERE id = 1")
+    if counter is not None and counter[0] == kept_at:
+        return True
+    token_hash = hash_token(token)
+    owner = await _read_owner(tx, token_hash)
+    if owner is None or not _live(owner) or owner.principal.user_id != user_id:
+        return False
+    if counter is not None:
+        _keep(_kept_at(db, counter[0]), token_hash, owner)
+    return True
 
 
 async def principal_for(db: Database, token: str) -> Principal | None:

@@ -16,7 +16,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent import clock
-from commerce_agent.auth.tokens import Principal
+from commerce_agent.auth.principal import invalid_token
+from commerce_agent.auth.tokens import Principal, still_live
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.http import header, read_body
@@ -45,17 +46,32 @@ def _idempotency_key(request: Request) -> str | None:
     return key
 
 
+async def _confirm_token(request: Request, principal: Principal, tx: Transaction) -> None:
+    """Refuse a token kept without a read (auth.principal.writer_principal) that is no longer
+    live, first thing in the write's transaction."""
+    state = request.scope.get("state", {})
+    kept_at = state.get("token_kept_at")
+    if kept_at is None:
+        return
+    if not await still_live(request.app.state.db, tx, state["token_owner"][0], kept_at,
+                            principal.user_id):
+        raise invalid_token()
+    del state["token_kept_at"]
+
+
 async def write(request: Request, principal: Principal, work: Work) -> Response:
     """Run `work` in one transaction, replaying or refusing a reused Idempotency-Key."""
     key = _idempotency_key(request)
     db = request.app.state.db
     if key is None:
         async with db.transaction() as tx:
+            await _confirm_token(request, principal, tx)
             return await work(tx)
     fingerprint = _fingerprint(await read_body(request))
     scope = {"principal": principal.user_id, "method": request.method,
              "route": request.url.path, "key": key}
     async with db.transaction() as tx:
+        await _confirm_token(request, principal, tx)
         stored = await tx.fetch_one(
             "SELECT fingerprint, status, headers, body FROM idempotency_keys "
             "WHERE principal = :principal AND method = :method AND route = :route "

@@ -49,8 +49,12 @@ async def _saved_locale(scope: Scope) -> str | None:
     if token is None:
         return None
     try:
-        locale: str | None = await locale_for_token(scope["app"].state.db, token,
-                                                    scope.setdefault("state", {}))
+        # A read (GET, HEAD) checks the token is still live, so a language saved elsewhere
+        # shows at once. A write's token is checked inside its transaction
+        # (auth.principal.writer_principal): its language may be one request late.
+        locale: str | None = await locale_for_token(
+            scope["app"].state.db, token, scope.setdefault("state", {}),
+            confirmed=scope["method"] in ("GET", "HEAD"))
     except Exception:  # the locale is a nicety: a request must not fail because of it
         log.warning("could not read the saved language for a request", exc_info=True)
         return None

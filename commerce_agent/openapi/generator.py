@@ -14,7 +14,11 @@ from typing import Any
 import msgspec
 from starlette.applications import Starlette
 
-from commerce_agent.auth.principal import optional_principal, require_principal
+from commerce_agent.auth.principal import (
+    optional_principal,
+    require_principal,
+    writer_principal,
+)
 from commerce_agent.commerce.writes import write
 from commerce_agent.http import MEDIA_TYPE
 from commerce_agent.openapi import introspect, models
@@ -131,7 +135,8 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
                                       for name, text in spec.form.items()}}
         operation["requestBody"] = {"required": True, "content": {
             "application/x-www-form-urlencoded": {"schema": form_schema}}}
-    if introspect.refers_to(handler, require_principal):
+    if introspect.refers_to(handler, require_principal) \
+            or introspect.refers_to(handler, writer_principal):
         operation["security"] = [{"bearerAuth": []}]
     elif introspect.refers_to(handler, optional_principal) or agent:
         operation["security"] = [{}, {"bearerAuth": []}]

@@ -3,7 +3,8 @@
 The request body of an operation is the type of the module-level `msgspec.json.Decoder` its
 handler (or a function nested in it) refers to, so the document follows the code: change a
 request struct and /openapi.json changes with it. Auth and idempotency are read the same way,
-from the helpers the handler refers to (`require_principal`, `optional_principal`, `write`).
+from the helpers the handler refers to (`require_principal`, `writer_principal`,
+`optional_principal`, `write`).
 """
 
 from __future__ import annotations

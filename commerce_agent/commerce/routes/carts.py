@@ -9,7 +9,7 @@ from msgspec import UNSET, Meta, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal
+from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.services import carts as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -85,7 +85,7 @@ def _lifetime(request: Request) -> int:
 
 
 async def create_cart(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _create)
     guest = msgspec.to_builtins(body.guestInfo) if body.guestInfo is not None else None
 
@@ -105,7 +105,7 @@ async def get_cart(request: Request) -> Response:
 
 
 async def add_item(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _add)
 
     async def work(tx: Transaction) -> Response:
@@ -118,7 +118,7 @@ async def add_item(request: Request) -> Response:
 
 
 async def update_item(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _update)
     changes = {field: getattr(body, field) for field in body.__struct_fields__
                if getattr(body, field) is not UNSET}
@@ -135,7 +135,7 @@ async def update_item(request: Request) -> Response:
 
 
 async def remove_item(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
 
     async def work(tx: Transaction) -> Response:
         cart = await service.remove_item(tx, principal, request.path_params["cart_id"],
@@ -146,7 +146,7 @@ async def remove_item(request: Request) -> Response:
 
 
 async def apply_promotion(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
 
@@ -159,7 +159,7 @@ async def apply_promotion(request: Request) -> Response:
 
 
 async def remove_promotion(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
 
     async def work(tx: Transaction) -> Response:
         cart = await service.remove_promotion(tx, principal, request.path_params["cart_id"],

@@ -10,7 +10,7 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal
+from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.services import (
     cancellation,
     digital,
@@ -66,7 +66,7 @@ _STARS = ("overall", "food", "delivery", "restaurant", "packaging")
 
 
 async def cancel_order(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _cancel) if (await read_body(request)).strip() \
         else CancelRequest()
     order_id = request.path_params["order_id"]
@@ -80,7 +80,7 @@ async def cancel_order(request: Request) -> Response:
 
 
 async def rate_order(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _rating)
     if all(getattr(body, name) is None for name in _STARS):
         raise validation_error("/overall", "at least one rating (overall, food, delivery, "
@@ -96,7 +96,7 @@ async def rate_order(request: Request) -> Response:
 
 
 async def tip_order(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _tip)
     if (body.amount is None) == (body.percentage is None):
         raise validation_error("/amount", "give exactly one of amount and percentage")
@@ -111,7 +111,7 @@ async def tip_order(request: Request) -> Response:
 
 
 async def subscription_action(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     action = request.path_params["action"]
     if action not in subscriptions.ACTIONS:
         raise not_found("action", action)

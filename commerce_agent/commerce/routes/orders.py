@@ -10,7 +10,7 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal
+from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.pagination import pagination, read_page
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
 from commerce_agent.commerce.services import order_view
@@ -69,7 +69,7 @@ def _order_request(body: CreateOrderRequest) -> OrderRequest:
 
 
 async def create_order(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _create)
     order_request = _order_request(body)
     state = request.app.state

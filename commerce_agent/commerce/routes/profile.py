@@ -6,7 +6,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal
+from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.services import profile as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -24,7 +24,7 @@ async def get_profile(request: Request) -> Response:
 
 async def patch_profile(request: Request) -> Response:
     """Change the caller's profile: fields sent replace, `null` clears, others stay."""
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _patch)
     service.check(body)
 

@@ -9,7 +9,7 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal
+from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.services import returns as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -40,7 +40,7 @@ _create = msgspec.json.Decoder(ReturnRequest)
 
 
 async def create_return(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = msgspec.to_builtins(await decode_body(request, _create))
 
     async def work(tx: Transaction) -> Response:

@@ -10,7 +10,7 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal
+from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.pagination import pagination, read_page
 from commerce_agent.commerce.services import webhooks as service
 from commerce_agent.commerce.writes import write
@@ -94,7 +94,7 @@ class DeliveryList(msgspec.Struct):
 
 async def create_webhook(request: Request) -> Response:
     """Subscribe a URL to events; the answer carries the signing secret, this once."""
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
     body = await decode_body(request, _create)
 
     async def work(tx: Transaction) -> Response:
@@ -134,7 +134,7 @@ async def get_webhook(request: Request) -> Response:
 
 async def delete_webhook(request: Request) -> Response:
     """Remove a subscription: no more events are sent to it."""
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
 
     async def work(tx: Transaction) -> Response:
         await service.delete(tx, principal.user_id, request.path_params["webhook_id"])
@@ -154,7 +154,7 @@ async def list_deliveries(request: Request) -> Response:
 
 async def redeliver(request: Request) -> Response:
     """Send a delivery's event again (same event id and body) as a new delivery."""
-    principal = await require_principal(request)
+    principal = await writer_principal(request)
 
     async def work(tx: Transaction) -> Response:
         delivery = await service.redeliver(tx, principal.user_id,

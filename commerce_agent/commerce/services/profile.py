@@ -198,15 +198,17 @@ def _supported(language: str) -> str:
 
 
 async def preferences_for_token(db: Database, token: str,
-                                state: dict[str, Any] | None = None) -> Preferences | None:
+                                state: dict[str, Any] | None = None, *,
+                                confirmed: bool = True) -> Preferences | None:
     """The preferences of the user holding a live bearer token (None for any other token).
 
     One indexed read — shared with the request's authentication when `state` (the ASGI
-    scope's) is given — and no 401: callers use it to pick defaults, and refusing a bad token
-    stays the business of the route that needs one.
+    scope's) is given, and none for a kept token when not `confirmed` (remembered_owner) —
+    and no 401: callers use it to pick defaults, and refusing a bad token stays the business
+    of the route that needs one.
     """
-    owner = await (remembered_owner(state, db, token) if state is not None
-                   else token_owner(db, token))
+    owner = await (remembered_owner(state, db, token, confirmed=confirmed)
+                   if state is not None else token_owner(db, token))
     return None if owner is None else _preferences(owner.profile)
 
 
@@ -217,10 +219,10 @@ def _preferences(profile: bytes) -> Preferences:
     return _stored.decode(profile).preferences
 
 
-async def locale_for_token(db: Database, token: str,
-                           state: dict[str, Any] | None = None) -> str | None:
+async def locale_for_token(db: Database, token: str, state: dict[str, Any] | None = None,
+                           *, confirmed: bool = True) -> str | None:
     """The supported locale for the saved language of the user holding `token`, or None."""
-    preferences = await preferences_for_token(db, token, state)
+    preferences = await preferences_for_token(db, token, state, confirmed=confirmed)
     if preferences is None or preferences.language is None:
         return None
     return _supported(preferences.language)
