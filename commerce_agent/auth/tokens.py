@@ -5,6 +5,8 @@ has read, with their users, per database (`_Kept`), for as long as the `auth_cha
 stands still: triggers move it with every change or removal of a token or user row, whichever
 process makes it (migration 0008). So a request costs one single-row read of the counter, and a
 revocation or profile change is seen by the next request, as when every request read the rows.
+A write reads that counter inside its own transaction instead (`still_live`, called by
+commerce/writes.py for routes that take `auth.principal.writer_principal`).
 """
 
 from __future__ import annotations
@@ -140,10 +142,10 @@ async def remembered_owner(state: dict[str, Any], db: Database, token: str, *,
             and not (confirmed and "token_kept_at" in state):
         owner: TokenOwner | None = remembered[1]
         return owner
-    if not confirmed:
-        kept = _kept.get(db)
-        owner = None if kept is None else kept.owners.get(hash_token(token))
-        if owner is not None and kept is not None and _live(owner):
+    kept = None if confirmed else _kept.get(db)
+    if kept is not None:
+        owner = kept.owners.get(hash_token(token))
+        if owner is not None and _live(owner):
             state["token_owner"], state["token_kept_at"] = (token, owner), kept.version
             return owner
     owner = await token_owner(db, token)
