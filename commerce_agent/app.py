@@ -9,13 +9,13 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.datastructures import State
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
+from starlette.types import ASGIApp
 
 from commerce_agent.agent import routes as agent_routes
 from commerce_agent.agent.worker import agent_worker
 from commerce_agent.auth import routes as account_routes
-from commerce_agent.commerce import capabilities, versions
+from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.payments import x402
 from commerce_agent.commerce.routes import (
     carts,
@@ -40,8 +40,9 @@ from commerce_agent.errors import (
     http_error_handler,
     internal_error_handler,
 )
-from commerce_agent.i18n import LocaleMiddleware, localize_error
+from commerce_agent.i18n import localize_error
 from commerce_agent.openapi import routes as openapi_routes
+from commerce_agent.request_stack import CommerceLayer
 from commerce_agent.routing import IndexedRouter
 from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
@@ -61,6 +62,19 @@ class AppState(State):
 
     def __delattr__(self, key: str) -> None:
         object.__delattr__(self, key)
+
+
+class CommerceApp(Starlette):
+    """Starlette whose Commerce API requests pass one layer (request_stack) instead of its
+    middleware stack; the agent API keeps Starlette's."""
+
+    def __init__(self, *, agent_mount: str, **options: Any) -> None:
+        super().__init__(**options)
+        self.agent_mount = agent_mount
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return CommerceLayer(self.router, super().build_middleware_stack(),
+                             handlers=dict(self.exception_handlers), skip=(self.agent_mount,))
 
 
 def commerce_routes() -> list[BaseRoute]:
@@ -90,13 +104,11 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
         finally:
             await database.close()
 
-    app = Starlette(
+    app = CommerceApp(
+        agent_mount=settings.agent_mount,
         exception_handlers={CommerceError: commerce_error_handler,
                             HTTPException: http_error_handler,
                             Exception: internal_error_handler},
-        # Content negotiation for every Commerce API request (locale, capability versions).
-        middleware=[Middleware(LocaleMiddleware, skip=(settings.agent_mount,)),
-                    Middleware(versions.VersionMiddleware, skip=(settings.agent_mount,))],
     )
     # Starlette always builds a plain Router; ours matches by first path segment (routing.py).
     app.router = IndexedRouter([*commerce_routes(), agent_routes.mount(settings.agent_mount)],

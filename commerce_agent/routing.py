@@ -4,7 +4,10 @@ Starlette tries routes one by one, each with a regular expression; with some fif
 costs more than many handlers do. `IndexedRouter` keeps one plain Starlette `Router` per first
 path segment, holding the routes that can match it in their original order (those whose first
 segment is a parameter go in every group), so matching, 405s, trailing-slash redirects and 404s
-behave exactly as before.
+behave exactly as before. Within a group it first tries only the routes that can match a path
+of the request's number of segments (a parameter never spans a slash, except `:path`): the
+first of those that matches in full is the one the group would pick, and anything else (no
+match, a 405, a redirect) is left to the group.
 """
 
 from __future__ import annotations
@@ -43,6 +46,15 @@ class Route(routing.Route):
             self.app = _handler(endpoint)
 
 
+def _slashes(route: BaseRoute) -> int | None:
+    """The number of slashes in every path the route matches (None: it varies)."""
+    if not isinstance(route, routing.Route | routing.WebSocketRoute):
+        return None  # a Mount matches paths of any depth below it
+    if ":path}" in route.path:
+        return None
+    return route.path.count("/")
+
+
 def _first_segment(route: BaseRoute) -> str | None:
     """The literal first segment every path the route matches starts with (None: any)."""
     path = getattr(route, "path", None)
@@ -64,6 +76,12 @@ class IndexedRouter(Router):
                                     if _first_segment(route) in (segment, None)],
                             redirect_slashes=self.redirect_slashes, default=self.default)
             for segment in segments if segment}
+        shapes = {(_first_segment(route), _slashes(route)) for route in self.routes}
+        self._shapes = {
+            (segment, slashes): [route for route in self.routes
+                                 if _first_segment(route) in (segment, None)
+                                 and _slashes(route) in (slashes, None)]
+            for segment, slashes in shapes if segment and slashes is not None}
         self._indexed = len(self.routes)
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -72,9 +90,16 @@ class IndexedRouter(Router):
         # Behind a root_path the path still carries the prefix: try every route, as Starlette.
         if scope["type"] in ("http", "websocket") and not scope.get("root_path"):
             path: str = scope["path"]
-            group = self._groups.get(path[1:].split("/", 1)[0])
+            segment = path[1:].split("/", 1)[0]
+            group = self._groups.get(segment)
             if group is not None:
                 scope.setdefault("router", self)  # url_path_for sees every route
+                for route in self._shapes.get((segment, path.count("/")), ()):
+                    match, child_scope = route.matches(scope)
+                    if match is routing.Match.FULL:
+                        scope.update(child_scope)
+                        await route.handle(scope, receive, send)
+                        return
                 await group.app(scope, receive, send)
                 return
         await super().app(scope, receive, send)

@@ -91,6 +91,35 @@ async def test_stock_limits(client: httpx.AsyncClient, alice: dict[str, str]) ->
     assert body["details"][0]["availableQuantity"] == 10
 
 
+async def test_a_cart_reads_back_every_line_in_order_with_its_items_stock(
+        app: Any, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    """One statement reads the cart, its lines, their items and the items' stock rows."""
+    cart = await new_cart(client, alice)
+    await add_item(client, alice, cart["id"], "item_classic_mug", 2,
+                   variantId="var_mug_blue_16oz")
+    await add_item(client, alice, cart["id"], "item_glazing_guide_ebook", 1)
+    await add_item(client, alice, cart["id"], "item_classic_mug", 1,
+                   variantId="var_mug_blue_12oz")
+    await add_item(client, alice, cart["id"], LIMITED_MUG, 1)
+    async with app.state.db.transaction() as tx:  # one variant sells out, one item leaves
+        await tx.execute("UPDATE stock SET quantity = 0 WHERE item_id = 'item_classic_mug' "
+                         "AND variant_id = 'var_mug_blue_12oz'")
+        await tx.execute("DELETE FROM stock WHERE item_id = 'item_glazing_guide_ebook'")
+        await tx.execute("DELETE FROM items WHERE id = 'item_glazing_guide_ebook'")
+    body = (await client.get(f"/carts/{cart['id']}", headers=alice)).json()
+    assert [(line["itemId"], line.get("variantId"), line["quantity"], line["available"])
+            for line in body["items"]] == [
+        ("item_classic_mug", "var_mug_blue_16oz", 2, True),
+        ("item_glazing_guide_ebook", None, 1, False),
+        ("item_classic_mug", "var_mug_blue_12oz", 1, False),
+        (LIMITED_MUG, None, 1, True)]
+    assert [line["price"]["amount"] for line in body["items"][:3]] == ["27.00", "0.00", "24.00"]
+    assert body["itemCount"] == 5
+    empty = await new_cart(client, alice)
+    read = (await client.get(f"/carts/{empty['id']}", headers=alice)).json()
+    assert read["items"] == [] and read["total"]["amount"] == "0.00"
+
+
 async def test_out_of_stock_variant_is_product_unavailable(client: httpx.AsyncClient,
                                                            alice: dict[str, str]) -> None:
     item = (await client.get("/items/item_classic_mug")).json()

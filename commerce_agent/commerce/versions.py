@@ -11,15 +11,15 @@ Unknown capabilities and malformed entries are ignored. Without a header, the de
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from functools import lru_cache
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 from commerce_agent.errors import CommerceError
 
@@ -168,7 +168,7 @@ def negotiate(header: str) -> Negotiated:
 
 
 def current() -> Negotiated:
-    """The negotiation of the request being handled (set by VersionMiddleware)."""
+    """The negotiation of the request being handled (set by request_stack)."""
     return _current.get()
 
 
@@ -212,32 +212,26 @@ def shape_metadata(metadata: dict[str, Any] | None) -> None:
             metadata[base] = shape(entry, negotiated.served(base).version)
 
 
-class VersionMiddleware:
-    """Pure ASGI: negotiate Accept-Commerce-Capabilities once per request (cached per value),
-    expose it to renderers, and announce deprecated versions the client negotiated."""
+# What every response of a request that negotiated (request_stack) carries.
+_VARY = (b"vary", b"Accept-Commerce-Capabilities")
 
-    def __init__(self, app: ASGIApp, skip: Iterable[str] = ()) -> None:
-        self.app = app
-        self.skip = tuple(skip)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or (self.skip and str(scope["path"]).startswith(self.skip)):
-            await self.app(scope, receive, send)
-            return
-        values = [value for name, value in scope["headers"]
-                  if name == b"accept-commerce-capabilities"]
-        negotiated = negotiate(b",".join(values).decode("latin-1")) if values \
-            else NOTHING_ASKED
-        scope.setdefault("state", {})["capability_versions"] = negotiated
-        extra = [(b"vary", b"Accept-Commerce-Capabilities"), *negotiated.deprecation_headers()]
+def requested(scope: Scope) -> Negotiated:
+    """The negotiation of a request's Accept-Commerce-Capabilities (cached per value)."""
+    values = [value for name, value in scope["headers"]
+              if name == b"accept-commerce-capabilities"]
+    return negotiate(b",".join(values).decode("latin-1")) if values else NOTHING_ASKED
 
-        async def send_with_versions(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
-            await send(message)
 
-        token = _current.set(negotiated)
-        try:
-            await self.app(scope, receive, send_with_versions)
-        finally:
-            _current.reset(token)
+def response_headers(negotiated: Negotiated) -> list[tuple[bytes, bytes]]:
+    """Vary, and the deprecation of any version the client negotiated."""
+    return [_VARY, *negotiated.deprecation_headers()]
+
+
+def enter(negotiated: Negotiated) -> Token[Negotiated]:
+    """Expose a request's negotiation to renderers (`current`) until `leave`."""
+    return _current.set(negotiated)
+
+
+def leave(token: Token[Negotiated]) -> None:
+    _current.reset(token)

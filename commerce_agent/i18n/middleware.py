@@ -1,8 +1,8 @@
-"""Pure ASGI middleware: negotiate the locale once per request, answer with Content-Language.
+"""The locale of a request, negotiated once (by request_stack), and its Content-Language.
 
-It sets scope["state"]["locale"] (read by commerce_agent.http.request_locale) and adds
-`Content-Language` and `Vary` to the response start, except below the `skip` prefixes (the
-agent API, whose text is not localized).
+The request stack sets scope["state"]["locale"] (read by commerce_agent.http.request_locale)
+and adds `Content-Language` and `Vary` to the response start, except below the agent API's
+prefix, whose text is not localized.
 
 - An `Accept-Language` naming a language always decides.
 - Without one (absent, empty, unusable or only `*`), a request with a live bearer token gets
@@ -18,11 +18,11 @@ agent API, whose text is not localized).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 from commerce_agent.commerce.services.profile import locale_for_token
-from commerce_agent.i18n import content
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE, negotiate, states_preference
 
 log = logging.getLogger(__name__)
@@ -61,49 +61,38 @@ async def _saved_locale(scope: Scope) -> str | None:
     return locale
 
 
-class LocaleMiddleware:
-    def __init__(self, app: ASGIApp, skip: tuple[str, ...] = ()) -> None:
-        self.app = app
-        self.skip = skip
+def _accept_language(scope: Scope) -> tuple[bytes, bool]:
+    values = [value for name, value in scope["headers"] if name == b"accept-language"]
+    return b",".join(values), bool(values)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        state = scope.setdefault("state", {})
-        values = [value for name, value in scope["headers"] if name == b"accept-language"]
-        header = b",".join(values)
-        if self.skip and str(scope["path"]).startswith(self.skip):
-            state["locale"] = negotiate(header) if values else DEFAULT_LOCALE
-            await self.app(scope, receive, send)
-            return
-        explicit = bool(values) and states_preference(header)
-        if explicit:
-            locale = negotiate(header)
+
+def header_locale(scope: Scope) -> str:
+    """The locale Accept-Language asks for, else the default (no saved language: the agent
+    API's text is not localized)."""
+    header, present = _accept_language(scope)
+    return negotiate(header) if present else DEFAULT_LOCALE
+
+
+async def request_locale(scope: Scope) -> tuple[str, bool]:
+    """The request's locale, and whether its Accept-Language decided it (the answer then
+    does not depend on who is signed in)."""
+    header, present = _accept_language(scope)
+    if present and states_preference(header):
+        return negotiate(header), True
+    return await _saved_locale(scope) or DEFAULT_LOCALE, False
+
+
+def add_language_headers(headers: list[tuple[bytes, bytes]], state: dict[str, Any],
+                         recorded: list[str], locale: str, explicit: bool) -> None:
+    """Content-Language (unless the response set one) and Vary, on a response's start."""
+    if not any(name.lower() == b"content-language" for name, _ in headers):
+        if state.get("content_language"):
+            label = str(state["content_language"])
+        elif recorded:
+            label = ", ".join(sorted(recorded, key=lambda language: language != locale))
         else:
-            locale = await _saved_locale(scope) or DEFAULT_LOCALE
-        state["locale"] = locale
-        vary = [_VARY_LANGUAGE] if explicit else [_VARY_LANGUAGE, _VARY_AUTHORIZATION]
-
-        recorded, token = content.begin()
-
-        def label() -> str:
-            if state.get("content_language"):
-                return str(state["content_language"])
-            if recorded:
-                return ", ".join(sorted(recorded, key=lambda language: language != locale))
-            return DEFAULT_LOCALE
-
-        async def send_with_language(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                if not any(name.lower() == b"content-language" for name, _ in headers):
-                    headers.append((b"content-language", label().encode()))
-                headers.extend(vary)
-                message = {**message, "headers": headers}
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_language)
-        finally:
-            content.end(token)
+            label = DEFAULT_LOCALE
+        headers.append((b"content-language", label.encode()))
+    headers.append(_VARY_LANGUAGE)
+    if not explicit:
+        headers.append(_VARY_AUTHORIZATION)

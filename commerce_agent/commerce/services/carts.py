@@ -140,40 +140,63 @@ class CartView:
         return cart
 
 
-def _check_open(row: sqlite3.Row | None, cart_id: str) -> sqlite3.Row:
-    if row is None or row["status"] == "submitted":
+_CART_COLUMNS = ("id", "owner_id", "store_id", "status", "guest_info", "promotion_codes",
+                 "created_at", "updated_at", "expires_at")
+
+
+def checked_open(cart: CartView | None, cart_id: str) -> CartView:
+    """`cart` while it can still change: 404 when there is none or it was submitted, 410
+    once it expired."""
+    if cart is None or cart.row["status"] == "submitted":
         raise CommerceError(404, "cart_not_found", f"No active cart with id {cart_id!r}.",
                             params={"id": cart_id})
-    if row["status"] == "expired" or row["expires_at"] <= clock.now_iso():
+    if cart.row["status"] == "expired" or cart.row["expires_at"] <= clock.now_iso():
         raise CommerceError(410, "cart_expired",
                             "This cart expired after a period of inactivity.",
                             next_actions=[NEW_CART_ACTION], params={"id": cart_id})
-    return row
+    return cart
 
 
-async def load_view(db: Any, row: Mapping[str, Any] | sqlite3.Row) -> CartView:
-    lines = await storage.cart_lines(db, row["id"])
-    items = group_rows(await catalog_storage.items_with_stock(
-        db, sorted({line["item_id"] for line in lines})))
+def _lines(rows: list[sqlite3.Row]) -> list[CartLine]:
+    """The lines of storage.cart_with_lines rows, each with its item and the item's stock."""
+    lines: dict[str, CartLine] = {}
+    items: dict[str, StockedItem] = {}
+    for row in rows:
+        line_id = row["line_id"]
+        if line_id is None:
+            continue  # the one row of a cart without lines
+        line = lines.get(line_id)
+        if line is None:
+            item_id = row["item_id"]
+            item = items.get(item_id)
+            if item is None and row["doc"] is not None:  # no doc: the item is no longer sold
+                item = items[item_id] = StockedItem(item_id, msgspec.json.decode(row["doc"]),
+                                                    row["item_store_id"], row["catalog_id"])
+            line = lines[line_id] = CartLine(line_id, item_id, row["line_variant"],
+                                             row["line_quantity"],
+                                             msgspec.json.decode(row["options"]), item)
+        if line.item is not None and row["variant_id"] is not None:
+            line.item.stock[row["variant_id"]] = int(row["quantity"])
+    return list(lines.values())
+
+
+async def view(db: Any, row: Mapping[str, Any] | sqlite3.Row, lines: list[CartLine]
+               ) -> CartView:
+    """A cart row with its lines, priced by its store's rules (kept by store_cache)."""
     store = await store_cache.rules(db, row["store_id"])
     assert store is not None
-    return CartView(
-        row, store.currency, store.doc,
-        [CartLine(line["id"], line["item_id"], line["variant_id"], line["quantity"],
-                  msgspec.json.decode(line["options"]), items.get(line["item_id"]))
-         for line in lines],
-        store.promotions,
-    )
+    return CartView(row, store.currency, store.doc, lines, store.promotions)
+
+
+async def read_cart(db: Any, cart_id: str, principal: Principal) -> CartView | None:
+    """The caller's cart whatever its status, or None (absent, another owner's)."""
+    rows = await storage.cart_with_lines(db, cart_id, principal.user_id)
+    return await view(db, rows[0], _lines(rows)) if rows else None
 
 
 async def open_cart(db: Any, cart_id: str, principal: Principal) -> CartView:
     """The caller's active cart, or 404 (absent, another owner's, submitted) / 410 (expired)."""
-    return await open_row(db, await storage.get_cart(db, cart_id, principal.user_id), cart_id)
-
-
-async def open_row(db: Any, row: sqlite3.Row | None, cart_id: str) -> CartView:
-    """open_cart for a cart row already read (None when there is none)."""
-    return await load_view(db, _check_open(row, cart_id))
+    return checked_open(await read_cart(db, cart_id, principal), cart_id)
 
 
 async def create_cart(tx: Transaction, principal: Principal, store_id: str,
@@ -193,7 +216,8 @@ async def _saved(tx: Transaction, cart: CartView, lifetime: int, **row: Any) -> 
     caller has changed `cart.lines` to match what it wrote, so nothing is read again."""
     now, expires = clock.now_iso(), clock.later_iso(lifetime)
     await storage.touch(tx, cart.id, now, expires)
-    return CartView({**dict(cart.row), **row, "updated_at": now, "expires_at": expires},
+    kept = {column: cart.row[column] for column in _CART_COLUMNS}
+    return CartView({**kept, **row, "updated_at": now, "expires_at": expires},
                     cart.currency, cart.store, cart.lines, cart.promotions)
 
 

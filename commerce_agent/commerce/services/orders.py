@@ -78,15 +78,15 @@ def order_type(lines: list[CartLine]) -> str:
 
 
 async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -> CartView:
-    row = await cart_storage.get_cart(tx, cart_id, principal.user_id)
-    if row is None:
+    cart = await carts.read_cart(tx, cart_id, principal)
+    if cart is None:
         raise CommerceError(404, "cart_not_found", f"No cart with id {cart_id!r}.",
                             params={"id": cart_id})
-    if row["status"] == "submitted":
+    if cart.row["status"] == "submitted":
         raise CommerceError(409, "cart_already_submitted",
                             "This cart has already been turned into an order.",
                             params={"id": cart_id})
-    return await carts.open_row(tx, row, cart_id)
+    return carts.checked_open(cart, cart_id)
 
 
 async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequest
@@ -111,7 +111,7 @@ async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequ
     row = {"id": None, "store_id": store_id, "status": "active", "guest_info": None,
            "promotion_codes": json.dumps(codes), "created_at": now, "updated_at": now,
            "expires_at": now}
-    view = await carts.load_view(tx, row)
+    view = await carts.view(tx, row, [])
     view.lines = [CartLine(new_id("line"), line["itemId"], line.get("variantId") or "",
                            line["quantity"], line["options"], items[line["itemId"]])
                   for line in request.direct_items]
