@@ -35,8 +35,9 @@ def _handler(endpoint: Endpoint) -> ASGIApp:
 
 class Route(routing.Route):
     """Starlette's Route, without its per-request exception wrapper around an async function
-    endpoint: an exception goes on to the app's ExceptionMiddleware, which answers it with the
-    same handlers, and the wrapper's closures cost more than some endpoints."""
+    endpoint: an exception goes on to the app's handlers (request_stack, or Starlette's
+    ExceptionMiddleware for the agent API), and the wrapper's closures cost more than some
+    endpoints."""
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
         super().__init__(path, endpoint, **options)

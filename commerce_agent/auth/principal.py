@@ -45,8 +45,8 @@ async def optional_principal(request: Request, *, confirmed: bool = True) -> Pri
     return principal
 
 
-async def require_principal(request: Request) -> Principal:
-    principal = await optional_principal(request)
+async def require_principal(request: Request, *, confirmed: bool = True) -> Principal:
+    principal = await optional_principal(request, confirmed=confirmed)
     if principal is None:
         raise _unauthorized("This endpoint requires an Authorization: Bearer token.", False)
     return principal
@@ -58,7 +58,4 @@ async def writer_principal(request: Request) -> Principal:
     here, and `write` checks it is still live inside its transaction (a revoked token is
     refused there, before any of the write's statements). Any other use needs
     require_principal."""
-    principal = await optional_principal(request, confirmed=False)
-    if principal is None:
-        raise _unauthorized("This endpoint requires an Authorization: Bearer token.", False)
-    return principal
+    return await require_principal(request, confirmed=False)

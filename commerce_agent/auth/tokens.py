@@ -132,7 +132,8 @@ def _live(owner: TokenOwner) -> bool:
 async def remembered_owner(state: dict[str, Any], db: Database, token: str, *,
                            confirmed: bool = True) -> TokenOwner | None:
     """token_owner, read once per request (`state` is the ASGI scope's) however many parts of
-    it ask: the locale middleware and the route's authentication read the same row.
+    it ask: the request layer (for the locale) and the route's authentication read the same
+    row.
 
     With confirmed=False a kept owner is taken as it was kept, with no read at all; its
     counter version stays in state["token_kept_at"] until a confirmed call, or the write

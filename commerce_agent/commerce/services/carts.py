@@ -140,10 +140,6 @@ class CartView:
         return cart
 
 
-_CART_COLUMNS = ("id", "owner_id", "store_id", "status", "guest_info", "promotion_codes",
-                 "created_at", "updated_at", "expires_at")
-
-
 def checked_open(cart: CartView | None, cart_id: str) -> CartView:
     """`cart` while it can still change: 404 when there is none or it was submitted, 410
     once it expired."""
@@ -216,7 +212,7 @@ async def _saved(tx: Transaction, cart: CartView, lifetime: int, **row: Any) -> 
     caller has changed `cart.lines` to match what it wrote, so nothing is read again."""
     now, expires = clock.now_iso(), clock.later_iso(lifetime)
     await storage.touch(tx, cart.id, now, expires)
-    kept = {column: cart.row[column] for column in _CART_COLUMNS}
+    kept = {column: cart.row[column] for column in storage.CART_COLUMNS}
     return CartView({**kept, **row, "updated_at": now, "expires_at": expires},
                     cart.currency, cart.store, cart.lines, cart.promotions)
 

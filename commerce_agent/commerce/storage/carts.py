@@ -18,22 +18,26 @@ async def insert_cart(tx: Transaction, cart: dict[str, Any]) -> None:
         ":expires_at)", cart)
 
 
+# A cart's own columns, as cart_with_lines reads them.
+CART_COLUMNS = ("id", "owner_id", "store_id", "status", "guest_info", "promotion_codes",
+                "created_at", "updated_at", "expires_at")
+_CART_WITH_LINES = (
+    f"SELECT {', '.join(f'carts.{column}' for column in CART_COLUMNS)}, "
+    "cart_items.id AS line_id, cart_items.item_id, cart_items.variant_id AS line_variant, "
+    "cart_items.quantity AS line_quantity, cart_items.options, items.doc, "
+    "items.store_id AS item_store_id, items.catalog_id, stock.variant_id, stock.quantity "
+    "FROM carts LEFT JOIN cart_items ON cart_items.cart_id = carts.id "
+    "LEFT JOIN items ON items.id = cart_items.item_id "
+    "LEFT JOIN stock ON stock.item_id = items.id "
+    "WHERE carts.id = ? AND carts.owner_id = ? ORDER BY cart_items.position")
+
+
 async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[sqlite3.Row]:
     """The owner's cart joined with each of its lines (in order), the line's item and that
     item's stock rows: one row per line and stock row, one row with NULL lines for a cart
     without any, none for no such cart of this owner. One statement where reading the cart,
     its lines and their items apart took three, each a round through SQLite of its own."""
-    rows: list[sqlite3.Row] = await db.fetch_all(
-        "SELECT carts.id, carts.owner_id, carts.store_id, carts.status, carts.guest_info, "
-        "carts.promotion_codes, carts.created_at, carts.updated_at, carts.expires_at, "
-        "cart_items.id AS line_id, cart_items.item_id, cart_items.variant_id AS line_variant, "
-        "cart_items.quantity AS line_quantity, cart_items.options, items.doc, "
-        "items.store_id AS item_store_id, items.catalog_id, stock.variant_id, stock.quantity "
-        "FROM carts LEFT JOIN cart_items ON cart_items.cart_id = carts.id "
-        "LEFT JOIN items ON items.id = cart_items.item_id "
-        "LEFT JOIN stock ON stock.item_id = items.id "
-        "WHERE carts.id = ? AND carts.owner_id = ? ORDER BY cart_items.position",
-        (cart_id, owner_id))
+    rows: list[sqlite3.Row] = await db.fetch_all(_CART_WITH_LINES, (cart_id, owner_id))
     return rows
 
 
