@@ -15,7 +15,9 @@ from starlette.types import ASGIApp
 from commerce_agent.agent import routes as agent_routes
 from commerce_agent.agent.worker import agent_worker
 from commerce_agent.auth import routes as account_routes
+from commerce_agent.body_limit import DrainUnreadBody
 from commerce_agent.commerce import capabilities
+from commerce_agent.commerce.admin import import_routes, item_routes, order_routes, store_routes
 from commerce_agent.commerce.payments import x402
 from commerce_agent.commerce.routes import (
     carts,
@@ -41,11 +43,13 @@ from commerce_agent.errors import (
     internal_error_handler,
 )
 from commerce_agent.i18n import localize_error
+from commerce_agent.mcp import routes as mcp_routes
 from commerce_agent.openapi import routes as openapi_routes
 from commerce_agent.request_stack import CommerceLayer
 from commerce_agent.routing import IndexedRouter
 from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
+from commerce_agent.web import routes as web_routes
 
 # Background services started with the app (simulator, webhook sender, …), each an async
 # context manager factory taking the app.
@@ -73,21 +77,26 @@ class CommerceApp(Starlette):
         self.agent_mount = agent_mount
 
     def build_middleware_stack(self) -> ASGIApp:
-        return CommerceLayer(self.router, super().build_middleware_stack(),
-                             handlers=dict(self.exception_handlers), skip=(self.agent_mount,))
+        return DrainUnreadBody(CommerceLayer(
+            self.router, super().build_middleware_stack(),
+            handlers=dict(self.exception_handlers),
+            skip=(self.agent_mount, mcp_routes.MCP_PATH)))
 
 
 def commerce_routes() -> list[BaseRoute]:
     return [*discovery.routes, *catalog.routes, *carts.routes, *orders.routes,
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
-            *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes]
+            *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
+            *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
+            *order_routes.routes, *import_routes.routes, *web_routes.routes]
 
 
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
     database = Database(settings.db_path, synchronous=settings.sqlite_synchronous)
-    background = [agent_worker, order_feed_worker, webhook_sender_worker, *(workers or [])]
+    background = [agent_worker, order_feed_worker, webhook_sender_worker, mcp_routes.mcp_worker,
+                  *(workers or [])]
     if settings.simulate:
         background.append(simulator_worker)
 

@@ -11,9 +11,16 @@ import uvicorn
 
 from commerce_agent.agent.commands import agent_options, agent_settings, chat_command
 from commerce_agent.auth.tokens import find_user_id, mint_token
+from commerce_agent.commerce.catalog_import.commands import (
+    catalog_group,
+    first_steps,
+    shop_summary,
+)
 from commerce_agent.commerce.merchant import orders_group, returns_group
+from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database
 from commerce_agent.gc_tuning import tune_for_serving
+from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import Settings
 
@@ -27,10 +34,12 @@ async def _open(db_path: str) -> Database:
     return database
 
 
-async def _prepare(settings: Settings) -> list[tuple[str, str, str]]:
+async def _prepare(settings: Settings, samples: bool = True) -> list[tuple[str, str, str]]:
     """Migrate, seed on first run, and mint a fresh demo token for each sample user."""
     database = await _open(settings.db_path)
     try:
+        if not samples:
+            return []
         await seed(database)
         demo = []
         for user in load_users():
@@ -76,11 +85,13 @@ def main() -> None:
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               envvar="COMMERCE_AGENT_LOG_LEVEL", help="uvicorn log level.")
+@click.option("--no-samples", "no_samples", is_flag=True, envvar="COMMERCE_AGENT_NO_SAMPLES",
+              help="Start without the sample stores and demo users (your own shop).")
 @agent_options
 def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetime: int,
           simulate: bool, simulate_speed: float, sse_heartbeat: float,
           webhook_retry_base: float, webhook_timeout: float, log_level: str,
-          **agent: Any) -> None:
+          no_samples: bool = False, **agent: Any) -> None:
     """Create or migrate the database, seed the sample stores, and serve the API."""
     from commerce_agent.app import create_app
 
@@ -89,15 +100,19 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
                         simulate_speed=simulate_speed, sse_heartbeat_seconds=sse_heartbeat,
                         webhook_retry_base_seconds=webhook_retry_base,
                         webhook_timeout_seconds=webhook_timeout, **agent_settings(agent))
-    demo = asyncio.run(_prepare(settings))
+    demo = asyncio.run(_prepare(settings, samples=not no_samples))
+    click.echo(f"Storefront: {settings.base_url.rstrip('/')}/  (open it in a browser)")
     click.echo(f"commerce-agent serving {settings.base_url}  (database: {db_path})")
-    click.echo("Demo users (password, bearer token):")
+    if no_samples:
+        click.echo(asyncio.run(shop_summary(db_path)))
+    else:
+        click.echo("Demo users (password, bearer token):")
     for email, password, token in demo:
         click.echo(f"  {email:<22} {password:<18} {token}")
     click.echo(f"Try: curl {settings.base_url}/capabilities")
     click.echo(f"Agent: curl {settings.base_url}{settings.agent_mount}/info  (journal: "
                f"{settings.journal}; chat: commerce-agent chat --url {settings.base_url})")
-    app = create_app(settings)
+    app = create_app(settings, seed_data=not no_samples)
     tune_for_serving()
     # Open streams (order updates, following agent streams) would hold Ctrl-C forever:
     # they get a few seconds to finish, then are cancelled (clients resume from their ids).
@@ -121,6 +136,15 @@ def seed_command(db_path: str, reset: bool) -> None:
 
     created = asyncio.run(run())
     click.echo("Seeded the sample stores." if created else "Sample stores already present.")
+
+
+@main.command("init")
+@DB_OPTION
+def init_command(db_path: str) -> None:
+    """Create or migrate an empty database (no sample stores) and say how to fill it."""
+    asyncio.run(_prepare(Settings(db_path=db_path), samples=False))
+    click.echo(f"Database ready: {db_path} (no sample stores).")
+    click.echo(first_steps(db_path))
 
 
 @main.group()
@@ -156,5 +180,8 @@ def token_create(email: str, db_path: str, lifetime: int | None) -> None:
 
 
 main.add_command(chat_command)
+main.add_command(catalog_group)
+main.add_command(merchant_group)
 main.add_command(orders_group)
 main.add_command(returns_group)
+main.add_command(mcp_command)

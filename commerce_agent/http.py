@@ -71,7 +71,9 @@ async def read_body(request: Request) -> bytes:
 
     Read straight from `receive`, once per request (kept in the scope's state), and the two
     headers it needs straight from the scope: every write reads its body, and Starlette's
-    Headers and stream() cost more than the read."""
+    Headers and stream() cost more than the read. Never holds more than `limit` bytes: a
+    declared length past it is refused unread, a chunked body as soon as it passes it, and
+    body_limit.DrainUnreadBody reads the rest and throws it away before the 413 goes out."""
     state = request.scope.setdefault("state", {})  # what request.state reads and writes
     cached: bytes | None = state.get("raw_body")
     if cached is not None:
@@ -119,7 +121,30 @@ async def decode_body(request: Request, decoder: msgspec.json.Decoder[T]) -> T:
         failure: Exception | None = None
     except (msgspec.DecodeError, RecursionError) as exc:  # ValidationError is a DecodeError
         failure = exc
+        if isinstance(exc, msgspec.ValidationError) and "got `float`" in str(exc):
+            try:
+                return _with_whole_numbers(body, decoder)
+            except (msgspec.DecodeError, RecursionError) as again:
+                failure = again
     raise _refusal(failure) from None
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    return value
+
+
+def _with_whole_numbers(body: bytes, decoder: msgspec.json.Decoder[T]) -> T:
+    """JSON has one number type: `4.0` is the integer 4 (JSON Schema says so too), which
+    msgspec's typed decoding refuses. Only a body refused for a float where an int belongs
+    comes here, so the common path pays nothing."""
+    decoded: T = msgspec.convert(_whole(msgspec.json.decode(body)), decoder.type)
+    return decoded
 
 
 def _refusal(failure: Exception | None) -> Exception:

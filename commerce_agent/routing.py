@@ -13,10 +13,12 @@ match, a 405, a redirect) is left to the group.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette import routing
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Router
@@ -41,10 +43,39 @@ class Route(routing.Route):
 
     def __init__(self, path: str, endpoint: Callable[..., Any], **options: Any) -> None:
         super().__init__(path, endpoint, **options)
+        # Every method of the routes at this same path (share_methods fills it in): the
+        # Allow header of a 405 lists them all, not only this route's.
+        self.path_methods: frozenset[str] = frozenset(self.methods or ())
         if inspect.iscoroutinefunction(endpoint) \
                 and options.get("middleware") is None \
                 and options.get("max_body_size") is None:
             self.app = _handler(endpoint)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.methods and scope["method"] not in self.methods \
+                and self.path_methods != self.methods:
+            raise HTTPException(405, headers={"Allow": ", ".join(sorted(self.path_methods))})
+        await super().handle(scope, receive, send)
+
+
+def share_methods(routes: Sequence[BaseRoute]) -> None:
+    """Tell each Route of one router the methods of its siblings at the same path."""
+    by_path: dict[str, set[str]] = {}
+    for route in routes:
+        if isinstance(route, Route):
+            by_path.setdefault(route.path, set()).update(route.methods or ())
+    for route in routes:
+        if isinstance(route, Route):
+            route.path_methods = frozenset(by_path[route.path])
+
+
+class Mount(routing.Mount):
+    """Starlette's Mount, matching paths with a newline too: its pattern ends in `.*`, which
+    stops at one, so such a path fell out of the mount to the top level's 404."""
+
+    def __init__(self, path: str, app: ASGIApp, **options: Any) -> None:
+        super().__init__(path, app, **options)
+        self.path_regex = re.compile(self.path_regex.pattern, re.DOTALL)
 
 
 def _slashes(route: BaseRoute) -> int | None:
@@ -71,6 +102,7 @@ class IndexedRouter(Router):
         self._index()
 
     def _index(self) -> None:
+        share_methods(self.routes)
         segments = {_first_segment(route) for route in self.routes} - {None}
         self._groups = {
             segment: Router(routes=[route for route in self.routes

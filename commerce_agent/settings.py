@@ -32,6 +32,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     openai_base_url: str = ""
     openai_api_key: str = ""
     openai_model: str = "gpt-4o-mini"
+    # Seconds without a byte from the model endpoint before an attempt fails (and is retried).
+    openai_timeout: float = 120.0
+    # Retries of a model step after 429, 5xx, timeouts or a dropped stream (0: none).
+    openai_max_retries: int = 3
+    # First retry delay in seconds, doubled per retry (a server's Retry-After wins).
+    openai_retry_seconds: float = 0.5
+    # Estimated tokens the conversation may take; older tool results are trimmed first.
+    openai_context_tokens: int = 16000
     # Seconds the scripted agent model waits between streamed reply fragments (0: no wait).
     agent_pace: float = 0.0
     # SQLite durability: FULL syncs the WAL on every commit.

@@ -144,8 +144,13 @@ async def test_profile_page_requires_sign_in(client: httpx.AsyncClient) -> None:
     response = await client.get("/account/profile")
     assert response.status_code == 303
     assert response.headers["location"] == "/account/sign-in?next=/account/profile"
-    post = await client.post("/account/profile", data={"action": "preferences"})
+    post = await client.post("/account/profile", data={"action": "preferences",
+                                                       "csrf_token": "from-an-old-page"})
     assert post.status_code == 303
+    # Without its form (or the form's action or CSRF field) a post is refused, signed in or not.
+    for data in ({}, {"csrf_token": "x"}, {"action": "preferences"}):
+        assert (await client.post("/account/profile", data=data)).status_code == 400
+    assert (await client.post("/account/profile")).status_code == 400
 
 
 async def test_register_signs_in_and_the_new_account_works_everywhere(

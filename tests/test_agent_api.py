@@ -154,7 +154,7 @@ async def test_unknown_sessions_are_404(client: httpx.AsyncClient) -> None:
 
 async def test_start_index_must_be_a_non_negative_integer(client: httpx.AsyncClient) -> None:
     session_id, _ = await create(client)
-    for bad in ("-1", "abc", "1.5", "NaN", "١"):
+    for bad in ("-1", "abc", "1.5", "NaN", "١", "", " ", "+1", "1e3"):
         response = await client.get(f"{MOUNT}/session/{session_id}/stream",
                                     params={"startIndex": bad})
         assert_error(response, 400, "invalid_start_index")
@@ -323,17 +323,20 @@ async def test_deeply_nested_bodies_are_400_not_500(client: httpx.AsyncClient) -
     """Under the size limit, but deeper than the decoder recurses: a 400, on every route."""
     json_type = {"content-type": "application/json"}
     for body in (b'{"message": "hi", "clientContext": {"a": ' + deep(5000) + b"}}",
-                 b'{"message": "hi", "outputSchema": {"a": ' + deep(5000) + b"}}",
-                 b'{"message": ' + deep(5000) + b"}"):
+                 b'{"message": "hi", "outputSchema": {"a": ' + deep(5000) + b"}}"):
         assert_error(await client.post(f"{MOUNT}/session", content=body, headers=json_type),
                      400, "invalid_json")
+    # A message is a string: a deep one is refused for what it is, before its depth matters.
+    assert_error(await client.post(f"{MOUNT}/session", content=b'{"message": ' + deep(5000)
+                                   + b"}", headers=json_type), 400, "message_required")
     session_id, token = await create(client)
     await stream(client, session_id)
     auth = {**json_type, "Authorization": f"Bearer {token}"}
-    for body in (b'{"message": "hi", "outputSchema": {"a": ' + deep(5000) + b"}}",
-                 b'{"message": ' + deep(5000) + b"}"):
-        assert_error(await client.post(f"{MOUNT}/session/{session_id}", content=body,
-                                       headers=auth), 400, "invalid_json")
+    assert_error(await client.post(f"{MOUNT}/session/{session_id}", content=b'{"message": "hi",'
+                                   b' "outputSchema": {"a": ' + deep(5000) + b"}}",
+                                   headers=auth), 400, "invalid_json")
+    assert_error(await client.post(f"{MOUNT}/session/{session_id}", content=b'{"message": '
+                                   + deep(5000) + b"}", headers=auth), 400, "message_required")
     cancel = f"{MOUNT}/session/{session_id}/cancel"
     assert_error(await client.post(cancel, content=deep(5000), headers=auth), 400,
                  "invalid_json")

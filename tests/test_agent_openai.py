@@ -96,7 +96,7 @@ async def agent_client(fake: tuple[FakeOpenAI, str],
     settings = Settings(db_path=os.path.join(tmp_path, "openai.db"), base_url="http://test",
                         simulate=False, sqlite_synchronous="NORMAL", journal="memory",
                         openai_base_url=fake[1], openai_api_key="sk-test",
-                        openai_model="fake-model")
+                        openai_model="fake-model", openai_retry_seconds=0.001)
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         transport = httpx.ASGITransport(app=application)
@@ -190,10 +190,11 @@ async def test_a_result_missing_a_required_field_fails_the_turn(
 
 async def test_an_endpoint_error_fails_the_session_with_the_reason(
         fake: tuple[FakeOpenAI, str], agent_client: httpx.AsyncClient) -> None:
-    fake[0].replies = [{"status": 503}]
+    fake[0].replies = [{"status": 503}] * 4  # the first try and three retries
     events = await run(agent_client, "hello")
     assert events[-1]["type"] == "session.failed"
     assert "answered 503" in events[-1]["data"]["error"]
+    assert len(fake[0].requests) == 4 and fake[0].replies == []
 
 
 def closed(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:

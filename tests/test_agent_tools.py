@@ -198,3 +198,65 @@ async def test_a_cart_changed_after_the_charge_is_not_charged_again(
     assert "nothing more was charged" in failure.value.message
     assert await intents(app) == Counter({"succeeded": 1})
     assert (await client.get("/orders", headers=alice)).json()["orders"] == []
+
+
+async def test_get_store_tells_where_and_what_it_offers(app: Starlette) -> None:
+    store = await run(app, "get_store", {"storeId": "store_trattoria"}, principal=None)
+    assert store["name"] == "Trattoria Fiamma" and store["currency"] == "USD"
+    assert store["address"].startswith("2150 N Milwaukee Ave")
+    assert store["minimumOrderValue"] == {"amount": "12.00", "currency": "USD"}
+    assert {"PIZZAFRIDAY", "DOLCE4"} == {entry["code"] for entry in store["promotions"]}
+    with pytest.raises(CommerceError):
+        await run(app, "get_store", {"storeId": "store_nope"}, principal=None)
+
+
+async def test_add_to_cart_takes_the_line_options_the_cart_route_takes(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    cart = await run(app, "create_cart", {"storeId": "store_trattoria"})
+    args = {"cartId": cart["cartId"], "itemId": "item_pizza_margherita", "quantity": 2,
+            "customizations": {"group_margherita_size": "opt_margherita_size_16in",
+                               "group_margherita_toppings": ["opt_margherita_top_olives",
+                                                             "opt_margherita_top_nduja"]},
+            "addOnIds": ["addon_trattoria_burrata"], "notes": "well done"}
+    added = await run(app, "add_to_cart", args)
+    [line] = added["items"]
+    assert line["customizations"]["group_margherita_toppings"] == [
+        "opt_margherita_top_nduja", "opt_margherita_top_olives"]
+    assert line["addOnIds"] == ["addon_trattoria_burrata"] and added["storeName"] == \
+        "Trattoria Fiamma"
+    shown = (await client.get(f"/carts/{cart['cartId']}", headers=alice)).json()
+    assert shown["items"][0]["customizations"] == line["customizations"]
+    with pytest.raises(ToolFailure):
+        tool("add_to_cart").check_args({**args, "customizations": {"g": 3}})
+
+    lumen = await run(app, "create_cart", {"storeId": "store_lumen_studio"})
+    booked = await run(app, "add_to_cart", {
+        "cartId": lumen["cartId"], "itemId": "item_vinyasa_drop_in",
+        "timeSlotId": "slot_vinyasa_20270113_0700"})
+    assert booked["items"][0]["timeSlotId"] == "slot_vinyasa_20270113_0700"
+
+
+async def test_rating_and_subscription_tools(app: Starlette, client: httpx.AsyncClient,
+                                             alice: dict[str, str]) -> None:
+    from tests.lifecycle_support import complete, digital_order
+
+    plan = await digital_order(client, alice, "item_folio_unlimited_monthly")
+    paused = await run(app, "change_subscription", {"orderId": plan["id"], "action": "pause"})
+    assert paused["subscription"]["status"] == "paused"
+    again = await run(app, "change_subscription", {"orderId": plan["id"], "action": "pause"})
+    assert again["subscription"]["status"] == "paused"  # the same call replays its answer
+    with pytest.raises(CommerceError) as refused:
+        await run(app, "change_subscription", {"orderId": plan["id"], "action": "pause"},
+                  key="agent-test-pause-twice")
+    assert refused.value.code == "invalid_transition"
+
+    book = await digital_order(client, alice)
+    with pytest.raises(CommerceError) as early:
+        await run(app, "rate_order", {"orderId": book["id"], "overall": 5})
+    assert early.value.code == "order_not_completed"
+    await complete(app, book["id"])
+    rated = await run(app, "rate_order", {"orderId": book["id"], "overall": 4},
+                      key="agent-test-rate-completed")
+    assert rated["rating"]["overall"] == 4
+    order = (await client.get(f"/orders/{book['id']}", headers=alice)).json()
+    assert order["metadata"]["dev.commerce.order.ratings"]["overall"] == 4

@@ -18,10 +18,12 @@ async def test_capabilities_have_servable_schemas(client: httpx.AsyncClient) -> 
     assert len(ids) == len(set(ids))
     assert "dev.commerce.cart@1.0" in ids and "dev.commerce.order.direct@1.0" in ids
     for capability in capabilities:
-        if "schemaUrl" in capability:
-            schema = await client.get(capability["schemaUrl"])
-            assert schema.status_code == 200, capability["schemaUrl"]
-            assert isinstance(schema.json(), dict)
+        # Every capability points at its schema, served here (base_url is the test server).
+        assert capability["schemaUrl"].startswith("http://test/schemas/"), capability["id"]
+        schema = await client.get(capability["schemaUrl"])
+        assert schema.status_code == 200, capability["schemaUrl"]
+        assert schema.headers["content-type"] == "application/schema+json"
+        jsonschema.Draft202012Validator.check_schema(schema.json())
 
 
 async def test_capability_metadata(client: httpx.AsyncClient) -> None:
@@ -156,3 +158,38 @@ async def test_variant_stock_is_per_variant(client: httpx.AsyncClient,
     cart = await add_item(client, alice, cart["id"], "item_classic_mug", 1,
                           variantId=in_stock["id"])
     assert cart["items"][0]["price"] == in_stock["price"]
+
+
+async def test_store_metadata_is_keyed_by_base_name_and_by_version(
+        client: httpx.AsyncClient) -> None:
+    listed = (await client.get("/stores")).json()["stores"]
+    store = (await client.get(f"/stores/{CERAMICS}")).json()
+    for metadata in [store["metadata"], *(each["metadata"] for each in listed)]:
+        bases = [key for key in metadata if "@" not in key]
+        assert bases
+        for base in bases:
+            # The versioned key carries the very same entry as the base key.
+            assert metadata[f"{base}@{metadata[base]['_version']}"] == metadata[base]
+        assert len(metadata) == 2 * len(bases)
+    constraints = store["metadata"]["dev.commerce.store.constraints@1.0"]
+    assert constraints == store["metadata"]["dev.commerce.store.constraints"]
+
+
+async def test_catalog_items_keep_base_metadata_keys_only(client: httpx.AsyncClient) -> None:
+    # Catalogs are the big documents: their items are not keyed twice.
+    catalog_id = (await client.get(f"/stores/{CERAMICS}")).json()["catalogIds"][0]
+    items = (await client.get(f"/catalogs/{catalog_id}")).json()["items"]
+    assert items and all("@" not in key for item in items for key in item.get("metadata", {}))
+
+
+async def test_a_review_rating_is_1_to_5_and_a_comment_2000_characters(
+        client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    url = f"/items/{LIMITED_MUG}/reviews"
+    for body, field in (({"rating": 0}, "/rating"), ({"rating": 6}, "/rating"),
+                        ({"rating": 4.5}, "/rating"),
+                        ({"rating": 4, "comment": "x" * 2001}, "/comment")):
+        response = await client.post(url, json=body, headers=alice)
+        assert response.status_code == 400, body
+        assert response.json()["details"][0]["field"] == field
+    # In range, the rule that follows answers: only buyers review.
+    assert (await client.post(url, json={"rating": 5.0}, headers=alice)).status_code == 403

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.helpers import CERAMICS
+from tests.helpers import CERAMICS, LIMITED_MUG
 
 SHAPE = {"code", "message", "details", "userMessage", "nextActions", "type", "title", "status",
          "detail", "instance", "timestamp"}
@@ -145,3 +145,41 @@ async def test_bad_pagination_is_400(client: httpx.AsyncClient) -> None:
     for query in ("limit=0", "limit=101", "limit=abc", "cursor=%%%", "cursor=bm9wZQ"):
         body = assert_error(await client.get(f"/stores?{query}"), 400, "bad_request")
         assert body["details"][0]["field"] in ("limit", "cursor")
+
+
+async def test_a_405_allows_every_method_of_its_path(client: httpx.AsyncClient) -> None:
+    # Routes of one path with different methods are separate: Allow names all of them.
+    for method, path, allowed in (
+            ("OPTIONS", "/orders", "GET, HEAD, POST"),
+            ("PUT", "/user/profile", "GET, HEAD, PATCH"),
+            ("PUT", "/carts/cart_x/items/line_y", "DELETE, PATCH"),
+            ("DELETE", "/account/sign-in", "GET, HEAD, POST"),
+            ("OPTIONS", "/agent/v1/consent/ses_x/secret", "GET, HEAD, POST")):
+        response = await client.request(method, path)
+        assert response.status_code == 405, (method, path)
+        assert response.headers["allow"] == allowed, (method, path)
+
+
+async def test_a_newline_in_an_agent_path_stays_in_the_agent_api(
+        client: httpx.AsyncClient) -> None:
+    response = await client.get("/agent/v1/session/ses%0Ax/stream")
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "application/json"
+    assert set(response.json()) == {"error"}
+
+
+async def test_a_whole_number_written_as_a_float_is_an_integer(client: httpx.AsyncClient,
+                                                                alice: dict[str, str]) -> None:
+    cart = (await client.post("/carts", json={"storeId": CERAMICS}, headers=alice)).json()
+    item_id = LIMITED_MUG
+    url = f"/carts/{cart['id']}/items"
+    added = await client.post(url, content=b'{"itemId": "%s", "quantity": 2.0}'
+                              % item_id.encode(), headers={**alice,
+                                                           "Content-Type": "application/json"})
+    assert added.status_code == 200, added.text
+    assert added.json()["items"][0]["quantity"] == 2
+    for quantity in (b"2.5", b'"2"'):
+        refused = await client.post(url, content=b'{"itemId": "%s", "quantity": %s}'
+                                    % (item_id.encode(), quantity),
+                                    headers={**alice, "Content-Type": "application/json"})
+        assert_error(refused, 400, "bad_request")

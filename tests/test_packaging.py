@@ -1,4 +1,5 @@
-"""The wheel ships sample_data/: build it, install it in a fresh venv, seed and serve."""
+"""The wheel ships sample_data/ and the web app's files: build it, install it in a fresh
+venv, seed and serve."""
 
 from __future__ import annotations
 
@@ -60,6 +61,13 @@ def test_wheel_installs_seeds_and_serves(tmp_path: Any) -> None:
                 time.sleep(0.2)
         assert response.status_code == 200
         assert response.json()["pagination"]["totalCount"] >= 5
+        # The web app's templates and static files ship in the wheel too.
+        storefront = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+        assert storefront.status_code == 200 and "Search every store" in storefront.text
+        script = httpx.get(f"http://127.0.0.1:{port}/shop/static/chat.js", timeout=5)
+        assert script.status_code == 200 and "readNdjson" in script.text
+        console = httpx.get(f"http://127.0.0.1:{port}/console", timeout=5)
+        assert console.status_code == 200 and "Merchant console" in console.text
     finally:
         server.terminate()
         server.wait(timeout=15)

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from commerce_agent.agent.models.base import Model
-from commerce_agent.agent.models.openai import OpenAIModel
+from commerce_agent.agent.models.openai import OpenAIModel, RetryPolicy
 from commerce_agent.agent.models.scripted import ScriptedModel
 from commerce_agent.agent.tools import COMMERCE, Tool, all_tools
 from commerce_agent.settings import Settings
@@ -50,8 +50,12 @@ def build_agents(settings: Settings, http: httpx.AsyncClient, pace: float = 0.0
         DEFAULT_AGENT, "Shops the sample stores with the built-in scripted model (no network).",
         INSTRUCTIONS, ScriptedModel(pace), "scripted", tools)}
     if settings.openai_base_url:
+        policy = RetryPolicy(max_retries=settings.openai_max_retries,
+                             base_delay=settings.openai_retry_seconds)
         model = OpenAIModel(settings.openai_base_url, settings.openai_api_key,
-                            settings.openai_model, http)
+                            settings.openai_model, http, policy=policy,
+                            timeout=settings.openai_timeout,
+                            context_tokens=settings.openai_context_tokens)
         agents["openai-shopper"] = Agent(
             "openai-shopper", f"Shops with {settings.openai_model} at "
             f"{settings.openai_base_url}.", INSTRUCTIONS, model,

@@ -30,6 +30,17 @@ _OPTIONS = [
     click.option("--openai-model", default="gpt-4o-mini", show_default=True,
                  envvar="COMMERCE_AGENT_OPENAI_MODEL",
                  help="Model name for the openai-shopper agent."),
+    click.option("--openai-timeout", default=120.0, show_default=True,
+                 type=click.FloatRange(1, 3600), envvar="COMMERCE_AGENT_OPENAI_TIMEOUT",
+                 help="Seconds without a byte from the model endpoint before a retry."),
+    click.option("--openai-max-retries", default=3, show_default=True,
+                 type=click.IntRange(0, 10), envvar="COMMERCE_AGENT_OPENAI_MAX_RETRIES",
+                 help="Retries of a model request after 429, 5xx, a timeout or a dropped "
+                      "stream."),
+    click.option("--openai-context-tokens", default=16000, show_default=True,
+                 type=click.IntRange(1000), envvar="COMMERCE_AGENT_OPENAI_CONTEXT_TOKENS",
+                 help="Estimated tokens the conversation may use; older tool results are "
+                      "trimmed first. Set below the model's context length."),
     click.option("--agent-pace", default=0.0, show_default=True, type=click.FloatRange(0, 5),
                  envvar="COMMERCE_AGENT_AGENT_PACE",
                  help="Seconds the scripted agent waits between streamed reply fragments."),
@@ -57,7 +68,10 @@ def agent_settings(options: dict[str, Any]) -> dict[str, Any]:
             "auth_secret": options["auth_secret"],
             "openai_base_url": options["openai_base_url"],
             "openai_api_key": options["openai_api_key"],
-            "openai_model": options["openai_model"], "agent_pace": options["agent_pace"]}
+            "openai_model": options["openai_model"], "agent_pace": options["agent_pace"],
+            "openai_timeout": options["openai_timeout"],
+            "openai_max_retries": options["openai_max_retries"],
+            "openai_context_tokens": options["openai_context_tokens"]}
 
 
 def _write(text: str) -> None:

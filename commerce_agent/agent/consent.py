@@ -72,7 +72,7 @@ async def submit(request: Request) -> Response:
         return _gone(browser)
     form = await web.read_form(request)
     if form is None:
-        return web.bad_form()
+        return web.bad_form(request)
     if not browser.csrf_ok(form):
         return web.form_expired(browser, request.url.path)
     if form.get("decision") == "decline":

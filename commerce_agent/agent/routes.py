@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from starlette.exceptions import HTTPException
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Router
+from starlette.routing import Router
 
 from commerce_agent.agent import consent, events, schemas
 from commerce_agent.agent.agents import DEFAULT_AGENT, connections
@@ -24,23 +24,31 @@ from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
-from commerce_agent.routing import Route
+from commerce_agent.routing import Mount, Route, share_methods
 
 MAX_CONTEXT_DEPTH = 32
 
 
+# A message says something: at least one character that is not white space. Typed so that
+# /openapi.json says so too; a message that is not one is refused as message_required.
+Message = Annotated[str, msgspec.Meta(pattern=r"\S", description="The user's message.")]
+# A JSON Schema (an object) the final answer must match; checked against its metaschema.
+OutputSchema = Annotated[dict[str, Any], msgspec.Meta(
+    description="A JSON Schema (draft 2020-12) object the final answer must match.")]
+
+
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
-    message: Any = None
+    message: Message
     agent: str | None = None
-    outputSchema: Any = None
+    outputSchema: OutputSchema | None = None
     clientContext: dict[str, Any] | None = None
 
 
 class FollowUpBody(msgspec.Struct, forbid_unknown_fields=True):
-    message: Any = None
+    message: Message | None = None
     agent: str | None = None
     continuationToken: str | None = None
-    outputSchema: Any = None
+    outputSchema: OutputSchema | None = None
     inputResponses: dict[str, str] | None = None
 
 
@@ -72,6 +80,12 @@ async def decode(request: Request, decoder: msgspec.json.Decoder[Any], *,
         if text.startswith("Expected `object`") and " - at " not in text:
             raise AgentError(400, "invalid_json",
                              "The request body must be a JSON object.") from None
+        if text.endswith("at `$.outputSchema`"):
+            raise AgentError(400, "invalid_output_schema",
+                             "outputSchema must be a JSON Schema object.") from None
+        if text.endswith("at `$.message`") or "required field `message`" in text:
+            raise AgentError(400, "message_required",
+                             "message must be a non-empty string.") from None
         raise AgentError(400, "invalid_request", f"Invalid request body: {text}") from None
     except msgspec.DecodeError as exc:
         raise AgentError(400, "invalid_json", f"The request body is not valid JSON: {exc}") \
@@ -210,7 +224,7 @@ async def cancel(request: Request) -> Response:
 
 def start_index(request: Request) -> int:
     raw = request.query_params.get("startIndex")
-    if raw is None or raw == "":
+    if raw is None:
         return 0
     if not raw.isascii() or not raw.isdigit():
         raise AgentError(400, "invalid_start_index",
@@ -252,6 +266,7 @@ def mount(path: str) -> Mount:
         Route("/session/{session_id}/cancel", cancel, methods=["POST"]),
         *consent.routes,
     ])
+    share_methods(router.routes)
     handlers = {AgentError: handle, CommerceError: handle, HTTPException: handle,
                 Exception: handle}
     return Mount(path, app=ExceptionMiddleware(router, handlers=handlers))

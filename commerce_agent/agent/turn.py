@@ -165,6 +165,12 @@ class Turn:
                 await self._result(call, {"code": "unknown_tool",
                                           "message": f"There is no tool {call.name!r}."}, True)
                 continue
+            try:
+                # Before asking for consent or approval: a call that cannot run asks nobody.
+                tool.check_args(call.args)
+            except ToolFailure as exc:
+                await self._result(call, exc.as_result(), True)
+                continue
             decision = self.record.decisions.get(call.tool_call_id)
             if tool.connection and self.record.user_id is None:
                 if self.record.decisions.get(f"connection:{tool.connection}") == "declined":
@@ -276,6 +282,7 @@ class Turn:
                 await producer
         if calls:
             events = []
+            garbled: list[tuple[CallState, str]] = []
             for position, call in enumerate(calls):
                 tool = agent.tools.get(call.name)
                 description = tool.describe() if tool else {"name": call.name,
@@ -286,6 +293,14 @@ class Turn:
                     "tool": description, "args": call.args})
                 conversation.apply(item)
                 events.append(item)
+                if call.invalid:
+                    garbled.append((conversation.calls[-1], call.invalid))
+            # Arguments the model garbled: it hears why (as the calls' results), nothing runs.
+            for state, reason in garbled:
+                answer = tool_result(state, {"code": "invalid_arguments", "message": reason},
+                                     True)
+                conversation.apply(answer)
+                events.append(answer)
             events.append(event("message.appended", conversation.assistant_state()))
             await self.commit(events)
             return False

@@ -95,7 +95,7 @@ async def sign_in(request: Request) -> Response:
     browser = await Browser.of(request)
     form = await web.read_form(request)
     if form is None:
-        return web.bad_form()
+        return web.bad_form(request)
     next_url = safe_next(form.get("next"))
     if not browser.csrf_ok(form):
         return web.form_expired(browser, _with_next(flows.SIGN_IN_PATH, next_url))
@@ -147,7 +147,7 @@ async def register(request: Request) -> Response:
     browser = await Browser.of(request)
     form = await web.read_form(request)
     if form is None:
-        return web.bad_form()
+        return web.bad_form(request)
     next_url = safe_next(form.get("next"))
     if not browser.csrf_ok(form):
         return web.form_expired(browser, _with_next(flows.REGISTRATION_PATH, next_url))
@@ -181,7 +181,7 @@ async def sign_out(request: Request) -> Response:
     browser = await Browser.of(request)
     form = await web.read_form(request)
     if form is None:
-        return web.bad_form()
+        return web.bad_form(request)
     if not browser.csrf_ok(form):
         return web.form_expired(browser, flows.SIGN_OUT_PATH)
     if browser.session:

@@ -137,11 +137,14 @@ async def profile_page(request: Request) -> Response:
 async def update_profile(request: Request) -> Response:
     """Apply one profile form, then redirect (303) back to the profile page."""
     browser = await Browser.of(request)
+    # The form's shape is checked before who sent it: a post without the form, its action or
+    # its CSRF field is refused (400) signed in or not; one from a browser whose session
+    # ended goes on to the sign-in page.
+    form = await web.read_form(request)
+    if form is None or not form.get("action") or not form.get("csrf_token"):
+        return web.bad_form(request)
     if browser.principal is None:
         return browser.respond(_sign_in_first())
-    form = await web.read_form(request)
-    if form is None:
-        return web.bad_form()
     if not browser.csrf_ok(form):
         return web.form_expired(browser, flows.PROFILE_PAGE_PATH)
     db = request.app.state.db

@@ -108,10 +108,21 @@ async def web_session_user(db: Database, token_hash: str) -> sqlite3.Row | None:
         "AND web_sessions.expires_at > :now", {"hash": token_hash, "now": clock.now_iso()})
 
 
+def web_session_grant(token_hash: str) -> str:
+    """The grant id of the API tokens a browser session's pages were given
+    (commerce_agent/web/api_token.py); they are revoked with the session."""
+    return "web:" + token_hash
+
+
 async def revoke_web_session(tx: Transaction, token_hash: str) -> None:
+    """End a browser session and the API tokens its pages were given."""
+    now = clock.now_iso()
     await tx.execute(
         "UPDATE web_sessions SET revoked_at = :at WHERE token_hash = :hash "
-        "AND revoked_at IS NULL", {"at": clock.now_iso(), "hash": token_hash})
+        "AND revoked_at IS NULL", {"at": now, "hash": token_hash})
+    await tx.execute(
+        "UPDATE tokens SET revoked_at = :at WHERE grant_id = :grant AND revoked_at IS NULL",
+        {"at": now, "grant": web_session_grant(token_hash)})
 
 
 # --- sign-in throttle ----------------------------------------------------------------------

@@ -141,7 +141,8 @@ async def read_form(request: Request) -> dict[str, str] | None:
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > FORM_LIMIT:
+        if size > FORM_LIMIT:  # never kept: body_limit drains the rest before the answer
+            request.state.form_too_large = True
             return None
         chunks.append(chunk)
     try:
@@ -152,6 +153,8 @@ async def read_form(request: Request) -> dict[str, str] | None:
     return {key: values[0] for key, values in parsed.items()}
 
 
-def bad_form() -> HTMLResponse:
+def bad_form(request: Request) -> HTMLResponse:
+    """400 for a body that is not a form; 413 for a form past FORM_LIMIT."""
+    status = 413 if getattr(request.state, "form_too_large", False) else 400
     return page("Cannot read this form", problem(
-        "Send the form as application/x-www-form-urlencoded, up to 16 KiB."), 400)
+        "Send the form as application/x-www-form-urlencoded, up to 16 KiB."), status)

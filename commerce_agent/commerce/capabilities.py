@@ -1,7 +1,8 @@
 """The capabilities this server implements: one registry, rendered by GET /capabilities.
 
 A feature adds its entry here when it works end to end, so the list is never more or less
-than what the server does. `schema` is a path below /schemas/ (served by this server).
+than what the server does. `schema` is a path below /schemas/ (served by this server); every
+capability has one (tests/test_catalog.py checks it).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ MAX_PROMOTIONS = 3
 
 REGISTRY: list[Capability] = [
     Capability("dev.commerce.cart@1.0", "cart/v1.json", _cart),
-    Capability("dev.commerce.cart.guest@1.0"),
+    Capability("dev.commerce.cart.guest@1.0", "cart/guest/v1.json"),
     Capability("dev.commerce.order.direct@1.0", "order/direct/v1.json"),
     Capability("dev.commerce.product.search@1.0", "product/search/v1.json", _search),
     # Every served version of a versioned capability is its own entry (commerce/versions.py).

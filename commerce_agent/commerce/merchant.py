@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from commerce_agent.commerce.services import lifecycle, returns, simulator
+from commerce_agent.commerce.services import lifecycle, returns
+from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
 from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Database
@@ -73,14 +74,21 @@ def list_orders(status: str | None, limit: int, db_path: str) -> None:
               help="Target status (default: the next one in the order's fulfillment).")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
               envvar="COMMERCE_AGENT_BASE_URL", help="Public URL used in download links.")
+@click.option("--carrier", default=None, help="Carrier of the parcel (with --tracking-number).")
+@click.option("--tracking-number", default=None,
+              help="Ship the order now with this tracking number.")
+@click.option("--tracking-url", default=None, help="Where the customer can follow the parcel.")
 @DB_OPTION
-def advance_order(order_id: str, to: str | None, base_url: str, db_path: str) -> None:
+def advance_order(order_id: str, to: str | None, base_url: str, carrier: str | None,
+                  tracking_number: str | None, tracking_url: str | None, db_path: str) -> None:
     """Move ORDER_ID to its next status (running its fulfillment steps), or to --to."""
 
     async def job(db: Database) -> tuple[str, dict[str, Any]]:
         async with db.transaction() as tx:
             _, before = await lifecycle.load(tx, order_id)
-            after = await simulator.advance(tx, order_id, base_url.rstrip("/"), to)
+            after = await shop_orders.advance(
+                tx, order_id, base_url.rstrip("/"), to=to, carrier=carrier,
+                tracking_number=tracking_number, tracking_url=tracking_url)
         return str(before["status"]), after
 
     before, after = _run(db_path, job)
@@ -121,7 +129,7 @@ def advance_return(return_id: str, to: str | None, db_path: str) -> None:
         async with db.transaction() as tx:
             row = await return_storage.get(tx, return_id)
             before = str(row["status"]) if row else "?"
-            after = await returns.advance(tx, return_id, to)
+            after = await shop_orders.advance_return(tx, return_id, to=to)
         return before, after
 
     before, after = _run(db_path, job)

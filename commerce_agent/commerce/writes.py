@@ -25,7 +25,8 @@ from commerce_agent.http import header, read_body
 Work = Callable[[Transaction], Awaitable[Response]]
 
 # Response headers worth replaying; the rest are recomputed by the server.
-_REPLAYED_HEADERS = ("location", "x-payment-response", "content-type", "content-language")
+_REPLAYED_HEADERS = ("location", "x-payment-response", "payment-response", "content-type",
+                     "content-language")
 RETENTION_SECONDS = 24 * 3600
 
 

@@ -19,6 +19,8 @@ from commerce_agent.auth.principal import (
     require_principal,
     writer_principal,
 )
+from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.admin.operations import ADMIN_OPERATIONS
 from commerce_agent.commerce.writes import write
 from commerce_agent.http import MEDIA_TYPE
 from commerce_agent.openapi import introspect, models
@@ -38,6 +40,10 @@ _HEADERS = {
     "Location": "Where the created or next resource is.",
     "Link": "RFC 8288 link to the next page (rel=\"next\").",
     "X-PAYMENT-RESPONSE": "Base64 JSON settlement receipt (x402).",
+    "PAYMENT-RESPONSE": "Base64 JSON settlement receipt (x402 version 2, answering "
+                        "PAYMENT-SIGNATURE).",
+    "PAYMENT-REQUIRED": "Base64 JSON x402 version 2 payment requirements (the `exact` "
+                        "entries on CAIP-2 networks); sent when one is offered.",
 }
 _SHARED_PARAMETERS = {
     "AcceptLanguage": {"name": "Accept-Language", "in": "header", "required": False,
@@ -51,7 +57,9 @@ _SHARED_PARAMETERS = {
     "IdempotencyKey": {"name": "Idempotency-Key", "in": "header", "required": False,
                        "description": "Repeating a request with the same key and body "
                                       "replays the first answer (kept 24 hours).",
-                       "schema": {"type": "string", "minLength": 1, "maxLength": 255}},
+                       "schema": {"type": "string", "minLength": 1, "maxLength": 255,
+                                  # printable characters, as writes._idempotency_key checks
+                                  "pattern": "^[\\x20-\\x7E\\xA1-\\xAC\\xAE-\\xFF]+$"}},
 }
 
 
@@ -131,12 +139,19 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
                                     "content": content}
     elif spec and spec.form is not None:
         form_schema = {"type": "object", "required": list(spec.required_form),
-                       "properties": {name: {"type": "string", "description": text}
+                       "properties": {name: {"type": "string", "description": text,
+                                             **({"minLength": 1} if name in spec.required_form
+                                                else {})}
                                       for name, text in spec.form.items()}}
         operation["requestBody"] = {"required": True, "content": {
             "application/x-www-form-urlencoded": {"schema": form_schema}}}
+    elif spec and spec.raw_body is not None:
+        operation["requestBody"] = {"required": True, "content": {
+            media: {"schema": {"type": "string", "description": text}}
+            for media, text in spec.raw_body.items()}}
     if introspect.refers_to(handler, require_principal) \
-            or introspect.refers_to(handler, writer_principal):
+            or introspect.refers_to(handler, writer_principal) \
+            or introspect.refers_to(handler, merchant_principal):
         operation["security"] = [{"bearerAuth": []}]
     elif introspect.refers_to(handler, optional_principal) or agent:
         operation["security"] = [{}, {"bearerAuth": []}]
@@ -144,6 +159,12 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
         operation["security"] = []
     responses = {str(status): _answer(answer, agent, schemas)
                  for status, answer in (spec.responses.items() if spec else ())}
+    if spec and spec.query and "400" not in responses and not agent:
+        # A query parameter out of its range, or a cursor this server did not issue.
+        responses["400"] = {"description": "bad_request: a query parameter is invalid (a "
+                                           "cursor this server did not issue, a limit out of "
+                                           "range).",
+                            "content": _content(API_MEDIA, schemas.ref(models.Error))}
     if not any(status.startswith("2") or status.startswith("3") for status in responses):
         responses["2XX"] = {"description": "Success (shape not documented yet).",
                             "content": {"*/*": {"schema": {}}}}
@@ -174,7 +195,7 @@ def undocumented(app: Starlette, settings: Settings) -> list[tuple[str, str]]:
     for endpoint in endpoints(app):
         agent = endpoint.mount == settings.agent_mount
         key = (endpoint.method, endpoint.path[len(endpoint.mount):] if agent else endpoint.path)
-        if key not in (AGENT_OPERATIONS if agent else OPERATIONS):
+        if key not in (AGENT_OPERATIONS if agent else {**OPERATIONS, **ADMIN_OPERATIONS}):
             missing.append((endpoint.method, endpoint.path))
     return missing
 
@@ -187,7 +208,8 @@ def build(app: Starlette, settings: Settings) -> dict[str, Any]:
         if agent:
             spec = AGENT_OPERATIONS.get((endpoint.method, endpoint.path[len(endpoint.mount):]))
         else:
-            spec = OPERATIONS.get((endpoint.method, endpoint.path))
+            spec = OPERATIONS.get((endpoint.method, endpoint.path)) \
+                or ADMIN_OPERATIONS.get((endpoint.method, endpoint.path))
         paths.setdefault(endpoint.path, {})[endpoint.method.lower()] = _operation(
             endpoint, spec, agent, schemas)
     resolved, components = schemas.resolve()

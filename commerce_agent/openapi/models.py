@@ -18,6 +18,9 @@ from msgspec import Meta
 Decimal = Annotated[str, Meta(pattern=r"^-?\d+(\.\d+)?$", description="decimal amount as text")]
 Timestamp = Annotated[str, Meta(description="ISO 8601 timestamp (UTC)")]
 Metadata = Annotated[dict[str, Any], Meta(description="keyed by capability base identifier")]
+StoreMetadata = Annotated[dict[str, Any], Meta(
+    description="keyed by capability base identifier, and again by the full identifier with "
+                "its version (the same entry)")]
 
 
 class MonetaryAmount(msgspec.Struct):
@@ -70,7 +73,7 @@ class Store(msgspec.Struct):
     id: str
     name: str
     currency: str
-    metadata: Metadata
+    metadata: StoreMetadata
     description: str | None = None
     location: Place | None = None
     catalogIds: list[str] = []

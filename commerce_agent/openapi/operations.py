@@ -18,6 +18,7 @@ from commerce_agent.commerce.routes import webhooks as webhook_routes
 from commerce_agent.commerce.routes.payments import ConfirmedIntent
 from commerce_agent.commerce.services.profile import Profile
 from commerce_agent.openapi import models
+from commerce_agent.web.api_token import ApiToken
 
 JSON = "application/json"
 HTML = "text/html"
@@ -47,13 +48,16 @@ class Operation:
     body_required: bool = True
     form: dict[str, str] | None = None  # urlencoded field → description (HTML pages)
     required_form: tuple[str, ...] = ()
+    raw_body: dict[str, str] | None = None  # a file as the body: media type → description
     description: str = ""
     tags: tuple[str, ...] = field(default_factory=tuple)
 
 
 Limit = Annotated[int, Meta(ge=1, le=100)]
 PAGE = (Param("limit", Limit, "Page size, 1 to 100 (default 20)."),
-        Param("cursor", str, "Opaque cursor from pagination.nextCursor or previousCursor."))
+        Param("cursor", str, "Opaque: pass back pagination.nextCursor or previousCursor as "
+                             "received. A cursor this server did not issue is refused with "
+                             "400 bad_request."))
 PAGE_OK = "A page of results."
 
 
@@ -111,6 +115,35 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("Discovery",)),
     ("GET", "/docs"): Operation(page("The API reference, readable offline.", 200),
                                 tags=("Discovery",)),
+    # --- web app (commerce_agent/web, docs/web.md) ----------------------------------------
+    ("GET", "/"): Operation(page("The storefront: stores and search.", 200),
+                            query=(Param("q", str, "Search words."),), tags=("Web app",)),
+    ("GET", "/shop/stores/{store_id}"): Operation(page("A store's catalog page.", 200),
+                                                  tags=("Web app",)),
+    ("GET", "/shop/items/{item_id}"): Operation(page("A product page.", 200),
+                                                tags=("Web app",)),
+    ("GET", "/shop/cart"): Operation(page("The carts and checkout page.", 200),
+                                     tags=("Web app",)),
+    ("GET", "/shop/orders"): Operation(page("The orders page.", 200), tags=("Web app",)),
+    ("GET", "/shop/orders/{order_id}"): Operation(page("A live order page.", 200),
+                                                  tags=("Web app",)),
+    ("POST", "/shop/api-token"): Operation(
+        {200: Answer("A 15-minute bearer token for the signed-in browser session (its "
+                     "cookie and the page's CSRF token in X-CSRF-Token).", ApiToken, JSON)},
+        headers=(Param("X-CSRF-Token", str, "The CSRF token of the page.", required=True),),
+        body_required=False, tags=("Web app",)),
+    ("GET", "/shop/static/{name}"): Operation(
+        {200: Answer("A script, style sheet or image of the web app.", str, "text/*",
+                     headers=("ETag",)),
+         304: Answer("Not modified (If-None-Match).", None, headers=("ETag",))},
+        tags=("Web app",)),
+    # --- merchant console (commerce_agent/web/console.py, docs/web.md) ----------------------
+    **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts).",
+                                     200, 403), tags=("Web app",))
+       for path, what in (("/console", "the orders board"),
+                          ("/console/catalog", "stock and prices"),
+                          ("/console/import", "catalog import"), ("/console/returns", "returns"),
+                          ("/console/webhooks", "webhooks and their delivery log"))},
     # --- catalog ------------------------------------------------------------------------
     ("GET", "/stores"): Operation(ok(models.StoreList, PAGE_OK), query=PAGE,
                                   tags=("Catalog",)),
@@ -138,9 +171,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/orders"): Operation(
         {201: Answer("The order (an array when a fulfillment intent splits the cart).",
                      models.Order | list[models.Order],
-                     headers=("Location", "X-PAYMENT-RESPONSE")),
-         402: Answer("Payment required: the ways to pay.", models.PaymentRequirements)},
-        headers=(Param("X-PAYMENT", str, "Base64 JSON payment proof (x402 v1)."),),
+                     headers=("Location", "X-PAYMENT-RESPONSE", "PAYMENT-RESPONSE")),
+         402: Answer("Payment required: the ways to pay.", models.PaymentRequirements,
+                     headers=("PAYMENT-REQUIRED",))},
+        headers=(Param("X-PAYMENT", str, "Base64 JSON payment proof (x402 v1)."),
+                 Param("PAYMENT-SIGNATURE", str,
+                       "Base64 JSON payment payload (x402 v2): {x402Version: 2, accepted, "
+                       "payload, resource}. Send this or X-PAYMENT, not both.")),
         tags=("Orders",)),
     ("POST", "/payments/sandbox/intents/{intent_id}/confirm"): Operation(
         ok(ConfirmedIntent, "The intent succeeded: send its id in X-PAYMENT."),
@@ -202,6 +239,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         ok(webhook_routes.WebhookDelivery, "Queued: a new delivery of the same event (same "
                                            "event id and body).", 202),
         body_required=False, tags=("Webhooks",)),
+    # --- MCP (the protocol itself, at /mcp, is described by docs/mcp.md) -----------------
+    ("GET", "/.well-known/oauth-protected-resource"): Operation(
+        {200: Answer("Protected resource metadata of /mcp (RFC 9728): where to get a token.",
+                     dict[str, Any], JSON)}, tags=("MCP",)),
+    ("GET", "/.well-known/oauth-protected-resource/mcp"): Operation(
+        {200: Answer("The same document at the RFC 9728 path of the /mcp resource.",
+                     dict[str, Any], JSON)}, tags=("MCP",)),
     # --- profile and accounts -----------------------------------------------------------
     ("GET", "/user/profile"): Operation(ok(Profile), tags=("Profile",)),
     ("PATCH", "/user/profile"): Operation(ok(Profile, "The whole profile after the change."),
@@ -225,7 +269,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("Account pages",)),
     ("POST", "/account/sign-in"): Operation(
         {303: redirect("Signed in: on to `next` with the session cookie set."),
-         **page("The form again", 400, 401, 403, 429)},
+         **page("The form again", 400, 401, 403, 413, 429)},
         form=_SIGN_IN_FORM, required_form=("csrf_token", "email", "password"),
         tags=("Account pages",)),
     ("GET", "/account/register"): Operation(
@@ -234,14 +278,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("Account pages",)),
     ("POST", "/account/register"): Operation(
         {303: redirect("Registered and signed in: on to `next`."),
-         **page("The form again", 400, 403, 409)},
+         **page("The form again", 400, 403, 409, 413)},
         form={**_SIGN_IN_FORM, "name": "Display name."},
         required_form=("csrf_token", "email", "password", "name"), tags=("Account pages",)),
     ("GET", "/account/sign-out"): Operation(page("The sign-out button.", 200),
                                             tags=("Account pages",)),
     ("POST", "/account/sign-out"): Operation(
         {303: redirect("Signed out: on to the sign-in page."),
-         **page("Nothing changed", 400, 403)},
+         **page("Nothing changed", 400, 403, 413)},
         form=CSRF, required_form=("csrf_token",), tags=("Account pages",)),
     ("GET", "/account/profile"): Operation(
         {**page("The profile with its edit forms.", 200),
@@ -250,7 +294,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("Account pages",)),
     ("POST", "/account/profile"): Operation(
         {303: redirect("Saved (or not signed in): back to the profile page."),
-         **page("Not saved", 400, 403)},
+         **page("Not saved", 400, 403, 413)},
         form={**CSRF, "action": "preferences, billing, clear_billing, add_address or "
                                 "remove_address.",
               "language": "Preferred language tag.", "currency": "Preferred currency.",
@@ -283,7 +327,7 @@ AGENT_OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/consent/{session_id}/{secret}"): Operation(
         page("The consent form (404 page once used).", 200, 404)),
     ("POST", "/consent/{session_id}/{secret}"): Operation(
-        page("The outcome page.", 200, 401, 404),
+        page("The outcome page.", 200, 400, 401, 403, 404, 413),
         form={"email": "Account email.", "password": "Account password.",
               "decision": "approve or decline."}),
 }

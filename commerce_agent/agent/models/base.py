@@ -48,6 +48,9 @@ class TextDelta:
 class CallTool:
     name: str
     args: dict[str, Any]
+    # Why the model's arguments could not be read (not JSON, not an object): the runner
+    # answers the call with an `invalid_arguments` tool error instead of running the tool.
+    invalid: str = ""
 
 
 @dataclass

@@ -69,6 +69,19 @@ class Tool:
     connection: str | None = None
     # Present on tools that spend money: the approval prompt (what, and how much).
     confirm: Confirm | None = None
+    # For MCP clients (commerce_agent/mcp): a display title, and whether the tool only reads
+    # (readOnlyHint) or may remove or undo something (destructiveHint; spending tools always).
+    title: str = ""
+    read_only: bool = False
+    destructive: bool = False
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.short_name.replace("_", " ").capitalize()
+
+    @property
+    def spends(self) -> bool:
+        return self.confirm is not None
 
     @property
     def name(self) -> str:

@@ -11,17 +11,35 @@ from commerce_agent.commerce.services.carts import CartView
 from commerce_agent.db import Transaction
 
 
-def cart_summary(cart: dict[str, Any]) -> dict[str, Any]:
+def cart_summary(cart: dict[str, Any], store_name: str | None = None) -> dict[str, Any]:
     return {
-        "cartId": cart["id"], "storeId": cart["storeId"], "status": cart["status"],
+        "cartId": cart["id"], "storeId": cart["storeId"], "storeName": store_name,
+        "status": cart["status"],
         "items": [{"cartItemId": line["cartItemId"], "itemId": line["itemId"],
                    "name": line["name"], "quantity": line["quantity"], "price": line["price"],
                    "lineTotal": line["lineTotal"],
-                   "fulfillmentType": line.get("fulfillmentType")} for line in cart["items"]],
+                   "fulfillmentType": line.get("fulfillmentType"),
+                   **{key: line[key] for key in _LINE_OPTIONS if key in line}}
+                  for line in cart["items"]],
         "promotions": [promotion.get("code") for promotion in cart.get("promotions", [])],
         "subtotal": cart["subtotal"], "discount": cart["discount"], "total": cart["total"],
         "itemCount": cart["itemCount"],
     }
+
+
+def line_options(args: dict[str, Any]) -> dict[str, Any]:
+    """A line's options in the canonical form the cart route stores (identical lines merge)."""
+    options: dict[str, Any] = {}
+    if args.get("addOnIds"):
+        options["addOnIds"] = sorted(set(args["addOnIds"]))
+    if args.get("customizations"):
+        options["customizations"] = {
+            key: value if isinstance(value, str) else sorted(set(value))
+            for key, value in args["customizations"].items()}
+    for key in ("notes", "timeSlotId"):
+        if args.get(key):
+            options[key] = args[key]
+    return options
 
 
 def _lifetime(ctx: ToolContext) -> int:
@@ -32,7 +50,7 @@ async def _write(ctx: ToolContext, method: str, route: str, args: dict[str, Any]
                  change: Any, status: int = 200) -> Any:
     async def work(tx: Transaction) -> storage.Outcome:
         cart: CartView = await change(tx)
-        return storage.Outcome(status, cart_summary(cart.render()))
+        return storage.Outcome(status, cart_summary(cart.render(), cart.store.get("name")))
 
     outcome = await storage.once(ctx.db, ctx.scope(method, route), args, work)
     return outcome.body
@@ -45,14 +63,14 @@ async def create_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 async def view_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
     cart = await service.open_cart(ctx.db, args["cartId"], ctx.user())
-    return cart_summary(cart.render())
+    return cart_summary(cart.render(), cart.store.get("name"))
 
 
 async def add_to_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
     cart_id = args["cartId"]
     return await _write(ctx, "POST", f"/carts/{cart_id}/items", args, lambda tx: service.add_item(
         tx, ctx.user(), cart_id, args["itemId"], args.get("quantity", 1),
-        args.get("variantId") or "", {}, _lifetime(ctx)))
+        args.get("variantId") or "", line_options(args), _lifetime(ctx)))
 
 
 async def update_cart_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
@@ -81,6 +99,8 @@ async def apply_promotion(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 _CART = {"type": "string", "description": "The cart's id (cartId)."}
 _QUANTITY = {"type": "integer", "minimum": 1, "maximum": 999}
+_ID = {"type": "string", "minLength": 1, "maxLength": 200}
+_LINE_OPTIONS = ("variantId", "timeSlotId", "customizations", "addOnIds", "notes")
 
 
 def tools() -> list[Tool]:
@@ -88,17 +108,28 @@ def tools() -> list[Tool]:
         Tool("create_cart", "Create an empty cart at one store for the signed-in user.",
              schema({"storeId": {"type": "string"}}, ["storeId"]), create_cart, COMMERCE),
         Tool("view_cart", "Show a cart: its lines and totals.",
-             schema({"cartId": _CART}, ["cartId"]), view_cart, COMMERCE),
-        Tool("add_to_cart", "Add an item (quantity defaults to 1) to a cart.",
+             schema({"cartId": _CART}, ["cartId"]), view_cart, COMMERCE, read_only=True),
+        Tool("add_to_cart",
+             "Add an item (quantity defaults to 1) to a cart: with its variantId when it has "
+             "variants, its required customizations ({groupId: optionId or [optionIds]}), any "
+             "addOnIds, and the timeSlotId of a scheduled service.",
              schema({"cartId": _CART, "itemId": {"type": "string"}, "quantity": _QUANTITY,
-                     "variantId": {"type": "string"}}, ["cartId", "itemId"]),
+                     "variantId": {"type": "string"},
+                     "customizations": {"type": "object", "maxProperties": 20,
+                                        "additionalProperties": {"anyOf": [
+                                            _ID, {"type": "array", "items": _ID,
+                                                  "maxItems": 20}]}},
+                     "addOnIds": {"type": "array", "items": _ID, "maxItems": 20},
+                     "timeSlotId": _ID, "notes": {"type": "string", "maxLength": 500}},
+                    ["cartId", "itemId"]),
              add_to_cart, COMMERCE),
         Tool("update_cart_item", "Change the quantity of one cart line.",
              schema({"cartId": _CART, "cartItemId": {"type": "string"}, "quantity": _QUANTITY},
                     ["cartId", "cartItemId", "quantity"]), update_cart_item, COMMERCE),
         Tool("remove_cart_item", "Remove one line from a cart.",
              schema({"cartId": _CART, "cartItemId": {"type": "string"}},
-                    ["cartId", "cartItemId"]), remove_cart_item, COMMERCE),
+                    ["cartId", "cartItemId"]), remove_cart_item, COMMERCE,
+             destructive=True),
         Tool("apply_promotion", "Apply a promotion code to a cart.",
              schema({"cartId": _CART, "code": {"type": "string", "minLength": 1,
                                                "maxLength": 64}}, ["cartId", "code"]),

@@ -68,7 +68,7 @@ async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
 def tools() -> list[Tool]:
     return [
         Tool("list_stores", "List the stores that sell on this server.", schema({}),
-             list_stores),
+             list_stores, read_only=True),
         Tool("search_products",
              "Search every store's products by words, optionally within a price range.",
              schema({"query": {"type": "string", "minLength": 1, "maxLength": 200},
@@ -78,11 +78,12 @@ def tools() -> list[Tool]:
                      "availableOnly": {"type": "boolean"},
                      "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
                     ["query"]),
-             search_products),
+             search_products, read_only=True),
         Tool("get_catalog", "List the items of one catalog.",
-             schema({"catalogId": {"type": "string"}}, ["catalogId"]), get_catalog),
+             schema({"catalogId": {"type": "string"}}, ["catalogId"]), get_catalog,
+             read_only=True),
         Tool("get_item", "Show one item: description, price, options and availability.",
-             schema({"itemId": {"type": "string"}}, ["itemId"]), get_item),
+             schema({"itemId": {"type": "string"}}, ["itemId"]), get_item, read_only=True),
     ]
 
 

@@ -1,8 +1,10 @@
-"""After-sale tools of the `commerce` connection: cancel an order, start a return, tip.
+"""After-sale tools of the `commerce` connection: cancel an order, start a return, tip, rate,
+and pause, resume or cancel a subscription.
 
-They call the same services as POST /orders/{id}/cancel, POST /returns and
-POST /orders/{id}/tips, each in one transaction guarded by the call's idempotency key.
-Tipping spends money, so it asks the user first.
+They call the same services as POST /orders/{id}/cancel, POST /returns,
+POST /orders/{id}/tips, POST /orders/{id}/ratings and POST /orders/{id}/subscription/{action},
+each in one transaction guarded by the call's idempotency key. Tipping spends money, so it asks
+the user first.
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ from commerce_agent.agent.tools.base import (
 )
 from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import cancellation, feedback, lifecycle, order_view, returns
+from commerce_agent.commerce.services import (
+    cancellation,
+    feedback,
+    lifecycle,
+    order_view,
+    returns,
+    subscriptions,
+)
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Transaction
 
@@ -95,6 +104,20 @@ async def confirm_tip(ctx: ToolContext, args: dict[str, Any]) -> str:
             "charged to the order's payment method?")
 
 
+async def rate_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    order_id = args["orderId"]
+    rating: dict[str, Any] = {key: args[key] for key in ("overall", "comment") if key in args}
+    return await _order_change(ctx, f"/orders/{order_id}/ratings", args, lambda tx: feedback.rate(
+        tx, ctx.user().user_id, order_id, rating))
+
+
+async def change_subscription(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    order_id, action = args["orderId"], args["action"]
+    return await _order_change(
+        ctx, f"/orders/{order_id}/subscription/{action}", args,
+        lambda tx: subscriptions.change(tx, ctx.user().user_id, order_id, action))
+
+
 _ORDER = {"type": "string", "description": "The order's id (orderId)."}
 _REASON = {"type": "string", "maxLength": 500}
 
@@ -103,7 +126,7 @@ def tools() -> list[Tool]:
     return [
         Tool("cancel_order", "Cancel an order that has not started shipping; it is refunded.",
              schema({"orderId": _ORDER, "reason": _REASON}, ["orderId"]), cancel_order,
-             COMMERCE),
+             COMMERCE, destructive=True),
         Tool("start_return",
              "Start a return for a completed order: the given lines, or everything still "
              "returnable when items is omitted.",
@@ -127,4 +150,13 @@ def tools() -> list[Tool]:
                      "percentage": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
                      "message": {"type": "string", "maxLength": 500}}, ["orderId"]),
              tip_order, COMMERCE, confirm=confirm_tip),
+        Tool("rate_order", "Rate a completed order from 1 to 5 stars, with an optional comment.",
+             schema({"orderId": _ORDER, "overall": {"type": "integer", "minimum": 1,
+                                                    "maximum": 5},
+                     "comment": {"type": "string", "maxLength": 1000}}, ["orderId", "overall"]),
+             rate_order, COMMERCE),
+        Tool("change_subscription",
+             "Pause, resume or cancel the subscription an order started.",
+             schema({"orderId": _ORDER, "action": {"enum": list(subscriptions.ACTIONS)}},
+                    ["orderId", "action"]), change_subscription, COMMERCE, destructive=True),
     ]

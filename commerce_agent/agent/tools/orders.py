@@ -37,6 +37,9 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 
 TEST_CARD = "4242424242424242"
+SUBSCRIPTION = "dev.commerce.order.subscription"
+RATINGS = "dev.commerce.order.ratings"
+TIPPING = "dev.commerce.order.tipping"
 # The idempotency route under which a call records the intent it charged.
 CONFIRM_ROUTE = "/payments/sandbox/confirm"
 
@@ -44,21 +47,29 @@ CONFIRM_ROUTE = "/payments/sandbox/confirm"
 def order_summary(order: dict[str, Any]) -> dict[str, Any]:
     summary = {
         "orderId": order["id"], "status": order["status"], "storeId": order.get("storeId"),
-        "items": [{"itemId": line.get("itemId"), "name": line.get("name"),
-                   "quantity": line.get("quantity"), "lineTotal": line.get("lineTotal")}
+        "items": [{"cartItemId": line.get("id"), "itemId": line.get("itemId"),
+                   "name": line.get("name"), "quantity": line.get("quantity"),
+                   "lineTotal": line.get("lineTotal"),
+                   **{key: line[key] for key in ("variantId", "timeSlotId", "fulfillmentType")
+                      if key in line}}
                   for line in order.get("items", [])],
         "subtotal": order.get("subtotal"), "discount": order.get("discount"),
         "total": order.get("total"), "createdAt": order.get("createdAt"),
         "updatedAt": order.get("updatedAt"),
         "actions": [action.get("id") for action in order.get("actions", [])],
     }
-    for key in ("payment", "deliveryAddress", "fulfillment", "tracking", "refunds"):
+    for key in ("payment", "deliveryAddress", "fulfillment", "tracking", "refunds", "returns"):
         if key in order:
             summary[key] = order[key]
+    metadata = order.get("metadata", {})
+    for key, name in ((SUBSCRIPTION, "subscription"), (RATINGS, "rating"), (TIPPING, "tip")):
+        if key in metadata:
+            summary[name] = metadata[key]
     return summary
 
 
-def _order_request(args: dict[str, Any]) -> OrderRequest:
+def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
+    """The order a `place_order` call asks for (the agent's tool and MCP's checkout)."""
     return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
                         {}, None)
 
@@ -74,7 +85,8 @@ async def _place(ctx: ToolContext, args: dict[str, Any], payment: Payment | None
     base_url = ctx.settings.base_url.rstrip("/")
 
     async def work(tx: Transaction) -> storage.Outcome:
-        placed: PlacedOrder = await place_order(tx, ctx.user(), _order_request(args), payment,
+        request = order_request_from_args(args)
+        placed: PlacedOrder = await place_order(tx, ctx.user(), request, payment,
                                                 base_url=base_url, pay_to=ctx.pay_to)
         return storage.Outcome(placed.status, placed.body)
 
@@ -165,9 +177,10 @@ def tools() -> list[Tool]:
              schema({"cartId": {"type": "string"}, "deliveryAddress": _ADDRESS}, ["cartId"]),
              place, COMMERCE, confirm=confirm_place),
         Tool("get_order", "Show one order: its status, items, total and what can be done next.",
-             schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE),
+             schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE,
+             read_only=True),
         Tool("list_orders", "List the user's most recent orders (newest first).",
              schema({"status": {"enum": ["pending", "confirmed", "processing", "in_transit",
                                          "completed", "cancelled"]}}),
-             list_orders, COMMERCE),
+             list_orders, COMMERCE, read_only=True),
     ]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from commerce_agent.agent.tools import carts, catalog, lifecycle, orders
+from commerce_agent.agent.tools import carts, catalog, lifecycle, orders, stores
 from commerce_agent.agent.tools.base import Tool
 
 
 def all_tools() -> list[Tool]:
-    return [*catalog.tools(), *carts.tools(), *orders.tools(), *lifecycle.tools()]
+    return [*catalog.tools(), *stores.tools(), *carts.tools(), *orders.tools(), *lifecycle.tools()]

@@ -1,6 +1,7 @@
 """x402 v1 on the wire: the 402 body, the X-PAYMENT proof and the X-PAYMENT-RESPONSE receipt.
 
 Both schemes share this module; what each checks is in `sandbox` (fiat_intent) and `exact`.
+Version 2 (headers, CAIP-2 networks) is derived from this in `x402_v2`; `proofs` reads either.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ MAX_HEADER_BYTES = 8 * 1024
 
 
 class PaymentProof(msgspec.Struct, forbid_unknown_fields=True):
-    """The decoded X-PAYMENT header: `{x402Version, scheme, network, payload}`."""
+    """The decoded X-PAYMENT header: `{x402Version, scheme, network, payload}`. A version 2
+    proof is read into the same shape (its network in CAIP-2), so both verify alike."""
 
     x402Version: int
     scheme: str
@@ -46,32 +48,41 @@ class PaymentProof(msgspec.Struct, forbid_unknown_fields=True):
 _proof = msgspec.json.Decoder(PaymentProof)
 
 
-def _refused(message: str, reason: str) -> CommerceError:
+def refused(message: str, reason: str, field: str = "X-PAYMENT") -> CommerceError:
     return CommerceError(400, "payment_failed", message,
-                         details=[{"type": "validation", "field": "X-PAYMENT",
-                                   "reason": reason}])
+                         details=[{"type": "validation", "field": field, "reason": reason}])
 
 
-def decode_payment_header(header: str) -> PaymentProof:
-    """Standard base64 of JSON; anything else is refused before a transaction starts."""
+def unsupported(scheme: str, network: str, offered: str, field: str,
+                hint: str = "") -> CommerceError:
+    return CommerceError(
+        400, "payment_method_unsupported",
+        f"The {scheme!r} scheme on {network!r} is not accepted here; offered: {offered}.{hint}",
+        details=[{"type": "validation", "field": field, "reason": "unsupported",
+                  "value": f"{scheme}/{network}"}])
+
+
+def decode_base64(header: str, field: str) -> bytes:
+    """Standard base64, size-limited; anything else is refused before a transaction starts."""
     if len(header) > MAX_HEADER_BYTES:
-        raise _refused("The X-PAYMENT header is too large.", "too_large")
+        raise refused(f"The {field} header is too large.", "too_large", field)
     try:
-        raw = base64.b64decode(header.strip(), validate=True)
+        return base64.b64decode(header.strip(), validate=True)
+    except (binascii.Error, ValueError):
+        raise refused(f"{field} must be standard base64 of a JSON payment payload.",
+                      "malformed", field) from None
+
+
+def decode_v1(raw: bytes, field: str = "X-PAYMENT") -> PaymentProof:
+    """A version 1 payment payload `{x402Version: 1, scheme, network, payload}`."""
+    try:
         proof = _proof.decode(raw)
-    except (binascii.Error, ValueError, msgspec.DecodeError):
-        raise _refused("X-PAYMENT must be base64 of a JSON payment payload "
-                       "{x402Version, scheme, network, payload}.", "malformed") from None
-    if proof.x402Version != X402_VERSION:
-        raise _refused(f"Only x402Version {X402_VERSION} is supported.", "unsupported_version")
+    except (msgspec.DecodeError, RecursionError):
+        raise refused(f"{field} must be base64 of a JSON payment payload "
+                      "{x402Version, scheme, network, payload}.", "malformed", field) from None
     if NETWORKS.get(proof.scheme) != proof.network:
         offered = ", ".join(f"{scheme} on {network}" for scheme, network in NETWORKS.items())
-        raise CommerceError(
-            400, "payment_method_unsupported",
-            f"The {proof.scheme!r} scheme on {proof.network!r} is not accepted here; "
-            f"offered: {offered}.",
-            details=[{"type": "validation", "field": "X-PAYMENT", "reason": "unsupported",
-                      "value": f"{proof.scheme}/{proof.network}"}])
+        raise unsupported(proof.scheme, proof.network, offered, field)
     return proof
 
 

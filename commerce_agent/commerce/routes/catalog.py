@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -14,7 +17,7 @@ from commerce_agent.commerce.services.catalog_cache import CatalogCache
 from commerce_agent.commerce.storage import catalog as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
-from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.errors import CommerceError
 from commerce_agent.http import MEDIA_TYPE, decode_body, encoder, json_response, request_locale
 from commerce_agent.ids import new_id
 from commerce_agent.routing import Route
@@ -64,8 +67,8 @@ async def get_item(request: Request) -> Response:
 
 
 class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
-    rating: int
-    comment: str = ""
+    rating: Annotated[int, Meta(ge=1, le=5)]
+    comment: Annotated[str, Meta(max_length=2000)] = ""
 
 
 _review_decoder = msgspec.json.Decoder(ReviewRequest)
@@ -74,11 +77,7 @@ _review_decoder = msgspec.json.Decoder(ReviewRequest)
 async def add_review(request: Request) -> Response:
     principal = await require_principal(request)
     item_id = request.path_params["item_id"]
-    body = await decode_body(request, _review_decoder)
-    if not 1 <= body.rating <= 5:
-        raise validation_error("/rating", "must be an integer from 1 to 5", body.rating)
-    if len(body.comment) > 2000:
-        raise validation_error("/comment", "must be at most 2000 characters")
+    body = await decode_body(request, _review_decoder)  # rating 1 to 5, comment ≤ 2000
     db = request.app.state.db
     if not await storage.items_with_stock(db, [item_id]):
         raise CommerceError(404, "item_not_found", f"No item with id {item_id!r}.")

@@ -73,7 +73,8 @@ async def create_order(request: Request) -> Response:
     body = await decode_body(request, _create)
     order_request = _order_request(body)
     state = request.app.state
-    payment = preverify(header(request, b"x-payment"), state.pay_to)
+    payment = preverify(header(request, b"x-payment"), state.pay_to,
+                        signature=header(request, b"payment-signature"))
 
     async def work(tx: Transaction) -> Response:
         placed = await place_order(tx, principal, order_request, payment,

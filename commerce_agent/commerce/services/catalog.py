@@ -112,9 +112,20 @@ async def _review_actions(db: Database, principal: Principal | None,
     return bought - reviewed
 
 
+def key_both_ways(metadata: dict[str, Any]) -> None:
+    """Add `base@version` beside each `base` metadata key, the spec's recommended form (a
+    client reading metadata['dev.commerce.store.constraints@1.0'] finds it). Store documents
+    only: they are few and small, while items fill catalogs (docs/decisions.md)."""
+    for key, entry in list(metadata.items()):
+        if "@" not in key and isinstance(entry, dict) and isinstance(entry.get("_version"), str):
+            metadata.setdefault(f"{key}@{entry['_version']}", entry)
+
+
 def render_store(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
     doc: dict[str, Any] = msgspec.json.decode(row["doc"])
     doc.update(translation(row["translations"], locale, "store"))
+    if isinstance(doc.get("metadata"), dict):
+        key_both_ways(doc["metadata"])
     return doc
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
-from commerce_agent.commerce.payments import exact, sandbox, x402
+from commerce_agent.commerce.payments import exact, proofs, sandbox, x402, x402_v2
 from commerce_agent.commerce.services import carts, order_setup, order_view, pricing, shipping
 from commerce_agent.commerce.services.carts import CartLine, CartView
 from commerce_agent.commerce.services.catalog import group_rows
@@ -47,7 +47,8 @@ class OrderRequest:
 
 @dataclass
 class Payment:
-    """Proof sent in X-PAYMENT, checked before the transaction where it can be."""
+    """Proof sent in X-PAYMENT or PAYMENT-SIGNATURE, checked before the transaction where it
+    can be."""
 
     proof: x402.PaymentProof
     transfer: exact.VerifiedTransfer | None = None
@@ -263,7 +264,9 @@ async def _payment_required(tx: Transaction, principal: Principal, cart: CartVie
         amount=total, currency=cart.currency, resource=resource,
         description=f"Order of {len(cart.lines)} item(s) from {cart.row['store_id']}",
         fiat=fiat, exact={"payTo": pay_to} if offer_exact else None)
-    return PlacedOrder(402, body, {})
+    version_2 = x402_v2.payment_required(body)
+    headers = {"PAYMENT-REQUIRED": x402_v2.encode(version_2)} if version_2 else {}
+    return PlacedOrder(402, body, headers)
 
 
 async def place_order(tx: Transaction, principal: Principal, request: OrderRequest,
@@ -297,17 +300,22 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
                 for placed in docs]
     headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
     if payment is not None and record is not None:
-        headers["X-PAYMENT-RESPONSE"] = x402.encode_payment_response(
-            True, str(record["reference"]), payment.proof.network, str(record["payer"]))
+        settled = (payment.transfer.value if payment.transfer
+                   else money.to_minor(total, cart.currency))
+        headers.update(proofs.receipt_headers(
+            payment.proof, transaction=str(record["reference"]), payer=str(record["payer"]),
+            amount=settled))
     body = rendered[0] if len(docs) == 1 else rendered
     return PlacedOrder(201, body, headers)
 
 
-def preverify(header: str | None, pay_to: str) -> Payment | None:
-    """Decode X-PAYMENT and check an `exact` signature before taking the writer lock."""
-    if header is None:
+def preverify(header: str | None, pay_to: str, *, signature: str | None = None
+              ) -> Payment | None:
+    """Decode X-PAYMENT (`header`) or PAYMENT-SIGNATURE (`signature`) and check an `exact`
+    signature before taking the writer lock: one check for both x402 versions."""
+    proof = proofs.read_proof(header, signature)
+    if proof is None:
         return None
-    proof = x402.decode_payment_header(header)
     if proof.scheme == "exact":
         transfer = exact.verify_exact(proof, pay_to=pay_to, min_value=0,
                                       now=int(clock.now().timestamp()))

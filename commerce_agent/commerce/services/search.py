@@ -1,15 +1,19 @@
-"""Product search across stores (dev.commerce.product.search): match, filter, sort."""
+"""Product search across stores (dev.commerce.product.search): match, filter, rank, sort.
+
+Matching uses the FTS5 index of migration 0009; docs/decisions.md ("Search ranking") says how
+terms are resolved (stems, then prefixes, then typo corrections) and which items are kept.
+"""
 
 from __future__ import annotations
 
-import json
-import re
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.search import terms as search_terms
 from commerce_agent.commerce.services.catalog import StockedItem, group_rows, render_item
-from commerce_agent.commerce.storage import catalog as storage
+from commerce_agent.commerce.storage import search as storage
 from commerce_agent.db import Database
 from commerce_agent.errors import validation_error
 
@@ -17,38 +21,66 @@ SORTS = {"relevance", "price_asc", "price_desc", "name_asc", "name_desc"}
 FULFILLMENT_TYPES = {"physical", "digital", "pickup", "hybrid"}
 
 
-def words_of(query: str) -> list[str]:
-    return [word for word in re.findall(r"\w+", query.lower()) if len(word) > 1][:10]
+@dataclass
+class _Term:
+    """One query word as the FTS5 expression that finds it, and the items it matches."""
+
+    match: str
+    item_ids: set[str]
 
 
-def _score(item: StockedItem, words: list[str]) -> int:
-    name = str(item.doc.get("name", "")).lower()
-    text = json.dumps(item.doc).lower()
-    return sum(3 * (word in name) + (word in text) for word in words)
+async def _resolve(db: Database, word: str) -> _Term | None:
+    """The word as written (stemmed: "mugs" finds "mug"), else as a prefix, else corrected
+    to the nearest words in item names; None when nothing in the catalog resembles it."""
+    match = search_terms.phrase(word)
+    found = await storage.matching_item_ids(db, match)
+    if not found and len(word) >= 3:
+        match = search_terms.prefix(word)
+        found = await storage.matching_item_ids(db, match)
+    if not found and search_terms.typo_budget(word):
+        texts = await storage.name_words_like(db, search_terms.trigrams(word))
+        fixed = search_terms.corrections(word, texts)
+        if fixed:
+            match = search_terms.any_of(fixed)
+            found = await storage.matching_item_ids(db, match)
+    return _Term(match, found) if found else None
 
 
 def _price(item: StockedItem) -> Decimal:
     return money.parse(item.doc["price"]["amount"])
 
 
-async def search(db: Database, query: str, *, store_id: str | None, sort: str,
-                 min_price: Decimal | None, max_price: Decimal | None,
-                 fulfillment_type: str | None, available_only: bool,
-                 locale: str | None, currency: str | None = None) -> list[dict[str, Any]]:
-    """Matching items; `currency` keeps only items priced in it (prices are never converted)."""
+def _validate(sort: str, fulfillment_type: str | None) -> None:
     if sort not in SORTS:
         raise validation_error("sort", f"must be one of {', '.join(sorted(SORTS))}", sort)
     if fulfillment_type is not None and fulfillment_type not in FULFILLMENT_TYPES:
         raise validation_error("fulfillmentType", "must be physical, digital, pickup or hybrid",
                                fulfillment_type)
-    words = words_of(query)
-    rows = await storage.search_items(db, words, store_id)
+
+
+async def search(db: Database, query: str, *, store_id: str | None, sort: str,
+                 min_price: Decimal | None, max_price: Decimal | None,
+                 fulfillment_type: str | None, available_only: bool,
+                 locale: str | None, currency: str | None = None) -> list[dict[str, Any]]:
+    """Matching items; `currency` keeps only items priced in it (prices are never converted).
+
+    Of the items passing the filters, only those matching the most query terms come back
+    (all of them when any item has all), ranked by bm25."""
+    _validate(sort, fulfillment_type)
+    words = search_terms.terms_of(query)
+    found = [term for term in [await _resolve(db, word) for word in words] if term]
+    if words and not found:
+        return []
+    if found:
+        rows = await storage.ranked_items(
+            db, " OR ".join(f"({term.match})" for term in found), store_id)
+    else:
+        rows = await storage.all_items(db, store_id)
     translations = {row["id"]: row["translations"] for row in rows}
-    items = list(group_rows(rows).values())
-    scored = []
-    for item in items:
-        score = _score(item, words) if words else 1
-        if score == 0 or (available_only and not item.available):
+    ranks = {row["id"]: float(row["rank"]) for row in rows}
+    kept: list[tuple[int, StockedItem]] = []
+    for item in group_rows(rows).values():
+        if available_only and not item.available:
             continue
         if fulfillment_type and item.doc.get("fulfillmentType") != fulfillment_type:
             continue
@@ -58,18 +90,19 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
             continue
         if max_price is not None and _price(item) > max_price:
             continue
-        scored.append((score, item))
-    if sort == "relevance":
-        scored.sort(key=lambda pair: -pair[0])
-    elif sort in ("price_asc", "price_desc"):
-        scored.sort(key=lambda pair: _price(pair[1]), reverse=sort == "price_desc")
-    else:
-        scored.sort(key=lambda pair: str(pair[1].doc.get("name", "")).lower(),
-                    reverse=sort == "name_desc")
+        kept.append((sum(item.id in term.item_ids for term in found), item))
+    best = max((matched for matched, _ in kept), default=0)
+    items = [item for matched, item in kept if matched == best]
+    if sort in ("price_asc", "price_desc"):
+        items.sort(key=_price, reverse=sort == "price_desc")
+    elif sort in ("name_asc", "name_desc"):
+        items.sort(key=lambda item: str(item.doc.get("name", "")).lower(),
+                   reverse=sort == "name_desc")
     results = []
-    for score, item in scored:
+    for item in items:
         rendered = render_item(item, translations=translations[item.id], locale=locale)
+        relevance = round(-ranks[item.id], 4) if found else 1
         rendered.update({"storeId": item.store_id, "catalogId": item.catalog_id,
-                         "relevance": score})
+                         "relevance": relevance})
         results.append(rendered)
     return results

@@ -31,7 +31,9 @@ from commerce_agent.settings import Settings
 
 ORDER_STATUSES = ("pending", "confirmed", "processing", "in_transit", "completed", "cancelled")
 EVENTS = ("order.created", "order.updated", *(f"order.{status}" for status in ORDER_STATUSES),
-          "refund.created", "return.created", "return.updated")
+          "refund.created", "return.created", "return.updated",
+          # Catalog changes, sent to the merchants of the store (commerce/shop/writes.py).
+          "product.created", "product.updated", "inventory.updated")
 ALL_EVENTS = "*"
 # Topic of Database.signal: the sender wakes at once for deliveries of this process.
 OUTBOX = "webhook_outbox"

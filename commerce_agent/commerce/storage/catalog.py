@@ -49,7 +49,7 @@ async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
     return await db.fetch_all(
         "SELECT items.id, items.doc, stock.variant_id, stock.quantity FROM items "
         "LEFT JOIN stock ON stock.item_id = items.id "
-        "WHERE items.catalog_id = :catalog ORDER BY items.position",
+        "WHERE items.catalog_id = :catalog AND items.status = 'active' ORDER BY items.position",
         {"catalog": catalog_id})
 
 
@@ -59,28 +59,9 @@ async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
     return await db.fetch_all(
         "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
         "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
-        f"WHERE items.id IN ({placeholders}) ORDER BY items.position",
+        f"WHERE items.id IN ({placeholders}) AND items.status = 'active' "
+        "ORDER BY items.position",
         tuple(item_ids))
-
-
-async def search_items(db: Database, words: Sequence[str], store_id: str | None
-                       ) -> list[sqlite3.Row]:
-    params: dict[str, str] = {}
-    clauses = []
-    for index, word in enumerate(words):
-        params[f"w{index}"] = f"%{word}%"
-        clauses.append(f"(items.name LIKE :w{index} OR items.doc LIKE :w{index})")
-    where = " OR ".join(clauses) if clauses else "1 = 1"
-    if store_id is not None:
-        params["store"] = store_id
-        where = f"({where}) AND items.store_id = :store"
-    return await db.fetch_all(
-        "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
-        "stock.quantity, stores.translations FROM items "
-        "JOIN stores ON stores.id = items.store_id "
-        "LEFT JOIN stock ON stock.item_id = items.id "
-        f"WHERE {where} ORDER BY stores.position, items.position",
-        params)
 
 
 async def purchased_item_ids(db: Database, owner_id: str, item_ids: Sequence[str]) -> set[str]:

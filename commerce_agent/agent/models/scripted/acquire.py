@@ -1,0 +1,285 @@
+"""Getting something: add to the cart, buy now, book a time, subscribe, and check out.
+
+An item with options is never added blind: the variant, the required customizations and the
+time slot come from the person's words, the data's default, or a question listing what is in
+stock or free.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.phrasing import (
+    EXAMPLE_ADDRESS,
+    WHAT,
+    WHERE,
+    WHICH,
+    WHICH_TIME,
+    cart_text,
+    lines,
+    listing,
+    plural,
+)
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.tools.base import money_text
+
+NEEDS_ADDRESS = (None, "physical", "hybrid")
+
+
+def _choose_item(p: Planner) -> dict[str, Any] | Decision:
+    item = p.resolve_item()
+    if item is not None:
+        return item
+    query = p.query()
+    if not query:
+        return (f"{WHAT} Name it (“add the glaze mug”), or ask me to find something first: "
+                "“find a ceramic mug under $20”.")
+    step = p.search_step(query)
+    if step is not None:
+        return step
+    if not p.state.results:
+        return f"I couldn't find anything matching “{query}”. Try other words?"
+    top = p.top_matches()
+    if len(top) > 1:
+        unread = [item for item in top[:3] if item["itemId"] not in p.state.details]
+        if unread:  # their options may tell them apart ("a speckled oat mug")
+            return [p.call("get_item", itemId=item["itemId"]) for item in unread]
+        best = _best_by_options(p, [p.state.items[item["itemId"]] for item in top[:3]])
+        if best is not None:
+            return best
+        shown = "; ".join(f"{n}) {item['name']} ({money_text(item['price'])})"
+                          for n, item in enumerate(p.state.results[:5], 1))
+        return f"I found several: {shown}. {WHICH}"
+    return top[0]
+
+
+def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    said = choices.said_words(p.frame.texts)
+
+    def score(item: dict[str, Any]) -> tuple[int, int]:
+        # Options first ("a speckled oat mug"), then the description's words.
+        named = sum(choices.matches(label, said) for label in choices.option_labels(item))
+        return named, len(said & words.content_words(str(item.get("description", ""))))
+
+    scores = [score(item) for item in items]
+    best = max(scores)
+    return items[scores.index(best)] if best > (0, 0) and scores.count(best) == 1 else None
+
+
+class _Picked:
+    def __init__(self) -> None:
+        self.variant: choices.Choice | None = None
+        self.customizations: dict[str, Any] = {}
+        self.labels: list[str] = []
+        self.addons: list[str] = []
+        self.slot: choices.Choice | None = None
+
+
+def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
+    """Every option the item needs, or the question that asks for the next one."""
+    frame, picked = p.frame, _Picked()
+    # The item's own name picks none of its options ("the font licence" ≠ "Web fonts").
+    said = choices.said_words(frame.texts) - words.content_words(str(item.get("name", "")))
+    position = frame.option_ordinal()
+    name = item["name"]
+    if choices.meta(item, choices.VARIANTS).get("variants"):
+        allowed = choices.pick_variant(item, said)
+        in_stock = [choice for choice in allowed if choice.available]
+        every = [choice for choice in choices.variant_choices(item) if choice.available]
+        if len(in_stock) != 1 and position is not None and -len(in_stock) <= position < len(
+                in_stock):
+            in_stock, position = [in_stock[position]], None
+        if len(in_stock) == 1:
+            picked.variant = in_stock[0]
+            picked.labels.append(in_stock[0].words)
+        elif not every:
+            return f"Sorry, {name} is sold out in every option right now."
+        elif not in_stock:
+            gone = ", ".join(choice.words for choice in allowed)
+            return (f"Sorry, {name} in {gone} is sold out. In stock: {listing(every)}. "
+                    f"{WHICH}")
+        else:
+            return f"{name} comes in: {listing(in_stock)}. {WHICH}"
+    for group in choices.groups(item):
+        options = choices.option_choices(group)
+        chosen = choices.pick_options(group, said)
+        if not chosen and group.get("required"):
+            default = choices.default_option(group)
+            if default is not None:
+                chosen = [default]
+            elif position is not None and -len(options) <= position < len(options):
+                chosen, position = [options[position].id], None
+            else:
+                return f"{name}: {str(group['name']).lower()}? {listing(options)}. {WHICH}"
+        if chosen:
+            single = group.get("selectionType") == "single"
+            picked.customizations[str(group["id"])] = chosen[0] if single else chosen
+            picked.labels += [c.words for c in options if c.id in chosen]
+    picked.addons = choices.pick_addons(item, said)
+    if choices.meta(item, choices.SCHEDULING).get("timeSlots"):
+        found, named = choices.pick_slots(item, frame.texts)
+        open_slots = [c for c in choices.slot_choices(item) if c.available]
+        offered = (found if found or not named else open_slots)[:choices.SLOTS_OFFERED]
+        if position is not None and -len(offered) <= position < len(offered):
+            found, named = [offered[position]], True
+        if not open_slots:
+            return f"Sorry, {name} is fully booked."
+        if len(found) == 1 and (named or len(frame.texts) > 1):
+            picked.slot = found[0]
+        elif named and not found:
+            return (f"{name} has no free time then. The next free times: "
+                    f"{listing(open_slots[:choices.SLOTS_OFFERED])}. {WHICH_TIME}")
+        else:
+            return f"{name}, the next free times: {listing(offered)}. {WHICH_TIME}"
+    return picked
+
+
+def acquire(p: Planner, then_check_out: bool) -> Decision:
+    state = p.state
+    if state.done("place_order") is not None:
+        return check_out(p)
+    chosen = _choose_item(p)
+    if not isinstance(chosen, dict):
+        return chosen
+    item = chosen
+    item_id = str(item["itemId"])
+    p.extra["item"] = item
+    if item_id not in state.details:
+        return p.call("get_item", itemId=item_id)
+    item = state.items[item_id]
+    if item.get("available") is False:
+        return f"Sorry, {item['name']} is sold out right now. Ask me to find something similar."
+    store = str(item.get("storeId"))
+    cart = state.cart_for(store)
+    quantity = p.frame.quantity(str(item["name"]))
+    in_cart = any(line["itemId"] == item_id for line in (cart or {}).get("items", []))
+    if state.done("add_to_cart") is None and (p.frame.added or (
+            then_check_out and in_cart and quantity is None)):
+        # Added already (in an earlier turn of this request, or before it): go on from there.
+        return check_out(p, store) if then_check_out else \
+            f"{item['name']} is in your cart. Say “check out” when you're ready."
+    picked = _pick(p, item)
+    if isinstance(picked, str):
+        return picked
+    if cart is None:
+        if state.done("create_cart", storeId=store) is None:
+            return p.call("create_cart", storeId=store)
+        return "I couldn't open a cart at that store."
+    added = state.done("add_to_cart")
+    if added is None:
+        args: dict[str, Any] = {"cartId": cart["cartId"], "itemId": item_id,
+                                "quantity": quantity or 1}
+        if picked.variant:
+            args["variantId"] = picked.variant.id
+        if picked.customizations:
+            args["customizations"] = picked.customizations
+        if picked.addons:
+            args["addOnIds"] = picked.addons
+        if picked.slot:
+            args["timeSlotId"] = picked.slot.id
+        return p.call("add_to_cart", **args)
+    p.extra["quantity"] = added.args.get("quantity", 1)
+    if then_check_out:
+        return check_out(p, store)
+    return _added_reply(p, item, picked, added.args, cart)
+
+
+def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[str, Any],
+                 cart: dict[str, Any]) -> str:
+    options = f" ({', '.join(picked.labels)})" if picked.labels else ""
+    text = [f"Added {args.get('quantity', 1)} × {item['name']}{options} to your cart."]
+    text += notes(item, picked.slot.label if picked.slot else None)
+    text.append(cart_text(cart, p.state.store_name(cart.get("storeId"))))
+    text.append("Say “check out” when you're ready.")
+    return " ".join(text)
+
+
+def notes(item: dict[str, Any], slot: str | None = None) -> list[str]:
+    """What a shopper should know about this kind of item."""
+    found = []
+    preorder = choices.meta(item, choices.PREORDER)
+    if preorder:
+        ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
+        found.append(f"It's a pre-order: it ships around {choices.day(str(ships))}.")
+    terms = choices.meta(item, choices.SUBSCRIPTION)
+    if terms:
+        trial = terms.get("trialDays")
+        found.append(f"It's a subscription billed {terms.get('frequency', 'monthly')}"
+                     f"{f', after a {trial}-day free trial' if trial else ''}.")
+    if slot:
+        found.append(f"Your time: {slot}.")
+    return found
+
+
+# -- check out ---------------------------------------------------------------------------
+
+def _cart_to_order(p: Planner, store: str | None) -> dict[str, Any] | None:
+    state = p.state
+    if store is None:
+        store = p.mentioned_store()
+    if store is not None and state.cart_for(store):
+        return state.cart_for(store)
+    current = state.cart_for(p.current_store())
+    if current and current.get("items"):
+        return current
+    carts = state.open_carts()
+    return carts[0] if carts else None
+
+
+def check_out(p: Planner, store: str | None = None) -> Decision:
+    state = p.state
+    placed = state.done("place_order")
+    if placed is not None:
+        return placed_reply(p, placed.result)
+    named = " ".join(text for text in p.frame.texts if words.address(text) is None)
+    if store is None and p.needs_stores() and p.query(named):
+        return p.call("list_stores")  # "check out my Trattoria Fiamma cart"
+    cart = _cart_to_order(p, store)
+    if cart is None or not cart.get("items"):
+        return "Your cart is empty: add something first."
+    needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
+    address = next((found for found in map(words.address, reversed(p.frame.texts)) if found),
+                   None) or state.address
+    if needs_address and address is None:
+        return f"Your cart holds {lines(cart)}. {WHERE} {EXAMPLE_ADDRESS}"
+    args: dict[str, Any] = {"cartId": cart["cartId"]}
+    if needs_address and address is not None:
+        args["deliveryAddress"] = address
+    return p.call("place_order", **args)
+
+
+def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
+    state = p.state
+    store = str(order.get("storeId"))
+    kinds = {line.get("fulfillmentType") for line in order.get("items", [])}
+    if "pickup" in kinds and store not in state.store_info and p.has("get_store"):
+        if state.done("get_store", storeId=store) is None:
+            return p.call("get_store", storeId=store)
+    text = [f"Done: order {order['orderId']} is placed and paid ({lines(order)}, total "
+            f"{money_text(order['total'])}). Its status is {order['status']}."]
+    for line in order.get("items", []):
+        item = p.item(line.get("itemId")) or {}
+        slot = next((c.label for c in choices.slot_choices(item)
+                     if c.id == line.get("timeSlotId")), None) if line.get("timeSlotId") else None
+        text += [note for note in notes(item, None) if "subscription" not in note]
+        if slot:
+            text.append(f"{item.get('name', 'Your booking')} is booked for {slot}.")
+    terms = order.get("subscription")
+    if terms:
+        start = terms.get("nextBillingDate")
+        trial = terms.get("trialDays")
+        text.append(f"Your subscription is billed {terms.get('frequency')}"
+                    f"{f' after a {trial}-day free trial' if trial else ''}; the next charge is "
+                    f"on {choices.day(str(start))}." if start else "")
+    info = state.store_info.get(store)
+    if "pickup" in kinds and info:
+        text.append(f"Collect it at {info.get('name')}, {info.get('address')}.")
+    if "digital" in kinds or "hybrid" in kinds:
+        text.append("Digital items are ready to download from the order.")
+    others = state.open_carts()
+    if others:
+        text.append("You still have " + "; ".join(
+            f"{plural(sum(int(line['quantity']) for line in cart['items']), 'item')} in your "
+            f"cart at {state.store_name(cart.get('storeId'))}" for cart in others) + ".")
+    return " ".join(part for part in text if part)

@@ -1,0 +1,174 @@
+"""After the order: where it is, cancel, return, rate, tip, and subscriptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.phrasing import (
+    HOW_MANY_STARS,
+    HOW_MUCH_TIP,
+    lines,
+)
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.state import name_score
+from commerce_agent.agent.tools.base import money_text
+
+_REASON = "Requested by the customer"
+
+
+def _order_id(p: Planner, wanted: str | None = None) -> str | None:
+    """The order the person means: named by id, by an item in it, or the latest one."""
+    state = p.state
+    for text in reversed(p.frame.texts):
+        named = words.order_id(text)
+        if named:
+            return named
+    asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
+    orders = list(state.orders.values())
+    if wanted == "subscription":
+        orders = [order for order in orders if order.get("subscription")]
+    if asked and orders:
+        scored = [(max((name_score(line, asked) for line in order.get("items", [])), default=0),
+                   order) for order in orders]
+        best = max(score for score, _ in scored)
+        if best > 0:
+            return str(next(order for score, order in reversed(scored)
+                            if score == best)["orderId"])
+    if wanted == "subscription":
+        return str(orders[-1]["orderId"]) if orders else None
+    return state.last_order
+
+
+def _need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
+    """List the orders first when the conversation knows none (of that kind)."""
+    if _order_id(p, wanted) is None and p.state.done("list_orders") is None:
+        return p.call("list_orders")
+    return None
+
+
+def _order(p: Planner, order_id: str) -> dict[str, Any]:
+    return p.state.orders.get(order_id) or {"orderId": order_id}
+
+
+def status(p: Planner) -> Decision:
+    if (step := _need_orders(p)) is not None:
+        return step
+    order_id = _order_id(p)
+    if order_id is None:
+        return "You have no orders yet."
+    if p.state.done("get_order", orderId=order_id) is None:
+        return p.call("get_order", orderId=order_id)
+    order = _order(p, order_id)
+    text = [f"Your order {order_id} ({lines(order)}, total {money_text(order.get('total'))}) "
+            f"is {order.get('status')}."]
+    tracking = order.get("tracking")
+    if isinstance(tracking, dict) and tracking.get("trackingNumber"):
+        text.append(f"Tracking number: {tracking['trackingNumber']}.")
+    for line in order.get("items", []):
+        item = p.item(line.get("itemId")) or {}
+        preorder = choices.meta(item, choices.PREORDER)
+        if preorder and order.get("status") not in ("completed", "cancelled"):
+            ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
+            text.append(f"{item['name']} is a pre-order that ships around "
+                        f"{choices.day(str(ships))}.")
+    return " ".join(text)
+
+
+def cancel(p: Planner) -> Decision:
+    if (step := _need_orders(p)) is not None:
+        return step
+    order_id = _order_id(p)
+    if order_id is None:
+        return "You have no orders to cancel."
+    if p.state.done("cancel_order") is None:
+        return p.call("cancel_order", orderId=order_id, reason=_REASON)
+    order = _order(p, order_id)
+    return (f"Order {order_id} is {order.get('status')}: the {money_text(order.get('total'))} "
+            "goes back to your card.")
+
+
+def start_return(p: Planner) -> Decision:
+    if (step := _need_orders(p)) is not None:
+        return step
+    order_id = _order_id(p)
+    if order_id is None:
+        return "You have no orders to return."
+    state = p.state
+    if state.done("get_order", orderId=order_id) is None:
+        return p.call("get_order", orderId=order_id)
+    done = state.done("start_return")
+    if done is None:
+        order = _order(p, order_id)
+        asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
+        chosen = [line for line in order.get("items", []) if asked and name_score(line, asked)]
+        args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
+        if chosen:
+            count = p.frame.quantity()
+            args["items"] = [{"cartItemId": line["cartItemId"],
+                              "quantity": min(count or int(line["quantity"]),
+                                              int(line["quantity"]))} for line in chosen]
+        return p.call("start_return", **args)
+    ret = done.result
+    what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
+    refund = ret.get("refundAmount")
+    return (f"Return {ret['returnId']} is {ret['status']} for {what}"
+            f"{f'; the refund will be {money_text(refund)}' if refund else ''}. I'll keep an "
+            "eye on it: ask me about it any time.")
+
+
+def rate(p: Planner) -> Decision:
+    stars = next((found for found in map(words.stars, reversed(p.frame.texts)) if found), None)
+    if stars is None:
+        return HOW_MANY_STARS
+    if (step := _need_orders(p)) is not None:
+        return step
+    order_id = _order_id(p)
+    if order_id is None:
+        return "You have no orders to rate yet."
+    if p.state.done("rate_order") is None:
+        return p.call("rate_order", orderId=order_id, overall=stars)
+    return f"Thank you! I rated order {order_id} {stars} star{'s' if stars > 1 else ''}."
+
+
+def tip(p: Planner) -> Decision:
+    found = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
+    if found is None:
+        return f"{HOW_MUCH_TIP} For example “tip 5 dollars” or “tip 15%”."
+    if (step := _need_orders(p)) is not None:
+        return step
+    order_id = _order_id(p)
+    if order_id is None:
+        return "You have no orders to tip on yet."
+    if p.state.done("tip_order") is None:
+        kind, value = found
+        if kind == "percentage":
+            return p.call("tip_order", orderId=order_id, percentage=float(value))
+        currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")
+        return p.call("tip_order", orderId=order_id,
+                      amount={"amount": value, "currency": currency})
+    return f"Done: your tip was added to order {order_id}. Thank you!"
+
+
+_ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active"),
+            "sub_cancel": ("cancel", "cancelled")}
+
+
+def subscription(p: Planner) -> Decision:
+    action, _ = _ACTIONS[p.frame.intent]
+    if (step := _need_orders(p, "subscription")) is not None:
+        return step
+    order_id = _order_id(p, "subscription")
+    if order_id is None:
+        return "You have no subscription yet. Say “subscribe to …” to start one."
+    done = p.state.done("change_subscription")
+    if done is None:
+        return p.call("change_subscription", orderId=order_id, action=action)
+    terms = _order(p, order_id).get("subscription") or {}
+    state = terms.get("status", "changed")
+    text = f"Your subscription (order {order_id}) is now {state}."
+    if state == "active" and terms.get("nextBillingDate"):
+        text += f" The next charge is on {choices.day(str(terms['nextBillingDate']))}."
+    if state == "paused":
+        text += " Say “resume my subscription” whenever you want it back."
+    return text

@@ -1,0 +1,139 @@
+"""Looking around: search, an item's details, the stores, switching store, discounts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.models.scripted import choices
+from commerce_agent.agent.models.scripted.acquire import notes
+from commerce_agent.agent.models.scripted.phrasing import (
+    SUGGEST_ADD,
+    WHICH,
+    WHICH_STORE,
+    listing,
+)
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.tools.base import money_text
+
+
+def _price(item: dict[str, Any]) -> str:
+    return money_text(item.get("price"))
+
+
+def search(p: Planner) -> Decision:
+    query = p.query()
+    p.extra["query"] = query
+    if not query:  # "what do you sell?": the stores, then the question
+        if p.needs_stores():
+            return p.call("list_stores")
+        names = ", ".join(f"{s['name']} — {s.get('description', '')}".rstrip(" —")
+                          for s in p.state.stores or [])
+        return (f"The stores here: {names}. What are you looking for? For example “find a "
+                "ceramic mug under $20”.")
+    step = p.search_step(query)
+    if step is not None:
+        return step
+    found = p.state.results
+    if not found:
+        return f"I couldn't find anything matching “{query}”. Try other words?"
+    top = found[0]
+    shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
+                      for n, item in enumerate(found[:5], 1))
+    return (f"I found {len(found)} match{'es' if len(found) > 1 else ''}: {shown}. "
+            f"The best match is {top['name']} at {_price(top)}. {SUGGEST_ADD}")
+
+
+def details(p: Planner) -> Decision:
+    item = p.resolve_item()
+    if item is None:
+        query = p.query()
+        if not query:
+            return "Which item? Ask me to find something first."
+        step = p.search_step(query)
+        if step is not None:
+            return step
+        if not p.state.results:
+            return f"I couldn't find anything matching “{query}”."
+        item = p.state.results[0]
+    item_id = str(item["itemId"])
+    p.extra["item"] = item
+    if item_id not in p.state.details:
+        return p.call("get_item", itemId=item_id)
+    return describe(p, p.state.items[item_id])
+
+
+def describe(p: Planner, item: dict[str, Any]) -> str:
+    text = [f"{item['name']}: {_price(item)}."]
+    about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".")
+    if about:
+        text.append(f"{about}.")
+    if item.get("available") is False:
+        text.append("It's sold out right now.")
+    variants = [c for c in choices.variant_choices(item) if c.available]
+    if variants:
+        text.append(f"In stock: {listing(variants)}.")
+    for group in choices.groups(item):
+        need = "choose one" if group.get("required") else "optional"
+        text.append(f"{group['name']} ({need}): "
+                    f"{', '.join(c.label for c in choices.option_choices(group))}.")
+    addons = choices.addon_names(item)
+    if addons:
+        text.append(f"Add-ons: {', '.join(addons)}.")
+    slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
+    if slots:
+        text.append(f"Next free times: {listing(slots)}.")
+    text += notes(item)
+    kind = item.get("fulfillmentType")
+    text.append({"digital": "It's delivered digitally: no address needed.",
+                 "pickup": f"You collect it at {p.state.store_name(item.get('storeId'))}.",
+                 "hybrid": "It comes in parts: some shipped, some digital."}.get(
+        str(kind), "It's shipped to your address."))
+    text.append(SUGGEST_ADD)
+    return " ".join(text)
+
+
+def stores(p: Planner) -> Decision:
+    if p.state.stores is None:
+        return p.call("list_stores")
+    names = [f"{store['name']} ({store.get('currency')})" for store in p.state.stores]
+    return "The stores here: " + ", ".join(names) + ". Say “shop at …” to pick one."
+
+
+def switch(p: Planner) -> Decision:
+    if p.needs_stores():
+        return p.call("list_stores")
+    store = p.mentioned_store()
+    if store is None:
+        names = ", ".join(str(s["name"]) for s in p.state.stores or [])
+        return f"The stores are {names}. {WHICH_STORE}"
+    if p.state.done("get_store", storeId=store) is None:
+        return p.call("get_store", storeId=store)
+    info = p.state.store_info[store]
+    return (f"You're now shopping at {info['name']} ({info.get('address')}); prices are in "
+            f"{info.get('currency')}. What are you looking for?")
+
+
+def discounts(p: Planner) -> Decision:
+    if p.needs_stores() and p.frame.intent == "discounts":
+        return p.call("list_stores")
+    store = p.mentioned_store() or p.current_store()
+    if store is None:
+        names = ", ".join(str(s["name"]) for s in p.state.stores or [])
+        return f"Each store has its own offers: {names}. {WHICH_STORE}"
+    if p.state.done("get_store", storeId=store) is None and store not in p.state.store_info:
+        return p.call("get_store", storeId=store)
+    info = p.state.store_info[store]
+    offers = [f"{entry['title']}: {entry['description']} (code {entry['code']})"
+              for entry in info.get("promotions", []) if entry.get("code")]
+    if not offers:
+        return f"{info['name']} has no offers right now."
+    return (f"{info['name']} offers: " + "; ".join(offers) +
+            ". Say “apply code …” to use one on your cart.")
+
+
+def which(p: Planner) -> str:
+    results = p.state.results[:5]
+    if not results:
+        return "Which one? Ask me to find something first."
+    shown = "; ".join(f"{n}) {item['name']}" for n, item in enumerate(results, 1))
+    return f"{shown}. {WHICH}"

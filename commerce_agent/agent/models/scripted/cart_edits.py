@@ -1,0 +1,99 @@
+"""Changing carts: quantities, removing lines, viewing and emptying carts, promotion codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.browse import discounts
+from commerce_agent.agent.models.scripted.phrasing import HOW_MANY, WHICH, cart_text, lines
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.tools.base import money_text
+
+
+def _which_line(p: Planner) -> str:
+    carts = p.state.open_carts()
+    if not carts:
+        return "Your cart is empty."
+    return f"Your cart holds {'; '.join(lines(cart) for cart in carts)}. {WHICH}"
+
+
+def _store_name(p: Planner, cart: dict[str, Any]) -> str:
+    return p.state.store_name(cart.get("storeId"))
+
+
+def set_quantity(p: Planner) -> Decision:
+    found = p.resolve_line()
+    if found is None:
+        return _which_line(p)
+    cart, line = found
+    quantity = p.frame.quantity()
+    if quantity is None:
+        return f"You have {line['quantity']} × {line['name']}. {HOW_MANY}"
+    done = p.state.done("update_cart_item")
+    if done is None:
+        return p.call("update_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"],
+                      quantity=quantity)
+    p.extra["quantity"] = quantity
+    cart = p.state.carts[str(cart["storeId"])]
+    return f"Done: {quantity} × {line['name']} now. {cart_text(cart, _store_name(p, cart))}"
+
+
+def remove(p: Planner) -> Decision:
+    removed = p.state.done("remove_cart_item")
+    if removed is not None:
+        cart = next(c for c in p.state.carts.values() if c["cartId"] == removed.args["cartId"])
+        name = p.state.line_names.get(str(removed.args.get("cartItemId")), "it")
+        return (f"Removed {name}. "
+                f"{cart_text(cart, _store_name(p, cart))}")
+    found = p.resolve_line()
+    if found is None:
+        return _which_line(p)
+    cart, line = found
+    return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
+
+
+def view(p: Planner) -> Decision:
+    carts = [cart for store, cart in p.state.carts.items()]
+    if not carts:
+        return "Your cart is empty. Ask me to find something!"
+    unseen = [cart for cart in carts if p.state.done("view_cart", cartId=cart["cartId"]) is None]
+    if unseen:
+        return [p.call("view_cart", cartId=cart["cartId"]) for cart in unseen]
+    carts = [p.state.carts[store] for store in reversed(p.state.cart_stores)
+             if store in p.state.carts]
+    return " ".join(cart_text(cart, _store_name(p, cart)) for cart in carts) + \
+        " Say “check out” when you're ready."
+
+
+def empty(p: Planner) -> Decision:
+    everything = any(word in words.words(p.frame.text) for word in ("all", "every", "both"))
+    carts = p.state.open_carts()
+    if not everything:
+        current = p.state.cart_for(p.mentioned_store() or p.current_store())
+        carts = [current] if current and current.get("items") else carts[:1]
+    if p.state.done("remove_cart_item") is None:
+        calls = [p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
+                 for cart in carts for line in cart["items"]]
+        if not calls:
+            return "Your cart is already empty."
+        return calls
+    return "Done: your cart is empty now."
+
+
+def promotion(p: Planner) -> Decision:
+    code = next((found for found in map(words.promotion_code, reversed(p.frame.texts))
+                 if found), None)
+    if code is None:
+        return discounts(p)
+    cart = p.state.cart_for(p.mentioned_store() or p.current_store())
+    if not cart or not cart.get("items"):
+        carts = p.state.open_carts()
+        cart = carts[0] if carts else None
+    if cart is None:
+        return f"Add something to your cart first, then I'll apply {code}."
+    if p.state.done("apply_promotion") is None:
+        return p.call("apply_promotion", cartId=cart["cartId"], code=code)
+    cart = p.state.carts[str(cart["storeId"])]
+    return (f"Code {code} applied: you save {money_text(cart.get('discount'))}. "
+            f"{cart_text(cart, _store_name(p, cart))}")

@@ -1,0 +1,234 @@
+"""An item's options and the person's pick among them: variants, customizations, add-ons and
+time slots, matched by their words ("the blue 16 oz", "12-inch", "Monday at 6:30pm")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.tools.base import money_text
+
+VARIANTS = "dev.commerce.product.variants"
+CUSTOMIZATION = "dev.commerce.product.customization"
+ADDONS = "dev.commerce.product.addons"
+SCHEDULING = "dev.commerce.service.scheduling"
+PREORDER = "dev.commerce.order.preorder"
+SUBSCRIPTION = "dev.commerce.order.subscription"
+SLOTS_OFFERED = 4
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+@dataclass(frozen=True)
+class Choice:
+    id: str
+    label: str
+    words: str  # the text its words are matched against
+    available: bool = True
+
+
+def meta(item: dict[str, Any], key: str) -> dict[str, Any]:
+    found = (item.get("metadata") or {}).get(key)
+    return found if isinstance(found, dict) else {}
+
+
+def matches(label: str, said: set[str]) -> bool:
+    """A value matches when every number in it was said (12 oz ≠ 16 oz) and, for a value
+    without numbers, when one of its own words was."""
+    mine = [word for word in words.words(label) if word not in ("and", "the", "with")]
+    numbers = [word for word in mine if word.isdigit()]
+    if numbers:
+        return all(number in said for number in numbers)
+    named = [word for word in mine if word not in words.STOP]
+    return any(word in said for word in named)
+
+
+def said_words(texts: tuple[str, ...]) -> set[str]:
+    return {word for text in texts for word in words.words(text)}
+
+
+# -- variants ----------------------------------------------------------------------------
+
+def variant_choices(item: dict[str, Any]) -> list[Choice]:
+    currency = (item.get("price") or {}).get("currency", "")
+    found = []
+    for variant in meta(item, VARIANTS).get("variants", []):
+        values = ", ".join(str(value) for value in variant.get("values", []))
+        price = money_text(variant.get("price") or item.get("price") or {"amount": "",
+                                                                             "currency": currency})
+        found.append(Choice(str(variant["id"]), f"{values} ({price})", values,
+                            variant.get("stock") != 0 and variant.get("available", True)
+                            is not False))
+    return found
+
+
+def pick_variant(item: dict[str, Any], said: set[str]) -> list[Choice]:
+    """The variants the words allow: one per option the person named, any for the rest."""
+    variants = meta(item, VARIANTS).get("variants", [])
+    choices = variant_choices(item)
+    if not variants:
+        return []
+    dimensions = max(len(variant.get("values", [])) for variant in variants)
+    keep = list(range(len(variants)))
+    for index in range(dimensions):
+        named = {position for position, variant in enumerate(variants)
+                 if index < len(variant.get("values", []))
+                 and matches(str(variant["values"][index]), said)}
+        if named:
+            keep = [position for position in keep if position in named]
+    return [choices[position] for position in keep]
+
+
+# -- customizations and add-ons ----------------------------------------------------------
+
+def groups(item: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(meta(item, CUSTOMIZATION).get("groups", []))
+
+
+def option_choices(group: dict[str, Any]) -> list[Choice]:
+    found = []
+    for option in group.get("options", []):
+        modifier = option.get("priceModifier") or {}
+        extra = f" (+{money_text(modifier)})" if modifier and str(
+            modifier.get("amount", "0")).strip("0.") else ""
+        found.append(Choice(str(option["id"]), f"{option['name']}{extra}", str(option["name"])))
+    return found
+
+
+def default_option(group: dict[str, Any]) -> str | None:
+    return next((str(option["id"]) for option in group.get("options", [])
+                 if option.get("default") is True or option.get("isDefault") is True), None)
+
+
+def pick_options(group: dict[str, Any], said: set[str]) -> list[str]:
+    picked = [choice.id for choice in option_choices(group) if matches(choice.words, said)]
+    return picked[:1] if group.get("selectionType") == "single" else picked
+
+
+def pick_addons(item: dict[str, Any], said: set[str]) -> list[str]:
+    picked = []
+    for addon in meta(item, ADDONS).get("items", []):
+        named = [w for w in words.content_words(str(addon.get("name", ""))) if not w.isdigit()]
+        hits = sum(word in said for word in named)
+        if named and hits and hits * 2 >= len(named):
+            picked.append(str(addon["id"]))
+    return picked
+
+
+def option_labels(item: dict[str, Any]) -> list[str]:
+    """Every word-bearing option of the item: variant values, customization options, add-ons."""
+    labels = sorted({str(value) for variant in meta(item, VARIANTS).get("variants", [])
+                     for value in variant.get("values", [])})
+    labels += [str(o["name"]) for group in groups(item) for o in group.get("options", [])]
+    labels += [str(addon.get("name", "")) for addon in meta(item, ADDONS).get("items", [])]
+    return labels
+
+
+def addon_names(item: dict[str, Any]) -> list[str]:
+    return [f"{addon['name']} (+{money_text(addon.get('price'))})"
+            for addon in meta(item, ADDONS).get("items", [])]
+
+
+# -- time slots --------------------------------------------------------------------------
+
+def slot_time(slot: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(str(slot["startTime"]))
+
+
+def when(text: str) -> str:
+    moment = datetime.fromisoformat(text)
+    return f"{moment:%a} {moment.day} {moment:%b %Y}, {moment:%H:%M}"
+
+
+def day(text: str) -> str:
+    moment = datetime.fromisoformat(text)
+    return f"{moment.day} {moment:%B %Y}"
+
+
+def slot_choices(item: dict[str, Any]) -> list[Choice]:
+    slots = sorted(meta(item, SCHEDULING).get("timeSlots", []), key=lambda s: str(s["startTime"]))
+    found = []
+    for slot in slots:
+        price = f" ({money_text(slot['price'])})" if slot.get("price") else ""
+        found.append(Choice(str(slot["id"]), f"{when(str(slot['startTime']))}{price}",
+                            str(slot["startTime"]), slot.get("available", True) is not False))
+    return found
+
+
+@dataclass
+class _When:
+    """The dates and times the person named; a slot fits when it meets every one."""
+
+    weekday: int | None = None
+    month: int | None = None
+    day: int | None = None
+    clock: tuple[int, int] | None = None
+    either_half: bool = False  # "6:30" without am/pm: 06:30 or 18:30
+    hours: range | None = None
+    weekend: bool = False
+
+    def named(self) -> bool:
+        return any(value is not None for value in (self.weekday, self.month, self.day,
+                                                   self.clock, self.hours)) or self.weekend
+
+    def fits(self, moment: datetime) -> bool:
+        checks = [
+            self.weekday is None or moment.weekday() == self.weekday,
+            self.month is None or moment.month == self.month,
+            self.day is None or moment.day == self.day,
+            self.hours is None or moment.hour in self.hours,
+            not self.weekend or moment.weekday() >= 5,
+        ]
+        if self.clock is not None:
+            hour, minute = self.clock
+            times = {(hour, minute), (hour + 12, minute)} if self.either_half else {
+                (hour, minute)}
+            checks.append((moment.hour, moment.minute) in times)
+        return all(checks)
+
+
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+
+
+def when_named(texts: tuple[str, ...]) -> _When:
+    text = words.fold(" ".join(texts))
+    found = _When()
+    for index, name in enumerate(_DAYS):
+        if re.search(rf"\b{name}[a-z]*\b", text):
+            found.weekday = index
+    if match := re.search(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}", text):
+        found.day, found.month = int(match.group(1)), _MONTHS.index(match.group(2)) + 1
+    elif match := re.search(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", text):
+        found.month, found.day = _MONTHS.index(match.group(1)) + 1, int(match.group(2))
+    elif match := re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+one)", text):
+        found.day = int(match.group(1))
+    clock = re.search(r"\b(\d{1,2})[:.h](\d{2})\s*(am|pm)?\b", text) or \
+        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text)
+    if clock:
+        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3)
+        if suffix == "pm" and hour < 12:
+            hour += 12
+        if suffix == "am" and hour == 12:
+            hour = 0
+        found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
+    for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
+                        ("evening", range(17, 24)), ("tonight", range(17, 24))):
+        if part in text:
+            found.hours = hours
+    found.weekend = "weekend" in text
+    return found
+
+
+def pick_slots(item: dict[str, Any], texts: tuple[str, ...]) -> tuple[list[Choice], bool]:
+    """The open slots the words allow, and whether the person named a time at all."""
+    # The latest message that names a time wins ("Jan 14?" … "then Tuesday at 10").
+    named = next((found for found in map(when_named, ((text,) for text in reversed(texts)))
+                  if found.named()), _When())
+    open_slots = [choice for choice in slot_choices(item) if choice.available]
+    if not named.named():
+        return open_slots, False
+    return [choice for choice in open_slots
+            if named.fits(datetime.fromisoformat(choice.words))], True

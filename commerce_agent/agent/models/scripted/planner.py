@@ -1,0 +1,182 @@
+"""What every part of the policy shares: the state, the tool names, and finding what the
+person refers to: an item ("it", "the second one", "the teapot"), a cart line, a store."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from commerce_agent.agent.models.base import CallTool
+from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.state import State, name_score
+
+Decision = CallTool | list[CallTool] | str
+_STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
+
+
+class Planner:
+    def __init__(self, state: State, tools: dict[str, str]) -> None:
+        self.state = state
+        self.tools = tools
+        self.frame = state.frame or Frame("other", ("",))
+        # What the reply established, for structured output.
+        self.extra: dict[str, Any] = {}
+
+    def call(self, name: str, **args: Any) -> CallTool:
+        return CallTool(self.tools.get(name, name), args)
+
+    def has(self, name: str) -> bool:
+        return name in self.tools
+
+    # -- items ----------------------------------------------------------------------------
+
+    def item(self, item_id: str | None) -> dict[str, Any] | None:
+        return self.state.items.get(item_id or "")
+
+    def query(self, text: str | None = None) -> str:
+        """The product words of a request: no filler, prices or store phrase."""
+        plain = words.strip_prices(text if text is not None else self.frame.first)
+        plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
+        kept = [word for word in re.findall(r"[\w'-]+", plain)
+                if words.stem(word.replace("'", "")) not in words.STOP]
+        return " ".join(kept)[:200]
+
+    def resolve_item(self) -> dict[str, Any] | None:
+        """The item the frame is about: settled, named, pointed at by position, or in focus."""
+        state, frame = self.state, self.frame
+        if frame.item_id:
+            return self.item(frame.item_id)
+        for text in reversed(frame.texts):
+            position = words.ordinal(text)
+            if position is not None and state.results:
+                if -len(state.results) <= position < len(state.results):
+                    return state.results[position]
+        wanted = frozenset().union(*(words.content_words(self.query(t)) for t in frame.texts))
+        focus = self.item(state.focus)
+        if not wanted:
+            return focus
+        known = [*state.results, *(i for k, i in state.items.items()
+                                   if all(r["itemId"] != k for r in state.results))]
+        scored = [(name_score(item, wanted), item) for item in known]
+        best = max((score for score, _ in scored), default=0)
+        if best > 0 and best * 2 >= len(wanted):  # a weaker match is a new request: search
+            top = [item for score, item in scored if score == best]
+            if focus is not None and any(i["itemId"] == focus["itemId"] for i in top):
+                return focus
+            return top[0]
+        if focus is not None and self._names_an_option(focus, wanted):
+            return focus
+        return None
+
+    def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:
+        return any(choices.matches(label, set(wanted)) for label in choices.option_labels(item))
+
+    def search_step(self, query: str) -> CallTool | None:
+        """The next search call for `query` (in the store named or chosen, then everywhere
+        when that store has nothing by that name), or None once the results are in."""
+        state = self.state
+        if self.has_store_phrase(self.frame.first) and self.needs_stores():
+            return self.call("list_stores")
+        named = self.mentioned_store()
+        first = state.done("search_products")
+        bounds = words.price_bounds(self.frame.first)
+        if first is None:
+            store = named or state.store
+            return self.call("search_products", query=query, limit=8, **bounds,
+                             **({"storeId": store} if store else {}))
+        wanted = words.content_words(query)
+        found = any(name_score(item, wanted) > 0 for item in state.results)
+        searches = [call for call in state.calls if call.name == "search_products"]
+        if first.args.get("storeId") and not named and not found and len(searches) == 1:
+            return self.call("search_products", query=query, limit=8, **bounds)
+        return None
+
+    def top_matches(self) -> list[dict[str, Any]]:
+        """The best search results when several tie for the request's words."""
+        results = self.state.results
+        wanted = words.content_words(self.query())
+        if not results:
+            return []
+        best = name_score(results[0], wanted)
+        tied = [item for item in results if name_score(item, wanted) == best]
+        if best == 0 or len(tied) == 1 or len(wanted) == 1:
+            return results[:1]
+        return tied
+
+    # -- stores ---------------------------------------------------------------------------
+
+    def has_store_phrase(self, text: str) -> bool:
+        return _STORE_PHRASE.search(words.fold(text)) is not None
+
+    def store_phrase(self, text: str) -> bool:
+        match = _STORE_PHRASE.search(words.fold(text))
+        return bool(match and self._store_named(match.group(1)))
+
+    def _store_named(self, text: str, described: bool = False) -> str | None:
+        """The store whose name (or, with `described`, description) the words fit best."""
+        wanted = words.content_words(text)
+        if not wanted:
+            return None
+        best, found = 0, None
+        for store in self.state.stores or []:
+            name = words.content_words(str(store.get("name", ""))) | words.content_words(
+                str(store.get("storeId", "")).removeprefix("store_"))
+            about = words.content_words(str(store.get("description", "")))
+            score = 3 * len(wanted & name) + (len(wanted & about) if described else 0)
+            if score > best:
+                best, found = score, str(store["storeId"])
+        return found
+
+    def mentioned_store(self) -> str | None:
+        """The store the frame's words name, once the stores are known."""
+        for text in reversed(self.frame.texts):
+            folded = words.fold(text)
+            match = _STORE_PHRASE.search(folded)
+            found = self._store_named(match.group(1)) if match else None
+            if found is None and self.frame.intent in ("switch", "discounts", "other",
+                                                       "checkout", "empty", "promotion"):
+                found = self._store_named(folded, described=self.frame.intent != "checkout")
+            if found:
+                return found
+        return None
+
+    def needs_stores(self) -> bool:
+        return self.state.stores is None and self.has("list_stores")
+
+    def current_store(self) -> str | None:
+        state = self.state
+        if state.store:
+            return state.store
+        focus = self.item(state.focus)
+        if focus and focus.get("storeId"):
+            return str(focus["storeId"])
+        return state.cart_stores[-1] if state.cart_stores else None
+
+    # -- cart lines -----------------------------------------------------------------------
+
+    def resolve_line(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """(cart, line) the frame names, or the line last added or changed."""
+        state = self.state
+        wanted = frozenset().union(*(words.content_words(self.query(t))
+                                     for t in self.frame.texts))
+        candidates = [(cart, line) for cart in state.open_carts() for line in cart["items"]]
+        if not candidates:
+            return None
+        if wanted:
+            def score(line: dict[str, Any]) -> int:
+                item = self.item(line["itemId"]) or {}
+                label = next((c.words for c in choices.variant_choices(item)
+                              if c.id == line.get("variantId")), "")
+                return name_score(line, wanted) + len(wanted & words.content_words(label))
+            scored = [(score(line), cart, line) for cart, line in candidates]
+            best = max(entry[0] for entry in scored)
+            top = [(cart, line) for value, cart, line in scored if value == best]
+            if best > 0 and len(top) == 1:
+                return top[0]
+            if best > 0:
+                candidates = top
+        for cart, line in candidates:
+            if line["cartItemId"] == state.last_line:
+                return cart, line
+        return candidates[0] if len(candidates) == 1 else None

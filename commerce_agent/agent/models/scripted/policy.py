@@ -1,0 +1,56 @@
+"""The dialogue policy: the request being served and the state decide the next tool call or
+the reply. A failed tool ends the turn with its plain-language next step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from commerce_agent.agent.models.scripted import aftercare, browse, cart_edits, words
+from commerce_agent.agent.models.scripted.acquire import acquire, check_out
+from commerce_agent.agent.models.scripted.phrasing import HELP, explain
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.state import State
+
+
+def _other(p: Planner) -> Decision:
+    text = p.frame.last
+    folded = words.fold(text)
+    if any(word in folded for word in ("thank", "cheers", "great", "perfect")):
+        return "You're welcome! Anything else?"
+    if words.address(text) and p.state.open_carts():
+        return check_out(p)
+    if words.content_words(p.query(text)):
+        return browse.search(p)
+    return HELP
+
+
+def _yes(p: Planner) -> Decision:
+    return "OK! " + HELP
+
+
+def _no(p: Planner) -> Decision:
+    return "OK. What else can I do for you?"
+
+
+HANDLERS: dict[str, Callable[[Planner], Decision]] = {
+    "search": browse.search, "details": browse.details, "stores": browse.stores,
+    "switch": browse.switch, "discounts": browse.discounts,
+    "add": lambda p: acquire(p, then_check_out=False),
+    "buy": lambda p: acquire(p, then_check_out=True),
+    "book": lambda p: acquire(p, then_check_out=True),
+    "subscribe": lambda p: acquire(p, then_check_out=True),
+    "checkout": check_out, "quantity": cart_edits.set_quantity, "remove": cart_edits.remove,
+    "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
+    "status": aftercare.status, "cancel": aftercare.cancel, "return": aftercare.start_return,
+    "rate": aftercare.rate, "tip": aftercare.tip, "sub_pause": aftercare.subscription,
+    "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
+    "yes": _yes, "no": _no, "other": _other,
+}
+
+
+def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
+    planner = Planner(state, tools)
+    last = state.calls[-1] if state.calls else None
+    if last is not None and last.is_error:
+        return explain(last, state), planner
+    return HANDLERS.get(planner.frame.intent, _other)(planner), planner

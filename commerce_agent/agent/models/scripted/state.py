@@ -1,0 +1,254 @@
+"""What the conversation has established, folded from its messages alone.
+
+The state is rebuilt from the journal's messages on every model step (no clock, no chance), so
+a turn replayed after a crash sees exactly what it saw before: the items shown and looked at,
+the open cart of each store, the orders, the store the person chose, and the request still
+being served when the agent's last reply asked a question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from commerce_agent.agent.models.base import Message
+from commerce_agent.agent.models.scripted import choices, phrasing, words
+from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, intent
+
+_CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
+               "remove_cart_item", "apply_promotion")
+_ORDER_TOOLS = ("get_order", "cancel_order", "tip_order", "rate_order", "change_subscription")
+_GONE = ("cart_not_found", "cart_expired", "cart_already_submitted")
+SUGGESTED = Frame("add", ("add it",))  # what "yes" means after "Want me to add it?"
+
+
+def short(name: str) -> str:
+    return name.rsplit("__", 1)[-1]
+
+
+@dataclass
+class Call:
+    name: str
+    args: dict[str, Any]
+    result: Any
+    is_error: bool
+
+    @property
+    def code(self) -> str:
+        return str(self.result.get("code", "")) if isinstance(self.result, dict) else ""
+
+
+def name_score(item: dict[str, Any], wanted: frozenset[str]) -> int:
+    return len(wanted & words.content_words(str(item.get("name", ""))))
+
+
+def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The results whose names carry more than half of the best match's query words, best
+    first (a search that matched only a description falls back to all it found)."""
+    wanted = words.content_words(query)
+    scores = [name_score(item, wanted) for item in results]
+    best = max(scores, default=0)
+    if best == 0:
+        return results
+    # Ties go to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
+    # Matcha, 200 g" for "matcha"), then to the search's order.
+    extra = [len(words.content_words(str(item.get("name", ""))) - wanted) for item in results]
+    ranked = sorted(zip(scores, extra, range(len(results)), results, strict=True),
+                    key=lambda entry: (-entry[0], entry[1], entry[2]))
+    return [item for score, _, _, item in ranked if score * 2 > best]
+
+
+@dataclass
+class State:
+    results: list[dict[str, Any]] = field(default_factory=list)
+    items: dict[str, dict[str, Any]] = field(default_factory=dict)
+    details: set[str] = field(default_factory=set)
+    focus: str | None = None
+    carts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cart_stores: list[str] = field(default_factory=list)  # most recently changed last
+    last_line: str | None = None
+    line_names: dict[str, str] = field(default_factory=dict)
+    store_names: dict[str, str] = field(default_factory=dict)
+    stores: list[dict[str, Any]] | None = None
+    store_info: dict[str, dict[str, Any]] = field(default_factory=dict)
+    store: str | None = None
+    orders: dict[str, dict[str, Any]] = field(default_factory=dict)
+    last_order: str | None = None
+    address: dict[str, Any] | None = None
+    frame: Frame | None = None
+    calls: list[Call] = field(default_factory=list)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def done(self, name: str, **args: Any) -> Call | None:
+        """This turn's last call of `name` (with these arguments, when given)."""
+        return next((call for call in reversed(self.calls) if call.name == name and all(
+            call.args.get(key) == value for key, value in args.items())), None)
+
+    def cart_for(self, store_id: str | None) -> dict[str, Any] | None:
+        return self.carts.get(store_id) if store_id else None
+
+    def open_carts(self) -> list[dict[str, Any]]:
+        """Carts with lines, most recently changed first."""
+        return [self.carts[s] for s in reversed(self.cart_stores)
+                if s in self.carts and self.carts[s].get("items")]
+
+    def frame_store(self, call: Call | None = None) -> str | None:
+        """The store a call (or else the conversation) is about."""
+        if call is not None:
+            cart_id = call.args.get("cartId")
+            for store, cart in self.carts.items():
+                if cart.get("cartId") == cart_id:
+                    return store
+            for key, known in (("itemId", self.items), ("orderId", self.orders)):
+                found = known.get(str(call.args.get(key, "")))
+                if found and found.get("storeId"):
+                    return str(found["storeId"])
+            if call.args.get("storeId"):
+                return str(call.args["storeId"])
+        focus = self.items.get(self.focus or "") or {}
+        return self.store or focus.get("storeId")
+
+    def store_name(self, store_id: str | None) -> str:
+        info = self.store_info.get(store_id or "")
+        if info:
+            return str(info.get("name"))
+        listed = next((s for s in self.stores or [] if s.get("storeId") == store_id), None)
+        if listed:
+            return str(listed.get("name"))
+        return self.store_names.get(store_id or "", "the store")
+
+    # -- folding --------------------------------------------------------------------------
+
+    def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
+        if is_error:
+            code = result.get("code") if isinstance(result, dict) else None
+            if code in _GONE and "cartId" in args:
+                self._forget_cart(str(args["cartId"]))
+            return
+        if not isinstance(result, dict):
+            return
+        if name == "search_products":
+            self.results = relevant(list(result.get("results", [])), str(args.get("query", "")))
+            for item in self.results:
+                self.items.setdefault(item["itemId"], item)
+            self.focus = self.results[0]["itemId"] if self.results else self.focus
+        elif name == "get_item":
+            item_id = str(result.get("id"))
+            self.items[item_id] = {"itemId": item_id, **result}
+            self.details.add(item_id)
+            self.focus = item_id
+        elif name in _CART_TOOLS:
+            self._cart(name, args, result)
+        elif name == "place_order":
+            self._order(result)
+            self.carts.pop(str(result.get("storeId")), None)
+        elif name in _ORDER_TOOLS:
+            self._order(result)
+        elif name == "list_orders":
+            for order in result.get("orders", []):
+                self.orders.setdefault(order["orderId"], order)
+            if self.last_order is None and result.get("orders"):
+                self.last_order = result["orders"][0]["orderId"]
+        elif name == "list_stores":
+            self.stores = list(result.get("stores", []))
+        elif name == "get_store":
+            self.store_info[str(result["storeId"])] = result
+            if self.frame is not None and self.frame.intent == "switch":
+                self.store = str(result["storeId"])
+
+    def _cart(self, name: str, args: dict[str, Any], cart: dict[str, Any]) -> None:
+        store = str(cart.get("storeId"))
+        self.carts[store] = cart
+        if cart.get("storeName"):
+            self.store_names[store] = str(cart["storeName"])
+        for line in cart.get("items", []):
+            self.line_names[str(line["cartItemId"])] = str(line["name"])
+        if store in self.cart_stores:
+            self.cart_stores.remove(store)
+        self.cart_stores.append(store)
+        if name == "add_to_cart":
+            line = next((line for line in cart.get("items", [])
+                         if line["itemId"] == args.get("itemId")
+                         and line.get("variantId") == args.get("variantId")
+                         and line.get("timeSlotId") == args.get("timeSlotId")), None)
+            self.last_line = line["cartItemId"] if line else self.last_line
+            self.focus = str(args.get("itemId"))
+        elif name == "update_cart_item":
+            self.last_line = str(args.get("cartItemId"))
+        elif name == "remove_cart_item" and self.last_line == args.get("cartItemId"):
+            self.last_line = None
+
+    def _forget_cart(self, cart_id: str) -> None:
+        for store, cart in list(self.carts.items()):
+            if cart.get("cartId") == cart_id:
+                del self.carts[store]
+
+    def _order(self, order: dict[str, Any]) -> None:
+        self.orders[order["orderId"]] = order
+        self.last_order = order["orderId"]
+
+    def hear(self, text: str) -> None:
+        """A message from the person: it answers the open question or starts a request."""
+        kind = intent(text)
+        pending = self.frame
+        if pending is SUGGESTED and kind not in ("yes", "other"):
+            pending = None  # a request of its own, not an answer to "Want me to add it?"
+        if pending is not None and (
+                kind in ("yes", pending.intent) or (kind == "other" and _answers(text))
+                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
+            self.frame = pending.answered(text)
+            if kind in SHOPPING and pending.intent == "add":
+                self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
+        else:
+            self.frame = Frame(kind, (text,))
+        given = words.address(text)
+        if given is not None and (kind == "other" or "deliver" in words.fold(text)
+                                  or "ship" in words.fold(text)):
+            self.address = given
+
+    def replied(self, content: str) -> None:
+        """The agent's reply ended a turn: its request stays open only if it asked."""
+        if self.frame is not None and phrasing.asks(content):
+            return
+        self.frame = SUGGESTED if phrasing.suggests_add(content) else None
+
+
+def _answers(text: str) -> bool:
+    """Whether a message without an intent of its own can answer a question ("the blue one",
+    "2", "Monday at 7", an address), unlike "hello"."""
+    return bool(words.content_words(text) or words.ordinal(text) is not None
+                or words.quantity(text) is not None or re.search(r"\d", text)
+                or choices.when_named((text,)).named())
+
+
+def fold(messages: list[Message], context: dict[str, Any]) -> State:
+    state = State()
+    given = context.get("deliveryAddress")
+    if isinstance(given, str) and given.strip():
+        state.address = {"address": given.strip()}
+    elif isinstance(given, dict) and given.get("address"):
+        state.address = {key: given[key] for key in ("address", "countryCode") if key in given}
+    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    for position, message in enumerate(messages):
+        if message.role == "user":
+            state.hear(message.content)
+        elif message.role == "assistant":
+            for call in message.tool_calls:
+                calls[call.id] = (short(call.name), call.args)
+                if state.frame is not None and (short(call.name) == "add_to_cart" or (
+                        short(call.name) == "get_item" and len(message.tool_calls) == 1)):
+                    state.frame = state.frame.settled(str(call.args.get("itemId")))
+            if not message.tool_calls and position < last_user:
+                state.replied(message.content)
+        else:
+            name, args = calls.get(message.tool_call_id, (short(message.name), {}))
+            state.absorb(name, args, message.result, message.is_error)
+            if name == "add_to_cart" and not message.is_error and state.frame is not None \
+                    and position < last_user:
+                state.frame = replace(state.frame, added=True)
+            if position > last_user:
+                state.calls.append(Call(name, args, message.result, message.is_error))
+    return state

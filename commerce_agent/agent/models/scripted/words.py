@@ -1,0 +1,221 @@
+"""Slots from a shopper's own words: quantities, ordinals, prices, codes, addresses, stars.
+
+Every function here is pure and cached by its text, so folding a long conversation again on
+each model step costs little.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
+           "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
+ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
+            "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
+# Words that carry no product meaning: dropped from search queries and name matching.
+STOP = frozenset("""
+a an the some any i im i'm me my mine we us our you your it its it's that this these those them
+they one ones please pls thanks thank hi hello hey can could would will shall should do does did
+have has had get got give want wanted need needed like love looking look find search show tell
+see browse for to of in on at from with and or but also too just only really actually maybe
+something anything stuff thing things is are was be been am there here what which whats how
+much many about more some kind sort type lot lots please let lets let's go shop shopping store
+buy purchase order add put cart basket now today then so ok okay yes sure yeah new id ill
+make remove where check out apply code discount deal offer come doe second third first last
+number two three four five six seven eight nine ten twelve dozen couple pair cancel rate star
+subscribe switch place pause resume know tip return book reserve schedule available price
+cheap where when who why up into over under below above less than cost pickup collect
+instead rather prefer oh well hmm sell sold morning afternoon evening tonight weekend am pm monday
+tuesday wednesday thursday friday saturday sunday january february march april may june july
+august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+delivery deliver
+""".split())
+_WORD = re.compile(r"[a-z0-9]+")
+_UNIT = (r"(?:oz|ounces?|g|grams?|kg|ml|l|cl|cm|mm|inch(?:es)?|in\b|seats?|stars?|%|percent|"
+         r"people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|x\b|/5|out of)")
+_MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
+          r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
+_CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
+                        r"([A-Za-z0-9][A-Za-z0-9_-]{2,31})\b", re.IGNORECASE)
+_CODE_SHAPE = re.compile(r"\b([A-Z][A-Z0-9_-]*\d[A-Z0-9_-]*|[A-Z]{4,}\d*)\b")
+_ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
+
+
+@lru_cache(maxsize=4096)
+def fold(text: str) -> str:
+    """Lower case, accents and curly quotes gone: the form every matcher reads."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.replace("’", "'").replace("‘", "'").lower()
+
+
+def stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=4096)
+def words(text: str) -> tuple[str, ...]:
+    """Every word of `text`, folded and singular."""
+    return tuple(stem(word) for word in _WORD.findall(fold(text).replace("'", "")))
+
+
+@lru_cache(maxsize=4096)
+def content_words(text: str) -> frozenset[str]:
+    """The words of `text` that can name a product."""
+    return frozenset(word for word in words(text)
+                     if word not in STOP and not any(ch.isdigit() for ch in word))
+
+
+def _without_measures(text: str) -> str:
+    text = re.sub(_MONEY, " ", text)
+    text = re.sub(r"\b\d{1,2}[:.]\d{2}\b", " ", text)
+    text = re.sub(rf"\b\d+(?:\.\d+)?\s*-?\s*{_UNIT}", " ", text)
+    text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
+    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b",
+                  " ", text)
+    text = re.sub(r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+                  " ", text)
+    return re.sub(r"\b[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
+
+
+@lru_cache(maxsize=4096)
+def quantity(text: str) -> int | None:
+    """How many the person asked for ("two", "3", "a couple of"), or None when unsaid."""
+    plain = _without_measures(fold(text))
+    match = re.search(r"(?<![\w.])(\d{1,3})(?![\w.])", plain)
+    if match:
+        return max(1, int(match.group(1)))
+    for word in _WORD.findall(plain):
+        if word in NUMBERS and word not in ("a", "an", "one"):
+            return NUMBERS[word]
+    if re.search(r"\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|"
+                 r"have) (?:one|a single)\b|^\s*one\s*$", plain):
+        return 1
+    return None
+
+
+@lru_cache(maxsize=4096)
+def ordinal(text: str) -> int | None:
+    """The position named ("the second one", "number 2", "the last"), 0-based; -1 is last."""
+    folded = fold(text)
+    for word in _WORD.findall(folded):
+        if word in ORDINALS:
+            return ORDINALS[word]
+    match = re.search(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b", folded) or \
+        re.fullmatch(r"\s*(\d)\s*[.)]?\s*", folded)
+    return int(match.group(1)) - 1 if match else None
+
+
+def _amount(text: str) -> str:
+    return text.replace(",", "")
+
+
+@lru_cache(maxsize=4096)
+def price_bounds(text: str) -> dict[str, str]:
+    """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30"."""
+    folded = fold(text)
+    number = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
+    bounds: dict[str, str] = {}
+    if match := re.search(rf"\bbetween\s+{number}\s*(?:and|-|to)\s*{number}", folded):
+        return {"minPrice": _amount(match.group(1)), "maxPrice": _amount(match.group(2))}
+    if match := re.search(rf"\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?"
+                          rf"|no more than|within|for less than|budget(?: of)?)\s*{number}",
+                          folded):
+        bounds["maxPrice"] = _amount(match.group(1))
+    if match := re.search(rf"\b(?:over|above|more than|at least|min(?:imum)?|from)\s*{number}",
+                          folded):
+        bounds["minPrice"] = _amount(match.group(1))
+    return bounds
+
+
+def strip_prices(text: str) -> str:
+    folded = fold(text)
+    folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
+                    r"max(?:imum)?|no more than|within|for less than|budget(?: of)?|over|above|"
+                    r"more than|at least|min(?:imum)?|from)\s*[$£€¥]?\s*[\d,]+(?:\.\d+)?"
+                    r"(?:\s*(?:and|-|to)\s*[$£€¥]?\s*[\d,]+(?:\.\d+)?)?"
+                    r"(?:\s*(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|bucks)\b)?", " ", folded)
+    return re.sub(_MONEY, " ", folded)
+
+
+def promotion_code(raw: str) -> str | None:
+    """The code in "apply code WELCOME10" or a bare "WELCOME10"."""
+    match = _CODE_WORD.search(raw)
+    if match and match.group(1).lower() not in ("for", "please", "is", "that", "the"):
+        return match.group(1).upper()
+    shaped = _CODE_SHAPE.search(raw)
+    return shaped.group(1) if shaped else None
+
+
+def order_id(text: str) -> str | None:
+    match = _ORDER_ID.search(fold(text))
+    return match.group(0) if match else None
+
+
+@lru_cache(maxsize=1024)
+def address(raw: str) -> dict[str, str] | None:
+    """A delivery address the person typed: "deliver to 1 Main St, Springfield, US", or a line
+    that reads as one (a number, and two commas or a closing country code)."""
+    match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them))\s+(?:it\s+|them\s+)?"
+                      r"to\s+(.+)$", raw, re.IGNORECASE)
+    text = match.group(1) if match else None
+    if text is None and re.search(r"\d", raw) and len(raw) < 300 and (
+            raw.count(",") >= 2 or re.search(r",\s*[A-Za-z]{2}\s*\.?\s*$", raw)):
+        text = re.sub(r"^(?:my address is|it'?s|address:?|to)\s+", "", raw.strip(),
+                      flags=re.IGNORECASE)
+    if not text:
+        return None
+    text = text.strip(" .")
+    found = {"address": text}
+    country = text.rsplit(",", 1)[-1].strip()
+    if re.fullmatch(r"[A-Za-z]{2}", country):
+        found["countryCode"] = country.upper()
+    return found
+
+
+@lru_cache(maxsize=1024)
+def stars(text: str) -> int | None:
+    folded = fold(text)
+    match = re.search(r"\b([1-5])\s*(?:stars?|/\s*5|out of (?:5|five))", folded)
+    if match:
+        return int(match.group(1))
+    match = re.search(r"\b(one|two|three|four|five)\s*(?:stars?|out of)", folded)
+    if match:
+        return NUMBERS[match.group(1)]
+    if re.search(r"\b(?:loved|perfect|excellent|amazing|great)\b", folded):
+        return 5
+    return None
+
+
+@lru_cache(maxsize=1024)
+def tip(text: str) -> tuple[str, str] | None:
+    """("percentage", "15") or ("amount", "5.00") from "tip 15%" or "tip $5"."""
+    folded = fold(text)
+    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", folded):
+        return "percentage", match.group(1)
+    if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
+                          r"eur|pounds?|gbp|yen|jpy|bucks)", folded):
+        return "amount", match.group(1) or match.group(2)
+    if match := re.search(r"\btip\b\D*?(\d+(?:\.\d+)?)", folded):
+        return "amount", match.group(1)
+    return None
+
+
+def yes(text: str) -> bool:
+    return re.match(r"\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please do|go ahead|do it|sounds good|"
+                    r"why not|perfect|that one|this one)\b(?!.*\b(?:not|don'?t)\b)",
+                    fold(text)) is not None
+
+
+def no(text: str) -> bool:
+    return re.fullmatch(r"\s*(?:no|nope|no thanks|not now|never mind|nevermind)[\s.!,]*",
+                        fold(text)) is not None

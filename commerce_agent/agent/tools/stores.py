@@ -1,0 +1,40 @@
+"""The public store tool: what a shopper asks about a store before buying there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.tools.base import Tool, ToolContext, schema
+from commerce_agent.commerce.services import catalog
+
+_INFO = "dev.commerce.store.info"
+_SHIPPING = "dev.commerce.store.shipping"
+_CONSTRAINTS = "dev.commerce.store.constraints"
+_DISCOVERABLE = "dev.commerce.promotions.discoverable"
+
+
+def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
+    metadata = doc.get("metadata", {})
+    constraints = metadata.get(_CONSTRAINTS, {})
+    return {
+        "storeId": doc["id"], "name": doc.get("name"), "currency": doc.get("currency"),
+        "address": (doc.get("location") or {}).get("address"),
+        "openingHours": metadata.get(_INFO, {}).get("openingHours"),
+        "deliveryAreas": metadata.get(_SHIPPING, {}).get("deliveryAreas", []),
+        "minimumOrderValue": constraints.get("minimumOrderValue"),
+        "maxCartItems": constraints.get("maxCartItems"),
+        "promotions": [{key: entry.get(key) for key in ("title", "description", "code")}
+                       for entry in metadata.get(_DISCOVERABLE, {}).get("items", [])],
+    }
+
+
+async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    return store_summary(await catalog.get_store(ctx.db, args["storeId"], None))
+
+
+def tools() -> list[Tool]:
+    return [Tool("get_store",
+                 "Show one store: where it is (for pickups), its currency, where it delivers, "
+                 "its minimum order and the promotions it advertises.",
+                 schema({"storeId": {"type": "string"}}, ["storeId"]), get_store,
+                 read_only=True)]

@@ -1,0 +1,265 @@
+"""Shopify's product CSV export, read into items of the sample-data format.
+
+One product spans consecutive rows with the same Handle: the first carries the product
+(Title, Body (HTML), Vendor, Product Category, Type, Tags, Published, Status, Option names),
+each row may add a variant (Option values, Variant SKU, Price, Inventory Qty, Grams, Requires
+Shipping) and an image (Image Src, Image Alt Text, Variant Image). How each column maps is in
+docs/merchant.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from urllib.parse import quote
+
+from commerce_agent.commerce import money
+from commerce_agent.commerce.catalog_import.html_text import plain_text, safe_html
+from commerce_agent.commerce.catalog_import.source import (
+    ImportFailed,
+    ImportProblem,
+    Place,
+    SourceCatalog,
+    SourceItem,
+    slug,
+)
+
+REQUIRED_COLUMNS = ("Handle", "Title", "Variant Price")
+VARIANTS = "dev.commerce.product.variants"
+RICH_INFO = "dev.commerce.product.rich_info"
+PHYSICAL = "dev.commerce.product.physical_properties"
+CATEGORIES = "dev.commerce.product.categorization"
+DEFAULT_OPTION = ("Title", "Default Title")  # Shopify's one variant of a product without options
+MAX_ROWS = 50_000
+
+
+def looks_like_shopify(header: list[str]) -> bool:
+    return "Handle" in header and "Variant Price" in header
+
+
+def decode(data: bytes, file: str) -> str:
+    """UTF-8 text (Shopify exports UTF-8, with or without a BOM); anything else is refused with
+    the line of the first byte that is not."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ImportFailed([ImportProblem(
+            file, line, None, f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); export the "
+            "file again as UTF-8")]) from None
+
+
+class _Product:
+    def __init__(self, handle: str, line: int, row: dict[str, str]) -> None:
+        self.handle = handle
+        self.line = line
+        self.row = row
+        self.variants: list[tuple[int, dict[str, str]]] = []
+        self.images: list[tuple[int, dict[str, str]]] = []
+
+
+class _Reader:
+    def __init__(self, file: str, currency: str) -> None:
+        self.file = file
+        self.currency = currency
+        self.problems: list[ImportProblem] = []
+
+    def problem(self, line: int | None, column: str | None, reason: str) -> None:
+        self.problems.append(ImportProblem(self.file, line, column, reason))
+
+    def price(self, line: int, column: str, text: str, required: bool) -> str | None:
+        text = text.strip()
+        if not text:
+            if required:
+                self.problem(line, column, "is required")
+            return None
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            value = Decimal("NaN")
+        if not value.is_finite() or value < 0:
+            self.problem(line, column, f"must be a price such as 24.00, not {text!r}")
+            return None
+        if value != money.quantize(value, self.currency):
+            self.problem(line, column, f"{text} has more decimals than {self.currency} allows")
+            return None
+        return str(money.quantize(value, self.currency))
+
+    def quantity(self, line: int, row: dict[str, str]) -> int | None:
+        text = row.get("Variant Inventory Qty", "").strip()
+        tracked = row.get("Variant Inventory Tracker", "shopify").strip()
+        if "Variant Inventory Tracker" in row and not tracked:
+            return None  # Shopify does not count this variant: unlimited
+        if not text:
+            return 0 if "Variant Inventory Qty" in row else None
+        try:
+            quantity = int(text)
+        except ValueError:
+            self.problem(line, "Variant Inventory Qty", f"must be a whole number, not {text!r}")
+            return None
+        return max(quantity, 0)  # Shopify allows overselling below zero: nothing is on hand
+
+    def grams(self, line: int, text: str) -> int | float | None:
+        if not text.strip():
+            return None
+        try:
+            grams = float(text)
+        except ValueError:
+            self.problem(line, "Variant Grams", f"must be a number, not {text!r}")
+            return None
+        if grams <= 0:
+            return None
+        return int(grams) if grams.is_integer() else grams
+
+
+def _options(product: _Product) -> list[str]:
+    names = [product.row.get(f"Option{n} Name", "").strip() for n in (1, 2, 3)]
+    names = [name for name in names if name]
+    first_values = (product.row.get("Option1 Name", ""), product.row.get("Option1 Value", ""))
+    if names == ["Title"] and first_values == DEFAULT_OPTION:
+        return []
+    return names
+
+
+def _status(reader: _Reader, product: _Product) -> str:
+    status = product.row.get("Status", "").strip().lower()
+    if status:
+        if status not in ("active", "draft", "archived"):
+            reader.problem(product.line, "Status",
+                           f"must be active, draft or archived, not {status!r}")
+        return status
+    published = product.row.get("Published", "true").strip().lower()
+    return "active" if published in ("true", "yes", "1", "") else "draft"
+
+
+def _categories(row: dict[str, str]) -> list[str]:
+    category = row.get("Product Category", "").strip()
+    if category:
+        return [part.strip() for part in category.split(">") if part.strip()]
+    kind = row.get("Type", "").strip()
+    return [kind] if kind else []
+
+
+def _item(reader: _Reader, product: _Product) -> SourceItem:
+    row, line = product.row, product.line
+    handle = product.handle
+    item_id = f"item_{slug(handle)}"
+    body = row.get("Body (HTML)", "")
+    rich: dict[str, Any] = {"_version": "1.0", "seo": {"slug": handle}}
+    if body.strip():
+        rich["descriptions"] = {"longHtml": safe_html(body), "longText": plain_text(body)}
+    tags = [tag.strip() for tag in row.get("Tags", "").split(",") if tag.strip()]
+    if tags:
+        rich["keywords"] = tags
+    places = [Place("", line), Place("/id", line, "Handle"), Place("/name", line, "Title"),
+              Place("/description", line, "Body (HTML)")]
+    options = _options(product)
+    variant_rows = product.variants or [(line, row)]
+    requires_shipping = row.get("Variant Requires Shipping", "true").strip().lower() != "false"
+    item: dict[str, Any] = {
+        "id": item_id, "name": row.get("Title", "").strip(),
+        "description": plain_text(body) if body.strip() else "",
+        "fulfillmentType": "physical" if requires_shipping else "digital",
+        "metadata": {RICH_INFO: rich}}
+    prices: list[str | None] = []
+    variants: list[dict[str, Any]] = []
+    for index, (v_line, v_row) in enumerate(variant_rows):
+        price = reader.price(v_line, "Variant Price", v_row.get("Variant Price", ""), True)
+        prices.append(price)
+        stock = reader.quantity(v_line, v_row)
+        if options:
+            values = [v_row.get(f"Option{n} Value", "").strip() for n in range(1, len(options) + 1)]
+            variant: dict[str, Any] = {
+                "id": f"var_{item_id[5:]}_{slug('_'.join(values))}", "values": values,
+                "price": {"amount": price or "0", "currency": reader.currency}, "stock": stock}
+            if v_row.get("Variant SKU", "").strip():
+                variant["sku"] = v_row["Variant SKU"].strip()
+            variants.append(variant)
+            base = f"/metadata/{VARIANTS}/variants/{index}"
+            places += [Place(base, v_line), Place(f"{base}/values", v_line, "Option1 Value"),
+                       Place(f"{base}/price", v_line, "Variant Price"),
+                       Place(f"{base}/stock", v_line, "Variant Inventory Qty")]
+        elif index == 0:
+            item["stock"] = stock
+            places.append(Place("/stock", v_line, "Variant Inventory Qty"))
+    item["price"] = {"amount": prices[0] or "0", "currency": reader.currency}
+    places.append(Place("/price", variant_rows[0][0], "Variant Price"))
+    if options:
+        item["stock"] = None
+        item["metadata"][VARIANTS] = {"_version": "1.0", "options": options,
+                                      "variants": variants}
+    grams = reader.grams(variant_rows[0][0], variant_rows[0][1].get("Variant Grams", ""))
+    if grams is not None and requires_shipping:
+        item["metadata"][PHYSICAL] = {"_version": "1.0", "weight": {"value": grams, "unit": "g"}}
+    categories = _categories(row)
+    if categories:
+        item["metadata"][CATEGORIES] = {"_version": "1.0", "items": [
+            {"name": name, "href": f"/search?q={quote(name)}"} for name in categories]}
+    gallery = []
+    for i_line, i_row in product.images:
+        src = i_row.get("Image Src", "").strip()
+        if src and not src.startswith(("https://", "http://")):
+            reader.problem(i_line, "Image Src", f"must be an http(s) URL, not {src!r}")
+            continue
+        if src:
+            gallery.append({"alt": i_row.get("Image Alt Text", "").strip() or item["name"],
+                            "fallbackUrl": src})
+    if gallery:
+        rich["imageGallery"] = gallery
+    return SourceItem(item, _status(reader, product), handle, None, places)
+
+
+def read(data: bytes, file: str, currency: str) -> SourceCatalog:
+    """Every product of the export, or ImportFailed naming every bad line."""
+    text = decode(data, file)
+    reader = _Reader(file, currency)
+    rows = csv.reader(io.StringIO(text, newline=""))
+    header = next(rows, None)
+    if header is None:
+        raise ImportFailed([ImportProblem(file, 1, None, "is empty")])
+    header = [name.strip() for name in header]
+    missing = [name for name in REQUIRED_COLUMNS if name not in header]
+    if missing:
+        raise ImportFailed([ImportProblem(file, 1, name, "column is missing from the header")
+                            for name in missing])
+    products: list[_Product] = []
+    seen: dict[str, int] = {}
+    vendor: str | None = None
+    for line_index, values in enumerate(rows, start=2):
+        if line_index > MAX_ROWS:
+            reader.problem(line_index, None, f"more than {MAX_ROWS} rows")
+            break
+        if not any(value.strip() for value in values):
+            continue
+        if len(values) != len(header):
+            reader.problem(line_index, None, f"has {len(values)} fields, the header "
+                           f"{len(header)}")
+            continue
+        row = dict(zip(header, values, strict=True))
+        handle = row["Handle"].strip()
+        if not handle:
+            reader.problem(line_index, "Handle", "is required")
+            continue
+        current = products[-1] if products else None
+        if current is None or current.handle != handle:
+            if handle in seen:
+                reader.problem(line_index, "Handle", f"{handle!r} is used again (first at "
+                               f"line {seen[handle]}); a product's rows must be together")
+                continue
+            if not row.get("Title", "").strip():
+                reader.problem(line_index, "Title", "is required on a product's first row")
+                continue
+            seen[handle] = line_index
+            current = _Product(handle, line_index, row)
+            products.append(current)
+            vendor = vendor or row.get("Vendor", "").strip() or None
+        if row.get("Variant Price", "").strip() or row.get("Option1 Value", "").strip():
+            current.variants.append((line_index, row))
+        if row.get("Image Src", "").strip():
+            current.images.append((line_index, row))
+    items = [_item(reader, product) for product in products]
+    if reader.problems:
+        raise ImportFailed(reader.problems)
+    return SourceCatalog(file, items, default_store_name=vendor)

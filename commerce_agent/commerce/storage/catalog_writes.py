@@ -1,0 +1,270 @@
+"""SQL that changes stores, catalogs, items, stock and promotions (seed, import, admin API).
+
+Every function runs inside the caller's transaction; `commerce.shop.writes` decides what to
+write and tells caches and webhooks. Reads that only the writers need live here too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import msgspec
+
+from commerce_agent import clock
+from commerce_agent.db import Database, Transaction
+
+RICH_INFO_SLUG = '$.metadata."dev.commerce.product.rich_info".seo.slug'
+
+
+def dumps(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+async def _next_position(tx: Transaction, table: str, where: str, params: dict[str, Any]
+                         ) -> int:
+    row = await tx.fetch_one(
+        f"SELECT COALESCE(MAX(position) + 1, 0) AS n FROM {table} WHERE {where}", params)
+    return int(row["n"]) if row else 0
+
+
+# --- stores -----------------------------------------------------------------------------------
+
+async def insert_store(tx: Transaction, store_id: str, currency: str, doc: dict[str, Any],
+                       translations: dict[str, Any], position: int | None = None) -> None:
+    if position is None:
+        position = await _next_position(tx, "stores", "1 = 1", {})
+    await tx.execute(
+        "INSERT INTO stores (id, position, currency, doc, translations) "
+        "VALUES (:id, :position, :currency, :doc, :translations)",
+        {"id": store_id, "position": position, "currency": currency, "doc": dumps(doc),
+         "translations": dumps(translations)})
+
+
+async def save_store_doc(tx: Transaction, store_id: str, doc: dict[str, Any]) -> None:
+    await tx.execute("UPDATE stores SET doc = :doc WHERE id = :id",
+                     {"doc": dumps(doc), "id": store_id})
+
+
+async def store_ids_named(tx: Transaction | Database, name: str) -> list[str]:
+    rows = await tx.fetch_all(
+        "SELECT id FROM stores WHERE json_extract(doc, '$.name') = :name ORDER BY position",
+        {"name": name})
+    return [str(row["id"]) for row in rows]
+
+
+async def id_taken(tx: Transaction, table: str, row_id: str) -> bool:
+    assert table in ("stores", "catalogs", "items")
+    row = await tx.fetch_one(f"SELECT 1 FROM {table} WHERE id = :id", {"id": row_id})
+    return row is not None
+
+
+# --- merchants --------------------------------------------------------------------------------
+
+async def link_merchant(tx: Transaction, store_id: str, user_id: str) -> None:
+    await tx.execute(
+        "INSERT OR IGNORE INTO store_merchants (store_id, user_id, created_at) "
+        "VALUES (:store, :user, :at)", {"store": store_id, "user": user_id, "at": clock.now_iso()})
+
+
+async def merchant_store_ids(db: Database | Transaction, user_id: str) -> list[str]:
+    rows = await db.fetch_all(
+        "SELECT store_merchants.store_id FROM store_merchants "
+        "JOIN stores ON stores.id = store_merchants.store_id "
+        "WHERE store_merchants.user_id = :user ORDER BY stores.position", {"user": user_id})
+    return [str(row["store_id"]) for row in rows]
+
+
+async def store_merchant_ids(tx: Transaction, store_id: str) -> list[str]:
+    rows = await tx.fetch_all(
+        "SELECT user_id FROM store_merchants WHERE store_id = :store ORDER BY user_id",
+        {"store": store_id})
+    return [str(row["user_id"]) for row in rows]
+
+
+async def user_role(db: Database | Transaction, user_id: str) -> str | None:
+    row = await db.fetch_one("SELECT role FROM users WHERE id = :id", {"id": user_id})
+    return None if row is None else str(row["role"])
+
+
+async def set_user_role(tx: Transaction, user_id: str, role: str) -> None:
+    await tx.execute("UPDATE users SET role = :role WHERE id = :id", {"role": role, "id": user_id})
+
+
+# --- catalogs ---------------------------------------------------------------------------------
+
+async def catalog_row(db: Database | Transaction, catalog_id: str) -> sqlite3.Row | None:
+    return await db.fetch_one("SELECT id, store_id, doc FROM catalogs WHERE id = :id",
+                              {"id": catalog_id})
+
+
+async def store_catalog_ids(db: Database | Transaction, store_id: str) -> list[str]:
+    rows = await db.fetch_all(
+        "SELECT id FROM catalogs WHERE store_id = :store ORDER BY position", {"store": store_id})
+    return [str(row["id"]) for row in rows]
+
+
+async def upsert_catalog(tx: Transaction, catalog_id: str, store_id: str, doc: dict[str, Any]
+                         ) -> bool:
+    """Insert or replace the catalog's document; True when it was created."""
+    changed = await tx.execute("UPDATE catalogs SET doc = :doc WHERE id = :id",
+                               {"doc": dumps(doc), "id": catalog_id})
+    if changed:
+        return False
+    position = await _next_position(tx, "catalogs", "store_id = :store", {"store": store_id})
+    await tx.execute(
+        "INSERT INTO catalogs (id, store_id, position, doc) VALUES (:id, :store, :pos, :doc)",
+        {"id": catalog_id, "store": store_id, "pos": position, "doc": dumps(doc)})
+    return True
+
+
+# --- items and stock --------------------------------------------------------------------------
+
+async def item_row(db: Database | Transaction, item_id: str) -> sqlite3.Row | None:
+    return await db.fetch_one(
+        "SELECT id, store_id, catalog_id, status, doc FROM items WHERE id = :id", {"id": item_id})
+
+
+async def store_items(db: Database | Transaction, store_id: str, status: str | None,
+                      limit: int, offset: int) -> list[sqlite3.Row]:
+    """The store's items (every status unless one is given) with their stock rows."""
+    return await db.fetch_all(
+        "SELECT items.id, items.store_id, items.catalog_id, items.status, items.doc, "
+        "stock.variant_id, stock.quantity FROM "
+        "(SELECT * FROM items WHERE store_id = :store AND (:status IS NULL OR status = :status) "
+        " ORDER BY catalog_id, position LIMIT :limit OFFSET :offset) AS items "
+        "LEFT JOIN stock ON stock.item_id = items.id ORDER BY items.catalog_id, items.position",
+        {"store": store_id, "status": status, "limit": limit, "offset": offset})
+
+
+async def item_ids_by_handle(db: Database | Transaction, store_id: str) -> dict[str, str]:
+    """Items of a store imported with a handle (Shopify), by handle."""
+    rows = await db.fetch_all(
+        f"SELECT id, json_extract(doc, '{RICH_INFO_SLUG}') AS handle FROM items "
+        "WHERE store_id = :store AND handle IS NOT NULL", {"store": store_id})
+    return {str(row["handle"]): str(row["id"]) for row in rows}
+
+
+async def upsert_item(tx: Transaction, item: dict[str, Any], catalog_id: str, store_id: str,
+                      status: str, position: int | None = None) -> bool:
+    """Insert or replace the item (its document without stock); True when created."""
+    doc = {key: value for key, value in item.items() if key != "stock"}
+    params = {"id": item["id"], "catalog": catalog_id, "store": store_id,
+              "name": item["name"], "price": item["price"]["amount"], "doc": dumps(doc),
+              "status": status}
+    changed = await tx.execute(
+        "UPDATE items SET catalog_id = :catalog, name = :name, price = :price, doc = :doc, "
+        "status = :status WHERE id = :id AND store_id = :store", params)
+    if changed:
+        return False
+    if position is None:
+        position = await _next_position(tx, "items", "catalog_id = :catalog",
+                                        {"catalog": catalog_id})
+    await tx.execute(
+        "INSERT INTO items (id, catalog_id, store_id, position, name, price, doc, status) "
+        "VALUES (:id, :catalog, :store, :position, :name, :price, :doc, :status)",
+        {**params, "position": position})
+    return True
+
+
+async def set_item_status(tx: Transaction, item_id: str, status: str) -> None:
+    await tx.execute("UPDATE items SET status = :status WHERE id = :id",
+                     {"status": status, "id": item_id})
+
+
+async def item_stock(db: Database | Transaction, item_id: str) -> dict[str, int]:
+    rows = await db.fetch_all("SELECT variant_id, quantity FROM stock WHERE item_id = :item",
+                              {"item": item_id})
+    return {str(row["variant_id"]): int(row["quantity"]) for row in rows}
+
+
+async def replace_stock(tx: Transaction, item_id: str, rows: list[tuple[str, int]]) -> None:
+    """The item's stock rows become exactly `rows` ((variant id or '', quantity))."""
+    await tx.execute("DELETE FROM stock WHERE item_id = :item", {"item": item_id})
+    await tx.execute_many(
+        "INSERT INTO stock (item_id, variant_id, quantity) VALUES (:item, :variant, :qty)",
+        [{"item": item_id, "variant": variant, "qty": quantity} for variant, quantity in rows])
+
+
+async def set_stock(tx: Transaction, item_id: str, variant_id: str, quantity: int | None
+                    ) -> None:
+    """Set units on hand; None makes the item (or variant) unlimited (no row)."""
+    if quantity is None:
+        await tx.execute("DELETE FROM stock WHERE item_id = :item AND variant_id = :variant",
+                         {"item": item_id, "variant": variant_id})
+        return
+    await tx.execute(
+        "INSERT INTO stock (item_id, variant_id, quantity) VALUES (:item, :variant, :qty) "
+        "ON CONFLICT (item_id, variant_id) DO UPDATE SET quantity = excluded.quantity",
+        {"item": item_id, "variant": variant_id, "qty": quantity})
+
+
+async def adjust_stock(tx: Transaction, item_id: str, variant_id: str, delta: int
+                       ) -> int | None:
+    """Add `delta` (may be negative) in one conditional UPDATE; the new quantity, or None when
+    there is no stock row or it would go below zero (nothing changed)."""
+    row = await tx.fetch_one(
+        "UPDATE stock SET quantity = quantity + :delta WHERE item_id = :item "
+        "AND variant_id = :variant AND quantity + :delta >= 0 RETURNING quantity",
+        {"delta": delta, "item": item_id, "variant": variant_id})
+    return None if row is None else int(row["quantity"])
+
+
+async def was_ordered(db: Database | Transaction, item_id: str) -> bool:
+    row = await db.fetch_one("SELECT 1 FROM order_lines WHERE item_id = :item LIMIT 1",
+                             {"item": item_id})
+    return row is not None
+
+
+# --- promotions -------------------------------------------------------------------------------
+
+async def upsert_promotion(tx: Transaction, store_id: str, promotion: dict[str, Any]) -> bool:
+    """Insert or replace a code (stored upper case); True when created."""
+    code = str(promotion["code"]).upper()
+    existed = await tx.fetch_one(
+        "SELECT 1 FROM promotions WHERE store_id = :store AND code = :code",
+        {"store": store_id, "code": code})
+    await tx.execute(
+        "INSERT INTO promotions (store_id, code, doc) VALUES (:store, :code, :doc) "
+        "ON CONFLICT (store_id, code) DO UPDATE SET doc = excluded.doc",
+        {"store": store_id, "code": code, "doc": dumps(promotion)})
+    return existed is None
+
+
+async def delete_promotion(tx: Transaction, store_id: str, code: str) -> bool:
+    changed = await tx.execute(
+        "DELETE FROM promotions WHERE store_id = :store AND code = :code",
+        {"store": store_id, "code": code.upper()})
+    return changed > 0
+
+
+async def promotions(db: Database | Transaction, store_id: str) -> list[dict[str, Any]]:
+    rows = await db.fetch_all(
+        "SELECT doc FROM promotions WHERE store_id = :store ORDER BY code", {"store": store_id})
+    return [msgspec.json.decode(row["doc"]) for row in rows]
+
+
+async def catalog_items_all(db: Database | Transaction, catalog_id: str) -> list[sqlite3.Row]:
+    """Every item of a catalog, whatever its status, with its stock rows."""
+    return await db.fetch_all(
+        "SELECT items.id, items.store_id, items.catalog_id, items.status, items.doc, "
+        "stock.variant_id, stock.quantity FROM items "
+        "LEFT JOIN stock ON stock.item_id = items.id "
+        "WHERE items.catalog_id = :catalog ORDER BY items.position", {"catalog": catalog_id})
+
+
+async def count_store_items(db: Database | Transaction, store_id: str, status: str | None
+                            ) -> int:
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS n FROM items WHERE store_id = :store "
+        "AND (:status IS NULL OR status = :status)", {"store": store_id, "status": status})
+    return int(row["n"]) if row else 0
+
+
+async def variant_id_taken(tx: Transaction, variant_id: str) -> bool:
+    """Whether any item has a variant with this id (ids are unique across the data set)."""
+    row = await tx.fetch_one(
+        "SELECT 1 FROM items, json_each(items.doc, "
+        "'$.metadata.\"dev.commerce.product.variants\".variants') AS variant "
+        "WHERE json_extract(variant.value, '$.id') = :id LIMIT 1", {"id": variant_id})
+    return row is not None

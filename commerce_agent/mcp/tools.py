@@ -1,0 +1,64 @@
+"""The agent's tool registry as MCP tools: names, titles, descriptions, JSON Schemas, hints.
+
+MCP clients see each tool under its short name (`search_products`, `place_order`), annotated
+from the registry: read-only tools `readOnlyHint`, tools that may remove or spend
+`destructiveHint`. Tools of the `commerce` connection act for the caller and are listed only
+to a caller with a token. Spending tools go through `checkout` (confirmation first).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp_types as types
+
+from commerce_agent.agent.tools import Tool, ToolFailure, all_tools
+from commerce_agent.auth.tokens import Principal
+from commerce_agent.errors import CommerceError
+from commerce_agent.mcp import checkout
+
+SIGN_IN_HINT = ("This tool acts for a signed-in customer: connect with "
+                "`Authorization: Bearer <token>` (see /.well-known/oauth-protected-resource).")
+
+
+def registry() -> dict[str, Tool]:
+    return {tool.short_name: tool for tool in all_tools()}
+
+
+def visible(tools: dict[str, Tool], principal: Principal | None) -> list[Tool]:
+    return [tool for tool in tools.values() if tool.connection is None or principal is not None]
+
+
+def describe(tool: Tool) -> types.Tool:
+    schema = checkout.input_schema(tool) if tool.spends else tool.parameters
+    description = tool.description + (checkout.HOW_TO_CONFIRM if tool.spends else "")
+    return types.Tool(
+        name=tool.short_name, title=tool.display_title, description=description,
+        input_schema=schema,
+        annotations=types.ToolAnnotations(
+            title=tool.display_title, read_only_hint=tool.read_only,
+            destructive_hint=not tool.read_only and (tool.destructive or tool.spends),
+            idempotent_hint=tool.read_only, open_world_hint=False))
+
+
+def ok(result: Any) -> types.CallToolResult:
+    structured = result if isinstance(result, dict) else {"result": result}
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(result, ensure_ascii=False))],
+        structured_content=structured)
+
+
+def failed(code: str, message: str, details: Any = None) -> types.CallToolResult:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        error["details"] = details
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=f"{code}: {message}")],
+        structured_content={"error": error}, is_error=True)
+
+
+def failure(exc: CommerceError | ToolFailure) -> types.CallToolResult:
+    if isinstance(exc, ToolFailure):
+        return failed(exc.code, exc.message, exc.details)
+    return failed(exc.code, exc.message, exc.details or None)

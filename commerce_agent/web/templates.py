@@ -1,0 +1,34 @@
+"""The Jinja2 environment of the web pages: templates load from the package, autoescaped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from starlette.responses import HTMLResponse
+
+# Scripts and styles come only from this server; the API is called on the same origin.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
+                           "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
+                           "frame-ancestors 'none'; base-uri 'none'")
+HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+}
+
+environment = Environment(
+    loader=PackageLoader("commerce_agent.web", "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """The template `name` rendered as a whole page with the web app's security headers."""
+    body = environment.get_template(name).render(**context)
+    return HTMLResponse(body, status_code=status, headers=dict(HEADERS))

@@ -1,0 +1,74 @@
+"""Connecting the MCP SDK's own client to a live server, and a shopper's first steps."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from commerce_agent.auth.tokens import mint_token
+from commerce_agent.commerce.services import simulator
+from commerce_agent.db import Database
+
+MUG = "item_limited_glaze_mug"
+ADDRESS = {"address": "1 Main St, Springfield", "countryCode": "US"}
+
+
+@asynccontextmanager
+async def mcp_client(url: str, token: str | None = None, **options: Any
+                     ) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
+            Client(streamable_http_client(url + "/mcp", http_client=http),
+                   **options) as client:
+        yield client
+
+
+def structured(result: Any) -> dict[str, Any]:
+    assert isinstance(result.structured_content, dict), result
+    return result.structured_content
+
+
+async def call(client: Client, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(name, args)
+    assert not result.is_error, result.content
+    return structured(result)
+
+
+async def filled_cart(client: Client) -> str:
+    cart = await call(client, "create_cart", {"storeId": "store_ceramics"})
+    await call(client, "add_to_cart", {"cartId": cart["cartId"], "itemId": MUG, "quantity": 1})
+    return str(cart["cartId"])
+
+
+async def read_json(client: Client, uri: str) -> Any:
+    result = await client.read_resource(uri)
+    return json.loads(result.contents[0].text)  # type: ignore[union-attr]
+
+
+async def advance(db_path: str, order_id: str) -> str:
+    """Move an order one step on, as the merchant command does (another process)."""
+    database = Database(db_path)
+    await database.open()
+    try:
+        async with database.transaction() as tx:
+            after = await simulator.advance(tx, order_id, "http://127.0.0.1", None)
+        return str(after["status"])
+    finally:
+        await database.close()
+
+
+async def mint(db_path: str, user_id: str = "user_alice") -> str:
+    """A bearer token for a demo user of the (migrated, seeded) database file."""
+    database = Database(db_path)
+    await database.open()
+    try:
+        async with database.transaction() as tx:
+            return await mint_token(tx, user_id, "test")
+    finally:
+        await database.close()

@@ -1,0 +1,205 @@
+"""Product search: FTS5 relevance, the relevance cutoff, plurals, typos, filters, an index
+kept current by triggers for any writer, and queries that cannot break the FTS5 syntax."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from commerce_agent.commerce.search import terms
+from commerce_agent.db.migrations import apply_migrations
+from commerce_agent.seed import seed
+
+MUGS = {"item_classic_mug", "item_limited_glaze_mug"}
+TEAPOTS = {"item_celadon_teapot", "item_tokoname_kyusu"}
+
+
+async def found(client: httpx.AsyncClient, query: str, **params: str) -> list[dict[str, Any]]:
+    response = await client.get("/search", params={"q": query, "limit": "100", **params})
+    assert response.status_code == 200, response.text
+    items: list[dict[str, Any]] = response.json()["items"]
+    return items
+
+
+def ids(items: list[dict[str, Any]]) -> list[str]:
+    return [item["id"] for item in items]
+
+
+async def test_the_glaze_mug_comes_first_and_no_ebook(client: httpx.AsyncClient) -> None:
+    items = await found(client, "find the limited edition glaze mug")
+    assert ids(items)[0] == "item_limited_glaze_mug"
+    assert all(item["fulfillmentType"] != "digital" for item in items)
+    assert "item_glazing_guide_ebook" not in ids(items)
+
+
+async def test_only_items_matching_every_term_when_some_do(client: httpx.AsyncClient) -> None:
+    # "glaze" alone finds the glazing guide; with "mug" only glazed mugs are relevant.
+    assert "item_glazing_guide_ebook" in ids(await found(client, "glaze"))
+    assert set(ids(await found(client, "glaze mug"))) <= MUGS
+    # No item is both a mug and a teapot: the items matching either come back.
+    assert set(ids(await found(client, "mug teapot"))) == MUGS | TEAPOTS
+
+
+async def test_relevance_is_descending_and_name_matches_rank_first(
+        client: httpx.AsyncClient) -> None:
+    items = await found(client, "teapot")
+    scores = [item["relevance"] for item in items]
+    assert scores == sorted(scores, reverse=True) and set(ids(items)) == TEAPOTS
+    # "matcha" is in several names; the bowl is the only item that is also a bowl.
+    assert ids(await found(client, "matcha bowl")) == ["item_raku_matcha_bowl"]
+
+
+async def test_plurals_find_the_singular(client: httpx.AsyncClient) -> None:
+    assert set(ids(await found(client, "mugs"))) == MUGS
+    assert set(ids(await found(client, "teapots"))) == TEAPOTS
+
+
+async def test_typos_are_corrected_from_item_names(client: httpx.AsyncClient) -> None:
+    assert set(ids(await found(client, "cermic mug"))) == MUGS
+    assert set(ids(await found(client, "teapto"))) == TEAPOTS  # two letters swapped
+    assert "item_caesar_salad" in ids(await found(client, "chiken"))  # an option's name
+    assert await found(client, "xyzzy") == []
+
+
+async def test_prefixes_complete_a_word(client: httpx.AsyncClient) -> None:
+    assert "item_pizza_margherita" in ids(await found(client, "margh"))
+
+
+async def test_search_spans_stores_and_filters_by_store(client: httpx.AsyncClient) -> None:
+    items = await found(client, "teapot")
+    assert {item["storeId"] for item in items} == {"store_ceramics", "store_midori"}
+    within = await found(client, "teapot", storeId="store_midori")
+    assert ids(within) == ["item_tokoname_kyusu"]
+    # The store's name is indexed with its items.
+    assert "item_pizza_margherita" in ids(await found(client, "fiamma pizza"))
+
+
+async def test_price_bounds_keep_relevance(client: httpx.AsyncClient) -> None:
+    cheap = await found(client, "mug", maxPrice="20")
+    assert ids(cheap) == ["item_limited_glaze_mug"]
+    dear = await found(client, "mug", minPrice="20")
+    assert ids(dear) == ["item_classic_mug"]
+    # A bound can leave no item matching every term: the best partial matches come back.
+    partial = await found(client, "glaze teapot", maxPrice="20", currency="USD")
+    assert partial and all(float(item["price"]["amount"]) <= 20 for item in partial)
+    assert "item_celadon_teapot" not in ids(partial)
+
+
+async def test_sorts_apply_to_relevant_items_only(client: httpx.AsyncClient) -> None:
+    by_price = await found(client, "teapot", sort="price_asc", currency="USD")
+    assert ids(by_price) == ["item_celadon_teapot"]
+    by_name = await found(client, "mugs", sort="name_desc")
+    assert ids(by_name) == ["item_limited_glaze_mug", "item_classic_mug"]
+
+
+async def test_translated_names_are_searchable(client: httpx.AsyncClient) -> None:
+    response = await client.get("/search", params={"q": "mug classique"},
+                                headers={"Accept-Language": "fr"})
+    assert [item["name"] for item in response.json()["items"]] == ["Mug classique en grès"]
+
+
+async def test_query_syntax_cannot_break_search(client: httpx.AsyncClient) -> None:
+    for query in ['"', '"mug', 'mug"teapot', "*", "mug*", "NEAR(mug teapot)", "NEAR", "(mug",
+                  "mug)", "mug AND", "OR", "NOT mug", "-mug", "^mug", "name:mug", "{name}: mug",
+                  "'", "mug + teapot", "\\", "%", "_", "ć"]:
+        response = await client.get("/search", params={"q": query})
+        assert response.status_code == 200, (query, response.text)
+    assert set(ids(await found(client, "NEAR(mug teapot)"))) >= MUGS
+
+
+async def insert_item(app: Starlette, item_id: str, name: str, **doc: Any) -> None:
+    """Write an item the way any writer would (seeding, import, the admin API): plain SQL."""
+    body = {"id": item_id, "name": name, "price": {"amount": "15.00", "currency": "USD"},
+            "fulfillmentType": "physical", **doc}
+    async with app.state.db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO items (id, catalog_id, store_id, position, name, price, doc) "
+            "VALUES (:id, 'cat_ceramics_drinkware', 'store_ceramics', 99, :name, '15.00', "
+            ":doc)", {"id": item_id, "name": name, "doc": json.dumps(body)})
+
+
+async def test_items_written_after_startup_are_searchable(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    await insert_item(app, "item_speckled_tumbler", "Speckled Tumbler",
+                      description="A handleless cup for cold brew.")
+    assert ids(await found(client, "tumblers")) == ["item_speckled_tumbler"]
+    assert ids(await found(client, "cold brew cup")) == ["item_speckled_tumbler"]
+    async with app.state.db.transaction() as tx:
+        await tx.execute("UPDATE items SET name = 'Ash Beaker', "
+                         "doc = json_set(doc, '$.name', 'Ash Beaker') "
+                         "WHERE id = 'item_speckled_tumbler'")
+    assert await found(client, "tumbler") == []
+    assert ids(await found(client, "beaker")) == ["item_speckled_tumbler"]
+    async with app.state.db.transaction() as tx:
+        await tx.execute("UPDATE stores SET doc = json_set(doc, '$.name', 'Ember Pottery') "
+                         "WHERE id = 'store_ceramics'")
+    assert "item_speckled_tumbler" in ids(await found(client, "ember beaker"))
+    async with app.state.db.transaction() as tx:
+        await tx.execute("DELETE FROM items WHERE id = 'item_speckled_tumbler'")
+    assert await found(client, "beaker") == []
+
+
+async def test_odd_documents_never_block_a_write(app: Starlette,
+                                                 client: httpx.AsyncClient) -> None:
+    async with app.state.db.transaction() as tx:
+        await tx.execute("UPDATE stores SET translations = '{\"fr\": \"oops\"}' "
+                         "WHERE id = 'store_ceramics'")
+    await insert_item(app, "item_odd", "Walnut Coaster", tags="wood", description=["x"])
+    assert ids(await found(client, "walnut wood")) == ["item_odd"]
+
+
+async def test_the_index_survives_a_reseed(app: Starlette, client: httpx.AsyncClient) -> None:
+    await seed(app.state.db, reset=True)
+    assert set(ids(await found(client, "mugs"))) == MUGS
+    await insert_item(app, "item_new_cup", "Tall Cup")
+    assert ids(await found(client, "tall cup")) == ["item_new_cup"]
+
+
+def test_migration_backfills_items_written_before_it(tmp_path: Any) -> None:
+    path = str(tmp_path / "old.db")
+    connection = sqlite3.connect(path, isolation_level=None)
+    apply_migrations(connection)
+    connection.execute("INSERT INTO stores (id, position, currency, doc) "
+                       "VALUES ('s', 0, 'USD', '{\"name\": \"Old Shop\"}')")
+    connection.execute("INSERT INTO catalogs (id, store_id, position, doc) "
+                       "VALUES ('c', 's', 0, '{}')")
+    connection.execute("INSERT INTO items (id, catalog_id, store_id, position, name, price, doc) "
+                       "VALUES ('i', 'c', 's', 0, 'Walnut Board', '9', '{}')")
+    # Undo migration 0009 as if the items had been written by an older version.
+    for kind, name in [("TRIGGER", "items_search_insert"), ("TRIGGER", "items_search_update"),
+                       ("TRIGGER", "items_search_delete"), ("TRIGGER", "stores_search_update"),
+                       ("VIEW", "item_search_text"), ("TABLE", "items_fts"),
+                       ("TABLE", "items_trigram"), ("TABLE", "item_search_keys")]:
+        connection.execute(f"DROP {kind} {name}")
+    connection.execute("DELETE FROM schema_migrations WHERE version = 9")
+    assert apply_migrations(connection) == ["0009_item_search"]
+    rows = connection.execute("SELECT keys.item_id FROM items_fts JOIN item_search_keys AS keys "
+                              "ON keys.key = items_fts.rowid WHERE items_fts MATCH 'boards'")
+    assert [row[0] for row in rows] == ["i"]
+    connection.close()
+
+
+@pytest.mark.parametrize(("typed", "meant", "distance"), [
+    ("cermic", "ceramic", 1), ("teapto", "teapot", 1), ("mug", "mug", 0), ("", "abc", 3),
+    ("kitten", "sitting", 3)])
+def test_edit_distance(typed: str, meant: str, distance: int) -> None:
+    assert terms.edit_distance(typed, meant) == distance == terms.edit_distance(meant, typed)
+
+
+async def test_a_price_in_words_is_not_a_word_to_match(client: httpx.AsyncClient) -> None:
+    pizzas = await found(client, "pizza under 20")
+    assert pizzas and all("pizza" in (item["name"] + item["description"]).lower()
+                          for item in pizzas)
+    assert set(ids(await found(client, "a mug less than $20"))) == MUGS
+    assert terms.terms_of("12 oz mug") == ["12", "oz", "mug"]  # not a price: kept
+
+
+def test_terms_drop_filler_words_and_quote_for_fts() -> None:
+    assert terms.terms_of("Find me THE glaze mug, the mug") == ["glaze", "mug"]
+    assert terms.terms_of("the") == ["the"]
+    assert terms.phrase('a"b') == '"a""b"'
