@@ -18,7 +18,6 @@ from tests.live import LiveServer, cli, start_live_server
 TIMEOUT = 15_000  # ms, for each wait on the page
 PASSWORDS = {"alice@example.com": "alice-demo-pass", "bob@example.com": "bob-demo-pass",
              "carol@example.com": "carol-demo-pass"}
-_tokens: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -70,12 +69,13 @@ def signed_in_page(chromium: Any, server: LiveServer, email: str, next_url: str 
 
 
 def api_token(server: LiveServer, email: str = "alice@example.com") -> str:
-    """A bearer token for reading back through the Commerce API (one sign-in per user)."""
-    if email not in _tokens:
+    """A bearer token for reading back through the Commerce API (one sign-in per user and
+    server: each module's server has its own database, so a token is good on its server only)."""
+    if email not in server.tokens:
         answer = httpx.post(f"{server.url}/auth/token",
                             json={"email": email, "password": PASSWORDS[email]})
-        _tokens[email] = answer.json()["accessToken"]
-    return _tokens[email]
+        server.tokens[email] = answer.json()["accessToken"]
+    return server.tokens[email]
 
 
 def orders_of(server: LiveServer, email: str) -> list[dict[str, Any]]:
