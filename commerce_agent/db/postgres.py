@@ -260,6 +260,7 @@ class PostgresDatabase(Database):
         self._write_lock = asyncio.Lock()
         self._waiting_writes = 0
         self._group: _Group | None = None
+        self._flushes: set[asyncio.Task[None]] = set()
         self._signals: dict[str, asyncio.Event] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -341,7 +342,9 @@ class PostgresDatabase(Database):
         if self._waiting_writes and group.size < MAX_GROUP:
             await group.connection.execute(end)
             if group.size == 1:
-                asyncio.get_running_loop().create_task(self._flush(group))
+                flush = asyncio.get_running_loop().create_task(self._flush(group))
+                self._flushes.add(flush)  # a task nobody references may be collected
+                flush.add_done_callback(self._flushes.discard)
             return
         await self._commit(group, end + "; " + self._notices(group) + "COMMIT")
 
