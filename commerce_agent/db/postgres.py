@@ -94,7 +94,9 @@ class _Row(tuple[Any, ...]):
 
 @functools.lru_cache(maxsize=1024)
 def _row_class(names: tuple[str, ...]) -> type[_Row]:
-    index = {name: position for position, name in enumerate(names)}
+    index: dict[str, int] = {}
+    for position, name in enumerate(names):
+        index.setdefault(name, position)  # a repeated name reads the first, as in sqlite3.Row
     return type("Row", (_Row,), {"__slots__": (), "_index": index})
 
 
