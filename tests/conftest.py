@@ -18,6 +18,9 @@ from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.payments import exact
 from commerce_agent.settings import Settings
 from tests.live import LiveServer, start_live_server
+from tests.pg import postgres_template, postgres_url
+
+__all__ = ["postgres_template", "postgres_url"]  # fixtures, found here by pytest
 
 MEDIA = "application/commerce+json; version=1.0"
 
@@ -26,9 +29,35 @@ MEDIA = "application/commerce+json; version=1.0"
 exact.exact_available()
 
 
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`@pytest.mark.both_backends` (on a test or a module): run on SQLite and on PostgreSQL.
+    `@pytest.mark.sqlite_only` on a test inside such a module keeps it on SQLite."""
+    definition = metafunc.definition
+    if ("backend" in metafunc.fixturenames and definition.get_closest_marker("both_backends")
+            and not definition.get_closest_marker("sqlite_only")):
+        metafunc.parametrize("backend", BACKENDS, indirect=True, ids=BACKENDS)
+
+
 @pytest.fixture
-def settings(tmp_path: os.PathLike[str]) -> Settings:
-    return Settings(db_path=os.path.join(tmp_path, "commerce.db"), base_url="http://test",
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage backend this test runs on: "sqlite" unless parametrized."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def db_target(backend: str, tmp_path: os.PathLike[str], request: pytest.FixtureRequest) -> str:
+    """What `--db` and `Settings.db_path` take: a fresh SQLite file, or a fresh PostgreSQL URL."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return os.path.join(tmp_path, "commerce.db")
+
+
+@pytest.fixture
+def settings(db_target: str) -> Settings:
+    return Settings(db_path=db_target, base_url="http://test",
                     simulate=False, sqlite_synchronous="NORMAL")
 
 
