@@ -4,32 +4,13 @@ served by several live `commerce-agent serve` processes."""
 from __future__ import annotations
 
 import asyncio
-import os
+import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import pytest
-
 from commerce_agent.db import Database
 from tests.live import LiveServer, start_live_server, user_token
-
-BACKENDS = ["sqlite", "postgresql"]
-
-
-def store_target(request: pytest.FixtureRequest, backend: str, tmp_path: os.PathLike[str]
-                 ) -> str:
-    """What `--db` takes for `backend`: a fresh file, or a fresh PostgreSQL database (pgtests'
-    `postgres_url` fixture, which skips without PostgreSQL and fails instead when CI=true)."""
-    if backend == "sqlite":
-        return os.path.join(tmp_path, "shared.db")
-    try:
-        url: str = request.getfixturevalue("postgres_url")
-    except pytest.FixtureLookupError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but this branch has no PostgreSQL backend (tests/pg.py)")
-        pytest.skip("the PostgreSQL backend is not on this branch yet (tests/pg.py)")
-    return url
 
 
 async def start_servers(target: str, count: int, args: list[str]) -> list[LiveServer]:
@@ -46,7 +27,11 @@ async def bearer(target: str, email: str = "alice@example.com") -> dict[str, str
 @asynccontextmanager
 async def opened_store(target: str) -> AsyncIterator[Database]:
     """The store itself, for checks the API does not show (stock left, rows of the outbox)."""
-    database = Database(target)
+    try:
+        database: Database = importlib.import_module(
+            "commerce_agent.db.backends").database_for(target)
+    except ImportError:  # before the PostgreSQL backend is merged: SQLite only
+        database = Database(target)
     await database.open()
     try:
         yield database

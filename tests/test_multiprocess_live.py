@@ -26,24 +26,20 @@ from tests.helpers import (
     payment_header,
 )
 from tests.live import LiveServer
-from tests.multiprocess import BACKENDS, bearer, one_value, start_servers, store_target
+from tests.multiprocess import bearer, one_value, start_servers
 from tests.test_order_updates_live import watch
 from tests.test_webhooks import Answer, Receiver
 
+pytestmark = pytest.mark.both_backends
 HARD_TIMEOUT = 90.0
 QUIET = ["--no-simulate"]
 PLATE = "item_stoneware_dinner_plate"  # 120 in stock: enough for every test here
 
 
-@pytest.fixture(params=BACKENDS)
-def store(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
-    return store_target(request, request.param, tmp_path)
-
-
-async def two(store: str, servers: list[LiveServer], args: list[str] | None = None
+async def two(db_target: str, servers: list[LiveServer], args: list[str] | None = None
               ) -> tuple[httpx.AsyncClient, httpx.AsyncClient]:
     """Two servers on `store` (stopped after the test) and a client for each."""
-    started = await start_servers(store, 2, args or QUIET)
+    started = await start_servers(db_target, 2, args or QUIET)
     servers.extend(started)
     one, other = (httpx.AsyncClient(base_url=server.url, timeout=30) for server in started)
     return one, other
@@ -64,9 +60,9 @@ async def ready_to_pay(client: httpx.AsyncClient, headers: dict[str, str]
 
 
 async def test_fifty_paid_orders_through_two_processes_take_exactly_ten(
-        store: str, servers: list[LiveServer]) -> None:
-    one, other = await two(store, servers)
-    users = [await bearer(store, email) for email in
+        db_target: str, servers: list[LiveServer]) -> None:
+    one, other = await two(db_target, servers)
+    users = [await bearer(db_target, email) for email in
              ("alice@example.com", "bob@example.com", "carol@example.com")]
     async with one, other, asyncio.timeout(HARD_TIMEOUT):
         clients = [one, other]
@@ -81,17 +77,17 @@ async def test_fifty_paid_orders_through_two_processes_take_exactly_ten(
     assert statuses[201] == 10, statuses
     assert all(response.json()["code"] in {"insufficient_stock", "order_items_unavailable"}
                for response in responses if response.status_code != 201)
-    assert await one_value(store, "SELECT quantity FROM stock WHERE item_id = :i "
+    assert await one_value(db_target, "SELECT quantity FROM stock WHERE item_id = :i "
                                   "AND variant_id = ''", {"i": LIMITED_MUG}) == 0
-    assert await one_value(store, "SELECT COUNT(*) FROM orders") == 10
-    assert await one_value(store, "SELECT COUNT(*) FROM payment_intents "
+    assert await one_value(db_target, "SELECT COUNT(*) FROM orders") == 10
+    assert await one_value(db_target, "SELECT COUNT(*) FROM payment_intents "
                                   "WHERE status = 'consumed'") == 10
 
 
 async def test_a_watcher_on_one_process_hears_a_change_made_through_the_other(
-        store: str, servers: list[LiveServer]) -> None:
-    one, other = await two(store, servers)
-    alice = await bearer(store)
+        db_target: str, servers: list[LiveServer]) -> None:
+    one, other = await two(db_target, servers)
+    alice = await bearer(db_target)
     async with one, other, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(one, alice)
         async with watch(other, order["id"], alice) as stream:
@@ -105,13 +101,13 @@ async def test_a_watcher_on_one_process_hears_a_change_made_through_the_other(
 
 
 async def test_each_webhook_event_is_delivered_once_although_both_processes_send(
-        store: str, servers: list[LiveServer]) -> None:
+        db_target: str, servers: list[LiveServer]) -> None:
     args = ["--no-simulate", "--webhook-retry-base", "0.2", "--webhook-timeout", "5"]
     async with asyncio.timeout(HARD_TIMEOUT), Receiver() as receiver:
         # The first answers refuse, so that retries too are claimed by either sender.
         receiver.queue = [Answer(503)] * 6
-        one, other = await two(store, servers, args)
-        alice = await bearer(store)
+        one, other = await two(db_target, servers, args)
+        alice = await bearer(db_target)
         async with one, other:
             created = await one.post("/webhooks", headers=alice,
                                      json={"url": receiver.url, "events": ["*"]})
@@ -135,9 +131,9 @@ async def test_each_webhook_event_is_delivered_once_although_both_processes_send
 
 
 async def test_the_simulator_moves_each_order_once_with_two_processes(
-        store: str, servers: list[LiveServer]) -> None:
-    one, other = await two(store, servers, ["--simulate", "--simulate-speed", "2000"])
-    alice = await bearer(store)
+        db_target: str, servers: list[LiveServer]) -> None:
+    one, other = await two(db_target, servers, ["--simulate", "--simulate-speed", "2000"])
+    alice = await bearer(db_target)
     async with one, other, asyncio.timeout(HARD_TIMEOUT):
         orders = await asyncio.gather(*(buy(client, alice, PLATE)
                                         for client in [one, other] * 4))
@@ -148,18 +144,18 @@ async def test_the_simulator_moves_each_order_once_with_two_processes(
                 await asyncio.sleep(0.05)
             finals.append(final)
     for final in finals:
-        events = await one_value(store, "SELECT COUNT(*) FROM order_events "
+        events = await one_value(db_target, "SELECT COUNT(*) FROM order_events "
                                         "WHERE order_id = :o", {"o": final["id"]})
         assert events == 1 + len(fulfillment.plan(final)), final["id"]
 
 
 @pytest.mark.parametrize("journal", ["store", "redis"])
 async def test_an_agent_turn_on_one_process_streams_through_the_other(
-        store: str, journal: str, servers: list[LiveServer],
+        db_target: str, journal: str, servers: list[LiveServer],
         tmp_path: os.PathLike[str]) -> None:
     # `sqlite` names the journal kept in the store itself (its own table).
     spec = journal_spec("sqlite" if journal == "store" else journal, tmp_path)
-    started = await start_servers(store, 2, ["--no-simulate", "--journal", spec,
+    started = await start_servers(db_target, 2, ["--no-simulate", "--journal", spec,
                                              "--agent-pace", "0.05"])
     servers.extend(started)
     try:

@@ -12,12 +12,8 @@ import httpx
 import pytest
 
 from tests.live import LiveServer, start_live_server
-from tests.multiprocess import BACKENDS, store_target
 
-
-@pytest.fixture(params=BACKENDS)
-def store(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
-    return store_target(request, request.param, tmp_path)
+pytestmark = pytest.mark.both_backends
 
 
 def workers_of(parent: int) -> list[int]:
@@ -59,9 +55,9 @@ def ready_workers(server: LiveServer, count: int) -> list[int]:
 
 
 @pytest.mark.parametrize("stop", ["ctrl-c to the parent", "ctrl-c to the group", "sigterm"])
-def test_two_workers_each_answer_and_stop_together(stop: str, store: str,
+def test_two_workers_each_answer_and_stop_together(stop: str, db_target: str,
                                                     servers: list[LiveServer]) -> None:
-    server = start_live_server(store, ["--no-simulate", "--workers", "2",
+    server = start_live_server(db_target, ["--no-simulate", "--workers", "2",
                                        "--log-level", "info"])
     servers.append(server)
     pids = ready_workers(server, 2)
