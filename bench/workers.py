@@ -1,14 +1,17 @@
 """Requests per second with 1 and 2 server processes (`serve --workers N`), on SQLite and on
 PostgreSQL, beside the bare Starlette ceiling served with as many processes.
 
-    python bench/workers.py [--duration 4] [--connections 32] [--workers 1 2]
+    python bench/workers.py [--duration 4] [--order-seconds 1] [--orders 1500]
+                            [--connections 32] [--workers 1 2]
                             [--db postgresql://…] [--no-postgres]
 
 For each backend it seeds a fresh store and prepares paid orders (each a fresh cart and a
 confirmed sandbox payment) through the server; then, for each worker count, it starts
-`commerce-agent serve --workers N` on that store and loads it with wrk (bench/commerce_api.py's runner and scripts): GET /catalogs/{id},
-add-to-cart (POST /carts/{id}/items) and a paid POST /orders carrying X-PAYMENT. The bare JSON
-route (bench/bare_app.py) runs under `uvicorn --workers N` the same way.
+`commerce-agent serve --workers N` on that store and loads it with wrk (the runner and scripts
+of bench/commerce_api.py): GET /catalogs/{id}, add-to-cart (POST /carts/{id}/items) and a paid
+POST /orders carrying X-PAYMENT, each order placed once (preparing a payment costs far more
+than placing the order, hence the shorter paid-order run). The bare JSON route
+(bench/bare_app.py) runs under `uvicorn --workers N` the same way.
 
 PostgreSQL: `--db URL` uses that database (emptied with `seed --reset` first); without it, a
 scratch database is created on 127.0.0.1:5432 (user postgres) and dropped afterwards when the
