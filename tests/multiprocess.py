@@ -4,12 +4,11 @@ served by several live `commerce-agent serve` processes."""
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from tests.live import LiveServer, start_live_server, user_token
 
 
@@ -27,11 +26,7 @@ async def bearer(target: str, email: str = "alice@example.com") -> dict[str, str
 @asynccontextmanager
 async def opened_store(target: str) -> AsyncIterator[Database]:
     """The store itself, for checks the API does not show (stock left, rows of the outbox)."""
-    try:
-        database: Database = importlib.import_module(
-            "commerce_agent.db.backends").database_for(target)
-    except ImportError:  # before the PostgreSQL backend is merged: SQLite only
-        database = Database(target)
+    database = database_for(target)
     await database.open()
     try:
         yield database
