@@ -96,6 +96,9 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
     """Create or migrate the database, seed the sample stores, and serve the API."""
     from commerce_agent.workers import serve as serve_processes  # the app, only when serving
 
+    if workers > 1 and agent["journal"] == "memory":
+        raise click.UsageError("--journal memory lives in one process: with --workers use "
+                               "sqlite (the default), file or redis (docs/deploy.md).")
     settings = Settings(db_path=db_path, base_url=base_url or f"http://{host}:{port}",
                         cart_lifetime_seconds=cart_lifetime, simulate=simulate,
                         simulate_speed=simulate_speed, sse_heartbeat_seconds=sse_heartbeat,

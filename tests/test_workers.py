@@ -1,6 +1,7 @@
 """`commerce-agent serve --workers 2`: two processes answer on one port, the start-up text is
 printed once, Ctrl-C (to the parent, or to the whole process group as a terminal sends it) and
-SIGTERM stop every process; and the worker factory refuses to start without its settings."""
+SIGTERM stop every process; the memory journal (one process only) is refused; and the worker
+factory refuses to start without its settings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import time
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
+from commerce_agent.cli import main
 from tests.live import LiveServer, start_live_server
 
 pytestmark = pytest.mark.both_backends
@@ -88,6 +91,13 @@ def test_two_workers_each_answer_and_stop_together(stop: str, db_target: str,
     assert output.count("Application startup complete") == 2, output
     assert output.count("Application shutdown complete") == 2, output
     assert "Traceback" not in output, output
+
+
+def test_the_memory_journal_is_refused_with_several_workers(tmp_path: os.PathLike[str]) -> None:
+    result = CliRunner().invoke(main, ["serve", "--workers", "2", "--journal", "memory",
+                                       "--db", os.path.join(tmp_path, "m.db")])
+    assert result.exit_code == 2
+    assert "--journal memory lives in one process" in result.output
 
 
 def test_a_worker_without_its_settings_says_how_to_start_one(
