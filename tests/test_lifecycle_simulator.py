@@ -4,7 +4,7 @@ several processes sharing one database file."""
 from __future__ import annotations
 
 import asyncio
-import os
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -27,6 +27,8 @@ from tests.lifecycle_support import (
     record_events,
 )
 from tests.live import start_live_server
+
+pytestmark = pytest.mark.both_backends
 
 HARD_TIMEOUT = 30.0
 
@@ -107,8 +109,8 @@ async def test_two_processes_share_the_work(app: Starlette, client: httpx.AsyncC
         assert len(events.for_order(order["id"])) == 1 + len(fulfillment.plan(final))
 
 
-async def test_serve_runs_the_simulator(tmp_path: os.PathLike[str]) -> None:
-    db_path = os.path.join(tmp_path, "served.db")
+async def test_serve_runs_the_simulator(make_db: Callable[[str], str]) -> None:
+    db_path = make_db("served.db")
     runner = CliRunner()
     minted = await asyncio.to_thread(runner.invoke, main, [
         "token", "create", "--user", "alice@example.com", "--db", db_path])
