@@ -13,7 +13,7 @@ from commerce_agent.auth.passwords import hash_password
 from commerce_agent.commerce.services import store_cache
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
-from commerce_agent.db import Database
+from commerce_agent.db import Database, Transaction
 
 # --reset keeps accounts and tokens (so CLI-minted tokens keep working) and clears the rest.
 _KEPT_ON_RESET = {"schema_migrations", "users", "tokens"}
@@ -40,21 +40,34 @@ def load_users(folder: Traversable | None = None) -> list[dict[str, Any]]:
     return users
 
 
+async def _clear(tx: Transaction) -> None:
+    """Empty every table but the kept ones (foreign keys are checked at COMMIT)."""
+    if tx.dialect == "postgresql":
+        rows = await tx.fetch_all(
+            "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()")
+        names = sorted(str(row["name"]) for row in rows if row["name"] not in _KEPT_ON_RESET)
+        if names:
+            # One statement for all: TRUNCATE checks references between the tables it empties.
+            await tx.execute("TRUNCATE " + ", ".join(f'"{name}"' for name in names))
+        return
+    await tx.execute("PRAGMA defer_foreign_keys = ON")
+    tables = await tx.fetch_all(
+        # Virtual tables (the search index) are emptied through their own table,
+        # never through their shadow tables.
+        "SELECT name FROM pragma_table_list WHERE schema = 'main' "
+        "AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%'")
+    for row in tables:
+        if row["name"] not in _KEPT_ON_RESET:
+            await tx.execute(f'DELETE FROM "{row["name"]}"')  # noqa: S608 - own tables
+
+
 async def seed(db: Database, *, reset: bool = False) -> bool:
     """Seed stores and demo users; returns False when the data was already there."""
     async with db.transaction() as tx:
         tx.notify(catalog_storage.CHANGED)
         tx.after_commit(lambda: store_cache.forget(db.path))
         if reset:
-            await tx.execute("PRAGMA defer_foreign_keys = ON")
-            tables = await tx.fetch_all(
-                # Virtual tables (the search index) are emptied through their own table,
-                # never through their shadow tables.
-                "SELECT name FROM pragma_table_list WHERE schema = 'main' "
-                "AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite_%'")
-            for row in tables:
-                if row["name"] not in _KEPT_ON_RESET:
-                    await tx.execute(f'DELETE FROM "{row["name"]}"')  # noqa: S608 - own tables
+            await _clear(tx)
         existing = await tx.fetch_one("SELECT COUNT(*) AS n FROM stores")
         if existing is not None and existing["n"] > 0:
             return False

@@ -77,9 +77,13 @@ async def once(db: Database, scope: Scope, args: Any,
         outcome = await work(tx)
         if 200 <= outcome.status < 300:
             await tx.execute(
-                "INSERT OR REPLACE INTO idempotency_keys (principal, method, route, key, "
-                "fingerprint, status, headers, body, created_at) VALUES (:principal, :method, "
-                ":route, :key, :fingerprint, :status, :headers, :body, :at)",
+                "INSERT INTO idempotency_keys (principal, method, route, key, fingerprint, "
+                "status, headers, body, created_at) VALUES (:principal, :method, :route, :key, "
+                ":fingerprint, :status, :headers, :body, :at) "
+                "ON CONFLICT (principal, method, route, key) "
+                "DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, "
+                "headers = excluded.headers, body = excluded.body, "
+                "created_at = excluded.created_at",
                 {**scope.params(), "fingerprint": print_, "status": outcome.status,
                  "headers": json.dumps({"content-type": "application/json"}),
                  "body": json.dumps(outcome.body, separators=(",", ":")).encode(),

@@ -92,9 +92,13 @@ async def write(request: Request, principal: Principal, work: Work) -> Response:
             headers = {name: value for name, value in response.headers.items()
                        if name in _REPLAYED_HEADERS}
             await tx.execute(
-                "INSERT OR REPLACE INTO idempotency_keys (principal, method, route, key, "
-                "fingerprint, status, headers, body, created_at) VALUES (:principal, :method, "
-                ":route, :key, :fingerprint, :status, :headers, :body, :at)",
+                "INSERT INTO idempotency_keys (principal, method, route, key, fingerprint, "
+                "status, headers, body, created_at) VALUES (:principal, :method, :route, :key, "
+                ":fingerprint, :status, :headers, :body, :at) "
+                "ON CONFLICT (principal, method, route, key) "
+                "DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, "
+                "headers = excluded.headers, body = excluded.body, "
+                "created_at = excluded.created_at",
                 {**scope, "fingerprint": fingerprint, "status": response.status_code,
                  "headers": json.dumps(headers), "body": bytes(response.body),
                  "at": clock.now_iso()})

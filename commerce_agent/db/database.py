@@ -42,16 +42,15 @@ import itertools
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import aiosqlite
 
+from commerce_agent.db.base import AfterCommit, Database, Params, Transaction
 from commerce_agent.db.migrations import apply_migrations
 
-Params = Mapping[str, Any] | Sequence[Any]
-AfterCommit = Callable[[], Awaitable[None] | None]
 T = TypeVar("T")
 _OPEN_ATTEMPTS = 40
 # Writes that share one COMMIT at most; a bound keeps every write's wait for it short.
@@ -67,8 +66,10 @@ def _sync(descriptor: int) -> None:
     (os.fdatasync if hasattr(os, "fdatasync") else os.fsync)(descriptor)
 
 
-class Transaction:
+class SqliteTransaction(Transaction):
     """One write (a savepoint of the writer's open transaction), plus its after-commit hooks."""
+
+    dialect = "sqlite"
 
     def __init__(self, connection: sqlite3.Connection,
                  signal: Callable[[str], asyncio.Event], path: str) -> None:
@@ -138,10 +139,10 @@ class _Write:
 
     __slots__ = ("_db", "_group", "_tx", "_committed")
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
 
-    async def __aenter__(self) -> Transaction:
+    async def __aenter__(self) -> SqliteTransaction:
         db, writer = self._db, self._db._writer
         assert writer is not None, "database is not open"
         db._waiting_writes += 1
@@ -161,7 +162,7 @@ class _Write:
             db._write_lock.release()
             raise
         self._committed = self._group.committed()
-        self._tx = Transaction(writer, db.signal, db.path)
+        self._tx = SqliteTransaction(writer, db.signal, db.path)
         return self._tx
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -187,7 +188,9 @@ class _Write:
                 await result
 
 
-class Database:
+class SqliteDatabase(Database):
+    dialect = "sqlite"
+
     def __init__(self, path: str, *, synchronous: str = "FULL", readers: int = 2) -> None:
         self.path = path
         self.synchronous = synchronous

@@ -1,14 +1,18 @@
-"""Numbered migrations (`migrations/NNNN_name.sql`), each applied once and recorded."""
+"""Numbered migrations (`migrations/NNNN_name.sql`), each applied once and recorded.
+
+PostgreSQL has its own scripts with the same numbers (`migrations/postgres/`), applied by
+db/postgres.py the same way."""
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
 from importlib import resources
+from importlib.abc import Traversable
 
 
-def _migration_files() -> list[tuple[int, str, str]]:
-    folder = resources.files("commerce_agent.db") / "migrations"
+def migration_files(folder: Traversable) -> list[tuple[int, str, str]]:
+    """(number, name, script) of each `NNNN_name.sql` in `folder`, in order."""
     found = []
     for entry in folder.iterdir():
         name = entry.name
@@ -18,6 +22,10 @@ def _migration_files() -> list[tuple[int, str, str]]:
     if len(numbers) != len(set(numbers)):
         raise RuntimeError(f"two migrations share a number: {sorted(numbers)}")
     return sorted(found)
+
+
+def _migration_files() -> list[tuple[int, str, str]]:
+    return migration_files(resources.files("commerce_agent.db") / "migrations")
 
 
 def _statements(script: str) -> list[str]:

@@ -233,15 +233,17 @@ class Journal(ABC):
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self.poll_interval)
-            watched = list(self._watched)
-            if not watched:
-                continue
             try:
-                marks = await self.marks(watched)
+                await self.check_marks()
             except Exception:  # a failed poll is retried at the next tick
                 log.warning("polling the %s journal failed", self.name, exc_info=True)
-                continue
-            for session_id, mark in marks.items():
-                if self._marks.get(session_id) != mark:
-                    self._marks[session_id] = mark
-                    self.notifier.notify(session_id)
+
+    async def check_marks(self) -> None:
+        """Wake the pumps of followed sessions whose journal grew since the last check."""
+        watched = list(self._watched)
+        if not watched:
+            return
+        for session_id, mark in (await self.marks(watched)).items():
+            if self._marks.get(session_id) != mark:
+                self._marks[session_id] = mark
+                self.notifier.notify(session_id)

@@ -1,7 +1,8 @@
 """Product search across stores (dev.commerce.product.search): match, filter, rank, sort.
 
-Matching uses the FTS5 index of migration 0009; docs/decisions.md ("Search ranking") says how
-terms are resolved (stems, then prefixes, then typo corrections) and which items are kept.
+Matching uses the word index of migration 0009 (FTS5, or tsvector on PostgreSQL);
+docs/decisions.md ("Search ranking") says how terms are resolved (stems, then prefixes, then
+typo corrections) and which items are kept.
 """
 
 from __future__ import annotations
@@ -23,25 +24,26 @@ FULFILLMENT_TYPES = {"physical", "digital", "pickup", "hybrid"}
 
 @dataclass
 class _Term:
-    """One query word as the FTS5 expression that finds it, and the items it matches."""
+    """One query word as the words that find it ((word, as a prefix) alternatives), and the
+    items it matches."""
 
-    match: str
+    match: list[tuple[str, bool]]
     item_ids: set[str]
 
 
 async def _resolve(db: Database, word: str) -> _Term | None:
     """The word as written (stemmed: "mugs" finds "mug"), else as a prefix, else corrected
     to the nearest words in item names; None when nothing in the catalog resembles it."""
-    match = search_terms.phrase(word)
+    match = [(word, False)]
     found = await storage.matching_item_ids(db, match)
     if not found and len(word) >= 3:
-        match = search_terms.prefix(word)
+        match = [(word, True)]
         found = await storage.matching_item_ids(db, match)
     if not found and search_terms.typo_budget(word):
-        texts = await storage.name_words_like(db, search_terms.trigrams(word))
+        texts = await storage.name_words_like(db, word)
         fixed = search_terms.corrections(word, texts)
         if fixed:
-            match = search_terms.any_of(fixed)
+            match = [(correction, False) for correction in fixed]
             found = await storage.matching_item_ids(db, match)
     return _Term(match, found) if found else None
 
@@ -73,7 +75,7 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
         return []
     if found:
         rows = await storage.ranked_items(
-            db, " OR ".join(f"({term.match})" for term in found), store_id)
+            db, [alternative for term in found for alternative in term.match], store_id)
     else:
         rows = await storage.all_items(db, store_id)
     translations = {row["id"]: row["translations"] for row in rows}

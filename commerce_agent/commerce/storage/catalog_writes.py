@@ -140,8 +140,9 @@ async def store_items(db: Database | Transaction, store_id: str, status: str | N
 async def item_ids_by_handle(db: Database | Transaction, store_id: str) -> dict[str, str]:
     """Items of a store imported with a handle (Shopify), by handle."""
     rows = await db.fetch_all(
-        f"SELECT id, json_extract(doc, '{RICH_INFO_SLUG}') AS handle FROM items "
-        "WHERE store_id = :store AND handle IS NOT NULL", {"store": store_id})
+        f"SELECT id, handle FROM (SELECT id, json_extract(doc, '{RICH_INFO_SLUG}') AS handle "
+        "FROM items WHERE store_id = :store) AS handles WHERE handle IS NOT NULL",
+        {"store": store_id})
     return {str(row["handle"]): str(row["id"]) for row in rows}
 
 
@@ -263,8 +264,17 @@ async def count_store_items(db: Database | Transaction, store_id: str, status: s
 
 async def variant_id_taken(tx: Transaction, variant_id: str) -> bool:
     """Whether any item has a variant with this id (ids are unique across the data set)."""
-    row = await tx.fetch_one(
-        "SELECT 1 FROM items, json_each(items.doc, "
-        "'$.metadata.\"dev.commerce.product.variants\".variants') AS variant "
-        "WHERE json_extract(variant.value, '$.id') = :id LIMIT 1", {"id": variant_id})
+    row = await tx.fetch_one(_VARIANT_ID_TAKEN[tx.dialect], {"id": variant_id})
     return row is not None
+
+
+_VARIANT_ID_TAKEN = {
+    "sqlite": "SELECT 1 FROM items, json_each(items.doc, "
+              "'$.metadata.\"dev.commerce.product.variants\".variants') AS variant "
+              "WHERE json_extract(variant.value, '$.id') = :id LIMIT 1",
+    "postgresql": "SELECT 1 FROM items CROSS JOIN LATERAL (SELECT items.doc::jsonb "
+                  "#> '{metadata,dev.commerce.product.variants,variants}' AS variants) AS found "
+                  "CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(variants) "
+                  "= 'array' THEN variants ELSE '[]' END) AS variant "
+                  "WHERE variant ->> 'id' = :id LIMIT 1",
+}

@@ -45,7 +45,7 @@ async def job(db: Database | Transaction, order_id: str) -> sqlite3.Row | None:
 async def due_jobs(db: Database, now: str, limit: int) -> list[sqlite3.Row]:
     return await db.fetch_all(
         "SELECT order_id, step, due_at FROM fulfillment_jobs "
-        "WHERE due_at IS NULL OR due_at <= :now ORDER BY due_at LIMIT :limit",
+        "WHERE due_at IS NULL OR due_at <= :now ORDER BY due_at NULLS FIRST LIMIT :limit",
         {"now": now, "limit": limit})
 
 

@@ -1,0 +1,54 @@
+"""Which backend a `--db` value names: a postgresql:// (or postgres://) URL is PostgreSQL,
+anything else is the path of a SQLite file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.db.base import Database
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+EXTRA_HINT = "pip install 'commerce-agent[postgres]'"
+
+
+class MissingExtra(RuntimeError):
+    """A PostgreSQL URL was given but psycopg is not installed."""
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(POSTGRES_SCHEMES)
+
+
+def backend_for(target: str) -> type[Database]:
+    if is_postgres(target):
+        try:
+            from commerce_agent.db.postgres import PostgresDatabase
+        except ImportError as exc:
+            raise MissingExtra(
+                f"PostgreSQL needs the postgres extra ({exc.name} is missing): "
+                f"{EXTRA_HINT}") from None
+        return PostgresDatabase
+    from commerce_agent.db.database import SqliteDatabase
+
+    return SqliteDatabase
+
+
+def database_for(target: str, **sqlite_options: Any) -> Database:
+    """The database `target` names; `sqlite_options` (synchronous, readers) apply to SQLite
+    only."""
+    if is_postgres(target):
+        return backend_for(target)(target)
+    return backend_for(target)(target, **sqlite_options)
+
+
+def display(target: str) -> str:
+    """`target` safe to print: a URL's password is hidden."""
+    if not is_postgres(target):
+        return target
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -1,0 +1,90 @@
+"""What every storage backend provides: `Database` (reads, `transaction()`, signals) and the
+`Transaction` a write runs in. `Database(target)` opens the backend `target` names: a file path
+is SQLite (commerce_agent/db/database.py), a postgresql:// URL is PostgreSQL
+(commerce_agent/db/postgres.py); see db/backends.py."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+Params = Mapping[str, Any] | Sequence[Any]
+AfterCommit = Callable[[], Awaitable[None] | None]
+# A result row, readable by column name and by index. SQLite gives sqlite3.Row; PostgreSQL
+# rows (db/postgres.py) behave the same and are typed as it.
+Row = sqlite3.Row
+# What either backend raises when a unique, foreign-key or check constraint refuses a write.
+# PostgreSQL's errors are raised as a subclass of it (db/postgres.py), so one except clause
+# serves both.
+IntegrityError = sqlite3.IntegrityError
+
+
+class Transaction(ABC):
+    """One write: its statements, its after-commit hooks and the topics it notifies."""
+
+    dialect: str  # "sqlite" or "postgresql": the few statements that differ pick by it
+    path: str  # the database's, like Database.path
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abstractmethod
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+    @abstractmethod
+    def after_commit(self, hook: AfterCommit) -> None:
+        """Run `hook` once the transaction has committed (never on rollback)."""
+
+    @abstractmethod
+    def notify(self, topic: str) -> None:
+        """Set `Database.signal(topic)` once the transaction has committed (in every process
+        where the backend can reach them)."""
+
+
+class Database(ABC):
+    """A storage backend. Calling `Database(target, **options)` picks the backend by the
+    target's form (db/backends.py), so callers never name one."""
+
+    dialect: str
+    path: str  # the SQLite file, or the PostgreSQL URL (password removed)
+
+    def __new__(cls, target: str = "", **options: Any) -> Database:  # noqa: ARG004
+        if cls is Database:  # the backend's own __init__ then runs with the same arguments
+            from commerce_agent.db.backends import backend_for
+
+            cls = backend_for(target)
+        return super().__new__(cls)
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and apply pending migrations."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One write, atomic and isolated from every other; hooks run after its COMMIT."""
+
+    @abstractmethod
+    def signal(self, topic: str) -> asyncio.Event:
+        """Set after a commit that called `tx.notify(topic)`; each topic has one waiting loop
+        per process, which clears it."""
+
+    @abstractmethod
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """One row (the first): meant for lookups by key."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...

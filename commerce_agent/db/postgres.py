@@ -1,0 +1,362 @@
+"""PostgreSQL: the same interface as the SQLite file, for several processes on several hosts.
+
+- Writes are serialized exactly as SQLite's single writer serializes them. Each
+  `transaction()` is one real transaction on this process's writer connection that first takes
+  a global transaction-scoped advisory lock (`pg_advisory_xact_lock(WRITE_LOCK)`), held until
+  its COMMIT or ROLLBACK. So one write runs at a time across every process sharing the
+  database, each statement of a write sees every write committed before it (READ COMMITTED
+  takes a new snapshot per statement), and the rules that rely on it hold as on SQLite: stock
+  taken by one conditional UPDATE, an Idempotency-Key checked and stored in the write it
+  guards, a payment proof spent once, the webhook outbox row written with its change,
+  `order_events.id` growing in commit order. Within a process an asyncio lock queues writes
+  for the one writer connection, so waiting writes never hold pool connections.
+- Reads run on pooled connections in autocommit mode, one statement each (committed data).
+- `tx.notify(topic)` sends `NOTIFY commerce_agent, 'topic'` with the COMMIT, which PostgreSQL
+  delivers only if the transaction commits. Each process LISTENs on one connection of its own
+  and sets `signal(topic)` for every notification, whichever process committed: order-update
+  streams, webhook senders, catalog caches and agent journal followers wake without polling.
+  The committing process also sets its own signal straight after COMMIT.
+- Migrations: `migrations/postgres/NNNN_*.sql` (the same numbers as SQLite's), each applied
+  once and recorded in schema_migrations, under an advisory lock so processes starting
+  together apply them once.
+- Rows read by name and by index, like sqlite3.Row; a constraint violation is raised as
+  `ConstraintViolation`, a subclass of the `IntegrityError` callers catch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import re
+from collections.abc import Awaitable, Iterable
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any, ClassVar, TypeVar, cast
+
+import psycopg
+from psycopg.rows import RowMaker
+from psycopg_pool import AsyncConnectionPool
+
+from commerce_agent.db.backends import display
+from commerce_agent.db.base import (
+    AfterCommit,
+    Database,
+    IntegrityError,
+    Params,
+    Row,
+    Transaction,
+)
+from commerce_agent.db.dialect import to_postgres
+from commerce_agent.db.migrations import migration_files
+
+# Advisory lock keys (any bigint unlikely to clash with another application's).
+WRITE_LOCK = 7_202_611_180_001
+MIGRATION_LOCK = 7_202_611_180_002
+CHANNEL = "commerce_agent"
+# Topics are code constants; the check keeps them safe to inline in NOTIFY.
+_TOPIC = re.compile(r"[A-Za-z0-9_.:\-]{1,200}")
+READ_POOL_MAX = 8
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+
+class ConstraintViolation(IntegrityError):
+    """A unique, foreign-key or check constraint refused a write (PostgreSQL)."""
+
+
+# --- rows --------------------------------------------------------------------------------
+
+
+class _Row(tuple[Any, ...]):
+    """A row readable by column name and by index (what sqlite3.Row offers)."""
+
+    __slots__ = ()
+    _index: ClassVar[dict[str, int]] = {}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+@functools.lru_cache(maxsize=1024)
+def _row_class(names: tuple[str, ...]) -> type[_Row]:
+    index = {name: position for position, name in enumerate(names)}
+    return type("Row", (_Row,), {"__slots__": (), "_index": index})
+
+
+def _rows(cursor: Any) -> RowMaker[Any]:
+    description = cursor.description
+    if description is None:
+        return tuple
+    return _row_class(tuple(column.name for column in description))
+
+
+# --- writes ------------------------------------------------------------------------------
+
+
+async def _to_the_end(work: Awaitable[T]) -> T:
+    """Run `work` to its end even if the caller is cancelled meanwhile (then re-raise): a
+    COMMIT or ROLLBACK left half done would hand the next write a connection mid-transaction."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done():
+                raise
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return result
+
+
+class PostgresTransaction(Transaction):
+    dialect = "postgresql"
+
+    def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
+        self.path = path
+        self._cursor = connection.cursor()
+        self._after_commit: list[AfterCommit] = []
+        self.topics: list[str] = []
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        try:
+            await self._cursor.execute(to_postgres(sql), params)
+        except psycopg.errors.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+        return self._cursor.rowcount
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        try:
+            await self._cursor.execute(to_postgres(sql), params)
+        except psycopg.errors.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+        return cast(Row | None, await self._cursor.fetchone())
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        await self._cursor.execute(to_postgres(sql), params)
+        return cast(list[Row], await self._cursor.fetchall())
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        rows = list(rows)
+        if not rows:
+            return
+        try:
+            await self._cursor.executemany(to_postgres(sql), rows)
+        except psycopg.errors.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+
+    def after_commit(self, hook: AfterCommit) -> None:
+        self._after_commit.append(hook)
+
+    def notify(self, topic: str) -> None:
+        if _TOPIC.fullmatch(topic) is None:
+            raise ValueError(f"not a notification topic: {topic!r}")
+        if topic not in self.topics:
+            self.topics.append(topic)
+
+
+class _Write:
+    """`async with db.transaction() as tx` on PostgreSQL."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+
+    async def __aenter__(self) -> PostgresTransaction:
+        db = self._db
+        await db._write_lock.acquire()
+        try:
+            self._connection = await db._writer().getconn()
+            await _to_the_end(self._begin(self._connection))
+        except BaseException:
+            await self._give_back()
+            raise
+        self._tx = PostgresTransaction(self._connection, db.path)
+        return self._tx
+
+    @staticmethod
+    async def _begin(connection: psycopg.AsyncConnection[Any]) -> None:
+        # No parameters: one round trip for both statements.
+        await connection.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: Any) -> None:
+        connection = self._connection
+        assert connection is not None
+        try:
+            if kind is not None:
+                await _to_the_end(self._rollback(connection))
+                return
+            notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in self._tx.topics)
+            try:
+                await _to_the_end(connection.execute(notices + "COMMIT"))
+            except psycopg.errors.IntegrityError as exc:  # a deferred constraint
+                raise ConstraintViolation(str(exc)) from exc
+        finally:
+            await self._give_back()
+        for topic in self._tx.topics:
+            self._db.signal(topic).set()
+        for hook in self._tx._after_commit:
+            result = hook()
+            if result is not None:
+                await result
+
+    @staticmethod
+    async def _rollback(connection: psycopg.AsyncConnection[Any]) -> None:
+        try:
+            await connection.execute("ROLLBACK")
+        except psycopg.Error:  # a broken connection: the pool replaces it
+            await connection.close()
+
+    async def _give_back(self) -> None:
+        db, connection, self._connection = self._db, self._connection, None
+        try:
+            if connection is not None:
+                if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    await _to_the_end(self._rollback(connection))
+                await db._writer().putconn(connection)
+        finally:
+            db._write_lock.release()
+
+
+# --- the database --------------------------------------------------------------------------
+
+
+class PostgresDatabase(Database):
+    dialect = "postgresql"
+
+    def __init__(self, url: str, *, readers: int = READ_POOL_MAX) -> None:
+        self.url = url
+        self.path = display(url)
+        self._reader_count = readers
+        self._readers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._writers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._write_lock = asyncio.Lock()
+        self._signals: dict[str, asyncio.Event] = {}
+        self._listener: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()
+        # Whether pg_trgm is installed (typo candidates by trigram similarity; see search).
+        self.trigrams = False
+
+    def _pool(self, size: int, name: str) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
+            connection.row_factory = _rows
+
+        return AsyncConnectionPool(self.url, min_size=1, max_size=size, open=False, name=name,
+                                   kwargs={"autocommit": True}, configure=configure,
+                                   timeout=60.0)
+
+    def _writer(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        assert self._writers is not None, "database is not open"
+        return self._writers
+
+    async def open(self) -> None:
+        try:
+            self._writers = self._pool(1, "commerce-agent-writer")
+            self._readers = self._pool(self._reader_count, "commerce-agent-readers")
+            await self._writers.open(wait=True, timeout=30.0)
+            async with self._writers.connection() as connection:
+                await _migrate(connection)
+                found = await connection.execute(
+                    "SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'")
+                self.trigrams = await found.fetchone() is not None
+            await self._readers.open(wait=True, timeout=30.0)
+            self._listener = asyncio.create_task(self._listen())
+            await asyncio.wait_for(self._listening.wait(), 30.0)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+        async with self._write_lock:  # a write still running finishes first
+            for pool in (self._readers, self._writers):
+                if pool is not None:
+                    await pool.close()
+            self._readers = self._writers = None
+
+    async def _listen(self) -> None:
+        """LISTEN for every process's commits; reconnect when the connection drops (waking
+        every waiter then, since notifications may have been missed meanwhile)."""
+        delay = 0.1
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                        self.url, autocommit=True) as connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    if self._listening.is_set():
+                        for event in self._signals.values():
+                            event.set()
+                    self._listening.set()
+                    delay = 0.1
+                    async for notice in connection.notifies():
+                        self.signal(notice.payload).set()
+            except psycopg.Error:
+                log.warning("PostgreSQL notifications lost; reconnecting", exc_info=True)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    def transaction(self) -> _Write:
+        return _Write(self)
+
+    def signal(self, topic: str) -> asyncio.Event:
+        return self._signals.setdefault(topic, asyncio.Event())
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        assert self._readers is not None, "database is not open"
+        async with self._readers.connection() as connection:
+            cursor = await connection.execute(to_postgres(sql), params)
+            return cast(Row | None, await cursor.fetchone())
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        assert self._readers is not None, "database is not open"
+        async with self._readers.connection() as connection:
+            cursor = await connection.execute(to_postgres(sql), params)
+            return cast(list[Row], await cursor.fetchall())
+
+
+# --- migrations ----------------------------------------------------------------------------
+
+
+async def _migrate(connection: psycopg.AsyncConnection[Any]) -> list[str]:
+    """Apply pending migrations in one transaction, under an advisory lock: processes that
+    start together wait for the first and then find nothing left to do."""
+    applied: list[str] = []
+    await connection.execute(f"BEGIN; SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+    try:
+        await connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+        cursor = await connection.execute("SELECT version FROM schema_migrations")
+        done = {row[0] for row in await cursor.fetchall()}
+        for number, name, script in postgres_migrations():
+            if number in done:
+                continue
+            await connection.execute(cast(Any, script))  # no parameters: many statements
+            await connection.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) "
+                "VALUES (%s, %s, %s)", (number, name, datetime.now(UTC).isoformat()))
+            applied.append(name)
+    except BaseException:
+        await _to_the_end(connection.execute("ROLLBACK"))
+        raise
+    await connection.execute("COMMIT")
+    return applied
+
+
+def postgres_migrations() -> list[tuple[int, str, str]]:
+    return migration_files(resources.files("commerce_agent.db") / "migrations" / "postgres")
+
