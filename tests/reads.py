@@ -7,11 +7,11 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from commerce_agent.db import Database
+from commerce_agent.db import database_for
 
 
 async def _read(target: str, sql: str, params: Any) -> list[dict[str, Any]]:
-    db = Database(target, synchronous="OFF")
+    db = database_for(target, synchronous="OFF")
     await db.open()
     try:
         return [dict(row) for row in await db.fetch_all(sql, params)]

@@ -14,7 +14,7 @@ from starlette.applications import Starlette
 
 from commerce_agent.cli import main
 from commerce_agent.commerce.services import fulfillment, simulator
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
 from tests.conftest import MEDIA, running
 from tests.helpers import US_ADDRESS, buy
@@ -85,7 +85,7 @@ async def test_two_processes_share_the_work(app: Starlette, client: httpx.AsyncC
                                             alice: dict[str, str], settings: Settings,
                                             events: EventLog) -> None:
     orders = [await mug_order(client, alice) for _ in range(3)]
-    others = [Database(settings.db_path, synchronous="NORMAL") for _ in range(2)]
+    others = [database_for(settings.db_path, synchronous="NORMAL") for _ in range(2)]
     for database in others:
         await database.open()
     try:
