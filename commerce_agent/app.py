@@ -35,7 +35,7 @@ from commerce_agent.commerce.services.catalog_cache import CatalogCache
 from commerce_agent.commerce.services.order_feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.simulator import simulator_worker
 from commerce_agent.commerce.services.webhook_sender import webhook_sender_worker
-from commerce_agent.db import Database
+from commerce_agent.db import database_for
 from commerce_agent.errors import (
     CommerceError,
     commerce_error_handler,
@@ -94,7 +94,7 @@ def commerce_routes() -> list[BaseRoute]:
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
-    database = Database(settings.db_path, synchronous=settings.sqlite_synchronous)
+    database = database_for(settings.db_path, synchronous=settings.sqlite_synchronous)
     background = [agent_worker, order_feed_worker, webhook_sender_worker, mcp_routes.mcp_worker,
                   *(workers or [])]
     if settings.simulate:
