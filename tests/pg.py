@@ -1,10 +1,10 @@
 """Fresh PostgreSQL databases for tests, on the server at 127.0.0.1:5432 (user postgres, trust).
 
 Each test gets a database of its own, uniquely named, dropped afterwards (`WITH (FORCE)`, so a
-connection a test left open cannot keep it alive). Creating one is a file copy of a template:
-once per session the migrations run into a template database, and every test's database is
-`CREATE DATABASE … TEMPLATE` that one — much faster than migrating per test. Until the
-PostgreSQL backend exists in `commerce_agent.db.backends`, the template is the empty template0.
+connection a test left open cannot keep it alive). Creating one is a copy of a template: once
+per session the migrations run into one template database (and the sample data into a second),
+and every test's database is `CREATE DATABASE … TEMPLATE` one of them, made ahead on a thread —
+much faster than migrating and seeding per test.
 
 When psycopg is not installed or the server does not answer, PostgreSQL tests are skipped with
 the reason; with CI=true they fail instead, so CI never passes by skipping them.
@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import threading
 import uuid
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -132,57 +134,121 @@ def drop_leftovers() -> list[str]:
     return dropped
 
 
-def _migrate(url: str) -> bool:
-    """Open the app's database on `url` once (which migrates it); False when the PostgreSQL
-    backend does not exist yet. Runs in its own thread, away from any running event loop."""
-    try:
-        from commerce_agent.db import backends
-    except ImportError:
-        return False
-    failure: list[BaseException] = []
+def _prepare(url: str, *, seeded: bool) -> None:
+    """Open the app's database on `url` once, which migrates it, and seed the sample data when
+    `seeded`. In a thread of its own, away from any running event loop."""
+    from commerce_agent.db import database_for
+    from commerce_agent.seed import seed
 
     async def open_and_close() -> None:
-        database = backends.database_for(url)
+        database = database_for(url)
         await database.open()
-        await database.close()
-
-    def run() -> None:
         try:
-            asyncio.run(open_and_close())
-        except BaseException as error:  # re-raised in the caller's thread
-            failure.append(error)
+            if seeded:
+                await seed(database)
+        finally:
+            await database.close()
 
-    thread = threading.Thread(target=run, name="migrate-pg-template")
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return True
+    with ThreadPoolExecutor(1, thread_name_prefix="prepare-pg-template") as thread:
+        thread.submit(asyncio.run, open_and_close()).result()
+
+
+class Clones:
+    """Fresh databases cloned from one template. A clone takes a few hundred milliseconds
+    (PostgreSQL copies the template and syncs it), so a thread keeps `ahead` of them made
+    before they are asked for, and another drops the ones given back: a test waits for
+    neither while the tests before it run."""
+
+    def __init__(self, template: str, ahead: int = 2) -> None:
+        self.template = template
+        self._ahead = ahead
+        self._maker = ThreadPoolExecutor(1, thread_name_prefix=f"clone-{template}")
+        self._dropper = ThreadPoolExecutor(1, thread_name_prefix=f"drop-{template}")
+        self._made: deque[Future[str]] = deque()
+        self.names: list[str] = []  # every clone made, for the record
+
+    def _create(self) -> str:
+        name = create_database(self.template)
+        self.names.append(name)
+        return name
+
+    def _make(self) -> None:
+        self._made.append(self._maker.submit(self._create))
+
+    def take(self) -> str:
+        """A fresh database's name; give it back when done."""
+        while len(self._made) <= self._ahead:
+            self._make()
+        return self._made.popleft().result()
+
+    def give_back(self, name: str) -> None:
+        self._dropper.submit(drop_database, name)
+
+    @contextmanager
+    def database(self) -> Iterator[str]:
+        """A fresh database for the block, dropped after it; its URL."""
+        name = self.take()
+        try:
+            yield url_for(name)
+        finally:
+            self.give_back(name)
+
+    def close(self) -> None:
+        """Drop what was made ahead and not used; wait for every drop."""
+        while self._made:
+            made = self._made.popleft()
+            with suppress(Exception):
+                self.give_back(made.result())
+        self._maker.shutdown()
+        self._dropper.shutdown()
+
+
+@dataclass
+class Templates:
+    """The session's two templates: `migrated` (empty tables, like a new SQLite file) and
+    `seeded` (also the sample stores and demo users, what the app writes at its start)."""
+
+    migrated: Clones
+    seeded: Clones
 
 
 @pytest.fixture(scope="session")
-def postgres_template() -> Iterator[str]:
-    """A database migrated once per session, for per-test clones; its name."""
+def postgres_templates() -> Iterator[Templates]:
     require_postgres()
     drop_leftovers()
-    name = create_database()
+    made: list[str] = []
+    clones: list[Clones] = []
     try:
-        migrated = _migrate(url_for(name))
-    except BaseException:
-        drop_database(name)
-        raise
-    if not migrated:
-        drop_database(name)
-        yield "template0"
-        return
-    try:
-        yield name
+        for seeded in (False, True):
+            # The seeded template starts from the migrated one: the migrations run once.
+            name = create_database(made[0] if made else "template0")
+            made.append(name)
+            _prepare(url_for(name), seeded=seeded)
+            clones.append(Clones(name))
+        yield Templates(*clones)
     finally:
-        drop_database(name)
+        for factory in clones:
+            factory.close()
+        for name in made:
+            drop_database(name)
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_templates: Templates) -> str:
+    """The name of a migrated, empty database to clone (`CREATE DATABASE … TEMPLATE`)."""
+    return postgres_templates.migrated.template
 
 
 @pytest.fixture
-def postgres_url(postgres_template: str) -> Iterator[str]:
-    """The URL of a fresh, migrated PostgreSQL database of this test's own."""
-    with fresh_database(postgres_template) as url:
+def postgres_url(postgres_templates: Templates) -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database of this test's own, migrated and seeded with the
+    sample data (what the app itself seeds on its first start)."""
+    with postgres_templates.seeded.database() as url:
+        yield url
+
+
+@pytest.fixture
+def empty_postgres_url(postgres_templates: Templates) -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database of this test's own: migrated, no rows."""
+    with postgres_templates.migrated.database() as url:
         yield url

@@ -22,11 +22,39 @@ def test_each_test_gets_its_own_database_and_it_is_dropped_after() -> None:
     assert not names & _databases()
 
 
-def test_the_fixture_gives_a_database_that_accepts_connections(postgres_url: str) -> None:
+def _count(url: str, table: str) -> int:
     import psycopg
-    with psycopg.connect(postgres_url) as connection:
-        assert connection.execute("SELECT current_database()").fetchone() == (
-            postgres_url.rsplit("/", 1)[1],)
+    from psycopg import sql
+    with psycopg.connect(url) as connection:
+        row = connection.execute(sql.SQL("SELECT COUNT(*) FROM {}").format(
+            sql.Identifier(table))).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_postgres_url_is_a_migrated_and_seeded_database_of_its_own(postgres_url: str) -> None:
+    assert _count(postgres_url, "schema_migrations") > 0
+    assert _count(postgres_url, "stores") > 0 and _count(postgres_url, "users") > 0
+
+
+def test_empty_postgres_url_is_migrated_without_rows(empty_postgres_url: str,
+                                                     postgres_url: str) -> None:
+    assert empty_postgres_url != postgres_url
+    assert _count(empty_postgres_url, "schema_migrations") > 0
+    assert _count(empty_postgres_url, "stores") == 0
+
+
+def test_clones_are_made_ahead_and_dropped_when_given_back(postgres_template: str) -> None:
+    clones = pg.Clones(postgres_template, ahead=1)
+    try:
+        with clones.database() as first:
+            with clones.database() as second:
+                assert first != second
+                assert {first.rsplit("/", 1)[1], second.rsplit("/", 1)[1]} <= _databases()
+    finally:
+        clones.close()  # waits for the drops, including the clone made ahead
+    assert len(clones.names) == 3  # the two used and one made ahead: all gone
+    assert not set(clones.names) & _databases()
 
 
 def test_unreachable_server_skips_or_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
