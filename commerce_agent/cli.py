@@ -18,7 +18,7 @@ from commerce_agent.commerce.catalog_import.commands import (
 )
 from commerce_agent.commerce.merchant import orders_group, returns_group
 from commerce_agent.commerce.shop.commands import merchant_group
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from commerce_agent.gc_tuning import tune_for_serving
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
@@ -29,7 +29,7 @@ DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_
 
 
 async def _open(db_path: str) -> Database:
-    database = Database(db_path)
+    database = database_for(db_path)
     await database.open()
     return database
 

@@ -18,7 +18,7 @@ from commerce_agent.commerce.services import lifecycle, returns
 from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
 from commerce_agent.commerce.storage import returns as return_storage
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from commerce_agent.errors import CommerceError
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ LIMIT_OPTION = click.option("--limit", default=50, show_default=True,
 
 def _run(db_path: str, job: Callable[[Database], Awaitable[T]]) -> T:
     async def run() -> T:
-        database = Database(db_path)
+        database = database_for(db_path)
         await database.open()
         try:
             return await job(database)

@@ -34,10 +34,9 @@ def backend_for(target: str) -> type[Database]:
 
 
 def database_for(target: str, **sqlite_options: Any) -> Database:
-    """The database `target` names; `sqlite_options` (synchronous, readers) apply to SQLite
-    only."""
+    """The database `target` names; `sqlite_options` (synchronous) apply to SQLite only."""
     if is_postgres(target):
-        return backend_for(target)(target)
+        sqlite_options.pop("synchronous", None)
     return backend_for(target)(target, **sqlite_options)
 
 

@@ -4,6 +4,7 @@ Storage modules write one statement for both backends where the two agree, which
 everywhere; what this module rewrites is the little that SQLite spells its own way:
 
 - parameters: `:name` and `?` become psycopg's `%(name)s` and `%s` (and a literal `%`, `%%`);
+  `:name IS NULL` becomes `%(name)s::text IS NULL` (a None there has no type to infer);
 - `INSERT OR IGNORE INTO …` becomes `INSERT INTO … ON CONFLICT DO NOTHING`;
 - `json_extract(column, '$.a."b.c"')` becomes `(column::jsonb #>> '{a,b.c}')`, and
   `json_set(column, '$.a', 'text')` becomes `jsonb_set(column::jsonb, …)::text`.
@@ -27,6 +28,7 @@ _JSON_SET = re.compile(
 _INSERT_OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.I)
 _REFUSED = re.compile(r"^\s*(PRAGMA\b|INSERT\s+OR\s+REPLACE\b|REPLACE\s+INTO\b)", re.I)
 _RETURNING = re.compile(r"\bRETURNING\b", re.I)
+_IS_NULL = re.compile(r"\s+IS\s+(?:NOT\s+)?NULL\b", re.I)
 
 
 class NotPortable(ValueError):
@@ -78,7 +80,9 @@ def _parameters(sql: str) -> str:
             out.append("::")
             at += 1
         elif char == ":" and (name := _PARAM.match(sql, at + 1)) is not None:
-            out.append(f"%({name.group()})s")
+            # A parameter only tested for NULL has no type PostgreSQL can infer when None.
+            typed = "::text" if _IS_NULL.match(sql, name.end()) else ""
+            out.append(f"%({name.group()})s{typed}")
             at = name.end() - 1
         else:
             out.append(char)

@@ -234,7 +234,11 @@ class _Write:
 class PostgresDatabase(Database):
     dialect = "postgresql"
 
-    def __init__(self, url: str, *, readers: int = READ_POOL_MAX) -> None:
+    def __init__(self, url: str, *, readers: int = READ_POOL_MAX,
+                 synchronous: str | None = None) -> None:
+        # `synchronous` is SQLite's durability setting; PostgreSQL's is the server's own
+        # (synchronous_commit), so it is accepted and ignored.
+        del synchronous
         self.url = url
         self.path = display(url)
         self._reader_count = readers

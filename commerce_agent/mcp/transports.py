@@ -38,7 +38,7 @@ from commerce_agent.background import running
 from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.payments import x402
 from commerce_agent.commerce.services.order_feed import OrderFeed
-from commerce_agent.db import Database
+from commerce_agent.db import database_for
 from commerce_agent.mcp.server import build_server
 from commerce_agent.mcp.shop import Shop
 from commerce_agent.seed import seed
@@ -93,7 +93,7 @@ async def http_session_manager(app: Starlette) -> AsyncIterator[StreamableHTTPSe
 async def serve_database(db_path: str, token: str | None) -> None:
     """stdio, with the tools running in this process on the database file."""
     settings = Settings(db_path=db_path, simulate=False)
-    database = Database(db_path)
+    database = database_for(db_path)
     await database.open()
     try:
         await seed(database)

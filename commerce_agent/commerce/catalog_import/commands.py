@@ -19,7 +19,7 @@ from commerce_agent.commerce.catalog_import.loader import (
 from commerce_agent.commerce.catalog_import.source import ImportFailed
 from commerce_agent.commerce.merchant import DB_OPTION
 from commerce_agent.commerce.storage import catalog as catalog_storage
-from commerce_agent.db import Database
+from commerce_agent.db import database_for
 from commerce_agent.errors import CommerceError
 
 
@@ -30,7 +30,7 @@ def catalog_group() -> None:
 
 async def _import(db_path: str, path: Path, store_id: str | None, store_name: str | None,
                   currency: str, dry_run: bool) -> ImportReport:
-    database = Database(db_path)
+    database = database_for(db_path)
     await database.open()
     try:
         if store_id is not None:
@@ -88,7 +88,7 @@ def export_command(store_id: str | None, output: Path | None, db_path: str) -> N
     """Write a store as a JSON store file, the format `catalog import` reads."""
 
     async def run() -> list[dict[str, Any]] | list[str]:
-        database = Database(db_path)
+        database = database_for(db_path)
         await database.open()
         try:
             if store_id is not None:
@@ -124,7 +124,7 @@ def first_steps(db_path: str) -> str:
 async def shop_summary(db_path: str) -> str:
     """What `serve --no-samples` prints: the first steps on an empty database, else the
     stores it serves."""
-    database = Database(db_path)
+    database = database_for(db_path)
     await database.open()
     try:
         rows, total = await catalog_storage.list_stores(database, 20, 0)
