@@ -167,8 +167,7 @@ def test_retry_after_forms() -> None:
         assert retry_after_seconds(unusable, now) is None
 
 
-async def test_gone_deactivates_the_subscription(settings: Settings,
-                                                 bob: dict[str, str]) -> None:
+async def test_gone_deactivates_the_subscription(settings: Settings) -> None:
     async with running(settings, webhook_retry_base_seconds=3600) as (app, client, alice), \
             Receiver(Answer(503)) as receiver:
         hook = await subscribe(client, alice, receiver.url)
