@@ -153,40 +153,136 @@ def _prepare(url: str, *, seeded: bool) -> None:
         thread.submit(asyncio.run, open_and_close()).result()
 
 
-class Clones:
-    """Fresh databases cloned from one template. A clone takes a few hundred milliseconds
-    (PostgreSQL copies the template and syncs it), so a thread keeps `ahead` of them made
-    before they are asked for, and another drops the ones given back: a test waits for
-    neither while the tests before it run."""
+SNAPSHOT = "ca_test_snapshot"  # the schema in each template that keeps a copy of its rows
 
-    def __init__(self, template: str, ahead: int = 2) -> None:
+
+@dataclass(frozen=True)
+class Contents:
+    """What a template holds, to put a used clone back to it: its tables (with the columns a
+    copy writes), those with rows, and its sequences' positions."""
+
+    tables: tuple[str, ...]
+    columns: dict[str, str]
+    filled: tuple[str, ...]
+    sequences: dict[str, int | None]
+
+
+def _tables(connection: Any) -> tuple[str, ...]:
+    return tuple(row[0] for row in connection.execute(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"))
+
+
+def take_snapshot(name: str) -> Contents:
+    """Copy the template's rows into its SNAPSHOT schema (clones carry it along)."""
+    import psycopg
+    from psycopg import sql
+    with psycopg.connect(url_for(name), autocommit=True) as connection:
+        tables = _tables(connection)
+        connection.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(SNAPSHOT)))
+        columns, filled = {}, []
+        for table in tables:
+            names = [row[0] for row in connection.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                "'public' AND table_name = %s AND is_generated = 'NEVER' "
+                "ORDER BY ordinal_position", (table,))]
+            columns[table] = ", ".join(f'"{column}"' for column in names)
+            connection.execute(sql.SQL("CREATE TABLE {}.{} AS SELECT * FROM public.{}").format(
+                sql.Identifier(SNAPSHOT), sql.Identifier(table), sql.Identifier(table)))
+            if connection.execute(sql.SQL("SELECT EXISTS (SELECT FROM public.{})").format(
+                    sql.Identifier(table))).fetchone()[0]:
+                filled.append(table)
+        sequences = {row[0]: row[1] for row in connection.execute(
+            "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'public'")}
+    return Contents(tables, columns, tuple(filled), sequences)
+
+
+def reset_database(name: str, contents: Contents) -> bool:
+    """Put a used clone back to its template's contents: end every connection to it, empty
+    every table and copy the snapshot's rows back (triggers and foreign keys off meanwhile),
+    and rewind the sequences. False, changing nothing, when its tables are no longer the
+    template's (a test made or dropped one): then it must be dropped instead."""
+    import psycopg
+    from psycopg import sql
+    with psycopg.connect(url_for(name), autocommit=True) as connection:
+        connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        if _tables(connection) != contents.tables:
+            return False
+        with connection.transaction():
+            connection.execute("SET LOCAL session_replication_role = replica")
+            # DELETE, not TRUNCATE: a few rows each, and TRUNCATE makes (and syncs) new files.
+            for table in contents.tables:
+                connection.execute(sql.SQL("DELETE FROM public.{}").format(
+                    sql.Identifier(table)))
+            for table in contents.filled:
+                columns = sql.SQL(contents.columns[table])
+                connection.execute(sql.SQL(
+                    "INSERT INTO public.{} ({}) OVERRIDING SYSTEM VALUE SELECT {} FROM {}.{}"
+                ).format(sql.Identifier(table), columns, columns, sql.Identifier(SNAPSHOT),
+                         sql.Identifier(table)))
+            for sequence, last in contents.sequences.items():
+                if last is None:
+                    connection.execute(sql.SQL("ALTER SEQUENCE public.{} RESTART").format(
+                        sql.Identifier(sequence)))
+                else:
+                    connection.execute("SELECT setval(%s, %s, true)",
+                                       (f'public."{sequence}"', last))
+    return True
+
+
+class Clones:
+    """Databases with one template's contents, for tests, made on a thread of their own.
+
+    Creating a clone is quick (tenths of a second), but dropping a database forces a
+    checkpoint, which takes a second or more on a busy server: more than most tests. So a
+    database given back is not dropped but reset to the template's contents (emptied and
+    refilled from the snapshot the clone carries, tens of milliseconds) and handed to a later
+    test; the thread does that while the next test runs, and keeps `ahead` databases ready.
+    Only `close()` drops them — a few per session."""
+
+    def __init__(self, template: str, contents: Contents, ahead: int = 1) -> None:
         self.template = template
+        self.contents = contents
         self._ahead = ahead
-        self._maker = ThreadPoolExecutor(1, thread_name_prefix=f"clone-{template}")
-        self._dropper = ThreadPoolExecutor(1, thread_name_prefix=f"drop-{template}")
-        self._made: deque[Future[str]] = deque()
-        self.names: list[str] = []  # every clone made, for the record
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix=f"clones-{template}")
+        self._coming: deque[Future[str]] = deque()  # clones and resets, in order
+        self.names: list[str] = []  # every database made, for the record
+        self._existing: set[str] = set()
 
     def _create(self) -> str:
         name = create_database(self.template)
         self.names.append(name)
+        self._existing.add(name)
         return name
 
-    def _make(self) -> None:
-        self._made.append(self._maker.submit(self._create))
+    def _drop(self, name: str) -> None:
+        self._existing.discard(name)
+        drop_database(name)
+
+    def _renew(self, name: str) -> str:
+        try:
+            if reset_database(name, self.contents):
+                return name
+        except Exception:  # noqa: S110 - anything odd: a new clone is the safe answer
+            pass
+        self._drop(name)
+        return self._create()
 
     def take(self) -> str:
-        """A fresh database's name; give it back when done."""
-        while len(self._made) <= self._ahead:
-            self._make()
-        return self._made.popleft().result()
+        """The name of a database with exactly the template's contents; give it back after."""
+        if not self._coming:
+            self._coming.append(self._worker.submit(self._create))
+        name = self._coming.popleft().result()
+        while len(self._coming) < self._ahead:
+            self._coming.append(self._worker.submit(self._create))
+        return name
 
     def give_back(self, name: str) -> None:
-        self._dropper.submit(drop_database, name)
+        self._coming.append(self._worker.submit(self._renew, name))
 
     @contextmanager
     def database(self) -> Iterator[str]:
-        """A fresh database for the block, dropped after it; its URL."""
+        """A database of the block's own, with the template's contents; its URL."""
         name = self.take()
         try:
             yield url_for(name)
@@ -194,13 +290,11 @@ class Clones:
             self.give_back(name)
 
     def close(self) -> None:
-        """Drop what was made ahead and not used; wait for every drop."""
-        while self._made:
-            made = self._made.popleft()
+        """Drop every database made (after the work under way)."""
+        self._worker.shutdown()
+        for name in list(self._existing):
             with suppress(Exception):
-                self.give_back(made.result())
-        self._maker.shutdown()
-        self._dropper.shutdown()
+                self._drop(name)
 
 
 @dataclass
@@ -219,12 +313,13 @@ def postgres_templates() -> Iterator[Templates]:
     made: list[str] = []
     clones: list[Clones] = []
     try:
-        for seeded in (False, True):
-            # The seeded template starts from the migrated one: the migrations run once.
-            name = create_database(made[0] if made else "template0")
-            made.append(name)
-            _prepare(url_for(name), seeded=seeded)
-            clones.append(Clones(name))
+        migrated = create_database()
+        made.append(migrated)
+        _prepare(url_for(migrated), seeded=False)
+        seeded = create_database(migrated)  # the migrations run once
+        made.append(seeded)
+        _prepare(url_for(seeded), seeded=True)
+        clones = [Clones(name, take_snapshot(name)) for name in made]
         yield Templates(*clones)
     finally:
         for factory in clones:
