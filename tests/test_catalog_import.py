@@ -18,7 +18,7 @@ from commerce_agent.cli import main
 from commerce_agent.commerce.shop.checks import store_problems
 from commerce_agent.seed import load_stores
 from commerce_agent.settings import Settings
-from tests.reads import read_one
+from tests.elsewhere import read_one
 
 pytestmark = pytest.mark.both_backends
 

@@ -11,9 +11,9 @@ import httpx
 import pytest
 from standardwebhooks import Webhook
 
+from tests.elsewhere import read_all
 from tests.helpers import buy
 from tests.live import LiveServer, start_live_server, user_token
-from tests.reads import read_all
 from tests.test_webhooks import Answer, Receiver
 
 pytestmark = pytest.mark.both_backends
