@@ -16,16 +16,14 @@ from commerce_agent.commerce.catalog_import.commands import (
     first_steps,
     shop_summary,
 )
-from commerce_agent.commerce.merchant import orders_group, returns_group
+from commerce_agent.commerce.merchant import DB_OPTION, orders_group, returns_group
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
+from commerce_agent.db.backends import display
 from commerce_agent.gc_tuning import tune_for_serving
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import Settings
-
-DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_default=True,
-                         envvar="COMMERCE_AGENT_DB", help="Path of the SQLite database file.")
 
 
 async def _open(db_path: str) -> Database:
@@ -102,7 +100,7 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
                         webhook_timeout_seconds=webhook_timeout, **agent_settings(agent))
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
     click.echo(f"Storefront: {settings.base_url.rstrip('/')}/  (open it in a browser)")
-    click.echo(f"commerce-agent serving {settings.base_url}  (database: {db_path})")
+    click.echo(f"commerce-agent serving {settings.base_url}  (database: {display(db_path)})")
     if no_samples:
         click.echo(asyncio.run(shop_summary(db_path)))
     else:
@@ -143,7 +141,7 @@ def seed_command(db_path: str, reset: bool) -> None:
 def init_command(db_path: str) -> None:
     """Create or migrate an empty database (no sample stores) and say how to fill it."""
     asyncio.run(_prepare(Settings(db_path=db_path), samples=False))
-    click.echo(f"Database ready: {db_path} (no sample stores).")
+    click.echo(f"Database ready: {display(db_path)} (no sample stores).")
     click.echo(first_steps(db_path))
 
 

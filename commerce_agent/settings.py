@@ -6,7 +6,8 @@ import msgspec
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    # Where the single SQLite file lives.
+    # The database: the path of the SQLite file, or a postgresql://USER@HOST/DBNAME URL
+    # (the postgres extra; docs/postgres.md).
     db_path: str = "./commerce-agent.db"
     # Public base URL used in absolute links (confirm URLs, consent pages, webhooks).
     base_url: str = "http://127.0.0.1:8000"

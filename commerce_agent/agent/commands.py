@@ -18,8 +18,9 @@ _OPTIONS = [
                  help="Path prefix of the Agent Session Streaming API."),
     click.option("--journal", default="sqlite", show_default=True,
                  envvar="COMMERCE_AGENT_JOURNAL",
-                 help="Where agent sessions are kept: memory, file[:DIR], sqlite (the database "
-                      "file) or redis://HOST:PORT/DB (needs the redis extra)."),
+                 help="Where agent sessions are kept: memory, file[:DIR], sqlite (the --db "
+                      "database, SQLite or PostgreSQL; also called database) or "
+                      "redis://HOST:PORT/DB (needs the redis extra)."),
     click.option("--auth-secret", default="", envvar="COMMERCE_AGENT_AUTH_SECRET",
                  help="Require this bearer token on agent create, info and stream routes."),
     click.option("--openai-base-url", default="", envvar="COMMERCE_AGENT_OPENAI_BASE_URL",

@@ -143,7 +143,7 @@ async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at
     await tx.execute(
         "INSERT INTO sign_in_failures (email_hash, failures, window_ends_at) "
         "VALUES (:hash, 1, :ends) "
-        "ON CONFLICT (email_hash) DO UPDATE SET failures = failures + 1",
+        "ON CONFLICT (email_hash) DO UPDATE SET failures = sign_in_failures.failures + 1",
         {"hash": email_hash, "ends": window_ends_at})
 
 

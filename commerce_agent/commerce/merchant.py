@@ -19,12 +19,25 @@ from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
 from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Database, database_for
+from commerce_agent.db.backends import MissingExtra, backend_for
 from commerce_agent.errors import CommerceError
 
 T = TypeVar("T")
 
+def checked_database(context: click.Context, parameter: click.Parameter, value: str | None
+                    ) -> str | None:
+    """A postgresql:// URL needs the postgres extra: say so before anything runs."""
+    if value is not None:
+        try:
+            backend_for(value)
+        except MissingExtra as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+DB_HELP = "The SQLite database file, or a postgresql://USER@HOST/DBNAME URL."
 DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_default=True,
-                         envvar="COMMERCE_AGENT_DB", help="Path of the SQLite database file.")
+                         envvar="COMMERCE_AGENT_DB", callback=checked_database, help=DB_HELP)
 LIMIT_OPTION = click.option("--limit", default=50, show_default=True,
                             type=click.IntRange(1, 1000), help="How many to show.")
 

@@ -58,6 +58,9 @@ class Database(ABC):
 
     dialect: str
     path: str  # the SQLite file, or the PostgreSQL URL (password removed)
+    # Whether `signal(topic)` is set by other processes' commits too (PostgreSQL's NOTIFY):
+    # then waiters need to poll only as a safety net, not to see those commits.
+    signals_every_process = False
 
     def __new__(cls, target: str = "", **options: Any) -> Database:  # noqa: ARG004
         if cls is Database:  # the backend's own __init__ then runs with the same arguments

@@ -233,6 +233,7 @@ class _Write:
 
 class PostgresDatabase(Database):
     dialect = "postgresql"
+    signals_every_process = True
 
     def __init__(self, url: str, *, readers: int = READ_POOL_MAX,
                  synchronous: str | None = None) -> None:

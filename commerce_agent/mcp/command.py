@@ -6,6 +6,7 @@ import asyncio
 
 import click
 
+from commerce_agent.commerce.merchant import checked_database
 from commerce_agent.mcp import EXTRA_MISSING, available
 
 
@@ -14,8 +15,9 @@ from commerce_agent.mcp import EXTRA_MISSING, available
               help="A running server to relay to (its base URL, or its /mcp endpoint).")
 @click.option("--token", default=None, envvar="COMMERCE_AGENT_MCP_TOKEN",
               help="Bearer token of the customer to act for (without one: browsing only).")
-@click.option("--db", "db_path", default=None,
-              help="Run the tools in this process on this SQLite file instead of --url.")
+@click.option("--db", "db_path", default=None, callback=checked_database,
+              help="Run the tools in this process on this database (SQLite file or "
+                   "postgresql:// URL) instead of --url.")
 def mcp_command(url: str | None, token: str | None, db_path: str | None) -> None:
     """Speak MCP on stdin/stdout: relay to --url's /mcp, or serve --db in-process."""
     if not available():

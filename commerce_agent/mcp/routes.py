@@ -9,6 +9,7 @@ without the `mcp` extra /mcp answers 501 naming it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -77,8 +78,8 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         app = scope["app"]
-        manager = getattr(app.state, "mcp_sessions", None)
-        if manager is None:
+        sessions: LazySessions | None = getattr(app.state, "mcp_sessions", None)
+        if sessions is None:
             raise CommerceError(501, "not_implemented", EXTRA_MISSING)
         settings: Settings = app.state.settings
         owner_id = ""
@@ -104,23 +105,49 @@ class McpEndpoint:
                         self.session_owners[bytes(value).decode("latin-1")] = owner_id
             await send(message)
 
+        manager = await sessions.manager()
         await manager.handle_request(scope, receive, remember)
+
+
+class LazySessions:
+    """The SDK's session manager, started by the first /mcp request and stopped with the app.
+    Importing the SDK (pydantic, opentelemetry and more: about 30 MB in every process) waits
+    until somebody speaks MCP to this process."""
+
+    def __init__(self, app: Starlette) -> None:
+        self._app = app
+        self._lock = asyncio.Lock()
+        self._running = contextlib.AsyncExitStack()
+        self._manager: Any = None
+
+    async def manager(self) -> Any:
+        if self._manager is None:
+            async with self._lock:
+                if self._manager is None:
+                    from commerce_agent.mcp.transports import http_session_manager
+
+                    self._manager = await self._running.enter_async_context(
+                        http_session_manager(self._app))
+        return self._manager
+
+    async def close(self) -> None:
+        self._manager = None
+        await self._running.aclose()
 
 
 @contextlib.asynccontextmanager
 async def mcp_worker(app: Starlette) -> AsyncIterator[None]:
-    """Runs the MCP session manager while the app runs (create_app's background workers)."""
+    """Offers the MCP session manager while the app runs (create_app's background workers);
+    it starts on first use (LazySessions)."""
     if not available():
         yield
         return
-    from commerce_agent.mcp.transports import http_session_manager
-
-    async with http_session_manager(app) as manager:
-        app.state.mcp_sessions = manager
-        try:
-            yield
-        finally:
-            app.state.mcp_sessions = None
+    sessions = app.state.mcp_sessions = LazySessions(app)
+    try:
+        yield
+    finally:
+        app.state.mcp_sessions = None
+        await sessions.close()
 
 
 class ProtocolRoute(BaseRoute):

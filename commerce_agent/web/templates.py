@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.responses import HTMLResponse
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 # Scripts and styles come only from this server; the API is called on the same origin.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -19,16 +22,22 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
 }
 
-environment = Environment(
-    loader=PackageLoader("commerce_agent.web", "templates"),
-    autoescape=select_autoescape(default=True, default_for_string=True),
-    undefined=StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
+
+@functools.cache
+def environment() -> Environment:
+    """Made on the first page served: a process that serves only the APIs never loads Jinja2."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    return Environment(
+        loader=PackageLoader("commerce_agent.web", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """The template `name` rendered as a whole page with the web app's security headers."""
-    body = environment.get_template(name).render(**context)
+    body = environment().get_template(name).render(**context)
     return HTMLResponse(body, status_code=status, headers=dict(HEADERS))

@@ -1,9 +1,10 @@
 """Live order events for every SSE watcher in this process, from one reader.
 
 The feed remembers the last `order_events.id` it has seen and, whenever a change commits here
-(`Database.signal`) or the poll interval passes (changes of other processes), reads what is
-new once and hands each event to the watchers of its order. Many watchers of one order cost
-one query per change, and each event is encoded once, shared by every watcher.
+(`Database.signal`: on PostgreSQL, a commit of any process) or the poll interval passes
+(changes of other processes on SQLite; a safety net on PostgreSQL), reads what is new once
+and hands each event to the watchers of its order. Many watchers of one order cost one query
+per change, and each event is encoded once, shared by every watcher.
 
 A watcher's queue is bounded: a watcher too slow to keep up is dropped (its stream ends) and
 its client resumes with Last-Event-ID from the stored journal, so memory stays bounded.
@@ -63,10 +64,18 @@ class Watcher:
             return False
 
 
+# Seconds between reads when no commit was signalled: other processes' commits on SQLite; a
+# safety net only where every process's commits are signalled (PostgreSQL).
+POLL_SECONDS = 0.25
+SIGNALLED_POLL_SECONDS = 5.0
+
+
 class OrderFeed:
-    def __init__(self, db: Database, *, poll_interval: float = 0.25, capacity: int = 256
-                 ) -> None:
+    def __init__(self, db: Database, *, poll_interval: float | None = None,
+                 capacity: int = 256) -> None:
         self.db = db
+        if poll_interval is None:
+            poll_interval = SIGNALLED_POLL_SECONDS if db.signals_every_process else POLL_SECONDS
         self.poll_interval = poll_interval
         self.capacity = capacity
         self._watchers: dict[str, set[Watcher]] = {}
