@@ -18,9 +18,16 @@ from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.payments import exact
 from commerce_agent.settings import Settings
 from tests.live import LiveServer, start_live_server
-from tests.pg import fresh_database, postgres_template, postgres_url
+from tests.pg import (
+    Templates,
+    empty_postgres_url,
+    postgres_template,
+    postgres_templates,
+    postgres_url,
+)
 
-__all__ = ["postgres_template", "postgres_url"]  # fixtures, found here by pytest
+# Fixtures, found here by pytest.
+__all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
 
 MEDIA = "application/commerce+json; version=1.0"
 
@@ -66,8 +73,8 @@ def make_db(backend: str, tmp_path: os.PathLike[str], request: pytest.FixtureReq
         def make(name: str) -> str:
             if name not in made:
                 if backend == "postgres":
-                    template = request.getfixturevalue("postgres_template")
-                    made[name] = stack.enter_context(fresh_database(template))
+                    templates: Templates = request.getfixturevalue("postgres_templates")
+                    made[name] = stack.enter_context(templates.migrated.database())
                 else:
                     made[name] = os.path.join(tmp_path, name)
             return made[name]
@@ -116,7 +123,8 @@ def live_db(backend: str, tmp_path: os.PathLike[str],
             request: pytest.FixtureRequest) -> Iterator[str]:
     """Another fresh database for a live server, on the test's backend (not the settings one)."""
     if backend == "postgres":
-        with fresh_database(request.getfixturevalue("postgres_template")) as url:
+        templates: Templates = request.getfixturevalue("postgres_templates")
+        with templates.migrated.database() as url:
             yield url
     else:
         yield os.path.join(tmp_path, "live.db")

@@ -22,7 +22,7 @@ from commerce_agent import clock
 from commerce_agent.commerce.services import webhook_signing, webhooks
 from commerce_agent.commerce.services.webhook_sender import retry_after_seconds, retry_delay
 from commerce_agent.commerce.storage import webhooks as storage
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
 from tests.conftest import running
 from tests.helpers import buy
@@ -167,8 +167,7 @@ def test_retry_after_forms() -> None:
         assert retry_after_seconds(unusable, now) is None
 
 
-async def test_gone_deactivates_the_subscription(settings: Settings,
-                                                 bob: dict[str, str]) -> None:
+async def test_gone_deactivates_the_subscription(settings: Settings) -> None:
     async with running(settings, webhook_retry_base_seconds=3600) as (app, client, alice), \
             Receiver(Answer(503)) as receiver:
         hook = await subscribe(client, alice, receiver.url)
@@ -274,7 +273,7 @@ async def test_redeliver_sends_the_same_event_again(app: Starlette, client: http
 # --- leases, restarts, a failing cycle ----------------------------------------------------------
 
 async def _outbox(path: str, count: int) -> Database:
-    db = Database(path, synchronous="OFF")
+    db = database_for(path, synchronous="OFF")
     await db.open()
     now = clock.now_iso()
     async with db.transaction() as tx:
@@ -317,7 +316,7 @@ async def test_two_senders_never_claim_the_same_delivery(
         make_db: Callable[[str], str]) -> None:
     path = make_db("outbox.db")
     first = await _outbox(path, 40)
-    second = Database(path, synchronous="OFF")
+    second = database_for(path, synchronous="OFF")
     await second.open()
     try:
         async def take(db: Database) -> set[str]:
@@ -343,7 +342,7 @@ async def test_pending_deliveries_are_sent_after_a_restart(settings: Settings
             hook = await subscribe(client, alice, receiver.url)
             await buy(client, alice)
             await receiver.wait_for(lambda found: len(found) >= 2)
-        stopped = Database(settings.db_path, synchronous="OFF")
+        stopped = database_for(settings.db_path, synchronous="OFF")
         await stopped.open()
         try:
             rows = await deliveries(stopped, hook["id"])
