@@ -1,13 +1,15 @@
-"""Two live server processes on one store (a SQLite file, or a PostgreSQL database): no
-oversell between them, an order-updates stream on one hears a change made through the other, one
-delivery per webhook event although both run senders, the simulator moves each order once, and
-an agent turn running on one streams through the other."""
+"""Live server processes on one store (a SQLite file, or a PostgreSQL database): started
+together on an empty store they migrate and seed it once; no oversell between them; an
+order-updates stream on one hears a change made through the other; one delivery per webhook
+event although both run senders; the simulator moves each order once; and an agent turn running
+on one streams through the other."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 from collections import Counter
+from contextlib import ExitStack
 from typing import Any
 
 import httpx
@@ -15,6 +17,7 @@ import pytest
 
 from commerce_agent.client import AgentClient, Session
 from commerce_agent.commerce.services import fulfillment
+from commerce_agent.seed import load_stores
 from tests.agent_support import drop_redis_keys, journal_spec
 from tests.helpers import (
     LIMITED_MUG,
@@ -26,7 +29,8 @@ from tests.helpers import (
     payment_header,
 )
 from tests.live import LiveServer
-from tests.multiprocess import bearer, one_value, start_servers
+from tests.multiprocess import bearer, one_value, opened_store, start_servers
+from tests.pg import fresh_database, require_postgres
 from tests.test_order_updates_live import watch
 from tests.test_webhooks import Answer, Receiver
 
@@ -57,6 +61,33 @@ async def ready_to_pay(client: httpx.AsyncClient, headers: dict[str, str]
     intent = (await confirm_fiat(client, required.json())).json()["paymentIntentId"]
     proof = payment_header("fiat_intent", "sandbox", {"paymentIntentId": intent})
     return body, {**headers, "X-PAYMENT": proof}
+
+
+async def test_processes_starting_together_on_an_empty_store_migrate_and_seed_it_once(
+        backend: str, tmp_path: os.PathLike[str]) -> None:
+    with ExitStack() as stack:
+        if backend == "postgres":
+            require_postgres()
+            target = stack.enter_context(fresh_database("template0"))  # not even migrated
+        else:
+            target = os.path.join(tmp_path, "empty.db")
+        started = await start_servers(target, 3, QUIET)
+        try:
+            async with httpx.AsyncClient(timeout=30) as http:
+                listed = [(await http.get(f"{server.url}/stores")).json()["stores"]
+                          for server in started]
+        finally:
+            for server in started:
+                server.stop()
+        assert all(server.process.returncode == 0 for server in started)
+        assert listed[0] == listed[1] == listed[2]
+        assert len(listed[0]) == len(load_stores())
+        async with opened_store(target) as database:
+            versions = [row["version"] for row in await database.fetch_all(
+                "SELECT version FROM schema_migrations")]
+            stores = await database.fetch_one("SELECT COUNT(*) AS n FROM stores")
+        assert versions and len(versions) == len(set(versions))
+        assert stores is not None and stores["n"] == len(load_stores())
 
 
 async def test_fifty_paid_orders_through_two_processes_take_exactly_ten(
