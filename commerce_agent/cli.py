@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 import click
-import uvicorn
 
 from commerce_agent.agent.commands import agent_options, agent_settings, chat_command
 from commerce_agent.auth.tokens import find_user_id, mint_token
@@ -20,7 +19,6 @@ from commerce_agent.commerce.merchant import DB_OPTION, orders_group, returns_gr
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
 from commerce_agent.db.backends import display
-from commerce_agent.gc_tuning import tune_for_serving
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import Settings
@@ -80,6 +78,9 @@ def main() -> None:
 @click.option("--webhook-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
               envvar="COMMERCE_AGENT_WEBHOOK_TIMEOUT",
               help="Seconds a webhook receiver has to answer.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1),
+              envvar="COMMERCE_AGENT_WORKERS",
+              help="Server processes sharing the port and the database (docs/deploy.md).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]),
               envvar="COMMERCE_AGENT_LOG_LEVEL", help="uvicorn log level.")
@@ -88,11 +89,14 @@ def main() -> None:
 @agent_options
 def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetime: int,
           simulate: bool, simulate_speed: float, sse_heartbeat: float,
-          webhook_retry_base: float, webhook_timeout: float, log_level: str,
+          webhook_retry_base: float, webhook_timeout: float, workers: int, log_level: str,
           no_samples: bool = False, **agent: Any) -> None:
     """Create or migrate the database, seed the sample stores, and serve the API."""
-    from commerce_agent.app import create_app
+    from commerce_agent.workers import serve as serve_processes  # the app, only when serving
 
+    if workers > 1 and agent["journal"] == "memory":
+        raise click.UsageError("--journal memory lives in one process: with --workers use "
+                               "sqlite (the default), file or redis (docs/deploy.md).")
     settings = Settings(db_path=db_path, base_url=base_url or f"http://{host}:{port}",
                         cart_lifetime_seconds=cart_lifetime, simulate=simulate,
                         simulate_speed=simulate_speed, sse_heartbeat_seconds=sse_heartbeat,
@@ -110,13 +114,10 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
     click.echo(f"Try: curl {settings.base_url}/capabilities")
     click.echo(f"Agent: curl {settings.base_url}{settings.agent_mount}/info  (journal: "
                f"{settings.journal}; chat: commerce-agent chat --url {settings.base_url})")
-    app = create_app(settings, seed_data=not no_samples)
-    tune_for_serving()
-    # Open streams (order updates, following agent streams) would hold Ctrl-C forever:
-    # they get a few seconds to finish, then are cancelled (clients resume from their ids).
-    # uvicorn writes access lines at info: below that level it would still format each one.
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3,
-                access_log=log_level in ("info", "debug"))
+    if workers > 1:
+        click.echo(f"Serving with {workers} worker processes on one socket.")
+    serve_processes(settings, host=host, port=port, workers=workers, log_level=log_level,
+                    seed_data=not no_samples)
 
 
 @main.command("seed")

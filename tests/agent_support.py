@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from commerce_agent.agent.journals import Journal, open_journal
-from commerce_agent.db import Database
+from commerce_agent.db import database_for
 
 JOURNALS = ["memory", "file", "sqlite", "redis"]
 REDIS_URL = os.environ.get("COMMERCE_AGENT_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -69,7 +69,7 @@ async def drop_redis_keys(spec: str) -> None:
 
 @asynccontextmanager
 async def opened_journal(spec: str, db_path: str) -> AsyncIterator[Journal]:
-    database = Database(db_path, synchronous="NORMAL")
+    database = database_for(db_path, synchronous="NORMAL")
     await database.open()
     journal = open_journal(spec, database)
     await journal.open()

@@ -4,8 +4,8 @@ client over ASGITransport, demo users with tokens, and a live uvicorn for stream
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import ExitStack, asynccontextmanager
 from typing import Any
 
 import httpx
@@ -18,6 +18,16 @@ from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.payments import exact
 from commerce_agent.settings import Settings
 from tests.live import LiveServer, start_live_server
+from tests.pg import (
+    Templates,
+    empty_postgres_url,
+    postgres_template,
+    postgres_templates,
+    postgres_url,
+)
+
+# Fixtures, found here by pytest.
+__all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
 
 MEDIA = "application/commerce+json; version=1.0"
 
@@ -26,9 +36,54 @@ MEDIA = "application/commerce+json; version=1.0"
 exact.exact_available()
 
 
+BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`@pytest.mark.both_backends` (on a test or a module): run on SQLite and on PostgreSQL.
+    `@pytest.mark.sqlite_only` on a test inside such a module keeps it on SQLite."""
+    definition = metafunc.definition
+    if ("backend" in metafunc.fixturenames and definition.get_closest_marker("both_backends")
+            and not definition.get_closest_marker("sqlite_only")):
+        metafunc.parametrize("backend", BACKENDS, indirect=True, ids=BACKENDS)
+
+
 @pytest.fixture
-def settings(tmp_path: os.PathLike[str]) -> Settings:
-    return Settings(db_path=os.path.join(tmp_path, "commerce.db"), base_url="http://test",
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage backend this test runs on: "sqlite" unless parametrized."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def db_target(backend: str, tmp_path: os.PathLike[str], request: pytest.FixtureRequest) -> str:
+    """What `--db` and `Settings.db_path` take: a fresh SQLite file, or a fresh PostgreSQL URL."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return os.path.join(tmp_path, "commerce.db")
+
+
+@pytest.fixture
+def make_db(backend: str, tmp_path: os.PathLike[str], request: pytest.FixtureRequest
+            ) -> Iterator[Callable[[str], str]]:
+    """`make_db("name.db")`: a database of that name for this test on its backend — a file in
+    tmp_path, or a fresh PostgreSQL database (dropped after the test). The same name gives the
+    same database, so two openers can share one."""
+    made: dict[str, str] = {}
+    with ExitStack() as stack:
+        def make(name: str) -> str:
+            if name not in made:
+                if backend == "postgres":
+                    templates: Templates = request.getfixturevalue("postgres_templates")
+                    made[name] = stack.enter_context(templates.migrated.database())
+                else:
+                    made[name] = os.path.join(tmp_path, name)
+            return made[name]
+        yield make
+
+
+@pytest.fixture
+def settings(db_target: str) -> Settings:
+    return Settings(db_path=db_target, base_url="http://test",
                     simulate=False, sqlite_synchronous="NORMAL")
 
 
@@ -64,9 +119,21 @@ async def bob(app: Starlette) -> dict[str, str]:
 
 
 @pytest.fixture
-def live_server(tmp_path: os.PathLike[str]) -> Iterator[LiveServer]:
+def live_db(backend: str, tmp_path: os.PathLike[str],
+            request: pytest.FixtureRequest) -> Iterator[str]:
+    """Another fresh database for a live server, on the test's backend (not the settings one)."""
+    if backend == "postgres":
+        templates: Templates = request.getfixturevalue("postgres_templates")
+        with templates.migrated.database() as url:
+            yield url
+    else:
+        yield os.path.join(tmp_path, "live.db")
+
+
+@pytest.fixture
+def live_server(live_db: str) -> Iterator[LiveServer]:
     """A real `commerce-agent serve` subprocess on a free port (simulator off)."""
-    server = start_live_server(os.path.join(tmp_path, "live.db"))
+    server = start_live_server(live_db)
     try:
         yield server
     finally:

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -43,7 +44,7 @@ class LiveServer:
 
     def output(self) -> str:
         """What the server printed so far (stdout and stderr)."""
-        with open(f"{self.db_path}.{self.port}.log", encoding="utf-8") as log:
+        with open(log_path(self.db_path, self.port), encoding="utf-8") as log:
             return log.read()
 
     def stop(self) -> None:
@@ -65,6 +66,15 @@ class LiveServer:
         return start_live_server(self.db_path, self.extra_args, port=self.port)
 
 
+def log_path(db_path: str, port: int) -> str:
+    """Where a server's output goes: beside its SQLite file, or, for a database URL, in the
+    temporary folder under a name made from the URL's database name."""
+    if "://" not in db_path:
+        return f"{db_path}.{port}.log"
+    name = db_path.rsplit("/", 1)[-1].split("?", 1)[0] or "db"
+    return os.path.join(tempfile.gettempdir(), f"commerce-agent-{name}.{port}.log")
+
+
 def start_live_server(db_path: str, extra_args: list[str] | None = None, *,
                       port: int | None = None, timeout: float = 30.0) -> LiveServer:
     args = list(extra_args or ["--no-simulate"])
@@ -73,14 +83,14 @@ def start_live_server(db_path: str, extra_args: list[str] | None = None, *,
     command = [sys.executable, "-m", "commerce_agent", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", db_path, "--log-level", "warning", *args]
     # Output goes to a file: an unread pipe would fill up and block the server.
-    log = open(f"{db_path}.{port}.log", "ab")  # closed below; the child keeps its copy
+    log = open(log_path(db_path, port), "ab")  # closed below; the child keeps its copy
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     log.close()
     server = LiveServer(db_path, port, process, list(extra_args or ["--no-simulate"]))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            with open(f"{db_path}.{port}.log") as log_file:
+            with open(log_path(db_path, port)) as log_file:
                 output = log_file.read()
             raise RuntimeError(f"server exited with {process.returncode}:\n{output}")
         try:

@@ -15,6 +15,8 @@ from commerce_agent.auth import accounts
 from commerce_agent.cli import main
 from commerce_agent.settings import Settings
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = {"email": "alice@example.com", "password": "alice-demo-pass"}
 
 

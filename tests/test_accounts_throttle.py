@@ -17,6 +17,8 @@ from commerce_agent.settings import Settings
 from tests.agent_support import consent
 from tests.test_accounts_pages import browser_sign_in
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = {"email": "alice@example.com", "password": "alice-demo-pass"}
 WRONG = {"email": "alice@example.com", "password": "not-her-password"}
 

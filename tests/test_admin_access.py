@@ -15,6 +15,8 @@ from commerce_agent.commerce.admin.operations import ADMIN_OPERATIONS
 from tests.admin_support import CERAMICS, EBOOKS, merchant_headers
 from tests.lifecycle_support import complete, mug_order
 
+pytestmark = pytest.mark.both_backends
+
 ADMIN_ROUTES = sorted((method, route.path) for route in
                       [*store_routes.routes, *item_routes.routes, *order_routes.routes,
                        *import_routes.routes]

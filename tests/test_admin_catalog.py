@@ -15,6 +15,8 @@ from tests.helpers import add_item, new_cart
 from tests.lifecycle_support import mug_order, stock
 from tests.test_agent_tools import run
 
+pytestmark = pytest.mark.both_backends
+
 CATALOG = "cat_ceramics_drinkware"
 BOWL = {"name": "Ash Glaze Noodle Bowl", "price": {"amount": "29.00", "currency": "USD"},
         "description": "A deep bowl in wood-ash glaze.", "stock": 6, "catalogId": CATALOG}

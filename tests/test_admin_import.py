@@ -7,10 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.admin import import_routes
 from tests.admin_support import CERAMICS, EBOOKS, merchant_headers
+
+pytestmark = pytest.mark.both_backends
 
 CSV = (Path(__file__).parent / "data" / "shopify_products.csv").read_bytes()
 URL = f"/admin/stores/{CERAMICS}/catalog/import"

@@ -14,6 +14,8 @@ from tests.admin_support import CERAMICS, merchant_headers
 from tests.lifecycle_support import mug_order, order, stock
 from tests.sse import parse
 
+pytestmark = pytest.mark.both_backends
+
 SHIPMENT = "dev.commerce.order.shipment_tracking"
 
 

@@ -1,5 +1,6 @@
-"""The Agent Session Streaming API contract, on every journal backend (in-process, finite
-streams: a stream that is not following ends at the turn's next pause or end)."""
+"""The Agent Session Streaming API contract, on every journal backend, the sqlite journal also
+with its database on PostgreSQL (in-process, finite streams: a stream that is not following
+ends at the turn's next pause or end)."""
 
 from __future__ import annotations
 
@@ -23,11 +24,19 @@ EVENT_TYPES = {"session.started", "session.waiting", "session.failed", "agent.st
                "authorization.granted"}
 
 
-@pytest.fixture(params=JOURNALS)
+# (journal, database backend): the sqlite journal lives in the app's database, so it also
+# runs on PostgreSQL.
+CASES = [*((kind, "sqlite") for kind in JOURNALS), ("sqlite", "postgres")]
+
+
+@pytest.fixture(params=CASES, ids=[*JOURNALS, "sqlite-on-postgres"])
 async def settings(request: pytest.FixtureRequest,
                    tmp_path: os.PathLike[str]) -> AsyncIterator[Settings]:
-    spec = journal_spec(request.param, tmp_path)
-    yield Settings(db_path=os.path.join(tmp_path, "commerce.db"), base_url="http://test",
+    kind, backend = request.param
+    spec = journal_spec(kind, tmp_path)
+    db_path = (request.getfixturevalue("postgres_url") if backend == "postgres"
+               else os.path.join(tmp_path, "commerce.db"))
+    yield Settings(db_path=db_path, base_url="http://test",
                    simulate=False, sqlite_synchronous="NORMAL", journal=spec)
     if spec.startswith("redis"):
         await drop_redis_keys(spec)

@@ -1,4 +1,5 @@
-"""The journal contract, run unchanged against memory, file, sqlite and redis."""
+"""The journal contract, run unchanged against memory, file, sqlite (on both database
+backends) and redis."""
 
 from __future__ import annotations
 
@@ -14,15 +15,35 @@ from commerce_agent.agent.records import SessionRecord
 from commerce_agent.ids import new_id
 from tests.agent_support import JOURNALS, drop_redis_keys, journal_spec, opened_journal, parse
 
+# (journal, backend of the app database beside it). The sqlite journal keeps its sessions in
+# the app's database, so it runs on PostgreSQL too; the others do not touch the database.
+CASES = [*((kind, "sqlite") for kind in JOURNALS), ("sqlite", "postgres")]
+CASE_IDS = [*JOURNALS, "sqlite-on-postgres"]
+SHARED = [case for case in CASES if case[0] != "memory"]  # memory lives in one process
 
-@pytest.fixture(params=JOURNALS)
-def spec(request: pytest.FixtureRequest, tmp_path: os.PathLike[str]) -> str:
-    return journal_spec(request.param, tmp_path)
+
+def app_database(backend: str, tmp_path: os.PathLike[str], request: pytest.FixtureRequest,
+                 name: str) -> str:
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return os.path.join(tmp_path, name)
+
+
+@pytest.fixture(params=CASES, ids=CASE_IDS)
+def case(request: pytest.FixtureRequest) -> tuple[str, str]:
+    kind, backend = request.param
+    return kind, backend
 
 
 @pytest.fixture
-async def journal(spec: str, tmp_path: os.PathLike[str]) -> AsyncIterator[Journal]:
-    async with opened_journal(spec, os.path.join(tmp_path, "a.db")) as opened:
+def spec(case: tuple[str, str], tmp_path: os.PathLike[str]) -> str:
+    return journal_spec(case[0], tmp_path)
+
+
+@pytest.fixture
+async def journal(spec: str, case: tuple[str, str], tmp_path: os.PathLike[str],
+                  request: pytest.FixtureRequest) -> AsyncIterator[Journal]:
+    async with opened_journal(spec, app_database(case[1], tmp_path, request, "a.db")) as opened:
         yield opened
     if spec.startswith("redis"):
         await drop_redis_keys(spec)
@@ -145,12 +166,13 @@ async def test_follow_sends_keepalives_when_idle(journal: Journal) -> None:
     assert batches == [[], []]
 
 
-# The memory journal lives in one process: only the shared journals take part.
-@pytest.mark.parametrize("kind", [kind for kind in JOURNALS if kind != "memory"])
-async def test_a_second_instance_sees_and_follows_the_first(kind: str,
-                                                             tmp_path: os.PathLike[str]) -> None:
+@pytest.mark.parametrize(("kind", "store"), SHARED,
+                         ids=[CASE_IDS[CASES.index(case)] for case in SHARED])
+async def test_a_second_instance_sees_and_follows_the_first(
+        kind: str, store: str, tmp_path: os.PathLike[str],
+        request: pytest.FixtureRequest) -> None:
     spec = journal_spec(kind, tmp_path)
-    db_path = os.path.join(tmp_path, "shared.db")
+    db_path = app_database(store, tmp_path, request, "shared.db")
     async with opened_journal(spec, db_path) as one, opened_journal(spec, db_path) as two:
         record = await one.create(new_record(), deltas(1))
         seen = await two.load(record.id)

@@ -6,6 +6,7 @@ import os
 import time
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.agent.events import event
@@ -14,6 +15,8 @@ from commerce_agent.agent.runner import HOST, owner_gone
 from commerce_agent.agent.sessions import hash_secret, user_message
 from commerce_agent.ids import new_id
 from tests.agent_support import ndjson
+
+pytestmark = pytest.mark.both_backends
 
 
 def test_owner_gone() -> None:

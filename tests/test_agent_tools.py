@@ -17,6 +17,8 @@ from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
 from tests.helpers import US_ADDRESS
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = Principal("user_alice", "alice@example.com", "Alice Martin")
 BOB = Principal("user_bob", "bob@example.com", "Bob")
 MUG = "item_limited_glaze_mug"

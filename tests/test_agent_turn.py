@@ -6,11 +6,14 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.agent.models.base import CallTool, ModelOutput, ModelRequest
 from commerce_agent.agent.turn import MAX_MODEL_STEPS
 from tests.agent_support import ndjson
+
+pytestmark = pytest.mark.both_backends
 
 MOUNT = "/agent/v1"
 

@@ -10,6 +10,8 @@ import pytest
 from tests.helpers import CERAMICS, LIMITED_MUG, US_ADDRESS, add_item, new_cart, pay_and_order
 from tests.test_errors import assert_error
 
+pytestmark = pytest.mark.both_backends
+
 
 async def test_create_and_read_cart(client: httpx.AsyncClient, alice: dict[str, str]) -> None:
     response = await client.post("/carts", json={"storeId": CERAMICS,

@@ -6,8 +6,11 @@ from typing import Any
 
 import httpx
 import jsonschema
+import pytest
 
 from tests.helpers import CERAMICS, LIMITED_MUG, add_item, buy, new_cart
+
+pytestmark = pytest.mark.both_backends
 
 
 async def test_capabilities_have_servable_schemas(client: httpx.AsyncClient) -> None:

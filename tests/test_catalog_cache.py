@@ -3,15 +3,18 @@ stale for at most the TTL after a change by another process, keyed by locale and
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.services import catalog_cache
 from commerce_agent.commerce.storage import catalog as catalog_storage
+from tests.elsewhere import write
 from tests.helpers import CERAMICS, LIMITED_MUG, buy
+
+pytestmark = pytest.mark.both_backends
 
 
 async def _mug(client: httpx.AsyncClient, catalog_id: str, **headers: str) -> dict[str, Any]:
@@ -42,9 +45,9 @@ async def test_another_process_s_stock_change_shows_within_the_ttl(
     catalog_id = await _catalog_id(client)
     clock = _frozen_clock(app)
     before = await _mug(client, catalog_id)
-    # Another process (its own connection to the file) sells the last units.
-    with sqlite3.connect(app.state.settings.db_path) as other:
-        other.execute("UPDATE stock SET quantity = 0 WHERE item_id = ?", (LIMITED_MUG,))
+    # Another process (its own connection to the database) sells the last units.
+    write(app.state.settings.db_path, "UPDATE stock SET quantity = 0 WHERE item_id = :item",
+          {"item": LIMITED_MUG})
     clock[0] += catalog_cache.TTL_SECONDS / 2
     assert await _mug(client, catalog_id) == before  # still the kept answer
     clock[0] += catalog_cache.TTL_SECONDS

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,9 @@ from commerce_agent.cli import main
 from commerce_agent.commerce.shop.checks import store_problems
 from commerce_agent.seed import load_stores
 from commerce_agent.settings import Settings
+from tests.elsewhere import read_one
+
+pytestmark = pytest.mark.both_backends
 
 SHOPIFY = Path(__file__).parent / "data" / "shopify_products.csv"
 STORE = "store_birch_loom"
@@ -29,16 +31,14 @@ def run(*args: str) -> Result:
 
 
 def counts(db: str) -> tuple[int, int, int]:
-    with sqlite3.connect(db) as connection:
-        row = connection.execute("SELECT (SELECT COUNT(*) FROM stores), "
-                                 "(SELECT COUNT(*) FROM items), (SELECT COUNT(*) FROM stock)"
-                                 ).fetchone()
-    return int(row[0]), int(row[1]), int(row[2])
+    row = read_one(db, "SELECT (SELECT COUNT(*) FROM stores) AS stores, (SELECT COUNT(*) "
+                       "FROM items) AS items, (SELECT COUNT(*) FROM stock) AS stock")
+    return int(row["stores"]), int(row["items"]), int(row["stock"])
 
 
 @pytest.fixture
-def shop_db(tmp_path: Path) -> str:
-    db = str(tmp_path / "shop.db")
+def shop_db(make_db: Callable[[str], str]) -> str:
+    db = make_db("shop.db")
     result = run("init", "--db", db)
     assert result.exit_code == 0, result.output
     assert "catalog import" in result.output and "merchant create" in result.output
@@ -118,14 +118,12 @@ def test_reimport_updates_and_never_duplicates(shop_db: str, tmp_path: Path) -> 
     assert third.exit_code == 0 and "0 created, 1 updated, 10 unchanged" in third.output, \
         third.output
     assert counts(shop_db) == before
-    with sqlite3.connect(shop_db) as connection:
-        assert connection.execute(
-            "SELECT quantity FROM stock WHERE variant_id = 'var_linen_apron_natural'"
-        ).fetchone()[0] == 3
+    assert read_one(shop_db, "SELECT quantity FROM stock "
+                             "WHERE variant_id = 'var_linen_apron_natural'")["quantity"] == 3
 
 
-def test_dry_run_changes_nothing(tmp_path: Path) -> None:
-    db = str(tmp_path / "dry.db")
+def test_dry_run_changes_nothing(make_db: Callable[[str], str]) -> None:
+    db = make_db("dry.db")
     assert run("init", "--db", db).exit_code == 0
     result = run("catalog", "import", str(SHOPIFY), "--dry-run", "--db", db)
     assert result.exit_code == 0 and "Would import" in result.output
@@ -150,8 +148,9 @@ BROKEN = {
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
-def test_a_broken_file_imports_nothing_and_names_the_line(tmp_path: Path, case: str) -> None:
-    db = str(tmp_path / "broken.db")
+def test_a_broken_file_imports_nothing_and_names_the_line(
+        make_db: Callable[[str], str], tmp_path: Path, case: str) -> None:
+    db = make_db("broken.db")
     assert run("init", "--db", db).exit_code == 0
     change, expected = BROKEN[case]
     broken = tmp_path / "shopify_products.csv"
@@ -164,8 +163,9 @@ def test_a_broken_file_imports_nothing_and_names_the_line(tmp_path: Path, case: 
     assert counts(db) == (0, 0, 0)
 
 
-def test_a_file_in_another_encoding_is_refused_with_its_line(tmp_path: Path) -> None:
-    db = str(tmp_path / "latin.db")
+def test_a_file_in_another_encoding_is_refused_with_its_line(
+        make_db: Callable[[str], str], tmp_path: Path) -> None:
+    db = make_db("latin.db")
     assert run("init", "--db", db).exit_code == 0
     latin = tmp_path / "latin1.csv"
     latin.write_bytes(SHOPIFY.read_text(encoding="utf-8").encode("latin-1", "replace"))
@@ -177,7 +177,8 @@ def test_a_file_in_another_encoding_is_refused_with_its_line(tmp_path: Path) -> 
     assert counts(db) == (0, 0, 0)
 
 
-def test_export_writes_json_that_imports_back(shop_db: str, tmp_path: Path) -> None:
+def test_export_writes_json_that_imports_back(shop_db: str, make_db: Callable[[str], str],
+                                              tmp_path: Path) -> None:
     exported = tmp_path / "shop.json"
     result = run("catalog", "export", "--output", str(exported), "--db", shop_db)
     assert result.exit_code == 0, result.output
@@ -186,7 +187,7 @@ def test_export_writes_json_that_imports_back(shop_db: str, tmp_path: Path) -> N
     items = store["catalogs"][0]["items"]
     assert {item["id"]: item.get("status", "active") for item in items}[
         "item_old_cushion_cover"] == "archived"
-    fresh = str(tmp_path / "fresh.db")
+    fresh = make_db("fresh.db")
     assert run("init", "--db", fresh).exit_code == 0
     loaded = run("catalog", "import", str(exported), "--db", fresh)
     assert loaded.exit_code == 0 and "11 created" in loaded.output, loaded.output
@@ -195,8 +196,9 @@ def test_export_writes_json_that_imports_back(shop_db: str, tmp_path: Path) -> N
     assert json.loads(again.output) == store
 
 
-def test_a_json_store_file_with_errors_names_the_field(tmp_path: Path) -> None:
-    db = str(tmp_path / "json.db")
+def test_a_json_store_file_with_errors_names_the_field(
+        make_db: Callable[[str], str], tmp_path: Path) -> None:
+    db = make_db("json.db")
     assert run("init", "--db", db).exit_code == 0
     store = load_stores()[0]
     store["catalogs"][0]["items"][1]["price"]["amount"] = "12.5"
@@ -210,8 +212,9 @@ def test_a_json_store_file_with_errors_names_the_field(tmp_path: Path) -> None:
     os.remove(bad)
 
 
-def test_a_sample_store_cannot_be_imported_into_another_store(tmp_path: Path) -> None:
-    db = str(tmp_path / "samples.db")
+def test_a_sample_store_cannot_be_imported_into_another_store(
+        make_db: Callable[[str], str], tmp_path: Path) -> None:
+    db = make_db("samples.db")
     assert run("seed", "--db", db).exit_code == 0
     store_file = tmp_path / "ceramics.json"
     store_file.write_text(json.dumps(load_stores()[0]), encoding="utf-8")

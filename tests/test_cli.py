@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from click.testing import CliRunner
 
-from commerce_agent import cli, gc_tuning
+from commerce_agent import gc_tuning, workers
 from commerce_agent.cli import main
 from tests.live import start_live_server
 
@@ -72,7 +72,7 @@ def test_serve_tunes_the_garbage_collector_before_serving(tmp_path: Any,
     def run(app: Any, **options: Any) -> None:  # instead of serving: what serving would get
         seen["threshold"], seen["frozen"] = gc.get_threshold(), gc.get_freeze_count()
 
-    monkeypatch.setattr(cli.uvicorn, "run", run)
+    monkeypatch.setattr(workers.uvicorn, "run", run)
     threshold = gc.get_threshold()
     try:
         result = CliRunner().invoke(main, ["serve", "--db", os.path.join(tmp_path, "g.db")])

@@ -6,9 +6,12 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.conftest import token_for
 from tests.helpers import LIMITED_MUG, US_ADDRESS, add_item, confirm_fiat, new_cart, payment_header
+
+pytestmark = pytest.mark.both_backends
 
 
 async def _ready_to_pay(client: httpx.AsyncClient, headers: dict[str, str]

@@ -1,4 +1,6 @@
-"""The SQLite layer: WAL, recorded migrations, transactions and after-commit hooks."""
+"""The storage layer: recorded migrations, transactions, after-commit hooks and read-only
+readers on both backends (the make_db fixture gives each test its database on its backend);
+then what only SQLite has: WAL, group commit and the fsync after the lock."""
 
 from __future__ import annotations
 
@@ -6,28 +8,41 @@ import asyncio
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from commerce_agent.db import Database
 
+pytestmark = pytest.mark.both_backends
+MakeDb = Callable[[str], str]
 
-async def test_migrations_are_recorded_once(tmp_path: Any) -> None:
-    path = os.path.join(tmp_path, "m.db")
+
+def refused_write(backend: str) -> type[Exception]:
+    """What a reader raises when asked to write."""
+    if backend == "postgres":
+        import psycopg
+        return psycopg.errors.ReadOnlySqlTransaction
+    return sqlite3.OperationalError
+
+
+async def test_migrations_are_recorded_once(make_db: MakeDb, backend: str) -> None:
+    path = make_db("m.db")
     first, second = Database(path), Database(path)
     await asyncio.gather(first.open(), second.open())
     rows = await first.fetch_all("SELECT version, name FROM schema_migrations ORDER BY version")
     assert rows and rows[0]["name"] == "0001_core"
     assert len({row["version"] for row in rows}) == len(rows)
-    mode = await first.fetch_one("PRAGMA journal_mode")
-    assert mode[0] == "wal"
+    if backend == "sqlite":
+        mode = await first.fetch_one("PRAGMA journal_mode")
+        assert mode is not None and mode[0] == "wal"
     await first.close()
     await second.close()
 
 
-async def test_after_commit_hooks_run_only_after_commit(tmp_path: Any) -> None:
-    db = Database(os.path.join(tmp_path, "h.db"))
+async def test_after_commit_hooks_run_only_after_commit(make_db: MakeDb) -> None:
+    db = Database(make_db("h.db"))
     await db.open()
     seen: list[str] = []
     async with db.transaction() as tx:
@@ -44,26 +59,93 @@ async def test_after_commit_hooks_run_only_after_commit(tmp_path: Any) -> None:
     await db.close()
 
 
-async def test_readers_cannot_write(tmp_path: Any) -> None:
-    db = Database(os.path.join(tmp_path, "r.db"))
+async def test_readers_cannot_write(make_db: MakeDb, backend: str) -> None:
+    db = Database(make_db("r.db"))
     await db.open()
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(refused_write(backend)):
         await db.fetch_all("DELETE FROM reviews")
     await db.close()
 
 
-async def test_single_row_reads_see_commits_and_cannot_write(tmp_path: Any) -> None:
-    db = Database(os.path.join(tmp_path, "l.db"))
+async def test_single_row_reads_see_commits_and_cannot_write(make_db: MakeDb,
+                                                             backend: str) -> None:
+    db = Database(make_db("l.db"))
     await db.open()
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
                          "VALUES ('r', 'i', 'u', 5, 'now')")
     row = await db.fetch_one("SELECT rating FROM reviews WHERE id = :id", {"id": "r"})
     assert row is not None and row["rating"] == 5
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(refused_write(backend)):
         await db.fetch_one("DELETE FROM reviews RETURNING id")
+    assert await db.fetch_one("SELECT id FROM reviews") is not None
     await db.close()
 
+
+async def _thirty_writes_every_third_failing(db: Database) -> None:
+    """Concurrent writes: each failure rolls back its own write only, and each success is
+    visible to readers by the time its after-commit hook runs."""
+    seen_after_commit: list[bool] = []
+
+    async def write(index: int) -> None:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                             "VALUES (:id, 'i', :id, 5, 'now')", {"id": f"r{index}"})
+
+            async def visible() -> None:  # a reader (another connection) sees it by now
+                row = await db.fetch_one("SELECT 1 FROM reviews WHERE id = :id",
+                                         {"id": f"r{index}"})
+                seen_after_commit.append(row is not None)
+
+            tx.after_commit(visible)
+            await asyncio.sleep(0)
+            if index % 3 == 0:
+                raise RuntimeError(f"write {index} fails")
+
+    results = await asyncio.gather(*(write(i) for i in range(30)), return_exceptions=True)
+    failed = [i for i, result in enumerate(results) if isinstance(result, RuntimeError)]
+    assert failed == list(range(0, 30, 3))
+    rows = await db.fetch_all("SELECT id FROM reviews ORDER BY id")
+    assert sorted(row["id"] for row in rows) == sorted(f"r{i}" for i in range(30) if i % 3)
+    assert seen_after_commit == [True] * 20
+
+
+async def test_concurrent_writes_keep_their_own_failures(make_db: MakeDb) -> None:
+    db = Database(make_db("w.db"))
+    await db.open()
+    try:
+        await _thirty_writes_every_third_failing(db)
+    finally:
+        await db.close()
+
+
+async def test_a_write_failing_at_commit_is_not_acknowledged(make_db: MakeDb) -> None:
+    """slot_bookings' foreign key is checked at COMMIT: the write fails there, its hook never
+    runs, nothing of it stays, and the next write goes ahead."""
+    from commerce_agent.db import IntegrityError
+
+    db = Database(make_db("c.db"))
+    await db.open()
+    hooks: list[str] = []
+    with pytest.raises(IntegrityError):
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                             "VALUES ('lost', 'i', 'u', 5, 'now')")
+            await tx.execute("INSERT INTO slot_bookings (item_id, slot_id, order_id, "
+                             "owner_id, created_at) VALUES ('i', 's', 'no_such_order', 'u', "
+                             "'now')")
+            tx.after_commit(lambda: hooks.append("dangling"))
+    assert hooks == []
+    assert await db.fetch_all("SELECT id FROM reviews") == []
+    async with db.transaction() as tx:
+        await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+                         "VALUES ('after', 'i', 'u', 5, 'now')")
+        tx.after_commit(lambda: hooks.append("after"))
+    assert hooks == ["after"]
+    await db.close()
+
+
+# --- SQLite only: its connections, WAL, group commit and the sync after the lock ----------------
 
 async def test_a_busy_single_row_read_is_retried_on_a_reader_thread(tmp_path: Any) -> None:
     """A lookup runs on the event loop with busy_timeout 0, so it never waits there; when
@@ -98,42 +180,19 @@ def test_bad_synchronous_setting_is_refused(tmp_path: Any) -> None:
         Database(os.path.join(tmp_path, "s.db"), synchronous="SOMETIMES")
 
 
-async def test_concurrent_writes_share_commits_and_keep_their_own_failures(
-        tmp_path: Any) -> None:
+async def test_concurrent_writes_share_commits(tmp_path: Any) -> None:
     db = Database(os.path.join(tmp_path, "g.db"))
     await db.open()
     commits = 0
-    original = db._commit
+    original = db._commit  # type: ignore[attr-defined]
 
     async def counted(group: Any) -> None:
         nonlocal commits
         commits += 1
         await original(group)
 
-    db._commit = counted  # type: ignore[method-assign]
-    seen_after_commit: list[bool] = []
-
-    async def write(index: int) -> None:
-        async with db.transaction() as tx:
-            await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
-                             "VALUES (:id, 'i', :id, 5, 'now')", {"id": f"r{index}"})
-
-            async def visible() -> None:  # a reader (another connection) sees it by now
-                row = await db.fetch_one("SELECT 1 FROM reviews WHERE id = :id",
-                                         {"id": f"r{index}"})
-                seen_after_commit.append(row is not None)
-
-            tx.after_commit(visible)
-            await asyncio.sleep(0)
-            if index % 3 == 0:
-                raise RuntimeError(f"write {index} fails")
-
-    results = await asyncio.gather(*(write(i) for i in range(30)), return_exceptions=True)
-    failed = [i for i, result in enumerate(results) if isinstance(result, RuntimeError)]
-    assert failed == list(range(0, 30, 3))
-    rows = await db.fetch_all("SELECT id FROM reviews ORDER BY id")
-    assert sorted(row["id"] for row in rows) == sorted(f"r{i}" for i in range(30) if i % 3)
-    assert seen_after_commit == [True] * 20
+    db._commit = counted  # type: ignore[attr-defined]
+    await _thirty_writes_every_third_failing(db)
     assert 1 <= commits < 20  # grouped: fewer COMMITs (fsyncs) than writes
     await db.close()
 

@@ -14,6 +14,8 @@ from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import names_a_language
 from tests.conftest import token_for
 
+pytestmark = pytest.mark.both_backends
+
 CERAMICS_FR = "Hearth & Kiln Céramiques"
 
 

@@ -27,6 +27,8 @@ from tests.lifecycle_support import (
 )
 from tests.test_errors import assert_error
 
+pytestmark = pytest.mark.both_backends
+
 REFUNDS = "dev.commerce.order.refunds"
 SUBSCRIPTION = "dev.commerce.order.subscription"
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent import clock
@@ -24,6 +25,8 @@ from tests.lifecycle_support import (
     mug_order,
     order,
 )
+
+pytestmark = pytest.mark.both_backends
 
 DETAILED = "dev.commerce.order.detailed_status"
 SHIPMENT = "dev.commerce.order.shipment_tracking"

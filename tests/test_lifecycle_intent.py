@@ -14,6 +14,8 @@ from tests.helpers import US_ADDRESS, add_item, new_cart, pay_and_order
 from tests.lifecycle_support import action_ids, advance, get_order, order, place
 from tests.test_errors import assert_error
 
+pytestmark = pytest.mark.both_backends
+
 INTENT = "dev.commerce.order.fulfillment_intent"
 FIELDS = "dev.commerce.order.customer_fields"
 SHIP = {"deliveryAddress": US_ADDRESS, "shippingMethodId": "ship_ceramics_standard"}

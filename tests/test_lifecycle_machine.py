@@ -24,6 +24,8 @@ from tests.lifecycle_support import (
     record_events,
 )
 
+pytestmark = pytest.mark.both_backends
+
 STATUSES = lifecycle.STATUSES
 ALLOWED_SHIPPING = {("pending", "confirmed"), ("pending", "cancelled"),
                     ("confirmed", "processing"), ("confirmed", "cancelled"),

@@ -4,7 +4,7 @@ several processes sharing one database file."""
 from __future__ import annotations
 
 import asyncio
-import os
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -14,7 +14,7 @@ from starlette.applications import Starlette
 
 from commerce_agent.cli import main
 from commerce_agent.commerce.services import fulfillment, simulator
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
 from tests.conftest import MEDIA, running
 from tests.helpers import US_ADDRESS, buy
@@ -27,6 +27,8 @@ from tests.lifecycle_support import (
     record_events,
 )
 from tests.live import start_live_server
+
+pytestmark = pytest.mark.both_backends
 
 HARD_TIMEOUT = 30.0
 
@@ -83,7 +85,7 @@ async def test_two_processes_share_the_work(app: Starlette, client: httpx.AsyncC
                                             alice: dict[str, str], settings: Settings,
                                             events: EventLog) -> None:
     orders = [await mug_order(client, alice) for _ in range(3)]
-    others = [Database(settings.db_path, synchronous="NORMAL") for _ in range(2)]
+    others = [database_for(settings.db_path, synchronous="NORMAL") for _ in range(2)]
     for database in others:
         await database.open()
     try:
@@ -107,8 +109,8 @@ async def test_two_processes_share_the_work(app: Starlette, client: httpx.AsyncC
         assert len(events.for_order(order["id"])) == 1 + len(fulfillment.plan(final))
 
 
-async def test_serve_runs_the_simulator(tmp_path: os.PathLike[str]) -> None:
-    db_path = os.path.join(tmp_path, "served.db")
+async def test_serve_runs_the_simulator(make_db: Callable[[str], str]) -> None:
+    db_path = make_db("served.db")
     runner = CliRunner()
     minted = await asyncio.to_thread(runner.invoke, main, [
         "token", "create", "--user", "alice@example.com", "--db", db_path])

@@ -17,6 +17,8 @@ from tests.lifecycle_support import advance, get_order, kitchen_order, mug_order
 from tests.sse import apply, parse, updates
 from tests.test_errors import assert_error
 
+pytestmark = pytest.mark.both_backends
+
 
 async def _latest_seq(app: Starlette, order_id: str) -> int:
     row = await app.state.db.fetch_one(

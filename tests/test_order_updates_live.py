@@ -4,16 +4,18 @@ the end, resuming with Last-Event-ID, changes made by another process, a server 
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.helpers import buy
 from tests.live import LiveServer, cli, start_live_server, user_token
 from tests.sse import Event, Parser, apply, read_events
+
+pytestmark = pytest.mark.both_backends
 
 HARD_TIMEOUT = 60.0
 
@@ -62,8 +64,8 @@ async def serve(servers: list[LiveServer], db_path: str, args: list[str] | None 
 
 
 async def test_a_watcher_follows_an_order_to_completed(servers: list[LiveServer],
-                                                       tmp_path: os.PathLike[str]) -> None:
-    _, http, headers = await serve(servers, os.path.join(tmp_path, "follow.db"),
+                                                       make_db: Callable[[str], str]) -> None:
+    _, http, headers = await serve(servers, make_db("follow.db"),
                                    ["--simulate", "--simulate-speed", "400"])
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
@@ -82,8 +84,8 @@ async def test_a_watcher_follows_an_order_to_completed(servers: list[LiveServer]
 
 
 async def test_resume_after_a_disconnect_loses_nothing(servers: list[LiveServer],
-                                                       tmp_path: os.PathLike[str]) -> None:
-    db_path = os.path.join(tmp_path, "resume.db")
+                                                       make_db: Callable[[str], str]) -> None:
+    db_path = make_db("resume.db")
     server, http, headers = await serve(servers, db_path)
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
@@ -108,8 +110,8 @@ async def test_resume_after_a_disconnect_loses_nothing(servers: list[LiveServer]
 
 
 async def test_missed_events_are_replayed_after_a_server_restart(
-        servers: list[LiveServer], tmp_path: os.PathLike[str]) -> None:
-    db_path = os.path.join(tmp_path, "restart.db")
+        servers: list[LiveServer], make_db: Callable[[str], str]) -> None:
+    db_path = make_db("restart.db")
     server, http, headers = await serve(servers, db_path)
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
@@ -130,8 +132,8 @@ async def test_missed_events_are_replayed_after_a_server_restart(
 
 
 async def test_an_idle_stream_sends_heartbeats(servers: list[LiveServer],
-                                               tmp_path: os.PathLike[str]) -> None:
-    _, http, headers = await serve(servers, os.path.join(tmp_path, "beat.db"),
+                                               make_db: Callable[[str], str]) -> None:
+    _, http, headers = await serve(servers, make_db("beat.db"),
                                    ["--no-simulate", "--sse-heartbeat", "0.2"])
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
@@ -149,8 +151,8 @@ async def _until_comment(response: httpx.Response) -> AsyncIterator[str]:
 
 
 async def test_ctrl_c_with_open_streams_exits_cleanly(servers: list[LiveServer],
-                                                      tmp_path: os.PathLike[str]) -> None:
-    server, http, headers = await serve(servers, os.path.join(tmp_path, "stop.db"))
+                                                      make_db: Callable[[str], str]) -> None:
+    server, http, headers = await serve(servers, make_db("stop.db"))
     async with http, asyncio.timeout(HARD_TIMEOUT):
         order = await buy(http, headers)
         async with watch(http, order["id"], headers) as stream:

@@ -24,6 +24,8 @@ from tests.helpers import (
 )
 from tests.test_errors import assert_error
 
+pytestmark = pytest.mark.both_backends
+
 
 async def _stock(app: Any, item_id: str, variant_id: str = "") -> int:
     row = await app.state.db.fetch_one(

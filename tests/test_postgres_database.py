@@ -9,44 +9,21 @@ skipped with the reason, and fail instead when CI=true."""
 from __future__ import annotations
 
 import asyncio
-import os
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 
 from commerce_agent.db import Database, IntegrityError
-
-SERVER = os.environ.get("COMMERCE_AGENT_TEST_PG_SERVER", "postgres@127.0.0.1:5432")
-
-
-def _admin() -> Any:
-    try:
-        import psycopg
-    except ImportError:
-        reason = "psycopg is not installed (pip install -e '.[postgres]')"
-    else:
-        try:
-            return psycopg.connect(f"postgresql://{SERVER}/postgres", autocommit=True,
-                                   connect_timeout=3)
-        except psycopg.Error as exc:
-            reason = f"PostgreSQL is not reachable at {SERVER}: {str(exc).strip()[:200]}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true and {reason}", pytrace=False)
-    pytest.skip(reason)
+from tests.pg import fresh_database, require_postgres
 
 
 @pytest.fixture
 def url() -> Iterator[str]:
-    name = f"ca_core_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    with _admin() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"postgresql://{SERVER}/{name}"
-    finally:
-        with _admin() as admin:
-            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    """A new, empty PostgreSQL database (not migrated: the test's openers migrate it)."""
+    require_postgres()
+    with fresh_database() as created:
+        yield created
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ from commerce_agent.commerce.services.profile import (
 )
 from commerce_agent.i18n import DEFAULT_LOCALE
 
+pytestmark = pytest.mark.both_backends
+
 ADDRESS = {"streetAddress": "1 Main St", "addressLocality": "Springfield",
            "addressRegion": "IL", "postalCode": "62701", "addressCountry": "US"}
 

@@ -15,6 +15,8 @@ from commerce_agent.commerce.search import terms
 from commerce_agent.db.migrations import apply_migrations
 from commerce_agent.seed import seed
 
+pytestmark = pytest.mark.both_backends
+
 MUGS = {"item_classic_mug", "item_limited_glaze_mug"}
 TEAPOTS = {"item_celadon_teapot", "item_tokoname_kyusu"}
 

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.services import store_cache
 from commerce_agent.seed import seed
+from tests.elsewhere import write
 
-
-def _change_elsewhere(path: str, sql: str, params: dict[str, Any]) -> None:
-    """A write by another connection, as another process on the same file would make it."""
-    with sqlite3.connect(path) as connection:
-        connection.execute(sql, params)
+pytestmark = pytest.mark.both_backends
 
 
 async def test_a_change_by_another_process_shows_within_the_ttl(app: Starlette) -> None:
@@ -24,7 +20,7 @@ async def test_a_change_by_another_process_shows_within_the_ttl(app: Starlette) 
     store_cache.forget(db.path)
     before = await store_cache.rules(db, "store_ceramics")
     assert before is not None and "WELCOME10" in before.promotions
-    _change_elsewhere(db.path, "DELETE FROM promotions WHERE store_id = :store",
+    write(app.state.settings.db_path, "DELETE FROM promotions WHERE store_id = :store",
                       {"store": "store_ceramics"})
     kept = await store_cache.rules(db, "store_ceramics")
     assert kept is before  # within the second: not read again
@@ -53,7 +49,7 @@ async def test_carts_price_with_the_kept_promotions(client: httpx.AsyncClient, a
     assert applied.status_code == 200, applied.text
     assert applied.json()["discount"]["amount"] != "0.00"
     store_cache.forget(app.state.db.path)  # as after a reseed that removed the code
-    _change_elsewhere(app.state.db.path, "DELETE FROM promotions WHERE code = 'WELCOME10'", {})
+    write(app.state.settings.db_path, "DELETE FROM promotions WHERE code = 'WELCOME10'", {})
     cart_now = (await client.get(f"/carts/{cart['id']}", headers=alice)).json()
     assert cart_now["discount"]["amount"] == "0.00"
     assert cart_now["promotions"][0]["applicable"] is False

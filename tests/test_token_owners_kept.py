@@ -4,7 +4,6 @@ any connection (another process, the CLI) shows on the very next request."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 import httpx
@@ -15,12 +14,14 @@ from commerce_agent import clock
 from commerce_agent.auth import tokens
 from commerce_agent.auth.tokens import hash_token, mint_token
 from tests.conftest import token_for
+from tests.elsewhere import read_one, write
+
+pytestmark = pytest.mark.both_backends
 
 
-def _change_elsewhere(path: str, sql: str, params: tuple[Any, ...] = ()) -> None:
-    """A write by another connection, as another process on the same file would make it."""
-    with sqlite3.connect(path) as connection:
-        connection.execute(sql, params)
+def _change_elsewhere(target: str, sql: str, params: tuple[Any, ...] = ()) -> None:
+    """A write by another connection, as another process on the same database would make it."""
+    write(target, sql, params)
 
 
 def _kept_hashes(app: Starlette) -> set[str]:
@@ -38,7 +39,7 @@ async def test_a_revocation_by_another_process_refuses_the_next_request(
     token = await token_for(app, "user_alice")
     assert await _status(client, token) == 200
     assert hash_token(token) in _kept_hashes(app)  # kept: the next request reads no token
-    _change_elsewhere(app.state.db.path,
+    _change_elsewhere(app.state.settings.db_path,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
                       "WHERE token_hash = ?", (hash_token(token),))
     assert await _status(client, token) == 401
@@ -49,7 +50,7 @@ async def test_a_deleted_user_or_token_is_refused_at_once(app: Starlette,
     first, second = await token_for(app, "user_alice"), await token_for(app, "user_alice")
     assert await _status(client, first) == 200
     assert await _status(client, second) == 200
-    _change_elsewhere(app.state.db.path, "DELETE FROM tokens WHERE token_hash = ?",
+    _change_elsewhere(app.state.settings.db_path, "DELETE FROM tokens WHERE token_hash = ?",
                       (hash_token(first),))
     assert await _status(client, first) == 401
     assert await _status(client, second) == 200  # read again, still live
@@ -60,7 +61,7 @@ async def test_a_profile_change_elsewhere_shows_in_the_next_answer(
     before = await client.get("/stores/store_ceramics", headers=alice)
     assert before.headers["content-language"] == "en"
     profile = {"preferences": {"notifications": True, "language": "fr"}}
-    _change_elsewhere(app.state.db.path, "UPDATE users SET profile = ? WHERE id = ?",
+    _change_elsewhere(app.state.settings.db_path, "UPDATE users SET profile = ? WHERE id = ?",
                       (json.dumps(profile), "user_alice"))
     after = await client.get("/stores/store_ceramics", headers=alice)
     assert after.headers["content-language"] == "fr"
@@ -96,10 +97,10 @@ async def test_what_is_kept_is_bounded(app: Starlette, client: httpx.AsyncClient
 
 async def test_without_the_counter_row_nothing_is_kept(app: Starlette,
                                                        client: httpx.AsyncClient) -> None:
-    _change_elsewhere(app.state.db.path, "DELETE FROM auth_changes")
+    _change_elsewhere(app.state.settings.db_path, "DELETE FROM auth_changes")
     token = await token_for(app, "user_alice")
     assert await _status(client, token) == 200
-    _change_elsewhere(app.state.db.path,
+    _change_elsewhere(app.state.settings.db_path,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
                       "WHERE token_hash = ?", (hash_token(token),))
     assert await _status(client, token) == 401
@@ -127,16 +128,16 @@ async def test_a_write_with_a_token_revoked_elsewhere_is_refused_and_writes_noth
     cart_id = await _new_cart(client, token)
     headers = {} if idempotency_key is None else {"Idempotency-Key": idempotency_key}
     assert (await _add_to_cart(client, token, cart_id, **headers)).status_code == 200
-    _change_elsewhere(app.state.db.path,
+    _change_elsewhere(app.state.settings.db_path,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
                       "WHERE token_hash = ?", (hash_token(token),))
     refused = await _add_to_cart(client, token, cart_id, **headers)
     assert refused.status_code == 401
     assert refused.json()["code"] == "unauthorized"
     assert 'error="invalid_token"' in refused.headers["www-authenticate"]
-    with sqlite3.connect(app.state.db.path) as connection:
-        quantity = connection.execute("SELECT quantity FROM cart_items WHERE cart_id = ?",
-                                      (cart_id,)).fetchone()[0]
+    quantity = read_one(app.state.settings.db_path,
+                        "SELECT quantity FROM cart_items WHERE cart_id = :cart",
+                        {"cart": cart_id})["quantity"]
     assert quantity == 1  # the first add only
 
 
@@ -145,7 +146,7 @@ async def test_a_write_after_another_tokens_change_is_checked_and_kept_again(
     token, other = await token_for(app, "user_alice"), await token_for(app, "user_bob")
     cart_id = await _new_cart(client, token)
     version = tokens._kept[app.state.db].version
-    _change_elsewhere(app.state.db.path,  # moves the counter; alice's token stays live
+    _change_elsewhere(app.state.settings.db_path,  # moves the counter; alice's token stays live
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
                       "WHERE token_hash = ?", (hash_token(other),))
     assert (await _add_to_cart(client, token, cart_id)).status_code == 200

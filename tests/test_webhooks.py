@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,12 +22,15 @@ from starlette.applications import Starlette
 
 from commerce_agent.auth.storage import signing_key
 from commerce_agent.commerce.services import returns, webhook_signing, webhooks
+from commerce_agent.db import Database
 from commerce_agent.settings import Settings
 from tests.conftest import MEDIA
 from tests.helpers import buy
 from tests.lifecycle_support import advance, complete, mug_order
 from tests.test_errors import assert_error
 from tests.test_openapi_document import check, fetch_document
+
+pytestmark = pytest.mark.both_backends
 
 HARD_TIMEOUT = 15.0
 
@@ -153,18 +155,24 @@ async def subscribe(client: httpx.AsyncClient, headers: dict[str, str], url: str
     return created
 
 
-def stored_events(app: Starlette) -> dict[str, tuple[str, bytes]]:
-    """Every emitted event: id → (name, exact body), read straight from the file."""
-    with contextlib.closing(sqlite3.connect(app.state.settings.db_path)) as db:
-        rows = db.execute("SELECT id, event, body FROM webhook_events ORDER BY rowid").fetchall()
-    return {row[0]: (row[1], bytes(row[2])) for row in rows}
+def is_postgres(db: Database) -> bool:
+    return db.path.startswith(("postgres://", "postgresql://"))
 
 
-def deliveries(app: Starlette, subscription_id: str) -> list[dict[str, Any]]:
-    with contextlib.closing(sqlite3.connect(app.state.settings.db_path)) as db:
-        db.row_factory = sqlite3.Row
-        rows = db.execute("SELECT * FROM webhook_deliveries WHERE subscription_id = ? "
-                          "ORDER BY rowid", (subscription_id,)).fetchall()
+async def stored_events(db: Database) -> dict[str, tuple[str, bytes]]:
+    """Every emitted event in the order it was stored: id → (name, exact body)."""
+    # Events are only ever inserted: rowid (SQLite) and ctid (PostgreSQL) follow that order,
+    # where created_at ties within a millisecond.
+    order = "ctid" if is_postgres(db) else "rowid"
+    rows = await db.fetch_all(
+        f"SELECT id, event, body FROM webhook_events ORDER BY {order}")  # noqa: S608
+    return {row["id"]: (row["event"], bytes(row["body"])) for row in rows}
+
+
+async def deliveries(db: Database, subscription_id: str) -> list[dict[str, Any]]:
+    rows = await db.fetch_all(
+        "SELECT * FROM webhook_deliveries WHERE subscription_id = :subscription "
+        "ORDER BY created_at, id", {"subscription": subscription_id})
     return [dict(row) for row in rows]
 
 
@@ -173,7 +181,7 @@ async def settled(app: Starlette, subscription_id: str, count: int | None = None
     """The subscription's deliveries once none is pending (and at least `count` exist)."""
     async with asyncio.timeout(HARD_TIMEOUT):
         while True:
-            rows = deliveries(app, subscription_id)
+            rows = await deliveries(app.state.db, subscription_id)
             if rows and len(rows) >= (count or 0) and all(
                     row["status"] != "pending" for row in rows):
                 return rows
@@ -205,14 +213,17 @@ async def test_create_answers_the_secret_once(app: Starlette, client: httpx.Asyn
     listed = (await client.get("/webhooks", headers=alice)).json()["webhooks"]
     assert [hook["id"] for hook in listed] == [created["id"]] and "secret" not in listed[0]
     # Not stored anywhere (not even by the Idempotency-Key store).
-    with contextlib.closing(sqlite3.connect(app.state.settings.db_path)) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master "
-                                               "WHERE type = 'table'")]
-        for table in tables:
-            for row in db.execute(f"SELECT * FROM {table}"):  # noqa: S608
-                text = " ".join(value.decode("latin-1") if isinstance(value, bytes)
-                                else str(value) for value in row)
-                assert secret not in text, table
+    if is_postgres(app.state.db):
+        listing = ("SELECT table_name AS name FROM information_schema.tables "
+                   "WHERE table_schema = current_schema()")
+    else:
+        listing = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    for table in [row["name"] for row in await app.state.db.fetch_all(listing)]:
+        for row in await app.state.db.fetch_all(f"SELECT * FROM {table}"):  # noqa: S608
+            text = " ".join(bytes(value).decode("latin-1")
+                            if isinstance(value, bytes | memoryview) else str(value)
+                            for value in dict(row).values())
+            assert secret not in text, table
 
 
 async def test_create_replays_with_its_idempotency_key(client: httpx.AsyncClient,
@@ -370,7 +381,7 @@ async def test_delete_stops_events_and_cancels_what_waits(
         await receiver.wait_for(lambda requests: len(requests) >= 2)
         response = await client.delete(f"/webhooks/{hook['id']}", headers=alice)
         assert response.status_code == 204 and response.content == b""
-        rows = deliveries(app, hook["id"])
+        rows = await deliveries(app.state.db, hook["id"])
         assert len(rows) == 2 and {row["status"] for row in rows} == {"cancelled"}
         assert all(row["next_attempt_at"] is None for row in rows)
         assert_error(await client.get(f"/webhooks/{hook['id']}", headers=alice), 404,
@@ -381,10 +392,11 @@ async def test_delete_stops_events_and_cancels_what_waits(
                      404, "webhook_not_found")
         assert (await client.get("/webhooks?includeInactive=true",
                                  headers=alice)).json()["webhooks"] == []
-        events_before = len(stored_events(app))
+        events_before = len(await stored_events(app.state.db))
         await buy(client, alice)
-        assert len(stored_events(app)) == events_before  # nobody listens: nothing stored
-        assert len(deliveries(app, hook["id"])) == 2
+        # Nobody listens: nothing stored.
+        assert len(await stored_events(app.state.db)) == events_before
+        assert len(await deliveries(app.state.db, hook["id"])) == 2
 
 
 async def test_delete_with_idempotency_key_replays_204(client: httpx.AsyncClient,
@@ -409,7 +421,7 @@ async def test_an_orders_life_arrives_as_events(app: Starlette, client: httpx.As
         await complete(app, placed["id"])
         all_rows = await settled(app, everything["id"], 2)
         only_rows = await settled(app, completed_only["id"], 1)
-        stored = stored_events(app)
+        stored = await stored_events(app.state.db)
         await receiver.wait_for(lambda requests: len(requests) == len(all_rows) + 1)
     assert {row["status"] for row in all_rows + only_rows} == {"delivered"}
     names = [name for name, _ in stored.values()]
@@ -485,9 +497,10 @@ async def test_other_owners_orders_send_nothing(app: Starlette, client: httpx.As
     hook = await subscribe(client, alice, "https://example.com/x", ["order.created"])
     await buy(client, bob)
     await advance(app, (await buy(client, alice))["id"])  # order.processing: not wanted
-    rows = deliveries(app, hook["id"])
+    rows = await deliveries(app.state.db, hook["id"])
     assert len(rows) == 1
-    assert [name for name, _ in stored_events(app).values()] == ["order.created"]
+    stored = await stored_events(app.state.db)
+    assert [name for name, _ in stored.values()] == ["order.created"]
 
 
 async def test_capability_is_advertised(client: httpx.AsyncClient) -> None:

@@ -4,17 +4,19 @@ deliveries wait for retries sends each of them, after a restart, exactly once.""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import sqlite3
 from collections import Counter
+from collections.abc import Callable
 
 import httpx
+import pytest
 from standardwebhooks import Webhook
 
+from tests.elsewhere import read_all
 from tests.helpers import buy
 from tests.live import LiveServer, start_live_server, user_token
 from tests.test_webhooks import Answer, Receiver
+
+pytestmark = pytest.mark.both_backends
 
 HARD_TIMEOUT = 60.0
 ORDERS = 3
@@ -22,17 +24,17 @@ ARGS = ["--no-simulate", "--webhook-retry-base", "0.2", "--webhook-timeout", "2"
 
 
 def outbox(db_path: str) -> tuple[dict[str, bytes], list[str]]:
-    """(event id → stored body, status of every delivery), read straight from the file."""
-    with contextlib.closing(sqlite3.connect(db_path)) as db:
-        events = {row[0]: bytes(row[1]) for row in db.execute(
-            "SELECT id, body FROM webhook_events")}
-        statuses = [row[0] for row in db.execute("SELECT status FROM webhook_deliveries")]
+    """(event id → stored body, status of every delivery), read from the server's database."""
+    events = {row["id"]: bytes(row["body"])
+              for row in read_all(db_path, "SELECT id, body FROM webhook_events")}
+    statuses = [row["status"] for row in read_all(db_path,
+                                                  "SELECT status FROM webhook_deliveries")]
     return events, statuses
 
 
 async def test_a_killed_server_delivers_every_event_once_after_restart(
-        servers: list[LiveServer], tmp_path: os.PathLike[str]) -> None:
-    db_path = os.path.join(tmp_path, "hooks.db")
+        servers: list[LiveServer], make_db: Callable[[str], str]) -> None:
+    db_path = make_db("hooks.db")
     async with asyncio.timeout(HARD_TIMEOUT), Receiver(Answer(503)) as receiver:
         server = await asyncio.to_thread(start_live_server, db_path, ARGS)
         servers.append(server)

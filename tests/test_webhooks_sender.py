@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import os
 import socket
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
@@ -22,7 +22,7 @@ from commerce_agent import clock
 from commerce_agent.commerce.services import webhook_signing, webhooks
 from commerce_agent.commerce.services.webhook_sender import retry_after_seconds, retry_delay
 from commerce_agent.commerce.storage import webhooks as storage
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
 from tests.conftest import running
 from tests.helpers import buy
@@ -38,6 +38,8 @@ from tests.test_webhooks import (
     subscribe,
 )
 
+pytestmark = pytest.mark.both_backends
+
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
@@ -48,7 +50,7 @@ async def wait_rows(app: Starlette, subscription_id: str, ready: Any
                     ) -> list[dict[str, Any]]:
     """Poll the subscription's outbox rows until `ready(rows)`, within the hard timeout."""
     async with asyncio.timeout(HARD_TIMEOUT):
-        while not ready(rows := deliveries(app, subscription_id)):
+        while not ready(rows := await deliveries(app.state.db, subscription_id)):
             await asyncio.sleep(0.02)
     return rows
 
@@ -78,7 +80,7 @@ async def test_deliveries_verify_with_standardwebhooks_and_plain_hmac(
         await buy(client, alice)
         requests = await receiver.wait_for(lambda found: len(found) >= 2)
     secret = hook["secret"]
-    stored = stored_events(app)
+    stored = await stored_events(app.state.db)
     for request in requests:
         payload = Webhook(secret).verify(request.body, request.headers)
         assert payload == request.event and request.body == stored[payload["id"]][1]
@@ -165,8 +167,7 @@ def test_retry_after_forms() -> None:
         assert retry_after_seconds(unusable, now) is None
 
 
-async def test_gone_deactivates_the_subscription(settings: Settings,
-                                                 bob: dict[str, str]) -> None:
+async def test_gone_deactivates_the_subscription(settings: Settings) -> None:
     async with running(settings, webhook_retry_base_seconds=3600) as (app, client, alice), \
             Receiver(Answer(503)) as receiver:
         hook = await subscribe(client, alice, receiver.url)
@@ -188,7 +189,8 @@ async def test_gone_deactivates_the_subscription(settings: Settings,
         assert assert_error(response, 409, "webhook_inactive")["userMessage"]["params"] == {
             "id": hook["id"]}
         await buy(client, alice)
-        assert len(deliveries(app, hook["id"])) == 2  # nothing more is queued
+        # Nothing more is queued.
+        assert len(await deliveries(app.state.db, hook["id"])) == 2
         assert len(receiver.requests) == 3
 
 
@@ -260,7 +262,7 @@ async def test_redeliver_sends_the_same_event_again(app: Starlette, client: http
     missing = await client.post(f"/webhooks/{hook['id']}/deliveries/whd_nope/redeliver",
                                 headers=alice)
     assert_error(missing, 404, "webhook_delivery_not_found")
-    [elsewhere] = deliveries(app, other["id"])
+    [elsewhere] = await deliveries(app.state.db, other["id"])
     wrong = await client.post(f"/webhooks/{hook['id']}/deliveries/{elsewhere['id']}/redeliver",
                               headers=alice)
     assert_error(wrong, 404, "webhook_delivery_not_found")
@@ -271,7 +273,7 @@ async def test_redeliver_sends_the_same_event_again(app: Starlette, client: http
 # --- leases, restarts, a failing cycle ----------------------------------------------------------
 
 async def _outbox(path: str, count: int) -> Database:
-    db = Database(path, synchronous="OFF")
+    db = database_for(path, synchronous="OFF")
     await db.open()
     now = clock.now_iso()
     async with db.transaction() as tx:
@@ -287,8 +289,8 @@ async def _outbox(path: str, count: int) -> Database:
     return db
 
 
-async def test_a_leased_delivery_is_claimed_once(tmp_path: os.PathLike[str]) -> None:
-    path = os.path.join(tmp_path, "outbox.db")
+async def test_a_leased_delivery_is_claimed_once(make_db: Callable[[str], str]) -> None:
+    path = make_db("outbox.db")
     db = await _outbox(path, 1)
     try:
         now, lease = clock.now(), clock.later_iso(15)
@@ -310,10 +312,11 @@ async def test_a_leased_delivery_is_claimed_once(tmp_path: os.PathLike[str]) -> 
         await db.close()
 
 
-async def test_two_senders_never_claim_the_same_delivery(tmp_path: os.PathLike[str]) -> None:
-    path = os.path.join(tmp_path, "outbox.db")
+async def test_two_senders_never_claim_the_same_delivery(
+        make_db: Callable[[str], str]) -> None:
+    path = make_db("outbox.db")
     first = await _outbox(path, 40)
-    second = Database(path, synchronous="OFF")
+    second = database_for(path, synchronous="OFF")
     await second.open()
     try:
         async def take(db: Database) -> set[str]:
@@ -339,15 +342,21 @@ async def test_pending_deliveries_are_sent_after_a_restart(settings: Settings
             hook = await subscribe(client, alice, receiver.url)
             await buy(client, alice)
             await receiver.wait_for(lambda found: len(found) >= 2)
-        rows = deliveries(app, hook["id"])
+        stopped = database_for(settings.db_path, synchronous="OFF")
+        await stopped.open()
+        try:
+            rows = await deliveries(stopped, hook["id"])
+        finally:
+            await stopped.close()
         assert {row["status"] for row in rows} == {"pending"}
         assert all(row["locked_until"] is None for row in rows)  # leases given back
         receiver.default = Answer(200)
         async with running(settings) as (app, _, _):
             rows = await settled(app, hook["id"], 2)
+            stored = await stored_events(app.state.db)
     assert {row["status"] for row in rows} == {"delivered"}
     accepted = receiver.accepted()
-    assert sorted(request.event["id"] for request in accepted) == sorted(stored_events(app))
+    assert sorted(request.event["id"] for request in accepted) == sorted(stored)
 
 
 async def test_a_failing_cycle_does_not_stop_the_sender(

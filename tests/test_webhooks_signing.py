@@ -14,6 +14,8 @@ from standardwebhooks import Webhook, WebhookVerificationError
 
 from commerce_agent.commerce.services import webhook_signing as signing
 
+pytestmark = pytest.mark.both_backends
+
 KEY = "a" * 64
 BODY = b'{"id":"evt_1","event":"order.created","timestamp":"2030-01-01T00:00:00.000Z","data":{}}'
 

@@ -17,6 +17,8 @@ from x402.http.utils import decode_payment_required_header
 from tests.test_errors import assert_error
 from tests.test_x402_sdk import encoded, mug_order, order_count, payment_required, sdk_client
 
+pytestmark = pytest.mark.both_backends
+
 Spoil = Callable[[dict[str, Any]], None]
 
 
