@@ -132,3 +132,26 @@ async def test_a_constraint_violation_is_an_integrity_error(
             "VALUES ('s', 1, 'EUR', '{}')") == 0
     row = await first.fetch_one("SELECT currency FROM stores WHERE id = :id", {"id": "s"})
     assert row is not None and row["currency"] == "USD"
+
+
+async def test_concurrent_writes_share_commits_and_keep_their_own_failures(
+        two: tuple[Database, Database]) -> None:
+    first, second = two
+    transactions: list[int] = []
+
+    async def write(number: int) -> None:
+        async with first.transaction() as tx:
+            row = await tx.fetch_one("SELECT txid_current() AS id")
+            assert row is not None
+            transactions.append(row["id"])
+            await tx.execute("INSERT INTO stores (id, position, currency, doc) "
+                             "VALUES (:id, :n, 'USD', '{}')", {"id": f"s{number}", "n": number})
+            if number % 3 == 0:
+                raise ValueError(number)
+
+    outcomes = await asyncio.gather(*(write(n) for n in range(30)), return_exceptions=True)
+    assert [n for n, outcome in enumerate(outcomes) if outcome is not None] == \
+        list(range(0, 30, 3))
+    rows = await second.fetch_all("SELECT id FROM stores ORDER BY position")
+    assert [row["id"] for row in rows] == [f"s{n}" for n in range(30) if n % 3]
+    assert len(set(transactions)) < len(transactions)  # some writes shared one COMMIT

@@ -10,6 +10,12 @@
   guards, a payment proof spent once, the webhook outbox row written with its change,
   `order_events.id` growing in commit order. Within a process an asyncio lock queues writes
   for the one writer connection, so waiting writes never hold pool connections.
+- Group commit, as on SQLite: each write is a SAVEPOINT inside the writer's open transaction;
+  when it ends and other writes of this process wait for the lock, the transaction stays open
+  for them, and one COMMIT (one WAL flush) makes the whole group durable. A write that fails
+  rolls back to its savepoint only; no write returns, and no after-commit hook runs, before
+  its COMMIT. (The advisory lock is held until that COMMIT, so a serialized writer could not
+  share PostgreSQL's own group commit otherwise.)
 - Reads run on pooled connections in autocommit mode, one statement each (committed data).
 - `tx.notify(topic)` sends `NOTIFY commerce_agent, 'topic'` with the COMMIT, which PostgreSQL
   delivers only if the transaction commits. Each process LISTENs on one connection of its own
@@ -48,6 +54,8 @@ from commerce_agent.db.base import (
     Row,
     Transaction,
 )
+from commerce_agent.db.database import MAX_GROUP
+from commerce_agent.db.database import _Group as CommitGroup
 from commerce_agent.db.dialect import to_postgres
 from commerce_agent.db.migrations import migration_files
 
@@ -86,7 +94,9 @@ class _Row(tuple[Any, ...]):
 
 @functools.lru_cache(maxsize=1024)
 def _row_class(names: tuple[str, ...]) -> type[_Row]:
-    index = {name: position for position, name in enumerate(names)}
+    index: dict[str, int] = {}
+    for position, name in enumerate(names):
+        index.setdefault(name, position)  # a repeated name reads the first, as in sqlite3.Row
     return type("Row", (_Row,), {"__slots__": (), "_index": index})
 
 
@@ -164,68 +174,72 @@ class PostgresTransaction(Transaction):
             self.topics.append(topic)
 
 
+class _Group(CommitGroup):
+    """Writes sharing one transaction (and one COMMIT) on the writer connection."""
+
+    def __init__(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        super().__init__()
+        self.connection = connection
+        self.topics: dict[str, None] = {}  # of the writes that were kept, in order
+
+
 class _Write:
-    """`async with db.transaction() as tx` on PostgreSQL."""
+    """`async with db.transaction() as tx` on PostgreSQL: a savepoint of the group's open
+    transaction, as on SQLite (see the module's doc)."""
+
+    __slots__ = ("_db", "_group", "_tx", "_committed")
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
-        self._connection: psycopg.AsyncConnection[Any] | None = None
 
     async def __aenter__(self) -> PostgresTransaction:
         db = self._db
-        await db._write_lock.acquire()
+        db._waiting_writes += 1
         try:
-            self._connection = await db._writer().getconn()
-            await _to_the_end(self._begin(self._connection))
+            await db._write_lock.acquire()
+        finally:
+            db._waiting_writes -= 1
+        try:
+            if db._group is None:
+                connection = await db._writer().getconn()
+                db._group = _Group(connection)
+                # No parameters: one round trip for the three statements.
+                await _to_the_end(connection.execute(
+                    f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}); SAVEPOINT write"))
+            else:
+                await _to_the_end(db._group.connection.execute("SAVEPOINT write"))
+            self._group = db._group
         except BaseException:
-            await self._give_back()
+            if db._group is not None and db._group.size == 0:  # begun for this write only
+                await _to_the_end(db._commit(db._group, "ROLLBACK"))
+            db._write_lock.release()
             raise
-        self._tx = PostgresTransaction(self._connection, db.path)
+        self._committed = self._group.committed()
+        self._tx = PostgresTransaction(self._group.connection, db.path)
         return self._tx
-
-    @staticmethod
-    async def _begin(connection: psycopg.AsyncConnection[Any]) -> None:
-        # No parameters: one round trip for both statements.
-        await connection.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         traceback: Any) -> None:
-        connection = self._connection
-        assert connection is not None
+        db, group = self._db, self._group
         try:
-            if kind is not None:
-                await _to_the_end(self._rollback(connection))
-                return
-            notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in self._tx.topics)
-            try:
-                await _to_the_end(connection.execute(notices + "COMMIT"))
-            except psycopg.errors.IntegrityError as exc:  # a deferred constraint
-                raise ConstraintViolation(str(exc)) from exc
+            if kind is None:
+                end = "RELEASE SAVEPOINT write"
+                group.topics.update(dict.fromkeys(self._tx.topics))
+            else:
+                end = "ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write"
+            await _to_the_end(db._end_of_write(group, end))
         finally:
-            await self._give_back()
+            db._write_lock.release()
+        if kind is not None:
+            self._committed.cancel()
+            return  # the error goes on; nothing of this write was kept
+        await self._committed
         for topic in self._tx.topics:
-            self._db.signal(topic).set()
+            db.signal(topic).set()
         for hook in self._tx._after_commit:
             result = hook()
             if result is not None:
                 await result
-
-    @staticmethod
-    async def _rollback(connection: psycopg.AsyncConnection[Any]) -> None:
-        try:
-            await connection.execute("ROLLBACK")
-        except psycopg.Error:  # a broken connection: the pool replaces it
-            await connection.close()
-
-    async def _give_back(self) -> None:
-        db, connection, self._connection = self._db, self._connection, None
-        try:
-            if connection is not None:
-                if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    await _to_the_end(self._rollback(connection))
-                await db._writer().putconn(connection)
-        finally:
-            db._write_lock.release()
 
 
 # --- the database --------------------------------------------------------------------------
@@ -246,6 +260,9 @@ class PostgresDatabase(Database):
         self._readers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._writers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._write_lock = asyncio.Lock()
+        self._waiting_writes = 0
+        self._group: _Group | None = None
+        self._flushes: set[asyncio.Task[None]] = set()
         self._signals: dict[str, asyncio.Event] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -288,6 +305,9 @@ class PostgresDatabase(Database):
                 await self._listener
             self._listener = None
         async with self._write_lock:  # a write still running finishes first
+            if self._group is not None:  # writes still waiting for their COMMIT get it
+                await _to_the_end(self._commit(self._group, self._notices(self._group)
+                                               + "COMMIT"))
             for pool in (self._readers, self._writers):
                 if pool is not None:
                     await pool.close()
@@ -316,6 +336,52 @@ class PostgresDatabase(Database):
 
     def transaction(self) -> _Write:
         return _Write(self)
+
+    async def _end_of_write(self, group: _Group, end: str) -> None:
+        """With the lock held: end the write's savepoint, and commit the group unless more
+        writes wait to join it (the savepoint's end then goes with the COMMIT: one round
+        trip). A flush queued behind the waiting writes commits whatever they leave."""
+        if self._waiting_writes and group.size < MAX_GROUP:
+            await group.connection.execute(end)
+            if group.size == 1:
+                flush = asyncio.get_running_loop().create_task(self._flush(group))
+                self._flushes.add(flush)  # a task nobody references may be collected
+                flush.add_done_callback(self._flushes.discard)
+            return
+        await self._commit(group, end + "; " + self._notices(group) + "COMMIT")
+
+    async def _flush(self, group: _Group) -> None:
+        async with self._write_lock:
+            if self._group is group:
+                await _to_the_end(self._commit(group, self._notices(group) + "COMMIT"))
+
+    @staticmethod
+    def _notices(group: _Group) -> str:
+        # Delivered by PostgreSQL only if the COMMIT succeeds.
+        return "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in group.topics)
+
+    async def _commit(self, group: _Group, statements: str) -> None:
+        """End the group's transaction with `statements` and give its connection back; every
+        write of the group fails if that fails (nothing of it was acknowledged)."""
+        assert self._group is group
+        self._group = None
+        connection = group.connection
+        failure: BaseException | None = None
+        try:
+            await connection.execute(statements)
+        except psycopg.errors.IntegrityError as exc:  # a deferred constraint
+            failure = ConstraintViolation(str(exc))
+            failure.__cause__ = exc
+        except Exception as exc:
+            failure = exc
+        finally:
+            if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                try:
+                    await connection.execute("ROLLBACK")
+                except psycopg.Error:  # a broken connection: the pool replaces it
+                    await connection.close()
+            await self._writer().putconn(connection)
+        group.resolve(failure)
 
     def signal(self, topic: str) -> asyncio.Event:
         return self._signals.setdefault(topic, asyncio.Event())

@@ -4,7 +4,8 @@ Rendering a catalog parses and renders every item with its live stock; it is the
 of a storefront. Anonymous reads (no per-user review actions) of one catalog in one locale and
 one set of capability versions are the same bytes, so they are kept for TTL_SECONDS. A change
 of stock or of an item committed by this process (storage.catalog notifies CHANGED) drops them
-at once; a change committed by another process on the same file shows within TTL_SECONDS.
+at once; a change committed by another process shows within TTL_SECONDS on one SQLite file,
+at once on PostgreSQL (its commits are signalled to every process).
 Stock shown in a catalog is advice: an order still takes stock atomically (`decrement_stock`).
 """
 
