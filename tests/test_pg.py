@@ -129,3 +129,9 @@ def test_both_backends_marker_gives_each_backend_its_target(backend: str, db_tar
         assert db_target.startswith("postgresql://")
     else:
         assert db_target.endswith("commerce.db")
+
+
+@pytest.mark.both_backends
+@pytest.mark.sqlite_only
+def test_sqlite_only_keeps_a_test_of_a_both_backends_module_on_sqlite(backend: str) -> None:
+    assert backend == "sqlite"
