@@ -25,7 +25,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_timeout_seconds: float = 10.0
     # Mount prefix of the Agent Session Streaming API.
     agent_mount: str = "/agent/v1"
-    # Journal backend for agent sessions: memory, file, sqlite or redis://host:port/db.
+    # Journal backend for agent sessions: memory, file, sqlite (the database: SQLite or
+    # PostgreSQL, whichever db_path names; also called database) or redis://host:port/db.
     journal: str = "sqlite"
     # When set, agent create/info/stream routes require a bearer token (fail closed).
     auth_secret: str = ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,11 @@ import pytest
 CHROMIUM = os.environ.get("COMMERCE_AGENT_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+# The README's pictures are refreshed on request only (COMMERCE_AGENT_SCREENSHOTS=1): an
+# ordinary test run takes them too, into a scratch folder, and leaves the checkout clean.
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots" \
+    if os.environ.get("COMMERCE_AGENT_SCREENSHOTS") == "1" \
+    else Path(tempfile.gettempdir()) / "commerce-agent-screenshots"
 
 
 def missing() -> str | None:
@@ -42,6 +47,7 @@ def launch(playwright: Any) -> Any:
 
 
 def screenshot(page: Any, name: str) -> None:
-    """A screenshot of the page into docs/screenshots/ (the README shows them)."""
+    """A screenshot of the whole page into SCREENSHOTS (docs/screenshots/ for the README when
+    COMMERCE_AGENT_SCREENSHOTS=1)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

@@ -155,3 +155,20 @@ async def test_concurrent_writes_share_commits_and_keep_their_own_failures(
     rows = await second.fetch_all("SELECT id FROM stores ORDER BY position")
     assert [row["id"] for row in rows] == [f"s{n}" for n in range(30) if n % 3]
     assert len(set(transactions)) < len(transactions)  # some writes shared one COMMIT
+
+
+async def test_a_lost_listen_connection_wakes_every_waiter_and_listens_again(
+        two: tuple[Database, Database]) -> None:
+    first, second = two
+    waiter = second.signal("catalog")
+    waiter.clear()
+    async with first.transaction() as tx:  # the listeners' sessions: ended by the server
+        await tx.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                         "WHERE datname = current_database() AND query LIKE 'LISTEN %'")
+    # Woken once listening again: notifications may have been missed meanwhile.
+    await asyncio.wait_for(waiter.wait(), 10)
+    waiter.clear()
+    async with first.transaction() as tx:
+        await _store_in(tx)
+        tx.notify("catalog")
+    await asyncio.wait_for(waiter.wait(), 10)

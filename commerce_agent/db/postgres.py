@@ -336,8 +336,8 @@ class PostgresDatabase(Database):
                         self.signal(notice.payload).set()
             except psycopg.Error:
                 log.warning("PostgreSQL notifications lost; reconnecting", exc_info=True)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+            await asyncio.sleep(delay)  # the connection ended: wait a little, then reconnect
+            delay = min(delay * 2, 5.0)
 
     def transaction(self) -> _Write:
         return _Write(self)
