@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 import uuid
 from collections import deque
 from collections.abc import Iterator
@@ -197,37 +198,57 @@ def take_snapshot(name: str) -> Contents:
 
 
 def reset_database(name: str, contents: Contents) -> bool:
-    """Put a used clone back to its template's contents: end every connection to it, empty
-    every table and copy the snapshot's rows back (triggers and foreign keys off meanwhile),
-    and rewind the sequences. False, changing nothing, when its tables are no longer the
-    template's (a test made or dropped one): then it must be dropped instead."""
+    """Put a used clone back to its template's contents: refuse new connections, end every
+    other one, empty every table and copy the snapshot's rows back (triggers and foreign keys
+    off meanwhile), rewind the sequences, allow connections again. False, changing nothing,
+    when its tables are no longer the template's (a test made or dropped one): then it must
+    be dropped instead."""
     import psycopg
     from psycopg import sql
-    with psycopg.connect(url_for(name), autocommit=True) as connection:
-        connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
-        if _tables(connection) != contents.tables:
-            return False
-        with connection.transaction():
-            connection.execute("SET LOCAL session_replication_role = replica")
-            # DELETE, not TRUNCATE: a few rows each, and TRUNCATE makes (and syncs) new files.
-            for table in contents.tables:
-                connection.execute(sql.SQL("DELETE FROM public.{}").format(
-                    sql.Identifier(table)))
-            for table in contents.filled:
-                columns = sql.SQL(contents.columns[table])
-                connection.execute(sql.SQL(
-                    "INSERT INTO public.{} ({}) OVERRIDING SYSTEM VALUE SELECT {} FROM {}.{}"
-                ).format(sql.Identifier(table), columns, columns, sql.Identifier(SNAPSHOT),
-                         sql.Identifier(table)))
-            for sequence, last in contents.sequences.items():
-                if last is None:
-                    connection.execute(sql.SQL("ALTER SEQUENCE public.{} RESTART").format(
-                        sql.Identifier(sequence)))
-                else:
-                    connection.execute("SELECT setval(%s, %s, true)",
-                                       (f'public."{sequence}"', last))
+    database = sql.Identifier(name)
+    with psycopg.connect(url_for(name), autocommit=True) as connection, _admin() as admin:
+        # No one else may connect meanwhile (a server still running would reconnect and
+        # write); a database cannot refuse connections from within, hence the admin one.
+        admin.execute(sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS false").format(database))
+        try:
+            others = ("FROM pg_stat_activity WHERE datname = %s AND pid <> %s",
+                      (name, connection.info.backend_pid))
+            admin.execute(f"SELECT pg_terminate_backend(pid) {others[0]}", others[1])
+            for _ in range(100):  # terminating is asynchronous: wait until they are gone
+                if not admin.execute(f"SELECT 1 {others[0]}", others[1]).fetchone():
+                    break
+                time.sleep(0.05)
+            if _tables(connection) != contents.tables:
+                return False
+            _refill(connection, contents)
+        finally:
+            admin.execute(sql.SQL("ALTER DATABASE {} ALLOW_CONNECTIONS true").format(database))
     return True
+
+
+def _refill(connection: Any, contents: Contents) -> None:
+    """Empty every table and copy the snapshot's rows back, triggers and foreign keys off;
+    rewind the sequences."""
+    from psycopg import sql
+    with connection.transaction():
+        connection.execute("SET LOCAL session_replication_role = replica")
+        # DELETE, not TRUNCATE: a few rows each, and TRUNCATE makes (and syncs) new files.
+        for table in contents.tables:
+            connection.execute(sql.SQL("DELETE FROM public.{}").format(
+                sql.Identifier(table)))
+        for table in contents.filled:
+            columns = sql.SQL(contents.columns[table])
+            connection.execute(sql.SQL(
+                "INSERT INTO public.{} ({}) OVERRIDING SYSTEM VALUE SELECT {} FROM {}.{}"
+            ).format(sql.Identifier(table), columns, columns, sql.Identifier(SNAPSHOT),
+                     sql.Identifier(table)))
+        for sequence, last in contents.sequences.items():
+            if last is None:
+                connection.execute(sql.SQL("ALTER SEQUENCE public.{} RESTART").format(
+                    sql.Identifier(sequence)))
+            else:
+                connection.execute("SELECT setval(%s, %s, true)",
+                                   (f'public."{sequence}"', last))
 
 
 class Clones:

@@ -4,42 +4,46 @@ from __future__ import annotations
 
 import gc
 import os
-import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from commerce_agent import gc_tuning, workers
 from commerce_agent.cli import main
+from tests.elsewhere import read_all, read_one, write
 from tests.live import start_live_server
 
+pytestmark = pytest.mark.both_backends
 
-def test_seed_is_idempotent_and_reset_clears(tmp_path: Any) -> None:
-    db = os.path.join(tmp_path, "cli.db")
+
+def _count(db: str, table: str) -> int:
+    return int(read_one(db, f"SELECT COUNT(*) AS n FROM {table}")["n"])  # noqa: S608
+
+
+def test_seed_is_idempotent_and_reset_clears(make_db: Callable[[str], str]) -> None:
+    db = make_db("cli.db")
     runner = CliRunner()
     first = runner.invoke(main, ["seed", "--db", db])
     assert first.exit_code == 0 and "Seeded" in first.output
     assert "already" in runner.invoke(main, ["seed", "--db", db]).output
-    with sqlite3.connect(db) as connection:
-        connection.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
-                           "VALUES ('r', 'i', 'u', 5, 'now')")
+    write(db, "INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
+              "VALUES ('r', 'i', 'u', 5, 'now')")
     reset = runner.invoke(main, ["seed", "--db", db, "--reset"])
     assert reset.exit_code == 0 and "Seeded" in reset.output
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 0
-        assert connection.execute("SELECT COUNT(*) FROM stores").fetchone()[0] >= 5
+    assert _count(db, "reviews") == 0 and _count(db, "stores") >= 5
 
 
-def test_token_create_prints_only_the_token(tmp_path: Any) -> None:
-    db = os.path.join(tmp_path, "tok.db")
+def test_token_create_prints_only_the_token(make_db: Callable[[str], str]) -> None:
+    db = make_db("tok.db")
     runner = CliRunner()
     result = runner.invoke(main, ["token", "create", "--user", "alice@example.com", "--db", db])
     assert result.exit_code == 0
     token = result.output.strip()
     assert token.startswith("cat_") and "\n" not in token
-    with sqlite3.connect(db) as connection:
-        stored = [row[0] for row in connection.execute("SELECT token_hash FROM tokens")]
+    stored = [row["token_hash"] for row in read_all(db, "SELECT token_hash FROM tokens")]
     assert token not in stored and len(stored) == 1
     unknown = runner.invoke(main, ["token", "create", "--user", "nobody@example.com", "--db", db])
     assert unknown.exit_code == 1 and "no user" in unknown.output
@@ -51,8 +55,8 @@ def test_env_var_sets_the_database(tmp_path: Any) -> None:
     assert result.exit_code == 0 and os.path.exists(db)
 
 
-def test_serve_prints_demo_tokens_that_work(tmp_path: Any) -> None:
-    server = start_live_server(os.path.join(tmp_path, "serve.db"))
+def test_serve_prints_demo_tokens_that_work(make_db: Callable[[str], str]) -> None:
+    server = start_live_server(make_db("serve.db"))
     try:
         output = server.output()
         token = next(word for line in output.splitlines() if "alice@example.com" in line

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +16,16 @@ from commerce_agent import cli
 from commerce_agent.app import create_app
 from commerce_agent.cli import main
 from commerce_agent.settings import Settings
+from tests.elsewhere import read_one, write
+
+pytestmark = pytest.mark.both_backends
 
 SHOPIFY = Path(__file__).parent / "data" / "shopify_products.csv"
 
 
 def test_merchant_create_makes_an_account_that_runs_the_store(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = str(tmp_path / "shop.db")
+        make_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_db("shop.db")
     runner = CliRunner()
     assert runner.invoke(main, ["init", "--db", db]).exit_code == 0
     assert runner.invoke(main, ["catalog", "import", str(SHOPIFY), "--db", db]).exit_code == 0
@@ -36,10 +39,9 @@ def test_merchant_create_makes_an_account_that_runs_the_store(
     assert created.exit_code == 0, created.output
     assert "Created merchant account me@birch.example" in created.output
     token = created.output.rsplit("Admin API token: ", 1)[1].strip()
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT role FROM users WHERE email = 'me@birch.example'"
-                                  ).fetchone()[0] == "merchant"
-        assert connection.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 1
+    assert read_one(db, "SELECT role FROM users WHERE email = 'me@birch.example'"
+                    )["role"] == "merchant"
+    assert read_one(db, "SELECT COUNT(*) AS n FROM users")["n"] == 1
     again = runner.invoke(main, ["merchant", "create", "--email", "me@birch.example",
                                  "--store", "store_birch_loom", "--db", db])
     assert again.exit_code == 0 and "Merchant account me@birch.example" in again.output
@@ -58,36 +60,31 @@ def test_merchant_create_makes_an_account_that_runs_the_store(
     assert [store["id"] for store in stores["stores"]] == ["store_birch_loom"]
 
 
-def test_orders_advance_ships_with_a_tracking_number(tmp_path: Path) -> None:
+def test_orders_advance_ships_with_a_tracking_number(make_db: Callable[[str], str]) -> None:
     from commerce_agent.commerce.merchant import advance_order
 
-    db = str(tmp_path / "cli.db")
+    db = make_db("cli.db")
     runner = CliRunner()
     assert runner.invoke(main, ["seed", "--db", db]).exit_code == 0
-    with sqlite3.connect(db) as connection:
-        # A paid, confirmed order of a mug, as the API stores it (placing one is tested
-        # elsewhere): copy the shape the shipping plan needs.
-        doc = {"id": "ord_cli", "status": "confirmed", "items": [
-            {"id": "line_1", "itemId": "item_limited_glaze_mug", "quantity": 1,
-             "fulfillmentType": "physical", "lineTotal": {"amount": "18.00",
-                                                          "currency": "USD"}}],
-               "total": {"amount": "18.00", "currency": "USD"},
-               "subtotal": {"amount": "18.00", "currency": "USD"},
-               "fulfillment": {"method": "shipping", "carrier": "Sandbox Post",
-                               "returnWindowDays": 30},
-               "metadata": {}, "createdAt": "2026-01-01T00:00:00Z",
-               "updatedAt": "2026-01-01T00:00:00Z"}
-        connection.execute(
-            "INSERT INTO orders (id, owner_id, store_id, status, doc, created_at, updated_at) "
-            "VALUES ('ord_cli', 'user_alice', 'store_ceramics', 'confirmed', ?, ?, ?)",
-            (json.dumps(doc), doc["createdAt"], doc["updatedAt"]))
+    # A paid, confirmed order of a mug, as the API stores it (placing one is tested
+    # elsewhere): copy the shape the shipping plan needs.
+    doc = {"id": "ord_cli", "status": "confirmed", "items": [
+        {"id": "line_1", "itemId": "item_limited_glaze_mug", "quantity": 1,
+         "fulfillmentType": "physical", "lineTotal": {"amount": "18.00", "currency": "USD"}}],
+           "total": {"amount": "18.00", "currency": "USD"},
+           "subtotal": {"amount": "18.00", "currency": "USD"},
+           "fulfillment": {"method": "shipping", "carrier": "Sandbox Post",
+                           "returnWindowDays": 30},
+           "metadata": {}, "createdAt": "2026-01-01T00:00:00Z",
+           "updatedAt": "2026-01-01T00:00:00Z"}
+    write(db, "INSERT INTO orders (id, owner_id, store_id, status, doc, created_at, updated_at) "
+              "VALUES ('ord_cli', 'user_alice', 'store_ceramics', 'confirmed', :doc, :at, :at)",
+          {"doc": json.dumps(doc), "at": doc["createdAt"]})
     result = runner.invoke(advance_order, ["ord_cli", "--carrier", "DHL", "--tracking-number",
                                            "JD014600006281230704", "--db", db])
     assert result.exit_code == 0, result.output
     assert "ord_cli: confirmed -> in_transit" in result.output
-    with sqlite3.connect(db) as connection:
-        stored = json.loads(connection.execute("SELECT doc FROM orders WHERE id = 'ord_cli'"
-                                               ).fetchone()[0])
+    stored = json.loads(read_one(db, "SELECT doc FROM orders WHERE id = 'ord_cli'")["doc"])
     shipment = stored["metadata"]["dev.commerce.order.shipment_tracking"][0]
     assert (shipment["carrier"], shipment["trackingNumber"]) == ("DHL", "JD014600006281230704")
     refused = runner.invoke(advance_order, ["ord_cli", "--tracking-number", "X1", "--db", db])
@@ -105,11 +102,10 @@ def serve_output(db: str, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def test_serve_no_samples_starts_empty_and_says_what_to_do(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = str(tmp_path / "empty.db")
+        make_db: Callable[[str], str], monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_db("empty.db")
     output = serve_output(db, monkeypatch)
     assert "catalog import" in output and "merchant create" in output
     assert "alice@example.com" not in output
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM users").fetchone()[0] == 0
-        assert connection.execute("SELECT COUNT(*) FROM stores").fetchone()[0] == 0
+    assert read_one(db, "SELECT COUNT(*) AS n FROM users")["n"] == 0
+    assert read_one(db, "SELECT COUNT(*) AS n FROM stores")["n"] == 0

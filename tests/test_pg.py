@@ -67,6 +67,8 @@ def test_a_database_given_back_is_reset_to_the_template_and_reused(
     clones = pg.Clones(seeded.template, seeded.contents, ahead=0)
     try:
         with clones.database() as used:
+            import psycopg
+            left_open = psycopg.connect(used, autocommit=True)  # as by a server still running
             stores = _count(used, "stores")
             _execute(used, "INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
                            "VALUES ('r', 'i', 'u', 5, 'now')")
@@ -75,6 +77,9 @@ def test_a_database_given_back_is_reset_to_the_template_and_reused(
                 _execute(used, NEXT_EVENT_ID)
         with clones.database() as again:
             assert again == used  # reused, not cloned again
+            with pytest.raises(psycopg.OperationalError):  # ended by the reset
+                left_open.execute("SELECT 1")
+            left_open.close()
             assert _count(again, "reviews") == 0 and _count(again, "stores") == stores
             assert _count(again, "stock") > 0 and _one(again, NEXT_EVENT_ID) == 1
             _execute(again, "CREATE TABLE made_by_a_test (a INT)")
@@ -124,3 +129,9 @@ def test_both_backends_marker_gives_each_backend_its_target(backend: str, db_tar
         assert db_target.startswith("postgresql://")
     else:
         assert db_target.endswith("commerce.db")
+
+
+@pytest.mark.both_backends
+@pytest.mark.sqlite_only
+def test_sqlite_only_keeps_a_test_of_a_both_backends_module_on_sqlite(backend: str) -> None:
+    assert backend == "sqlite"

@@ -269,13 +269,17 @@ class PostgresDatabase(Database):
         # Whether pg_trgm is installed (typo candidates by trigram similarity; see search).
         self.trigrams = False
 
-    def _pool(self, size: int, name: str) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+    def _pool(self, size: int, name: str, *, read_only: bool = False
+              ) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             connection.row_factory = _rows
 
+        # Readers refuse to write, as SQLite's reader connections do: every write goes
+        # through transaction() and its lock.
+        options = {"options": "-c default_transaction_read_only=on"} if read_only else {}
         return AsyncConnectionPool(self.url, min_size=1, max_size=size, open=False, name=name,
-                                   kwargs={"autocommit": True}, configure=configure,
-                                   timeout=60.0)
+                                   kwargs={"autocommit": True, **options},
+                                   configure=configure, timeout=60.0)
 
     def _writer(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
         assert self._writers is not None, "database is not open"
@@ -284,7 +288,8 @@ class PostgresDatabase(Database):
     async def open(self) -> None:
         try:
             self._writers = self._pool(1, "commerce-agent-writer")
-            self._readers = self._pool(self._reader_count, "commerce-agent-readers")
+            self._readers = self._pool(self._reader_count, "commerce-agent-readers",
+                                       read_only=True)
             await self._writers.open(wait=True, timeout=30.0)
             async with self._writers.connection() as connection:
                 await _migrate(connection)
