@@ -210,7 +210,11 @@ class Sender:
         self._finished.append(await self.attempt(job))
         # Outcomes are recorded (and slots refilled) in batches: one commit for many attempts.
         # The last attempt in flight wakes the loop at once; the poll interval bounds the rest.
-        if len(self._finished) >= self._batch or len(self._tasks) <= 1:
+        # Attempts that ended in the same loop step are still in _tasks (their done callbacks
+        # have not run yet): they count as finished, or the loop would sleep a whole interval.
+        current = asyncio.current_task()
+        running = sum(not task.done() for task in self._tasks if task is not current)
+        if len(self._finished) >= self._batch or running == 0:
             self._wake.set()
 
     async def attempt(self, job: Job) -> Attempt:
