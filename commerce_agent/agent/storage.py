@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.writes import RETENTION_SECONDS
+from commerce_agent.commerce.writes import RETENTION_SECONDS, store_outcome
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError
 
@@ -76,18 +76,10 @@ async def once(db: Database, scope: Scope, args: Any,
             return _replay(row, print_, scope)
         outcome = await work(tx)
         if 200 <= outcome.status < 300:
-            await tx.execute(
-                "INSERT INTO idempotency_keys (principal, method, route, key, fingerprint, "
-                "status, headers, body, created_at) VALUES (:principal, :method, :route, :key, "
-                ":fingerprint, :status, :headers, :body, :at) "
-                "ON CONFLICT (principal, method, route, key) "
-                "DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, "
-                "headers = excluded.headers, body = excluded.body, "
-                "created_at = excluded.created_at",
-                {**scope.params(), "fingerprint": print_, "status": outcome.status,
-                 "headers": json.dumps({"content-type": "application/json"}),
-                 "body": json.dumps(outcome.body, separators=(",", ":")).encode(),
-                 "at": clock.now_iso()})
+            await store_outcome(
+                tx, scope.params(), print_, outcome.status,
+                {"content-type": "application/json"},
+                json.dumps(outcome.body, separators=(",", ":")).encode())
         return outcome
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -28,6 +28,22 @@ Work = Callable[[Transaction], Awaitable[Response]]
 _REPLAYED_HEADERS = ("location", "x-payment-response", "payment-response", "content-type",
                      "content-language")
 RETENTION_SECONDS = 24 * 3600
+
+
+async def store_outcome(tx: Transaction, scope: Mapping[str, str], fingerprint: str,
+                        status: int, headers: Mapping[str, str], body: bytes) -> None:
+    """Keep a 2xx result under its key (`scope`: principal, method, route, key), in the write
+    it guards; a key whose earlier result expired is taken over."""
+    await tx.execute(
+        "INSERT INTO idempotency_keys (principal, method, route, key, fingerprint, "
+        "status, headers, body, created_at) VALUES (:principal, :method, :route, :key, "
+        ":fingerprint, :status, :headers, :body, :at) "
+        "ON CONFLICT (principal, method, route, key) "
+        "DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, "
+        "headers = excluded.headers, body = excluded.body, "
+        "created_at = excluded.created_at",
+        {**scope, "fingerprint": fingerprint, "status": status,
+         "headers": json.dumps(dict(headers)), "body": body, "at": clock.now_iso()})
 
 
 def _fingerprint(body: bytes) -> str:
@@ -91,15 +107,6 @@ async def write(request: Request, principal: Principal, work: Work) -> Response:
         if 200 <= response.status_code < 300:
             headers = {name: value for name, value in response.headers.items()
                        if name in _REPLAYED_HEADERS}
-            await tx.execute(
-                "INSERT INTO idempotency_keys (principal, method, route, key, fingerprint, "
-                "status, headers, body, created_at) VALUES (:principal, :method, :route, :key, "
-                ":fingerprint, :status, :headers, :body, :at) "
-                "ON CONFLICT (principal, method, route, key) "
-                "DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, "
-                "headers = excluded.headers, body = excluded.body, "
-                "created_at = excluded.created_at",
-                {**scope, "fingerprint": fingerprint, "status": response.status_code,
-                 "headers": json.dumps(headers), "body": bytes(response.body),
-                 "at": clock.now_iso()})
+            await store_outcome(tx, scope, fingerprint, response.status_code, headers,
+                                bytes(response.body))
         return response
