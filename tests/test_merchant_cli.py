@@ -12,7 +12,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from commerce_agent import cli
+from commerce_agent import workers
 from commerce_agent.app import create_app
 from commerce_agent.cli import main
 from commerce_agent.settings import Settings
@@ -94,7 +94,7 @@ def test_orders_advance_ships_with_a_tracking_number(make_db: Callable[[str], st
 def serve_output(db: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """What `serve --no-samples` prints before serving (uvicorn itself is not started)."""
     served: list[Any] = []
-    monkeypatch.setattr(cli.uvicorn, "run", lambda app, **options: served.append(app))
+    monkeypatch.setattr(workers.uvicorn, "run", lambda app, **options: served.append(app))
     result = CliRunner().invoke(main, ["serve", "--no-samples", "--no-simulate", "--db", db])
     assert result.exit_code == 0, result.output
     assert len(served) == 1

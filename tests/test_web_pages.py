@@ -12,7 +12,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from commerce_agent import cli
+from commerce_agent import workers
 from commerce_agent.cli import main
 from commerce_agent.web import static_files
 from tests.test_accounts_pages import browser_sign_in, csrf_of
@@ -130,7 +130,7 @@ async def test_the_api_routes_keep_their_answers(client: httpx.AsyncClient) -> N
 
 
 def test_serve_prints_the_storefront_url_first(tmp_path: Any, monkeypatch: Any) -> None:
-    monkeypatch.setattr(cli.uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(workers.uvicorn, "run", lambda app, **options: None)
     threshold = gc.get_threshold()
     try:
         result = CliRunner().invoke(main, ["serve", "--db", os.path.join(tmp_path, "s.db"),
