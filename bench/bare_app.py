@@ -161,7 +161,7 @@ async def push_webhooks(request: Request) -> JSONResponse:
     async def sender(client: httpx.AsyncClient) -> None:
         for index in next_index:
             body, headers = signed(index)
-            try:  # sent and read as our sender does (commerce/services/webhook_sender.py)
+            try:  # sent and read as our sender does (commerce/services/webhooks/sender.py)
                 async with client.stream("POST", urls[index % len(urls)], content=body,
                                          headers=headers) as response:
                     status = response.status_code

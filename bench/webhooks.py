@@ -43,7 +43,7 @@ from typing import Any
 import httpx
 from support import cli, free_port, pin_self, serve_bare, serve_ours, stop, wait_until_up
 
-from commerce_agent.commerce.services.webhook_sender import CONCURRENCY
+from commerce_agent.commerce.services.webhooks.sender import CONCURRENCY
 
 ITEM = "item_limited_glaze_mug"
 ADDRESS = {"address": "1 Main St, Springfield, US", "countryCode": "US"}

@@ -31,10 +31,10 @@ from commerce_agent.commerce.routes import (
     webhooks,
 )
 from commerce_agent.commerce.routes.payments import routes as payment_routes
-from commerce_agent.commerce.services.catalog_cache import CatalogCache
-from commerce_agent.commerce.services.order_feed import OrderFeed, order_feed_worker
-from commerce_agent.commerce.services.simulator import simulator_worker
-from commerce_agent.commerce.services.webhook_sender import webhook_sender_worker
+from commerce_agent.commerce.services.catalog.cache import CatalogCache
+from commerce_agent.commerce.services.fulfillment.simulator import simulator_worker
+from commerce_agent.commerce.services.orders.feed import OrderFeed, order_feed_worker
+from commerce_agent.commerce.services.webhooks.sender import webhook_sender_worker
 from commerce_agent.db import database_for
 from commerce_agent.errors import (
     CommerceError,

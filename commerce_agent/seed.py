@@ -10,7 +10,7 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.auth.passwords import hash_password
-from commerce_agent.commerce.services import store_cache
+from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.db import Database, Transaction

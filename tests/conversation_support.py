@@ -30,7 +30,7 @@ import httpx
 from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
-from commerce_agent.commerce.services import simulator
+from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.settings import Settings
 from tests.agent_support import consent, ndjson
 

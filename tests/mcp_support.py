@@ -12,7 +12,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from commerce_agent.auth.tokens import mint_token
-from commerce_agent.commerce.services import simulator
+from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.db import Database
 
 MUG = "item_limited_glaze_mug"

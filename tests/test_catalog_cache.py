@@ -9,7 +9,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.commerce.services import catalog_cache
+from commerce_agent.commerce.services.catalog import cache as catalog_cache
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from tests.elsewhere import write
 from tests.helpers import CERAMICS, LIMITED_MUG, buy

@@ -10,8 +10,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import simulator
-from commerce_agent.commerce.services.fulfillment import Context
+from commerce_agent.commerce.services.fulfillment import simulator
+from commerce_agent.commerce.services.fulfillment.plans import Context
 from tests.lifecycle_support import (
     PORTLAND_NEARBY,
     action_ids,

@@ -11,8 +11,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import simulator, tracking
-from commerce_agent.commerce.services.fulfillment import Context
+from commerce_agent.commerce.services.fulfillment import simulator, tracking
+from commerce_agent.commerce.services.fulfillment.plans import Context
 from tests.helpers import US_ADDRESS
 from tests.lifecycle_support import (
     JP_ADDRESS,

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from starlette.applications import Starlette
 
 from commerce_agent.cli import main
-from commerce_agent.commerce.services import lifecycle
+from commerce_agent.commerce.services.fulfillment import lifecycle
 from commerce_agent.errors import CommerceError
 from commerce_agent.settings import Settings
 from tests.lifecycle_support import (

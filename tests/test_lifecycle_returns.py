@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from starlette.applications import Starlette
 
 from commerce_agent.cli import main
-from commerce_agent.commerce.services import returns
+from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.errors import CommerceError
 from commerce_agent.settings import Settings
 from tests.helpers import US_ADDRESS

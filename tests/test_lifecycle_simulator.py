@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from starlette.applications import Starlette
 
 from commerce_agent.cli import main
-from commerce_agent.commerce.services import fulfillment, simulator
+from commerce_agent.commerce.services.fulfillment import plans as fulfillment
+from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
 from tests.conftest import MEDIA, running

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from commerce_agent.client import AgentClient, Session
-from commerce_agent.commerce.services import fulfillment
+from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.seed import load_stores
 from tests.agent_support import drop_redis_keys, journal_spec
 from tests.helpers import (

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.commerce.services import store_cache
+from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.seed import seed
 from tests.elsewhere import write
 

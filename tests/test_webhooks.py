@@ -21,7 +21,9 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.auth.storage import signing_key
-from commerce_agent.commerce.services import returns, webhook_signing, webhooks
+from commerce_agent.commerce.services.returns import handling as returns
+from commerce_agent.commerce.services.webhooks import signing as webhook_signing
+from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.db import Database
 from commerce_agent.settings import Settings
 from tests.conftest import MEDIA

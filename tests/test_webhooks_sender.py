@@ -19,8 +19,9 @@ from standardwebhooks import Webhook, WebhookVerificationError
 from starlette.applications import Starlette
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import webhook_signing, webhooks
-from commerce_agent.commerce.services.webhook_sender import retry_after_seconds, retry_delay
+from commerce_agent.commerce.services.webhooks import signing as webhook_signing
+from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
+from commerce_agent.commerce.services.webhooks.sender import retry_after_seconds, retry_delay
 from commerce_agent.commerce.storage import webhooks as storage
 from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings

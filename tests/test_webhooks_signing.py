@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
-from commerce_agent.commerce.services import webhook_signing as signing
+from commerce_agent.commerce.services.webhooks import signing
 
 pytestmark = pytest.mark.both_backends
 

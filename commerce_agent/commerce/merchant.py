@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from commerce_agent.commerce.services import lifecycle, returns
+from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
 from commerce_agent.commerce.storage import returns as return_storage

@@ -33,8 +33,8 @@ from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure
 from commerce_agent.agent.tools.carts import cart_summary
 from commerce_agent.agent.tools.orders import order_request_from_args, order_summary
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.commerce.services import carts
-from commerce_agent.commerce.services.orders import place_order, preverify
+from commerce_agent.commerce.services.carts import cart as carts
+from commerce_agent.commerce.services.orders.placement import place_order, preverify
 from commerce_agent.db import Transaction
 from commerce_agent.mcp import storage
 from commerce_agent.mcp.shop import Shop

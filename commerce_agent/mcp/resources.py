@@ -20,7 +20,9 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.commerce.services import carts, catalog, order_view
+from commerce_agent.commerce.services.carts import cart as carts
+from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.errors import CommerceError
 from commerce_agent.mcp.shop import Shop

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.web import Browser
-from commerce_agent.commerce.services import webhooks
+from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.web import paths
 from commerce_agent.web.pages import page_context
 from commerce_agent.web.templates import render

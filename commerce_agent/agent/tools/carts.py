@@ -6,8 +6,8 @@ from typing import Any
 
 from commerce_agent.agent import storage
 from commerce_agent.agent.tools.base import COMMERCE, Tool, ToolContext, schema
-from commerce_agent.commerce.services import carts as service
-from commerce_agent.commerce.services.carts import CartView
+from commerce_agent.commerce.services.carts import cart as service
+from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.db import Transaction
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from commerce_agent.agent.tools.base import Tool, ToolContext, ToolFailure, schema
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import catalog, search
+from commerce_agent.commerce.services.catalog import search
+from commerce_agent.commerce.services.catalog import storefront as catalog
 
 _AMOUNT = {"type": ["string", "number"], "pattern": r"^\d+(\.\d+)?$", "minimum": 0,
            "description": "A decimal amount, e.g. \"20\" or \"19.99\"."}

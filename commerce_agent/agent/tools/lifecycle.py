@@ -23,14 +23,10 @@ from commerce_agent.agent.tools.base import (
 )
 from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import (
-    cancellation,
-    feedback,
-    lifecycle,
-    order_view,
-    returns,
-    subscriptions,
-)
+from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
+from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Transaction
 

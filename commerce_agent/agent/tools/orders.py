@@ -24,8 +24,9 @@ from commerce_agent.agent.tools.base import (
     schema,
 )
 from commerce_agent.commerce.payments import sandbox
-from commerce_agent.commerce.services import carts, order_view
-from commerce_agent.commerce.services.orders import (
+from commerce_agent.commerce.services.carts import cart as carts
+from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce.services.orders.placement import (
     OrderRequest,
     Payment,
     PlacedOrder,

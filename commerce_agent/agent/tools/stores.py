@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.tools.base import Tool, ToolContext, schema
-from commerce_agent.commerce.services import catalog
+from commerce_agent.commerce.services.catalog import storefront as catalog
 
 _INFO = "dev.commerce.store.info"
 _SHIPPING = "dev.commerce.store.shipping"

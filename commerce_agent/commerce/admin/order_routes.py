@@ -14,7 +14,9 @@ from starlette.responses import Response
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
 from commerce_agent.commerce.pagination import pagination, read_page
-from commerce_agent.commerce.services import lifecycle, order_view, returns
+from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as service
 from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.commerce.writes import write

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
-from commerce_agent.commerce.services import carts as service
+from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.http import decode_body, json_response

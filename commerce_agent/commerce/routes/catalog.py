@@ -12,8 +12,8 @@ from starlette.responses import Response
 from commerce_agent import clock
 from commerce_agent.auth.principal import optional_principal, require_principal
 from commerce_agent.commerce.pagination import next_link, pagination, read_page
-from commerce_agent.commerce.services import catalog as service
-from commerce_agent.commerce.services.catalog_cache import CatalogCache
+from commerce_agent.commerce.services.catalog import storefront as service
+from commerce_agent.commerce.services.catalog.cache import CatalogCache
 from commerce_agent.commerce.storage import catalog as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction

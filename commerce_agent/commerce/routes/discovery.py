@@ -13,7 +13,7 @@ from starlette.responses import Response
 from commerce_agent.commerce import capabilities, money
 from commerce_agent.commerce.pagination import pagination, read_page
 from commerce_agent.commerce.services import profile
-from commerce_agent.commerce.services import search as search_service
+from commerce_agent.commerce.services.catalog import search as search_service
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.http import json_response, request_locale
 from commerce_agent.routing import Route

@@ -11,14 +11,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
-from commerce_agent.commerce.services import (
-    cancellation,
-    digital,
-    feedback,
-    lifecycle,
-    order_view,
-    subscriptions,
-)
+from commerce_agent.commerce.services.fulfillment import digital, lifecycle
+from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
+from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error

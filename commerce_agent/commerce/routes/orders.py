@@ -13,8 +13,8 @@ from starlette.responses import Response
 from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.pagination import pagination, read_page
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
-from commerce_agent.commerce.services import order_view
-from commerce_agent.commerce.services.orders import OrderRequest, place_order, preverify
+from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce.services.orders.placement import OrderRequest, place_order, preverify
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction

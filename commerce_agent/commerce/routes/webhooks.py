@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.pagination import pagination, read_page
-from commerce_agent.commerce.services import webhooks as service
+from commerce_agent.commerce.services.webhooks import subscriptions as service
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import validation_error

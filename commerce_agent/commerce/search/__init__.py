@@ -1,1 +1,1 @@
-"""Product search: turning a shopper's words into FTS5 queries (the service is services/search)."""
+"""Product search: turning shoppers' words into FTS5 queries (served by services/catalog/search)."""

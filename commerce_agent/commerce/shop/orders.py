@@ -1,8 +1,8 @@
 """What a merchant does to orders and returns: advance (shipping with its own carrier and
 tracking number), mark ready for pickup, cancel with a refund, approve, reject, receive and
 refund returns. The admin API and the CLI (`orders advance`, `returns advance`) both call
-these, and they move orders only through the state machines of services/lifecycle.py and
-services/returns.py.
+these, and they move orders only through the state machines of services/fulfillment/lifecycle.py and
+services/returns/handling.py.
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import (
-    cancellation,
-    fulfillment,
-    lifecycle,
-    returns,
-    simulator,
-)
+from commerce_agent.commerce.services.fulfillment import lifecycle, simulator
+from commerce_agent.commerce.services.fulfillment import plans as fulfillment
+from commerce_agent.commerce.services.orders import cancellation
+from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error

@@ -16,7 +16,8 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.commerce.services import store_cache, webhooks
+from commerce_agent.commerce.services.catalog import store_cache
+from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.shop.checks import VARIANTS
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage

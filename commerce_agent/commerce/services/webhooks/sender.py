@@ -35,8 +35,8 @@ from starlette.applications import Starlette
 from commerce_agent import clock
 from commerce_agent.auth.storage import signing_key
 from commerce_agent.background import running
-from commerce_agent.commerce.services import webhook_signing as signing
-from commerce_agent.commerce.services.webhooks import (
+from commerce_agent.commerce.services.webhooks import signing
+from commerce_agent.commerce.services.webhooks.subscriptions import (
     GONE_REASON,
     MAX_ATTEMPTS,
     MAX_DELAY_SECONDS,

@@ -13,7 +13,7 @@ from typing import Any
 
 from commerce_agent.commerce import money
 from commerce_agent.commerce.search import terms as search_terms
-from commerce_agent.commerce.services.catalog import StockedItem, group_rows, render_item
+from commerce_agent.commerce.services.catalog.storefront import StockedItem, group_rows, render_item
 from commerce_agent.commerce.storage import search as storage
 from commerce_agent.db import Database
 from commerce_agent.errors import validation_error

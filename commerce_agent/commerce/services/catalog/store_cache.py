@@ -4,7 +4,7 @@ Every cart read and write and every order needs its store's document (currency, 
 shipping) and promotions: reading and parsing them cost more than the rest of opening a cart.
 They change only when the sample data is seeded again, so each process keeps them for
 TTL_SECONDS per database file. A seed in this process drops them at once (`forget`); one in
-another process shows within TTL_SECONDS, as for cached catalog reads (catalog_cache.py).
+another process shows within TTL_SECONDS, as for cached catalog reads (catalog/cache.py).
 
 What `rules` returns is shared between requests: read it, never change it.
 """

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import lifecycle, refunds, scheduling, subscriptions
-from commerce_agent.commerce.services.fulfillment import KITCHEN_STATUS
+from commerce_agent.commerce.services.fulfillment import lifecycle, scheduling
+from commerce_agent.commerce.services.fulfillment.plans import KITCHEN_STATUS
+from commerce_agent.commerce.services.orders import subscriptions
+from commerce_agent.commerce.services.returns import refunds
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError

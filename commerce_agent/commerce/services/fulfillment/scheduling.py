@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from commerce_agent import clock
-from commerce_agent.commerce.services.catalog import StockedItem
+from commerce_agent.commerce.services.catalog.storefront import StockedItem
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError

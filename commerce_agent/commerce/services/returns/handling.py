@@ -19,7 +19,9 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import lifecycle, order_events, refunds
+from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.services.orders import events as order_events
+from commerce_agent.commerce.services.returns import refunds
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import returns as storage
 from commerce_agent.db import Database, Transaction

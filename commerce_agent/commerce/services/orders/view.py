@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.commerce.services import (
-    cancellation,
-    feedback,
-    lifecycle,
-    returns,
-    subscriptions,
-)
+from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
+from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.db import Transaction
 
 

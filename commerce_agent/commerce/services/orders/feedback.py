@@ -12,7 +12,7 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import lifecycle
+from commerce_agent.commerce.services.fulfillment import lifecycle
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 

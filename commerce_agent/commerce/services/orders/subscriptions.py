@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import lifecycle
-from commerce_agent.commerce.services.carts import CartLine
+from commerce_agent.commerce.services.carts.cart import CartLine
+from commerce_agent.commerce.services.fulfillment import lifecycle
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 

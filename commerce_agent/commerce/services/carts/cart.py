@@ -14,8 +14,10 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services import pricing, scheduling, store_cache
-from commerce_agent.commerce.services.catalog import StockedItem, group_rows
+from commerce_agent.commerce.services.carts import pricing
+from commerce_agent.commerce.services.catalog import store_cache
+from commerce_agent.commerce.services.catalog.storefront import StockedItem, group_rows
+from commerce_agent.commerce.services.fulfillment import scheduling
 from commerce_agent.commerce.storage import carts as storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.db import Transaction

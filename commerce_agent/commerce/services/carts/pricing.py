@@ -8,7 +8,7 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services.catalog import StockedItem
+from commerce_agent.commerce.services.catalog.storefront import StockedItem
 from commerce_agent.errors import CommerceError, validation_error
 
 MAX_LINE_QUANTITY = 999

@@ -2,10 +2,10 @@
 
 `emit` runs inside the transaction of the change it reports: the event (with the exact body
 every delivery sends, its id fixed) and one outbox row per matching subscription commit or
-roll back with that change. The sender (webhook_sender.py) delivers them afterwards.
+roll back with that change. The sender (sender.py) delivers them afterwards.
 
 Subscriptions belong to their owner: another principal's id answers 404 like a missing one.
-The secret is never stored (webhook_signing.py derives it); the routes add it to the creation
+The secret is never stored (signing.py derives it); the routes add it to the creation
 answer only.
 """
 
@@ -22,7 +22,7 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.auth.storage import signing_key
 from commerce_agent.commerce.pagination import Page
-from commerce_agent.commerce.services import webhook_signing as signing
+from commerce_agent.commerce.services.webhooks import signing
 from commerce_agent.commerce.storage import webhooks as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error

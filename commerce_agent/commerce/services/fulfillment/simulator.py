@@ -21,8 +21,10 @@ from starlette.applications import Starlette
 
 from commerce_agent import clock
 from commerce_agent.background import running
-from commerce_agent.commerce.services import cancellation, fulfillment, lifecycle
-from commerce_agent.commerce.services.fulfillment import Context, Step
+from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.services.fulfillment import plans as fulfillment
+from commerce_agent.commerce.services.fulfillment.plans import Context, Step
+from commerce_agent.commerce.services.orders import cancellation
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError

@@ -12,16 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import (
-    customer_fields,
-    fulfillment,
-    fulfillment_intent,
-    lifecycle,
-    scheduling,
-    subscriptions,
-)
-from commerce_agent.commerce.services.carts import CartView
-from commerce_agent.commerce.services.fulfillment_intent import Group
+from commerce_agent.commerce.services.carts import customer_fields
+from commerce_agent.commerce.services.carts.cart import CartView
+from commerce_agent.commerce.services.fulfillment import intent as fulfillment_intent
+from commerce_agent.commerce.services.fulfillment import lifecycle, scheduling
+from commerce_agent.commerce.services.fulfillment import plans as fulfillment
+from commerce_agent.commerce.services.fulfillment.intent import Group
+from commerce_agent.commerce.services.orders import subscriptions
 from commerce_agent.db import Transaction
 from commerce_agent.errors import validation_error
 

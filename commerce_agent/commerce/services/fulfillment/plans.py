@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import digital, tracking
-from commerce_agent.commerce.services.lifecycle import FULFILLMENT_INTENT, ships
+from commerce_agent.commerce.services.fulfillment import digital, tracking
+from commerce_agent.commerce.services.fulfillment.lifecycle import FULFILLMENT_INTENT, ships
 
 DETAILED_STATUS = "dev.commerce.order.detailed_status"
 SHIPMENT_TRACKING = "dev.commerce.order.shipment_tracking"

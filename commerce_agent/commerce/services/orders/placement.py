@@ -17,9 +17,13 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.payments import exact, proofs, sandbox, x402, x402_v2
-from commerce_agent.commerce.services import carts, order_setup, order_view, pricing, shipping
-from commerce_agent.commerce.services.carts import CartLine, CartView
-from commerce_agent.commerce.services.catalog import group_rows
+from commerce_agent.commerce.services.carts import cart as carts
+from commerce_agent.commerce.services.carts import pricing
+from commerce_agent.commerce.services.carts.cart import CartLine, CartView
+from commerce_agent.commerce.services.catalog.storefront import group_rows
+from commerce_agent.commerce.services.fulfillment import shipping
+from commerce_agent.commerce.services.orders import setup as order_setup
+from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.storage import carts as cart_storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as storage

@@ -16,7 +16,7 @@ import jsonpatch
 import msgspec
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import webhooks
+from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Transaction
 
@@ -27,7 +27,7 @@ REFUNDS = "dev.commerce.order.refunds"
 
 def _render(doc: dict[str, Any]) -> dict[str, Any]:
     # order_view imports the lifecycle services, which import this module.
-    from commerce_agent.commerce.services import order_view
+    from commerce_agent.commerce.services.orders import view as order_view
 
     return order_view.render(doc)
 

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock
-from commerce_agent.commerce.services import order_events
+from commerce_agent.commerce.services.orders import events as order_events
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Database, Transaction

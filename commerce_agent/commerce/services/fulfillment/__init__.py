@@ -1,0 +1,1 @@
+"""Fulfillment: the order state machine and how each kind of order is carried out."""

@@ -1,0 +1,1 @@
+"""Returns and the refunds they (and cancellations) give back."""

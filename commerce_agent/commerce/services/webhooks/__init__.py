@@ -1,0 +1,1 @@
+"""Webhooks: subscriptions and the outbox write, signing, and the sender."""
