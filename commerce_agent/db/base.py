@@ -23,6 +23,14 @@ Row = sqlite3.Row
 IntegrityError = sqlite3.IntegrityError
 
 
+async def run_after_commit(hooks: Iterable[AfterCommit]) -> None:
+    """A committed write's hooks, in the order they were added (both backends)."""
+    for hook in hooks:
+        result = hook()
+        if result is not None:
+            await result
+
+
 class Transaction(ABC):
     """One write: its statements, its after-commit hooks and the topics it notifies."""
 

@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from commerce_agent.db.base import AfterCommit, Database, Params, Transaction
+from commerce_agent.db.base import AfterCommit, Database, Params, Transaction, run_after_commit
 from commerce_agent.db.migrations import apply_migrations
 
 T = TypeVar("T")
@@ -182,10 +182,7 @@ class _Write:
             self._committed.cancel()
             return  # the error goes on; nothing of this write was kept
         await self._committed
-        for hook in self._tx._after_commit:
-            result = hook()
-            if result is not None:
-                await result
+        await run_after_commit(self._tx._after_commit)
 
 
 class SqliteDatabase(Database):

@@ -53,6 +53,7 @@ from commerce_agent.db.base import (
     Params,
     Row,
     Transaction,
+    run_after_commit,
 )
 from commerce_agent.db.database import MAX_GROUP
 from commerce_agent.db.database import _Group as CommitGroup
@@ -236,10 +237,7 @@ class _Write:
         await self._committed
         for topic in self._tx.topics:
             db.signal(topic).set()
-        for hook in self._tx._after_commit:
-            result = hook()
-            if result is not None:
-                await result
+        await run_after_commit(self._tx._after_commit)
 
 
 # --- the database --------------------------------------------------------------------------
