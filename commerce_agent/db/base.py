@@ -21,6 +21,9 @@ Row = sqlite3.Row
 # PostgreSQL's errors are raised as a subclass of it (db/postgres.py), so one except clause
 # serves both.
 IntegrityError = sqlite3.IntegrityError
+# Seconds between reads a waiter on `Database.signal` makes anyway where every process's
+# commits are signalled: a safety net only (see Database.poll_seconds).
+SAFETY_NET_POLL_SECONDS = 5.0
 
 
 async def run_after_commit(hooks: Iterable[AfterCommit]) -> None:
@@ -69,6 +72,11 @@ class Database(ABC):
     # Whether `signal(topic)` is set by other processes' commits too (PostgreSQL's NOTIFY):
     # then waiters need to poll only as a safety net, not to see those commits.
     signals_every_process = False
+
+    def poll_seconds(self, unsignalled: float) -> float:
+        """How often a waiter on `signal` reads anyway: every `unsignalled` seconds where
+        other processes' commits are found only by reading (SQLite), else as a safety net."""
+        return SAFETY_NET_POLL_SECONDS if self.signals_every_process else unsignalled
 
     def __new__(cls, target: str = "", **options: Any) -> Database:  # noqa: ARG004
         if cls is Database:  # the backend's own __init__ then runs with the same arguments

@@ -34,7 +34,7 @@ class SqliteJournal(Journal):
     def __init__(self, db: Database) -> None:
         super().__init__()
         self.db = db
-        self._notified = db.dialect == "postgresql"
+        self._notified = db.signals_every_process
         if self._notified:
             self.name, self.poll_interval = "database", 0.0
         self._listener: asyncio.Task[None] | None = None

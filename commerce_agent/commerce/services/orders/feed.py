@@ -64,19 +64,17 @@ class Watcher:
             return False
 
 
-# Seconds between reads when no commit was signalled: other processes' commits on SQLite; a
-# safety net only where every process's commits are signalled (PostgreSQL).
+# Seconds between reads when no commit was signalled: other processes' commits on SQLite
+# (where they are signalled too, PostgreSQL, Database.poll_seconds makes it a safety net).
 POLL_SECONDS = 0.25
-SIGNALLED_POLL_SECONDS = 5.0
 
 
 class OrderFeed:
     def __init__(self, db: Database, *, poll_interval: float | None = None,
                  capacity: int = 256) -> None:
         self.db = db
-        if poll_interval is None:
-            poll_interval = SIGNALLED_POLL_SECONDS if db.signals_every_process else POLL_SECONDS
-        self.poll_interval = poll_interval
+        self.poll_interval = db.poll_seconds(POLL_SECONDS) if poll_interval is None \
+            else poll_interval
         self.capacity = capacity
         self._watchers: dict[str, set[Watcher]] = {}
         self._last: int | None = None  # None while nobody watches: nothing is read

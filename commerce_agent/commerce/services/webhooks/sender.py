@@ -3,7 +3,7 @@
 One loop per process. It wakes when a commit queued deliveries (`Database.signal(OUTBOX)`: a
 commit of this process, or on PostgreSQL of any process), when an attempt finishes, when the
 next retry falls due, and at least every POLL_SECONDS (deliveries queued by other processes on
-the same SQLite file; SIGNALLED_POLL_SECONDS on PostgreSQL, a safety net). Each cycle,
+the same SQLite file; on PostgreSQL a safety net, Database.poll_seconds). Each cycle,
 in one `BEGIN IMMEDIATE` transaction, it records the attempts that finished and claims due
 deliveries by setting their lease, `locked_until` = now + timeout + LEASE_MARGIN_SECONDS: two
 processes on one file never send the same delivery at once, and a delivery whose process died
@@ -47,7 +47,6 @@ from commerce_agent.db import Database, Transaction
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.5
-SIGNALLED_POLL_SECONDS = 5.0
 # Attempts in flight per process. httpcore scans every pooled connection on each request, so
 # more connections cost CPU on every delivery (bench/webhooks.py); 16 still leaves room when a
 # few receivers are slow to answer.
@@ -124,8 +123,8 @@ class Sender:
                  timeout: float, concurrency: int = CONCURRENCY,
                  poll: float | None = None) -> None:
         self.db = db
-        if poll is None:  # other processes' commits are signalled on PostgreSQL
-            poll = SIGNALLED_POLL_SECONDS if db.signals_every_process else POLL_SECONDS
+        if poll is None:
+            poll = db.poll_seconds(POLL_SECONDS)
         self.client = client
         self.retry_base = retry_base
         self.timeout = timeout
