@@ -13,7 +13,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.services.fulfillment import simulator
-from commerce_agent.db import Database
+from commerce_agent.db import database_for
 
 MUG = "item_limited_glaze_mug"
 ADDRESS = {"address": "1 Main St, Springfield", "countryCode": "US"}
@@ -53,7 +53,7 @@ async def read_json(client: Client, uri: str) -> Any:
 
 async def advance(db_path: str, order_id: str) -> str:
     """Move an order one step on, as the merchant command does (another process)."""
-    database = Database(db_path)
+    database = database_for(db_path)
     await database.open()
     try:
         async with database.transaction() as tx:
@@ -65,7 +65,7 @@ async def advance(db_path: str, order_id: str) -> str:
 
 async def mint(db_path: str, user_id: str = "user_alice") -> str:
     """A bearer token for a demo user of the (migrated, seeded) database file."""
-    database = Database(db_path)
+    database = database_for(db_path)
     await database.open()
     try:
         async with database.transaction() as tx:

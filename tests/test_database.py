@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from commerce_agent.db import Database
+from commerce_agent.db import Database, database_for
 
 pytestmark = pytest.mark.both_backends
 MakeDb = Callable[[str], str]
@@ -29,7 +29,7 @@ def refused_write(backend: str) -> type[Exception]:
 
 async def test_migrations_are_recorded_once(make_db: MakeDb, backend: str) -> None:
     path = make_db("m.db")
-    first, second = Database(path), Database(path)
+    first, second = database_for(path), database_for(path)
     await asyncio.gather(first.open(), second.open())
     rows = await first.fetch_all("SELECT version, name FROM schema_migrations ORDER BY version")
     assert rows and rows[0]["name"] == "0001_core"
@@ -42,7 +42,7 @@ async def test_migrations_are_recorded_once(make_db: MakeDb, backend: str) -> No
 
 
 async def test_after_commit_hooks_run_only_after_commit(make_db: MakeDb) -> None:
-    db = Database(make_db("h.db"))
+    db = database_for(make_db("h.db"))
     await db.open()
     seen: list[str] = []
     async with db.transaction() as tx:
@@ -60,7 +60,7 @@ async def test_after_commit_hooks_run_only_after_commit(make_db: MakeDb) -> None
 
 
 async def test_readers_cannot_write(make_db: MakeDb, backend: str) -> None:
-    db = Database(make_db("r.db"))
+    db = database_for(make_db("r.db"))
     await db.open()
     with pytest.raises(refused_write(backend)):
         await db.fetch_all("DELETE FROM reviews")
@@ -69,7 +69,7 @@ async def test_readers_cannot_write(make_db: MakeDb, backend: str) -> None:
 
 async def test_single_row_reads_see_commits_and_cannot_write(make_db: MakeDb,
                                                              backend: str) -> None:
-    db = Database(make_db("l.db"))
+    db = database_for(make_db("l.db"))
     await db.open()
     async with db.transaction() as tx:
         await tx.execute("INSERT INTO reviews (id, item_id, owner_id, rating, created_at) "
@@ -111,7 +111,7 @@ async def _thirty_writes_every_third_failing(db: Database) -> None:
 
 
 async def test_concurrent_writes_keep_their_own_failures(make_db: MakeDb) -> None:
-    db = Database(make_db("w.db"))
+    db = database_for(make_db("w.db"))
     await db.open()
     try:
         await _thirty_writes_every_third_failing(db)
@@ -124,7 +124,7 @@ async def test_a_write_failing_at_commit_is_not_acknowledged(make_db: MakeDb) ->
     runs, nothing of it stays, and the next write goes ahead."""
     from commerce_agent.db import IntegrityError
 
-    db = Database(make_db("c.db"))
+    db = database_for(make_db("c.db"))
     await db.open()
     hooks: list[str] = []
     with pytest.raises(IntegrityError):
@@ -150,7 +150,7 @@ async def test_a_write_failing_at_commit_is_not_acknowledged(make_db: MakeDb) ->
 async def test_a_busy_single_row_read_is_retried_on_a_reader_thread(tmp_path: Any) -> None:
     """A lookup runs on the event loop with busy_timeout 0, so it never waits there; when
     SQLite answers busy (rare in WAL) the read is made again on a reader thread."""
-    db = Database(os.path.join(tmp_path, "b.db"))
+    db = database_for(os.path.join(tmp_path, "b.db"))
     await db.open()
     assert db._lookups is not None
     timeout = db._lookups.execute("PRAGMA busy_timeout").fetchone()[0]
@@ -177,11 +177,11 @@ async def test_a_busy_single_row_read_is_retried_on_a_reader_thread(tmp_path: An
 
 def test_bad_synchronous_setting_is_refused(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="synchronous"):
-        Database(os.path.join(tmp_path, "s.db"), synchronous="SOMETIMES")
+        database_for(os.path.join(tmp_path, "s.db"), synchronous="SOMETIMES")
 
 
 async def test_concurrent_writes_share_commits(tmp_path: Any) -> None:
-    db = Database(os.path.join(tmp_path, "g.db"))
+    db = database_for(os.path.join(tmp_path, "g.db"))
     await db.open()
     commits = 0
     original = db._commit  # type: ignore[attr-defined]
@@ -215,7 +215,7 @@ async def test_a_write_changing_many_pages_keeps_its_savepoint_journal_in_memory
         tmp_path: Any) -> None:
     """Past 64 KiB, a savepoint's journal would spill to a temporary file (and every page a
     write changes would then cost a file write); in memory it never does."""
-    db = Database(os.path.join(tmp_path, "t.db"))
+    db = database_for(os.path.join(tmp_path, "t.db"))
     await db.open()
     try:
         async with db.transaction() as tx:  # about a hundred pages of rows
@@ -235,7 +235,7 @@ async def test_a_write_changing_many_pages_keeps_its_savepoint_journal_in_memory
 async def test_a_failed_commit_fails_every_write_of_its_group(tmp_path: Any) -> None:
     """slot_bookings' foreign key is checked at COMMIT: a write that breaks it takes down the
     writes grouped with it, and none of them is acknowledged."""
-    db = Database(os.path.join(tmp_path, "f.db"))
+    db = database_for(os.path.join(tmp_path, "f.db"))
     await db.open()
     hooks: list[str] = []
 
@@ -293,7 +293,7 @@ async def test_full_writes_are_acknowledged_only_after_the_wal_sync(
         synced.append(descriptor)
 
     monkeypatch.setattr(database, "_sync", held_sync)
-    db = Database(os.path.join(tmp_path, "d.db"))
+    db = database_for(os.path.join(tmp_path, "d.db"))
     await db.open()
     assert db._wal is not None
     writer_mode = db._writer.execute("PRAGMA synchronous").fetchone()[0]  # type: ignore[union-attr]
@@ -320,7 +320,7 @@ async def test_a_failed_wal_sync_fails_its_writes(tmp_path: Any,
     def failing_sync(descriptor: int) -> None:
         raise OSError(5, "Input/output error")
 
-    db = Database(os.path.join(tmp_path, "e.db"))
+    db = database_for(os.path.join(tmp_path, "e.db"))
     await db.open()
     monkeypatch.setattr(database, "_sync", failing_sync)
     hooks: list[str] = []
@@ -335,7 +335,7 @@ async def test_a_failed_wal_sync_fails_its_writes(tmp_path: Any,
 
 async def test_other_synchronous_settings_leave_syncing_to_sqlite(tmp_path: Any) -> None:
     for setting, code in (("NORMAL", 1), ("EXTRA", 3)):
-        db = Database(os.path.join(tmp_path, f"{setting}.db"), synchronous=setting)
+        db = database_for(os.path.join(tmp_path, f"{setting}.db"), synchronous=setting)
         await db.open()
         assert db._wal is None
         mode = db._writer.execute("PRAGMA synchronous").fetchone()[0]  # type: ignore[union-attr]

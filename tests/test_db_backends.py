@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from commerce_agent.cli import main
-from commerce_agent.db import Database, database_for
+from commerce_agent.db import database_for
 from commerce_agent.db.backends import MissingExtra, backend_for, display
 from commerce_agent.db.database import SqliteDatabase
 from commerce_agent.db.dialect import NotPortable, to_postgres
@@ -29,12 +29,12 @@ def test_both_migration_folders_have_the_same_numbers() -> None:
 
 def test_a_path_is_sqlite_and_a_url_postgresql(tmp_path: Any) -> None:
     path = os.path.join(tmp_path, "x.db")
-    assert type(Database(path)) is SqliteDatabase
+    assert type(database_for(path)) is SqliteDatabase
     assert type(database_for(path, synchronous="NORMAL")) is SqliteDatabase
     pytest.importorskip("psycopg")
     for url in ("postgresql://u@h/db", "postgres://u@h/db"):
         database = database_for(url, synchronous="NORMAL")  # SQLite's option is ignored
-        assert database.dialect == "postgresql" and type(Database(url)) is type(database)
+        assert database.dialect == "postgresql" and type(database_for(url)) is type(database)
 
 
 def _without_psycopg(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from commerce_agent.db import Database, IntegrityError
+from commerce_agent.db import Database, IntegrityError, database_for
 from tests.pg import fresh_database, require_postgres
 
 
@@ -29,7 +29,7 @@ def url() -> Iterator[str]:
 @pytest.fixture
 async def two(url: str) -> AsyncIterator[tuple[Database, Database]]:
     """Two databases on one PostgreSQL database, opened (and so migrated) at the same time."""
-    first, second = Database(url), Database(url)
+    first, second = database_for(url), database_for(url)
     await asyncio.gather(first.open(), second.open())
     try:
         yield first, second

@@ -3,6 +3,7 @@ anything else is the path of a SQLite file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from commerce_agent.db.base import Database
@@ -19,7 +20,8 @@ def is_postgres(target: str) -> bool:
     return target.startswith(POSTGRES_SCHEMES)
 
 
-def backend_for(target: str) -> type[Database]:
+def backend_for(target: str) -> Callable[..., Database]:
+    """The class of the backend `target` names (its constructor: the target, then options)."""
     if is_postgres(target):
         try:
             from commerce_agent.db.postgres import PostgresDatabase

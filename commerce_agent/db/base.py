@@ -1,7 +1,7 @@
 """What every storage backend provides: `Database` (reads, `transaction()`, signals) and the
-`Transaction` a write runs in. `Database(target)` opens the backend `target` names: a file path
-is SQLite (commerce_agent/db/database.py), a postgresql:// URL is PostgreSQL
-(commerce_agent/db/postgres.py); see db/backends.py."""
+`Transaction` a write runs in. `database_for(target)` (db/backends.py) opens the backend
+`target` names: a file path is SQLite (commerce_agent/db/database.py), a postgresql:// URL is
+PostgreSQL (commerce_agent/db/postgres.py)."""
 
 from __future__ import annotations
 
@@ -64,8 +64,8 @@ class Transaction(ABC):
 
 
 class Database(ABC):
-    """A storage backend. Calling `Database(target, **options)` picks the backend by the
-    target's form (db/backends.py), so callers never name one."""
+    """A storage backend; `database_for(target)` picks one by the target's form, so callers
+    never name one."""
 
     dialect: str
     path: str  # the SQLite file, or the PostgreSQL URL (password removed)
@@ -77,13 +77,6 @@ class Database(ABC):
         """How often a waiter on `signal` reads anyway: every `unsignalled` seconds where
         other processes' commits are found only by reading (SQLite), else as a safety net."""
         return SAFETY_NET_POLL_SECONDS if self.signals_every_process else unsignalled
-
-    def __new__(cls, target: str = "", **options: Any) -> Database:  # noqa: ARG004
-        if cls is Database:  # the backend's own __init__ then runs with the same arguments
-            from commerce_agent.db.backends import backend_for
-
-            cls = backend_for(target)
-        return super().__new__(cls)
 
     @abstractmethod
     async def open(self) -> None:
