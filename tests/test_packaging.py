@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,13 @@ def test_wheel_installs_seeds_and_serves(tmp_path: Any) -> None:
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(work / "dist"),
          str(source))
     wheel = next((work / "dist").glob("commerce_agent-*.whl"))
+    # PostgreSQL's migrations ship beside SQLite's (`--db postgresql://…` after pip install).
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = set(archive.namelist())
+    folder = ROOT / "commerce_agent" / "db" / "migrations" / "postgres"
+    expected = {f"commerce_agent/db/migrations/postgres/{sql.name}"
+                for sql in folder.glob("*.sql")}
+    assert expected and expected <= shipped
     venv = work / "venv"
     _run(sys.executable, "-m", "venv", str(venv))
     bin_dir = venv / "bin"
