@@ -14,26 +14,13 @@ import argparse
 import asyncio
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 from support import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from tests.conversation_support import seeded_database  # noqa: E402
-from tests.heldout_support import Outcome, load_heldout, rates, run_conversation, shop  # noqa: E402
-
-
-async def run_all(only: str | None) -> list[Outcome]:
-    conversations = [c for c in load_heldout() if not only or only in c["name"]]
-    outcomes = []
-    with tempfile.TemporaryDirectory() as folder:
-        seeded = await seeded_database(Path(folder))
-        for conversation in conversations:
-            async with shop(seeded, Path(folder)) as (app, client, headers):
-                outcomes.append(await run_conversation(conversation, app, client, headers))
-    return outcomes
+from tests.heldout_support import Outcome, rates, run_all  # noqa: E402
 
 
 def report(outcomes: list[Outcome], show: bool) -> None:

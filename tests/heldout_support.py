@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -36,7 +37,13 @@ from commerce_agent.app import create_app
 from commerce_agent.auth.tokens import mint_token
 from commerce_agent.errors import CommerceError
 from commerce_agent.settings import Settings
-from tests.conversation_support import RAW_ERRORS, Person, end_state, expected_state
+from tests.conversation_support import (
+    RAW_ERRORS,
+    Person,
+    end_state,
+    expected_state,
+    seeded_database,
+)
 
 FOLDER = Path(__file__).parent / "heldout"
 FLOOR = FOLDER / "FLOOR.json"
@@ -60,6 +67,8 @@ ID_LIKE = re.compile(r"\S*[_\d]\S*")  # ids, prices and codes say nothing about 
 def load_heldout() -> list[dict[str, Any]]:
     found = []
     for path in sorted(FOLDER.glob("*.json")):
+        if path == FLOOR:
+            continue
         for conversation in json.loads(path.read_text(encoding="utf-8")):
             conversation["file"] = path.name
             found.append(conversation)
@@ -224,3 +233,17 @@ def rates(outcomes: Sequence[Outcome]) -> tuple[float, dict[str, tuple[int, int]
             per[tag] = (passed + outcome.passed, total + 1)
     overall = sum(o.passed for o in outcomes) / len(outcomes) if outcomes else 0.0
     return overall, dict(sorted(per.items()))
+
+
+async def run_all(only: str | None = None) -> list[Outcome]:
+    """Every held-out conversation (or those whose name contains `only`), each on a fresh
+    copy of one seeded database."""
+    conversations = [c for c in load_heldout() if not only or only in c["name"]]
+    outcomes = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        seeded = await seeded_database(folder)
+        for conversation in conversations:
+            async with shop(seeded, folder) as (app, client, headers):
+                outcomes.append(await run_conversation(conversation, app, client, headers))
+    return outcomes
