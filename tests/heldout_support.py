@@ -3,7 +3,7 @@ tests/conversation_support.py, plus what the end state alone cannot show.
 
 A held-out conversation has the format of tests/conversations/ and may add:
 
-    "replyLanguage": "fr" | "ja",            # every reply is in that language
+    "replyLanguage": "fr" | "ja",            # every reply and approval prompt is in it
     "turns": [{"say": "…", "approve": true,
                "promptMentions": ["blue", "54.00"],     # the approval prompt names these
                "replyMentions": [["3 months", "three months", "minimum"]]}]  # the reply does
@@ -194,6 +194,8 @@ async def run_conversation(conversation: dict[str, Any], app: Starlette,
             outcome.reasons.append(f"turn {number}: the reply lacks {lacking}")
         if language and not in_language(reply, language):
             outcome.reasons.append(f"turn {number}: the reply is not in {language!r}")
+        if language and not all(in_language(prompt, language) for prompt in prompts):
+            outcome.reasons.append(f"turn {number}: the approval prompt is not in {language!r}")
         if any(raw in reply for raw in RAW_ERRORS):
             outcome.reasons.append(f"turn {number}: the reply shows a raw error")
     if not outcome.reasons:
