@@ -50,13 +50,13 @@ _COUNTRY = "|".join(re.escape(name) for name in sorted(COUNTRIES, key=len, rever
 _STREET_TYPES = (
     r"street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|way|terrace|ter|court|ct|"
     r"place|pl|parkway|pkwy|highway|hwy|square|sq|circle|cir|trail|trl|alley|crescent|cres|close|"
-    r"row|walk|plaza|broadway"
+    r"row|walk|plaza"
 )
 _STREET = re.compile(
     r"(?<![\w#-])(?P<number>\d+[a-z]?)\s+"
-    r"(?P<name>(?:(?:[nsew]\.?|north|south|east|west)\s+)?(?:\d+(?:st|nd|rd|th)|[^\W\d][\w'.-]*)"
-    r"(?:\s+[^\W\d][\w'.-]*){0,3}?)"
-    rf"\s+(?:{_STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?",
+    r"(?:broadway\b|(?P<name>(?:(?:[nsew]\.?|north|south|east|west)\s+)?"
+    r"(?:\d+(?:st|nd|rd|th)|[^\W\d][\w'.-]*)(?:\s+[^\W\d][\w'.-]*){0,3}?)"
+    rf"\s+(?:{_STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?)",
     re.IGNORECASE,
 )
 _FRENCH = re.compile(

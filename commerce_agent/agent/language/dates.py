@@ -50,7 +50,8 @@ _RELATIVE_DAYS = [
 _RELATIVE_DAY = [(re.compile(rf"(?<![a-z-]){pattern}(?![a-z])"), days)
                  for pattern, days in _RELATIVE_DAYS]
 _DAY_WORDS = {
-    "en": r"\d{1,2}(?:st|nd|rd|th)|\d{1,2}/\d{1,2}|monday|tuesday|wednesday|thursday|friday|"
+    "en": r"(?:on|by|until|before|after|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}/\d{1,2}|"
+          r"monday|tuesday|wednesday|thursday|friday|"
           r"saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|"
           r"april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|"
           r"aug|sep|sept|oct|nov|dec|next week|weekend",
