@@ -63,6 +63,11 @@ _DAY_WORDS = {
 }
 _DAY = {language: re.compile(rf"(?<![a-z])(?:{words})(?![a-z])")
         for language, words in _DAY_WORDS.items()}
+# English day words read in a message judged French or Japanese: not those that are French
+# words too ("mon", "mar", "dec").
+_DAY["en-loose"] = re.compile(
+    r"(?<![a-z])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tue|tues|wed|thu|"
+    r"thur|thurs|fri|sat|sun|next week|weekend)(?![a-z])")
 
 
 def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span]) -> When | None:
@@ -130,18 +135,17 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
         relative = pattern.search(text)
         if relative:
             return now.date() + timedelta(days=days), relative.span()
-    trigger = _DAY.get(language, _DAY["en"])
-    if not trigger.search(text):
-        return None, None
     masked = _masked(text, clock)
-    for said, moment in _search(masked, language, now):
-        start = masked.find(said)
-        if start < 0 or not trigger.search(said):
+    # English day words are read in any message: short ones ("sat 2pm") are often misjudged.
+    for words in dict.fromkeys((language, "en" if language == "en" else "en-loose")):
+        trigger = _DAY.get(words, _DAY["en"])
+        if not trigger.search(masked):
             continue
-        match = trigger.search(masked, start)
-        span = (start, start + len(said))
-        if match is not None and not overlaps(span, clock):
-            return moment.date(), span
+        for said, moment in _search(masked, words[:2], now):
+            start = masked.find(said)
+            span = (start, start + len(said))
+            if start >= 0 and trigger.search(said) and not overlaps(span, clock):
+                return moment.date(), span
     return None, None
 
 

@@ -34,16 +34,40 @@ def similarity(query: str, name: str) -> float:
                fuzz.token_sort_ratio(fold_name(query), fold_name(name)))
 
 
-def mentions(text: str, name: str, cutoff: float = 85) -> bool:
-    """True when `text` contains `name` (a word or a few), allowing a typo or a missing space."""
-    from rapidfuzz import fuzz
-
-    compact_name = _compact(name)
-    if not compact_name:
+def mentions(text: str, name: str, cutoff: float = 80) -> bool:
+    """True when every word of `name` is in `text`, in any order, allowing a typo in each and a
+    space more or less ("tea pot celadon" mentions "Celadon Teapot"). Words under four letters
+    must be exact."""
+    words = fold_name(name).split()
+    if not words:
         return False
-    if len(compact_name) < 4:
-        return compact_name in fold_name(text).split()
-    return fuzz.partial_ratio(compact_name, _compact(text)) >= cutoff
+    candidates = _joined_neighbours(fold_name(text).split())
+    position = 0
+    while position < len(words):
+        if _found(words[position], candidates, cutoff):
+            position += 1
+        elif (position + 1 < len(words)
+              and _found(words[position] + words[position + 1], candidates, cutoff)):
+            position += 2
+        else:
+            return False
+    return True
+
+
+def _joined_neighbours(words: list[str]) -> frozenset[str]:
+    """The words, and each two or three neighbours written as one ("tea pot" → "teapot")."""
+    joined = set(words)
+    for size in (2, 3):
+        joined.update("".join(words[start:start + size]) for start in range(len(words) - 1))
+    return frozenset(joined)
+
+
+def _found(word: str, candidates: frozenset[str], cutoff: float) -> bool:
+    from rapidfuzz import fuzz, process
+
+    if len(word) < 4:
+        return word in candidates
+    return process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
 
 
 def best_matches(query: str, names: Iterable[str], *, cutoff: float = 80,

@@ -63,7 +63,8 @@ _COUNTERS = ("つ|個|本|枚|杯|台|冊|箱|袋|缶|点|人|名|匹|着|足|�
              "ヶ月|か月|週|グラム|キロ|センチ|ミリ|リットル|インチ|万|千")
 _JAPANESE_COUNTER = re.compile(r"(?:つ|個|本|枚|杯|台|冊|箱|袋|缶|点|匹|着|足|膳|セット|パック)")
 _JAPANESE_NUMBER = re.compile(
-    rf"([0-9〇零一二三四五六七八九十百千両]+万?[0-9〇零一二三四五六七八九十百千]*)(?=(?:{_COUNTERS}))"
+    rf"(?<![0-9.,])([0-9〇零一二三四五六七八九十百千両]+万?[0-9〇零一二三四五六七八九十百千]*)"
+    rf"(?=(?:{_COUNTERS}))"
 )
 _DIGITS_MAN = re.compile(r"(\d+(?:\.\d+)?)\s?万")
 _DIGITS_SEN = re.compile(r"(\d+)\s?千(?=円)")
@@ -135,14 +136,20 @@ def _protect_if_not_count(match: re.Match[str], language: str,
     else:
         # "vingt et un", "j'en veux une", "un seul": numbers; "une théière": an article.
         is_count = (bool(_TENS_ET.search(match.string[: match.start()]))
+                    or before in ("cent", "cents", "mille")
                     or after in ("", "seul", "seule", "de", "d") or before == "veux")
     return match.group(0) if is_count else protect(match)
 
 
 def _fold_japanese(text: str) -> str:
-    text = _JAPANESE_NUMBER.sub(lambda match: str(_kanji_number(match.group(1))), text)
+    text = _JAPANESE_NUMBER.sub(_japanese_numeral, text)
     text = _DIGITS_MAN.sub(lambda match: _scaled(match.group(1), 10000), text)
     return _DIGITS_SEN.sub(lambda match: _scaled(match.group(1), 1000), text)
+
+
+def _japanese_numeral(match: re.Match[str]) -> str:
+    numeral = match.group(1)
+    return numeral if numeral.isascii() else str(_kanji_number(numeral))
 
 
 def _scaled(number: str, scale: int) -> str:

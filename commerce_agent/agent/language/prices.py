@@ -86,10 +86,11 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
     for pattern, bound in ((_MAX_PRE, "max"), (_MIN_PRE, "min"), (_MAX_POST, "max"),
                            (_MIN_POST, "min")):
         for match in pattern.finditer(text):
-            if overlaps(match.span(), taken) or _followed_by_unit(text, match.end(bound)):
+            currency = _currency(match, bound, limited=True)
+            if overlaps(match.span(), taken) or currency is None and _followed_by_unit(
+                    text, match.end(bound)):
                 continue
             amount = _amount(match.group(bound))
-            currency = _currency(match, bound, limited=True)
             if bound == "max":
                 return PriceBound(None, amount, currency, match.span())
             return PriceBound(amount, None, currency, match.span())
@@ -112,7 +113,7 @@ _UNIT_AFTER = re.compile(r"\s?(?:[a-z%\"]|[^\x00-\x7f円])")
 
 
 def _followed_by_unit(text: str, end: int) -> bool:
-    """An amount with no currency right before a word ("under 20 minutes") is not a price."""
+    """An amount with no currency right before a word ("under 20 people") is not a price."""
     after = _UNIT_AFTER.match(text, end)
     if after is None:
         return False
