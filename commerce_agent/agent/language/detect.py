@@ -74,7 +74,7 @@ def _latin_language(folded: str, default: Lang) -> Lang:
         return "fr" if french > english else "en"
     detector = _detector()
     # Lingua's low-accuracy mode guesses wildly on a single word ("kyuusu" is 75 % French).
-    several_words = len(_LETTERS.findall(folded)) >= 2
+    several_words = sum(1 for word in _LETTERS.findall(folded) if len(word) > 1) >= 2
     best, confidence = (_lingua_guess(detector, folded) if detector is not None and several_words
                         else (None, 0.0))
     if best is not None and confidence >= _SURE:
