@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.language import Reading, read
+from commerce_agent.agent.language import Reading, read, warm_up
 from tests.normalize_support import differences, load, read_case
 
 FLOORS = {"dev": 0.98, "heldout": 0.0}
@@ -54,6 +54,11 @@ def test_full_width_text_is_folded() -> None:
 def test_the_default_language_is_kept_for_what_cannot_be_told() -> None:
     assert read("ok", default_language="fr").language == "fr"
     assert read("2", default_language="ja").language == "ja"
+
+
+def test_warm_up_reads_a_sample_in_each_language() -> None:
+    warm_up()
+    warm_up(("fr",))
 
 
 def _spans(reading: Reading) -> list[tuple[int, int]]:

@@ -18,6 +18,9 @@ Public API (stable; later stages import only these names from this package):
 - `fold_name(text)`, `similarity(a, b) -> float` (0-100), `mentions(text, name) -> bool`,
   `best_matches(query, names, cutoff=80, limit=5)`: typo-tolerant name matching.
 
+- `warm_up(languages=("en", "fr", "ja"))`: load every library now (dateparser takes most of a
+  second on its first day word); for a server that would rather pay at start than on a turn.
+
 Heavy libraries (dateparser, lingua) load on first use; lingua is the optional `agent-nlp`
 extra, without which a word table tells English from French.
 """
@@ -29,10 +32,10 @@ from commerce_agent.agent.language.fuzzy import best_matches, fold_name, mention
 from commerce_agent.agent.language.measures import Measure, Size
 from commerce_agent.agent.language.numbers import Count, fold_numbers
 from commerce_agent.agent.language.prices import PriceBound
-from commerce_agent.agent.language.reading import Reading, read
+from commerce_agent.agent.language.reading import Reading, read, warm_up
 
 __all__ = [
     "LANGUAGES", "Address", "Count", "Measure", "PriceBound", "Reading", "Size", "When",
     "best_matches", "detect_language", "fold_name", "fold_numbers", "mentions", "read",
-    "similarity",
+    "similarity", "warm_up",
 ]

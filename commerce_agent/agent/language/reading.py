@@ -84,6 +84,17 @@ def _parts(text: str, default_language: str) -> _Parts:
     return _Parts(language, cased, folded, measures, tuple(taken), price, address)
 
 
+def warm_up(languages: tuple[str, ...] = ("en", "fr", "ja")) -> None:
+    """Load every library the stage uses now rather than on a shopper's first message (dateparser
+    alone takes most of a second to load its first language). Adds about 20-30 MB of memory."""
+    now = datetime.now(UTC)
+    samples = {"en": "2 mugs under $20 to 1 Main St, Springfield, IL 62701 on friday at 7pm",
+               "fr": "deux tasses à moins de 20 € vendredi à 19h",
+               "ja": "急須を二つ、2000円以下、金曜日の19時"}
+    for language in languages:
+        read(samples[language], now=now)
+
+
 def _lower_keeping_length(text: str) -> str:
     """Lowercase, but a letter whose lowercase is longer ("İ") stays, so spans still line up."""
     return "".join(lower if len(lower := char.lower()) == 1 else char for char in text)
