@@ -29,7 +29,7 @@ class When:
 
 
 _PARTS_OF_DAY = [
-    (r"tonight|this evening|ce soir|今夜|今晩", time(20, 0), 0),
+    (r"tonight|ce soir|今夜|今晩", time(20, 0), 0),
     (r"evening|soir(?:ée)?|夜|夕方|晩", time(18, 0), None),
     (r"afternoon|après-midi|apres-midi|午後", time(15, 0), None),
     (r"morning|matin(?:ée)?|朝|午前", time(9, 0), None),

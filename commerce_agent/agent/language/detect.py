@@ -1,12 +1,12 @@
 """Which language a shopper wrote in: English, French or Japanese.
 
-Japanese is told by its script (kana, kanji). English against French is told by
-`lingua-language-detector` (the `agent-nlp` extra), restricted to those two languages and in its
-low-accuracy mode: loaded once on first use, it adds about 10 MB of memory where the full models
-add about 90 MB, and the short texts shoppers type do not need more. Without the extra, a small
-table of each language's common words and French's accents decides; both fall back to the
-caller's `default` (the conversation's language so far) when the text is too short or too
-ambiguous to say.
+Japanese is told by its script (kana, kanji). English against French is told first by a table
+of each language's common words (and French accents) when it is clear: two more of one
+language's words than the other's, or some of one and none of the other. Otherwise by
+`lingua-language-detector` (the `agent-nlp` extra), restricted to those two languages in its
+low-accuracy mode, and never on a single word: loaded once on first use, it adds about 10 MB
+of memory where the full models add about 90 MB. Text too short or too ambiguous to tell (or
+with no extra, no clear word) keeps the caller's `default`: the conversation's language so far.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ monday tuesday wednesday thursday friday saturday sunday morning evening afterno
 send deliver please thanks cheap cheaper expensive least most which one ones those these
 just only also too more less than dollars pounds bucks euros between give take want
 got will would should could did done don't can't won't isn't there here
+gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
 """.split())
 
 
@@ -70,7 +71,7 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
 @lru_cache(maxsize=4096)
 def _latin_language(folded: str, default: Lang) -> Lang:
     french, english = _word_scores(folded)
-    if abs(french - english) >= 2:
+    if abs(french - english) >= 2 or min(french, english) == 0 < max(french, english):
         return "fr" if french > english else "en"
     detector = _detector()
     # Lingua's low-accuracy mode guesses wildly on a single word ("kyuusu" is 75 % French).

@@ -37,7 +37,8 @@ _CODE_OF = {word: code for code, words in _CURRENCY_WORDS.items() for word in wo
 # "pounds" and "livres" are weights too: they make a price only after a limit word.
 _AMBIGUOUS = frozenset({"pounds", "pound", "livres", "livre"})
 _WORDS = "|".join(re.escape(word) for word in sorted(_CODE_OF, key=len, reverse=True))
-_AMOUNT = r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)"
+_AMOUNT = (r"\d+(?:\.\d)?k(?![a-z])|"
+           r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
 
 
 def _money(name: str) -> str:
@@ -66,8 +67,9 @@ _MAX_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MAX_BEFORE})\s*:?\
                       _FLAGS)
 _MIN_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MIN_BEFORE})\s*:?\s*{_money('min')}",
                       _FLAGS)
-_MAX_POST = re.compile(rf"{_money('max')}\s*(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
-_MIN_POST = re.compile(rf"{_money('min')}\s*(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
+_ABOUT = r"(?:くらい|ぐらい|程度|ほど|or\s+so)?\s*"
+_MAX_POST = re.compile(rf"{_money('max')}\s*{_ABOUT}(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
+_MIN_POST = re.compile(rf"{_money('min')}\s*{_ABOUT}(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
 _BARE = re.compile(_money("at"), _FLAGS)
 
 
@@ -125,6 +127,8 @@ def _followed_by_unit(text: str, end: int) -> bool:
 def _amount(text: str) -> Decimal:
     from price_parser import Price
 
+    if text[-1:] in "kK":  # "2k yen"
+        return Decimal(text[:-1]) * 1000
     amount = Price.fromstring(text).amount
     assert amount is not None
     return Decimal(amount).normalize() + 0
