@@ -10,8 +10,10 @@ Public API (stable; later stages import only these names from this package):
   "star", "percent", "hour", …), `sizes` (`Size(label, span)`: "M", "XL", "10"), `price`
   (`PriceBound(min, max, currency, span)`: Decimal or None bounds, ISO currency or None),
   `address` (`Address(text, country_code, span)`, text with its case), `when`
-  (`When(at: aware datetime, has_time, span)`), and `rest` (`folded` without all of the
-  above: the words left to search products with). Every span indexes into `folded`.
+  (`When(at: aware datetime, has_time, span)`), `rest` (`folded` without all of the
+  above and its punctuation: the words left to search products with), and `ordinals`
+  (`Ordinal(position, span)`: "the second one" → 2, "the last one" → -1). Every span indexes
+  into `folded`.
 - `detect_language(text, default="en") -> str`: "en", "fr" or "ja"; `default` when the text is
   too short or ambiguous to tell.
 - `fold_numbers(text, language) -> str`: number and quantity words as digits, case kept.
@@ -31,11 +33,12 @@ from commerce_agent.agent.language.detect import LANGUAGES, detect_language
 from commerce_agent.agent.language.fuzzy import best_matches, fold_name, mentions, similarity
 from commerce_agent.agent.language.measures import Measure, Size
 from commerce_agent.agent.language.numbers import Count, fold_numbers
+from commerce_agent.agent.language.ordinals import Ordinal
 from commerce_agent.agent.language.prices import PriceBound
 from commerce_agent.agent.language.reading import Reading, read, warm_up
 
 __all__ = [
-    "LANGUAGES", "Address", "Count", "Measure", "PriceBound", "Reading", "Size", "When",
+    "LANGUAGES", "Address", "Count", "Measure", "Ordinal", "PriceBound", "Reading", "Size", "When",
     "best_matches", "detect_language", "fold_name", "fold_numbers", "mentions", "read",
     "similarity", "warm_up",
 ]

@@ -27,6 +27,16 @@ class Count:
 
 
 _PLACEHOLDER = "\ue000"
+# "one" after an ordinal ("the second one", "the twentieth one") is a pronoun, not a count.
+_ORDINAL_WORD = re.compile(
+    r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"\w+teenth|\w+tieth|\w+-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|"
+    r"last|next|previous|\d+(?:st|nd|rd|th))$"
+)
+# text2num leaves some tens ordinals as words ("sixtieth"); these are written as digits first.
+_TENS_ORDINALS = re.compile(
+    r"\b(twen|thir|for|fif|six|seven|eigh|nine)tieth\b", re.I)
+_TENS = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
 # "one" after these words (or at the end after "the/that/which") is a pronoun, not a count.
 _PRONOUN_BEFORE = frozenset(
     "the that this which each every any no other blue red black white green big small "
@@ -59,7 +69,7 @@ _FRENCH_QUANTITIES = [
 _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                  "八": 8, "九": 9, "両": 2}
 _KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
-_COUNTERS = ("つ|個|本|枚|杯|台|冊|箱|袋|缶|点|人|名|匹|着|足|膳|セット|パック|円|時|分|日|月|年|"
+_COUNTERS = ("番目|つ|個|本|枚|杯|台|冊|箱|袋|缶|点|人|名|匹|着|足|膳|セット|パック|円|時|分|日|月|年|"
              "ヶ月|か月|週|グラム|キロ|センチ|ミリ|リットル|インチ|万|千")
 _JAPANESE_COUNTER = re.compile(r"(?:つ|個|本|枚|杯|台|冊|箱|袋|缶|点|匹|着|足|膳|セット|パック)")
 _JAPANESE_NUMBER = re.compile(
@@ -106,6 +116,8 @@ def _words_to_digits(text: str, language: str) -> str:
         return _PLACEHOLDER
 
     pattern = _ONE_ENGLISH if language == "en" else _ONE_FRENCH
+    if language == "en":
+        text = _TENS_ORDINALS.sub(lambda match: f"{_TENS[match.group(1).lower()]}0th", text)
     marked = pattern.sub(lambda match: _protect_if_not_count(match, language, protect), text)
     converted = alpha2digit(marked, "fr" if language == "fr" else "en", threshold=0)
     if len(protected) != converted.count(_PLACEHOLDER):
@@ -132,7 +144,8 @@ def _protect_if_not_count(match: re.Match[str], language: str,
     elif language == "en":
         is_count = before in _COUNT_BEFORE or before == "" or (
             before not in _PRONOUN_BEFORE and after not in ("", "of", "that", "which"))
-        is_count = is_count and before not in _PRONOUN_BEFORE
+        is_count = (is_count and before not in _PRONOUN_BEFORE
+                    and not _ORDINAL_WORD.match(before))
     else:
         # "vingt et un", "j'en veux une", "un seul": numbers; "une théière": an article.
         is_count = (bool(_TENS_ET.search(match.string[: match.start()]))

@@ -1,8 +1,8 @@
 """`read()`: every part of normalizing one message, in the order that keeps them apart.
 
 The address is read first (its house number and ZIP are no counts), then measures ("300 ml"
-is no count), then the price limit, then the day and time, then sizes; the whole numbers still
-free are the counts. What none of them took is `rest`: the words to search products with.
+is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目");
+the whole numbers still free are the counts. What none of them took is `rest`: the words to search products with.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from commerce_agent.agent.language.dates import When, find_when
 from commerce_agent.agent.language.detect import detect_language
 from commerce_agent.agent.language.measures import Measure, Size, find_measures, find_sizes
 from commerce_agent.agent.language.numbers import Count, find_counts, fold_numbers
+from commerce_agent.agent.language.ordinals import Ordinal, find_ordinals
 from commerce_agent.agent.language.prices import PriceBound, find_price
 from commerce_agent.agent.language.spans import Span, remove_spans
 
@@ -35,6 +36,7 @@ class Reading:
     address: Address | None
     when: When | None
     rest: str
+    ordinals: tuple[Ordinal, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +60,14 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
         taken.append(when.span)
     sizes = find_sizes(parts.cased, taken)
     taken.extend(size.span for size in sizes)
+    ordinals = find_ordinals(parts.folded, taken)
+    taken.extend(ordinal.span for ordinal in ordinals)
     counts = find_counts(parts.folded, taken)
     taken.extend(count.span for count in counts)
     return Reading(text=text, language=parts.language, folded=parts.folded, counts=counts,
                    measures=parts.measures, sizes=sizes, price=parts.price,
-                   address=parts.address, when=when, rest=remove_spans(parts.folded, taken))
+                   address=parts.address, when=when, rest=remove_spans(parts.folded, taken),
+                   ordinals=ordinals)
 
 
 @lru_cache(maxsize=1024)
