@@ -2,7 +2,8 @@
 
 The address is read first (its house number and ZIP are no counts), then measures ("300 ml"
 is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目");
-the whole numbers still free are the counts. What none of them took is `rest`: the words to search products with.
+the whole numbers still free are the counts. What none of them took is `rest`: the words to
+search products with.
 """
 
 from __future__ import annotations
