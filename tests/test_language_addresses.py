@@ -20,6 +20,7 @@ from commerce_agent.agent.language import read
     ("12 rue de Rivoli, 75001 Paris", "12 rue de Rivoli, 75001 Paris", "FR"),
     ("livraison au 5 rue Lepic, 75018 Paris merci", "5 rue Lepic, 75018 Paris", "FR"),
     ("東京都渋谷区神南1-2-3に送ってください", "東京都渋谷区神南1-2-3", "JP"),
+    ("渋谷区神南1-2-3まで", "渋谷区神南1-2-3", "JP"),
     ("3-12-7 Yanaka, Taito-ku, Tokyo 110-0001, Japan",
      "3-12-7 Yanaka, Taito-ku, Tokyo 110-0001, Japan", "JP"),
     ("Oranienstraße 185, 10999 Berlin, Germany", "Oranienstraße 185, 10999 Berlin, Germany",

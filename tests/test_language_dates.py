@@ -36,6 +36,8 @@ def when(text: str, tz: str = "UTC") -> tuple[str, bool] | None:
     ("deliver tomorrow", "2026-03-11"),
     ("le 20 mars", "2026-03-20"),
     ("on the 15th", "2026-03-15"),
+    ("来週の月曜日", "2026-03-16"),
+    ("今週の金曜の夜", "2026-03-13T18:00"),
 ])
 def test_days_and_times(text: str, expected: str) -> None:
     found = when(text)

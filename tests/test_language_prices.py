@@ -38,6 +38,9 @@ D = Decimal
     ("un cadeau à moins de 19,99 €", (None, D("19.99"), "EUR")),
     ("tea under 3,000 yen", (None, D(3000), "JPY")),
     ("the $8 one", (D(8), D(8), "USD")),
+    ("max. 20€", (None, D(20), "EUR")),
+    ("something under 2k yen", (None, D(2000), "JPY")),
+    ("1500円くらいまで", (None, D(1500), "JPY")),
 ])
 def test_limits(text: str, expected: tuple[Decimal | None, Decimal | None, str | None]) -> None:
     assert bound(text) == expected

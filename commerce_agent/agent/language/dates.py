@@ -129,8 +129,17 @@ def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
     return None, None, None
 
 
+_JAPANESE_WEEK = re.compile(r"(今週|来週|再来週)の?([月火水木金土日])曜日?")
+_WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
+
+
 def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[date | None,
                                                                            Span | None]:
+    week = _JAPANESE_WEEK.search(text)
+    if week:  # dateparser reads neither "来週の月曜日" nor "今週の金曜"
+        monday = now.date() - timedelta(days=now.weekday())
+        offset = 7 * _WEEKS_AHEAD[week.group(1)] + "月火水木金土日".index(week.group(2))
+        return monday + timedelta(days=offset), week.span()
     for pattern, days in _RELATIVE_DAY:
         relative = pattern.search(text)
         if relative:

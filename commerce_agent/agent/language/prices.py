@@ -48,7 +48,7 @@ def _money(name: str) -> str:
 
 
 _MAX_BEFORE = (r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
-               r"not\s+over|at\s+most|max(?:imum)?|up\s+to|within|budget(?:\s+(?:is|of))?|"
+               r"not\s+over|at\s+most|max(?:imum)?\.?|up\s+to|within|budget(?:\s+(?:is|of))?|"
                r"moins\s+de|moins\s+cher\s+que|en\s+dessous\s+de|pas\s+plus\s+de|au\s+maximum|"
                r"jusqu'à|jusqu'a|inférieur\s+à|sous|予算(?:は|が)?|最大")
 _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
