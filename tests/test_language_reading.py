@@ -7,6 +7,7 @@ its floor records the rate it had, so a change that loses ground on it fails.
 
 from __future__ import annotations
 
+import importlib.util
 from datetime import UTC, datetime
 
 import pytest
@@ -16,7 +17,9 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language import Reading, read, warm_up
 from tests.normalize_support import differences, load, read_case
 
-FLOORS = {"dev": 0.98, "heldout": 0.0}
+# With the agent-nlp extra (lingua) and without it (the word table alone tells en from fr).
+FLOORS = ({"dev": 0.98, "heldout": 0.98} if importlib.util.find_spec("lingua")
+          else {"dev": 0.98, "heldout": 0.97})
 
 
 @pytest.mark.parametrize("table", sorted(FLOORS))
