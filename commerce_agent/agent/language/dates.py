@@ -150,7 +150,7 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
         trigger = _DAY.get(words, _DAY["en"])
         if not trigger.search(masked):
             continue
-        for said, moment in _search(masked, words[:2], now):
+        for said, moment in _search(masked, words[:2], now.date()):
             start = masked.find(said)
             span = (start, start + len(said))
             if start >= 0 and trigger.search(said) and not overlaps(span, clock):
@@ -158,12 +158,14 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
     return None, None
 
 
-def _search(text: str, language: str, now: datetime) -> list[tuple[str, datetime]]:
+@lru_cache(maxsize=1024)
+def _search(text: str, language: str, today: date) -> tuple[tuple[str, datetime], ...]:
+    """dateparser's days in `text`; only the day is used, so it is cached by the day."""
     search_dates = _search_dates()
-    settings = {"RELATIVE_BASE": now, "PREFER_DATES_FROM": "future",
-                "RETURN_AS_TIMEZONE_AWARE": False}
+    settings = {"RELATIVE_BASE": datetime.combine(today, time(12, 0)),
+                "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
     found = search_dates(text, languages=[language], settings=settings)
-    return list(found or [])
+    return tuple(found or ())
 
 
 @lru_cache(maxsize=1)
