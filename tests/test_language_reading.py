@@ -8,6 +8,7 @@ its floor records the rate it had, so a change that loses ground on it fails.
 from __future__ import annotations
 
 import importlib.util
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -90,3 +91,13 @@ def test_any_text_reads_with_spans_that_do_not_overlap(text: str) -> None:
         assert position <= start < end <= len(reading.folded)
         position = end
     assert read(text, now=NOW) == reading
+
+
+@pytest.mark.parametrize("unit", ["1 a, ", "one ", "une ", "渋谷区", "12 rue ", "at 7 ",
+                                  "between 1 and ", "1-", "12 oak "])
+def test_a_long_message_reads_in_linear_time(unit: str) -> None:
+    # A pattern that backtracks takes minutes here; the linear ones take well under a second.
+    text = unit * (12_000 // len(unit))
+    started = time.perf_counter()
+    read(text, now=NOW)
+    assert time.perf_counter() - started < 5

@@ -135,8 +135,10 @@ _WORD_AFTER = re.compile(r"^\s*([\w']+)")
 
 def _protect_if_not_count(match: re.Match[str], language: str,
                           protect: Callable[[re.Match[str]], str]) -> str:
-    before_match = _WORD_BEFORE.search(match.string[: match.start()])
-    after_match = _WORD_AFTER.search(match.string[match.end():])
+    # Only the few characters around are looked at: a long message stays linear.
+    before_text = match.string[max(0, match.start() - 40): match.start()]
+    before_match = _WORD_BEFORE.search(before_text)
+    after_match = _WORD_AFTER.search(match.string[match.end(): match.end() + 40])
     before = before_match.group(1).lower() if before_match else ""
     after = after_match.group(1).lower() if after_match else ""
     if match.group(0).lower() == "ones":
@@ -148,7 +150,7 @@ def _protect_if_not_count(match: re.Match[str], language: str,
                     and not _ORDINAL_WORD.match(before))
     else:
         # "vingt et un", "j'en veux une", "un seul": numbers; "une théière": an article.
-        is_count = (bool(_TENS_ET.search(match.string[: match.start()]))
+        is_count = (bool(_TENS_ET.search(before_text))
                     or before in ("cent", "cents", "mille")
                     or after in ("", "seul", "seule", "de", "d") or before == "veux")
     return match.group(0) if is_count else protect(match)
