@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
@@ -57,6 +57,7 @@ STREETS = ["Oak Avenue", "Main St", "Elm Road", "Pine Street", "Lake Dr", "Maple
 CITIES = [("Portland", "OR"), ("Austin", "TX"), ("Boston", "MA"), ("Denver", "CO")]
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=1, max_value=9999), st.sampled_from(STREETS),
        st.sampled_from(CITIES), st.integers(min_value=10000, max_value=99999),
        st.sampled_from(["ship to {} please", "my address is {}", "send it to {}, thanks",
@@ -70,6 +71,7 @@ def test_us_addresses_property(number: int, street: str, city: tuple[str, str], 
     assert reading.counts == ()
 
 
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(["add", "the", "blue", "mug", "please", "to", "my", "cart",
                                  "two", "cheapest", "teapot", "ship", "it", "home"]),
                 max_size=10))

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
@@ -67,6 +67,7 @@ def test_the_time_is_removed_from_the_rest_and_is_no_count() -> None:
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=12),
        st.sampled_from(["am", "pm"]), st.sampled_from(["{d} at {h}{m}", "{d} {h}{m}",
                                                        "on {d} at {h} {m}"]))

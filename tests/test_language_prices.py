@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
@@ -64,6 +64,7 @@ AMOUNTS = st.decimals(min_value=D(1), max_value=D(99999), places=2).map(
     lambda value: value.quantize(D("0.01")) if value % 1 else value.quantize(D(1)))
 
 
+@settings(deadline=None)
 @given(AMOUNTS, st.sampled_from(sorted(CURRENCIES)), st.sampled_from(sorted(LIMITS)), st.data())
 def test_limits_property(amount: Decimal, currency: str, side: str, data: st.DataObject) -> None:
     money = data.draw(st.sampled_from(CURRENCIES[currency])).format(amount)
@@ -73,6 +74,7 @@ def test_limits_property(amount: Decimal, currency: str, side: str, data: st.Dat
     assert found == expected
 
 
+@settings(deadline=None)
 @given(AMOUNTS, AMOUNTS, st.sampled_from(sorted(CURRENCIES)), st.data())
 def test_ranges_property(low: Decimal, high: Decimal, currency: str, data: st.DataObject) -> None:
     if low >= high:

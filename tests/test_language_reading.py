@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import Reading, read, warm_up
@@ -82,6 +82,7 @@ SHOPPER_WORDS = st.sampled_from([
 ])
 
 
+@settings(deadline=None)
 @given(st.one_of(st.text(max_size=60), st.lists(SHOPPER_WORDS, max_size=8).map(" ".join)))
 def test_any_text_reads_with_spans_that_do_not_overlap(text: str) -> None:
     reading = read(text, now=NOW)
