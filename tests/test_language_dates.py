@@ -58,6 +58,17 @@ def test_the_time_zone_decides_which_day_is_tomorrow() -> None:
     assert found.at == datetime(2026, 3, 11, 19, 0, tzinfo=ZoneInfo("Asia/Tokyo"))
 
 
+@pytest.mark.parametrize("tz", ["Not/AZone", "", "../etc/passwd"])
+def test_an_unknown_time_zone_reads_as_utc(tz: str) -> None:
+    found = read("tomorrow at 7pm", now=NOW, tz=tz).when
+    assert found is not None and found.at == datetime(2026, 3, 11, 19, 0, tzinfo=ZoneInfo("UTC"))
+
+
+def test_a_naive_now_is_utc() -> None:
+    found = read("tomorrow at 7pm", now=NOW.replace(tzinfo=None), tz="Asia/Tokyo").when
+    assert found is not None and found.at.date().isoformat() == "2026-03-11"
+
+
 def test_the_time_is_removed_from_the_rest_and_is_no_count() -> None:
     reading = read("table for 4 tonight at 8", now=NOW)
     assert [count.value for count in reading.counts] == [4]

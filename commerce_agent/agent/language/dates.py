@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from commerce_agent.agent.language.spans import Span, overlaps
 
@@ -72,7 +72,9 @@ _DAY["en-loose"] = re.compile(
 
 def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span]) -> When | None:
     """The day and time named in `text` (lowercased), relative to `now` in zone `tz`."""
-    zone = ZoneInfo(tz)
+    zone = _zone(tz)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
     local_now = now.astimezone(zone).replace(tzinfo=None)
     masked = _masked(text, taken)
     clock, clock_span = _clock(masked)
@@ -91,6 +93,15 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
     span = (min(start for start, _ in spans), max(end for _, end in spans))
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
     return When(moment, at_time is not None, span)
+
+
+@lru_cache(maxsize=64)
+def _zone(tz: str) -> ZoneInfo:
+    """The time zone named `tz`; UTC when the name is unknown (a shopper's setting, not ours)."""
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
 
 
 def _masked(text: str, taken: list[Span]) -> str:
