@@ -38,6 +38,10 @@ def when(text: str, tz: str = "UTC") -> tuple[str, bool] | None:
     ("on the 15th", "2026-03-15"),
     ("来週の月曜日", "2026-03-16"),
     ("今週の金曜の夜", "2026-03-13T18:00"),
+    ("金曜の18時半", "2026-03-13T18:30"),
+    ("jeudi 19h", "2026-03-12T19:00"),
+    ("friday between 6 and 8pm", "2026-03-13T18:00"),
+    ("table for two at 8pm", "2026-03-10T20:00"),
 ])
 def test_days_and_times(text: str, expected: str) -> None:
     found = when(text)

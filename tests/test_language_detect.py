@@ -50,8 +50,13 @@ def test_too_short_or_ambiguous_gives_the_default(detector: str, text: str) -> N
     assert detect_language(text, default="en") == "en"
 
 
-def test_a_kana_anywhere_makes_it_japanese() -> None:
+def test_japanese_script_anywhere_makes_it_japanese() -> None:
     assert detect_language("add the 急須 please") == "ja"
+
+
+def test_a_yen_sign_alone_does_not() -> None:
+    assert detect_language("cheaper than 3000円 please", default="fr") == "en"
+    assert detect_language("500円〜1000円") == "ja"
 
 
 @settings(deadline=None)

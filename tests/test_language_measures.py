@@ -33,6 +33,7 @@ def measures(text: str) -> list[tuple[Decimal, str]]:
     ("the 80 tines whisk", "80", "tine"),
     ("rate it 5 stars", "5", "star"),
     ("12fl oz cup", "12", "fl_oz"),
+    ("a 12-pack of water", "12", "piece"),
 ])
 def test_a_number_with_its_unit_is_a_measure_not_a_count(text: str, value: str,
                                                          unit: str) -> None:

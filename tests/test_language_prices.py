@@ -41,6 +41,7 @@ D = Decimal
     ("max. 20€", (None, D(20), "EUR")),
     ("something under 2k yen", (None, D(2000), "JPY")),
     ("1500円くらいまで", (None, D(1500), "JPY")),
+    ("à moins de 100 balles", (None, D(100), "EUR")),
 ])
 def test_limits(text: str, expected: tuple[Decimal | None, Decimal | None, str | None]) -> None:
     assert bound(text) == expected
@@ -48,7 +49,8 @@ def test_limits(text: str, expected: tuple[Decimal | None, Decimal | None, str |
 
 
 @pytest.mark.parametrize("text", ["add 2 mugs", "under 20 minutes", "5 pounds of flour",
-                                  "table for 4 at 8", "order 10-20"])
+                                  "table for 4 at 8", "order 10-20",
+                                  "friday between 6 and 8pm", "100 balles de tennis"])
 def test_no_price(text: str) -> None:
     assert bound(text) is None
 

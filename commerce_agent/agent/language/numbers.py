@@ -36,6 +36,10 @@ _ORDINAL_WORD = re.compile(
 # text2num leaves some tens ordinals as words ("sixtieth"); these are written as digits first.
 _TENS_ORDINALS = re.compile(
     r"\b(twen|thir|for|fif|six|seven|eigh|nine)tieth\b", re.I)
+# Misspellings shoppers type often, that text2num does not know.
+_SPELLED = {"ninty": "ninety", "nintey": "ninety", "fourty": "forty", "tweleve": "twelve",
+            "twelv": "twelve", "fiveteen": "fifteen", "eightteen": "eighteen"}
+_MISSPELLED = re.compile(rf"\b(?:{'|'.join(_SPELLED)})\b", re.I)
 _TENS = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
 # "one" after these words (or at the end after "the/that/which") is a pronoun, not a count.
 _PRONOUN_BEFORE = frozenset(
@@ -52,6 +56,7 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\bhalf[\s-]+(?:a\s+)?dozen\b", re.I), "6"),
     (re.compile(r"\b(\d+)\s+dozens?\b", re.I), "*12"),
     (re.compile(r"\b(?:a|one)\s+dozen\b", re.I), "12"),
+    (re.compile(r"(?<!\d\s)\bdozen\b(?!s)", re.I), "12"),
     (re.compile(r"\b(?:a\s+)?couple\s+of(?=\s+(?:those|these|them|the|my|your|it|each)\b)", re.I),
      "2 of"),
     (re.compile(r"\b(?:a\s+)?couple(?:\s+of)?\b", re.I), "2"),
@@ -118,6 +123,7 @@ def _words_to_digits(text: str, language: str) -> str:
     pattern = _ONE_ENGLISH if language == "en" else _ONE_FRENCH
     if language == "en":
         text = _TENS_ORDINALS.sub(lambda match: f"{_TENS[match.group(1).lower()]}0th", text)
+        text = _MISSPELLED.sub(lambda match: _SPELLED[match.group(0).lower()], text)
     marked = pattern.sub(lambda match: _protect_if_not_count(match, language, protect), text)
     converted = alpha2digit(marked, "fr" if language == "fr" else "en", threshold=0)
     if len(protected) != converted.count(_PLACEHOLDER):
