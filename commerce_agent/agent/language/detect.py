@@ -1,0 +1,117 @@
+"""Which language a shopper wrote in: English, French or Japanese.
+
+Japanese is told by its script (kana, kanji). English against French is told first by a table
+of each language's common words (and French accents) when it is clear: two more of one
+language's words than the other's, or some of one and none of the other. Otherwise by
+`lingua-language-detector` (the `agent-nlp` extra), restricted to those two languages in its
+low-accuracy mode, and never on a single word: loaded once on first use, it adds about 10 MB
+of memory where the full models add about 90 MB. Text too short or too ambiguous to tell (or
+with no extra, no clear word) keeps the caller's `default`: the conversation's language so far.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+Lang = str  # "en", "fr" or "ja"
+LANGUAGES = ("en", "fr", "ja")
+
+# Hiragana, katakana (and their half-width forms), CJK ideographs: no Latin language uses them.
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+# Lingua's confidence below which the word table is asked too.
+_SURE = 0.8
+_LEANING = 0.6
+
+_FRENCH_WORDS = frozenset("""
+je j tu il elle nous vous ils elles le la les un une des du de d au aux et ou mais est sont
+suis ai avez avons pas ne n plus moins que qui quoi quel quelle quels quelles où pour avec sans
+dans sur sous chez ce cet cette ces mon ma mes ton ta tes son sa ses notre votre leur leurs
+oui non merci bonjour bonsoir salut voudrais veux voulez aimerais ajoute ajouter ajoutez
+mettre mets panier commande commander acheter cherche trouve montre combien prix livraison
+adresse annuler annule rembourser retour taille couleur bleu bleue rouge noir noire blanc
+blanche vert verte moins cher chère pas très bien d'accord daccord s'il plaît svp c'est
+peux pouvez puis-je quand demain aujourd'hui soir matin jusqu'à vingt trente deux trois
+quatre cinq six sept huit neuf dix douze douzaine quelques paire tasse théière assiette
+lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril mai juin juillet
+août septembre octobre novembre décembre midi soir matin après demain veux voudrais prends
+livrer livrez envoyer envoyez colis mes vos euros entre jusqu'à rien aussi encore cette celle
+celui ceux ça voilà ici là lui moi toi quand comment pourquoi parce dont chose
+""".split())
+_FRENCH_ACCENTS = frozenset("àâçéèêëîïôûùüœ")
+_ENGLISH_WORDS = frozenset("""
+i i'm im you he she we they it the a an and or but is are am was were be been not no yes
+please thanks thank hi hello hey want wanted would like need looking for to of in on at with
+without from my your our their this that these those what which where when how much many
+can could do does did have has get buy add put cart order checkout show find search me
+cheapest cheaper price under less than more about some any one two three four five six
+seven eight nine ten dozen couple pair cup mug teapot plate bowl blue red black white green
+ship shipped shipping delivery deliver address cancel return refund size color colour
+tomorrow today tonight okay sure yeah yep nope of it's what's where's
+monday tuesday wednesday thursday friday saturday sunday morning evening afternoon noon
+send deliver please thanks cheap cheaper expensive least most which one ones those these
+just only also too more less than dollars pounds bucks euros between give take want
+got will would should could did done don't can't won't isn't there here
+gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
+""".split())
+
+
+def detect_language(text: str, default: Lang = "en") -> Lang:
+    """The language of `text`: "en", "fr" or "ja"; `default` when it cannot be told."""
+    letters = "".join(_LETTERS.findall(text.replace("円", "")))
+    # "3000円" is a price in any language; alone, it is Japanese.
+    if _JAPANESE.search(text.replace("円", "")) or "円" in text and not letters:
+        return "ja"
+    if len(letters) < 2:
+        return default
+    return _latin_language(text.casefold(), default)
+
+
+@lru_cache(maxsize=4096)
+def _latin_language(folded: str, default: Lang) -> Lang:
+    french, english = _word_scores(folded)
+    if abs(french - english) >= 2 or min(french, english) == 0 < max(french, english):
+        return "fr" if french > english else "en"
+    detector = _detector()
+    # Lingua's low-accuracy mode guesses wildly on a single word ("kyuusu" is 75 % French).
+    several_words = sum(1 for word in _LETTERS.findall(folded) if len(word) > 1) >= 2
+    best, confidence = (_lingua_guess(detector, folded) if detector is not None and several_words
+                        else (None, 0.0))
+    if best is not None and confidence >= _SURE:
+        return best
+    if french != english:
+        return "fr" if french > english else "en"
+    if best is not None and confidence >= _LEANING:
+        return best
+    return default
+
+
+def _lingua_guess(detector: Any, folded: str) -> tuple[Lang | None, float]:
+    values = detector.compute_language_confidence_values(folded)
+    if not values:
+        return None, 0.0
+    top = values[0]
+    code = "fr" if top.language.name == "FRENCH" else "en"
+    return code, float(top.value)
+
+
+def _word_scores(folded: str) -> tuple[int, int]:
+    """How many common French and English words the text has (French accents count too)."""
+    words = re.findall(r"[a-zà-ÿœæ]+", folded)
+    french = sum(1 for word in words if word in _FRENCH_WORDS)
+    english = sum(1 for word in words if word in _ENGLISH_WORDS)
+    french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
+    return french, english
+
+
+@lru_cache(maxsize=1)
+def _detector() -> Any:
+    """Lingua's English/French detector, built once; None when the extra is not installed."""
+    try:
+        from lingua import Language, LanguageDetectorBuilder
+    except ImportError:
+        return None
+    builder = LanguageDetectorBuilder.from_languages(Language.ENGLISH, Language.FRENCH)
+    return builder.with_low_accuracy_mode().build()
