@@ -134,7 +134,7 @@ async def test_elicitation_confirms_or_declines(live: LiveServer, mode: str) -> 
         answer["accept"] = True
         order = await call(client, "place_order", args)
         assert order["status"] == "confirmed"
-        assert "18.00 USD" in prompts[-1] and len(prompts) == 2
+        assert "Total to pay: $18.00" in prompts[-1] and len(prompts) == 2
 
 
 async def test_a_subscribed_order_sends_updates(live: LiveServer) -> None:

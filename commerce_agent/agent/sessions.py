@@ -119,13 +119,14 @@ class Sessions:
     # -- create and follow up --------------------------------------------------------------
 
     async def create(self, message: str, agent: str | None, output_schema: dict[str, Any] | None,
-                     client_context: dict[str, Any]) -> tuple[SessionRecord, str]:
+                     client_context: dict[str, Any], locale: str = ""
+                     ) -> tuple[SessionRecord, str]:
         name = self.agent(agent)
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         record = SessionRecord(
             id=new_id("ses"), token_hash=hash_secret(token), created_at=clock.now_iso(),
             agent=name, owner=self.owner, lease_until=lease(), output_schema=output_schema,
-            client_context=client_context)
+            client_context=client_context, locale=locale)
         record = await self.journal.create(record, [
             event("session.started", {}), event("agent.start"), user_message(1, message)])
         self.runner.launch(record)
