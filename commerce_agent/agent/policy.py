@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.tools.base import CHANGES, Tool, ToolContext
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE, choose, names_a_language
 
@@ -89,9 +90,17 @@ def session_locale(stated: Any, accept_language: str | None) -> str:
     return ""
 
 
-def shopper_locale(session_locale: str | None, latest_message: str) -> str:
-    """The shopper's language: the session's locale when it carries one. Without one, the
-    language of their latest message cannot be told here yet, so the default."""
+# How many of the shopper's latest messages tell their language (each one read with the
+# language of those before it as the default, so "yes" or an address keeps it).
+LANGUAGE_WINDOW = 5
+
+
+def shopper_locale(session_locale: str | None, user_messages: list[str]) -> str:
+    """The shopper's language: the session's locale when it carries one, else the language
+    of their latest messages."""
     if session_locale:
         return prompt_locale(session_locale)
-    return DEFAULT_LOCALE
+    language = DEFAULT_LOCALE
+    for message in user_messages[-LANGUAGE_WINDOW:]:
+        language = detect_language(message, language)
+    return prompt_locale(language)

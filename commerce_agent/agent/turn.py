@@ -198,9 +198,9 @@ class Turn:
         return True
 
     def _locale(self) -> str:
-        latest = next((message.content for message in reversed(self.conversation.messages)
-                       if message.role == "user"), "")
-        return policy.shopper_locale(self.record.locale, latest)
+        said = [message.content for message in self.conversation.messages
+                if message.role == "user"]
+        return policy.shopper_locale(self.record.locale, said)
 
     async def _context(self, call: CallState) -> ToolContext:
         principal = None
