@@ -70,8 +70,10 @@ def _customizations(item: StockedItem, chosen: dict[str, Any]) -> list[str]:
 
 
 def _when(start: str, locale: str) -> str:
+    """A slot's start as the locale writes a day and a time, in the slot's own time zone."""
     moment = datetime.fromisoformat(start)
-    return str(dates.format_datetime(moment, "medium", tzinfo=moment.tzinfo, locale=locale))
+    day = dates.format_date(moment, "long", locale=locale)
+    return f"{day} {dates.format_time(moment, 'short', tzinfo=moment.tzinfo, locale=locale)}"
 
 
 def _slot(item: StockedItem, slot_id: str, locale: str) -> str:
