@@ -20,8 +20,9 @@ from commerce_agent.agent.models.base import CallTool, ModelOutput, ModelRequest
 from commerce_agent.agent.records import SessionRecord
 from commerce_agent.agent.runner import HOST
 from commerce_agent.agent.sessions import hash_secret, user_message
-from commerce_agent.agent.tools import all_tools
+from commerce_agent.agent.tools import ToolContext, all_tools
 from commerce_agent.agent.tools.base import CART, CHANGES, READS, Tool
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.ids import new_id
 from tests.agent_support import consent, ndjson
 from tests.helpers import US_ADDRESS, add_item, new_cart
@@ -316,10 +317,10 @@ async def test_a_crash_does_not_skip_the_approval(case: Case, app: Starlette,
 
     # The answer is journaled, then the process dies before running the call.
     parked = await agent.journal.load(record.id)
-    [pending] = parked.pending_input.values()
-    await agent.journal.commit(parked, [event("input.resolved")], status="running",
-                               owner=DEAD_OWNER, lease_until=time.time() + 60,
-                               pending_input={}, decisions={pending.tool_call_id: "approve"})
+    [request_id] = parked.pending_input
+    answered, changes = agent._answers(parked, {request_id: "approve"}, None)
+    await agent.journal.commit(parked, answered, status="running", owner=DEAD_OWNER,
+                               lease_until=time.time() + 60, **changes)
     await agent.runner.scan()
     await agent.runner.idle()
     events = ndjson((await client.get(stream)).text)
@@ -364,3 +365,77 @@ async def test_the_prompt_is_in_the_shoppers_language(
     asked = await chat.read()
     prompt = asked[-1]["data"]["prompt"]
     assert expected in prompt and args["orderId"] in prompt
+
+
+async def test_an_approval_of_what_changed_since_is_asked_again(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    """The person approves what the prompt said: if the cart changed before the answer, the
+    call is not run on the new cart; the new prompt is asked, with a new request id."""
+    args = await _cart(app, client, alice)
+    app.state.agent.agents["shopper"].model = Direct("place_order", args)
+    chat = Chat(client)
+    first = (await chat.signed_in("go"))[-1]["data"]
+    assert "Total to pay: $18.00" in first["prompt"]
+    await add_item(client, alice, args["cartId"], "item_stoneware_dinner_plate", 2)
+    again = await chat.answer(first["requestId"], "approve")
+    asked = again[-1]
+    assert asked["type"] == "input.requested" and results(again) == []
+    assert asked["data"]["requestId"] != first["requestId"]
+    assert asked["data"]["toolCallId"] == first["toolCallId"]
+    assert "Stoneware Dinner Plate" in asked["data"]["prompt"]
+    assert "Total to pay: $18.00" not in asked["data"]["prompt"]
+    assert (await client.get("/orders", headers=alice)).json()["orders"] == []
+    stale = await client.post(
+        f"{MOUNT}/session/{chat.session_id}",
+        json={"continuationToken": chat.token, "inputResponses": {first["requestId"]: "approve"}},
+        headers={"Authorization": f"Bearer {chat.token}"})
+    assert stale.status_code == 409
+    done = await chat.answer(asked["data"]["requestId"], "approve")
+    [result] = results(done)
+    assert result["isError"] is False
+    [placed] = (await client.get("/orders", headers=alice)).json()["orders"]
+    assert len(placed["items"]) == 2 and placed["id"] == result["result"]["orderId"]
+
+
+async def test_an_approved_call_that_can_no_longer_happen_fails_without_change(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    args = await _placed(app, client, alice)
+    app.state.agent.agents["shopper"].model = Direct("cancel_order", args)
+    chat = Chat(client)
+    asked = (await chat.signed_in("go"))[-1]["data"]
+    await complete(app, args["orderId"])  # the store finished it meanwhile
+    answered = await chat.answer(asked["requestId"], "approve")
+    [result] = results(answered)
+    assert result["isError"] and result["result"]["code"] == "cancellation_window_expired"
+    assert answered[-1]["type"] == "session.waiting"
+    assert await _cancelled(client, alice, args) == ("completed", 0)
+
+
+async def test_a_call_that_crashed_while_running_is_replayed_not_asked(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    """Approved, started, done, and the process died before the result was journaled: the
+    resumed turn neither asks again nor cancels twice (the call's idempotency key)."""
+    args = await _placed(app, client, alice)
+    agent = app.state.agent
+    agent.agents["shopper"].model = Direct("cancel_order", args)
+    chat = Chat(client)
+    asked = (await chat.signed_in("go"))[-1]["data"]
+    record = await agent.journal.load(chat.session_id)
+    answered, changes = agent._answers(record, {asked["requestId"]: "approve"}, None)
+    changes["decisions"][policy.started_key(asked["toolCallId"])] = "1"
+    await agent.journal.commit(record, answered, status="running", owner=DEAD_OWNER,
+                               lease_until=time.time() + 60, **changes)
+    tool = agent.agents["shopper"].tools[PREFIX + "cancel_order"]
+    # The call's own context, as the turn builds it: its idempotency key is the call's.
+    context = ToolContext(app.state.db, app.state.settings, app.state.pay_to,
+                          Principal("user_alice", "alice@example.com", "Alice Martin"),
+                          f"agent-{chat.session_id}-{asked['toolCallId']}")
+    ran = await tool.run(context, args)
+    assert ran["status"] == "cancelled"
+    await agent.runner.scan()
+    await agent.runner.idle()
+    events = await chat.read()
+    assert "input.requested" not in [e["type"] for e in events]
+    [result] = results(events)
+    assert result["isError"] is False and result["result"] == ran
+    assert await _cancelled(client, alice, args) == ("cancelled", 1)

@@ -13,6 +13,7 @@ The agent's turn (commerce_agent.agent.turn) and MCP's confirmation
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Literal
 
 from commerce_agent.agent.language import detect_language
@@ -71,6 +72,30 @@ def rejected(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
     if key:
         result[key] = value
     return result
+
+
+# Keys of the session record's `decisions` beside `<toolCallId>` → the answer: the digest of the
+# prompt the person answered, how often the call was asked, and that the approved call started.
+def approved_key(tool_call_id: str) -> str:
+    return f"approved:{tool_call_id}"
+
+
+def asked_key(tool_call_id: str) -> str:
+    return f"asked:{tool_call_id}"
+
+
+def started_key(tool_call_id: str) -> str:
+    return f"started:{tool_call_id}"
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def still_approved(decisions: dict[str, str], tool_call_id: str, prompt_now: str) -> bool:
+    """Whether the prompt written now is the one the person approved: what the call will act
+    on has not changed since they answered."""
+    return decisions.get(approved_key(tool_call_id)) == digest(prompt_now)
 
 
 def prompt_locale(locale: str | None) -> str:

@@ -19,6 +19,8 @@ class PendingInput(msgspec.Struct, kw_only=True):
 
     tool_call_id: str
     options: list[str]
+    # The approval prompt's digest: the call runs only while the prompt still reads the same.
+    digest: str = ""
 
 
 class PendingAuthorization(msgspec.Struct, kw_only=True):

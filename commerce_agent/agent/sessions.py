@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock
+from commerce_agent.agent import policy
 from commerce_agent.agent.agents import DEFAULT_AGENT, Agent
 from commerce_agent.agent.conversation import Conversation, close_turn, fold
 from commerce_agent.agent.errors import AgentError, not_found, unauthorized
@@ -175,6 +176,8 @@ class Sessions:
                                  f"Answer {request_id!r} with one of: "
                                  f"{', '.join(pending.options)}.")
             decisions[pending.tool_call_id] = answer
+            if pending.digest:
+                decisions[policy.approved_key(pending.tool_call_id)] = pending.digest
         remaining = {key: value for key, value in record.pending_input.items()
                      if key not in responses}
         if remaining:

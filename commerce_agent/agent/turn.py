@@ -193,9 +193,26 @@ class Turn:
             if verdict == "rejected":
                 await self._result(call, policy.rejected(tool, call.args), True)
                 continue
+            if policy.needs_approval(tool) and not self._started(call):
+                # Approved: but is it still what the person saw? (The cart or order may have
+                # changed since.) A call resumed after it started skips this: it replays.
+                try:
+                    prompt = await policy.prompt(tool, await self._context(call), call.args,
+                                                 self._locale())
+                except (CommerceError, ToolFailure) as exc:
+                    await self._result(call, _failure(exc), True)
+                    continue
+                if not policy.still_approved(self.record.decisions, call.tool_call_id, prompt):
+                    await self._park_for_input(call, prompt)
+                    return False
+                await self.commit([], decisions={**self.record.decisions,
+                                                 policy.started_key(call.tool_call_id): "1"})
             result, is_error = await self._invoke(tool, call)
             await self._result(call, result, is_error)
         return True
+
+    def _started(self, call: CallState) -> bool:
+        return policy.started_key(call.tool_call_id) in self.record.decisions
 
     def _locale(self) -> str:
         said = [message.content for message in self.conversation.messages
@@ -237,13 +254,21 @@ class Turn:
                         lease_until=0.0)
 
     async def _park_for_input(self, call: CallState, prompt: str) -> None:
-        request_id = f"req_{call.tool_call_id[len('call_'):]}"
+        """Ask for approval of `prompt`; asked again (what it acts on changed since the last
+        answer), the request gets a new id and the earlier answer is dropped."""
+        identifier = call.tool_call_id
+        decisions = {key: value for key, value in self.record.decisions.items()
+                     if key not in (identifier, policy.approved_key(identifier))}
+        asked = int(decisions.get(policy.asked_key(identifier), "0")) + 1
+        decisions[policy.asked_key(identifier)] = str(asked)
+        request_id = f"req_{identifier[len('call_'):]}" + (f"_{asked}" if asked > 1 else "")
         await self.emit(event("input.requested", {
             "type": "approval", "requestId": request_id, "prompt": prompt,
-            "options": policy.OPTIONS, "toolCallId": call.tool_call_id}),
-            status="input", owner="", lease_until=0.0,
-            pending_input={request_id: PendingInput(tool_call_id=call.tool_call_id,
-                                                    options=policy.OPTIONS)})
+            "options": policy.OPTIONS, "toolCallId": identifier}),
+            status="input", owner="", lease_until=0.0, decisions=decisions,
+            pending_input={request_id: PendingInput(tool_call_id=identifier,
+                                                    options=policy.OPTIONS,
+                                                    digest=policy.digest(prompt))})
 
     # -- model steps ---------------------------------------------------------------------
 
