@@ -11,8 +11,9 @@ digits that are left once measures, prices, dates and addresses have taken their
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from commerce_agent.agent.language.spans import Span, overlaps
 
@@ -26,6 +27,16 @@ class Count:
 
 
 _PLACEHOLDER = "\ue000"
+# "one" after an ordinal ("the second one", "the twentieth one") is a pronoun, not a count.
+_ORDINAL_WORD = re.compile(
+    r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"\w+teenth|\w+tieth|\w+-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|"
+    r"last|next|previous|\d+(?:st|nd|rd|th))$"
+)
+# text2num leaves some tens ordinals as words ("sixtieth"); these are written as digits first.
+_TENS_ORDINALS = re.compile(
+    r"\b(twen|thir|for|fif|six|seven|eigh|nine)tieth\b", re.I)
+_TENS = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
 # "one" after these words (or at the end after "the/that/which") is a pronoun, not a count.
 _PRONOUN_BEFORE = frozenset(
     "the that this which each every any no other blue red black white green big small "
@@ -38,7 +49,7 @@ _COUNT_BEFORE = frozenset(
 )
 _ENGLISH_QUANTITIES = [
     (re.compile(r"\b(?:a\s+)?dozen\s+and\s+a\s+half\b", re.I), "18"),
-    (re.compile(r"\bhalf\s+(?:a\s+)?dozen\b", re.I), "6"),
+    (re.compile(r"\bhalf[\s-]+(?:a\s+)?dozen\b", re.I), "6"),
     (re.compile(r"\b(\d+)\s+dozens?\b", re.I), "*12"),
     (re.compile(r"\b(?:a|one)\s+dozen\b", re.I), "12"),
     (re.compile(r"\b(?:a\s+)?couple\s+of(?=\s+(?:those|these|them|the|my|your|it|each)\b)", re.I),
@@ -58,10 +69,12 @@ _FRENCH_QUANTITIES = [
 _KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                  "八": 8, "九": 9, "両": 2}
 _KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
-_COUNTERS = ("つ|個|本|枚|杯|台|冊|箱|袋|缶|点|人|名|匹|着|足|膳|セット|パック|円|時|分|日|月|年|"
-             "ヶ月|か月|週|グラム|キロ|センチ|ミリ|リットル|インチ|万|千")
+_COUNTERS = ("番目|つ|個|本|枚|杯|台|冊|箱|袋|缶|点|人|名|匹|着|足|膳|セット|パック|円|時|分|"
+             "日|月|年|ヶ月|か月|週|グラム|キロ|センチ|ミリ|リットル|インチ|万|千")
+_JAPANESE_COUNTER = re.compile(r"(?:つ|個|本|枚|杯|台|冊|箱|袋|缶|点|匹|着|足|膳|セット|パック)")
 _JAPANESE_NUMBER = re.compile(
-    rf"([0-9〇零一二三四五六七八九十百千両]+万?[0-9〇零一二三四五六七八九十百千]*)(?=(?:{_COUNTERS}))"
+    rf"(?<![0-9.,])([0-9〇零一二三四五六七八九十百千両]+万?[0-9〇零一二三四五六七八九十百千]*)"
+    rf"(?=(?:{_COUNTERS}))"
 )
 _DIGITS_MAN = re.compile(r"(\d+(?:\.\d+)?)\s?万")
 _DIGITS_SEN = re.compile(r"(\d+)\s?千(?=円)")
@@ -81,11 +94,11 @@ def _fold_numbers(text: str, language: str) -> str:
         return _fold_japanese(text)
     text = _words_to_digits(text, language)
     for pattern, replacement in _FRENCH_QUANTITIES if language == "fr" else _ENGLISH_QUANTITIES:
-        text = pattern.sub(lambda match, r=replacement: _quantity(match, r), text)
+        text = pattern.sub(partial(_quantity, replacement=replacement), text)
     return text
 
 
-def _quantity(match: re.Match[str], replacement: str) -> str:
+def _quantity(match: re.Match[str], *, replacement: str) -> str:
     if replacement == "x":
         return match.group(1) or match.group(2)
     if replacement.startswith("*"):
@@ -103,6 +116,8 @@ def _words_to_digits(text: str, language: str) -> str:
         return _PLACEHOLDER
 
     pattern = _ONE_ENGLISH if language == "en" else _ONE_FRENCH
+    if language == "en":
+        text = _TENS_ORDINALS.sub(lambda match: f"{_TENS[match.group(1).lower()]}0th", text)
     marked = pattern.sub(lambda match: _protect_if_not_count(match, language, protect), text)
     converted = alpha2digit(marked, "fr" if language == "fr" else "en", threshold=0)
     if len(protected) != converted.count(_PLACEHOLDER):
@@ -111,35 +126,45 @@ def _words_to_digits(text: str, language: str) -> str:
     return re.sub(_PLACEHOLDER, lambda _: next(restored), converted)
 
 
-_ONE_ENGLISH = re.compile(r"(?<![\w-])one(?![\w-])", re.I)
+_ONE_ENGLISH = re.compile(r"(?<![\w-])ones?(?![\w-])", re.I)
 _ONE_FRENCH = re.compile(r"(?<![\w-])une?(?![\w'-])", re.I)
 _TENS_ET = re.compile(r"(?:vingt|trente|quarante|cinquante|soixante)[\s-]+et[\s-]+$", re.I)
 _WORD_BEFORE = re.compile(r"([\w']+)[\s,]*$")
 _WORD_AFTER = re.compile(r"^\s*([\w']+)")
 
 
-def _protect_if_not_count(match: re.Match[str], language: str, protect: object) -> str:
-    before_match = _WORD_BEFORE.search(match.string[: match.start()])
-    after_match = _WORD_AFTER.search(match.string[match.end():])
+def _protect_if_not_count(match: re.Match[str], language: str,
+                          protect: Callable[[re.Match[str]], str]) -> str:
+    # Only the few characters around are looked at: a long message stays linear.
+    before_text = match.string[max(0, match.start() - 40): match.start()]
+    before_match = _WORD_BEFORE.search(before_text)
+    after_match = _WORD_AFTER.search(match.string[match.end(): match.end() + 40])
     before = before_match.group(1).lower() if before_match else ""
     after = after_match.group(1).lower() if after_match else ""
-    if language == "en":
+    if match.group(0).lower() == "ones":
+        is_count = False
+    elif language == "en":
         is_count = before in _COUNT_BEFORE or before == "" or (
             before not in _PRONOUN_BEFORE and after not in ("", "of", "that", "which"))
-        if before in _PRONOUN_BEFORE:
-            is_count = False
+        is_count = (is_count and before not in _PRONOUN_BEFORE
+                    and not _ORDINAL_WORD.match(before))
     else:
         # "vingt et un", "j'en veux une", "un seul": numbers; "une théière": an article.
-        is_count = (bool(_TENS_ET.search(match.string[: match.start()]))
+        is_count = (bool(_TENS_ET.search(before_text))
+                    or before in ("cent", "cents", "mille")
                     or after in ("", "seul", "seule", "de", "d") or before == "veux")
-    assert callable(protect)
-    return match.group(0) if is_count else str(protect(match))
+    return match.group(0) if is_count else protect(match)
 
 
 def _fold_japanese(text: str) -> str:
-    text = _JAPANESE_NUMBER.sub(lambda match: str(_kanji_number(match.group(1))), text)
+    text = _JAPANESE_NUMBER.sub(_japanese_numeral, text)
     text = _DIGITS_MAN.sub(lambda match: _scaled(match.group(1), 10000), text)
     return _DIGITS_SEN.sub(lambda match: _scaled(match.group(1), 1000), text)
+
+
+def _japanese_numeral(match: re.Match[str]) -> str:
+    numeral = match.group(1)
+    return numeral if numeral.isascii() else str(_kanji_number(numeral))
 
 
 def _scaled(number: str, scale: int) -> str:
@@ -174,6 +199,9 @@ def find_counts(folded: str, taken: list[Span]) -> tuple[Count, ...]:
         if overlaps(span, taken):
             continue
         value = int(match.group(1))
+        counter = _JAPANESE_COUNTER.match(folded, span[1])
+        if counter:
+            span = (span[0], counter.end())
         if value > 0:
             counts.append(Count(value, span))
     return tuple(counts)

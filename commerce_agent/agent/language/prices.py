@@ -37,7 +37,8 @@ _CODE_OF = {word: code for code, words in _CURRENCY_WORDS.items() for word in wo
 # "pounds" and "livres" are weights too: they make a price only after a limit word.
 _AMBIGUOUS = frozenset({"pounds", "pound", "livres", "livre"})
 _WORDS = "|".join(re.escape(word) for word in sorted(_CODE_OF, key=len, reverse=True))
-_AMOUNT = r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)"
+_AMOUNT = (r"\d+(?:\.\d)?k(?![a-z])|"
+           r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
 
 
 def _money(name: str) -> str:
@@ -47,7 +48,7 @@ def _money(name: str) -> str:
 
 
 _MAX_BEFORE = (r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
-               r"not\s+over|at\s+most|max(?:imum)?|up\s+to|within|budget(?:\s+(?:is|of))?|"
+               r"not\s+over|at\s+most|max(?:imum)?\.?|up\s+to|within|budget(?:\s+(?:is|of))?|"
                r"moins\s+de|moins\s+cher\s+que|en\s+dessous\s+de|pas\s+plus\s+de|au\s+maximum|"
                r"jusqu'à|jusqu'a|inférieur\s+à|sous|予算(?:は|が)?|最大")
 _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
@@ -66,8 +67,9 @@ _MAX_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MAX_BEFORE})\s*:?\
                       _FLAGS)
 _MIN_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MIN_BEFORE})\s*:?\s*{_money('min')}",
                       _FLAGS)
-_MAX_POST = re.compile(rf"{_money('max')}\s*(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
-_MIN_POST = re.compile(rf"{_money('min')}\s*(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
+_ABOUT = r"(?:くらい|ぐらい|程度|ほど|or\s+so)?\s*"
+_MAX_POST = re.compile(rf"{_money('max')}\s*{_ABOUT}(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
+_MIN_POST = re.compile(rf"{_money('min')}\s*{_ABOUT}(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
 _BARE = re.compile(_money("at"), _FLAGS)
 
 
@@ -86,10 +88,11 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
     for pattern, bound in ((_MAX_PRE, "max"), (_MIN_PRE, "min"), (_MAX_POST, "max"),
                            (_MIN_POST, "min")):
         for match in pattern.finditer(text):
-            if overlaps(match.span(), taken) or _followed_by_unit(text, match.end(bound)):
+            currency = _currency(match, bound, limited=True)
+            if overlaps(match.span(), taken) or currency is None and _followed_by_unit(
+                    text, match.end(bound)):
                 continue
             amount = _amount(match.group(bound))
-            currency = _currency(match, bound, limited=True)
             if bound == "max":
                 return PriceBound(None, amount, currency, match.span())
             return PriceBound(amount, None, currency, match.span())
@@ -112,7 +115,7 @@ _UNIT_AFTER = re.compile(r"\s?(?:[a-z%\"]|[^\x00-\x7f円])")
 
 
 def _followed_by_unit(text: str, end: int) -> bool:
-    """An amount with no currency right before a word ("under 20 minutes") is not a price."""
+    """An amount with no currency right before a word ("under 20 people") is not a price."""
     after = _UNIT_AFTER.match(text, end)
     if after is None:
         return False
@@ -124,6 +127,8 @@ def _followed_by_unit(text: str, end: int) -> bool:
 def _amount(text: str) -> Decimal:
     from price_parser import Price
 
+    if text[-1:] in "kK":  # "2k yen"
+        return Decimal(text[:-1]) * 1000
     amount = Price.fromstring(text).amount
     assert amount is not None
     return Decimal(amount).normalize() + 0

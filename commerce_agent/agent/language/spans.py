@@ -7,7 +7,8 @@ import re
 Span = tuple[int, int]
 
 _SPACES = re.compile(r"\s+")
-_LOOSE_PUNCTUATION = re.compile(r"\s+([,.;:!?、。])|^[\s,.;:]+|[\s,;:]+$")
+# Sentence punctuation says nothing about products: "tiramisu?" is searched as "tiramisu".
+_PUNCTUATION = re.compile(r"[,;:!?¿¡、。「」()\[\]]|\.(?!\w)")
 
 
 def overlaps(span: Span, taken: list[Span]) -> bool:
@@ -17,7 +18,7 @@ def overlaps(span: Span, taken: list[Span]) -> bool:
 
 
 def remove_spans(text: str, spans: list[Span]) -> str:
-    """`text` without the characters of `spans`, spaces collapsed."""
+    """`text` without the characters of `spans` and without punctuation, spaces collapsed."""
     kept: list[str] = []
     position = 0
     for start, end in sorted(spans):
@@ -25,5 +26,4 @@ def remove_spans(text: str, spans: list[Span]) -> str:
             kept.append(text[position:start])
         position = max(position, end)
     kept.append(text[position:])
-    joined = _SPACES.sub(" ", " ".join(kept)).strip()
-    return _LOOSE_PUNCTUATION.sub(lambda match: match.group(1) or "", joined).strip()
+    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", " ".join(kept))).strip()
