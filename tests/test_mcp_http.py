@@ -138,10 +138,11 @@ async def test_elicitation_confirms_or_declines(live: LiveServer, mode: str) -> 
         assert "Total to pay: $18.00" in prompts[-1] and len(prompts) == 2
 
 
-@pytest.mark.parametrize(("language", "locale"), [(None, "en"), ("fr-FR,fr;q=0.9", "fr"),
-                                                   ("ja", "ja")])
+@pytest.mark.parametrize(("language", "locale", "mode"), [
+    (None, "en", "auto"), (None, "en", "legacy"), ("fr-FR,fr;q=0.9", "fr", "auto"),
+    ("ja", "ja", "legacy")])
 async def test_cancel_asks_with_the_agents_prompt(live: LiveServer, language: str | None,
-                                                  locale: str) -> None:
+                                                  locale: str, mode: str) -> None:
     """The policy of the agent's turn holds over MCP: cancel_order asks first, with the very
     prompt an agent session shows (in the request's language); declined, nothing changes."""
     prompts: list[str] = []
@@ -153,7 +154,7 @@ async def test_cancel_asks_with_the_agents_prompt(live: LiveServer, language: st
         return await _answer(answer["accept"])
 
     headers = {"Accept-Language": language} if language else {}
-    async with mcp_client(live.url, live.tokens["alice"], headers=headers,
+    async with mcp_client(live.url, live.tokens["alice"], headers=headers, mode=mode,
                           elicitation_callback=elicit) as client:
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert "quoteId" in listed["cancel_order"].input_schema["properties"]
