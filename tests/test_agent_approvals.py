@@ -69,7 +69,7 @@ async def test_a_mug_order_with_variant_and_add_on(app: Starlette, client: httpx
     assert await prompt(app, "place_order", args, "fr") == (
         "Passer cette commande chez Hearth & Kiln Céramiques ?\n"
         "Articles :\n"
-        "- 2 × Classic Stoneware Mug (Color: Cobalt Blue, Size: 16 oz; suppléments : Gift Box) "
+        "- 2 × Mug classique en grès (Color: Cobalt Blue, Size: 16 oz; suppléments : Gift Box) "
         ": 62,00\xa0$US\n"
         "Livraison à : 1 Main St, Springfield, US\n"
         "Total à payer : 62,00\xa0$US, avec la carte de test du bac à sable.")
@@ -115,7 +115,7 @@ async def test_a_booked_session_names_its_time_and_place(app: Starlette,
     assert "2027年1月11日 7:00、Lumen Studio" in await prompt(app, "place_order", args, "ja")
 
 
-async def test_yen_and_the_japanese_store_name(app: Starlette, client: httpx.AsyncClient,
+async def test_yen_and_the_japanese_store_and_item_names(app: Starlette, client: httpx.AsyncClient,
                                                alice: dict[str, str]) -> None:
     cart = await new_cart(client, alice, "store_midori")
     await add_item(client, alice, cart["id"], "item_uji_matcha", 2,
@@ -123,7 +123,7 @@ async def test_yen_and_the_japanese_store_name(app: Starlette, client: httpx.Asy
     args = {"cartId": cart["id"], "deliveryAddress": JP_ADDRESS}
     japanese = await prompt(app, "place_order", args, "ja")
     assert japanese.startswith("緑堂 茶と紙でこの注文を確定しますか？")
-    assert "Uji Matcha (Grade: Ceremonial, Weight: 30 g) × 2：￥3,600" in japanese
+    assert "宇治抹茶 (Grade: Ceremonial, Weight: 30 g) × 2：￥3,600" in japanese
     assert "お届け先：1-1 Marunouchi, Chiyoda-ku, Tokyo" in japanese
     assert "Total to pay: ¥3,600" in await prompt(app, "place_order", args, "en")
 
@@ -170,7 +170,7 @@ async def test_a_return_names_its_lines_and_refund_estimate(app: Starlette,
     assert "Estimated store credit: $36.00, once the store has the items back." in english
     assert "You bring the items back to the store." in english
     whole = await prompt(app, "start_return", {"orderId": placed["id"]}, "fr")
-    assert "3 × Limited Edition Glaze Mug : 54,00\xa0$US" in whole
+    assert "3 × Mug émail édition limitée : 54,00\xa0$US" in whole
     assert "Remboursement estimé : 54,00\xa0$US" in whole
     assert "返金見込み額：$54.00" in await prompt(app, "start_return",
                                             {"orderId": placed["id"]}, "ja")

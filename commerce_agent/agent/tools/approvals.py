@@ -10,6 +10,7 @@ would fail), and writes the prompt in the shopper's locale from the i18n catalog
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -26,7 +27,9 @@ from commerce_agent.commerce.services.orders import cancellation, feedback, subs
 from commerce_agent.commerce.services.orders.placement import OrderRequest, preflight
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.services.returns import refunds
+from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as order_storage
+from commerce_agent.errors import not_found
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
 
@@ -86,9 +89,32 @@ def _slot(item: StockedItem, slot_id: str, locale: str) -> str:
                 place=terms.get("location", ""))
 
 
-def line_text(line: dict[str, Any], item: StockedItem | None, locale: str) -> str:
+@dataclass(frozen=True)
+class Store:
+    """The store a prompt names, in the prompt's locale: its name and its items' names (where
+    the store has them translated, as the Commerce API serves them)."""
+
+    name: str
+    translations: str | dict[str, Any]
+    locale: str
+
+    def item_name(self, item_id: str, fallback: str) -> str:
+        found = storefront.translation(self.translations, self.locale, "items", item_id)
+        return str(found.get("name") or fallback)
+
+
+async def _store(ctx: ToolContext, store_id: str, locale: str) -> Store:
+    row = await catalog_storage.get_store(ctx.db, store_id)
+    if row is None:
+        raise not_found("store", store_id)
+    doc = storefront.render_store(row, locale)
+    return Store(str(doc.get("name") or store_id), row["translations"], locale)
+
+
+def line_text(line: dict[str, Any], item: StockedItem | None, store: Store) -> str:
     """One cart or order line: quantity, name, variant, customizations, add-ons, time slot and
     its price (the line total)."""
+    locale = store.locale
     details: list[str] = []
     if item is not None:
         if line.get("variantId"):
@@ -106,20 +132,15 @@ def line_text(line: dict[str, Any], item: StockedItem | None, locale: str) -> st
     if line.get("notes"):
         details.append(str(line["notes"]))
     extra = f" ({'; '.join(details)})" if details else ""
-    return text(locale, "approval.line", quantity=int(line["quantity"]),
-                name=line.get("name") or line.get("itemId", ""), details=extra,
+    name = store.item_name(str(line.get("itemId", "")), line.get("name") or line.get("itemId", ""))
+    return text(locale, "approval.line", quantity=int(line["quantity"]), name=name, details=extra,
                 price=line.get("lineTotal") or line.get("price"))
 
 
-def _lines(lines: list[dict[str, Any]], items: dict[str, StockedItem], locale: str
+def _lines(lines: list[dict[str, Any]], items: dict[str, StockedItem], store: Store
            ) -> list[str]:
-    return [text(locale, "approval.items"),
-            *(f"- {line_text(line, items.get(line['itemId']), locale)}" for line in lines)]
-
-
-async def _store_name(ctx: ToolContext, store_id: str, locale: str) -> str:
-    store = await storefront.get_store(ctx.db, store_id, locale)
-    return str(store.get("name") or store_id)
+    return [text(store.locale, "approval.items"),
+            *(f"- {line_text(line, items.get(line['itemId']), store)}" for line in lines)]
 
 
 def _where(order: dict[str, Any], store: dict[str, Any] | None, locale: str) -> str:
@@ -148,11 +169,11 @@ async def _order(ctx: ToolContext, order_id: str) -> dict[str, Any]:
     return doc
 
 
-async def _order_prompt(ctx: ToolContext, doc: dict[str, Any], locale: str, head: str,
+async def _order_prompt(ctx: ToolContext, doc: dict[str, Any], store: Store, head: str,
                         lines: list[dict[str, Any]], tail: list[str]) -> str:
     items = await storefront.load_items(ctx.db, sorted({line["itemId"] for line in lines}))
-    where = _where(doc, None, locale)
-    return "\n".join([head, *_lines(lines, items, locale), *([where] if where else []),
+    where = _where(doc, None, store.locale)
+    return "\n".join([head, *_lines(lines, items, store), *([where] if where else []),
                       *tail])
 
 
@@ -173,7 +194,8 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
     preflight(cart, order_request_from_args(args))
     rendered = cart.render()
     store_id = str(cart.row["store_id"])
-    head = text(locale, "approval.place_order", store=await _store_name(ctx, store_id, locale))
+    store = await _store(ctx, store_id, locale)
+    head = text(locale, "approval.place_order", store=store.name)
     items = {line.item_id: line.item for line in cart.lines if line.item is not None}
     draft = {"items": rendered["items"], "deliveryAddress": args.get("deliveryAddress")}
     where = _where(draft, cart.store, locale)
@@ -181,7 +203,7 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
     if Decimal(str(rendered["discount"]["amount"])) > 0:
         tail.append(text(locale, "approval.discount", amount=rendered["discount"]))
     tail.append(text(locale, "approval.total", total=rendered["total"]))
-    return "\n".join([head, *_lines(rendered["items"], items, locale), *tail])
+    return "\n".join([head, *_lines(rendered["items"], items, store), *tail])
 
 
 async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
@@ -193,9 +215,10 @@ async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> s
     refund = refunds.refundable(doc)
     tail = [text(locale, "approval.refund", amount=_money(refund, currency)) if refund > 0
             else text(locale, "approval.no_refund")]
+    store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.cancel_order", order=doc["id"],
-                store=await _store_name(ctx, doc["storeId"], locale))
-    return await _order_prompt(ctx, doc, locale, head, doc["items"], tail)
+                store=store.name)
+    return await _order_prompt(ctx, doc, store, head, doc["items"], tail)
 
 
 async def start_return(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
@@ -217,10 +240,11 @@ async def start_return(ctx: ToolContext, args: dict[str, Any], locale: str) -> s
     method = args.get("returnMethod") or "ship"
     tail = [text(locale, f"approval.return_{resolution}", amount=_money(value, currency)),
             text(locale, f"approval.return_method_{method}")]
+    store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.start_return", order=doc["id"],
-                store=await _store_name(ctx, doc["storeId"], locale))
+                store=store.name)
     items = await storefront.load_items(ctx.db, sorted({line["itemId"] for line in lines}))
-    return "\n".join([head, *_lines(lines, items, locale), *tail])
+    return "\n".join([head, *_lines(lines, items, store), *tail])
 
 
 def tip_request(args: dict[str, Any]) -> dict[str, str] | None:
@@ -244,9 +268,10 @@ async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
     problem = feedback.tip_problem(doc)
     if problem is not None:
         raise problem
+    store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.tip_order", amount=tip_value(doc, args), order=doc["id"],
-                store=await _store_name(ctx, doc["storeId"], locale))
-    return await _order_prompt(ctx, doc, locale, head, doc["items"], [])
+                store=store.name)
+    return await _order_prompt(ctx, doc, store, head, doc["items"], [])
 
 
 async def rate_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
@@ -254,11 +279,12 @@ async def rate_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str
     problem = feedback.rating_problem(doc)
     if problem is not None:
         raise problem
+    store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.rate_order", stars=int(args["overall"]), order=doc["id"],
-                store=await _store_name(ctx, doc["storeId"], locale))
+                store=store.name)
     tail = [text(locale, "approval.comment", comment=args["comment"])] \
         if args.get("comment") else []
-    return await _order_prompt(ctx, doc, locale, head, doc["items"], tail)
+    return await _order_prompt(ctx, doc, store, head, doc["items"], tail)
 
 
 def _day(stamp: str, locale: str) -> str:
@@ -294,6 +320,7 @@ async def change_subscription(ctx: ToolContext, args: dict[str, Any], locale: st
         # prompt can say it was; a pause or resume prompt says what cancelling will need.
         key = "approval.commitment_met" if action == "cancel" else "approval.commitment_rule"
         tail.append(text(locale, key, count=commitment))
+    store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, f"approval.{action}_subscription", order=doc["id"],
-                store=await _store_name(ctx, doc["storeId"], locale))
-    return await _order_prompt(ctx, doc, locale, head, [line], tail)
+                store=store.name)
+    return await _order_prompt(ctx, doc, store, head, [line], tail)
