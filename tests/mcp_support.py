@@ -11,18 +11,22 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from commerce_agent.auth.tokens import mint_token
+from commerce_agent.agent import policy
+from commerce_agent.agent.tools import ToolContext, all_tools
+from commerce_agent.auth.tokens import Principal, mint_token
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.db import database_for
+from commerce_agent.settings import Settings
 
 MUG = "item_limited_glaze_mug"
 ADDRESS = {"address": "1 Main St, Springfield", "countryCode": "US"}
 
 
 @asynccontextmanager
-async def mcp_client(url: str, token: str | None = None, **options: Any
+async def mcp_client(url: str, token: str | None = None, *,
+                     headers: dict[str, str] | None = None, **options: Any
                      ) -> AsyncIterator[Client]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    headers = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
     async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
             Client(streamable_http_client(url + "/mcp", http_client=http),
                    **options) as client:
@@ -49,6 +53,20 @@ async def filled_cart(client: Client) -> str:
 async def read_json(client: Client, uri: str) -> Any:
     result = await client.read_resource(uri)
     return json.loads(result.contents[0].text)  # type: ignore[union-attr]
+
+
+async def approval_prompt(db_path: str, tool_name: str, args: dict[str, Any],
+                          locale: str, user_id: str = "user_alice") -> str:
+    """The prompt the agent's policy writes for this call, read from the database file."""
+    tool = next(tool for tool in all_tools() if tool.short_name == tool_name)
+    database = database_for(db_path)
+    await database.open()
+    try:
+        context = ToolContext(database, Settings(db_path=db_path), "", Principal(user_id, "", ""),
+                              "prompt")
+        return await policy.prompt(tool, context, args, locale)
+    finally:
+        await database.close()
 
 
 async def advance(db_path: str, order_id: str) -> str:

@@ -57,7 +57,7 @@ async def test_the_agent_buys_a_mug_end_to_end(app: Starlette, client: httpx.Asy
     approval = await turn(agent, session)
     request = approval[-1]
     assert request["type"] == "input.requested" and request["data"]["type"] == "approval"
-    assert "36.00 USD" in request["data"]["prompt"]
+    assert "Total to pay: $36.00" in request["data"]["prompt"]
     assert (await client.get("/orders", headers=alice)).json()["orders"] == []
 
     await agent.approve(session, request["data"]["requestId"])
@@ -134,6 +134,13 @@ async def test_the_agent_cancels_the_order(app: Starlette, client: httpx.AsyncCl
                                            alice: dict[str, str]) -> None:
     agent, session = await bought(app, client)
     await agent.send(session, "cancel my order")
+    asked = await turn(agent, session)
+    assert asked[-1]["type"] == "input.requested" and tools_run(asked) == []
+    [order] = (await client.get("/orders", headers=alice)).json()["orders"]
+    assert order["status"] == "confirmed"
+    assert f"Cancel order {order['id']}" in asked[-1]["data"]["prompt"]
+    assert "Refund: $36.00" in asked[-1]["data"]["prompt"]
+    await agent.approve(session, asked[-1]["data"]["requestId"])
     events = await turn(agent, session)
     assert tools_run(events) == ["cancel_order"]
     [order] = (await client.get("/orders", headers=alice)).json()["orders"]
@@ -151,8 +158,12 @@ async def test_the_agent_starts_a_return_of_a_completed_order(
         for status in ("processing", "in_transit", "completed"):
             await lifecycle.change_order(tx, order["id"], to=status)
     await agent.send(session, "return it")
+    asked = await turn(agent, session)
+    assert tools_run(asked) == ["get_order"] and asked[-1]["type"] == "input.requested"
+    assert "Estimated refund: $36.00" in asked[-1]["data"]["prompt"]
+    await agent.approve(session, asked[-1]["data"]["requestId"])
     events = await turn(agent, session)
-    assert tools_run(events) == ["get_order", "start_return"]
+    assert tools_run(events) == ["start_return"]
     result = [e["data"]["result"] for e in events if e["type"] == "agent.tool_result"][-1]
     assert result["orderId"] == order["id"] and result["status"] == "requested"
     assert [(item["quantity"]) for item in result["items"]] == [2]
@@ -197,8 +208,9 @@ async def test_a_tip_is_applied_only_after_approval(app: Starlette, client: http
                                                     alice: dict[str, str]) -> None:
     agent, session, order_id, request = await asked_to_tip(app, client, alice)
     assert request["type"] == "approval" and request["options"] == ["approve", "reject"]
-    assert request["prompt"] == (f"Add a tip of 5.00 USD to order {order_id}, charged to the "
-                                 "order's payment method?")
+    assert request["prompt"].startswith(
+        f"Add a tip of $5.00 to order {order_id} from Trattoria Fiamma, charged to the "
+        "order's payment method?\nItems:\n- ")
     assert await tipping(client, alice, order_id) is None
 
     await agent.approve(session, request["requestId"])

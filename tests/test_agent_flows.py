@@ -143,8 +143,8 @@ async def test_approval_is_asked_and_a_rejection_is_respected(
     assert asked[-1]["type"] == "input.requested"
     request = asked[-1]["data"]
     assert request["type"] == "approval" and request["options"] == ["approve", "reject"]
-    assert "36.00 USD" in request["prompt"] and "2 × Limited Edition Glaze Mug" in request[
-        "prompt"]
+    assert "Total to pay: $36.00" in request["prompt"]
+    assert "2 × Limited Edition Glaze Mug: $36.00" in request["prompt"]
 
     resumed = await chat.answer(request["requestId"], "reject")
     assert resumed[0]["type"] == "input.resolved"

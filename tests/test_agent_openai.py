@@ -20,8 +20,10 @@ from starlette.routing import Route
 
 from commerce_agent.agent.models.openai import strict_ready
 from commerce_agent.app import create_app
+from commerce_agent.auth.tokens import mint_token
 from commerce_agent.settings import Settings
-from tests.agent_support import ndjson
+from tests.agent_support import consent, ndjson
+from tests.lifecycle_support import mug_order
 
 MOUNT = "/agent/v1"
 AGENT = "openai-shopper"
@@ -235,3 +237,52 @@ async def test_a_catastrophic_pattern_fails_the_result_without_stalling(
     assert time.monotonic() - started < 5
     assert events[-1]["type"] == "session.failed"
     assert "took too long" in events[-1]["data"]["error"]
+
+
+async def test_a_cancel_the_openai_model_asks_for_waits_for_approval(
+        fake: tuple[FakeOpenAI, str], tmp_path: os.PathLike[str]) -> None:
+    """The openai model sits behind the same policy: its cancel_order call parks the turn with
+    the order's prompt; rejected, the order is untouched and the model hears exactly that."""
+    settings = Settings(db_path=os.path.join(tmp_path, "policy.db"), base_url="http://test",
+                        simulate=False, sqlite_synchronous="NORMAL", journal="memory",
+                        openai_base_url=fake[1], openai_api_key="sk-test",
+                        openai_model="fake-model", openai_retry_seconds=0.001)
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        async with application.state.db.transaction() as tx:
+            alice = {"Authorization": f"Bearer {await mint_token(tx, 'user_alice', 'test')}"}
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            order_id = (await mug_order(client, alice))["id"]
+            model, _ = fake
+            model.replies = [
+                {"text": "Cancelling. ", "calls": [("connection__commerce__cancel_order",
+                                                    {"orderId": order_id})]},
+                {"text": "You chose to keep it."}]
+            created = await client.post(f"{MOUNT}/session",
+                                        json={"message": "cancel it", "agent": AGENT})
+            session_id, token = created.json()["sessionId"], created.json()["continuationToken"]
+            stream = f"{MOUNT}/session/{session_id}/stream"
+            parked = ndjson((await client.get(stream)).text)
+            assert (await consent(client, parked[-1]["data"]["authUrl"])).status_code == 200
+            events = ndjson((await client.get(stream)).text)
+            asked = events[-1]
+            assert asked["type"] == "input.requested"
+            assert f"Cancel order {order_id} from Hearth & Kiln Ceramics?" in \
+                asked["data"]["prompt"]
+            assert "Refund: $18.00" in asked["data"]["prompt"]
+            assert "agent.tool_result" not in [e["type"] for e in events]
+            answered = await client.post(
+                f"{MOUNT}/session/{session_id}",
+                json={"continuationToken": token,
+                      "inputResponses": {asked["data"]["requestId"]: "reject"}},
+                headers={"Authorization": f"Bearer {token}"})
+            assert answered.status_code == 200
+            events = ndjson((await client.get(stream)).text)
+            assert events[-1]["type"] == "session.waiting"
+            assert text(events).endswith("You chose to keep it.")
+            order = (await client.get(f"/orders/{order_id}", headers=alice)).json()
+            assert order["status"] == "confirmed"
+            heard = json.loads(model.requests[-1]["messages"][-1]["content"])["error"]
+            assert heard["code"] == "rejected_by_user" and heard["orderId"] == order_id
+            assert heard["changed"] is False

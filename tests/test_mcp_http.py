@@ -19,6 +19,7 @@ from tests.live import LiveServer, start_live_server
 from tests.mcp_support import (
     ADDRESS,
     advance,
+    approval_prompt,
     call,
     filled_cart,
     mcp_client,
@@ -134,7 +135,49 @@ async def test_elicitation_confirms_or_declines(live: LiveServer, mode: str) -> 
         answer["accept"] = True
         order = await call(client, "place_order", args)
         assert order["status"] == "confirmed"
-        assert "18.00 USD" in prompts[-1] and len(prompts) == 2
+        assert "Total to pay: $18.00" in prompts[-1] and len(prompts) == 2
+
+
+@pytest.mark.parametrize(("language", "locale", "mode"), [
+    (None, "en", "auto"), (None, "en", "legacy"), ("fr-FR,fr;q=0.9", "fr", "auto"),
+    ("ja", "ja", "legacy")])
+async def test_cancel_asks_with_the_agents_prompt(live: LiveServer, language: str | None,
+                                                  locale: str, mode: str) -> None:
+    """The policy of the agent's turn holds over MCP: cancel_order asks first, with the very
+    prompt an agent session shows (in the request's language); declined, nothing changes."""
+    prompts: list[str] = []
+    answer = {"accept": True}
+
+    async def elicit(context: object, params: types.ElicitRequestParams
+                     ) -> types.ElicitResult:
+        prompts.append(params.message)
+        return await _answer(answer["accept"])
+
+    headers = {"Accept-Language": language} if language else {}
+    async with mcp_client(live.url, live.tokens["alice"], headers=headers, mode=mode,
+                          elicitation_callback=elicit) as client:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert "quoteId" in listed["cancel_order"].input_schema["properties"]
+        assert "quoteId" in listed["change_subscription"].input_schema["properties"]
+        assert "quoteId" not in listed["add_to_cart"].input_schema["properties"]
+        cart_id = await filled_cart(client)
+        order = await call(client, "place_order", {"cartId": cart_id,
+                                                   "deliveryAddress": ADDRESS})
+        args = {"orderId": order["orderId"]}
+        uri = f"commerce://orders/{order['orderId']}"
+        answer["accept"] = False
+        declined = await client.call_tool("cancel_order", args)
+        error = structured(declined)["error"]
+        assert error["code"] == "rejected_by_user"
+        assert error["details"] == {"tool": "cancel_order", "changed": False, **args}
+        assert order["orderId"] in error["message"]
+        assert (await read_json(client, uri))["status"] == "confirmed"
+        expected = await approval_prompt(live.db_path, "cancel_order", args, locale)
+        assert prompts[-1] == expected and order["orderId"] in expected
+        answer["accept"] = True
+        cancelled = await call(client, "cancel_order", args)
+        assert cancelled["status"] == "cancelled" and prompts[-1] == expected
+        assert (await read_json(client, uri))["status"] == "cancelled"
 
 
 async def test_a_subscribed_order_sends_updates(live: LiveServer) -> None:

@@ -19,6 +19,8 @@ class PendingInput(msgspec.Struct, kw_only=True):
 
     tool_call_id: str
     options: list[str]
+    # The approval prompt's digest: the call runs only while the prompt still reads the same.
+    digest: str = ""
 
 
 class PendingAuthorization(msgspec.Struct, kw_only=True):
@@ -44,6 +46,9 @@ class SessionRecord(msgspec.Struct, kw_only=True):
     user_id: str | None = None
     output_schema: dict[str, Any] | None = None
     client_context: dict[str, Any] = {}
+    # The shopper's language when the session carries one (clientContext.locale, else the
+    # creating request's Accept-Language); "" when it does not.
+    locale: str = ""
     pending_input: dict[str, PendingInput] = {}
     pending_authorization: PendingAuthorization | None = None
     # Answers of this turn: toolCallId → the option chosen; "connection:<name>" → "declined".

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Router
 
-from commerce_agent.agent import consent, events, schemas
+from commerce_agent.agent import consent, events, policy, schemas
 from commerce_agent.agent.agents import DEFAULT_AGENT, connections
 from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
@@ -179,8 +179,11 @@ async def create_session(request: Request) -> Response:
     message = message_text(body.message, required=True)
     assert message is not None
     schema = await output_schema(body.outputSchema)
-    record, token = await sessions_of(request).create(message, body.agent, schema,
-                                                      client_context(body.clientContext))
+    context = client_context(body.clientContext)
+    locale = policy.session_locale(context.get("locale"),
+                                   request.headers.get("accept-language"))
+    record, token = await sessions_of(request).create(message, body.agent, schema, context,
+                                                      locale)
     return JSONResponse({"sessionId": record.id, "continuationToken": token}, status_code=202,
                         headers={"x-agent-session-id": record.id})
 

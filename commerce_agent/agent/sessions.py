@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock
+from commerce_agent.agent import policy
 from commerce_agent.agent.agents import DEFAULT_AGENT, Agent
 from commerce_agent.agent.conversation import Conversation, close_turn, fold
 from commerce_agent.agent.errors import AgentError, not_found, unauthorized
@@ -119,13 +120,14 @@ class Sessions:
     # -- create and follow up --------------------------------------------------------------
 
     async def create(self, message: str, agent: str | None, output_schema: dict[str, Any] | None,
-                     client_context: dict[str, Any]) -> tuple[SessionRecord, str]:
+                     client_context: dict[str, Any], locale: str = ""
+                     ) -> tuple[SessionRecord, str]:
         name = self.agent(agent)
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         record = SessionRecord(
             id=new_id("ses"), token_hash=hash_secret(token), created_at=clock.now_iso(),
             agent=name, owner=self.owner, lease_until=lease(), output_schema=output_schema,
-            client_context=client_context)
+            client_context=client_context, locale=locale)
         record = await self.journal.create(record, [
             event("session.started", {}), event("agent.start"), user_message(1, message)])
         self.runner.launch(record)
@@ -174,6 +176,8 @@ class Sessions:
                                  f"Answer {request_id!r} with one of: "
                                  f"{', '.join(pending.options)}.")
             decisions[pending.tool_call_id] = answer
+            if pending.digest:
+                decisions[policy.approved_key(pending.tool_call_id)] = pending.digest
         remaining = {key: value for key, value in record.pending_input.items()
                      if key not in responses}
         if remaining:

@@ -3,8 +3,10 @@
 A turn runs in the process that holds its lease (`record.owner`). It starts by folding the
 journal, so the same code starts a new turn and resumes one after a crash or a pause: tool
 calls without a result are (re)run first, with the idempotency key of their call id, then the
-model is asked for the next step. Every event is committed before the turn goes on, through a
-compare-and-set on the session record that also renews the lease.
+model is asked for the next step. Whether a call runs, waits for the person's approval or was
+rejected is the policy's answer (commerce_agent.agent.policy), asked again on every resume.
+Every event is committed before the turn goes on, through a compare-and-set on the session
+record that also renews the lease.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from commerce_agent.agent import schemas, storage
+from commerce_agent.agent import policy, schemas, storage
 from commerce_agent.agent.conversation import (
     CallState,
     Conversation,
@@ -46,7 +48,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("commerce_agent.agent")
 
 LEASE_SECONDS = 10.0
-APPROVAL_OPTIONS = ["approve", "reject"]
 # Model steps (each one answer or one round of tool calls) a turn may take: a model that keeps
 # calling tools would otherwise loop, and spend, forever.
 MAX_MODEL_STEPS = 25
@@ -171,7 +172,6 @@ class Turn:
             except ToolFailure as exc:
                 await self._result(call, exc.as_result(), True)
                 continue
-            decision = self.record.decisions.get(call.tool_call_id)
             if tool.connection and self.record.user_id is None:
                 if self.record.decisions.get(f"connection:{tool.connection}") == "declined":
                     await self._result(call, {
@@ -180,21 +180,44 @@ class Turn:
                     continue
                 await self._park_for_authorization(tool, call)
                 return False
-            if tool.confirm is not None and decision is None:
+            verdict = policy.verdict(tool, self.record.decisions.get(call.tool_call_id))
+            if verdict == "ask":
                 try:
-                    prompt = await tool.confirm(await self._context(call), call.args)
+                    prompt = await policy.prompt(tool, await self._context(call), call.args,
+                                                 self._locale())
                 except (CommerceError, ToolFailure) as exc:
                     await self._result(call, _failure(exc), True)
                     continue
                 await self._park_for_input(call, prompt)
                 return False
-            if tool.confirm is not None and decision != "approve":
-                await self._result(call, {"code": "rejected_by_user",
-                                          "message": "The user rejected this action."}, True)
+            if verdict == "rejected":
+                await self._result(call, policy.rejected(tool, call.args), True)
                 continue
+            if policy.needs_approval(tool) and not self._started(call):
+                # Approved: but is it still what the person saw? (The cart or order may have
+                # changed since.) A call resumed after it started skips this: it replays.
+                try:
+                    prompt = await policy.prompt(tool, await self._context(call), call.args,
+                                                 self._locale())
+                except (CommerceError, ToolFailure) as exc:
+                    await self._result(call, _failure(exc), True)
+                    continue
+                if not policy.still_approved(self.record.decisions, call.tool_call_id, prompt):
+                    await self._park_for_input(call, prompt)
+                    return False
+                await self.commit([], decisions={**self.record.decisions,
+                                                 policy.started_key(call.tool_call_id): "1"})
             result, is_error = await self._invoke(tool, call)
             await self._result(call, result, is_error)
         return True
+
+    def _started(self, call: CallState) -> bool:
+        return policy.started_key(call.tool_call_id) in self.record.decisions
+
+    def _locale(self) -> str:
+        said = [message.content for message in self.conversation.messages
+                if message.role == "user"]
+        return policy.shopper_locale(self.record.locale, said)
 
     async def _context(self, call: CallState) -> ToolContext:
         principal = None
@@ -231,13 +254,21 @@ class Turn:
                         lease_until=0.0)
 
     async def _park_for_input(self, call: CallState, prompt: str) -> None:
-        request_id = f"req_{call.tool_call_id[len('call_'):]}"
+        """Ask for approval of `prompt`; asked again (what it acts on changed since the last
+        answer), the request gets a new id and the earlier answer is dropped."""
+        identifier = call.tool_call_id
+        decisions = {key: value for key, value in self.record.decisions.items()
+                     if key not in (identifier, policy.approved_key(identifier))}
+        asked = int(decisions.get(policy.asked_key(identifier), "0")) + 1
+        decisions[policy.asked_key(identifier)] = str(asked)
+        request_id = f"req_{identifier[len('call_'):]}" + (f"_{asked}" if asked > 1 else "")
         await self.emit(event("input.requested", {
             "type": "approval", "requestId": request_id, "prompt": prompt,
-            "options": APPROVAL_OPTIONS, "toolCallId": call.tool_call_id}),
-            status="input", owner="", lease_until=0.0,
-            pending_input={request_id: PendingInput(tool_call_id=call.tool_call_id,
-                                                    options=APPROVAL_OPTIONS)})
+            "options": policy.OPTIONS, "toolCallId": identifier}),
+            status="input", owner="", lease_until=0.0, decisions=decisions,
+            pending_input={request_id: PendingInput(tool_call_id=identifier,
+                                                    options=policy.OPTIONS,
+                                                    digest=policy.digest(prompt))})
 
     # -- model steps ---------------------------------------------------------------------
 

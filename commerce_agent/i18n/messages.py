@@ -1,9 +1,11 @@
 """Localized error messages: one JSON catalog per locale, keyed by `error.<code>`.
 
-English needs no catalog: the developer message the code raised is already English. In another
-locale `message`, `detail` and `userMessage.message` come from its catalog, with `{param}`
-placeholders filled from `userMessage.params` (numbers formatted for the locale). A code missing
-from a catalog, or a template naming a param the error lacks, keeps the English message.
+English needs no error catalog: the developer message the code raised is already English
+(en.json holds only the agent's approval prompts, `approval.*`, which every language takes
+from the catalog). In another locale `message`, `detail` and `userMessage.message` come from
+its catalog, with `{param}` placeholders filled from `userMessage.params` (numbers formatted
+for the locale). A code missing from a catalog, or a template naming a param the error lacks,
+keeps the English message.
 """
 
 from __future__ import annotations

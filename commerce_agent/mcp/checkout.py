@@ -1,7 +1,10 @@
-"""Spending tools over MCP (place_order, tip_order): the person confirms before money moves.
+"""Tools that need approval over MCP: the person confirms before an order changes or money moves.
 
-Every spending call first becomes a quote, stored for its caller (migration 0011): what will
-be bought or paid, for how much, and for place_order how it can be paid. Then:
+Which tools those are is the agent's policy (commerce_agent.agent.policy: every CHANGES tool,
+place_order, tip_order, cancel_order, start_return, rate_order, change_subscription), and the
+prompt is the one the agent's approval request shows, in the request's Accept-Language. Every
+such call first becomes a quote, stored for its caller (migration 0011): the prompt, the
+arguments, and for place_order the cart and how it can be paid. Then:
 
 - a client that supports elicitation is asked: inline (`elicitation/create`) on 2025-era
   connections, or by returning `input_required` with the quote as `requestState` on 2026-07-28
@@ -10,9 +13,11 @@ be bought or paid, for how much, and for place_order how it can be paid. Then:
   `quoteId`.
 
 A confirmed quote runs the registry's tool with the quote's own arguments under the idempotency
-key `mcp-<quote id>`: the same 402 flow as POST /orders (sandbox test card by default, or the
-x402 `exact` payload given as `x402Payment`), and confirming it again returns the same order
-instead of paying twice. A quote lapses after QUOTE_LIFETIME, or as soon as the cart changes.
+key `mcp-<quote id>`: for place_order the same 402 flow as POST /orders (sandbox test card by
+default, or the x402 `exact` payload given as `x402Payment`), and confirming it again returns
+the same result instead of paying or changing twice. A declined confirmation changes nothing
+and says so (policy.rejected). A quote lapses after QUOTE_LIFETIME, or for place_order as soon
+as the cart changes.
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from commerce_agent import clock
+from commerce_agent.agent import policy
 from commerce_agent.agent import storage as idempotency
 from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure
+from commerce_agent.agent.tools.approvals import order_request_from_args
 from commerce_agent.agent.tools.carts import cart_summary
-from commerce_agent.agent.tools.orders import order_request_from_args, order_summary
+from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.orders.placement import place_order, preverify
@@ -43,7 +50,7 @@ QUOTE_LIFETIME = 15 * 60
 CONFIRM_KEY = "confirm"
 PLACE_ORDER = "place_order"
 HOW_TO_CONFIRM = (
-    " The person confirms first: a client that supports elicitation asks them; otherwise the "
+    " The person approves first: a client that supports elicitation asks them; otherwise the "
     "call returns a quote (status confirmation_required) to show them, and once they agree "
     "the tool is called again with quoteId.")
 _QUOTE_ID = {"type": "string", "maxLength": 100,
@@ -54,7 +61,7 @@ _X402 = {"type": "string", "maxLength": 8000,
                         "test card."}
 CONFIRM_SCHEMA = {"type": "object", "required": [CONFIRM_KEY], "properties": {
     CONFIRM_KEY: {"type": "boolean", "title": "Confirm",
-                  "description": "Yes: go ahead and pay."}}}
+                  "description": "Yes: go ahead, as the message says."}}}
 
 
 def input_schema(tool: Tool) -> dict[str, Any]:
@@ -67,11 +74,12 @@ def input_schema(tool: Tool) -> dict[str, Any]:
 
 
 class Call:
-    """One call of a spending tool by `principal`."""
+    """One call of a tool that needs approval, by `principal`, in `locale`."""
 
     def __init__(self, shop: Shop, tool: Tool, principal: Principal,
-                 params: types.CallToolRequestParams) -> None:
+                 params: types.CallToolRequestParams, locale: str = "") -> None:
         self.shop, self.tool, self.principal, self.params = shop, tool, principal, params
+        self.locale = locale
         args = dict(params.arguments or {})
         # The MCP schema (sizes of quoteId and x402Payment too); the registry's is checked
         # again when the call is not a confirmation.
@@ -87,7 +95,7 @@ class Call:
         if self.quote_id is None and modern and self.params.request_state:
             answer = (self.params.input_responses or {}).get(CONFIRM_KEY)
             if not _accepted(answer):
-                raise _rejected()
+                raise await self._rejected(self.params.request_state)
             self.quote_id = self.params.request_state
         if self.quote_id is not None:
             return await self.confirm(self.quote_id)
@@ -106,15 +114,26 @@ class Call:
         answer = await ctx.session.elicit_form(quote["prompt"], CONFIRM_SCHEMA,
                                                related_request_id=ctx.request_id)
         if not _accepted(answer):
-            raise _rejected()
+            raise await self._rejected(quote["quoteId"])
         return await self.confirm(quote["quoteId"])
 
     def _context(self, key: str | None = None) -> ToolContext:
         return self.shop.context(self.principal, key)
 
+    async def _rejected(self, quote_id: str) -> ToolFailure:
+        """Nothing changed: the policy's rejection, naming what the quote was about."""
+        args = self.args
+        if not args:
+            row = await storage.get_quote(self.shop.db, quote_id, self.principal.user_id)
+            args = json.loads(row["args"]) if row is not None else {}
+        result = policy.rejected(self.tool, args)
+        details = {key: value for key, value in result.items()
+                   if key not in ("code", "message")}
+        return ToolFailure(result["code"], result["message"], details)
+
     async def quote(self) -> dict[str, Any]:
-        assert self.tool.confirm is not None
-        prompt = await self.tool.confirm(self._context(), self.args)
+        prompt = await policy.prompt(self.tool, self._context(), self.args,
+                                     policy.prompt_locale(self.locale))
         body: dict[str, Any] = {"tool": self.tool.short_name, "prompt": prompt,
                                 "arguments": self.args}
         fingerprint = ""
@@ -202,10 +221,6 @@ def _can_elicit(ctx: ServerRequestContext[Any, Any]) -> bool:
         return False
     elicitation = capabilities.elicitation
     return elicitation.form is not None or elicitation.url is None  # {} means form
-
-
-def _rejected() -> ToolFailure:
-    return ToolFailure("rejected_by_user", "The person did not confirm; nothing was charged.")
 
 
 def _accepted(answer: Any) -> bool:

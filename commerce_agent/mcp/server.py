@@ -9,6 +9,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from commerce_agent.agent import policy
 from commerce_agent.agent.tools import ToolFailure
 from commerce_agent.errors import CommerceError
 from commerce_agent.mcp import resources, tools
@@ -43,9 +44,10 @@ def build_server(shop: Shop) -> tuple[Server[Any], Subscriptions]:
         if tool.connection is not None and principal is None:
             return tools.failed("authorization_required", tools.SIGN_IN_HINT)
         try:
-            if tool.spends:
+            if policy.needs_approval(tool):
                 assert principal is not None
-                result = await Call(shop, tool, principal, params).run(ctx)
+                result = await Call(shop, tool, principal, params,
+                                    shop.locale(ctx.request)).run(ctx)
                 if isinstance(result, types.InputRequiredResult | types.CallToolResult):
                     return result
                 return tools.ok(result)

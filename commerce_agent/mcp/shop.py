@@ -11,6 +11,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from commerce_agent.agent import policy
 from commerce_agent.agent.tools import ToolContext
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.services.orders.feed import OrderFeed
@@ -43,6 +44,12 @@ class Shop:
             return self.principal
         principal: Principal | None = request.scope.get("state", {}).get(PRINCIPAL_KEY)
         return principal
+
+    def locale(self, request: Any) -> str:
+        """The language an MCP request's Accept-Language names, if any ("" over stdio)."""
+        if request is None:
+            return ""
+        return policy.session_locale(None, request.headers.get("accept-language"))
 
     def context(self, principal: Principal | None, key: str | None = None) -> ToolContext:
         """A tool context; each call without a key of its own is a new operation."""

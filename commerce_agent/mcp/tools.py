@@ -3,7 +3,7 @@
 MCP clients see each tool under its short name (`search_products`, `place_order`), annotated
 from the registry: read-only tools `readOnlyHint`, tools that may remove or spend
 `destructiveHint`. Tools of the `commerce` connection act for the caller and are listed only
-to a caller with a token. Spending tools go through `checkout` (confirmation first).
+to a caller with a token. Tools the policy holds for approval go through `checkout`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 import mcp_types as types
 
+from commerce_agent.agent import policy
 from commerce_agent.agent.tools import Tool, ToolFailure, all_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
@@ -31,14 +32,15 @@ def visible(tools: dict[str, Tool], principal: Principal | None) -> list[Tool]:
 
 
 def describe(tool: Tool) -> types.Tool:
-    schema = checkout.input_schema(tool) if tool.spends else tool.parameters
-    description = tool.description + (checkout.HOW_TO_CONFIRM if tool.spends else "")
+    approved = policy.needs_approval(tool)
+    schema = checkout.input_schema(tool) if approved else tool.parameters
+    description = tool.description + (checkout.HOW_TO_CONFIRM if approved else "")
     return types.Tool(
         name=tool.short_name, title=tool.display_title, description=description,
         input_schema=schema,
         annotations=types.ToolAnnotations(
             title=tool.display_title, read_only_hint=tool.read_only,
-            destructive_hint=not tool.read_only and (tool.destructive or tool.spends),
+            destructive_hint=not tool.read_only and (tool.destructive or approved),
             idempotent_hint=tool.read_only, open_world_hint=False))
 
 

@@ -1,15 +1,19 @@
-"""What a tool is: a name, a description, JSON Schema parameters and a coroutine to run.
+"""What a tool is: a name, a description, JSON Schema parameters, its effect and a coroutine.
 
 Tools acting for a user belong to a connection (`commerce`); their public name carries the
 `connection__<connection>__` prefix and they run as the user who granted the connection.
-Tools that spend money name a `confirm` coroutine that writes the approval prompt.
+
+Every tool declares its effect: it only reads (READS), it edits the user's open cart (CART),
+or it changes an existing order, return or subscription or moves money (CHANGES). A CHANGES
+tool cannot be built without its approval-prompt writer; commerce_agent.agent.policy decides
+from the effect alone that such a call waits for the person's approval.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import jsonschema
 
@@ -19,6 +23,11 @@ from commerce_agent.db import Database
 from commerce_agent.settings import Settings
 
 COMMERCE = "commerce"
+
+Effect = Literal["reads", "cart", "changes"]
+READS: Effect = "reads"
+CART: Effect = "cart"
+CHANGES: Effect = "changes"
 
 
 class ToolFailure(Exception):
@@ -57,7 +66,9 @@ class ToolContext:
 
 
 Run = Callable[[ToolContext, dict[str, Any]], Awaitable[Any]]
-Confirm = Callable[[ToolContext, dict[str, Any]], Awaitable[str]]
+# Writes the approval prompt of one call, in a locale ("en", "fr", "ja"), from the data the
+# call will act on; raises (ToolFailure, CommerceError) when the call cannot happen.
+Approval = Callable[[ToolContext, dict[str, Any], str], Awaitable[str]]
 
 
 @dataclass(frozen=True)
@@ -67,21 +78,32 @@ class Tool:
     parameters: dict[str, Any]
     run: Run
     connection: str | None = None
-    # Present on tools that spend money: the approval prompt (what, and how much).
-    confirm: Confirm | None = None
-    # For MCP clients (commerce_agent/mcp): a display title, and whether the tool only reads
-    # (readOnlyHint) or may remove or undo something (destructiveHint; spending tools always).
+    # What the tool does to the world; no default, so every tool says it.
+    effect: Effect = field(kw_only=True)
+    # Required on CHANGES tools (and only there): what the person is asked to approve.
+    approval: Approval | None = field(default=None, kw_only=True)
+    # For MCP clients (commerce_agent/mcp): a display title, and whether the tool may remove or
+    # undo something (destructiveHint; CHANGES tools always).
     title: str = ""
-    read_only: bool = False
     destructive: bool = False
+
+    def __post_init__(self) -> None:
+        if self.effect not in (READS, CART, CHANGES):
+            raise ValueError(f"Tool {self.short_name!r}: unknown effect {self.effect!r}.")
+        if self.effect == CHANGES and self.approval is None:
+            raise ValueError(f"Tool {self.short_name!r} changes orders or moves money: it "
+                             "needs an approval-prompt writer.")
+        if self.effect != CHANGES and self.approval is not None:
+            raise ValueError(f"Tool {self.short_name!r} has an approval prompt but its effect "
+                             f"is {self.effect!r}; only CHANGES tools ask for approval.")
 
     @property
     def display_title(self) -> str:
         return self.title or self.short_name.replace("_", " ").capitalize()
 
     @property
-    def spends(self) -> bool:
-        return self.confirm is not None
+    def read_only(self) -> bool:
+        return self.effect == READS
 
     @property
     def name(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent import storage
-from commerce_agent.agent.tools.base import COMMERCE, Tool, ToolContext, schema
+from commerce_agent.agent.tools.base import CART, COMMERCE, READS, Tool, ToolContext, schema
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.db import Transaction
@@ -106,9 +106,10 @@ _LINE_OPTIONS = ("variantId", "timeSlotId", "customizations", "addOnIds", "notes
 def tools() -> list[Tool]:
     return [
         Tool("create_cart", "Create an empty cart at one store for the signed-in user.",
-             schema({"storeId": {"type": "string"}}, ["storeId"]), create_cart, COMMERCE),
+             schema({"storeId": {"type": "string"}}, ["storeId"]), create_cart, COMMERCE,
+             effect=CART),
         Tool("view_cart", "Show a cart: its lines and totals.",
-             schema({"cartId": _CART}, ["cartId"]), view_cart, COMMERCE, read_only=True),
+             schema({"cartId": _CART}, ["cartId"]), view_cart, COMMERCE, effect=READS),
         Tool("add_to_cart",
              "Add an item (quantity defaults to 1) to a cart: with its variantId when it has "
              "variants, its required customizations ({groupId: optionId or [optionIds]}), any "
@@ -122,16 +123,17 @@ def tools() -> list[Tool]:
                      "addOnIds": {"type": "array", "items": _ID, "maxItems": 20},
                      "timeSlotId": _ID, "notes": {"type": "string", "maxLength": 500}},
                     ["cartId", "itemId"]),
-             add_to_cart, COMMERCE),
+             add_to_cart, COMMERCE, effect=CART),
         Tool("update_cart_item", "Change the quantity of one cart line.",
              schema({"cartId": _CART, "cartItemId": {"type": "string"}, "quantity": _QUANTITY},
-                    ["cartId", "cartItemId", "quantity"]), update_cart_item, COMMERCE),
+                    ["cartId", "cartItemId", "quantity"]), update_cart_item, COMMERCE,
+             effect=CART),
         Tool("remove_cart_item", "Remove one line from a cart.",
              schema({"cartId": _CART, "cartItemId": {"type": "string"}},
                     ["cartId", "cartItemId"]), remove_cart_item, COMMERCE,
-             destructive=True),
+             effect=CART, destructive=True),
         Tool("apply_promotion", "Apply a promotion code to a cart.",
              schema({"cartId": _CART, "code": {"type": "string", "minLength": 1,
                                                "maxLength": 64}}, ["cartId", "code"]),
-             apply_promotion, COMMERCE),
+             apply_promotion, COMMERCE, effect=CART),
     ]

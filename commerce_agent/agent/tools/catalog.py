@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from commerce_agent.agent.tools.base import Tool, ToolContext, ToolFailure, schema
+from commerce_agent.agent.tools.base import READS, Tool, ToolContext, ToolFailure, schema
 from commerce_agent.commerce import money
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
@@ -69,7 +69,7 @@ async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
 def tools() -> list[Tool]:
     return [
         Tool("list_stores", "List the stores that sell on this server.", schema({}),
-             list_stores, read_only=True),
+             list_stores, effect=READS),
         Tool("search_products",
              "Search every store's products by words, optionally within a price range.",
              schema({"query": {"type": "string", "minLength": 1, "maxLength": 200},
@@ -79,12 +79,12 @@ def tools() -> list[Tool]:
                      "availableOnly": {"type": "boolean"},
                      "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
                     ["query"]),
-             search_products, read_only=True),
+             search_products, effect=READS),
         Tool("get_catalog", "List the items of one catalog.",
              schema({"catalogId": {"type": "string"}}, ["catalogId"]), get_catalog,
-             read_only=True),
+             effect=READS),
         Tool("get_item", "Show one item: description, price, options and availability.",
-             schema({"itemId": {"type": "string"}}, ["itemId"]), get_item, read_only=True),
+             schema({"itemId": {"type": "string"}}, ["itemId"]), get_item, effect=READS),
     ]
 
 

@@ -3,31 +3,30 @@ and pause, resume or cancel a subscription.
 
 They call the same services as POST /orders/{id}/cancel, POST /returns,
 POST /orders/{id}/tips, POST /orders/{id}/ratings and POST /orders/{id}/subscription/{action},
-each in one transaction guarded by the call's idempotency key. Tipping spends money, so it asks
-the user first.
+each in one transaction guarded by the call's idempotency key. Every one of them changes an
+existing order (or moves money), so each asks the person first (commerce_agent.agent.policy),
+with the prompt its writer in `approvals` makes.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from commerce_agent.agent import storage
+from commerce_agent.agent.tools import approvals
 from commerce_agent.agent.tools.base import (
+    CHANGES,
     COMMERCE,
     Tool,
     ToolContext,
     ToolFailure,
-    money_text,
     schema,
 )
 from commerce_agent.agent.tools.orders import order_summary
-from commerce_agent.commerce import money
 from commerce_agent.commerce.services.fulfillment import lifecycle
 from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
 from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.services.returns import handling as returns
-from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Transaction
 
 
@@ -69,35 +68,13 @@ async def start_return(ctx: ToolContext, args: dict[str, Any]) -> Any:
     return (await storage.once(ctx.db, ctx.scope("POST", "/returns"), args, run)).body
 
 
-def _amount(args: dict[str, Any]) -> dict[str, str] | None:
-    amount = args.get("amount")
-    return None if amount is None else {"amount": str(amount["amount"]),
-                                        "currency": str(amount["currency"]).upper()}
-
-
 async def tip_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
     order_id = args["orderId"]
     if args.get("amount") is None and args.get("percentage") is None:
         raise ToolFailure("invalid_arguments", "Give an amount or a percentage.")
     return await _order_change(ctx, f"/orders/{order_id}/tips", args, lambda tx: feedback.tip(
-        tx, ctx.user().user_id, order_id, _amount(args), args.get("percentage"),
+        tx, ctx.user().user_id, order_id, approvals.tip_request(args), args.get("percentage"),
         args.get("recipient"), args.get("message")))
-
-
-async def confirm_tip(ctx: ToolContext, args: dict[str, Any]) -> str:
-    row = await order_storage.get_order(ctx.db, args["orderId"], ctx.user().user_id)
-    if row is None:
-        raise ToolFailure("order_not_found", f"No order with id {args['orderId']!r}.")
-    doc = json.loads(row["doc"])
-    problem = feedback.tip_problem(doc)
-    if problem is not None:
-        raise problem
-    if args.get("amount") is None and args.get("percentage") is None:
-        raise ToolFailure("invalid_arguments", "Give an amount or a percentage.")
-    value = feedback.tip_amount(doc, _amount(args), args.get("percentage"))
-    currency = doc["total"]["currency"]
-    return (f"Add a tip of {money_text(money.money(value, currency))} to order {doc['id']}, "
-            "charged to the order's payment method?")
 
 
 async def rate_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
@@ -122,7 +99,7 @@ def tools() -> list[Tool]:
     return [
         Tool("cancel_order", "Cancel an order that has not started shipping; it is refunded.",
              schema({"orderId": _ORDER, "reason": _REASON}, ["orderId"]), cancel_order,
-             COMMERCE, destructive=True),
+             COMMERCE, effect=CHANGES, approval=approvals.cancel_order, destructive=True),
         Tool("start_return",
              "Start a return for a completed order: the given lines, or everything still "
              "returnable when items is omitted.",
@@ -133,7 +110,8 @@ def tools() -> list[Tool]:
                          ["cartItemId", "quantity"])},
                      "returnMethod": {"enum": ["ship", "in_store", "pickup"]},
                      "preferredResolution": {"enum": ["refund", "exchange", "store_credit"]}},
-                    ["orderId"]), start_return, COMMERCE),
+                    ["orderId"]), start_return, COMMERCE,
+             effect=CHANGES, approval=approvals.start_return),
         Tool("tip_order",
              "Tip the people who served an order (a courier, a kitchen, a host): a fixed "
              "amount or a percentage of the total. The user is asked to approve it first.",
@@ -145,14 +123,15 @@ def tools() -> list[Tool]:
                                       ["amount", "currency"]),
                      "percentage": {"type": "number", "exclusiveMinimum": 0, "maximum": 100},
                      "message": {"type": "string", "maxLength": 500}}, ["orderId"]),
-             tip_order, COMMERCE, confirm=confirm_tip),
+             tip_order, COMMERCE, effect=CHANGES, approval=approvals.tip_order),
         Tool("rate_order", "Rate a completed order from 1 to 5 stars, with an optional comment.",
              schema({"orderId": _ORDER, "overall": {"type": "integer", "minimum": 1,
                                                     "maximum": 5},
                      "comment": {"type": "string", "maxLength": 1000}}, ["orderId", "overall"]),
-             rate_order, COMMERCE),
+             rate_order, COMMERCE, effect=CHANGES, approval=approvals.rate_order),
         Tool("change_subscription",
              "Pause, resume or cancel the subscription an order started.",
              schema({"orderId": _ORDER, "action": {"enum": list(subscriptions.ACTIONS)}},
-                    ["orderId", "action"]), change_subscription, COMMERCE, destructive=True),
+                    ["orderId", "action"]), change_subscription, COMMERCE,
+             effect=CHANGES, approval=approvals.change_subscription, destructive=True),
     ]

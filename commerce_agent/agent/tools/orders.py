@@ -15,19 +15,20 @@ import json
 from typing import Any
 
 from commerce_agent.agent import storage
+from commerce_agent.agent.tools import approvals
+from commerce_agent.agent.tools.approvals import order_request_from_args
 from commerce_agent.agent.tools.base import (
+    CHANGES,
     COMMERCE,
+    READS,
     Tool,
     ToolContext,
     ToolFailure,
-    money_text,
     schema,
 )
 from commerce_agent.commerce.payments import sandbox
-from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.services.orders.placement import (
-    OrderRequest,
     Payment,
     PlacedOrder,
     place_order,
@@ -67,12 +68,6 @@ def order_summary(order: dict[str, Any]) -> dict[str, Any]:
         if key in metadata:
             summary[name] = metadata[key]
     return summary
-
-
-def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
-    """The order a `place_order` call asks for (the agent's tool and MCP's checkout)."""
-    return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
-                        {}, None)
 
 
 def _payment_proof(intent_id: str) -> str:
@@ -141,15 +136,6 @@ async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
     return order_summary(second.body)
 
 
-async def confirm_place(ctx: ToolContext, args: dict[str, Any]) -> str:
-    cart = (await carts.open_cart(ctx.db, args["cartId"], ctx.user())).render()
-    lines = ", ".join(f"{line['quantity']} × {line['name']}" for line in cart["items"])
-    where = args.get("deliveryAddress", {}).get("address")
-    delivery = f", delivered to {where}" if where else ""
-    return (f"Place the order for {lines or 'an empty cart'}{delivery}, and pay "
-            f"{money_text(cart['total'])} with the sandbox test card?")
-
-
 async def get_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
     row = await order_storage.get_order(ctx.db, args["orderId"], ctx.user().user_id)
     if row is None:
@@ -176,12 +162,12 @@ def tools() -> list[Tool]:
              "Place the order for a cart and pay it with the sandbox card. Physical items "
              "need a deliveryAddress. The user is asked to approve the payment first.",
              schema({"cartId": {"type": "string"}, "deliveryAddress": _ADDRESS}, ["cartId"]),
-             place, COMMERCE, confirm=confirm_place),
+             place, COMMERCE, effect=CHANGES, approval=approvals.place_order),
         Tool("get_order", "Show one order: its status, items, total and what can be done next.",
              schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE,
-             read_only=True),
+             effect=READS),
         Tool("list_orders", "List the user's most recent orders (newest first).",
              schema({"status": {"enum": ["pending", "confirmed", "processing", "in_transit",
                                          "completed", "cancelled"]}}),
-             list_orders, COMMERCE, read_only=True),
+             list_orders, COMMERCE, effect=READS),
     ]

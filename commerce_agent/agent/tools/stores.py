@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.tools.base import Tool, ToolContext, schema
+from commerce_agent.agent.tools.base import READS, Tool, ToolContext, schema
 from commerce_agent.commerce.services.catalog import storefront as catalog
 
 _INFO = "dev.commerce.store.info"
@@ -37,4 +37,4 @@ def tools() -> list[Tool]:
                  "Show one store: where it is (for pickups), its currency, where it delivers, "
                  "its minimum order and the promotions it advertises.",
                  schema({"storeId": {"type": "string"}}, ["storeId"]), get_store,
-                 read_only=True)]
+                 effect=READS)]

@@ -177,6 +177,14 @@ def _check_rules(cart: CartView, request: OrderRequest, *, planned: bool = False
             params={"minimum": money.money(minimum, cart.currency)})
 
 
+def preflight(cart: CartView, request: OrderRequest) -> None:
+    """The checks placing `request` runs before any payment, without writing anything: what
+    an approval prompt asks before the person is asked to pay (400/409 as place_order)."""
+    _check_lines(cart)
+    _, groups = order_setup.check_request(request.metadata, cart)
+    _check_rules(cart, request, planned=groups is not None)
+
+
 def _order_document(order_id: str, cart: CartView, request: OrderRequest,
                     payment: dict[str, Any] | None) -> dict[str, Any]:
     subtotal, discount, total = cart.totals()

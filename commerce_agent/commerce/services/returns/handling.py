@@ -120,6 +120,12 @@ def _items(doc: dict[str, Any], requested: list[dict[str, Any]]) -> list[dict[st
     return items
 
 
+def estimate(doc: dict[str, Any], requested: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The return lines `requested` would make, each with its refund share (what create
+    stores); 400 for a line that is not the order's or exceeds what is left to return."""
+    return _items(doc, requested)
+
+
 async def create(tx: Transaction, owner_id: str, request: dict[str, Any]) -> dict[str, Any]:
     _, doc = await lifecycle.load(tx, request["orderId"], owner_id)
     error = problem(doc)

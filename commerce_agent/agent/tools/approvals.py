@@ -1,0 +1,326 @@
+"""Approval prompts: what a CHANGES tool will do, written from the data it will act on.
+
+Each writer reads what the call would act on through the services the tool itself uses (the
+cart or the order, the store, the items' variants, customizations, add-ons and time slots),
+refuses a call that cannot happen by the service's own rule (nobody is asked to approve what
+would fail), and writes the prompt in the shopper's locale from the i18n catalog
+(`approval.*` keys of commerce_agent/i18n/catalogs; English when a locale lacks one).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from babel import dates
+
+from commerce_agent import clock
+from commerce_agent.agent.tools.base import ToolContext, ToolFailure
+from commerce_agent.commerce import money
+from commerce_agent.commerce.services.carts import cart as carts
+from commerce_agent.commerce.services.catalog import storefront
+from commerce_agent.commerce.services.catalog.storefront import StockedItem
+from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
+from commerce_agent.commerce.services.orders.placement import OrderRequest, preflight
+from commerce_agent.commerce.services.returns import handling as returns
+from commerce_agent.commerce.services.returns import refunds
+from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.commerce.storage import orders as order_storage
+from commerce_agent.errors import not_found
+from commerce_agent.i18n.messages import translate
+from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
+
+ADDONS = "dev.commerce.product.addons"
+CUSTOMIZATION = "dev.commerce.product.customization"
+SCHEDULING = "dev.commerce.service.scheduling"
+VARIANTS = "dev.commerce.product.variants"
+
+
+def text(locale: str, key: str, **params: Any) -> str:
+    """One catalog message in `locale`, else in English (every key has an English text)."""
+    found = translate(locale, key, params) or translate(DEFAULT_LOCALE, key, params)
+    if found is None:
+        raise KeyError(f"The i18n catalog has no usable {key!r}.")
+    return found
+
+
+# -- the pieces every prompt shares ----------------------------------------------------------
+
+def _variant(item: StockedItem, variant_id: str) -> str:
+    variant = item.variant(variant_id) or {}
+    names = item.doc.get("metadata", {}).get(VARIANTS, {}).get("options", [])
+    values = [str(value) for value in variant.get("values", [])]
+    if len(names) == len(values):
+        return ", ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
+    return ", ".join(values) or variant_id
+
+
+def _customizations(item: StockedItem, chosen: dict[str, Any]) -> list[str]:
+    groups = {group["id"]: group for group in
+              item.doc.get("metadata", {}).get(CUSTOMIZATION, {}).get("groups", [])}
+    described = []
+    for group_id, selection in chosen.items():
+        group = groups.get(group_id, {})
+        names = {option["id"]: option.get("name", option["id"])
+                 for option in group.get("options", [])}
+        picked = [selection] if isinstance(selection, str) else list(selection)
+        described.append(f"{group.get('name', group_id)}: "
+                         f"{', '.join(names.get(option, option) for option in picked)}")
+    return described
+
+
+def _when(start: str, locale: str) -> str:
+    """A slot's start as the locale writes a day and a time, in the slot's own time zone."""
+    moment = datetime.fromisoformat(start)
+    day = dates.format_date(moment, "long", locale=locale)
+    return f"{day} {dates.format_time(moment, 'short', tzinfo=moment.tzinfo, locale=locale)}"
+
+
+def _slot(item: StockedItem, slot_id: str, locale: str) -> str:
+    terms = item.doc.get("metadata", {}).get(SCHEDULING, {})
+    slot = next((entry for entry in terms.get("timeSlots", []) if entry.get("id") == slot_id),
+                None)
+    if slot is None or not slot.get("startTime"):
+        return slot_id
+    return text(locale, "approval.slot", start=_when(slot["startTime"], locale),
+                place=terms.get("location", ""))
+
+
+@dataclass(frozen=True)
+class Store:
+    """The store a prompt names, in the prompt's locale: its name and its items' names (where
+    the store has them translated, as the Commerce API serves them)."""
+
+    name: str
+    translations: str | dict[str, Any]
+    locale: str
+
+    def item_name(self, item_id: str, fallback: str) -> str:
+        found = storefront.translation(self.translations, self.locale, "items", item_id)
+        return str(found.get("name") or fallback)
+
+
+async def _store(ctx: ToolContext, store_id: str, locale: str) -> Store:
+    row = await catalog_storage.get_store(ctx.db, store_id)
+    if row is None:
+        raise not_found("store", store_id)
+    doc = storefront.render_store(row, locale)
+    return Store(str(doc.get("name") or store_id), row["translations"], locale)
+
+
+def line_text(line: dict[str, Any], item: StockedItem | None, store: Store) -> str:
+    """One cart or order line: quantity, name, variant, customizations, add-ons, time slot and
+    its price (the line total)."""
+    locale = store.locale
+    details: list[str] = []
+    if item is not None:
+        if line.get("variantId"):
+            details.append(_variant(item, line["variantId"]))
+        details += _customizations(item, line.get("customizations") or {})
+        addons = {entry["id"]: entry.get("name", entry["id"]) for entry in
+                  item.doc.get("metadata", {}).get(ADDONS, {}).get("items", [])}
+        if line.get("addOnIds"):
+            details.append(text(locale, "approval.addons", names=", ".join(
+                addons.get(addon, addon) for addon in line["addOnIds"])))
+        if line.get("timeSlotId"):
+            details.append(_slot(item, line["timeSlotId"], locale))
+    elif line.get("variantId"):
+        details.append(str(line["variantId"]))
+    if line.get("notes"):
+        details.append(str(line["notes"]))
+    extra = f" ({'; '.join(details)})" if details else ""
+    name = store.item_name(str(line.get("itemId", "")), line.get("name") or line.get("itemId", ""))
+    return text(locale, "approval.line", quantity=int(line["quantity"]), name=name, details=extra,
+                price=line.get("lineTotal") or line.get("price"))
+
+
+def _lines(lines: list[dict[str, Any]], items: dict[str, StockedItem], store: Store
+           ) -> list[str]:
+    return [text(store.locale, "approval.items"),
+            *(f"- {line_text(line, items.get(line['itemId']), store)}" for line in lines)]
+
+
+def _where(order: dict[str, Any], store: dict[str, Any] | None, locale: str) -> str:
+    """Where the goods go: the delivery address, else the pickup place, else digital (a booked
+    session's line already names its place)."""
+    address = (order.get("deliveryAddress") or {}).get("address")
+    if address:
+        return text(locale, "approval.delivery", address=address)
+    lines = [line for line in order.get("items", []) if not line.get("timeSlotId")]
+    if not lines:
+        return ""
+    kinds = {line.get("fulfillmentType") for line in lines}
+    if kinds <= {"digital"}:
+        return text(locale, "approval.digital")
+    place = (order.get("fulfillment") or {}).get("location")
+    if place is None and store is not None:
+        place = (store.get("location") or {}).get("address") or store.get("name")
+    return text(locale, "approval.pickup", place=place) if place else ""
+
+
+async def _order(ctx: ToolContext, order_id: str) -> dict[str, Any]:
+    row = await order_storage.get_order(ctx.db, order_id, ctx.user().user_id)
+    if row is None:
+        raise ToolFailure("order_not_found", f"No order with id {order_id!r}.")
+    doc: dict[str, Any] = json.loads(row["doc"])
+    return doc
+
+
+async def _order_prompt(ctx: ToolContext, doc: dict[str, Any], store: Store, head: str,
+                        lines: list[dict[str, Any]], tail: list[str]) -> str:
+    items = await storefront.load_items(ctx.db, sorted({line["itemId"] for line in lines}))
+    where = _where(doc, None, store.locale)
+    return "\n".join([head, *_lines(lines, items, store), *([where] if where else []),
+                      *tail])
+
+
+def _money(amount: Decimal, currency: str) -> dict[str, str]:
+    return money.money(amount, currency)
+
+
+# -- one writer per CHANGES tool ------------------------------------------------------------
+
+def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
+    """The order a `place_order` call asks for (its prompt, the tool and MCP's checkout)."""
+    return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
+                        {}, None)
+
+
+async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
+    cart = await carts.open_cart(ctx.db, args["cartId"], ctx.user())
+    preflight(cart, order_request_from_args(args))
+    rendered = cart.render()
+    store_id = str(cart.row["store_id"])
+    store = await _store(ctx, store_id, locale)
+    head = text(locale, "approval.place_order", store=store.name)
+    items = {line.item_id: line.item for line in cart.lines if line.item is not None}
+    draft = {"items": rendered["items"], "deliveryAddress": args.get("deliveryAddress")}
+    where = _where(draft, cart.store, locale)
+    tail = [where] if where else []
+    if Decimal(str(rendered["discount"]["amount"])) > 0:
+        tail.append(text(locale, "approval.discount", amount=rendered["discount"]))
+    tail.append(text(locale, "approval.total", total=rendered["total"]))
+    return "\n".join([head, *_lines(rendered["items"], items, store), *tail])
+
+
+async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
+    doc = await _order(ctx, args["orderId"])
+    problem = cancellation.problem(doc)
+    if problem is not None:
+        raise problem
+    currency = doc["total"]["currency"]
+    refund = refunds.refundable(doc)
+    tail = [text(locale, "approval.refund", amount=_money(refund, currency)) if refund > 0
+            else text(locale, "approval.no_refund")]
+    store = await _store(ctx, doc["storeId"], locale)
+    head = text(locale, "approval.cancel_order", order=doc["id"],
+                store=store.name)
+    return await _order_prompt(ctx, doc, store, head, doc["items"], tail)
+
+
+async def start_return(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
+    doc = await _order(ctx, args["orderId"])
+    problem = returns.problem(doc)
+    if problem is not None:
+        raise problem
+    requested = args.get("items") or [
+        {"cartItemId": line_id, "quantity": left}
+        for line_id, left in returns.returnable(doc).items() if left > 0]
+    returned = returns.estimate(doc, requested)
+    by_id = {line["id"]: line for line in doc["items"]}
+    lines = [{**by_id[entry["cartItemId"]], "quantity": entry["quantity"],
+              "lineTotal": entry["refundAmount"]} for entry in returned]
+    currency = doc["total"]["currency"]
+    value = sum((money.parse(entry["refundAmount"]["amount"]) for entry in returned),
+                Decimal(0))
+    resolution = args.get("preferredResolution") or "refund"
+    method = args.get("returnMethod") or "ship"
+    tail = [text(locale, f"approval.return_{resolution}", amount=_money(value, currency)),
+            text(locale, f"approval.return_method_{method}")]
+    store = await _store(ctx, doc["storeId"], locale)
+    head = text(locale, "approval.start_return", order=doc["id"],
+                store=store.name)
+    items = await storefront.load_items(ctx.db, sorted({line["itemId"] for line in lines}))
+    return "\n".join([head, *_lines(lines, items, store), *tail])
+
+
+def tip_request(args: dict[str, Any]) -> dict[str, str] | None:
+    """A tip_order call's fixed amount as the service takes it (None for a percentage)."""
+    amount = args.get("amount")
+    return None if amount is None else {"amount": str(amount["amount"]),
+                                        "currency": str(amount["currency"]).upper()}
+
+
+def tip_value(doc: dict[str, Any], args: dict[str, Any]) -> dict[str, str]:
+    """The tip a tip_order call gives, in the order's currency (the service's arithmetic)."""
+    if args.get("amount") is None and args.get("percentage") is None:
+        raise ToolFailure("invalid_arguments", "Give an amount or a percentage.")
+    currency = doc["total"]["currency"]
+    return _money(feedback.tip_amount(doc, tip_request(args), args.get("percentage")),
+                  currency)
+
+
+async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
+    doc = await _order(ctx, args["orderId"])
+    problem = feedback.tip_problem(doc)
+    if problem is not None:
+        raise problem
+    store = await _store(ctx, doc["storeId"], locale)
+    head = text(locale, "approval.tip_order", amount=tip_value(doc, args), order=doc["id"],
+                store=store.name)
+    return await _order_prompt(ctx, doc, store, head, doc["items"], [])
+
+
+async def rate_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
+    doc = await _order(ctx, args["orderId"])
+    problem = feedback.rating_problem(doc)
+    if problem is not None:
+        raise problem
+    store = await _store(ctx, doc["storeId"], locale)
+    head = text(locale, "approval.rate_order", stars=int(args["overall"]), order=doc["id"],
+                store=store.name)
+    tail = [text(locale, "approval.comment", comment=args["comment"])] \
+        if args.get("comment") else []
+    return await _order_prompt(ctx, doc, store, head, doc["items"], tail)
+
+
+def _day(stamp: str, locale: str) -> str:
+    return str(dates.format_date(clock.parse(stamp), "long", locale=locale))
+
+
+async def change_subscription(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
+    doc = await _order(ctx, args["orderId"])
+    action = args["action"]
+    now = clock.now()
+    problem = subscriptions.problem(doc, action, now)
+    if problem is not None:
+        raise problem
+    terms = doc["metadata"][subscriptions.SUBSCRIPTION]
+    line = next((entry for entry in doc["items"] if entry["id"] == terms.get("cartItemId")),
+                doc["items"][0])
+    tail = []
+    if action == "pause":
+        tail.append(text(locale, "approval.pause_billing",
+                         date=_day(terms.get("nextBillingDate") or clock.iso(now), locale)))
+    elif action == "resume":
+        upcoming = terms.get("nextBillingDate", "")
+        if upcoming <= clock.iso(now):
+            upcoming = clock.iso(subscriptions.add_period(now, terms["frequency"]))
+        tail.append(text(locale, "approval.resume_billing", amount=line["lineTotal"],
+                         date=_day(upcoming, locale)))
+    else:
+        tail.append(text(locale, "approval.cancel_billing"))
+    policy = terms.get("cancellationPolicy", {})
+    commitment = int(policy.get("minimumCommitment") or 0)
+    if commitment and not policy.get("canCancelAnytime", True):
+        # The services refuse to cancel before it is met (problem() above), so a cancel
+        # prompt can say it was; a pause or resume prompt says what cancelling will need.
+        key = "approval.commitment_met" if action == "cancel" else "approval.commitment_rule"
+        tail.append(text(locale, key, count=commitment))
+    store = await _store(ctx, doc["storeId"], locale)
+    head = text(locale, f"approval.{action}_subscription", order=doc["id"],
+                store=store.name)
+    return await _order_prompt(ctx, doc, store, head, [line], tail)
