@@ -1,0 +1,64 @@
+"""detect_language: Japanese by script, English/French by lingua or the word table, else default."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from commerce_agent.agent.language import detect, detect_language
+
+SENTENCES = [
+    ("I want a blue teapot please", "en"),
+    ("where is my order?", "en"),
+    ("cheapest mug under $20", "en"),
+    ("add two of those to my cart", "en"),
+    ("je voudrais une théière bleue", "fr"),
+    ("Bonjour, avez-vous des bols ?", "fr"),
+    ("ajoutez deux tasses au panier", "fr"),
+    ("où en est ma commande ?", "fr"),
+    ("急須を2つください", "ja"),
+    ("ラーメン", "ja"),
+    ("東京都渋谷区", "ja"),
+    ("注文はどこ？", "ja"),
+]
+
+
+@pytest.fixture(params=["lingua", "words"])
+def detector(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each case runs with lingua (the agent-nlp extra) and with the word table alone."""
+    detect._latin_language.cache_clear()
+    if request.param == "lingua":
+        pytest.importorskip("lingua", reason="the agent-nlp extra is not installed")
+    else:
+        monkeypatch.setattr(detect, "_detector", lambda: None)
+    yield request.param
+    detect._latin_language.cache_clear()
+
+
+@pytest.mark.parametrize(("text", "language"), SENTENCES)
+def test_sentences(detector: str, text: str, language: str) -> None:
+    assert detect_language(text) == language
+    assert detect_language(text, default="fr") == language
+
+
+@pytest.mark.parametrize("text", ["", "  ", "2", "ok", "?!", "x", "kyusu"])
+def test_too_short_or_ambiguous_gives_the_default(detector: str, text: str) -> None:
+    assert detect_language(text, default="fr") == "fr"
+    assert detect_language(text, default="en") == "en"
+
+
+def test_a_kana_anywhere_makes_it_japanese() -> None:
+    assert detect_language("add the 急須 please") == "ja"
+
+
+@given(st.text(max_size=40))
+def test_always_one_of_the_three(text: str) -> None:
+    assert detect_language(text, default="en") in ("en", "fr", "ja")
+
+
+@given(st.text(alphabet=st.characters(whitelist_categories=["Nd", "P", "Zs"]), max_size=20))
+def test_digits_and_punctuation_alone_keep_the_default(text: str) -> None:
+    assert detect_language(text, default="fr") == "fr"
