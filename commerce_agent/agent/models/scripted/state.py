@@ -14,7 +14,8 @@ from typing import Any
 
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import choices, phrasing, words
-from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, intent
+from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -78,6 +79,7 @@ class State:
     address: dict[str, Any] | None = None
     frame: Frame | None = None
     calls: list[Call] = field(default_factory=list)
+    language: str = "en"  # the shopper's, from their latest message that tells
 
     # -- reading --------------------------------------------------------------------------
 
@@ -189,14 +191,21 @@ class State:
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
-    def hear(self, text: str) -> None:
+    def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request."""
-        kind = intent(text)
+        kind, text = understand(raw)
+        self.language = detect_language(raw, self.language)
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
-        if pending is not None and (
-                kind in ("yes", pending.intent) or (kind == "other" and _answers(text))
+        if kind == "no":
+            # A refusal declines the offer or question on the table, and nothing else.
+            self.frame = Frame("no", (text,))
+            return
+        if pending is not None and kind == "yes":
+            self.frame = pending  # assent adds no words of its own to the request
+        elif pending is not None and (
+                kind == pending.intent or (kind == "other" and _answers(text))
                 or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
@@ -204,8 +213,8 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
         given = words.address(text)
-        if given is not None and (kind == "other" or "deliver" in words.fold(text)
-                                  or "ship" in words.fold(text)):
+        if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
+                                  or "ship" in words.fold(text) or "send" in words.fold(text)):
             self.address = given
 
     def replied(self, content: str) -> None:

@@ -32,10 +32,15 @@ instead rather prefer oh well hmm sell sold morning afternoon evening tonight we
 tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
 delivery deliver
+take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
+thing great wonderful awesome lovely mind anymore yet either neither also else exactly
+half few several those these least expensive cheapest lowest priced pricey
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
-_UNIT = (r"(?:oz|ounces?|g|grams?|kg|ml|l|cl|cm|mm|inch(?:es)?|in\b|seats?|stars?|%|percent|"
-         r"people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|x\b|/5|out of)")
+_UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
+         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|in\b|\"|''|seats?|stars?|"
+         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|x\b|/5|out of|"
+         r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
 _CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
@@ -46,10 +51,15 @@ _ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
 
 @lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """Lower case, accents and curly quotes gone: the form every matcher reads."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    """Lower case, Latin accents and curly quotes gone, full-width forms made plain ("２つ"
+    is "2つ"): the form every matcher reads. Japanese keeps its voiced marks (ど is not と)."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(_plain(ch) if ch < "\u0250" else ch for ch in text)
     return text.replace("’", "'").replace("‘", "'").lower()
+
+
+def _plain(ch: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
 
 
 def stem(word: str) -> str:
@@ -87,16 +97,53 @@ def _without_measures(text: str) -> str:
     return re.sub(r"\b[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
 
 
+# Counting words in French (accents folded away) and Japanese numerals with their counters.
+_FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,
+                   "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
+                   "paire": 2, "quelques": 3}
+_KANJI = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+          "十": 10, "ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6,
+          "なな": 7, "やっ": 8, "ここの": 9}
+_COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
+_DOZEN = re.compile(r"\b(?:(half)\s+(?:a\s+)?|(a|one|an|\d{1,2}|two|three|four|five|six)\s+)?"
+                    r"dozens?\b|\b(demi-)?douzaines?\b")
+
+
+def without_measures(text: str) -> str:
+    """`text` without sizes, prices, times and dates: their numbers are never counts."""
+    return _without_measures(fold(text))
+
+
+def _japanese_count(text: str) -> int | None:
+    if match := re.search(rf"(\d{{1,3}})\s*{_COUNTER}", text):
+        return max(1, int(match.group(1)))
+    if match := re.search(rf"({'|'.join(_KANJI)}){_COUNTER}", text):
+        return _KANJI[match.group(1)]
+    return None
+
+
 @lru_cache(maxsize=4096)
 def quantity(text: str) -> int | None:
-    """How many the person asked for ("two", "3", "a couple of"), or None when unsaid."""
+    """How many the person asked for ("two", "3", "a couple of", "half a dozen", "deux",
+    "三冊"), or None when unsaid. Sizes and prices are not counts ("the 300 ml kyusu")."""
     plain = _without_measures(fold(text))
+    if (japanese := _japanese_count(plain)) is not None:
+        return japanese
+    if match := _DOZEN.search(plain):
+        if match.group(1) or match.group(3):
+            return 6
+        times = match.group(2)
+        return 12 * (int(times) if times and times.isdigit() else NUMBERS.get(times or "a", 1))
     match = re.search(r"(?<![\w.])(\d{1,3})(?![\w.])", plain)
     if match:
         return max(1, int(match.group(1)))
     for word in _WORD.findall(plain):
         if word in NUMBERS and word not in ("a", "an", "one"):
             return NUMBERS[word]
+        if word in _FRENCH_NUMBERS and word not in ("un", "une"):
+            return _FRENCH_NUMBERS[word]
+    if re.search(r"\bfew\b", plain):
+        return 3
     if re.search(r"\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|"
                  r"have) (?:one|a single)\b|^\s*one\s*$", plain):
         return 1
