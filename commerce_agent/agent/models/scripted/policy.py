@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from commerce_agent.agent.models.scripted import aftercare, browse, cart_edits, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
-from commerce_agent.agent.models.scripted.phrasing import HELP, explain
+from commerce_agent.agent.models.scripted.explain import explain
+from commerce_agent.agent.models.scripted.phrasing import HELP
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import State
 

@@ -3,8 +3,9 @@
 A shopper's message is a question (answer it, never execute it), an instruction (do it), a
 confirmation (accept the offer on the table), a refusal (decline it, and touch nothing else),
 or a statement negated as a whole ("I don't want the planter", "don't add it"): the intent
-stage decides whether that removes something or declines. Negated clauses ("don't cancel it, I only want to know
-when it ships") are cut out first, so what remains is what the person asks for.
+stage decides whether that removes something or declines. Negated clauses ("don't cancel
+it, I only want to know when it ships") are cut out first, so what remains is what the
+person asks for.
 
 Each class is read from small per-language word tables (en, fr, ja) and the message's shape
 (a question mark, an interrogative opening, a Japanese sentence-final か), never from
@@ -39,10 +40,11 @@ _ASSENT_PHRASES = re.compile(
     r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
     r"let'?s do it|let'?s go|works for me|that works|c'est bon|ca marche|bien sur|"
     r"allez[- ]y|vas[- ]y)\b")
-_JA_ASSENT = re.compile(r"^(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|りょうかい|お願い|おねがい|"
-                        r"それで|いいよ|いいです|いいね|ぜひ|是非|よろしく|頼む|たのむ|大丈夫です?(?=お願い))")
-_JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|やめ|止め|大丈夫です?$|"
-                         r"なし|今はいい|また今度)")
+_JA_ASSENT = re.compile(r"^(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
+                        r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
+                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ)")
+_JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
+                         r"やめ|止め|大丈夫です?$|なし|今はいい|また今度)")
 # A refusal: a "no" word heading a short message with nothing else asked.
 _NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|pas maintenant|"
                       r"not now|not today|not really|never ?mind|nevermind|maybe later|"
@@ -53,8 +55,8 @@ _NO_TAIL = frozenset("""
 thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
 for please merci pas maintenant aujourd'hui ca va non no nope it's its alright
 """.split())
-_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|"
-                       r"ne\b|n'|pas\b|jamais)|(?:しないで|ないで|しない|やめて)")
+_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
                       r"plutot)\b|(?:けど|だけ)")
@@ -68,8 +70,8 @@ _POLITE_REQUEST = re.compile(
     r"^(?:(?:please )?(?:can|could|would|will) you|can i (?:get|have|order|buy)|"
     r"could i (?:get|have|order|buy)|may i (?:get|have)|i'?d like|i want|i need|"
     r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
-_JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|たい$|たいです|もらえますか|"
-                         r"いただけますか|くれますか)")
+_JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
+                         r"たい$|たいです|もらえますか|いただけますか|くれますか)")
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import choices, phrasing, words
-from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
