@@ -17,32 +17,36 @@ from commerce_agent.agent.tools.base import money_text
 _REASON = "Requested by the customer"
 
 
-def _order_id(p: Planner, wanted: str | None = None) -> str | None:
-    """The order the person means: named by id, by an item in it, or the latest one."""
+def order_meant(p: Planner, wanted: str | None = None) -> str | None:
+    """The order the person means: named by id, by an item in it or its store, else the most
+    recent one (of that kind)."""
     state = p.state
     for text in reversed(p.frame.texts):
         named = words.order_id(text)
         if named:
             return named
     asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
-    orders = list(state.orders.values())
+    # Oldest first: by creation time where known, else in the order the conversation met them.
+    orders = sorted(state.orders.values(), key=lambda order: str(order.get("createdAt", "")))
     if wanted == "subscription":
         orders = [order for order in orders if order.get("subscription")]
     if asked and orders:
-        scored = [(max((name_score(line, asked) for line in order.get("items", [])), default=0),
-                   order) for order in orders]
-        best = max(score for score, _ in scored)
+        def score(order: dict[str, Any]) -> int:
+            lines = max((name_score(line, asked) for line in order.get("items", [])), default=0)
+            store = words.content_words(state.store_name(order.get("storeId")))
+            return 2 * lines + len(asked & store)
+        best = max(score(order) for order in orders)
         if best > 0:
-            return str(next(order for score, order in reversed(scored)
-                            if score == best)["orderId"])
-    if wanted == "subscription":
-        return str(orders[-1]["orderId"]) if orders else None
+            return str(next(order for order in reversed(orders)
+                            if score(order) == best)["orderId"])
+    if orders:
+        return str(orders[-1]["orderId"])
     return state.last_order
 
 
-def _need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
+def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
     """List the orders first when the conversation knows none (of that kind)."""
-    if _order_id(p, wanted) is None and p.state.done("list_orders") is None:
+    if order_meant(p, wanted) is None and p.state.done("list_orders") is None:
         return p.call("list_orders")
     return None
 
@@ -52,9 +56,9 @@ def _order(p: Planner, order_id: str) -> dict[str, Any]:
 
 
 def status(p: Planner) -> Decision:
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders yet."
     if p.state.done("get_order", orderId=order_id) is None:
@@ -76,9 +80,9 @@ def status(p: Planner) -> Decision:
 
 
 def cancel(p: Planner) -> Decision:
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to cancel."
     if p.state.done("cancel_order") is None:
@@ -89,9 +93,9 @@ def cancel(p: Planner) -> Decision:
 
 
 def start_return(p: Planner) -> Decision:
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to return."
     state = p.state
@@ -121,9 +125,9 @@ def rate(p: Planner) -> Decision:
     stars = next((found for found in map(words.stars, reversed(p.frame.texts)) if found), None)
     if stars is None:
         return HOW_MANY_STARS
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to rate yet."
     if p.state.done("rate_order") is None:
@@ -135,9 +139,9 @@ def tip(p: Planner) -> Decision:
     found = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
     if found is None:
         return f"{HOW_MUCH_TIP} For example “tip 5 dollars” or “tip 15%”."
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to tip on yet."
     if p.state.done("tip_order") is None:
@@ -156,9 +160,9 @@ _ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active")
 
 def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
-    if (step := _need_orders(p, "subscription")) is not None:
+    if (step := need_orders(p, "subscription")) is not None:
         return step
-    order_id = _order_id(p, "subscription")
+    order_id = order_meant(p, "subscription")
     if order_id is None:
         return "You have no subscription yet. Say “subscribe to …” to start one."
     done = p.state.done("change_subscription")

@@ -16,10 +16,11 @@ from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
 _CHECKS: list[tuple[str, str]] = [
-    ("sub_pause", rf"\b(?:pause|suspend|hold|suspendre|mettre en pause)\b.*{_SUBSCRIPTION}|"
-                  rf"{_SUBSCRIPTION}.*(?:\bpause|一時停止|休止)"),
+    # Only subscriptions pause: "can I pause it?" needs no noun.
+    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend|suspendre)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
+                  r"一時停止|休止"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|reprendre|reactiver)\b"
-                   rf".*{_SUBSCRIPTION}|{_SUBSCRIPTION}.*(?:再開)"),
+                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause)\b|再開"),
     ("sub_cancel", rf"\b(?:cancel|stop|end|terminate|resilier|annuler|arreter)\b.*"
                    rf"{_SUBSCRIPTION}|解約|{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"

@@ -22,6 +22,7 @@ class Planner:
         self.frame = state.frame or Frame("other", ("",))
         # What the reply established, for structured output.
         self.extra: dict[str, Any] = {}
+        self.lang = state.language
 
     def call(self, name: str, **args: Any) -> CallTool:
         return CallTool(self.tools.get(name, name), args)
@@ -36,7 +37,10 @@ class Planner:
 
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
-        plain = words.strip_prices(text if text is not None else self.frame.first)
+        source = text if text is not None else self.frame.first
+        if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
+            return words.japanese_query(words.strip_prices(source))[:200]
+        plain = words.strip_prices(source)
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         kept = [word for word in re.findall(r"[\w'-]+", plain)
                 if words.stem(word.replace("'", "")) not in words.STOP]

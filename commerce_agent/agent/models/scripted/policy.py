@@ -3,12 +3,13 @@ the reply. A failed tool ends the turn with its plain-language next step."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from commerce_agent.agent.models.scripted import aftercare, browse, cart_edits, words
+from commerce_agent.agent.models.scripted import aftercare, answers, browse, cart_edits, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.explain import explain
-from commerce_agent.agent.models.scripted.phrasing import HELP
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import State
 
@@ -16,21 +17,29 @@ from commerce_agent.agent.models.scripted.state import State
 def _other(p: Planner) -> Decision:
     text = p.frame.last
     folded = words.fold(text)
-    if any(word in folded for word in ("thank", "cheers", "great", "perfect")):
-        return "You're welcome! Anything else?"
+    if any(word in folded for word in ("thank", "cheers", "great", "perfect", "merci",
+                                       "ありがとう")):
+        return say(p.lang, "welcome")
     if words.address(text) and p.state.open_carts():
         return check_out(p)
-    if words.content_words(p.query(text)):
+    if words.content_words(p.query(text)) and not _greeting(folded):
         return browse.search(p)
-    return HELP
+    return say(p.lang, "help")
+
+
+def _greeting(folded: str) -> bool:
+    """Small talk and "what can you do?", which the help answers (not a product search)."""
+    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|help|aide|what can you|"
+                          r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|"
+                          r"ヘルプ", folded))
 
 
 def _yes(p: Planner) -> Decision:
-    return "OK! " + HELP
+    return say(p.lang, "help")
 
 
 def _no(p: Planner) -> Decision:
-    return "OK. What else can I do for you?"
+    return say(p.lang, "declined")
 
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
@@ -43,7 +52,8 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "checkout": check_out, "quantity": cart_edits.set_quantity, "remove": cart_edits.remove,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": aftercare.status, "cancel": aftercare.cancel, "return": aftercare.start_return,
-    "rate": aftercare.rate, "tip": aftercare.tip, "sub_pause": aftercare.subscription,
+    "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
+    "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
     "yes": _yes, "no": _no, "other": _other,
 }

@@ -35,6 +35,11 @@ delivery deliver
 take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey
+je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
+mes votre vos ton ta moi cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
+mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
+quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
+cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
@@ -182,6 +187,22 @@ def price_bounds(text: str) -> dict[str, str]:
                           folded):
         bounds["minPrice"] = _amount(match.group(1))
     return bounds
+
+
+# Japanese: particles split a sentence into its phrases; these phrases never name a product.
+_JA_PARTICLES = re.compile(r"[をはがにでともへやの、。？！?!「」\s]+")
+_JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商品|お店|店|それ|これ|あれ|"
+                        r"ありますか|あります|ある|見せて|探して|見たい|欲しい|ほしい|"
+                        r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う)")
+# Numbers with their counter or unit; a kanji numeral only with one (八女 is a place).
+_JA_MEASURE = re.compile(r"\d+\s*(?:つ|個|冊|枚|本|杯|点|箱|袋|ml|g|cm|円|グラム|ミリ)?|"
+                         r"[一二三四五六七八九十]+(?:つ|個|冊|枚|本|杯|点|箱|袋)")
+
+
+def japanese_query(text: str) -> str:
+    """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
+    phrases = _JA_PARTICLES.split(_JA_MEASURE.sub(" ", fold(text)))
+    return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
 
 
 def strip_prices(text: str) -> str:
