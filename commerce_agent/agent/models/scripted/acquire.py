@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
-    EXAMPLE_ADDRESS,
     WHAT,
-    WHERE,
     WHICH,
     WHICH_TIME,
     cart_text,
@@ -100,7 +99,8 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             return (f"Sorry, {name} in {gone} is sold out. In stock: {listing(every)}. "
                     f"{WHICH}")
         else:
-            return f"{name} comes in: {listing(in_stock)}. {WHICH}"
+            return (say(p.lang, "comes_in", name=name, listing=listing(in_stock)) + " " +
+                    say(p.lang, "which"))
     for group in choices.groups(item):
         options = choices.option_choices(group)
         chosen = choices.pick_options(group, said)
@@ -111,7 +111,9 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             elif position is not None and -len(options) <= position < len(options):
                 chosen, position = [options[position].id], None
             else:
-                return f"{name}: {str(group['name']).lower()}? {listing(options)}. {WHICH}"
+                return (say(p.lang, "option_question", name=name,
+                            group=str(group["name"]).lower(), listing=listing(options)) + " " +
+                        say(p.lang, "which"))
         if chosen:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
@@ -188,10 +190,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
 def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[str, Any],
                  cart: dict[str, Any]) -> str:
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
-    text = [f"Added {args.get('quantity', 1)} × {item['name']}{options} to your cart."]
+    text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
+                options=options)]
     text += notes(item, picked.slot.label if picked.slot else None)
-    text.append(cart_text(cart, p.state.store_name(cart.get("storeId"))))
-    text.append("Say “check out” when you're ready.")
+    text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
+    text.append(say(p.lang, "ready"))
     return " ".join(text)
 
 
@@ -242,7 +245,8 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
     address = next((found for found in map(words.address, reversed(p.frame.texts)) if found),
                    None) or state.address
     if needs_address and address is None:
-        return f"Your cart holds {lines(cart)}. {WHERE} {EXAMPLE_ADDRESS}"
+        return " ".join((say(p.lang, "cart_holds", lines=lines(cart)), say(p.lang, "where"),
+                         say(p.lang, "example_address")))
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
         args["deliveryAddress"] = address
@@ -256,8 +260,8 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
     if "pickup" in kinds and store not in state.store_info and p.has("get_store"):
         if state.done("get_store", storeId=store) is None:
             return p.call("get_store", storeId=store)
-    text = [f"Done: order {order['orderId']} is placed and paid ({lines(order)}, total "
-            f"{money_text(order['total'])}). Its status is {order['status']}."]
+    text = [say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+                total=money_text(order["total"]), status=status(p.lang, order["status"]))]
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         slot = next((c.label for c in choices.slot_choices(item)

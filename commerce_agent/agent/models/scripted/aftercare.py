@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.messages import status as status_word
 from commerce_agent.agent.models.scripted.phrasing import (
     HOW_MANY_STARS,
     HOW_MUCH_TIP,
@@ -60,12 +62,13 @@ def status(p: Planner) -> Decision:
         return step
     order_id = order_meant(p)
     if order_id is None:
-        return "You have no orders yet."
+        return say(p.lang, "no_orders")
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     order = _order(p, order_id)
-    text = [f"Your order {order_id} ({lines(order)}, total {money_text(order.get('total'))}) "
-            f"is {order.get('status')}."]
+    text = [say(p.lang, "order_status", id=order_id, lines=lines(order),
+                total=money_text(order.get("total")),
+                status=status_word(p.lang, order.get("status")))]
     tracking = order.get("tracking")
     if isinstance(tracking, dict) and tracking.get("trackingNumber"):
         text.append(f"Tracking number: {tracking['trackingNumber']}.")
@@ -88,8 +91,11 @@ def cancel(p: Planner) -> Decision:
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
-    return (f"Order {order_id} is {order.get('status')}: the {money_text(order.get('total'))} "
-            "goes back to your card.")
+    if order.get("status") != "cancelled":  # say only what the tool result shows
+        return say(p.lang, "order_status", id=order_id, lines=lines(order),
+                   total=money_text(order.get("total")),
+                   status=status_word(p.lang, order.get("status")))
+    return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))
 
 
 def start_return(p: Planner) -> Decision:

@@ -6,8 +6,8 @@ from typing import Any
 
 from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.acquire import notes
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import (
-    SUGGEST_ADD,
     WHICH,
     WHICH_STORE,
     listing,
@@ -35,12 +35,12 @@ def search(p: Planner) -> Decision:
         return step
     found = p.state.results
     if not found:
-        return f"I couldn't find anything matching “{query}”. Try other words?"
+        return say(p.lang, "not_found", query=query)
     top = found[0]
     shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
                       for n, item in enumerate(found[:5], 1))
-    return (f"I found {len(found)} match{'es' if len(found) > 1 else ''}: {shown}. "
-            f"The best match is {top['name']} at {_price(top)}. {SUGGEST_ADD}")
+    return (say(p.lang, "found", count=len(found), listing=shown, name=top["name"],
+                price=_price(top)) + " " + say(p.lang, "suggest_add"))
 
 
 def details(p: Planner) -> Decision:
@@ -88,7 +88,7 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
                  "pickup": f"You collect it at {p.state.store_name(item.get('storeId'))}.",
                  "hybrid": "It comes in parts: some shipped, some digital."}.get(
         str(kind), "It's shipped to your address."))
-    text.append(SUGGEST_ADD)
+    text.append(say(p.lang, "suggest_add"))
     return " ".join(text)
 
 

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.models.scripted.messages import QUESTION_KEYS, every_language
+from commerce_agent.agent.models.scripted.messages import QUESTION_KEYS, every_language, say
 from commerce_agent.agent.tools.base import money_text
 
 # Questions that leave the request open: the next message answers them.
@@ -54,14 +54,14 @@ def lines(container: dict[str, Any]) -> str:
     return ", ".join(parts) if parts else "no items"
 
 
-def cart_text(cart: dict[str, Any], store: str) -> str:
+def cart_text(cart: dict[str, Any], store: str, language: str = "en") -> str:
     if not cart.get("items"):
-        return f"Your cart at {store} is empty."
+        return say(language, "cart_empty_at", store=store)
     discount = cart.get("discount") or {}
-    saved = f" after {money_text(discount)} off" if str(discount.get("amount", "0")).strip(
+    saved = f" (−{money_text(discount)})" if str(discount.get("amount", "0")).strip(
         "0.") else ""
-    return (f"Your cart at {store} holds {lines(cart)}: total "
-            f"{money_text(cart['total'])}{saved}.")
+    return say(language, "cart", store=store, lines=lines(cart),
+               total=f"{money_text(cart['total'])}{saved}")
 
 
 def listing(choices: list[Any]) -> str:
