@@ -66,6 +66,12 @@ def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] 
     return items[scores.index(best)] if best > (0, 0) and scores.count(best) == 1 else None
 
 
+def _names_options(p: Planner, item: dict[str, Any]) -> bool:
+    said = choices.said_words(p.frame.texts) - words.content_words(str(item.get("name", "")))
+    return any(choices.matches(label, said) for label in choices.option_labels(item)) or \
+        bool(choices.when_named(p.frame.texts).named())
+
+
 class _Picked:
     def __init__(self) -> None:
         self.variant: choices.Choice | None = None
@@ -161,6 +167,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         # Added already (in an earlier turn of this request, or before it): go on from there.
         return check_out(p, store) if then_check_out else \
             f"{item['name']} is in your cart. Say “check out” when you're ready."
+    if state.done("add_to_cart") is None and in_cart and quantity is None and \
+            not _names_options(p, item):
+        # "add it to my cart" about what is already there (its options answered before):
+        # say so rather than ask the same option question again.
+        return say(p.lang, "already_in_cart", name=item["name"])
     picked = _pick(p, item)
     if isinstance(picked, str):
         return picked

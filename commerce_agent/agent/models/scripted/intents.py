@@ -66,7 +66,7 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|\bje (?:voudrais|veux|prends)\b|"
-            r"追加|入れて|ください|下さい|ほしい|欲しい"),
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),

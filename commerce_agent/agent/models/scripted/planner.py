@@ -42,7 +42,7 @@ class Planner:
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.strip_prices(source)
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
-        kept = [word for word in re.findall(r"[\w'-]+", plain)
+        kept = [word for word in re.findall(r"\w+(?:'\w+)*", plain)
                 if words.stem(word.replace("'", "")) not in words.STOP]
         return " ".join(kept)[:200]
 
@@ -84,7 +84,8 @@ class Planner:
             return self.call("list_stores")
         named = self.mentioned_store()
         first = state.done("search_products")
-        bounds = words.price_bounds(self.frame.first)
+        bounds: dict[str, str] = {**words.price_bounds(self.frame.first),
+                                  **words.price_order(self.frame.first)}
         if first is None:
             store = named or state.store
             return self.call("search_products", query=query, limit=8, **bounds,

@@ -60,6 +60,13 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def price_of(item: dict[str, Any]) -> float:
+    try:
+        return float((item.get("price") or {}).get("amount", "inf"))
+    except (TypeError, ValueError):
+        return float("inf")
+
+
 @dataclass
 class State:
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -133,6 +140,8 @@ class State:
             return
         if name == "search_products":
             self.results = relevant(list(result.get("results", [])), str(args.get("query", "")))
+            if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
+                self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
             for item in self.results:
                 self.items.setdefault(item["itemId"], item)
             self.focus = self.results[0]["itemId"] if self.results else self.focus
@@ -203,7 +212,9 @@ class State:
             self.frame = Frame("no", (text,))
             return
         if pending is not None and kind == "yes":
-            self.frame = pending  # assent adds no words of its own to the request
+            # Assent answers the open question and adds no words of its own ("yep, go for it"
+            # names no product): the frame records a plain "yes".
+            self.frame = pending.answered("yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
                 or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):

@@ -39,7 +39,8 @@ je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour
 mes votre vos ton ta moi cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
 quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
-cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a
+cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
+deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
@@ -149,6 +150,8 @@ def quantity(text: str) -> int | None:
             return _FRENCH_NUMBERS[word]
     if re.search(r"\bfew\b", plain):
         return 3
+    if re.search(r"\b(?:another|one more|encore un|encore une)\b|もう一つ|もう1つ", plain):
+        return 1
     if re.search(r"\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|"
                  r"have) (?:one|a single)\b|^\s*one\s*$", plain):
         return 1
@@ -205,6 +208,24 @@ def japanese_query(text: str) -> str:
     return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
 
 
+_CHEAPEST = re.compile(r"\b(?:cheapest|least expensive|lowest[- ]priced?|most affordable|"
+                       r"cheaper|budget|inexpensive|le moins cher|la moins chere|moins chers?|"
+                       r"bon marche)\b|一番安い|最も安い|安い")
+_DEAREST = re.compile(r"\b(?:most expensive|priciest|dearest|highest[- ]priced?|le plus cher|"
+                      r"la plus chere|premium)\b|一番高い|高級")
+
+
+@lru_cache(maxsize=4096)
+def price_order(text: str) -> dict[str, str]:
+    """{"sort": …} when the person asks for the cheapest or the dearest of a kind."""
+    folded = fold(text)
+    if _CHEAPEST.search(folded):
+        return {"sort": "price_asc"}
+    if _DEAREST.search(folded):
+        return {"sort": "price_desc"}
+    return {}
+
+
 def strip_prices(text: str) -> str:
     folded = fold(text)
     folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
@@ -215,10 +236,15 @@ def strip_prices(text: str) -> str:
     return re.sub(_MONEY, " ", folded)
 
 
-def promotion_code(raw: str) -> str | None:
-    """The code in "apply code WELCOME10" or a bare "WELCOME10"."""
+def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The code in "apply code WELCOME10", a bare "WELCOME10", or any word that is one of the
+    store's own codes in any case ("use fiveoff"). A word after "coupon" that is neither a
+    known code nor shaped like one ("a coupon for first orders") is no code."""
+    for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
+        if word.upper() in known:
+            return word.upper()
     match = _CODE_WORD.search(raw)
-    if match and match.group(1).lower() not in ("for", "please", "is", "that", "the"):
+    if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
         return match.group(1).upper()
     shaped = _CODE_SHAPE.search(raw)
     return shaped.group(1) if shaped else None
@@ -229,24 +255,42 @@ def order_id(text: str) -> str | None:
     return match.group(0) if match else None
 
 
+# Country from an address's shape when it names none: "IL 62704" (US), "K1A 0B1" (Canada).
+_US_STATE_ZIP = re.compile(r"\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b")
+_CA_POSTAL = re.compile(r"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b")
+_JP_POSTAL = re.compile(r"〒?\s?\d{3}-\d{4}\b")
+_COURTESY = re.compile(r"[\s,.;!]*(?:thanks?(?: you)?|thx|please|pls|merci|svp|s'il vous pla[iî]t|"
+                       r"お願いします)?[\s,.;!]*$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1024)
 def address(raw: str) -> dict[str, str] | None:
-    """A delivery address the person typed: "deliver to 1 Main St, Springfield, US", or a line
-    that reads as one (a number, and two commas or a closing country code)."""
-    match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them))\s+(?:it\s+|them\s+)?"
-                      r"to\s+(.+)$", raw, re.IGNORECASE)
+    """A delivery address the person typed, alone or inside a sentence ("please send it to
+    742 Evergreen Terrace, Springfield, IL 62704, thanks"): after "deliver/ship/send to", or
+    a line that reads as one (a number, and two commas, a closing country code, or a US state
+    and ZIP)."""
+    match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them)|livre[rz]?(?:-le|-la|"
+                      r"-les)?|envoye[rz]?(?:-le|-la)?)\s+(?:it\s+|them\s+)?(?:to|au|a|à)\s+(.+)$",
+                      raw, re.IGNORECASE)
     text = match.group(1) if match else None
     if text is None and re.search(r"\d", raw) and len(raw) < 300 and (
-            raw.count(",") >= 2 or re.search(r",\s*[A-Za-z]{2}\s*\.?\s*$", raw)):
-        text = re.sub(r"^(?:my address is|it'?s|address:?|to)\s+", "", raw.strip(),
-                      flags=re.IGNORECASE)
-    if not text:
+            raw.count(",") >= 2 or re.search(r",\s*[A-Za-z]{2}\s*\.?\s*$", raw)
+            or _US_STATE_ZIP.search(raw)):
+        text = re.sub(r"^(?:(?:my )?address is|it'?s|address:?|to|mon adresse est)\s+", "",
+                      raw.strip(), flags=re.IGNORECASE)
+    if not text or not re.search(r"\d", text):
         return None
-    text = text.strip(" .")
+    text = _COURTESY.sub("", text).strip(" .")
     found = {"address": text}
     country = text.rsplit(",", 1)[-1].strip()
     if re.fullmatch(r"[A-Za-z]{2}", country):
         found["countryCode"] = country.upper()
+    elif _US_STATE_ZIP.search(text):
+        found["countryCode"] = "US"
+    elif _CA_POSTAL.search(text):
+        found["countryCode"] = "CA"
+    elif _JP_POSTAL.search(text) or re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text):
+        found["countryCode"] = "JP"
     return found
 
 
