@@ -42,7 +42,8 @@ class Planner:
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.strip_prices(source)
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
-        kept = [word for word in re.findall(r"\w+(?:'\w+)*", plain)
+        plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
+        kept = [word for word in re.findall(r"[\w'-]+", plain)
                 if words.stem(word.replace("'", "")) not in words.STOP]
         return " ".join(kept)[:200]
 
