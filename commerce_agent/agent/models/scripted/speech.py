@@ -32,7 +32,7 @@ allez-y allez vas-y go
 """.split())
 # Words that may surround assent without changing it ("ok, go ahead and do it please").
 _ALONG = frozenset("""
-please pls thanks thank you that sounds sounds works work for me lets let's let us do it
+please pls thanks thank you that sounds sounds works work for me lets let's let us do it thing
 go ahead then and sure, why not of this one that one the one is it's would be nice yes
 ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
 """.split())
