@@ -11,6 +11,7 @@ from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.several import acquire_items
 from commerce_agent.agent.models.scripted.state import State
 
 
@@ -45,8 +46,8 @@ def _no(p: Planner) -> Decision:
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": browse.search, "details": browse.details, "stores": browse.stores,
     "switch": browse.switch, "discounts": browse.discounts,
-    "add": lambda p: acquire(p, then_check_out=False),
-    "buy": lambda p: acquire(p, then_check_out=True),
+    "add": lambda p: acquire_items(p, then_check_out=False),
+    "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "quantity": cart_edits.set_quantity, "remove": cart_edits.remove,

@@ -203,7 +203,7 @@ class State:
     def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request."""
         kind, text = understand(raw)
-        self.language = detect_language(raw, self.language)
+        self.language = language_of(raw, self.language)
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
@@ -241,6 +241,13 @@ def _answers(text: str) -> bool:
     return bool(words.content_words(text) or words.ordinal(text) is not None
                 or words.quantity(text) is not None or re.search(r"\d", text)
                 or choices.when_named((text,)).named())
+
+
+def language_of(raw: str, previous: str) -> str:
+    """The language of a message, judged without its proper names ("check out my Trattoria
+    Fiamma cart" is English): the conversation keeps its language when a message cannot tell."""
+    common = re.sub(r"(?<=\w\s)[A-Z][\w&'-]*", " ", raw)
+    return detect_language(common, previous)
 
 
 def fold(messages: list[Message], context: dict[str, Any]) -> State:

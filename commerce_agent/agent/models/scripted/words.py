@@ -226,6 +226,32 @@ def price_order(text: str) -> dict[str, str]:
     return {}
 
 
+# Where one item ends and the next begins: "a glaze mug and two dinner plates", "un mug et
+# deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
+# "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
+_NEXT_ITEM = re.compile(
+    r"(?:,\s*(?:and\s+|plus\s+|et\s+)?|\s+(?:and|plus|as well as|et|aussi)\s+)"
+    r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
+    r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
+_WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+
+
+@lru_cache(maxsize=1024)
+def item_phrases(text: str) -> tuple[str, ...]:
+    """The items one message asks for, each with its own words and count."""
+    folded = fold(text)
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
+        parts = [part for part in re.split(r"と|、", folded) if japanese_query(part)]
+        return tuple(parts) if len(parts) > 1 else (text,)
+    parts: list[str] = []
+    for piece in _NEXT_ITEM.split(folded):
+        if parts and (_WITH.search(parts[-1]) or not content_words(piece)):
+            parts[-1] = f"{parts[-1]} and {piece}"  # an add-on list, or no item of its own
+        else:
+            parts.append(piece)
+    return tuple(parts) if len(parts) > 1 and all(map(content_words, parts)) else (text,)
+
+
 def strip_prices(text: str) -> str:
     folded = fold(text)
     folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
