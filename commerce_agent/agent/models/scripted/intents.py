@@ -18,24 +18,32 @@ _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期
 _CHECKS: list[tuple[str, str]] = [
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend|suspendre)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
-                  r"一時停止|休止"),
+                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|reprendre|reactiver)\b"
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause)\b|再開"),
-    ("sub_cancel", rf"\b(?:cancel|stop|end|terminate|resilier|annuler|arreter)\b.*"
-                   rf"{_SUBSCRIPTION}|解約|{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
+    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resilier|annuler|arreter)\b.*"
+                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
+                   rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
+    ("fees", r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
+             r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
+             r"\bfrais de (?:port|livraison)\b|送料|配送料"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
                r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
                r"^\s*ord_[0-9a-z]+\s*\??$|\bou en est\b|\bsuivi\b|\bstatut\b|"
+               r"\bupdate on\b.*\border|\border\b.*\b(?:on (?:its|the) way|go out|gone out|"
+               r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
+               r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
+               r"arrive)\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
-    ("return", r"\breturn\b|\bsend (?:it|them|this|that)\b.*\bback\b|\brefund\b|"
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\brating\b|\bstars?\b|\breview\b|\bnoter\b|\betoiles?\b|評価|星"),
     ("tip", r"\btip\b|\bpourboire\b|チップ"),
-    ("cancel", r"\bcancel\b|\bannule[rz]?\b|キャンセル|取り消"),
+    ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvider\b.*\bpanier\b|カートを空"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
@@ -76,6 +84,11 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bavez-vous\b|\bvous avez\b|\bmoins cher\b|ありますか|ある\?|探して|見せて|"
                r"見たい|おすすめ|安い"),
 ]
+_ABOUT_AN_ORDER = re.compile(r"\bmy (?:order|package|parcel|delivery|stuff|purchase|things)s?\b|"
+                             r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+# A question that asks the agent to act now rather than whether it could be done.
+_ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"
+                          r"\bpourriez-vous\b|\bpeux-tu\b|ください|てもらえ|ていただけ")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
@@ -154,6 +167,14 @@ def understand(raw: str) -> tuple[str, str]:
     kind = intent(act.text)
     if act.negated == ("*",) and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
+    if kind == "fees":
+        return "policy", act.text
+    if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
+            words.fold(act.text)):
+        return "status", act.text  # "what's happening with my order?"
+    if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
+            words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
+        return "policy", act.text  # "can I get a refund?" asks whether, not to
     if act.kind == "question" and (kind in AFTER_SALE or (
             _POLICY_WORDS.search(words.fold(act.text)) and kind not in ("search", "add"))):
         if kind == "status":

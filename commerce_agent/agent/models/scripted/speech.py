@@ -35,6 +35,7 @@ _ALONG = frozenset("""
 please pls thanks thank you that sounds sounds works work for me lets let's let us do it thing
 go ahead then and sure, why not of this one that one the one is it's would be nice yes
 ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
+that'd thatd be would on wonderful awesome brilliant
 """.split())
 _ASSENT_PHRASES = re.compile(
     r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
@@ -53,7 +54,8 @@ _NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|no
 # What may follow a refusal without making it a correction ("no, the blue one" is one).
 _NO_TAIL = frozenset("""
 thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
-for please merci pas maintenant aujourd'hui ca va non no nope it's its alright
+for please merci pas maintenant aujourd'hui ca va non no nope it's its alright it that's
+thats ira rien d'autre c'est tout is
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
                        r"jamais)\b|\bn'|しないで|ないで|しない|やめて")

@@ -243,11 +243,27 @@ def _answers(text: str) -> bool:
                 or choices.when_named((text,)).named())
 
 
+# Words only each language uses: a conversation switches language on a message that has some.
+_LATIN = {
+    "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"
+                     r"avec|dans|mon|ma|mes|oui|non|merci|bonjour|voudrais|veux|cherche|"
+                     r"ajoute[rz]?|panier|commande|ou|quand|comment|combien|pas|c'est|"
+                     r"s'il|plait|d'accord|aussi|moins|plus)\b"),
+    "en": re.compile(r"\b(?:i|i'm|you|your|my|me|the|a|an|is|are|and|to|of|for|with|what|"
+                     r"where|when|how|please|thanks|yes|no|want|need|add|buy|find|show|cart|"
+                     r"order|check|it|this|that|can|could|would)\b"),
+}
+
+
 def language_of(raw: str, previous: str) -> str:
     """The language of a message, judged without its proper names ("check out my Trattoria
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell."""
     common = re.sub(r"(?<=\w\s)[A-Z][\w&'-]*", " ", raw)
-    return detect_language(common, previous)
+    found = detect_language(common, previous)
+    if found in _LATIN and previous in _LATIN and found != previous and not \
+            _LATIN[found].search(words.fold(common)):
+        return previous  # a short or mixed message keeps the conversation's language
+    return found
 
 
 def fold(messages: list[Message], context: dict[str, Any]) -> State:

@@ -245,11 +245,16 @@ def item_phrases(text: str) -> tuple[str, ...]:
         return tuple(parts) if len(parts) > 1 else (text,)
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
-        if parts and (_WITH.search(parts[-1]) or not content_words(piece)):
-            parts[-1] = f"{parts[-1]} and {piece}"  # an add-on list, or no item of its own
+        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)):
+            # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
+            parts[-1] = f"{parts[-1]}, {piece}"
         else:
             parts.append(piece)
-    return tuple(parts) if len(parts) > 1 and all(map(content_words, parts)) else (text,)
+    return tuple(parts) if len(parts) > 1 and all(map(_names_a_thing, parts)) else (text,)
+
+
+def _names_a_thing(text: str) -> bool:
+    return bool(content_words(_without_measures(fold(text))))
 
 
 def strip_prices(text: str) -> str:
