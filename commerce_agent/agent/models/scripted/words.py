@@ -241,8 +241,8 @@ def item_phrases(text: str) -> tuple[str, ...]:
     """The items one message asks for, each with its own words and count."""
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
-        parts = [part for part in re.split(r"と|、", folded) if japanese_query(part)]
-        return tuple(parts) if len(parts) > 1 else (text,)
+        phrases = [part for part in re.split(r"と|、", folded) if japanese_query(part)]
+        return tuple(phrases) if len(phrases) > 1 else (text,)
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
         if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)):
@@ -273,7 +273,7 @@ def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
     known code nor shaped like one ("a coupon for first orders") is no code."""
     for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
         if word.upper() in known:
-            return word.upper()
+            return str(word.upper())
     match = _CODE_WORD.search(raw)
     if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
         return match.group(1).upper()
