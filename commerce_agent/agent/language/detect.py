@@ -1,18 +1,17 @@
 """Which language a shopper wrote in: English, French or Japanese.
 
-Japanese is told by its script (kana, kanji). English against French is told by
-`lingua-language-detector` (the `agent-nlp` extra), restricted to those two languages and in its
-low-accuracy mode: loaded once on first use, it adds about 10 MB of memory where the full models
-add about 90 MB, and the short texts shoppers type do not need more. Without the extra, a small
-table of each language's common words and French's accents decides; both fall back to the
-caller's `default` (the conversation's language so far) when the text is too short or too
-ambiguous to say.
+Japanese is told by its script (kana, kanji). English against French is told first by a table
+of each language's common words (and French accents) when it is clear: two more of one
+language's words than the other's, or some of one and none of the other. Otherwise by
+`lingua-language-detector` (the `agent-nlp` extra), restricted to those two languages in its
+low-accuracy mode, and never on a single word: loaded once on first use, it adds about 10 MB
+of memory where the full models add about 90 MB. Text too short or too ambiguous to tell (or
+with no extra, no clear word) keeps the caller's `default`: the conversation's language so far.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -36,7 +35,12 @@ adresse annuler annule rembourser retour taille couleur bleu bleue rouge noir no
 blanche vert verte moins cher chère pas très bien d'accord daccord s'il plaît svp c'est
 peux pouvez puis-je quand demain aujourd'hui soir matin jusqu'à vingt trente deux trois
 quatre cinq six sept huit neuf dix douze douzaine quelques paire tasse théière assiette
+lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril mai juin juillet
+août septembre octobre novembre décembre midi soir matin après demain veux voudrais prends
+livrer livrez envoyer envoyez colis mes vos euros entre jusqu'à rien aussi encore cette celle
+celui ceux ça voilà ici là lui moi toi quand comment pourquoi parce dont chose
 """.split())
+_FRENCH_ACCENTS = frozenset("àâçéèêëîïôûùüœ")
 _ENGLISH_WORDS = frozenset("""
 i i'm im you he she we they it the a an and or but is are am was were be been not no yes
 please thanks thank hi hello hey want wanted would like need looking for to of in on at with
@@ -46,6 +50,11 @@ cheapest cheaper price under less than more about some any one two three four fi
 seven eight nine ten dozen couple pair cup mug teapot plate bowl blue red black white green
 ship shipped shipping delivery deliver address cancel return refund size color colour
 tomorrow today tonight okay sure yeah yep nope of it's what's where's
+monday tuesday wednesday thursday friday saturday sunday morning evening afternoon noon
+send deliver please thanks cheap cheaper expensive least most which one ones those these
+just only also too more less than dollars pounds bucks euros between give take want
+got will would should could did done don't can't won't isn't there here
+gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
 """.split())
 
 
@@ -61,15 +70,18 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
 
 @lru_cache(maxsize=4096)
 def _latin_language(folded: str, default: Lang) -> Lang:
+    french, english = _word_scores(folded)
+    if abs(french - english) >= 2 or min(french, english) == 0 < max(french, english):
+        return "fr" if french > english else "en"
     detector = _detector()
-    if detector is None:
-        return _by_words(folded) or default
-    best, confidence = _lingua_guess(detector, folded)
+    # Lingua's low-accuracy mode guesses wildly on a single word ("kyuusu" is 75 % French).
+    several_words = sum(1 for word in _LETTERS.findall(folded) if len(word) > 1) >= 2
+    best, confidence = (_lingua_guess(detector, folded) if detector is not None and several_words
+                        else (None, 0.0))
     if best is not None and confidence >= _SURE:
         return best
-    by_words = _by_words(folded)
-    if by_words is not None:
-        return by_words
+    if french != english:
+        return "fr" if french > english else "en"
     if best is not None and confidence >= _LEANING:
         return best
     return default
@@ -84,18 +96,13 @@ def _lingua_guess(detector: Any, folded: str) -> tuple[Lang | None, float]:
     return code, float(top.value)
 
 
-def _by_words(folded: str) -> Lang | None:
-    """The language whose common words (and, for French, accents) the text uses more."""
-    words = re.findall(r"[a-zà-ÿœæ']+", folded)
+def _word_scores(folded: str) -> tuple[int, int]:
+    """How many common French and English words the text has (French accents count too)."""
+    words = re.findall(r"[a-zà-ÿœæ]+", folded)
     french = sum(1 for word in words if word in _FRENCH_WORDS)
     english = sum(1 for word in words if word in _ENGLISH_WORDS)
-    french += sum(1 for char in folded if unicodedata.decomposition(char).split()[1:2] in (
-        ["0300"], ["0301"], ["0302"], ["0327"], ["0308"]))
-    if french > english:
-        return "fr"
-    if english > french:
-        return "en"
-    return None
+    french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
+    return french, english
 
 
 @lru_cache(maxsize=1)

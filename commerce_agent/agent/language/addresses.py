@@ -1,0 +1,198 @@
+"""A delivery address inside a sentence: where it starts and ends, and its country.
+
+An address starts at a house number followed by a street ("12 Oak Avenue", "12 rue de
+Rivoli"), or at a Japanese prefecture ("東京都…"), or at a number a few words before a country
+named at the end. US addresses are labelled by `usaddress`, which says where the address ends
+(the first word that is not a place, state, ZIP or country); others end at their postcode,
+their city, or their country.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from commerce_agent.agent.language.spans import Span
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """The address as the shopper wrote it, and its ISO country code when it can be told."""
+
+    text: str
+    country_code: str | None
+    span: Span
+
+
+COUNTRIES = {
+    "united states of america": "US", "united states": "US", "usa": "US", "u.s.a.": "US",
+    "u.s.": "US", "us": "US", "america": "US", "états-unis": "US", "etats-unis": "US",
+    "united kingdom": "GB", "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
+    "scotland": "GB", "wales": "GB", "royaume-uni": "GB", "angleterre": "GB",
+    "france": "FR", "japan": "JP", "japon": "JP", "日本": "JP", "canada": "CA",
+    "germany": "DE", "deutschland": "DE", "allemagne": "DE", "italy": "IT", "italie": "IT",
+    "spain": "ES", "espagne": "ES", "belgium": "BE", "belgique": "BE", "switzerland": "CH",
+    "suisse": "CH", "netherlands": "NL", "pays-bas": "NL", "ireland": "IE", "irlande": "IE",
+    "australia": "AU", "australie": "AU", "new zealand": "NZ", "mexico": "MX",
+    "mexique": "MX", "portugal": "PT", "austria": "AT", "autriche": "AT",
+}
+US_STATES = frozenset("""
+al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj
+nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy pr
+alabama alaska arizona arkansas california colorado connecticut delaware florida georgia
+hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts
+michigan minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon
+pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming
+""".split())
+CA_PROVINCES = frozenset("ab bc mb nb nl ns nt nu on pe qc sk yt".split())
+
+_COUNTRY = "|".join(re.escape(name) for name in sorted(COUNTRIES, key=len, reverse=True))
+_STREET_TYPES = (
+    r"street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|way|terrace|ter|court|ct|"
+    r"place|pl|parkway|pkwy|highway|hwy|square|sq|circle|cir|trail|trl|alley|crescent|cres|close|"
+    r"row|walk|plaza"
+)
+_STREET = re.compile(
+    r"(?<![\w#-])(?P<number>\d+[a-z]?)\s+"
+    r"(?:broadway\b|(?P<name>(?:(?:[nsew]\.?|north|south|east|west)\s+)?"
+    r"(?:\d+(?:st|nd|rd|th)|[^\W\d][\w'.-]*)(?:\s+[^\W\d][\w'.-]*){0,3}?)"
+    rf"\s+(?:{_STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?)",
+    re.IGNORECASE,
+)
+_FRENCH = re.compile(
+    r"(?<![\w-])\d+(?:\s?(?:bis|ter))?,?\s+"
+    r"(?:rue|avenue|av\.?|boulevard|bd|place|quai|allée|impasse|chemin|route|cours|passage|square)"
+    r"\s+[^,\d]+?,?\s*(?P<postcode>\d{5})\s+(?P<city>(?:(?:le|la|les|saint|sainte)\s+)?[^\W\d][\w'-]*)"
+    rf"(?:\s+cedex)?(?:,?\s*(?P<country>{_COUNTRY})\b)?",
+    re.IGNORECASE,
+)
+_JAPANESE = re.compile(
+    r"(?:〒\s?\d{3}-?\d{4}\s*)?(?:東京都|北海道|(?:京都|大阪)府|[\u4e00-\u9fff]{2,3}県)"
+    r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc0-9\-ー−]+"
+)
+_COUNTRY_AT_END = re.compile(
+    r"(?<![\w-])(?:\d[\w/-]*\s+[^\W\d]|[^\W\d][\w.-]+\s+\d+[a-z]?,)[^!?;]*?,\s*"
+    rf"(?P<country>{_COUNTRY})(?![\w.-])",
+    re.IGNORECASE,
+)
+_TAIL_WORD = re.compile(r"\s*,?\s*([^\s,]+)")
+_FILLER = frozenset("""
+thanks thank thx please pls plz for and asap by tomorrow today tonight next this it is its
+the a an to with then so as soon possible merci svp stp s'il demain aujourd'hui pour et avec
+""".split())
+_POSTCODE = re.compile(
+    r"\d{5}(?:-\d{4})?|[a-z]\d[a-z]\s?\d[a-z]\d|[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}|\d{3}-\d{4}",
+    re.IGNORECASE,
+)
+_ADDRESS_LABELS = frozenset({
+    "AddressNumber", "AddressNumberPrefix", "AddressNumberSuffix", "StreetNamePreDirectional",
+    "StreetNamePreModifier", "StreetNamePreType", "StreetName", "StreetNamePostType",
+    "StreetNamePostDirectional", "StreetNamePostModifier", "OccupancyType",
+    "OccupancyIdentifier", "SubaddressType", "SubaddressIdentifier", "BuildingName",
+    "PlaceName", "StateName", "ZipCode", "CountryName",
+})
+
+
+def find_address(text: str) -> Address | None:
+    """The delivery address inside `text` (case kept), or None when there is none."""
+    japanese = _JAPANESE.search(text)
+    if japanese:
+        return Address(japanese.group(0).strip(), "JP", japanese.span())
+    french = _FRENCH.search(text)
+    if french:
+        country = french.group("country")
+        code = COUNTRIES[country.lower()] if country else "FR"
+        return Address(french.group(0).strip(), code, french.span())
+    street = _STREET.search(text)
+    if street:
+        return _street_address(text, street)
+    at_end = _COUNTRY_AT_END.search(text)
+    if at_end:
+        return Address(at_end.group(0), COUNTRIES[at_end.group("country").lower()], at_end.span())
+    return None
+
+
+def _street_address(text: str, street: re.Match[str]) -> Address:
+    start = street.start()
+    end = _end_of_tail(text, street.end())
+    us_end = _end_by_usaddress(text, start)
+    if us_end is not None and us_end > street.end():
+        end = us_end
+    segment = text[start:end].rstrip(" ,.;:!?")
+    return Address(segment, _country_of(segment), (start, start + len(segment)))
+
+
+def _end_of_tail(text: str, position: int) -> int:
+    """Where the places after a street end: at a filler word, a sentence's end, or a country."""
+    end = position
+    words = 0
+    while words < 8:
+        match = _TAIL_WORD.match(text, end)
+        if match is None:
+            break
+        word = match.group(1)
+        bare = word.rstrip(".!?;:").lower()
+        if word[:1] in "!?;" or not bare or bare in _FILLER and bare not in US_STATES:
+            break
+        country = re.match(rf"(?:{_COUNTRY})(?![\w-])", text[match.start(1):], re.IGNORECASE)
+        if country:
+            return match.start(1) + country.end()
+        end = match.start(1) + len(word.rstrip(".!?;:"))
+        words += 1
+        if word[-1:] in "!?;" or word.endswith(".") and not _is_abbreviation(bare):
+            break
+    return end
+
+
+def _sentence_end(text: str, start: int) -> int:
+    for match in re.finditer(r"[!?;]|\.(?=\s|$)", text[start:]):
+        before = re.search(r"([\w]+)$", text[start: start + match.start()])
+        if match.group(0) != "." or not before or not _is_abbreviation(before.group(1).lower()):
+            return start + match.start()
+    return len(text)
+
+
+def _is_abbreviation(word: str) -> bool:
+    return len(word) <= 3 or word in ("ave", "blvd", "apt", "ste")
+
+
+def _end_by_usaddress(text: str, start: int) -> int | None:
+    """The end of a US address as usaddress labels it; None when it sees no US place in it."""
+    import usaddress
+
+    candidate = text[start: _sentence_end(text, start)]
+    position = 0
+    end = None
+    us_place = False
+    for token, label in usaddress.parse(candidate):
+        found = candidate.find(token, position)
+        position = found + len(token)
+        bare = token.strip(",.;:!?").lower()
+        if label not in _ADDRESS_LABELS:
+            break
+        if label == "CountryName" and bare not in COUNTRIES:
+            break
+        if label == "StateName" and bare not in US_STATES and bare not in COUNTRIES:
+            break
+        if bare in _FILLER and label in ("PlaceName", "CountryName"):
+            break
+        us_place = us_place or label in ("StateName", "ZipCode")
+        end = start + found + len(token.rstrip(",.;:!?"))
+    return end if us_place else None
+
+
+def _country_of(address: str) -> str | None:
+    words = re.findall(r"[\w.-]+", address.lower())
+    for size in (4, 3, 2, 1):
+        tail = " ".join(words[-size:]) if len(words) >= size else ""
+        if tail in COUNTRIES:
+            return COUNTRIES[tail]
+    postcode = _POSTCODE.findall(address)
+    states = [word for word in words[-3:] if word in US_STATES]
+    if states or postcode and re.fullmatch(r"\d{5}(?:-\d{4})?", postcode[-1]):
+        return "US"
+    if postcode and re.fullmatch(r"[a-z]\d[a-z]\s?\d[a-z]\d", postcode[-1], re.IGNORECASE):
+        return "CA" if any(word in CA_PROVINCES for word in words) else None
+    if postcode and re.fullmatch(r"[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}", postcode[-1], re.I):
+        return "GB"
+    return None

@@ -1,0 +1,164 @@
+"""Days and times: "tomorrow at 7pm", "vendredi soir", "明日の19時".
+
+The time of day is read here (hours with am/pm, "19h30", "19時", noon, and the parts of a day:
+morning 9:00, afternoon 15:00, evening 18:00, tonight 20:00); the day is read by `dateparser`
+(imported on first use, restricted to the message's language, relative to the given `now` in
+the given time zone), and only when a day word is present, so most messages never load it.
+A time without a day is today's, or tomorrow's once it has passed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from functools import lru_cache
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from commerce_agent.agent.language.spans import Span, overlaps
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """The moment the shopper named; `has_time` is False when only a day was said."""
+
+    at: datetime
+    has_time: bool
+    span: Span
+
+
+_PARTS_OF_DAY = [
+    (r"tonight|ce soir|今夜|今晩", time(20, 0), 0),
+    (r"evening|soir(?:ée)?|夜|夕方|晩", time(18, 0), None),
+    (r"afternoon|après-midi|apres-midi|午後", time(15, 0), None),
+    (r"morning|matin(?:ée)?|朝|午前", time(9, 0), None),
+    (r"noon|midday|midi|正午|お昼|昼", time(12, 0), None),
+    (r"midnight|minuit", time(0, 0), None),
+]
+_PART_OF_DAY = [(re.compile(rf"(?<![a-z]){pattern}(?![a-z])"), at, days)
+                for pattern, at, days in _PARTS_OF_DAY]
+_CLOCK = re.compile(
+    r"(?<![\d:.,])(?:(?<![a-z])(?:at|à|vers|for|by)\s+|@\s*)?(\d{1,2})(?::(\d{2})|\s?h\s?(\d{2})?(?![a-z])|"
+    r"時(?:(\d{1,2})分|(半))?)?\s?(a\.?m\.?|p\.?m\.?)?(?![\d])"
+)
+_RELATIVE_DAYS = [
+    (r"day after tomorrow|après-demain|apres-demain|明後日|あさって", 2),
+    (r"tomorrow|tmrw|tmr|2moro|demain|明日|あした|あす", 1),
+    (r"today|tonight|aujourd'hui|ce soir|今日|今夜|今晩", 0),
+]
+_RELATIVE_DAY = [(re.compile(rf"(?<![a-z-]){pattern}(?![a-z])"), days)
+                 for pattern, days in _RELATIVE_DAYS]
+_DAY_WORDS = {
+    "en": r"(?:on|by|until|before|after|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}/\d{1,2}|"
+          r"monday|tuesday|wednesday|thursday|friday|"
+          r"saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|"
+          r"april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|"
+          r"aug|sep|sept|oct|nov|dec|next week|weekend",
+    "fr": r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
+          r"janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|"
+          r"novembre|décembre|decembre|semaine prochaine|week-end",
+    "ja": r"月曜|火曜|水曜|木曜|金曜|土曜|日曜|\d{1,2}月\d{1,2}日|"
+          r"来週|週末",
+}
+_DAY = {language: re.compile(rf"(?<![a-z])(?:{words})(?![a-z])")
+        for language, words in _DAY_WORDS.items()}
+# English day words read in a message judged French or Japanese: not those that are French
+# words too ("mon", "mar", "dec").
+_DAY["en-loose"] = re.compile(
+    r"(?<![a-z])(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tue|tues|wed|thu|"
+    r"thur|thurs|fri|sat|sun|next week|weekend)(?![a-z])")
+
+
+def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span]) -> When | None:
+    """The day and time named in `text` (lowercased), relative to `now` in zone `tz`."""
+    zone = ZoneInfo(tz)
+    local_now = now.astimezone(zone).replace(tzinfo=None)
+    masked = _masked(text, taken)
+    clock, clock_span = _clock(masked)
+    part, part_days, part_span = _part_of_day(masked)
+    day, day_span = _day(masked, language, local_now, [span for span in (clock_span,) if span])
+    if clock is None and part is None and day is None:
+        return None
+    at_time = clock or part
+    if clock is not None and part is not None and clock.hour < 12 and part.hour >= 15:
+        at_time = clock.replace(hour=clock.hour + 12)
+    if day is None:
+        day = local_now.date() + timedelta(days=part_days or 0)
+        if at_time is not None and datetime.combine(day, at_time) < local_now:
+            day += timedelta(days=1)
+    spans = [span for span in (clock_span, part_span, day_span) if span]
+    span = (min(start for start, _ in spans), max(end for _, end in spans))
+    moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
+    return When(moment, at_time is not None, span)
+
+
+def _masked(text: str, taken: list[Span]) -> str:
+    characters = list(text)
+    for start, end in taken:
+        characters[start:end] = " " * (end - start)
+    return "".join(characters)
+
+
+def _clock(text: str) -> tuple[time | None, Span | None]:
+    for match in _CLOCK.finditer(text):
+        hour_text, minutes, h_minutes, ji_minutes, half, meridiem = match.groups()
+        said = match.group(0)
+        if not (minutes or meridiem or "h" in said[len(said.split()[0]):] or "時" in said
+                or said.startswith(("at ", "à ", "vers ", "@"))):
+            continue
+        hour = int(hour_text)
+        minute = int(minutes or h_minutes or ji_minutes or (30 if half else 0))
+        if meridiem and meridiem.startswith("p") and hour < 12:
+            hour += 12
+        if meridiem and meridiem.startswith("a") and hour == 12:
+            hour = 0
+        if not meridiem and 1 <= hour <= 7 and not re.search(r"[時h:]", said):
+            hour += 12  # "at 3": shops and tables are booked in the afternoon
+        if hour > 23 or minute > 59:
+            continue
+        return time(hour, minute), match.span()
+    return None, None
+
+
+def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
+    for pattern, at, days in _PART_OF_DAY:
+        match = pattern.search(text)
+        if match:
+            return at, days, match.span()
+    return None, None, None
+
+
+def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[date | None,
+                                                                           Span | None]:
+    for pattern, days in _RELATIVE_DAY:
+        relative = pattern.search(text)
+        if relative:
+            return now.date() + timedelta(days=days), relative.span()
+    masked = _masked(text, clock)
+    # English day words are read in any message: short ones ("sat 2pm") are often misjudged.
+    for words in dict.fromkeys((language, "en" if language == "en" else "en-loose")):
+        trigger = _DAY.get(words, _DAY["en"])
+        if not trigger.search(masked):
+            continue
+        for said, moment in _search(masked, words[:2], now):
+            start = masked.find(said)
+            span = (start, start + len(said))
+            if start >= 0 and trigger.search(said) and not overlaps(span, clock):
+                return moment.date(), span
+    return None, None
+
+
+def _search(text: str, language: str, now: datetime) -> list[tuple[str, datetime]]:
+    search_dates = _search_dates()
+    settings = {"RELATIVE_BASE": now, "PREFER_DATES_FROM": "future",
+                "RETURN_AS_TIMEZONE_AWARE": False}
+    found = search_dates(text, languages=[language], settings=settings)
+    return list(found or [])
+
+
+@lru_cache(maxsize=1)
+def _search_dates() -> Any:
+    from dateparser.search import search_dates
+
+    return search_dates

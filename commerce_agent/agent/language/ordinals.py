@@ -1,0 +1,48 @@
+"""Positions in a list just shown: "the second one", "la 3e", "2番目", "the last one".
+
+`fold_numbers` has already written ordinal words as digits ("second" → "2nd", "troisième" →
+"3ème", "二番目" → "2番目"); this reads them back as positions, 1 for the first, -1 for the last.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from commerce_agent.agent.language.spans import Span, overlaps
+
+
+@dataclass(frozen=True, slots=True)
+class Ordinal:
+    """A position: 1 is the first, -1 the last."""
+
+    position: int
+    span: Span
+
+
+_ORDINAL = re.compile(
+    r"(?<![\w.,#])(\d{1,3})(?:st|nd|rd|th|ème|eme|ième|e|er|ère|re)(?![a-z])"
+    r"|(?<![\d.,])(\d{1,3})番目"
+    r"|(?<![\w-])(last|latest|dernière|dernier|second|seconde)(?![\w-])"
+    r"|(最後|一番最後)"
+)
+_SECOND = frozenset({"second", "seconde"})
+
+
+def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
+    """The positions named in `folded` outside the `taken` spans."""
+    found: list[Ordinal] = []
+    for match in _ORDINAL.finditer(folded):
+        if overlaps(match.span(), taken):
+            continue
+        digits = match.group(1) or match.group(2)
+        word = match.group(3)
+        if digits:
+            position = int(digits)
+        elif word in _SECOND:
+            position = 2
+        else:
+            position = -1
+        if position != 0:
+            found.append(Ordinal(position, match.span()))
+    return tuple(found)

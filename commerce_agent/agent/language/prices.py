@@ -1,0 +1,134 @@
+"""Price limits: "under $20", "moins de 20 €", "2000円以下", "between 10 and 20 dollars".
+
+Amounts are read by `price-parser` (thousands and decimal separators of either convention);
+the currency comes from the symbol, code or word next to the amount, mapped to the ISO codes
+the stores sell in. A limit word decides the bound: below/under/max → `max`, over/at least →
+`min`, between/from…to → both; an amount with a currency and no limit word is both (the "$25
+one"). An amount without a currency counts only after a limit word ("under 20").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from commerce_agent.agent.language.spans import Span, overlaps
+
+
+@dataclass(frozen=True, slots=True)
+class PriceBound:
+    """The price range the shopper asked for; `currency` is an ISO code or None when unsaid."""
+
+    min: Decimal | None
+    max: Decimal | None
+    currency: str | None
+    span: Span
+
+
+_CURRENCY_WORDS = {
+    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us"),
+    "EUR": ("eur", "€", "euros", "euro"),
+    "GBP": ("gbp", "£", "pounds", "pound", "quid", "sterling", "livres sterling", "livres",
+            "livre"),
+    "JPY": ("jpy", "¥", "￥", "円", "yen", "yens"),
+}
+_CODE_OF = {word: code for code, words in _CURRENCY_WORDS.items() for word in words}
+# "pounds" and "livres" are weights too: they make a price only after a limit word.
+_AMBIGUOUS = frozenset({"pounds", "pound", "livres", "livre"})
+_WORDS = "|".join(re.escape(word) for word in sorted(_CODE_OF, key=len, reverse=True))
+_AMOUNT = (r"\d+(?:\.\d)?k(?![a-z])|"
+           r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
+
+
+def _money(name: str) -> str:
+    return (rf"(?:(?P<{name}_pre>us\$|[$£€¥￥]|usd|eur|gbp|jpy)\s?)?"
+            rf"(?<![A-Za-z0-9_.,])(?P<{name}>{_AMOUNT})"
+            rf"(?:\s?(?P<{name}_post>{_WORDS})(?![a-z]))?")
+
+
+_MAX_BEFORE = (r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
+               r"not\s+over|at\s+most|max(?:imum)?|up\s+to|within|budget(?:\s+(?:is|of))?|"
+               r"moins\s+de|moins\s+cher\s+que|en\s+dessous\s+de|pas\s+plus\s+de|au\s+maximum|"
+               r"jusqu'à|jusqu'a|inférieur\s+à|sous|予算(?:は|が)?|最大")
+_MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
+              r"au\s+maximum|maxi|ou\s+moins|以下|まで|未満|以内|より安い")
+_MIN_BEFORE = (r"over|above|more\s+than|at\s+least|min(?:imum)?|starting\s+at|"
+               r"plus\s+de|au\s+moins|supérieur\s+à|à\s+partir\s+de|最低")
+_MIN_AFTER = r"min(?:imum)?|or\s+more|and\s+(?:up|above|over)|ou\s+plus|以上|より高い|超"
+_RANGE_BEFORE = r"between|from|entre|de|d'"
+_RANGE_JOIN = r"and|to|et|à|a|-|–|~|〜|から"
+
+_FLAGS = re.IGNORECASE
+_RANGE = re.compile(
+    rf"(?:\b(?:{_RANGE_BEFORE})\s*)?{_money('low')}\s*(?:{_RANGE_JOIN})\s*{_money('high')}"
+    r"(?:\s*(?:の間|くらい))?", _FLAGS)
+_MAX_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MAX_BEFORE})\s*:?\s*{_money('max')}",
+                      _FLAGS)
+_MIN_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MIN_BEFORE})\s*:?\s*{_money('min')}",
+                      _FLAGS)
+_ABOUT = r"(?:くらい|ぐらい|程度|ほど|or\s+so)?\s*"
+_MAX_POST = re.compile(rf"{_money('max')}\s*{_ABOUT}(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
+_MIN_POST = re.compile(rf"{_money('min')}\s*{_ABOUT}(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
+_BARE = re.compile(_money("at"), _FLAGS)
+
+
+def find_price(text: str, taken: list[Span]) -> PriceBound | None:
+    """The first price limit said in `text` (lowercased), outside the `taken` spans."""
+    for match in _RANGE.finditer(text):
+        if overlaps(match.span(), taken):
+            continue
+        currency = _currency(match, "low") or _currency(match, "high")
+        keyword = match.group(0)[:1].isalpha() or "から" in match.group(0)
+        if currency is None and not keyword:
+            continue
+        low, high = _amount(match.group("low")), _amount(match.group("high"))
+        if low < high:
+            return PriceBound(low, high, currency, match.span())
+    for pattern, bound in ((_MAX_PRE, "max"), (_MIN_PRE, "min"), (_MAX_POST, "max"),
+                           (_MIN_POST, "min")):
+        for match in pattern.finditer(text):
+            currency = _currency(match, bound, limited=True)
+            if overlaps(match.span(), taken) or currency is None and _followed_by_unit(
+                    text, match.end(bound)):
+                continue
+            amount = _amount(match.group(bound))
+            if bound == "max":
+                return PriceBound(None, amount, currency, match.span())
+            return PriceBound(amount, None, currency, match.span())
+    for match in _BARE.finditer(text):
+        currency = _currency(match, "at")
+        if currency is not None and not overlaps(match.span(), taken):
+            amount = _amount(match.group("at"))
+            return PriceBound(amount, amount, currency, match.span())
+    return None
+
+
+def _currency(match: re.Match[str], name: str, *, limited: bool = False) -> str | None:
+    for word in (match.group(f"{name}_pre"), match.group(f"{name}_post")):
+        if word and (limited or word.lower() not in _AMBIGUOUS):
+            return _CODE_OF[word.lower()]
+    return None
+
+
+_UNIT_AFTER = re.compile(r"\s?(?:[a-z%\"]|[^\x00-\x7f円])")
+
+
+def _followed_by_unit(text: str, end: int) -> bool:
+    """An amount with no currency right before a word ("under 20 people") is not a price."""
+    after = _UNIT_AFTER.match(text, end)
+    if after is None:
+        return False
+    rest = text[end:].lstrip()
+    return not re.match(rf"(?:{_WORDS}|{_MAX_AFTER}|{_MIN_AFTER}|and|or|ou|et|for|pour|please|"
+                        r"s'il|svp|pls|thanks|merci|の|で|を|は|が)(?![a-z])", rest, _FLAGS)
+
+
+def _amount(text: str) -> Decimal:
+    from price_parser import Price
+
+    if text[-1:] in "kK":  # "2k yen"
+        return Decimal(text[:-1]) * 1000
+    amount = Price.fromstring(text).amount
+    assert amount is not None
+    return Decimal(amount).normalize() + 0
