@@ -140,6 +140,11 @@ class State:
             return
         if name == "search_products":
             self.results = relevant(list(result.get("results", [])), str(args.get("query", "")))
+            currency = words.price_currency(self.frame.first) if self.frame else None
+            if currency and args.get("maxPrice", args.get("minPrice")) is not None:
+                # "under €15" across stores: a limit in euros says nothing of dollar prices.
+                self.results = [item for item in self.results
+                                if (item.get("price") or {}).get("currency") == currency]
             if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
                 self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
             for item in self.results:

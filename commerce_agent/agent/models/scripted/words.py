@@ -10,6 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from commerce_agent.agent.models.scripted import normalized
+
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
            "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
            "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
@@ -131,7 +133,22 @@ def _japanese_count(text: str) -> int | None:
 @lru_cache(maxsize=4096)
 def quantity(text: str) -> int | None:
     """How many the person asked for ("two", "3", "a couple of", "half a dozen", "deux",
-    "三冊"), or None when unsaid. Sizes and prices are not counts ("the 300 ml kyusu")."""
+    "三冊", "twenty"), or None when unsaid. Sizes, prices, times and addresses are not counts
+    ("the 300 ml kyusu", "between 30 and 80 dollars", "Monday at 6:30pm").
+
+    The normalize stage reads the count; the local reader below fills what it leaves unsaid
+    ("make it one", "both", "ひとつ", "a few") unless its numbers were a price, a time or an
+    address, and vetoes a count that is a seat or party size."""
+    theirs = normalized.count(text)
+    if theirs is not None:
+        return theirs
+    mine = _local_quantity(text)
+    if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
+        return None
+    return mine
+
+
+def _local_quantity(text: str) -> int | None:
     plain = _without_measures(fold(text))
     if (japanese := _japanese_count(plain)) is not None:
         return japanese
@@ -176,7 +193,18 @@ def _amount(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def price_bounds(text: str) -> dict[str, str]:
-    """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30"."""
+    """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30",
+    "moins de 15 €", "1500円まで" (the normalize stage first, then the local patterns)."""
+    limits, _ = normalized.price_limit(text)
+    return limits or _local_price_bounds(text)
+
+
+def price_currency(text: str) -> str | None:
+    """The currency a price limit names ("under €15" → EUR), or None."""
+    return normalized.price_limit(text)[1]
+
+
+def _local_price_bounds(text: str) -> dict[str, str]:
     folded = fold(text)
     number = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
     bounds: dict[str, str] = {}
@@ -297,9 +325,13 @@ _COURTESY = re.compile(r"[\s,.;!]*(?:thanks?(?: you)?|thx|please|pls|merci|svp|s
 @lru_cache(maxsize=1024)
 def address(raw: str) -> dict[str, str] | None:
     """A delivery address the person typed, alone or inside a sentence ("please send it to
-    742 Evergreen Terrace, Springfield, IL 62704, thanks"): after "deliver/ship/send to", or
-    a line that reads as one (a number, and two commas, a closing country code, or a US state
-    and ZIP)."""
+    742 Evergreen Terrace, Springfield, IL 62704, thanks"): the normalize stage's, else after
+    "deliver/ship/send to", or a line that reads as one (a number, and two commas, a closing
+    country code, or a US state and ZIP)."""
+    return normalized.address(raw) or _local_address(raw)
+
+
+def _local_address(raw: str) -> dict[str, str] | None:
     match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them)|livre[rz]?(?:-le|-la|"
                       r"-les)?|envoye[rz]?(?:-le|-la)?)\s+(?:it\s+|them\s+)?(?:to|au|a|à)\s+(.+)$",
                       raw, re.IGNORECASE)
