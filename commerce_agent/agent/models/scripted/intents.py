@@ -49,9 +49,12 @@ _CHECKS: list[tuple[str, str]] = [
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
                r"\bdon'?t want\b|\bno longer want\b|\bget rid of\b|\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
-    ("switch", r"\bswitch\b|\bshop at\b|\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
+    # "switch it to the 16 oz" changes a line; "switch to Lumen Studio" changes the store.
+    ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
+               r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
-    ("quantity", r"\bmake (?:it|that|them|those)\b|\bchange\b.*\bto\b|\bonly want\b|"
+    ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
+                 r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
@@ -84,7 +87,8 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bavez-vous\b|\bvous avez\b|\bmoins cher\b|ありますか|ある\?|探して|見せて|"
                r"見たい|おすすめ|安い"),
 ]
-_ABOUT_AN_ORDER = re.compile(r"\bmy (?:order|package|parcel|delivery|stuff|purchase|things)s?\b|"
+_ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
+                             r"stuff|purchase|things)s?\b|\bmy (?:order|package|parcel)s?\b|"
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
 # A question that asks the agent to act now rather than whether it could be done.
 _ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"

@@ -72,6 +72,9 @@ class Planner:
             return top[0]
         if focus is not None and self._names_an_option(focus, wanted):
             return focus
+        if focus is not None and not words.content_words(self.query(frame.first)):
+            # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
+            return focus
         return None
 
     def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from commerce_agent.agent.models.scripted.words import fold
+from commerce_agent.agent.models.scripted.words import content_words, fold, quantity
 
 Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"]
 
@@ -55,7 +55,7 @@ _NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|no
 _NO_TAIL = frozenset("""
 thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
 for please merci pas maintenant aujourd'hui ca va non no nope it's its alright it that's
-thats ira rien d'autre c'est tout is
+thats ira rien d'autre c'est tout is me not now all
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
                        r"jamais)\b|\bn'|しないで|ないで|しない|やめて")
@@ -76,6 +76,12 @@ _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")
 
 
+# Verbs that make a "no, …" a new request ("no, cancel it", "non, ajoute deux").
+_ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|change|switch|"
+                     r"pause|resume|rate|tip|apply|use|want|need|like|take|get|prefer|instead|"
+                     r"rather|ajoute|annule|retire|montre|cherche|veux|voudrais|prends)")
+
+
 @dataclass(frozen=True)
 class Act:
     kind: Kind
@@ -94,6 +100,15 @@ def _assent_only(folded: str) -> bool:
         return False
     has_head = any(word in _ASSENT for word in words) or _ASSENT_PHRASES.search(folded)
     return bool(has_head) and all(word in _ASSENT or word in _ALONG for word in words)
+
+
+def _declines_only(tail: str) -> bool:
+    """What follows a "no" adds nothing asked for: no product, number or other request
+    ("no thanks, not today", "nah, not for me"; unlike "no, the blue one" or "no, 3")."""
+    said = re.findall(r"[\w'-]+", tail)
+    return all(word in _NO_TAIL for word in said) or (
+        len(said) <= 6 and not content_words(tail) and quantity(tail) is None
+        and not _ACTION.search(tail))
 
 
 def _clauses(text: str) -> list[str]:
@@ -130,8 +145,7 @@ def read_act(raw: str) -> Act:
             return Act("refusal", text)
         if _JA_ASSENT.search(text) and len(text) <= 12:
             return Act("confirmation", text)
-    elif (head := _NO_HEAD.search(folded)) and all(
-            word in _NO_TAIL for word in re.findall(r"[\w'-]+", folded[head.end():])):
+    elif (head := _NO_HEAD.search(folded)) and _declines_only(folded[head.end():]):
         return Act("refusal", text)
     elif _assent_only(folded):
         return Act("confirmation", text)

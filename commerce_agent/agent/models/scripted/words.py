@@ -36,7 +36,7 @@ august september october november december jan feb mar apr jun jul aug sep sept 
 delivery deliver
 take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
-half few several those these least expensive cheapest lowest priced pricey
+half few several those these least expensive cheapest lowest priced pricey not no
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
 mes votre vos ton ta moi cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
@@ -224,7 +224,8 @@ def _local_price_bounds(text: str) -> dict[str, str]:
 _JA_PARTICLES = re.compile(r"[をはがにでともへやの、。？！?!「」\s]+")
 _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商品|お店|店|それ|これ|あれ|"
                         r"ありますか|あります|ある|見せて|探して|見たい|欲しい|ほしい|"
-                        r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う)")
+                        r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
+                        r"どの|何|なに|です|すか|ますか|いくら|一番)")
 # Numbers with their counter or unit; a kanji numeral only with one (八女 is a place).
 _JA_MEASURE = re.compile(r"\d+\s*(?:つ|個|冊|枚|本|杯|点|箱|袋|ml|g|cm|円|グラム|ミリ)?|"
                          r"[一二三四五六七八九十]+(?:つ|個|冊|枚|本|杯|点|箱|袋)")
@@ -232,7 +233,8 @@ _JA_MEASURE = re.compile(r"\d+\s*(?:つ|個|冊|枚|本|杯|点|箱|袋|ml|g|cm|
 
 def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
-    phrases = _JA_PARTICLES.split(_JA_MEASURE.sub(" ", fold(text)))
+    plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
+    phrases = _JA_PARTICLES.split(plain)
     return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
 
 
@@ -262,6 +264,8 @@ _NEXT_ITEM = re.compile(
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+_SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes les deux|"
+                     r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
 
 @lru_cache(maxsize=1024)
@@ -278,7 +282,13 @@ def item_phrases(text: str) -> tuple[str, ...]:
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
             parts.append(piece)
-    return tuple(parts) if len(parts) > 1 and all(map(_names_a_thing, parts)) else (text,)
+    if len(parts) < 2 or not all(map(_names_a_thing, parts)):
+        return (text,)
+    shared = _SHARED.search(parts[-1])
+    if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
+        parts[-1] = parts[-1][:shared.start()]
+        parts = [f"{part}, {shared.group(1)}" for part in parts]
+    return tuple(parts)
 
 
 def _names_a_thing(text: str) -> bool:
