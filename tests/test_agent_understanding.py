@@ -171,3 +171,42 @@ def test_the_agents_own_questions_are_known_in_every_language() -> None:
     for language in ("en", "fr", "ja"):
         assert asks(f"Mug. {messages.say(language, 'which')}")
         assert suggests_add(f"Mug. {messages.say(language, 'suggest_add')}")
+
+
+_ASSENT = ["yes", "yeah", "yep", "sure", "ok", "okay", "alright", "perfect", "great", "oui",
+           "d'accord", "absolutely", "sounds good", "go ahead", "do it", "go for it", "why not"]
+_POLITE = ["please", "thanks", "thank you", "then", "that works", "merci", "s'il vous plait"]
+
+
+@given(st.lists(st.sampled_from(_ASSENT), min_size=1, max_size=2),
+       st.lists(st.sampled_from(_POLITE), max_size=2), st.sampled_from(["", "!", ".", " :)"]))
+def test_any_assent_with_politeness_confirms(assent: list[str], polite: list[str],
+                                             end: str) -> None:
+    text = ", ".join(assent + polite) + end
+    assert read_act(text).kind == "confirmation", text
+
+
+@given(st.sampled_from(["no", "nope", "nah", "no thanks", "not now", "non merci"]),
+       st.sampled_from(["", ", not today", ", I'm good", ", not for me", ", maybe later",
+                        " thanks"]))
+def test_any_polite_no_refuses(head: str, tail: str) -> None:
+    assert read_act(head + tail).kind == "refusal"
+
+
+@given(st.sampled_from(["no", "nope", "non"]),
+       st.sampled_from(["the blue one", "two of them", "cancel it", "I want 3", "le bleu"]))
+def test_a_no_that_asks_for_something_is_no_refusal(head: str, tail: str) -> None:
+    assert read_act(f"{head}, {tail}").kind != "refusal"
+
+
+@given(st.sampled_from(["cancel my order", "return the mug", "pause my subscription",
+                        "cancel my subscription"]),
+       st.sampled_from(["how do I", "can I", "is it possible to", "how can I", "could I"]))
+def test_asking_whether_is_never_doing(action: str, opening: str) -> None:
+    assert understand(f"{opening} {action}?")[0] == "policy"
+
+
+@given(st.sampled_from(["cancel my order", "return the mug", "pause my subscription"]),
+       st.sampled_from(["", "please ", "can you ", "could you please "]))
+def test_asking_to_act_acts(action: str, opening: str) -> None:
+    assert understand(f"{opening}{action}")[0] not in ("policy", "no", "other")
