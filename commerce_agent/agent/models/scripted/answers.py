@@ -63,6 +63,8 @@ def _cancel(p: Planner) -> Decision:
     order = _known_order(p)
     if not isinstance(order, dict):
         return order if order is not None else say(p.lang, "no_orders")
+    if order.get("subscription"):  # cancelling a subscription is ending it, by its terms
+        return _subscription(p, "sub_cancel")
     state = order.get("status")
     key = "can_cancel" if state in _CANCELLABLE else "cannot_cancel"
     return say(p.lang, key, id=order["orderId"], status=status(p.lang, state),
@@ -81,7 +83,9 @@ def _returns(p: Planner) -> Decision:
 
 def _store_terms(p: Planner) -> Decision:
     """Fees and delivery: the store's minimum order and where it delivers."""
-    store = p.mentioned_store() or p.current_store()
+    if p.needs_stores():
+        return p.call("list_stores")
+    store = p.mentioned_store() or p.store_described(p.frame.first) or p.current_store()
     if store is None:
         return say(p.lang, "help")
     if store not in p.state.store_info and p.state.done("get_store", storeId=store) is None:

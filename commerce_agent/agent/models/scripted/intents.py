@@ -64,11 +64,12 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bachete[rz]?\b|\bcommander\b|買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
                  r"purchase)\b|\bthat'?s all\b|\bfinish\b|\bpasse[rz]? (?:la |ma )?commande\b|"
-                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済"),
+                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|"
+                 r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
     ("discounts", r"\b(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
-                  r"cheaper|reductions?|soldes)\b|割引|クーポン|セール"),
+                  r"reductions?|soldes)\b|割引|クーポン|セール"),
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
@@ -83,7 +84,8 @@ _CHECKS: list[tuple[str, str]] = [
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
     ("search", r"\bfind\b|\bsearch\b|\blook(?:ing)? for\b|\bshow\b|\bdo you (?:have|sell|do)\b|"
                r"\bany\b|\bgot any\b|\bbrowse\b|\brecommend\b|\bi'?m after\b|\bwhat\b.*\bhave\b|"
-               r"\bcheapest\b|\bleast expensive\b|\bcherche\b|\btrouve[rz]?\b|\bmontre[rz]?\b|"
+               r"\bcheapest\b|\bcheaper\b|\bleast expensive\b|\bcherche\b|\btrouve[rz]?\b|"
+               r"\bmontre[rz]?\b|"
                r"\bavez-vous\b|\bvous avez\b|\bmoins cher\b|ありますか|ある\?|探して|見せて|"
                r"見たい|おすすめ|安い"),
 ]
@@ -173,6 +175,10 @@ def understand(raw: str) -> tuple[str, str]:
         return "no", act.text  # "don't add it", "I don't need that"
     if kind == "fees":
         return "policy", act.text
+    if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
+            and words.content_words(words.without_measures(act.text)) and \
+            words.address(act.text) is None:
+        return "add", act.text  # "a dozen arancini please": a count and a thing is an order
     if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
             words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?"

@@ -137,6 +137,10 @@ class Planner:
                 best, found = score, str(store["storeId"])
         return found
 
+    def store_described(self, text: str) -> str | None:
+        """The store whose name or description the words fit ("the ceramics shop")."""
+        return self._store_named(words.fold(text), described=True)
+
     def mentioned_store(self) -> str | None:
         """The store the frame's words name, once the stores are known."""
         for text in reversed(self.frame.texts):

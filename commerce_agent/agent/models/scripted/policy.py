@@ -21,7 +21,7 @@ def _other(p: Planner) -> Decision:
     if any(word in folded for word in ("thank", "cheers", "great", "perfect", "merci",
                                        "ありがとう")):
         return say(p.lang, "welcome")
-    if words.address(text) and p.state.open_carts():
+    if words.address(text) and (p.state.open_carts() or p.state.done("place_order")):
         return check_out(p)
     if words.content_words(p.query(text)) and not _greeting(folded):
         return browse.search(p)

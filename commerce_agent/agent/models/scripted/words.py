@@ -338,10 +338,21 @@ def address(raw: str) -> dict[str, str] | None:
     742 Evergreen Terrace, Springfield, IL 62704, thanks"): the normalize stage's, else after
     "deliver/ship/send to", or a line that reads as one (a number, and two commas, a closing
     country code, or a US state and ZIP)."""
-    return normalized.address(raw) or _local_address(raw)
+    mine = _local_address(raw)
+    if mine is not None and "countryCode" in mine:
+        # An explicit country or postal shape ("Toronto, ON M5J 2J5, CA" is Canada, not
+        # California; a Japanese address runs to its block number).
+        return mine
+    return normalized.address(raw) or mine
+
+
+_JA_ADDRESS = re.compile(r"((?:〒?\s?\d{3}-\d{4}\s*)?\S*?(?:都|道|府|県)\S*?(?:市|区|町|村)\S*?"
+                         r"\d+(?:[-－丁目番地号]\d*)*)")
 
 
 def _local_address(raw: str) -> dict[str, str] | None:
+    if match := _JA_ADDRESS.search(unicodedata.normalize("NFKC", raw)):
+        return {"address": match.group(1), "countryCode": "JP"}
     match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them)|livre[rz]?(?:-le|-la|"
                       r"-les)?|envoye[rz]?(?:-le|-la)?)\s+(?:it\s+|them\s+)?(?:to|au|a|à)\s+(.+)$",
                       raw, re.IGNORECASE)
