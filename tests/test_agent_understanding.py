@@ -158,7 +158,8 @@ def test_every_sentence_in_every_language(language: str) -> None:
     params = {"count": 2, "listing": "1) A", "name": "Mug", "price": "$1", "query": "x",
               "quantity": 2, "options": "", "store": "S", "lines": "1 × Mug", "total": "$1",
               "id": "ord_1", "status": "confirmed", "days": 30, "cycles": 3, "group": "size",
-              "areas": "US", "minimum": "$15"}
+              "areas": "US", "minimum": "$15", "names": "A, B", "code": "X", "saved": "$1",
+              "items": "1 × Mug", "refund": "$1", "stars": 5}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)

@@ -38,7 +38,7 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     if step is not None:
         return step
     if not p.state.results:
-        return f"I couldn't find anything matching “{query}”. Try other words?"
+        return say(p.lang, "not_found", query=query)
     top = p.top_matches()
     if len(top) > 1:
         unread = [item for item in top[:3] if item["itemId"] not in p.state.details]
@@ -49,7 +49,7 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
             return best
         shown = "; ".join(f"{n}) {item['name']} ({money_text(item['price'])})"
                           for n, item in enumerate(p.state.results[:5], 1))
-        return f"I found several: {shown}. {WHICH}"
+        return f"{say(p.lang, 'several', listing=shown)} {say(p.lang, 'which')}"
     return top[0]
 
 
@@ -157,7 +157,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         return p.call("get_item", itemId=item_id)
     item = state.items[item_id]
     if item.get("available") is False:
-        return f"Sorry, {item['name']} is sold out right now. Ask me to find something similar."
+        return say(p.lang, "item_sold_out", name=item["name"])
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
     quantity = p.frame.quantity(str(item["name"]))
@@ -251,7 +251,7 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
         return p.call("list_stores")  # "check out my Trattoria Fiamma cart"
     cart = _cart_to_order(p, store)
     if cart is None or not cart.get("items"):
-        return "Your cart is empty: add something first."
+        return say(p.lang, "cart_empty")
     needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
     address = next((found for found in map(words.address, reversed(p.frame.texts)) if found),
                    None) or state.address

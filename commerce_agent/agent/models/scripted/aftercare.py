@@ -122,9 +122,9 @@ def start_return(p: Planner) -> Decision:
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
     refund = ret.get("refundAmount")
-    return (f"Return {ret['returnId']} is {ret['status']} for {what}"
-            f"{f'; the refund will be {money_text(refund)}' if refund else ''}. I'll keep an "
-            "eye on it: ask me about it any time.")
+    text = say(p.lang, "return_started", id=ret["returnId"], items=what,
+               status=status_word(p.lang, ret["status"]))
+    return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text
 
 
 def rate(p: Planner) -> Decision:
@@ -138,7 +138,7 @@ def rate(p: Planner) -> Decision:
         return "You have no orders to rate yet."
     if p.state.done("rate_order") is None:
         return p.call("rate_order", orderId=order_id, overall=stars)
-    return f"Thank you! I rated order {order_id} {stars} star{'s' if stars > 1 else ''}."
+    return say(p.lang, "rated", id=order_id, stars=stars)
 
 
 def tip(p: Planner) -> Decision:
@@ -157,7 +157,7 @@ def tip(p: Planner) -> Decision:
         currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")
         return p.call("tip_order", orderId=order_id,
                       amount={"amount": value, "currency": currency})
-    return f"Done: your tip was added to order {order_id}. Thank you!"
+    return say(p.lang, "tipped", id=order_id)
 
 
 _ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active"),
@@ -176,7 +176,7 @@ def subscription(p: Planner) -> Decision:
         return p.call("change_subscription", orderId=order_id, action=action)
     terms = _order(p, order_id).get("subscription") or {}
     state = terms.get("status", "changed")
-    text = f"Your subscription (order {order_id}) is now {state}."
+    text = say(p.lang, "subscription_now", id=order_id, status=status_word(p.lang, state))
     if state == "active" and terms.get("nextBillingDate"):
         text += f" The next charge is on {choices.day(str(terms['nextBillingDate']))}."
     if state == "paused":

@@ -43,7 +43,8 @@ def set_quantity(p: Planner) -> Decision:
                       quantity=quantity)
     p.extra["quantity"] = quantity
     cart = p.state.carts[str(cart["storeId"])]
-    return f"Done: {quantity} × {line['name']} now. {cart_text(cart, _store_name(p, cart))}"
+    return (say(p.lang, "quantity_set", quantity=quantity, name=line["name"]) + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))
 
 
 def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
@@ -92,8 +93,8 @@ def remove(p: Planner) -> Decision:
     if removed is not None:
         cart = next(c for c in p.state.carts.values() if c["cartId"] == removed.args["cartId"])
         name = p.state.line_names.get(str(removed.args.get("cartItemId")), "it")
-        return (f"Removed {name}. "
-                f"{cart_text(cart, _store_name(p, cart))}")
+        store = _store_name(p, cart)
+        return f"{say(p.lang, 'removed', name=name)} {cart_text(cart, store, p.lang)}"
     found = p.resolve_line()
     if found is None:
         return _which_line(p)
@@ -110,8 +111,8 @@ def view(p: Planner) -> Decision:
         return [p.call("view_cart", cartId=cart["cartId"]) for cart in unseen]
     carts = [p.state.carts[store] for store in reversed(p.state.cart_stores)
              if store in p.state.carts]
-    return " ".join(cart_text(cart, _store_name(p, cart)) for cart in carts) + \
-        " Say “check out” when you're ready."
+    return " ".join(cart_text(cart, _store_name(p, cart), p.lang) for cart in carts) + " " + \
+        say(p.lang, "ready")
 
 
 def empty(p: Planner) -> Decision:
@@ -126,7 +127,7 @@ def empty(p: Planner) -> Decision:
         if not calls:
             return "Your cart is already empty."
         return calls
-    return "Done: your cart is empty now."
+    return say(p.lang, "emptied")
 
 
 def promotion(p: Planner) -> Decision:
@@ -149,5 +150,5 @@ def promotion(p: Planner) -> Decision:
     if p.state.done("apply_promotion") is None:
         return p.call("apply_promotion", cartId=cart["cartId"], code=code)
     cart = p.state.carts[str(cart["storeId"])]
-    return (f"Code {code} applied: you save {money_text(cart.get('discount'))}. "
-            f"{cart_text(cart, _store_name(p, cart))}")
+    return (say(p.lang, "code_applied", code=code, saved=money_text(cart.get("discount"))) + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))
