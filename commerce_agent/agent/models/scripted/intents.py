@@ -45,7 +45,7 @@ _CHECKS: list[tuple[str, str]] = [
     ("tip", r"\btip\b|\bpourboire\b|チップ"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
-              r"\bremove everything\b|\bvider\b.*\bpanier\b|カートを空"),
+              r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
                r"\bdon'?t want\b|\bno longer want\b|\bget rid of\b|\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
@@ -56,14 +56,16 @@ _CHECKS: list[tuple[str, str]] = [
     ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
-                 r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b"),
+                 r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
+                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|変更|に変えて|にして"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
-             r"\breserve\b|\bschedule\b|\bappointment\b|\breserver\b|予約"),
+             r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b|買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
-                 r"purchase)\b|\bthat'?s all\b|\bfinish\b|\bpasse[rz]? (?:la |ma )?commande\b|"
+                 r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
+                 r"\bpasse[rz]? (?:la |ma )?commande\b|"
                  r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
