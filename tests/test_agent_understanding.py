@@ -159,7 +159,8 @@ def test_every_sentence_in_every_language(language: str) -> None:
               "quantity": 2, "options": "", "store": "S", "lines": "1 × Mug", "total": "$1",
               "id": "ord_1", "status": "confirmed", "days": 30, "cycles": 3, "group": "size",
               "areas": "US", "minimum": "$15", "names": "A, B", "code": "X", "saved": "$1",
-              "items": "1 × Mug", "refund": "$1", "stars": 5}
+              "items": "1 × Mug", "refund": "$1", "stars": 5, "hours": "Mo-Fr",
+              "address": "1 Main St"}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)

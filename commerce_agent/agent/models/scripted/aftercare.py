@@ -43,7 +43,7 @@ def order_meant(p: Planner, wanted: str | None = None) -> str | None:
                             if score(order) == best)["orderId"])
     if orders:
         return str(orders[-1]["orderId"])
-    return state.last_order
+    return None if wanted == "subscription" else state.last_order
 
 
 def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:

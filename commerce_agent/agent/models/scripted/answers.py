@@ -82,7 +82,8 @@ def _returns(p: Planner) -> Decision:
 
 
 def _store_terms(p: Planner) -> Decision:
-    """Fees and delivery: the store's minimum order and where it delivers."""
+    """Fees, delivery and hours: the store's minimum order, where it delivers, when it opens
+    and where it is."""
     if p.needs_stores():
         return p.call("list_stores")
     store = p.mentioned_store() or p.store_described(p.frame.first) or p.current_store()
@@ -91,7 +92,19 @@ def _store_terms(p: Planner) -> Decision:
     if store not in p.state.store_info and p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)
     info = p.state.store_info.get(store, {})
+    if intent(p.frame.first) == "hours":
+        return say(p.lang, "hours", store=info.get("name", store),
+                   hours=", ".join(info.get("openingHours") or []) or "—",
+                   address=_address_text(info.get("address")))
     minimum = info.get("minimumOrderValue")
     return say(p.lang, "fees", store=info.get("name", store),
                areas=", ".join(info.get("deliveryAreas") or []) or "—",
                minimum=money_text(minimum) if minimum else "—")
+
+
+def _address_text(address: Any) -> str:
+    if isinstance(address, dict):
+        parts = (address.get(key) for key in ("streetAddress", "addressLocality",
+                                               "addressRegion", "postalCode", "addressCountry"))
+        return ", ".join(str(part) for part in parts if part)
+    return str(address or "—")

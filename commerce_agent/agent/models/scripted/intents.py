@@ -24,7 +24,11 @@ _CHECKS: list[tuple[str, str]] = [
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resilier|annuler|arreter)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
-    ("fees", r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
+    ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
+              r"what time do you (?:open|close)|where are you(?: located)?|your address|"
+              r"horaires|heures d'ouverture|ou etes-vous)\b|営業時間|何時から|場所はどこ"),
+    ("fees", r"\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b|\bship(?:ping)? to\b.*\?|"
+             r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
              r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
              r"\bfrais de (?:port|livraison)\b|送料|配送料"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
@@ -47,7 +51,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
-               r"\bdon'?t want\b|\bno longer want\b|\bget rid of\b|\b(?:retire[rz]?|enleve[rz]?|"
+               r"\bdon'?t (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
     # "switch it to the 16 oz" changes a line; "switch to Lumen Studio" changes the store.
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
@@ -175,7 +180,7 @@ def understand(raw: str) -> tuple[str, str]:
     kind = intent(act.text)
     if act.negated == ("*",) and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
-    if kind == "fees":
+    if kind in ("fees", "hours") and act.kind == "question":
         return "policy", act.text
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
             and words.content_words(words.without_measures(act.text)) and \

@@ -68,6 +68,7 @@ ENGLISH: dict[str, str] = {
     "no_subscription": "You have no subscription yet. Say “subscribe to …” to start one.",
     "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
             "or “tip 5 dollars” on a completed order.",
+    "hours": "{store} is open {hours}; it is at {address}.",
     "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",

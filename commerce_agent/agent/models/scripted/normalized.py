@@ -50,3 +50,12 @@ def address(text: str) -> dict[str, str] | None:
         return None
     return {"address": found.text, **({"countryCode": found.country_code}
                                       if found.country_code else {})}
+
+
+def ordinal(text: str) -> int | None:
+    """The position named, 0-based (-1 is the last), per the normalize stage."""
+    found = reading(text).ordinals
+    if not found:
+        return None
+    position = int(found[0].position)
+    return position - 1 if position > 0 else position

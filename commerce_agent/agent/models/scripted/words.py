@@ -184,7 +184,11 @@ def ordinal(text: str) -> int | None:
             return ORDINALS[word]
     match = re.search(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b", folded) or \
         re.fullmatch(r"\s*(\d)\s*[.)]?\s*", folded)
-    return int(match.group(1)) - 1 if match else None
+    if match:
+        return int(match.group(1)) - 1
+    if "最初" in folded:
+        return 0
+    return normalized.ordinal(text)  # "le premier", "la deuxième", "2番目"
 
 
 def _amount(text: str) -> str:
