@@ -212,3 +212,32 @@ def test_asking_whether_is_never_doing(action: str, opening: str) -> None:
        st.sampled_from(["", "please ", "can you ", "could you please "]))
 def test_asking_to_act_acts(action: str, opening: str) -> None:
     assert understand(f"{opening}{action}")[0] not in ("policy", "no", "other")
+
+
+@pytest.mark.parametrize(("text", "position"), [
+    ("the second one", 1), ("the last one", -1), ("number 2", 1), ("2", 1),
+    ("le premier", 0), ("la deuxième", 1), ("2番目", 1), ("最初の", 0), ("the blue one", None)])
+def test_ordinals_in_three_languages(text: str, position: int | None) -> None:
+    assert words.ordinal(text) == position
+
+
+@pytest.mark.parametrize("text", [
+    "what are your opening hours?", "where are you located?", "do you deliver to Canada?",
+    "how much is shipping?", "do you charge for delivery?"])
+def test_store_questions_are_answered(text: str) -> None:
+    assert understand(text)[0] == "policy"
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("add a glaze mug and two dinner plates to my cart", 2),
+    ("two tiramisu, a lasagna and three arancini", 3),
+    ("add a classic mug with a gift box and a cork coaster", 1),
+    ("order a diavola, 16 inch", 1), ("I want a mug in blue and white", 1),
+    ("ajoute un mug et deux assiettes", 2), ("玄米茶と急須をカートに入れて", 2)])
+def test_several_items_in_one_message(text: str, parts: int) -> None:
+    assert len(words.item_phrases(text)) == parts
+
+
+def test_options_said_once_for_both_items() -> None:
+    assert words.item_phrases("can I get a margherita and a diavola, both 12 inch") == (
+        "can i get a margherita, 12 inch", "a diavola, 12 inch")
