@@ -178,7 +178,7 @@ def understand(raw: str) -> tuple[str, str]:
     if act.kind == "refusal":
         return "no", act.text
     kind = intent(act.text)
-    if act.negated == ("*",) and kind != "remove":
+    if act.wholly_negated and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
     if kind in ("fees", "hours") and act.kind == "question":
         return "policy", act.text

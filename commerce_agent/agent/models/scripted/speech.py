@@ -19,9 +19,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from commerce_agent.agent.models.scripted.words import content_words, fold, quantity
+from commerce_agent.agent.models.scripted.words import (
+    content_words,
+    fold,
+    japanese_query,
+    quantity,
+)
 
 Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"]
+# A "statement" is a message negated as a whole; the intent stage reads what it negates.
 
 # Words of assent: a message made only of these (and politeness) accepts the offer.
 _ASSENT = frozenset("""
@@ -88,6 +94,8 @@ class Act:
     # The words that carry the request: the message without its negated clauses.
     text: str
     negated: tuple[str, ...] = ()
+    # The whole message is negated ("I don't want the planter", "don't add it").
+    wholly_negated: bool = False
 
 
 def _is_japanese(text: str) -> bool:
@@ -143,8 +151,10 @@ def read_act(raw: str) -> Act:
     if _is_japanese(text):
         if _JA_REFUSAL.search(text):
             return Act("refusal", text)
-        if _JA_ASSENT.search(text) and len(text) <= 12:
-            return Act("confirmation", text)
+        assent = _JA_ASSENT.search(text)
+        rest = text[assent.end():] if assent else ""
+        if assent and not japanese_query(rest) and quantity(rest) is None:
+            return Act("confirmation", text)  # "はい、お願いします", not "はい、2つください"
     elif (head := _NO_HEAD.search(folded)) and _declines_only(folded[head.end():]):
         return Act("refusal", text)
     elif _assent_only(folded):
@@ -155,11 +165,6 @@ def read_act(raw: str) -> Act:
     if _question(kept, fold(kept).strip()):
         return Act("question", kept, negated)
     if not negated and _NEGATION.search(folded):
-        return Act("statement", kept, ("*",))  # wholly negated: "I don't want the planter"
+        return Act("statement", kept, wholly_negated=True)
     return Act("instruction", kept, negated)
 
-
-def polite_request(raw: str) -> bool:
-    """A question that asks the agent to act ("can you cancel it?"), not about acting."""
-    folded = fold(raw).strip()
-    return bool(_POLITE_REQUEST.search(folded) or (_is_japanese(raw) and _JA_REQUEST.search(raw)))

@@ -227,17 +227,24 @@ def _local_price_bounds(text: str) -> dict[str, str]:
 # Japanese: particles split a sentence into its phrases; these phrases never name a product.
 _JA_PARTICLES = re.compile(r"[をはがにでともへやの、。？！?!「」\s]+")
 _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商品|お店|店|それ|これ|あれ|"
-                        r"ありますか|あります|ある|見せて|探して|見たい|欲しい|ほしい|"
+                        r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
-                        r"どの|何|なに|です|すか|ますか|いくら|一番)")
+                        r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|"
+                        r"ありがとう|ね$|よ$)")
 # Numbers with their counter or unit; a kanji numeral only with one (八女 is a place).
 _JA_MEASURE = re.compile(r"\d+\s*(?:つ|個|冊|枚|本|杯|点|箱|袋|ml|g|cm|円|グラム|ミリ)?|"
                          r"[一二三四五六七八九十]+(?:つ|個|冊|枚|本|杯|点|箱|袋)")
 
 
+_JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|しました|ますか|ます|"
+                        r"でした|ました|でしょうか)"
+                        r"(?=[、。？！?!\s]|$)")
+
+
 def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
+    plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
     phrases = _JA_PARTICLES.split(plain)
     return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
 
