@@ -4,7 +4,8 @@
 
 Prints the pass rate of read() on the dev table (tuned against) and the held-out table (never
 tuned against), the p50/p95 latency of one uncached read() over the dev table's messages
-(each message's caches cleared first, so every call does the whole work), and the resident
+(each message's caches cleared first, so every call does the whole work) and of reading it
+again (cached, as when a conversation's earlier messages are read at each step), the resident
 memory the stage adds: after importing it, and after the first read of every message (which
 loads text2num, usaddress, price-parser, dateparser and, with the agent-nlp extra, lingua).
 """
@@ -29,7 +30,7 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true", help="print each failing case")
     options = parser.parse_args()
     before = memory_kib(os.getpid())["VmRSS"]
-    from commerce_agent.agent.language import detect, read, reading
+    from commerce_agent.agent.language import dates, detect, numbers, read, reading
     from tests.normalize_support import differences, load, read_case
 
     if options.no_lingua:
@@ -51,8 +52,8 @@ def main() -> None:
         for case in cases:
             reading._parts.cache_clear()
             detect._latin_language.cache_clear()
-            from commerce_agent.agent.language import numbers
             numbers._fold_numbers.cache_clear()
+            dates._search.cache_clear()
             start = time.perf_counter()
             read(case["text"], now=now, tz=tz)
             timings.append((time.perf_counter() - start) * 1000)
@@ -60,6 +61,13 @@ def main() -> None:
     print(f"read() uncached over {len(cases)} dev messages x5: "
           f"p50 {statistics.median(timings):.3f} ms, "
           f"p95 {timings[int(len(timings) * 0.95)]:.3f} ms, max {timings[-1]:.1f} ms")
+    again = []
+    for case in cases:
+        start = time.perf_counter()
+        read(case["text"], now=now, tz=tz)
+        again.append((time.perf_counter() - start) * 1000)
+    print(f"read() again (a conversation's earlier messages, cached): "
+          f"p50 {statistics.median(again):.3f} ms")
     print(f"RSS: +{(imported - before) / 1024:.1f} MiB on import, "
           f"+{(used - before) / 1024:.1f} MiB after reading every message")
 

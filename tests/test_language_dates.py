@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
@@ -36,6 +36,12 @@ def when(text: str, tz: str = "UTC") -> tuple[str, bool] | None:
     ("deliver tomorrow", "2026-03-11"),
     ("le 20 mars", "2026-03-20"),
     ("on the 15th", "2026-03-15"),
+    ("来週の月曜日", "2026-03-16"),
+    ("今週の金曜の夜", "2026-03-13T18:00"),
+    ("金曜の18時半", "2026-03-13T18:30"),
+    ("jeudi 19h", "2026-03-12T19:00"),
+    ("friday between 6 and 8pm", "2026-03-13T18:00"),
+    ("table for two at 8pm", "2026-03-10T20:00"),
 ])
 def test_days_and_times(text: str, expected: str) -> None:
     found = when(text)
@@ -56,6 +62,17 @@ def test_the_time_zone_decides_which_day_is_tomorrow() -> None:
     assert found.at == datetime(2026, 3, 11, 19, 0, tzinfo=ZoneInfo("Asia/Tokyo"))
 
 
+@pytest.mark.parametrize("tz", ["Not/AZone", "", "../etc/passwd"])
+def test_an_unknown_time_zone_reads_as_utc(tz: str) -> None:
+    found = read("tomorrow at 7pm", now=NOW, tz=tz).when
+    assert found is not None and found.at == datetime(2026, 3, 11, 19, 0, tzinfo=ZoneInfo("UTC"))
+
+
+def test_a_naive_now_is_utc() -> None:
+    found = read("tomorrow at 7pm", now=NOW.replace(tzinfo=None), tz="Asia/Tokyo").when
+    assert found is not None and found.at.date().isoformat() == "2026-03-11"
+
+
 def test_the_time_is_removed_from_the_rest_and_is_no_count() -> None:
     reading = read("table for 4 tonight at 8", now=NOW)
     assert [count.value for count in reading.counts] == [4]
@@ -65,6 +82,7 @@ def test_the_time_is_removed_from_the_rest_and_is_no_count() -> None:
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=12),
        st.sampled_from(["am", "pm"]), st.sampled_from(["{d} at {h}{m}", "{d} {h}{m}",
                                                        "on {d} at {h} {m}"]))

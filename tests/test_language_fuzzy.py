@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import best_matches, fold_name, mentions, similarity
@@ -53,12 +53,14 @@ def test_fold_name() -> None:
 WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=12)
 
 
+@settings(deadline=None)
 @given(WORD, WORD)
 def test_similarity_is_symmetric_and_bounded(a: str, b: str) -> None:
     assert 0 <= similarity(a, b) == similarity(b, a) <= 100
     assert similarity(a, a) == 100
 
 
+@settings(deadline=None)
 @given(WORD, st.integers(min_value=1, max_value=3))
 def test_a_split_word_still_matches_property(word: str, cut: int) -> None:
     spaced = word[:cut] + " " + word[cut:]

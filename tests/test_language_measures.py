@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
@@ -33,6 +33,7 @@ def measures(text: str) -> list[tuple[Decimal, str]]:
     ("the 80 tines whisk", "80", "tine"),
     ("rate it 5 stars", "5", "star"),
     ("12fl oz cup", "12", "fl_oz"),
+    ("a 12-pack of water", "12", "piece"),
 ])
 def test_a_number_with_its_unit_is_a_measure_not_a_count(text: str, value: str,
                                                          unit: str) -> None:
@@ -72,6 +73,7 @@ SPELLINGS = {"ml": ["ml", "millilitres", "ミリリットル"], "g": ["g", "gram
              "oz": ["oz", "ounces"], "in": ["inch", "inches", '"']}
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=1, max_value=5000), st.sampled_from(sorted(SPELLINGS)),
        st.data(), st.sampled_from(["", " ", "-"]), st.integers(min_value=1, max_value=20))
 def test_units_and_counts_property(value: int, unit: str, data: st.DataObject, gap: str,
@@ -86,6 +88,7 @@ def test_units_and_counts_property(value: int, unit: str, data: st.DataObject, g
     assert "teapots" in reading.rest.split()
 
 
+@settings(deadline=None)
 @given(st.decimals(min_value=Decimal("0.1"), max_value=Decimal("99.9"), places=1),
        st.sampled_from([".", ","]))
 def test_decimal_measures_property(value: Decimal, separator: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
@@ -34,6 +34,7 @@ def test_no_ordinal(text: str) -> None:
     assert read(text).ordinals == ()
 
 
+@settings(deadline=None)
 @given(st.integers(min_value=1, max_value=99))
 def test_english_ordinal_words_read_back(number: int) -> None:
     words = num2words.num2words(number, lang="en", to="ordinal")
@@ -41,6 +42,7 @@ def test_english_ordinal_words_read_back(number: int) -> None:
 
 
 # num2words spells 80th "quatre-vingtsième"; French writes "quatre-vingtième".
+@settings(deadline=None)
 @given(st.integers(min_value=2, max_value=99).filter(lambda number: number != 80))
 def test_french_ordinal_words_read_back(number: int) -> None:
     words = num2words.num2words(number, lang="fr", to="ordinal")

@@ -19,7 +19,6 @@ Public API (stable; later stages import only these names from this package):
 - `fold_numbers(text, language) -> str`: number and quantity words as digits, case kept.
 - `fold_name(text)`, `similarity(a, b) -> float` (0-100), `mentions(text, name) -> bool`,
   `best_matches(query, names, cutoff=80, limit=5)`: typo-tolerant name matching.
-
 - `warm_up(languages=("en", "fr", "ja"))`: load every library now (dateparser takes most of a
   second on its first day word); for a server that would rather pay at start than on a turn.
 

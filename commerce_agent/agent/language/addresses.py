@@ -1,10 +1,11 @@
 """A delivery address inside a sentence: where it starts and ends, and its country.
 
 An address starts at a house number followed by a street ("12 Oak Avenue", "12 rue de
-Rivoli"), or at a Japanese prefecture ("東京都…"), or at a number a few words before a country
-named at the end. US addresses are labelled by `usaddress`, which says where the address ends
-(the first word that is not a place, state, ZIP or country); others end at their postcode,
-their city, or their country.
+Rivoli"), or at a Japanese prefecture or city with a block number ("東京都…",
+"渋谷区神南1-2-3"), or at a number a few words before a country named at the end.
+US addresses are labelled by `usaddress`, which says where the address ends (the first
+word that is not a place, state, ZIP or country); others end at their postcode, their
+city, or their country.
 """
 
 from __future__ import annotations
@@ -68,10 +69,17 @@ _FRENCH = re.compile(
 )
 _JAPANESE = re.compile(
     r"(?:〒\s?\d{3}-?\d{4}\s*)?(?:東京都|北海道|(?:京都|大阪)府|[\u4e00-\u9fff]{2,3}県)"
-    r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc0-9\-ー−]+"
+    r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc0-9\-ー−]{1,40}"
 )
+# Without a prefecture: a city, ward or town, then a block number ("渋谷区神南1-2-3").
+_JAPANESE_LOCAL = re.compile(
+    r"[\u4e00-\u9fff]{1,5}(?:市|区|郡|町|村)[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{0,12}?"
+    r"\d+(?:丁目\d+(?:番地?\d*号?)?|(?:[-−]\d+)+)"
+)
+# Bounded ({0,80}): an address is short, and an unbounded span would make a long message
+# quadratic to scan.
 _COUNTRY_AT_END = re.compile(
-    r"(?<![\w-])(?:\d[\w/-]*\s+[^\W\d]|[^\W\d][\w.-]+\s+\d+[a-z]?,)[^!?;]*?,\s*"
+    r"(?<![\w-])(?:\d[\w/-]*\s+[^\W\d]|[^\W\d][\w.-]+\s+\d+[a-z]?,)[^!?;]{0,80}?,\s*"
     rf"(?P<country>{_COUNTRY})(?![\w.-])",
     re.IGNORECASE,
 )
@@ -95,7 +103,7 @@ _ADDRESS_LABELS = frozenset({
 
 def find_address(text: str) -> Address | None:
     """The delivery address inside `text` (case kept), or None when there is none."""
-    japanese = _JAPANESE.search(text)
+    japanese = _JAPANESE.search(text) or _JAPANESE_LOCAL.search(text)
     if japanese:
         return Address(japanese.group(0).strip(), "JP", japanese.span())
     french = _FRENCH.search(text)

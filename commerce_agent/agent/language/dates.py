@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from commerce_agent.agent.language.spans import Span, overlaps
 
@@ -39,8 +39,12 @@ _PARTS_OF_DAY = [
 _PART_OF_DAY = [(re.compile(rf"(?<![a-z]){pattern}(?![a-z])"), at, days)
                 for pattern, at, days in _PARTS_OF_DAY]
 _CLOCK = re.compile(
-    r"(?<![\d:.,])(?:(?<![a-z])(?:at|à|vers|for|by)\s+|@\s*)?(\d{1,2})(?::(\d{2})|\s?h\s?(\d{2})?(?![a-z])|"
-    r"時(?:(\d{1,2})分|(半))?)?\s?(a\.?m\.?|p\.?m\.?)?(?![\d])"
+    r"(?<![\d:.,])(?:(?P<at>(?<![a-z])(?:at|à|vers)\s+|@\s*)|"
+    r"(?<![a-z])(?:for|by|after|from|après)\s+)?"
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|\s?(?P<h>h)\s?(?P<h_minute>\d{2})?(?![a-z])|"
+    r"(?P<ji>時)(?:(?P<ji_minute>\d{1,2})分|(?P<half>半))?)?"
+    r"(?:\s?(?:-|to|and|à|~|〜)\s?(?P<until>\d{1,2})(?=\s?[ap]\.?m))?"
+    r"\s?(?P<meridiem>a\.?m\.?|p\.?m\.?)?(?![\d])"
 )
 _RELATIVE_DAYS = [
     (r"day after tomorrow|après-demain|apres-demain|明後日|あさって", 2),
@@ -72,7 +76,9 @@ _DAY["en-loose"] = re.compile(
 
 def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span]) -> When | None:
     """The day and time named in `text` (lowercased), relative to `now` in zone `tz`."""
-    zone = ZoneInfo(tz)
+    zone = _zone(tz)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
     local_now = now.astimezone(zone).replace(tzinfo=None)
     masked = _masked(text, taken)
     clock, clock_span = _clock(masked)
@@ -93,6 +99,15 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
     return When(moment, at_time is not None, span)
 
 
+@lru_cache(maxsize=64)
+def _zone(tz: str) -> ZoneInfo:
+    """The time zone named `tz`; UTC when the name is unknown (a shopper's setting, not ours)."""
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
 def _masked(text: str, taken: list[Span]) -> str:
     characters = list(text)
     for start, end in taken:
@@ -101,19 +116,20 @@ def _masked(text: str, taken: list[Span]) -> str:
 
 
 def _clock(text: str) -> tuple[time | None, Span | None]:
+    """The first time of day said: "7pm", "19h30", "19時半", "at 8", the start of "6-8pm"."""
     for match in _CLOCK.finditer(text):
-        hour_text, minutes, h_minutes, ji_minutes, half, meridiem = match.groups()
-        said = match.group(0)
-        if not (minutes or meridiem or "h" in said[len(said.split()[0]):] or "時" in said
-                or said.startswith(("at ", "à ", "vers ", "@"))):
+        said = match.groupdict()
+        meridiem = said["meridiem"]
+        if not (said["minute"] or meridiem or said["h"] or said["ji"] or said["at"]):
             continue
-        hour = int(hour_text)
-        minute = int(minutes or h_minutes or ji_minutes or (30 if half else 0))
+        hour = int(said["hour"])
+        minute = int(said["minute"] or said["h_minute"] or said["ji_minute"]
+                     or (30 if said["half"] else 0))
         if meridiem and meridiem.startswith("p") and hour < 12:
             hour += 12
         if meridiem and meridiem.startswith("a") and hour == 12:
             hour = 0
-        if not meridiem and 1 <= hour <= 7 and not re.search(r"[時h:]", said):
+        if not meridiem and 1 <= hour <= 7 and not (said["minute"] or said["h"] or said["ji"]):
             hour += 12  # "at 3": shops and tables are booked in the afternoon
         if hour > 23 or minute > 59:
             continue
@@ -129,8 +145,20 @@ def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
     return None, None, None
 
 
+_JAPANESE_WEEK = re.compile(r"(今週|来週|再来週)?の?([月火水木金土日])曜日?")
+_WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
+
+
 def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[date | None,
                                                                            Span | None]:
+    week = _JAPANESE_WEEK.search(text)
+    if week:  # dateparser reads neither "来週の月曜日" nor "金曜の"
+        weekday = "月火水木金土日".index(week.group(2))
+        if week.group(1) is None:  # the coming one, today included
+            return now.date() + timedelta(days=(weekday - now.weekday()) % 7), week.span()
+        monday = now.date() - timedelta(days=now.weekday())
+        offset = 7 * _WEEKS_AHEAD[week.group(1)] + weekday
+        return monday + timedelta(days=offset), week.span()
     for pattern, days in _RELATIVE_DAY:
         relative = pattern.search(text)
         if relative:
@@ -141,7 +169,7 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
         trigger = _DAY.get(words, _DAY["en"])
         if not trigger.search(masked):
             continue
-        for said, moment in _search(masked, words[:2], now):
+        for said, moment in _search(masked, words[:2], now.date()):
             start = masked.find(said)
             span = (start, start + len(said))
             if start >= 0 and trigger.search(said) and not overlaps(span, clock):
@@ -149,12 +177,14 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
     return None, None
 
 
-def _search(text: str, language: str, now: datetime) -> list[tuple[str, datetime]]:
+@lru_cache(maxsize=1024)
+def _search(text: str, language: str, today: date) -> tuple[tuple[str, datetime], ...]:
+    """dateparser's days in `text`; only the day is used, so it is cached by the day."""
     search_dates = _search_dates()
-    settings = {"RELATIVE_BASE": now, "PREFER_DATES_FROM": "future",
-                "RETURN_AS_TIMEZONE_AWARE": False}
+    settings = {"RELATIVE_BASE": datetime.combine(today, time(12, 0)),
+                "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
     found = search_dates(text, languages=[language], settings=settings)
-    return list(found or [])
+    return tuple(found or ())
 
 
 @lru_cache(maxsize=1)

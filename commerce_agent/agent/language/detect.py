@@ -60,9 +60,10 @@ gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
 
 def detect_language(text: str, default: Lang = "en") -> Lang:
     """The language of `text`: "en", "fr" or "ja"; `default` when it cannot be told."""
-    if _JAPANESE.search(text):
+    letters = "".join(_LETTERS.findall(text.replace("円", "")))
+    # "3000円" is a price in any language; alone, it is Japanese.
+    if _JAPANESE.search(text.replace("円", "")) or "円" in text and not letters:
         return "ja"
-    letters = "".join(_LETTERS.findall(text))
     if len(letters) < 2:
         return default
     return _latin_language(text.casefold(), default)

@@ -72,7 +72,7 @@ _SPELLINGS = sorted(
     key=lambda pair: -len(pair[0]),
 )
 _UNIT_OF = {spelling.casefold(): unit for spelling, unit in _SPELLINGS}
-_UNIT_OF.update({"in": "in", "pieces": "piece"})
+_UNIT_OF.update({"in": "in", "pieces": "piece", "pack": "piece", "pk": "piece"})
 _NUMBER = r"(\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d{1,2}(?!\d))?|\d+(?:\.\d+)?)"
 _MEASURE = re.compile(
     rf"(?<![A-Za-z0-9_.,]){_NUMBER}(?:\s?-\s?|\s?)"
@@ -81,7 +81,7 @@ _MEASURE = re.compile(
     re.IGNORECASE,
 )
 _HYPHENATED = re.compile(
-    rf"(?<![A-Za-z0-9_.,]){_NUMBER}\s?-\s?(in|pieces?)(?![A-Za-z])"
+    rf"(?<![A-Za-z0-9_.,]){_NUMBER}\s?-\s?(in|pieces?|pack|pk)(?![A-Za-z])"
     rf"|(?<![A-Za-z0-9_.,]){_NUMBER}(in)\b",
     re.IGNORECASE,
 )

@@ -36,6 +36,10 @@ _ORDINAL_WORD = re.compile(
 # text2num leaves some tens ordinals as words ("sixtieth"); these are written as digits first.
 _TENS_ORDINALS = re.compile(
     r"\b(twen|thir|for|fif|six|seven|eigh|nine)tieth\b", re.I)
+# Misspellings shoppers type often, that text2num does not know.
+_SPELLED = {"ninty": "ninety", "nintey": "ninety", "fourty": "forty", "tweleve": "twelve",
+            "twelv": "twelve", "fiveteen": "fifteen", "eightteen": "eighteen"}
+_MISSPELLED = re.compile(rf"\b(?:{'|'.join(_SPELLED)})\b", re.I)
 _TENS = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
 # "one" after these words (or at the end after "the/that/which") is a pronoun, not a count.
 _PRONOUN_BEFORE = frozenset(
@@ -52,6 +56,7 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\bhalf[\s-]+(?:a\s+)?dozen\b", re.I), "6"),
     (re.compile(r"\b(\d+)\s+dozens?\b", re.I), "*12"),
     (re.compile(r"\b(?:a|one)\s+dozen\b", re.I), "12"),
+    (re.compile(r"(?<!\d\s)\bdozen\b(?!s)", re.I), "12"),
     (re.compile(r"\b(?:a\s+)?couple\s+of(?=\s+(?:those|these|them|the|my|your|it|each)\b)", re.I),
      "2 of"),
     (re.compile(r"\b(?:a\s+)?couple(?:\s+of)?\b", re.I), "2"),
@@ -118,6 +123,7 @@ def _words_to_digits(text: str, language: str) -> str:
     pattern = _ONE_ENGLISH if language == "en" else _ONE_FRENCH
     if language == "en":
         text = _TENS_ORDINALS.sub(lambda match: f"{_TENS[match.group(1).lower()]}0th", text)
+        text = _MISSPELLED.sub(lambda match: _SPELLED[match.group(0).lower()], text)
     marked = pattern.sub(lambda match: _protect_if_not_count(match, language, protect), text)
     converted = alpha2digit(marked, "fr" if language == "fr" else "en", threshold=0)
     if len(protected) != converted.count(_PLACEHOLDER):
@@ -135,8 +141,10 @@ _WORD_AFTER = re.compile(r"^\s*([\w']+)")
 
 def _protect_if_not_count(match: re.Match[str], language: str,
                           protect: Callable[[re.Match[str]], str]) -> str:
-    before_match = _WORD_BEFORE.search(match.string[: match.start()])
-    after_match = _WORD_AFTER.search(match.string[match.end():])
+    # Only the few characters around are looked at: a long message stays linear.
+    before_text = match.string[max(0, match.start() - 40): match.start()]
+    before_match = _WORD_BEFORE.search(before_text)
+    after_match = _WORD_AFTER.search(match.string[match.end(): match.end() + 40])
     before = before_match.group(1).lower() if before_match else ""
     after = after_match.group(1).lower() if after_match else ""
     if match.group(0).lower() == "ones":
@@ -148,7 +156,7 @@ def _protect_if_not_count(match: re.Match[str], language: str,
                     and not _ORDINAL_WORD.match(before))
     else:
         # "vingt et un", "j'en veux une", "un seul": numbers; "une théière": an article.
-        is_count = (bool(_TENS_ET.search(match.string[: match.start()]))
+        is_count = (bool(_TENS_ET.search(before_text))
                     or before in ("cent", "cents", "mille")
                     or after in ("", "seul", "seule", "de", "d") or before == "veux")
     return match.group(0) if is_count else protect(match)

@@ -28,14 +28,15 @@ class PriceBound:
 
 _CURRENCY_WORDS = {
     "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us"),
-    "EUR": ("eur", "€", "euros", "euro"),
+    "EUR": ("eur", "€", "euros", "euro", "balles"),
     "GBP": ("gbp", "£", "pounds", "pound", "quid", "sterling", "livres sterling", "livres",
             "livre"),
     "JPY": ("jpy", "¥", "￥", "円", "yen", "yens"),
 }
 _CODE_OF = {word: code for code, words in _CURRENCY_WORDS.items() for word in words}
-# "pounds" and "livres" are weights too: they make a price only after a limit word.
-_AMBIGUOUS = frozenset({"pounds", "pound", "livres", "livre"})
+# "pounds" and "livres" are weights too, "balles" (French for euros) balls: they make a price
+# only after a limit word.
+_AMBIGUOUS = frozenset({"pounds", "pound", "livres", "livre", "balles"})
 _WORDS = "|".join(re.escape(word) for word in sorted(_CODE_OF, key=len, reverse=True))
 _AMOUNT = (r"\d+(?:\.\d)?k(?![a-z])|"
            r"\d{1,3}(?:[,.]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
@@ -48,7 +49,7 @@ def _money(name: str) -> str:
 
 
 _MAX_BEFORE = (r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
-               r"not\s+over|at\s+most|max(?:imum)?|up\s+to|within|budget(?:\s+(?:is|of))?|"
+               r"not\s+over|at\s+most|max(?:imum)?\.?|up\s+to|within|budget(?:\s+(?:is|of))?|"
                r"moins\s+de|moins\s+cher\s+que|en\s+dessous\s+de|pas\s+plus\s+de|au\s+maximum|"
                r"jusqu'à|jusqu'a|inférieur\s+à|sous|予算(?:は|が)?|最大")
 _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
@@ -80,8 +81,8 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
             continue
         currency = _currency(match, "low") or _currency(match, "high")
         keyword = match.group(0)[:1].isalpha() or "から" in match.group(0)
-        if currency is None and not keyword:
-            continue
+        if currency is None and (not keyword or _followed_by_unit(text, match.end("high"))):
+            continue  # "between 6 and 8pm" is a time
         low, high = _amount(match.group("low")), _amount(match.group("high"))
         if low < high:
             return PriceBound(low, high, currency, match.span())

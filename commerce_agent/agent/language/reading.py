@@ -53,7 +53,8 @@ class _Parts:
 
 def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
          default_language: str = "en") -> Reading:
-    """Normalize one message; `now` (default: the current time) anchors relative days."""
+    """Normalize one message. `now` (default: the current time; naive means UTC) anchors
+    relative days, read in the time zone `tz` (an unknown name reads as UTC)."""
     parts = _parts(text, default_language)
     taken = list(parts.sizes_taken)
     when = find_when(parts.folded, parts.language, now or datetime.now(UTC), tz, taken)
