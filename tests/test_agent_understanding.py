@@ -60,6 +60,12 @@ def test_a_correction_is_not_a_refusal() -> None:
     ("2つカートに入れてください", "add"),
     ("注文を確定して", "checkout"),
     ("add a washi notebook", "add"),
+    ("I'll grab the celadon teapot", "add"), ("a dozen arancini please", "add"),
+    ("bump it up to 4", "quantity"), ("hmm, switch it to the 16 oz", "quantity"),
+    ("never mind the planter", "remove"), ("proceed to payment", "checkout"),
+    ("I want my money back for the teapot", "return"),
+    ("is the teapot dishwasher safe?", "details"), ("bonjour, que pouvez-vous faire ?", "other"),
+    ("what about my mug order, any news?", "status"), ("switch to Lumen Studio", "switch"),
 ])
 def test_questions_are_answered_and_negations_cut(text: str, intent: str) -> None:
     assert understand(text)[0] == intent

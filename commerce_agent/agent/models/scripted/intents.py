@@ -43,7 +43,7 @@ _CHECKS: list[tuple[str, str]] = [
                r"arrive)\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
-    ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|"
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\brating\b|\bstars?\b|\breview\b|\bnoter\b|\betoiles?\b|評価|星"),
     ("tip", r"\btip\b|\bpourboire\b|チップ"),
@@ -52,13 +52,15 @@ _CHECKS: list[tuple[str, str]] = [
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
                r"\bdon'?t (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\bnever ?mind (?:the|that|those|this)\b|"
                r"\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
     # "switch it to the 16 oz" changes a line; "switch to Lumen Studio" changes the store.
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
                r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
-    ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
+    ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:bump|increase|decrease|reduce|raise|"
+                 r"lower)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
@@ -70,7 +72,8 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bachete[rz]?\b|\bcommander\b|買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
-                 r"\bpasse[rz]? (?:la |ma )?commande\b|"
+                 r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
+                 r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
                  r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
@@ -84,6 +87,7 @@ _CHECKS: list[tuple[str, str]] = [
     ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
+            r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|\bje (?:voudrais|veux|prends)\b|"
             r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
@@ -168,6 +172,13 @@ class Frame:
         return words.ordinal(self.last)
 
 
+def greeting(folded: str) -> bool:
+    """Small talk and "what can you do?", which the help answers (not a product search)."""
+    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|help|aide|what can you|"
+                          r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|"
+                          r"ヘルプ", folded))
+
+
 @lru_cache(maxsize=4096)
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
@@ -189,6 +200,9 @@ def understand(raw: str) -> tuple[str, str]:
     if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
             words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?"
+    if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
+            not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
+        return "details", act.text  # "is the teapot dishwasher safe?": about a product
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
             words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
         return "policy", act.text  # "can I get a refund?" asks whether, not to

@@ -3,12 +3,12 @@ the reply. A failed tool ends the turn with its plain-language next step."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from commerce_agent.agent.models.scripted import aftercare, answers, browse, cart_edits, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.explain import explain
+from commerce_agent.agent.models.scripted.intents import greeting
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.several import acquire_items
@@ -23,16 +23,9 @@ def _other(p: Planner) -> Decision:
         return say(p.lang, "welcome")
     if words.address(text) and (p.state.open_carts() or p.state.done("place_order")):
         return check_out(p)
-    if words.content_words(p.query(text)) and not _greeting(folded):
+    if words.content_words(p.query(text)) and not greeting(folded):
         return browse.search(p)
     return say(p.lang, "help")
-
-
-def _greeting(folded: str) -> bool:
-    """Small talk and "what can you do?", which the help answers (not a product search)."""
-    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|help|aide|what can you|"
-                          r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|"
-                          r"ヘルプ", folded))
 
 
 def _yes(p: Planner) -> Decision:

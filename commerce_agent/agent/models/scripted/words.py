@@ -241,6 +241,10 @@ _JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|�
                         r"(?=[、。？！?!\s]|$)")
 
 
+def re_japanese(text: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
+
+
 def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
