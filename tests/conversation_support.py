@@ -16,7 +16,8 @@ A conversation is data (tests/conversations/*.json):
                             "returns": 1, "tipped": true}],
                 "carts": {"store_ceramics": [["item_limited_glaze_mug", 3]]}}}
 
-A turn may also check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
+A conversation may carry "knownFailure": "why" (expected to fail, strictly). A turn may also
+check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
 "not": ["size?"], "lang": "fr"}} (the reply is in that language).
 
 `orders` lists every order the person has, oldest first (so "exactly one order" is a list of

@@ -65,7 +65,15 @@ def test_the_suite_covers_every_store_kind_and_intent() -> None:
     assert INTENTS - covered == set()
 
 
-@pytest.mark.parametrize("conversation", CONVERSATIONS, ids=[c["name"] for c in CONVERSATIONS])
+def _case(conversation: dict[str, Any]) -> Any:
+    """A conversation; one marked "knownFailure" is expected to fail for the reason given
+    (strictly: once it passes, the mark must go)."""
+    reason = conversation.get("knownFailure")
+    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    return pytest.param(conversation, id=conversation["name"], marks=marks)
+
+
+@pytest.mark.parametrize("conversation", [_case(c) for c in CONVERSATIONS])
 async def test_conversation(conversation: dict[str, Any], app: Starlette,
                             client: httpx.AsyncClient, alice: dict[str, str]) -> None:
     person = Person(app, client, alice)
