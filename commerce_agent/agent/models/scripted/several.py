@@ -34,7 +34,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         query = sub.query()
         start = _last_search(calls, query)
         if start is None:
-            if answers and _in_cart(p, query) and index < len(parts) - 1:
+            if answers and _in_cart(p, query):
                 continue  # added in an earlier turn of this request
             step = sub.search_step(query)
             return step if step is not None else acquire(sub, then_check_out=False)
@@ -80,9 +80,11 @@ def _next_search(calls: list[Call], start: int, query: str) -> int:
 
 
 def _in_cart(p: Planner, query: str) -> bool:
+    """A line whose name carries every word of the item phrase ("glaze mug" is not the
+    "Classic Stoneware Mug" already in the cart)."""
     wanted = words.content_words(query)
-    return any(name_score(line, wanted) for cart in p.state.open_carts()
-               for line in cart["items"])
+    return bool(wanted) and any(name_score(line, wanted) == len(wanted)
+                                for cart in p.state.open_carts() for line in cart["items"])
 
 
 def _reply(p: Planner, failed: list[str]) -> str:
