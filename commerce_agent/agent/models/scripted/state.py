@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import detect_language
@@ -248,6 +249,7 @@ def _answers(text: str) -> bool:
                 or choices.when_named((text,)).named())
 
 
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][\w&'-]*")
 # Words only each language uses: a conversation switches language on a message that has some.
 _LATIN = {
     "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"
@@ -260,10 +262,11 @@ _LATIN = {
 }
 
 
+@lru_cache(maxsize=4096)
 def language_of(raw: str, previous: str) -> str:
     """The language of a message, judged without its proper names ("check out my Trattoria
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell."""
-    common = re.sub(r"(?<=\w\s)[A-Z][\w&'-]*", " ", raw)
+    common = _PROPER_NAME.sub(" ", raw)
     found = detect_language(common, previous)
     if found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
