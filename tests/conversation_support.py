@@ -16,6 +16,10 @@ A conversation is data (tests/conversations/*.json):
                             "returns": 1, "tipped": true}],
                 "carts": {"store_ceramics": [["item_limited_glaze_mug", 3]]}}}
 
+A conversation may carry "knownFailure": "why" (expected to fail, strictly). A turn may also
+check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
+"not": ["size?"], "lang": "fr"}} (the reply is in that language).
+
 `orders` lists every order the person has, oldest first (so "exactly one order" is a list of
 one); `carts` lists every open cart that still holds lines, by store.
 """
@@ -23,6 +27,7 @@ one); `carts` lists every open cart that still holds lines, by store.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -210,3 +215,27 @@ def expected_state(expect: dict[str, Any], found: dict[str, Any]) -> dict[str, A
         orders.append(wanted)
     carts = {store: _sorted(lines) for store, lines in expect.get("carts", {}).items()}
     return {"orders": orders, "carts": carts}
+
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# Words frequent in any French reply and absent from English ones.
+_FRENCH = re.compile(r"\b(?:vous|votre|vos|est|dans|pour|le|la|les|des|une|je|il|à)\b",
+                     re.IGNORECASE)
+_ENGLISH = re.compile(r"\b(?:the|your|you|is|and|to|it|would|which)\b", re.IGNORECASE)
+
+
+def reply_problems(said: str, reply: str, wanted: dict[str, Any]) -> list[str]:
+    """What is wrong with a reply, checked against a turn's `reply` expectation."""
+    problems = []
+    has = wanted.get("has", [])
+    if has and not any(part.lower() in reply.lower() for part in has):
+        problems.append(f"{said!r}: the reply names none of {has}")
+    problems += [f"{said!r}: the reply says {part!r}" for part in wanted.get("not", [])
+                 if part.lower() in reply.lower()]
+    lang = wanted.get("lang")
+    reply = re.sub(r"“[^”]*”", " ", reply)  # quoted examples or echoes are not the reply's own
+    if lang == "ja" and not _JAPANESE.search(reply):
+        problems.append(f"{said!r}: the reply is not in Japanese")
+    if lang == "fr" and len(_FRENCH.findall(reply)) <= len(_ENGLISH.findall(reply)):
+        problems.append(f"{said!r}: the reply is not in French")
+    return problems

@@ -23,6 +23,7 @@ from tests.conversation_support import (
     end_state,
     expected_state,
     load_all,
+    reply_problems,
     seeded_database,
 )
 
@@ -64,17 +65,29 @@ def test_the_suite_covers_every_store_kind_and_intent() -> None:
     assert INTENTS - covered == set()
 
 
-@pytest.mark.parametrize("conversation", CONVERSATIONS, ids=[c["name"] for c in CONVERSATIONS])
+def _case(conversation: dict[str, Any]) -> Any:
+    """A conversation; one marked "knownFailure" is expected to fail for the reason given
+    (strictly: once it passes, the mark must go)."""
+    reason = conversation.get("knownFailure")
+    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    return pytest.param(conversation, id=conversation["name"], marks=marks)
+
+
+@pytest.mark.parametrize("conversation", [_case(c) for c in CONVERSATIONS])
 async def test_conversation(conversation: dict[str, Any], app: Starlette,
                             client: httpx.AsyncClient, alice: dict[str, str]) -> None:
     person = Person(app, client, alice)
+    problems: list[str] = []
     for turn in conversation["turns"]:
         if isinstance(turn, str):
             turn = {"say": turn}
         if "merchant" in turn:
             await person.merchant(turn["merchant"])
             continue
-        await person.say(turn["say"], turn.get("approve", True), conversation.get("context"))
+        reply = await person.say(turn["say"], turn.get("approve", True),
+                                 conversation.get("context"))
+        if "reply" in turn:
+            problems.extend(reply_problems(turn["say"], reply, turn["reply"]))
     transcript = "\n".join(f"> {t if isinstance(t, str) else t}\n< {r}" for t, r in zip(
         [t for t in conversation["turns"] if isinstance(t, str) or "say" in t],
         person.replies, strict=False))
@@ -84,6 +97,7 @@ async def test_conversation(conversation: dict[str, Any], app: Starlette,
         print(f"\n== {conversation['name']}\n{transcript}\n{calls}")
     assert not [r for r in person.replies if any(raw in r for raw in RAW_ERRORS)], transcript
     assert "bad_request" not in person.tool_errors(), transcript
+    assert not problems, f"{problems}\n{transcript}"
     found = await end_state(person)
     assert found == expected_state(conversation["expect"], found), transcript
 

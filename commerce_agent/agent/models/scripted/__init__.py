@@ -1,12 +1,17 @@
-"""The built-in `scripted` shopping model: a small intent-and-slot dialogue manager, no network.
+"""The built-in `scripted` shopping model: a pipeline of small stages, no network.
 
-- `words`: slots from the person's words (quantities, ordinals, prices, codes, addresses);
-- `intents`: the intent of a message and the request (`Frame`) it starts or answers;
-- `state`: what the conversation established, folded from its messages alone;
-- `choices`: an item's variants, customizations, add-ons and time slots, and the pick;
-- `planner`, `policy` and its parts (`browse`, `acquire`, `cart_edits`, `aftercare`): the next
-  tool call or the reply;
-- `phrasing`: the agent's questions and every tool error as a plain next step;
+- normalize: `commerce_agent.agent.language` (language, counts, measures, prices, addresses,
+  dates), read here through `normalized`;
+- slots: `words` (counts, sizes that are not counts, price limits and order, codes, order ids,
+  addresses, several items in one message) and `choices` (variants, customizations, add-ons,
+  time slots, and the pick);
+- speech act: `speech` (question, instruction, confirmation, refusal; negated clauses cut);
+- intent: `intents` (the intent of what is left, and questions about acting answered);
+- state: `state` (what the conversation established, folded from its messages alone);
+- policy: `policy` and its parts (`planner`, `browse`, `acquire`, `several`, `cart_edits`,
+  `aftercare`, `answers`): the next tool call or the reply;
+- phrasing: `messages` (sentences in en/fr/ja, the i18n catalogs), `phrasing`, `explain`
+  (every tool error as a next step);
 - `model`: the Model interface (streamed fragments, structured output).
 """
 

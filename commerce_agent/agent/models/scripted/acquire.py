@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
-    EXAMPLE_ADDRESS,
     WHAT,
-    WHERE,
     WHICH,
     WHICH_TIME,
     cart_text,
@@ -39,7 +38,7 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     if step is not None:
         return step
     if not p.state.results:
-        return f"I couldn't find anything matching “{query}”. Try other words?"
+        return say(p.lang, "not_found", query=query)
     top = p.top_matches()
     if len(top) > 1:
         unread = [item for item in top[:3] if item["itemId"] not in p.state.details]
@@ -50,7 +49,7 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
             return best
         shown = "; ".join(f"{n}) {item['name']} ({money_text(item['price'])})"
                           for n, item in enumerate(p.state.results[:5], 1))
-        return f"I found several: {shown}. {WHICH}"
+        return f"{say(p.lang, 'several', listing=shown)} {say(p.lang, 'which')}"
     return top[0]
 
 
@@ -65,6 +64,12 @@ def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] 
     scores = [score(item) for item in items]
     best = max(scores)
     return items[scores.index(best)] if best > (0, 0) and scores.count(best) == 1 else None
+
+
+def _names_options(p: Planner, item: dict[str, Any]) -> bool:
+    said = choices.said_words(p.frame.texts) - words.content_words(str(item.get("name", "")))
+    return any(choices.matches(label, said) for label in choices.option_labels(item)) or \
+        bool(choices.when_named(p.frame.texts).named())
 
 
 class _Picked:
@@ -100,7 +105,8 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             return (f"Sorry, {name} in {gone} is sold out. In stock: {listing(every)}. "
                     f"{WHICH}")
         else:
-            return f"{name} comes in: {listing(in_stock)}. {WHICH}"
+            return (say(p.lang, "comes_in", name=name, listing=listing(in_stock)) + " " +
+                    say(p.lang, "which"))
     for group in choices.groups(item):
         options = choices.option_choices(group)
         chosen = choices.pick_options(group, said)
@@ -111,7 +117,9 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             elif position is not None and -len(options) <= position < len(options):
                 chosen, position = [options[position].id], None
             else:
-                return f"{name}: {str(group['name']).lower()}? {listing(options)}. {WHICH}"
+                return (say(p.lang, "option_question", name=name,
+                            group=str(group["name"]).lower(), listing=listing(options)) + " " +
+                        say(p.lang, "which"))
         if chosen:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
@@ -149,7 +157,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         return p.call("get_item", itemId=item_id)
     item = state.items[item_id]
     if item.get("available") is False:
-        return f"Sorry, {item['name']} is sold out right now. Ask me to find something similar."
+        return say(p.lang, "item_sold_out", name=item["name"])
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
     quantity = p.frame.quantity(str(item["name"]))
@@ -159,6 +167,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         # Added already (in an earlier turn of this request, or before it): go on from there.
         return check_out(p, store) if then_check_out else \
             f"{item['name']} is in your cart. Say “check out” when you're ready."
+    if state.done("add_to_cart") is None and in_cart and quantity is None and \
+            not _names_options(p, item):
+        # "add it to my cart" about what is already there (its options answered before):
+        # say so rather than ask the same option question again.
+        return say(p.lang, "already_in_cart", name=item["name"])
     picked = _pick(p, item)
     if isinstance(picked, str):
         return picked
@@ -188,10 +201,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
 def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[str, Any],
                  cart: dict[str, Any]) -> str:
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
-    text = [f"Added {args.get('quantity', 1)} × {item['name']}{options} to your cart."]
+    text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
+                options=options)]
     text += notes(item, picked.slot.label if picked.slot else None)
-    text.append(cart_text(cart, p.state.store_name(cart.get("storeId"))))
-    text.append("Say “check out” when you're ready.")
+    text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
+    text.append(say(p.lang, "ready"))
     return " ".join(text)
 
 
@@ -237,12 +251,13 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
         return p.call("list_stores")  # "check out my Trattoria Fiamma cart"
     cart = _cart_to_order(p, store)
     if cart is None or not cart.get("items"):
-        return "Your cart is empty: add something first."
+        return say(p.lang, "cart_empty")
     needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
     address = next((found for found in map(words.address, reversed(p.frame.texts)) if found),
                    None) or state.address
     if needs_address and address is None:
-        return f"Your cart holds {lines(cart)}. {WHERE} {EXAMPLE_ADDRESS}"
+        return " ".join((say(p.lang, "cart_holds", lines=lines(cart)), say(p.lang, "where"),
+                         say(p.lang, "example_address")))
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
         args["deliveryAddress"] = address
@@ -256,8 +271,8 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
     if "pickup" in kinds and store not in state.store_info and p.has("get_store"):
         if state.done("get_store", storeId=store) is None:
             return p.call("get_store", storeId=store)
-    text = [f"Done: order {order['orderId']} is placed and paid ({lines(order)}, total "
-            f"{money_text(order['total'])}). Its status is {order['status']}."]
+    text = [say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+                total=money_text(order["total"]), status=status(p.lang, order["status"]))]
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         slot = next((c.label for c in choices.slot_choices(item)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.messages import status as status_word
 from commerce_agent.agent.models.scripted.phrasing import (
     HOW_MANY_STARS,
     HOW_MUCH_TIP,
@@ -17,32 +19,36 @@ from commerce_agent.agent.tools.base import money_text
 _REASON = "Requested by the customer"
 
 
-def _order_id(p: Planner, wanted: str | None = None) -> str | None:
-    """The order the person means: named by id, by an item in it, or the latest one."""
+def order_meant(p: Planner, wanted: str | None = None) -> str | None:
+    """The order the person means: named by id, by an item in it or its store, else the most
+    recent one (of that kind)."""
     state = p.state
     for text in reversed(p.frame.texts):
         named = words.order_id(text)
         if named:
             return named
     asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
-    orders = list(state.orders.values())
+    # Oldest first: by creation time where known, else in the order the conversation met them.
+    orders = sorted(state.orders.values(), key=lambda order: str(order.get("createdAt", "")))
     if wanted == "subscription":
         orders = [order for order in orders if order.get("subscription")]
     if asked and orders:
-        scored = [(max((name_score(line, asked) for line in order.get("items", [])), default=0),
-                   order) for order in orders]
-        best = max(score for score, _ in scored)
+        def score(order: dict[str, Any]) -> int:
+            lines = max((name_score(line, asked) for line in order.get("items", [])), default=0)
+            store = words.content_words(state.store_name(order.get("storeId")))
+            return 2 * lines + len(asked & store)
+        best = max(score(order) for order in orders)
         if best > 0:
-            return str(next(order for score, order in reversed(scored)
-                            if score == best)["orderId"])
-    if wanted == "subscription":
-        return str(orders[-1]["orderId"]) if orders else None
-    return state.last_order
+            return str(next(order for order in reversed(orders)
+                            if score(order) == best)["orderId"])
+    if orders:
+        return str(orders[-1]["orderId"])
+    return None if wanted == "subscription" else state.last_order
 
 
-def _need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
+def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
     """List the orders first when the conversation knows none (of that kind)."""
-    if _order_id(p, wanted) is None and p.state.done("list_orders") is None:
+    if order_meant(p, wanted) is None and p.state.done("list_orders") is None:
         return p.call("list_orders")
     return None
 
@@ -52,16 +58,17 @@ def _order(p: Planner, order_id: str) -> dict[str, Any]:
 
 
 def status(p: Planner) -> Decision:
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
-        return "You have no orders yet."
+        return say(p.lang, "no_orders")
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     order = _order(p, order_id)
-    text = [f"Your order {order_id} ({lines(order)}, total {money_text(order.get('total'))}) "
-            f"is {order.get('status')}."]
+    text = [say(p.lang, "order_status", id=order_id, lines=lines(order),
+                total=money_text(order.get("total")),
+                status=status_word(p.lang, order.get("status")))]
     tracking = order.get("tracking")
     if isinstance(tracking, dict) and tracking.get("trackingNumber"):
         text.append(f"Tracking number: {tracking['trackingNumber']}.")
@@ -76,22 +83,25 @@ def status(p: Planner) -> Decision:
 
 
 def cancel(p: Planner) -> Decision:
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to cancel."
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
-    return (f"Order {order_id} is {order.get('status')}: the {money_text(order.get('total'))} "
-            "goes back to your card.")
+    if order.get("status") != "cancelled":  # say only what the tool result shows
+        return say(p.lang, "order_status", id=order_id, lines=lines(order),
+                   total=money_text(order.get("total")),
+                   status=status_word(p.lang, order.get("status")))
+    return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))
 
 
 def start_return(p: Planner) -> Decision:
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to return."
     state = p.state
@@ -112,32 +122,32 @@ def start_return(p: Planner) -> Decision:
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
     refund = ret.get("refundAmount")
-    return (f"Return {ret['returnId']} is {ret['status']} for {what}"
-            f"{f'; the refund will be {money_text(refund)}' if refund else ''}. I'll keep an "
-            "eye on it: ask me about it any time.")
+    text = say(p.lang, "return_started", id=ret["returnId"], items=what,
+               status=status_word(p.lang, ret["status"]))
+    return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text
 
 
 def rate(p: Planner) -> Decision:
     stars = next((found for found in map(words.stars, reversed(p.frame.texts)) if found), None)
     if stars is None:
         return HOW_MANY_STARS
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to rate yet."
     if p.state.done("rate_order") is None:
         return p.call("rate_order", orderId=order_id, overall=stars)
-    return f"Thank you! I rated order {order_id} {stars} star{'s' if stars > 1 else ''}."
+    return say(p.lang, "rated", id=order_id, stars=stars)
 
 
 def tip(p: Planner) -> Decision:
     found = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
     if found is None:
         return f"{HOW_MUCH_TIP} For example “tip 5 dollars” or “tip 15%”."
-    if (step := _need_orders(p)) is not None:
+    if (step := need_orders(p)) is not None:
         return step
-    order_id = _order_id(p)
+    order_id = order_meant(p)
     if order_id is None:
         return "You have no orders to tip on yet."
     if p.state.done("tip_order") is None:
@@ -147,7 +157,7 @@ def tip(p: Planner) -> Decision:
         currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")
         return p.call("tip_order", orderId=order_id,
                       amount={"amount": value, "currency": currency})
-    return f"Done: your tip was added to order {order_id}. Thank you!"
+    return say(p.lang, "tipped", id=order_id)
 
 
 _ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active"),
@@ -156,9 +166,9 @@ _ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active")
 
 def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
-    if (step := _need_orders(p, "subscription")) is not None:
+    if (step := need_orders(p, "subscription")) is not None:
         return step
-    order_id = _order_id(p, "subscription")
+    order_id = order_meant(p, "subscription")
     if order_id is None:
         return "You have no subscription yet. Say “subscribe to …” to start one."
     done = p.state.done("change_subscription")
@@ -166,7 +176,7 @@ def subscription(p: Planner) -> Decision:
         return p.call("change_subscription", orderId=order_id, action=action)
     terms = _order(p, order_id).get("subscription") or {}
     state = terms.get("status", "changed")
-    text = f"Your subscription (order {order_id}) is now {state}."
+    text = say(p.lang, "subscription_now", id=order_id, status=status_word(p.lang, state))
     if state == "active" and terms.get("nextBillingDate"):
         text += f" The next charge is on {choices.day(str(terms['nextBillingDate']))}."
     if state == "paused":

@@ -6,8 +6,8 @@ from typing import Any
 
 from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.acquire import notes
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import (
-    SUGGEST_ADD,
     WHICH,
     WHICH_STORE,
     listing,
@@ -35,12 +35,12 @@ def search(p: Planner) -> Decision:
         return step
     found = p.state.results
     if not found:
-        return f"I couldn't find anything matching “{query}”. Try other words?"
+        return say(p.lang, "not_found", query=query)
     top = found[0]
     shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
                       for n, item in enumerate(found[:5], 1))
-    return (f"I found {len(found)} match{'es' if len(found) > 1 else ''}: {shown}. "
-            f"The best match is {top['name']} at {_price(top)}. {SUGGEST_ADD}")
+    return (say(p.lang, "found", count=len(found), listing=shown, name=top["name"],
+                price=_price(top)) + " " + say(p.lang, "suggest_add"))
 
 
 def details(p: Planner) -> Decision:
@@ -48,12 +48,12 @@ def details(p: Planner) -> Decision:
     if item is None:
         query = p.query()
         if not query:
-            return "Which item? Ask me to find something first."
+            return say(p.lang, "which_item")
         step = p.search_step(query)
         if step is not None:
             return step
         if not p.state.results:
-            return f"I couldn't find anything matching “{query}”."
+            return say(p.lang, "not_found", query=query)
         item = p.state.results[0]
     item_id = str(item["itemId"])
     p.extra["item"] = item
@@ -68,10 +68,10 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     if about:
         text.append(f"{about}.")
     if item.get("available") is False:
-        text.append("It's sold out right now.")
+        text.append(say(p.lang, "sold_out_now"))
     variants = [c for c in choices.variant_choices(item) if c.available]
     if variants:
-        text.append(f"In stock: {listing(variants)}.")
+        text.append(say(p.lang, "in_stock", listing=listing(variants)))
     for group in choices.groups(item):
         need = "choose one" if group.get("required") else "optional"
         text.append(f"{group['name']} ({need}): "
@@ -84,11 +84,10 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text.append(f"Next free times: {listing(slots)}.")
     text += notes(item)
     kind = item.get("fulfillmentType")
-    text.append({"digital": "It's delivered digitally: no address needed.",
-                 "pickup": f"You collect it at {p.state.store_name(item.get('storeId'))}.",
-                 "hybrid": "It comes in parts: some shipped, some digital."}.get(
-        str(kind), "It's shipped to your address."))
-    text.append(SUGGEST_ADD)
+    store = p.state.store_name(item.get("storeId"))
+    text.append({"digital": say(p.lang, "digital"), "pickup": say(p.lang, "pickup_at", store=store),
+                 "hybrid": say(p.lang, "hybrid")}.get(str(kind), say(p.lang, "ships_to_you")))
+    text.append(say(p.lang, "suggest_add"))
     return " ".join(text)
 
 
@@ -96,7 +95,7 @@ def stores(p: Planner) -> Decision:
     if p.state.stores is None:
         return p.call("list_stores")
     names = [f"{store['name']} ({store.get('currency')})" for store in p.state.stores]
-    return "The stores here: " + ", ".join(names) + ". Say “shop at …” to pick one."
+    return say(p.lang, "stores", names=", ".join(names))
 
 
 def switch(p: Planner) -> Decision:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.browse import discounts
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import HOW_MANY, WHICH, cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.tools.base import money_text
@@ -23,11 +24,17 @@ def _store_name(p: Planner, cart: dict[str, Any]) -> str:
 
 
 def set_quantity(p: Planner) -> Decision:
+    added = p.state.done("add_to_cart")
+    if added is not None:  # a variant change under way: the new line is in
+        return _finish_variant_change(p, added.args)
     found = p.resolve_line()
     if found is None:
         return _which_line(p)
     cart, line = found
     quantity = p.frame.quantity()
+    other = _other_variant(p, line)
+    if other is not None:
+        return change_variant(p, cart, line, other, quantity)
     if quantity is None:
         return f"You have {line['quantity']} × {line['name']}. {HOW_MANY}"
     done = p.state.done("update_cart_item")
@@ -36,7 +43,49 @@ def set_quantity(p: Planner) -> Decision:
                       quantity=quantity)
     p.extra["quantity"] = quantity
     cart = p.state.carts[str(cart["storeId"])]
-    return f"Done: {quantity} × {line['name']} now. {cart_text(cart, _store_name(p, cart))}"
+    return (say(p.lang, "quantity_set", quantity=quantity, name=line["name"]) + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
+    """The variant a change names ("make it the blue one"), when it is not the line's own:
+    of those the words allow, the one sharing most values with the current one."""
+    item = p.item(line["itemId"]) or {}
+    if not choices.variant_choices(item):
+        return None
+    said = choices.said_words(p.frame.texts) - words.content_words(str(item.get("name", "")))
+    allowed = [c for c in choices.pick_variant(item, said) if c.available]
+    every = choices.variant_choices(item)
+    if not allowed or len(allowed) == len([c for c in every if c.available]):
+        return None  # no variant named
+    current = next((c for c in every if c.id == line.get("variantId")), None)
+    if current is not None and current in allowed:
+        return None
+    mine = set(words.words(current.words)) if current else set()
+    return max(allowed, key=lambda c: len(mine & set(words.words(c.words))))
+
+
+def change_variant(p: Planner, cart: dict[str, Any], line: dict[str, Any],
+                   variant: choices.Choice, quantity: int | None) -> Decision:
+    """A variant change is a new line in that variant, then the old line removed."""
+    return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
+                  variantId=variant.id, quantity=quantity or int(line["quantity"]))
+
+
+def _finish_variant_change(p: Planner, args: dict[str, Any]) -> Decision:
+    cart = next((c for c in p.state.carts.values() if c.get("cartId") == args["cartId"]), None)
+    if cart is None:
+        return say(p.lang, "what")
+    old = next((line for line in cart.get("items", []) if line["itemId"] == args["itemId"]
+                and line.get("variantId") != args.get("variantId")), None)
+    if old is not None and p.state.done("remove_cart_item") is None:
+        return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=old["cartItemId"])
+    item = p.item(str(args["itemId"])) or {}
+    label = next((c.words for c in choices.variant_choices(item)
+                  if c.id == args.get("variantId")), "")
+    return (say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
+                options=f" ({label})" if label else "") + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))
 
 
 def remove(p: Planner) -> Decision:
@@ -44,8 +93,8 @@ def remove(p: Planner) -> Decision:
     if removed is not None:
         cart = next(c for c in p.state.carts.values() if c["cartId"] == removed.args["cartId"])
         name = p.state.line_names.get(str(removed.args.get("cartItemId")), "it")
-        return (f"Removed {name}. "
-                f"{cart_text(cart, _store_name(p, cart))}")
+        store = _store_name(p, cart)
+        return f"{say(p.lang, 'removed', name=name)} {cart_text(cart, store, p.lang)}"
     found = p.resolve_line()
     if found is None:
         return _which_line(p)
@@ -62,8 +111,8 @@ def view(p: Planner) -> Decision:
         return [p.call("view_cart", cartId=cart["cartId"]) for cart in unseen]
     carts = [p.state.carts[store] for store in reversed(p.state.cart_stores)
              if store in p.state.carts]
-    return " ".join(cart_text(cart, _store_name(p, cart)) for cart in carts) + \
-        " Say “check out” when you're ready."
+    return " ".join(cart_text(cart, _store_name(p, cart), p.lang) for cart in carts) + " " + \
+        say(p.lang, "ready")
 
 
 def empty(p: Planner) -> Decision:
@@ -78,12 +127,18 @@ def empty(p: Planner) -> Decision:
         if not calls:
             return "Your cart is already empty."
         return calls
-    return "Done: your cart is empty now."
+    return say(p.lang, "emptied")
 
 
 def promotion(p: Planner) -> Decision:
-    code = next((found for found in map(words.promotion_code, reversed(p.frame.texts))
-                 if found), None)
+    store = p.mentioned_store() or p.current_store()
+    if store is not None and store not in p.state.store_info and \
+            p.state.done("get_store", storeId=store) is None:
+        return p.call("get_store", storeId=store)  # its codes: "use fiveoff" names one
+    known = frozenset(str(entry.get("code", "")).upper() for entry in
+                      p.state.store_info.get(store or "", {}).get("promotions", []))
+    code = next((found for found in (words.promotion_code(text, known)
+                                     for text in reversed(p.frame.texts)) if found), None)
     if code is None:
         return discounts(p)
     cart = p.state.cart_for(p.mentioned_store() or p.current_store())
@@ -95,5 +150,5 @@ def promotion(p: Planner) -> Decision:
     if p.state.done("apply_promotion") is None:
         return p.call("apply_promotion", cartId=cart["cartId"], code=code)
     cart = p.state.carts[str(cart["storeId"])]
-    return (f"Code {code} applied: you save {money_text(cart.get('discount'))}. "
-            f"{cart_text(cart, _store_name(p, cart))}")
+    return (say(p.lang, "code_applied", code=code, saved=money_text(cart.get("discount"))) + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))

@@ -47,7 +47,9 @@ def matches(label: str, said: set[str]) -> bool:
 
 
 def said_words(texts: tuple[str, ...]) -> set[str]:
-    return {word for text in texts for word in words.words(text)}
+    # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
+    return {word for text in texts for word in words.words(text)} | {
+        number for text in texts for number in re.findall(r"\d+", words.fold(text))}
 
 
 # -- variants ----------------------------------------------------------------------------

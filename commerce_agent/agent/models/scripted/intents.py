@@ -12,51 +12,106 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.speech import read_act
 
-_SUBSCRIPTION = r"(?:subscription|membership|plan)"
+_SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
 _CHECKS: list[tuple[str, str]] = [
-    ("sub_pause", rf"\b(?:pause|suspend|hold)\b.*\b{_SUBSCRIPTION}|\b{_SUBSCRIPTION}\b.*\bpause"),
-    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue)\b.*\b{_SUBSCRIPTION}"),
-    ("sub_cancel", rf"\b(?:cancel|stop|end|terminate)\b.*\b{_SUBSCRIPTION}"),
-    ("status", r"\bwhere(?:'s| is)\b.*\border\b|\border status\b|\btrack\b|\bstatus\b|"
-               r"\bwhen will\b.*\b(?:arrive|ship|come)|\bhas my order\b|^(?:and |what about )?my "
-               r"orders?\??$"),
-    ("return", r"\breturn\b|\bsend (?:it|them|this|that)\b.*\bback\b|\brefund\b"),
-    ("rate", r"\brate\b|\brating\b|\bstars?\b|\breview\b"),
-    ("tip", r"\btip\b"),
-    ("cancel", r"\bcancel\b"),
+    # Only subscriptions pause: "can I pause it?" needs no noun.
+    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend|suspendre)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
+                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
+    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|reprendre|reactiver)\b"
+                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause)\b|再開"),
+    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resilier|annuler|arreter)\b.*"
+                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
+                   rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
+    ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
+              r"what time do you (?:open|close)|where are you(?: located)?|your address|"
+              r"horaires|heures d'ouverture|ou etes-vous)\b|営業時間|何時から|場所はどこ"),
+    ("fees", r"\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b|\bship(?:ping)? to\b.*\?|"
+             r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
+             r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
+             r"\bfrais de (?:port|livraison)\b|送料|配送料"),
+    ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
+               r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
+               r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
+               r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
+               r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
+               r"^\s*ord_[0-9a-z]+\s*\??$|\bou en est\b|\bsuivi\b|\bstatut\b|"
+               r"\bupdate on\b.*\border|\border\b.*\b(?:on (?:its|the) way|go out|gone out|"
+               r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
+               r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
+               r"arrive)\b|"
+               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
+               r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|\bmoney back\b|"
+               r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
+    ("rate", r"\brate\b|\brating\b|\bstars?\b|\breview\b|\bnoter\b|\betoiles?\b|評価|星"),
+    ("tip", r"\btip\b|\bpourboire\b|チップ"),
+    ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
-              r"\bremove everything\b"),
+              r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
-               r"\bdon'?t want\b|\bno longer want\b|\bget rid of\b"),
-    ("switch", r"\bswitch\b|\bshop at\b|\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
+               r"\bdon'?t (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\bnever ?mind (?:the|that|those|this)\b|"
+               r"\b(?:retire[rz]?|enleve[rz]?|"
+               r"supprime[rz]?)\b|削除|取り除|外して"),
+    # "switch it to the 16 oz" changes a line; "switch to Lumen Studio" changes the store.
+    ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
+               r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
-    ("quantity", r"\bmake (?:it|that|them|those)\b|\bchange\b.*\bto\b|\bonly want\b|"
-                 r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|"
-                 r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b"),
+    ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:bump|increase|decrease|reduce|raise|"
+                 r"lower)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
+                 r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
+                 r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
+                 r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
+                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|変更|に変えて|にして"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
-             r"\breserve\b|\bschedule\b|\bappointment\b"),
-    ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b"),
-    ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b"),
+             r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
+    ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
+    ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
+            r"\bachete[rz]?\b|\bcommander\b|買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
-                 r"purchase)\b|\bthat'?s all\b|\bfinish\b"),
+                 r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
+                 r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
+                 r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
+                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|"
+                 r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
-                  r"\b(?:apply|use|redeem)\b"),
+                  r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
     ("discounts", r"\b(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
-                  r"cheaper)\b"),
+                  r"reductions?|soldes)\b|割引|クーポン|セール"),
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
-                r"|\bcome in\b"),
+                r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細"),
     ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
-            r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b"),
-    ("cart", r"\bcart\b|\bbasket\b"),
+            r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
+            r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
+            r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|\bje (?:voudrais|veux|prends)\b|"
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
+    ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
-               r"\ball (?:the )?(?:stores|shops)\b"),
+               r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
     ("search", r"\bfind\b|\bsearch\b|\blook(?:ing)? for\b|\bshow\b|\bdo you (?:have|sell|do)\b|"
-               r"\bany\b|\bgot any\b|\bbrowse\b|\brecommend\b|\bi'?m after\b|\bwhat\b.*\bhave\b"),
+               r"\bany\b|\bgot any\b|\bbrowse\b|\brecommend\b|\bi'?m after\b|\bwhat\b.*\bhave\b|"
+               r"\bcheapest\b|\bcheaper\b|\bleast expensive\b|\bcherche\b|\btrouve[rz]?\b|"
+               r"\bmontre[rz]?\b|"
+               r"\bavez-vous\b|\bvous avez\b|\bmoins cher\b|ありますか|ある\?|探して|見せて|"
+               r"見たい|おすすめ|安い"),
 ]
+_ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
+                             r"stuff|purchase|things)s?\b|\bmy (?:order|package|parcel)s?\b|"
+                             r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+# A question that asks the agent to act now rather than whether it could be done.
+_ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"
+                          r"\bpourriez-vous\b|\bpeux-tu\b|ください|てもらえ|ていただけ")
+# Questions about these are answered from the order's and the store's terms, never done.
+AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
+_POLICY_WORDS = re.compile(
+    r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|\bhow long\b|"
+    r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
+    r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
@@ -91,8 +146,9 @@ class Frame:
         name ("a family feast for four" is one)."""
         named = [word for word in words.fold(name).split() if word.isalpha()]
         for text in reversed(self.texts):
+            text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             for word in named:
-                text = re.sub(rf"\b{re.escape(word)}\b", " ", words.fold(text))
+                text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
             if words.address(text) or (words.ordinal(text) is not None
                                         and len(words.words(text)) <= 3):
                 continue  # "2" answering "which one?" picks the second, it is not a count
@@ -114,6 +170,48 @@ class Frame:
         if self.item_id is None or self.item_at >= len(self.texts):
             return None
         return words.ordinal(self.last)
+
+
+def greeting(folded: str) -> bool:
+    """Small talk and "what can you do?", which the help answers (not a product search)."""
+    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|help|aide|what can you|"
+                          r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|"
+                          r"ヘルプ", folded))
+
+
+@lru_cache(maxsize=4096)
+def understand(raw: str) -> tuple[str, str]:
+    """(intent, the words that carry it): the speech act first, then the keyword table on
+    what is left once negated clauses are cut."""
+    act = read_act(raw)
+    if act.kind == "confirmation":
+        return "yes", act.text
+    if act.kind == "refusal":
+        return "no", act.text
+    kind = intent(act.text)
+    if act.wholly_negated and kind != "remove":
+        return "no", act.text  # "don't add it", "I don't need that"
+    if kind in ("fees", "hours") and act.kind == "question":
+        return "policy", act.text
+    if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
+            and words.content_words(words.without_measures(act.text)) and \
+            words.address(act.text) is None:
+        return "add", act.text  # "a dozen arancini please": a count and a thing is an order
+    if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
+            words.fold(act.text)):
+        return "status", act.text  # "what's happening with my order?"
+    if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
+            not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
+        return "details", act.text  # "is the teapot dishwasher safe?": about a product
+    if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
+            words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
+        return "policy", act.text  # "can I get a refund?" asks whether, not to
+    if act.kind == "question" and (kind in AFTER_SALE or (
+            _POLICY_WORDS.search(words.fold(act.text)) and kind not in ("search", "add"))):
+        if kind == "status":
+            return kind, act.text
+        return "policy", act.text
+    return kind, act.text
 
 
 @lru_cache(maxsize=4096)

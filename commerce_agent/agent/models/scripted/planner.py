@@ -22,6 +22,7 @@ class Planner:
         self.frame = state.frame or Frame("other", ("",))
         # What the reply established, for structured output.
         self.extra: dict[str, Any] = {}
+        self.lang = state.language
 
     def call(self, name: str, **args: Any) -> CallTool:
         return CallTool(self.tools.get(name, name), args)
@@ -36,8 +37,12 @@ class Planner:
 
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
-        plain = words.strip_prices(text if text is not None else self.frame.first)
+        source = text if text is not None else self.frame.first
+        if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
+            return words.japanese_query(words.strip_prices(source))[:200]
+        plain = words.strip_prices(source)
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
+        plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         kept = [word for word in re.findall(r"[\w'-]+", plain)
                 if words.stem(word.replace("'", "")) not in words.STOP]
         return " ".join(kept)[:200]
@@ -67,6 +72,9 @@ class Planner:
             return top[0]
         if focus is not None and self._names_an_option(focus, wanted):
             return focus
+        if focus is not None and not words.content_words(self.query(frame.first)):
+            # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
+            return focus
         return None
 
     def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:
@@ -80,7 +88,8 @@ class Planner:
             return self.call("list_stores")
         named = self.mentioned_store()
         first = state.done("search_products")
-        bounds = words.price_bounds(self.frame.first)
+        bounds: dict[str, str] = {**words.price_bounds(self.frame.first),
+                                  **words.price_order(self.frame.first)}
         if first is None:
             store = named or state.store
             return self.call("search_products", query=query, limit=8, **bounds,
@@ -127,6 +136,10 @@ class Planner:
             if score > best:
                 best, found = score, str(store["storeId"])
         return found
+
+    def store_described(self, text: str) -> str | None:
+        """The store whose name or description the words fit ("the ceramics shop")."""
+        return self._store_named(words.fold(text), described=True)
 
     def mentioned_store(self) -> str | None:
         """The store the frame's words name, once the stores are known."""

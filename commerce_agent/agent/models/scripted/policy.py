@@ -5,44 +5,49 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from commerce_agent.agent.models.scripted import aftercare, browse, cart_edits, words
+from commerce_agent.agent.models.scripted import aftercare, answers, browse, cart_edits, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
-from commerce_agent.agent.models.scripted.phrasing import HELP, explain
+from commerce_agent.agent.models.scripted.explain import explain
+from commerce_agent.agent.models.scripted.intents import greeting
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.several import acquire_items
 from commerce_agent.agent.models.scripted.state import State
 
 
 def _other(p: Planner) -> Decision:
     text = p.frame.last
     folded = words.fold(text)
-    if any(word in folded for word in ("thank", "cheers", "great", "perfect")):
-        return "You're welcome! Anything else?"
-    if words.address(text) and p.state.open_carts():
+    if any(word in folded for word in ("thank", "cheers", "great", "perfect", "merci",
+                                       "ありがとう")):
+        return say(p.lang, "welcome")
+    if words.address(text) and (p.state.open_carts() or p.state.done("place_order")):
         return check_out(p)
-    if words.content_words(p.query(text)):
+    if words.content_words(p.query(text)) and not greeting(folded):
         return browse.search(p)
-    return HELP
+    return say(p.lang, "help")
 
 
 def _yes(p: Planner) -> Decision:
-    return "OK! " + HELP
+    return say(p.lang, "help")
 
 
 def _no(p: Planner) -> Decision:
-    return "OK. What else can I do for you?"
+    return say(p.lang, "declined")
 
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": browse.search, "details": browse.details, "stores": browse.stores,
     "switch": browse.switch, "discounts": browse.discounts,
-    "add": lambda p: acquire(p, then_check_out=False),
-    "buy": lambda p: acquire(p, then_check_out=True),
+    "add": lambda p: acquire_items(p, then_check_out=False),
+    "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "quantity": cart_edits.set_quantity, "remove": cart_edits.remove,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": aftercare.status, "cancel": aftercare.cancel, "return": aftercare.start_return,
-    "rate": aftercare.rate, "tip": aftercare.tip, "sub_pause": aftercare.subscription,
+    "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
+    "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
     "yes": _yes, "no": _no, "other": _other,
 }

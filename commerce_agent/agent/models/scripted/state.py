@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
+from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import choices, phrasing, words
-from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, intent
+from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -59,6 +61,13 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def price_of(item: dict[str, Any]) -> float:
+    try:
+        return float((item.get("price") or {}).get("amount", "inf"))
+    except (TypeError, ValueError):
+        return float("inf")
+
+
 @dataclass
 class State:
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -78,6 +87,7 @@ class State:
     address: dict[str, Any] | None = None
     frame: Frame | None = None
     calls: list[Call] = field(default_factory=list)
+    language: str = "en"  # the shopper's, from their latest message that tells
 
     # -- reading --------------------------------------------------------------------------
 
@@ -131,6 +141,13 @@ class State:
             return
         if name == "search_products":
             self.results = relevant(list(result.get("results", [])), str(args.get("query", "")))
+            currency = words.price_currency(self.frame.first) if self.frame else None
+            if currency and args.get("maxPrice", args.get("minPrice")) is not None:
+                # "under €15" across stores: a limit in euros says nothing of dollar prices.
+                self.results = [item for item in self.results
+                                if (item.get("price") or {}).get("currency") == currency]
+            if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
+                self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
             for item in self.results:
                 self.items.setdefault(item["itemId"], item)
             self.focus = self.results[0]["itemId"] if self.results else self.focus
@@ -189,14 +206,23 @@ class State:
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
-    def hear(self, text: str) -> None:
+    def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request."""
-        kind = intent(text)
+        kind, text = understand(raw)
+        self.language = language_of(raw, self.language)
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
-        if pending is not None and (
-                kind in ("yes", pending.intent) or (kind == "other" and _answers(text))
+        if kind == "no":
+            # A refusal declines the offer or question on the table, and nothing else.
+            self.frame = Frame("no", (text,))
+            return
+        if pending is not None and kind == "yes":
+            # Assent answers the open question and adds no words of its own ("yep, go for it"
+            # names no product): the frame records a plain "yes".
+            self.frame = pending.answered("yes")
+        elif pending is not None and (
+                kind == pending.intent or (kind == "other" and _answers(text))
                 or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
@@ -204,8 +230,8 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
         given = words.address(text)
-        if given is not None and (kind == "other" or "deliver" in words.fold(text)
-                                  or "ship" in words.fold(text)):
+        if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
+                                  or "ship" in words.fold(text) or "send" in words.fold(text)):
             self.address = given
 
     def replied(self, content: str) -> None:
@@ -221,6 +247,31 @@ def _answers(text: str) -> bool:
     return bool(words.content_words(text) or words.ordinal(text) is not None
                 or words.quantity(text) is not None or re.search(r"\d", text)
                 or choices.when_named((text,)).named())
+
+
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][\w&'-]*")
+# Words only each language uses: a conversation switches language on a message that has some.
+_LATIN = {
+    "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"
+                     r"avec|dans|mon|ma|mes|oui|non|merci|bonjour|voudrais|veux|cherche|"
+                     r"ajoute[rz]?|panier|commande|ou|quand|comment|combien|pas|c'est|"
+                     r"s'il|plait|d'accord|aussi|moins|plus)\b"),
+    "en": re.compile(r"\b(?:i|i'm|you|your|my|me|the|a|an|is|are|and|to|of|for|with|what|"
+                     r"where|when|how|please|thanks|yes|no|want|need|add|buy|find|show|cart|"
+                     r"order|check|it|this|that|can|could|would)\b"),
+}
+
+
+@lru_cache(maxsize=4096)
+def language_of(raw: str, previous: str) -> str:
+    """The language of a message, judged without its proper names ("check out my Trattoria
+    Fiamma cart" is English): the conversation keeps its language when a message cannot tell."""
+    common = _PROPER_NAME.sub(" ", raw)
+    found = detect_language(common, previous)
+    if found in _LATIN and previous in _LATIN and found != previous and not \
+            _LATIN[found].search(words.fold(common)):
+        return previous  # a short or mixed message keeps the conversation's language
+    return found
 
 
 def fold(messages: list[Message], context: dict[str, Any]) -> State:

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from commerce_agent.agent.models.scripted import normalized
+
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
            "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
            "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
@@ -32,10 +34,21 @@ instead rather prefer oh well hmm sell sold morning afternoon evening tonight we
 tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
 delivery deliver
+take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
+thing great wonderful awesome lovely mind anymore yet either neither also else exactly
+half few several those these least expensive cheapest lowest priced pricey not no
+je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
+mes votre vos ton ta moi cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
+mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
+quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
+cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
+deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
-_UNIT = (r"(?:oz|ounces?|g|grams?|kg|ml|l|cl|cm|mm|inch(?:es)?|in\b|seats?|stars?|%|percent|"
-         r"people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|x\b|/5|out of)")
+_UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
+         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|in\b|\"|''|seats?|stars?|"
+         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|x\b|/5|out of|"
+         r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
 _CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
@@ -46,10 +59,15 @@ _ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
 
 @lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """Lower case, accents and curly quotes gone: the form every matcher reads."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    """Lower case, Latin accents and curly quotes gone, full-width forms made plain ("２つ"
+    is "2つ"): the form every matcher reads. Japanese keeps its voiced marks (ど is not と)."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(_plain(ch) if ch < "\u0250" else ch for ch in text)
     return text.replace("’", "'").replace("‘", "'").lower()
+
+
+def _plain(ch: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
 
 
 def stem(word: str) -> str:
@@ -87,16 +105,70 @@ def _without_measures(text: str) -> str:
     return re.sub(r"\b[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
 
 
+# Counting words in French (accents folded away) and Japanese numerals with their counters.
+_FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,
+                   "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
+                   "paire": 2, "quelques": 3}
+_KANJI = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+          "十": 10, "ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6,
+          "なな": 7, "やっ": 8, "ここの": 9}
+_COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
+_DOZEN = re.compile(r"\b(?:(half)\s+(?:a\s+)?|(a|one|an|\d{1,2}|two|three|four|five|six)\s+)?"
+                    r"dozens?\b|\b(demi-)?douzaines?\b")
+
+
+def without_measures(text: str) -> str:
+    """`text` without sizes, prices, times and dates: their numbers are never counts."""
+    return _without_measures(fold(text))
+
+
+def _japanese_count(text: str) -> int | None:
+    if match := re.search(rf"(\d{{1,3}})\s*{_COUNTER}", text):
+        return max(1, int(match.group(1)))
+    if match := re.search(rf"({'|'.join(_KANJI)}){_COUNTER}", text):
+        return _KANJI[match.group(1)]
+    return None
+
+
 @lru_cache(maxsize=4096)
 def quantity(text: str) -> int | None:
-    """How many the person asked for ("two", "3", "a couple of"), or None when unsaid."""
+    """How many the person asked for ("two", "3", "a couple of", "half a dozen", "deux",
+    "三冊", "twenty"), or None when unsaid. Sizes, prices, times and addresses are not counts
+    ("the 300 ml kyusu", "between 30 and 80 dollars", "Monday at 6:30pm").
+
+    The normalize stage reads the count; the local reader below fills what it leaves unsaid
+    ("make it one", "both", "ひとつ", "a few") unless its numbers were a price, a time or an
+    address, and vetoes a count that is a seat or party size."""
+    theirs = normalized.count(text)
+    if theirs is not None:
+        return theirs
+    mine = _local_quantity(text)
+    if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
+        return None
+    return mine
+
+
+def _local_quantity(text: str) -> int | None:
     plain = _without_measures(fold(text))
+    if (japanese := _japanese_count(plain)) is not None:
+        return japanese
+    if match := _DOZEN.search(plain):
+        if match.group(1) or match.group(3):
+            return 6
+        times = match.group(2)
+        return 12 * (int(times) if times and times.isdigit() else NUMBERS.get(times or "a", 1))
     match = re.search(r"(?<![\w.])(\d{1,3})(?![\w.])", plain)
     if match:
         return max(1, int(match.group(1)))
     for word in _WORD.findall(plain):
         if word in NUMBERS and word not in ("a", "an", "one"):
             return NUMBERS[word]
+        if word in _FRENCH_NUMBERS and word not in ("un", "une"):
+            return _FRENCH_NUMBERS[word]
+    if re.search(r"\bfew\b", plain):
+        return 3
+    if re.search(r"\b(?:another|one more|encore un|encore une)\b|もう一つ|もう1つ", plain):
+        return 1
     if re.search(r"\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|"
                  r"have) (?:one|a single)\b|^\s*one\s*$", plain):
         return 1
@@ -112,7 +184,11 @@ def ordinal(text: str) -> int | None:
             return ORDINALS[word]
     match = re.search(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b", folded) or \
         re.fullmatch(r"\s*(\d)\s*[.)]?\s*", folded)
-    return int(match.group(1)) - 1 if match else None
+    if match:
+        return int(match.group(1)) - 1
+    if "最初" in folded:
+        return 0
+    return normalized.ordinal(text)  # "le premier", "la deuxième", "2番目"
 
 
 def _amount(text: str) -> str:
@@ -121,7 +197,18 @@ def _amount(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def price_bounds(text: str) -> dict[str, str]:
-    """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30"."""
+    """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30",
+    "moins de 15 €", "1500円まで" (the normalize stage first, then the local patterns)."""
+    limits, _ = normalized.price_limit(text)
+    return limits or _local_price_bounds(text)
+
+
+def price_currency(text: str) -> str | None:
+    """The currency a price limit names ("under €15" → EUR), or None."""
+    return normalized.price_limit(text)[1]
+
+
+def _local_price_bounds(text: str) -> dict[str, str]:
     folded = fold(text)
     number = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
     bounds: dict[str, str] = {}
@@ -137,6 +224,92 @@ def price_bounds(text: str) -> dict[str, str]:
     return bounds
 
 
+# Japanese: particles split a sentence into its phrases; these phrases never name a product.
+_JA_PARTICLES = re.compile(r"[をはがにでともへやの、。？！?!「」\s]+")
+_JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商品|お店|店|それ|これ|あれ|"
+                        r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
+                        r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
+                        r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|"
+                        r"ありがとう|ね$|よ$)")
+# Numbers with their counter or unit; a kanji numeral only with one (八女 is a place).
+_JA_MEASURE = re.compile(r"\d+\s*(?:つ|個|冊|枚|本|杯|点|箱|袋|ml|g|cm|円|グラム|ミリ)?|"
+                         r"[一二三四五六七八九十]+(?:つ|個|冊|枚|本|杯|点|箱|袋)")
+
+
+_JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|しました|ますか|ます|"
+                        r"でした|ました|でしょうか)"
+                        r"(?=[、。？！?!\s]|$)")
+
+
+def re_japanese(text: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
+
+
+def japanese_query(text: str) -> str:
+    """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
+    plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
+    plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
+    phrases = _JA_PARTICLES.split(plain)
+    return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
+
+
+_CHEAPEST = re.compile(r"\b(?:cheapest|least expensive|lowest[- ]priced?|most affordable|"
+                       r"cheaper|budget|inexpensive|le moins cher|la moins chere|moins chers?|"
+                       r"bon marche)\b|一番安い|最も安い|安い")
+_DEAREST = re.compile(r"\b(?:most expensive|priciest|dearest|highest[- ]priced?|le plus cher|"
+                      r"la plus chere|premium)\b|一番高い|高級")
+
+
+@lru_cache(maxsize=4096)
+def price_order(text: str) -> dict[str, str]:
+    """{"sort": …} when the person asks for the cheapest or the dearest of a kind."""
+    folded = fold(text)
+    if _CHEAPEST.search(folded):
+        return {"sort": "price_asc"}
+    if _DEAREST.search(folded):
+        return {"sort": "price_desc"}
+    return {}
+
+
+# Where one item ends and the next begins: "a glaze mug and two dinner plates", "un mug et
+# deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
+# "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
+_NEXT_ITEM = re.compile(
+    r"(?:,\s*(?:and\s+|plus\s+|et\s+)?|\s+(?:and|plus|as well as|et|aussi)\s+)"
+    r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
+    r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
+_WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+_SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes les deux|"
+                     r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
+
+
+@lru_cache(maxsize=1024)
+def item_phrases(text: str) -> tuple[str, ...]:
+    """The items one message asks for, each with its own words and count."""
+    folded = fold(text)
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
+        phrases = [part for part in re.split(r"と|、", folded) if japanese_query(part)]
+        return tuple(phrases) if len(phrases) > 1 else (text,)
+    parts: list[str] = []
+    for piece in _NEXT_ITEM.split(folded):
+        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)):
+            # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
+            parts[-1] = f"{parts[-1]}, {piece}"
+        else:
+            parts.append(piece)
+    if len(parts) < 2 or not all(map(_names_a_thing, parts)):
+        return (text,)
+    shared = _SHARED.search(parts[-1])
+    if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
+        parts[-1] = parts[-1][:shared.start()]
+        parts = [f"{part}, {shared.group(1)}" for part in parts]
+    return tuple(parts)
+
+
+def _names_a_thing(text: str) -> bool:
+    return bool(content_words(_without_measures(fold(text))))
+
+
 def strip_prices(text: str) -> str:
     folded = fold(text)
     folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
@@ -147,10 +320,15 @@ def strip_prices(text: str) -> str:
     return re.sub(_MONEY, " ", folded)
 
 
-def promotion_code(raw: str) -> str | None:
-    """The code in "apply code WELCOME10" or a bare "WELCOME10"."""
+def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The code in "apply code WELCOME10", a bare "WELCOME10", or any word that is one of the
+    store's own codes in any case ("use fiveoff"). A word after "coupon" that is neither a
+    known code nor shaped like one ("a coupon for first orders") is no code."""
+    for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
+        if word.upper() in known:
+            return str(word.upper())
     match = _CODE_WORD.search(raw)
-    if match and match.group(1).lower() not in ("for", "please", "is", "that", "the"):
+    if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
         return match.group(1).upper()
     shaped = _CODE_SHAPE.search(raw)
     return shaped.group(1) if shaped else None
@@ -161,24 +339,57 @@ def order_id(text: str) -> str | None:
     return match.group(0) if match else None
 
 
+# Country from an address's shape when it names none: "IL 62704" (US), "K1A 0B1" (Canada).
+_US_STATE_ZIP = re.compile(r"\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b")
+_CA_POSTAL = re.compile(r"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b")
+_JP_POSTAL = re.compile(r"〒?\s?\d{3}-\d{4}\b")
+_COURTESY = re.compile(r"[\s,.;!]*(?:thanks?(?: you)?|thx|please|pls|merci|svp|s'il vous pla[iî]t|"
+                       r"お願いします)?[\s,.;!]*$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1024)
 def address(raw: str) -> dict[str, str] | None:
-    """A delivery address the person typed: "deliver to 1 Main St, Springfield, US", or a line
-    that reads as one (a number, and two commas or a closing country code)."""
-    match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them))\s+(?:it\s+|them\s+)?"
-                      r"to\s+(.+)$", raw, re.IGNORECASE)
+    """A delivery address the person typed, alone or inside a sentence ("please send it to
+    742 Evergreen Terrace, Springfield, IL 62704, thanks"): the normalize stage's, else after
+    "deliver/ship/send to", or a line that reads as one (a number, and two commas, a closing
+    country code, or a US state and ZIP)."""
+    mine = _local_address(raw)
+    if mine is not None and "countryCode" in mine:
+        # An explicit country or postal shape ("Toronto, ON M5J 2J5, CA" is Canada, not
+        # California; a Japanese address runs to its block number).
+        return mine
+    return normalized.address(raw) or mine
+
+
+_JA_ADDRESS = re.compile(r"((?:〒?\s?\d{3}-\d{4}\s*)?\S*?(?:都|道|府|県)\S*?(?:市|区|町|村)\S*?"
+                         r"\d+(?:[-－丁目番地号]\d*)*)")
+
+
+def _local_address(raw: str) -> dict[str, str] | None:
+    if match := _JA_ADDRESS.search(unicodedata.normalize("NFKC", raw)):
+        return {"address": match.group(1), "countryCode": "JP"}
+    match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them)|livre[rz]?(?:-le|-la|"
+                      r"-les)?|envoye[rz]?(?:-le|-la)?)\s+(?:it\s+|them\s+)?(?:to|au|a|à)\s+(.+)$",
+                      raw, re.IGNORECASE)
     text = match.group(1) if match else None
     if text is None and re.search(r"\d", raw) and len(raw) < 300 and (
-            raw.count(",") >= 2 or re.search(r",\s*[A-Za-z]{2}\s*\.?\s*$", raw)):
-        text = re.sub(r"^(?:my address is|it'?s|address:?|to)\s+", "", raw.strip(),
-                      flags=re.IGNORECASE)
-    if not text:
+            raw.count(",") >= 2 or re.search(r",\s*[A-Za-z]{2}\s*\.?\s*$", raw)
+            or _US_STATE_ZIP.search(raw)):
+        text = re.sub(r"^(?:(?:my )?address is|it'?s|address:?|to|mon adresse est)\s+", "",
+                      raw.strip(), flags=re.IGNORECASE)
+    if not text or not re.search(r"\d", text):
         return None
-    text = text.strip(" .")
+    text = _COURTESY.sub("", text).strip(" .")
     found = {"address": text}
     country = text.rsplit(",", 1)[-1].strip()
     if re.fullmatch(r"[A-Za-z]{2}", country):
         found["countryCode"] = country.upper()
+    elif _US_STATE_ZIP.search(text):
+        found["countryCode"] = "US"
+    elif _CA_POSTAL.search(text):
+        found["countryCode"] = "CA"
+    elif _JP_POSTAL.search(text) or re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text):
+        found["countryCode"] = "JP"
     return found
 
 

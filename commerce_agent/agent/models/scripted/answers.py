@@ -1,0 +1,110 @@
+"""Questions about what could be done, answered from the order's and the store's own terms and
+never done: "how do I cancel my subscription?", "can I pause it?", "what's your return
+policy?", "can I still cancel?". The answer ends by saying what to ask for, should the person
+want it done."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.models.scripted import aftercare
+from commerce_agent.agent.models.scripted.intents import intent
+from commerce_agent.agent.models.scripted.messages import say, status
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.tools.base import money_text
+
+_CANCELLABLE = ("pending", "confirmed")
+
+
+def policy(p: Planner) -> Decision:
+    topic = intent(p.frame.first)
+    if topic in ("sub_pause", "sub_resume", "sub_cancel"):
+        return _subscription(p, topic)
+    if topic == "cancel":
+        return _cancel(p)
+    if topic == "return":
+        return _returns(p)
+    if topic == "tip":
+        return say(p.lang, "tips")
+    return _store_terms(p)
+
+
+def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Decision | None:
+    """The order the question is about, fetched in full once (its terms are in the full
+    document); None when the person has none."""
+    if (step := aftercare.need_orders(p, wanted)) is not None:
+        return step
+    order_id = aftercare.order_meant(p, wanted)
+    if order_id is None:
+        return None
+    if p.state.done("get_order", orderId=order_id) is None:
+        return p.call("get_order", orderId=order_id)
+    return p.state.orders.get(order_id) or {"orderId": order_id}
+
+
+def _subscription(p: Planner, topic: str) -> Decision:
+    order = _known_order(p, "subscription")
+    if not isinstance(order, dict):
+        return order if order is not None else say(p.lang, "no_subscription")
+    terms = order.get("subscription") or {}
+    name = next((line.get("name") for line in order.get("items", [])), "")
+    if topic == "sub_pause":
+        return say(p.lang, "sub_pause", name=name, id=order["orderId"])
+    if topic == "sub_resume":
+        return say(p.lang, "sub_resume")
+    rules = terms.get("cancellationPolicy") or {}
+    if rules.get("canCancelAnytime", True):
+        return say(p.lang, "sub_cancel_anytime", name=name, id=order["orderId"])
+    return say(p.lang, "sub_cancel_commitment", name=name, id=order["orderId"],
+               cycles=rules.get("minimumCommitment", 0))
+
+
+def _cancel(p: Planner) -> Decision:
+    order = _known_order(p)
+    if not isinstance(order, dict):
+        return order if order is not None else say(p.lang, "no_orders")
+    if order.get("subscription"):  # cancelling a subscription is ending it, by its terms
+        return _subscription(p, "sub_cancel")
+    state = order.get("status")
+    key = "can_cancel" if state in _CANCELLABLE else "cannot_cancel"
+    return say(p.lang, key, id=order["orderId"], status=status(p.lang, state),
+               total=money_text(order.get("total")))
+
+
+def _returns(p: Planner) -> Decision:
+    order = _known_order(p)
+    if not isinstance(order, dict):
+        return order if order is not None else say(p.lang, "returns_unknown")
+    days = (order.get("fulfillment") or {}).get("returnWindowDays")
+    if days:
+        return say(p.lang, "returns", days=days)
+    return say(p.lang, "returns_unknown")
+
+
+def _store_terms(p: Planner) -> Decision:
+    """Fees, delivery and hours: the store's minimum order, where it delivers, when it opens
+    and where it is."""
+    if p.needs_stores():
+        return p.call("list_stores")
+    store = p.mentioned_store() or p.store_described(p.frame.first) or p.current_store()
+    if store is None:
+        return say(p.lang, "help")
+    if store not in p.state.store_info and p.state.done("get_store", storeId=store) is None:
+        return p.call("get_store", storeId=store)
+    info = p.state.store_info.get(store, {})
+    if intent(p.frame.first) == "hours":
+        return say(p.lang, "hours", store=info.get("name", store),
+                   hours=", ".join(info.get("openingHours") or []) or "—",
+                   address=_address_text(info.get("address")))
+    minimum = info.get("minimumOrderValue")
+    return say(p.lang, "fees", store=info.get("name", store),
+               areas=", ".join(info.get("deliveryAreas") or []) or "—",
+               minimum=money_text(minimum) if minimum else "—")
+
+
+def _address_text(address: Any) -> str:
+    if isinstance(address, dict):
+        parts = (address.get(key) for key in ("streetAddress", "addressLocality",
+                                               "addressRegion", "postalCode", "addressCountry"))
+        return ", ".join(str(part) for part in parts if part)
+    return str(address or "—")

@@ -1,0 +1,134 @@
+"""The agent's sentences in the shopper's language.
+
+English is written here, as the source; French and Japanese live in the project's i18n
+catalogs (commerce_agent/i18n/catalogs/<locale>.json, keys `agent.<name>`) beside the Commerce
+API's error messages, and are filled by the same `translate` (money and numbers written the
+locale's way). A sentence a catalog lacks stays English rather than failing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.i18n.messages import catalog, translate
+
+ENGLISH: dict[str, str] = {
+    "help": "I can find products (“find a ceramic mug under $20”), show details, add them to "
+            "your cart (“add two to my cart”, “the blue one”), change or remove lines, apply a "
+            "code, check out or “buy it now”, book a class or session, start or pause a "
+            "subscription, tell you where your order is, cancel it, return it, rate it or tip.",
+    "welcome": "You're welcome! Anything else?",
+    "declined": "OK, I'll leave it there. What else can I do for you?",
+    "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",
+    "not_found": "I couldn't find anything matching “{query}”. Try other words?",
+    "suggest_add": "Want me to add it to your cart?",
+    "added": "Added {quantity} × {name}{options} to your cart.",
+    "cart": "Your cart at {store} holds {lines}: total {total}.",
+    "cart_empty_at": "Your cart at {store} is empty.",
+    "ready": "Say “check out” when you're ready.",
+    "already_in_cart": "{name} is already in your cart. Say “one more” to add another, or "
+                       "“check out” when you're ready.",
+    "which": "Which one would you like?",
+    "which_time": "Which time suits you?",
+    "where": "Where should I deliver it?",
+    "which_store": "Which store do you mean?",
+    "how_many": "How many would you like?",
+    "what": "What would you like me to add?",
+    "how_many_stars": "How many stars would you give it, from 1 to 5?",
+    "how_much_tip": "How much should the tip be?",
+    "comes_in": "{name} comes in: {listing}.",
+    "option_question": "{name}: {group}? {listing}.",
+    "example_address": "Give me an address such as “1 Main St, Springfield, US”.",
+    "cart_holds": "Your cart holds {lines}.",
+    "placed": "Done: order {id} is placed and paid ({lines}, total {total}). Its status is "
+              "{status}.",
+    "order_status": "Your order {id} ({lines}, total {total}) is {status}.",
+    "no_orders": "You have no orders yet.",
+    "cancelled": "Order {id} is cancelled: the {total} goes back to your card.",
+    "not_done": "OK, I didn't go ahead: order {id} is unchanged.",
+    "not_done_cart": "OK, I didn't go ahead. Nothing was charged; your cart is still there.",
+    "can_cancel": "Order {id} is {status}, so it can still be cancelled and the {total} "
+                  "refunded. Say “cancel order {id}” if you want that.",
+    "cannot_cancel": "Order {id} is {status}: it can no longer be cancelled. Once it has "
+                     "arrived you can return it.",
+    "returns": "You can return items within {days} days of delivery or collection, for a "
+               "refund to your card. Say “return my order” when you want to.",
+    "returns_unknown": "Returns are accepted for delivered or collected orders, within the "
+                       "store's return window. Ask me about a specific order for its window.",
+    "sub_cancel_anytime": "Your subscription {name} (order {id}) can be cancelled at any time: "
+                          "billing stops from then on. Say “cancel my subscription” if you "
+                          "want that.",
+    "sub_cancel_commitment": "Your subscription {name} (order {id}) can be cancelled after "
+                             "{cycles} billing cycles; you can pause it meanwhile.",
+    "sub_pause": "Yes: your subscription {name} (order {id}) can be paused while it is active, "
+                 "and resumed whenever you like; you are not billed while it is paused. Say "
+                 "“pause my subscription” if you want that.",
+    "sub_resume": "A paused subscription can be resumed at any time; billing starts again from "
+                  "the next cycle. Say “resume my subscription” if you want that.",
+    "no_subscription": "You have no subscription yet. Say “subscribe to …” to start one.",
+    "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
+            "or “tip 5 dollars” on a completed order.",
+    "hours": "{store} is open {hours}; it is at {address}.",
+    "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
+    "in_stock": "In stock: {listing}.",
+    "sold_out_now": "It's sold out right now.",
+    "item_sold_out": "Sorry, {name} is sold out right now. Ask me to find something similar.",
+    "ships_to_you": "It's shipped to your address.",
+    "digital": "It's delivered digitally: no address needed.",
+    "pickup_at": "You collect it at {store}.",
+    "hybrid": "It comes in parts: some shipped, some digital.",
+    "stores": "The stores here: {names}. Say “shop at …” to pick one.",
+    "which_item": "Which item? Ask me to find something first.",
+    "several": "I found several: {listing}.",
+    "cart_empty": "Your cart is empty: add something first.",
+    "quantity_set": "Done: {quantity} × {name} now.",
+    "removed": "Removed {name}.",
+    "emptied": "Done: your cart is empty now.",
+    "code_applied": "Code {code} applied: you save {saved}.",
+    "return_started": "Return {id} is {status} for {items}.",
+    "refund_will_be": "The refund will be {refund}.",
+    "rated": "Thank you! I rated order {id} {stars} out of 5.",
+    "tipped": "Done: your tip was added to order {id}. Thank you!",
+    "subscription_now": "Your subscription (order {id}) is now {status}.",
+    "status.pending": "pending",
+    "status.confirmed": "confirmed",
+    "status.processing": "being prepared",
+    "status.shipped": "shipped",
+    "status.in_transit": "on its way",
+    "status.out_for_delivery": "out for delivery",
+    "status.delivered": "delivered",
+    "status.ready_for_pickup": "ready for pickup",
+    "status.completed": "completed",
+    "status.cancelled": "cancelled",
+    "status.active": "active",
+    "status.paused": "paused",
+    "status.requested": "requested",
+    "status.approved": "approved",
+}
+# Sentences that leave the request open: the next message answers them.
+QUESTION_KEYS = ("which", "which_time", "where", "which_store", "how_many", "what",
+                 "how_many_stars", "how_much_tip")
+
+
+def say(language: str, key: str, **params: Any) -> str:
+    """The sentence `key` in `language` (English when the catalog lacks it)."""
+    if language != "en":
+        text = translate(language, f"agent.{key}", params)
+        if text is not None:
+            return text
+    return ENGLISH[key].format(**params)
+
+
+def status(language: str, value: Any) -> str:
+    key = f"status.{value}"
+    return say(language, key) if key in ENGLISH else str(value)
+
+
+def every_language(key: str) -> list[str]:
+    """`key` as each language writes it (for recognising the agent's own questions)."""
+    found = [ENGLISH[key]]
+    for language in ("fr", "ja"):
+        text = catalog(language).get(f"agent.{key}")
+        if text:
+            found.append(text)
+    return found

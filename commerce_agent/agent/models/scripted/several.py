@@ -1,0 +1,102 @@
+"""Several items in one message ("a glaze mug and two dinner plates"): each item phrase is
+served as its own request, in order, by the same `acquire` a single item goes through.
+
+Each item's turn starts with its own search, so this turn's calls split into one stretch per
+item (from the last search for its words); an item is done once its stretch holds a
+successful add. An item that cannot be had (not found, sold out) is reported and the next
+one served; an item that needs an answer (its variant, its size) asks, and the answer in the
+next message goes to it while the items before it, already in the cart, are not added again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.acquire import acquire, check_out
+from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.phrasing import asks, cart_text
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.state import Call, name_score
+
+
+def acquire_items(p: Planner, then_check_out: bool) -> Decision:
+    parts = words.item_phrases(p.frame.first)
+    if len(parts) < 2 or p.state.done("place_order") is not None:
+        return acquire(p, then_check_out)
+    calls = p.state.calls
+    answers = p.frame.texts[1:]
+    failed: list[str] = []
+    for index, part in enumerate(parts):
+        sub = _planner(p, part, (), [])
+        query = sub.query()
+        start = _last_search(calls, query)
+        if start is None:
+            if answers and _in_cart(p, query):
+                continue  # added in an earlier turn of this request
+            step = sub.search_step(query)
+            return step if step is not None else acquire(sub, then_check_out=False)
+        stretch = calls[start:_next_search(calls, start, query)]
+        if any(call.name == "add_to_cart" and not call.is_error for call in stretch):
+            continue
+        if _next_search(calls, start, query) < len(calls):
+            failed.append(part)  # served already, and the next item taken up after it
+            continue
+        decision = acquire(_planner(p, part, answers, stretch), then_check_out=False)
+        if not isinstance(decision, str):
+            return decision
+        if asks(decision):
+            return decision
+        failed.append(part)
+        if index == len(parts) - 1:
+            break
+        nxt = _planner(p, parts[index + 1], (), [])
+        step = nxt.search_step(nxt.query())
+        if step is not None:
+            return step
+    if then_check_out:
+        return check_out(p)
+    return _reply(p, failed)
+
+
+def _planner(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:
+    frame = Frame(p.frame.intent, (part, *answers))
+    sub = Planner(replace(p.state, calls=calls, frame=frame), p.tools)
+    sub.extra = p.extra
+    return sub
+
+
+def _last_search(calls: list[Call], query: str) -> int | None:
+    found = [i for i, call in enumerate(calls)
+             if call.name == "search_products" and call.args.get("query") == query]
+    return found[-1] if found else None
+
+
+def _next_search(calls: list[Call], start: int, query: str) -> int:
+    return next((i for i in range(start + 1, len(calls)) if calls[i].name == "search_products"
+                 and calls[i].args.get("query") != query), len(calls))
+
+
+def _in_cart(p: Planner, query: str) -> bool:
+    """A line whose name carries every word of the item phrase ("glaze mug" is not the
+    "Classic Stoneware Mug" already in the cart)."""
+    wanted = words.content_words(query)
+    return bool(wanted) and any(name_score(line, wanted) == len(wanted)
+                                for cart in p.state.open_carts() for line in cart["items"])
+
+
+def _reply(p: Planner, failed: list[str]) -> str:
+    text: list[str] = []
+    added = [call for call in p.state.calls if call.name == "add_to_cart" and not call.is_error]
+    for call in added:
+        item: dict[str, Any] = p.state.items.get(str(call.args.get("itemId"))) or {}
+        text.append(say(p.lang, "added", quantity=call.args.get("quantity", 1),
+                        name=item.get("name", ""), options=""))
+    text += [say(p.lang, "not_found", query=p.query(part)) for part in failed]
+    cart = p.state.open_carts()[0] if p.state.open_carts() else None
+    if cart is not None:
+        text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
+        text.append(say(p.lang, "ready"))
+    return " ".join(text)

@@ -1,0 +1,170 @@
+"""Speech act: what kind of thing a message does, before what it is about.
+
+A shopper's message is a question (answer it, never execute it), an instruction (do it), a
+confirmation (accept the offer on the table), a refusal (decline it, and touch nothing else),
+or a statement negated as a whole ("I don't want the planter", "don't add it"): the intent
+stage decides whether that removes something or declines. Negated clauses ("don't cancel
+it, I only want to know when it ships") are cut out first, so what remains is what the
+person asks for.
+
+Each class is read from small per-language word tables (en, fr, ja) and the message's shape
+(a question mark, an interrogative opening, a Japanese sentence-final か), never from
+whole phrasings, so "sure thing", "yep, go for it" and "ok do it" all confirm.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from commerce_agent.agent.models.scripted.words import (
+    content_words,
+    fold,
+    japanese_query,
+    quantity,
+)
+
+Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"]
+# A "statement" is a message negated as a whole; the intent stage reads what it negates.
+
+# Words of assent: a message made only of these (and politeness) accepts the offer.
+_ASSENT = frozenset("""
+yes yeah yea yep yup ya sure ok okay k kk alright right fine perfect great good cool lovely
+absolutely definitely certainly totally course exactly correct agreed deal
+oui ouais ouaip d'accord daccord dac volontiers parfait entendu bien sur evidemment
+allez-y allez vas-y go
+""".split())
+# Words that may surround assent without changing it ("ok, go ahead and do it please").
+_ALONG = frozenset("""
+please pls thanks thank you that sounds sounds works work for me lets let's let us do it thing
+go ahead then and sure, why not of this one that one the one is it's would be nice yes
+ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
+that'd thatd be would on wonderful awesome brilliant
+""".split())
+_ASSENT_PHRASES = re.compile(
+    r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
+    r"let'?s do it|let'?s go|works for me|that works|c'est bon|ca marche|bien sur|"
+    r"allez[- ]y|vas[- ]y)\b")
+_JA_ASSENT = re.compile(r"^(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
+                        r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
+                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ)")
+_JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
+                         r"やめ|止め|大丈夫です?$|なし|今はいい|また今度)")
+# A refusal: a "no" word heading a short message with nothing else asked.
+_NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|pas maintenant|"
+                      r"not now|not today|not really|never ?mind|nevermind|maybe later|"
+                      r"i'?m good|i'?m fine|i'?ll pass|pass|skip|laisse tomber|ca ira|"
+                      r"plus tard)\b")
+# What may follow a refusal without making it a correction ("no, the blue one" is one).
+_NO_TAIL = frozenset("""
+thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
+for please merci pas maintenant aujourd'hui ca va non no nope it's its alright it that's
+thats ira rien d'autre c'est tout is me not now all
+""".split())
+_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて")
+# Clause breaks: a negated clause is dropped and the rest read on its own.
+_CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
+                      r"plutot)\b|(?:けど|だけ)")
+_QUESTION_OPENING = re.compile(
+    r"^(?:how|what|what's|whats|which|when|where|where's|wheres|why|who|is|are|am|was|"
+    r"does|do|did|can i|could i|may i|am i|is it|are there|is there|has|have|will|would it|"
+    r"comment|combien|quand|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|puis-je|"
+    r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
+# Questions that are really requests ("can you add two?", "could I get a dozen?").
+_POLITE_REQUEST = re.compile(
+    r"^(?:(?:please )?(?:can|could|would|will) you|can i (?:get|have|order|buy)|"
+    r"could i (?:get|have|order|buy)|may i (?:get|have)|i'?d like|i want|i need|"
+    r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
+_JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
+                         r"たい$|たいです|もらえますか|いただけますか|くれますか)")
+
+
+# Verbs that make a "no, …" a new request ("no, cancel it", "non, ajoute deux").
+_ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|change|switch|"
+                     r"pause|resume|rate|tip|apply|use|want|need|like|take|get|prefer|instead|"
+                     r"rather|ajoute|annule|retire|montre|cherche|veux|voudrais|prends)")
+
+
+@dataclass(frozen=True)
+class Act:
+    kind: Kind
+    # The words that carry the request: the message without its negated clauses.
+    text: str
+    negated: tuple[str, ...] = ()
+    # The whole message is negated ("I don't want the planter", "don't add it").
+    wholly_negated: bool = False
+
+
+def _is_japanese(text: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
+
+
+def _assent_only(folded: str) -> bool:
+    words = re.findall(r"[\w'-]+", folded)
+    if not words or len(words) > 8:
+        return False
+    has_head = any(word in _ASSENT for word in words) or _ASSENT_PHRASES.search(folded)
+    return bool(has_head) and all(word in _ASSENT or word in _ALONG for word in words)
+
+
+def _declines_only(tail: str) -> bool:
+    """What follows a "no" adds nothing asked for: no product, number or other request
+    ("no thanks, not today", "nah, not for me"; unlike "no, the blue one" or "no, 3")."""
+    said = re.findall(r"[\w'-]+", tail)
+    return all(word in _NO_TAIL for word in said) or (
+        len(said) <= 6 and not content_words(tail) and quantity(tail) is None
+        and not _ACTION.search(tail))
+
+
+def _clauses(text: str) -> list[str]:
+    return [part.strip() for part in _CLAUSES.split(text) if part and part.strip()]
+
+
+def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
+    """The message with each negated clause cut out ("don't cancel it, only tell me when")."""
+    parts = _clauses(text)
+    if len(parts) < 2:
+        return text, ()
+    negated = tuple(part for part in parts if _NEGATION.search(fold(part)))
+    kept = [part for part in parts if part not in negated]
+    if not negated or not kept:
+        return text, ()
+    return " ".join(kept), negated
+
+
+def _question(raw: str, folded: str) -> bool:
+    if _is_japanese(raw):
+        return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
+            _JA_REQUEST.search(raw)
+    if _POLITE_REQUEST.search(folded):
+        return False
+    return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None
+
+
+@lru_cache(maxsize=4096)
+def read_act(raw: str) -> Act:
+    text = raw.strip()
+    folded = fold(text).strip()
+    if _is_japanese(text):
+        if _JA_REFUSAL.search(text):
+            return Act("refusal", text)
+        assent = _JA_ASSENT.search(text)
+        rest = text[assent.end():] if assent else ""
+        if assent and not japanese_query(rest) and quantity(rest) is None:
+            return Act("confirmation", text)  # "はい、お願いします", not "はい、2つください"
+    elif (head := _NO_HEAD.search(folded)) and _declines_only(folded[head.end():]):
+        return Act("refusal", text)
+    elif _assent_only(folded):
+        return Act("confirmation", text)
+    kept, negated = _without_negated(text)
+    if negated and _assent_only(fold(kept)):
+        return Act("confirmation", kept, negated)
+    if _question(kept, fold(kept).strip()):
+        return Act("question", kept, negated)
+    if not negated and _NEGATION.search(folded):
+        return Act("statement", kept, wholly_negated=True)
+    return Act("instruction", kept, negated)
+

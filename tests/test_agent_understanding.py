@@ -1,0 +1,249 @@
+"""The scripted model's stages one by one: speech act, intent, quantities and sizes, prices,
+addresses, codes, the order meant, and phrasing in three languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from commerce_agent.agent.models.scripted import messages, words
+from commerce_agent.agent.models.scripted.aftercare import order_meant
+from commerce_agent.agent.models.scripted.intents import Frame, understand
+from commerce_agent.agent.models.scripted.planner import Planner
+from commerce_agent.agent.models.scripted.speech import read_act
+from commerce_agent.agent.models.scripted.state import State
+
+
+@pytest.mark.parametrize("text", [
+    "yes", "yep", "sure", "sure thing", "sounds good", "go ahead", "ok do it", "okay, go for it",
+    "yes please", "absolutely", "why not", "perfect, thanks", "oui", "d'accord", "allez-y",
+    "はい", "お願いします", "うん"])
+def test_everyday_confirmations(text: str) -> None:
+    assert read_act(text).kind == "confirmation"
+
+
+@pytest.mark.parametrize("text", [
+    "no", "nope", "no thanks", "no thanks, not today", "not now", "maybe later", "I'm good",
+    "non merci", "pas maintenant", "いいえ", "いいえ、結構です", "いらない"])
+def test_refusals(text: str) -> None:
+    assert read_act(text).kind == "refusal"
+
+
+def test_a_correction_is_not_a_refusal() -> None:
+    assert read_act("no, the blue one").kind != "refusal"
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("how do I cancel my subscription?", "policy"),
+    ("is it possible to pause it for a month?", "policy"),
+    ("what's your return policy?", "policy"),
+    ("can I cancel my order?", "policy"),
+    ("comment est-ce que je peux résilier mon abonnement ?", "policy"),
+    ("can you cancel my order?", "cancel"),
+    ("cancel my order", "cancel"),
+    ("annulez ma commande", "cancel"),
+    ("pause my subscription", "sub_pause"),
+    ("please don't cancel my order, I only want to know when it ships", "status"),
+    ("has it shipped yet?", "status"),
+    ("where's my teapot?", "status"),
+    ("ord_01a2143490741469291df1b1e2b9", "status"),
+    ("où en est ma commande ?", "status"),
+    ("注文はどうなっていますか？", "status"),
+    ("I don't want the planter anymore", "remove"),
+    ("don't add it", "no"),
+    ("can I get a dozen san pellegrino?", "add"),
+    ("do you sell hanging planters?", "search"),
+    ("八女玉露を見せてください", "search"),
+    ("2つカートに入れてください", "add"),
+    ("注文を確定して", "checkout"),
+    ("add a washi notebook", "add"),
+    ("I'll grab the celadon teapot", "add"), ("a dozen arancini please", "add"),
+    ("bump it up to 4", "quantity"), ("hmm, switch it to the 16 oz", "quantity"),
+    ("never mind the planter", "remove"), ("proceed to payment", "checkout"),
+    ("I want my money back for the teapot", "return"),
+    ("is the teapot dishwasher safe?", "details"), ("bonjour, que pouvez-vous faire ?", "other"),
+    ("what about my mug order, any news?", "status"), ("switch to Lumen Studio", "switch"),
+])
+def test_questions_are_answered_and_negations_cut(text: str, intent: str) -> None:
+    assert understand(text)[0] == intent
+
+
+def test_a_negated_clause_is_cut_from_the_request() -> None:
+    act = read_act("please don't cancel my order, I only want to know when it ships")
+    assert "cancel" not in act.text and act.negated
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("add half a dozen dinner plates", 6), ("a dozen san pellegrino", 12),
+    ("two dozen mugs", 24), ("a couple of those", 2), ("a few mugs", 3),
+    ("une douzaine de san pellegrino", 12), ("ajoutez-en deux", 2),
+    ("和紙ノートを三冊ください", 3), ("２つカートに入れて", 2), ("add one more", 1)])
+def test_quantity_words(text: str, count: int) -> None:
+    assert words.quantity(text) == count
+
+
+@pytest.mark.parametrize("text", [
+    "add the 300 ml kyusu", "the 27cm dinner plate", "a 16 inch pizza", "a 12 oz mug",
+    "300mlの急須", "matcha under 2000 yen"])
+def test_sizes_and_prices_are_not_counts(text: str) -> None:
+    assert words.quantity(text) is None
+
+
+@given(st.integers(min_value=1, max_value=999),
+       st.sampled_from(["ml", "g", "cm", "mm", "oz", "inch", "kg", "l"]))
+def test_any_measure_is_not_a_count(number: int, unit: str) -> None:
+    assert words.quantity(f"add the {number} {unit} teapot") is None
+    assert words.quantity(f"add the {number}{unit} teapot") is None
+
+
+@given(st.integers(min_value=1, max_value=999))
+def test_a_plain_number_is_a_count(number: int) -> None:
+    assert words.quantity(f"add {number} mugs") == number
+
+
+def test_the_frame_keeps_a_size_in_the_name_a_size() -> None:
+    frame = Frame("add", ("add the 300 ml kyusu to my cart",))
+    assert frame.quantity("Tokoname Kyusu Teapot, 300 ml") is None
+
+
+@pytest.mark.parametrize(("text", "sort"), [
+    ("find me the cheapest pizza", "price_asc"), ("the least expensive ebook", "price_asc"),
+    ("le mug le moins cher", "price_asc"), ("一番安いお茶", "price_asc"),
+    ("the most expensive teapot", "price_desc")])
+def test_cheapest_sorts_by_price(text: str, sort: str) -> None:
+    assert words.price_order(text) == {"sort": sort}
+
+
+@pytest.mark.parametrize(("text", "address", "country"), [
+    ("please send it to 742 Evergreen Terrace, Springfield, IL 62704, thanks",
+     "742 Evergreen Terrace, Springfield, IL 62704", "US"),
+    ("my address is 12 Oak Street, Portland, OR 97202", "12 Oak Street, Portland, OR 97202",
+     "US"),
+    ("deliver to 1 Main St, Springfield, US", "1 Main St, Springfield, US", "US"),
+    ("livrez-le au 1200 rue Sainte-Catherine, Montréal, QC H3B 1K9, CA",
+     "1200 rue Sainte-Catherine, Montréal, QC H3B 1K9, CA", "CA")])
+def test_addresses_inside_sentences(text: str, address: str, country: str) -> None:
+    assert words.address(text) == {"address": address, "countryCode": country}
+
+
+def test_codes() -> None:
+    known = frozenset({"FIVEOFF", "WELCOME10"})
+    assert words.promotion_code("use fiveoff please", known) == "FIVEOFF"
+    assert words.promotion_code("is there a coupon for first orders?", known) is None
+    assert words.promotion_code("apply code SPRING24") == "SPRING24"
+
+
+def _order(order_id: str, created: str, name: str, store: str = "store_ceramics"
+           ) -> dict[str, Any]:
+    return {"orderId": order_id, "createdAt": created, "storeId": store,
+            "items": [{"name": name, "itemId": "i", "quantity": 1}]}
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("rate my last order 5 stars", "ord_new"), ("return the mug", "ord_mug"),
+    ("where is ord_old?", "ord_old"), ("cancel my trattoria order", "ord_pizza")])
+def test_the_order_meant(said: str, meant: str) -> None:
+    state = State()
+    state.stores = [{"storeId": "store_trattoria", "name": "Trattoria Fiamma"},
+                    {"storeId": "store_ceramics", "name": "Hearth & Kiln Ceramics"}]
+    # Listed newest first, as list_orders returns them.
+    for order in (_order("ord_new", "2026-11-03", "Dinner Plate"),
+                  _order("ord_pizza", "2026-11-02", "Pizza Margherita", "store_trattoria"),
+                  _order("ord_mug", "2026-11-01", "Glaze Mug"),
+                  _order("ord_old", "2026-10-01", "Teapot")):
+        state.orders[order["orderId"]] = order
+    state.frame = Frame(understand(said)[0], (said,))
+    assert order_meant(Planner(state, {})) == meant
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ja"])
+def test_every_sentence_in_every_language(language: str) -> None:
+    params = {"count": 2, "listing": "1) A", "name": "Mug", "price": "$1", "query": "x",
+              "quantity": 2, "options": "", "store": "S", "lines": "1 × Mug", "total": "$1",
+              "id": "ord_1", "status": "confirmed", "days": 30, "cycles": 3, "group": "size",
+              "areas": "US", "minimum": "$15", "names": "A, B", "code": "X", "saved": "$1",
+              "items": "1 × Mug", "refund": "$1", "stars": 5, "hours": "Mo-Fr",
+              "address": "1 Main St"}
+    for key in messages.ENGLISH:
+        text = messages.say(language, key, **params)
+        assert text and "{" not in text, (language, key)
+        if language == "ja":
+            assert any("\u3040" <= ch <= "\u9fff" for ch in text), key
+
+
+def test_the_agents_own_questions_are_known_in_every_language() -> None:
+    from commerce_agent.agent.models.scripted.phrasing import asks, suggests_add
+    for language in ("en", "fr", "ja"):
+        assert asks(f"Mug. {messages.say(language, 'which')}")
+        assert suggests_add(f"Mug. {messages.say(language, 'suggest_add')}")
+
+
+_ASSENT = ["yes", "yeah", "yep", "sure", "ok", "okay", "alright", "perfect", "great", "oui",
+           "d'accord", "absolutely", "sounds good", "go ahead", "do it", "go for it", "why not"]
+_POLITE = ["please", "thanks", "thank you", "then", "that works", "merci", "s'il vous plait"]
+
+
+@given(st.lists(st.sampled_from(_ASSENT), min_size=1, max_size=2),
+       st.lists(st.sampled_from(_POLITE), max_size=2), st.sampled_from(["", "!", ".", " :)"]))
+def test_any_assent_with_politeness_confirms(assent: list[str], polite: list[str],
+                                             end: str) -> None:
+    text = ", ".join(assent + polite) + end
+    assert read_act(text).kind == "confirmation", text
+
+
+@given(st.sampled_from(["no", "nope", "nah", "no thanks", "not now", "non merci"]),
+       st.sampled_from(["", ", not today", ", I'm good", ", not for me", ", maybe later",
+                        " thanks"]))
+def test_any_polite_no_refuses(head: str, tail: str) -> None:
+    assert read_act(head + tail).kind == "refusal"
+
+
+@given(st.sampled_from(["no", "nope", "non"]),
+       st.sampled_from(["the blue one", "two of them", "cancel it", "I want 3", "le bleu"]))
+def test_a_no_that_asks_for_something_is_no_refusal(head: str, tail: str) -> None:
+    assert read_act(f"{head}, {tail}").kind != "refusal"
+
+
+@given(st.sampled_from(["cancel my order", "return the mug", "pause my subscription",
+                        "cancel my subscription"]),
+       st.sampled_from(["how do I", "can I", "is it possible to", "how can I", "could I"]))
+def test_asking_whether_is_never_doing(action: str, opening: str) -> None:
+    assert understand(f"{opening} {action}?")[0] == "policy"
+
+
+@given(st.sampled_from(["cancel my order", "return the mug", "pause my subscription"]),
+       st.sampled_from(["", "please ", "can you ", "could you please "]))
+def test_asking_to_act_acts(action: str, opening: str) -> None:
+    assert understand(f"{opening}{action}")[0] not in ("policy", "no", "other")
+
+
+@pytest.mark.parametrize(("text", "position"), [
+    ("the second one", 1), ("the last one", -1), ("number 2", 1), ("2", 1),
+    ("le premier", 0), ("la deuxième", 1), ("2番目", 1), ("最初の", 0), ("the blue one", None)])
+def test_ordinals_in_three_languages(text: str, position: int | None) -> None:
+    assert words.ordinal(text) == position
+
+
+@pytest.mark.parametrize("text", [
+    "what are your opening hours?", "where are you located?", "do you deliver to Canada?",
+    "how much is shipping?", "do you charge for delivery?"])
+def test_store_questions_are_answered(text: str) -> None:
+    assert understand(text)[0] == "policy"
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("add a glaze mug and two dinner plates to my cart", 2),
+    ("two tiramisu, a lasagna and three arancini", 3),
+    ("add a classic mug with a gift box and a cork coaster", 1),
+    ("order a diavola, 16 inch", 1), ("I want a mug in blue and white", 1),
+    ("ajoute un mug et deux assiettes", 2), ("玄米茶と急須をカートに入れて", 2)])
+def test_several_items_in_one_message(text: str, parts: int) -> None:
+    assert len(words.item_phrases(text)) == parts
+
+
+def test_options_said_once_for_both_items() -> None:
+    assert words.item_phrases("can I get a margherita and a diavola, both 12 inch") == (
+        "can i get a margherita, 12 inch", "a diavola, 12 inch")
