@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from commerce_agent import clock
+from commerce_agent import clock, links
 from commerce_agent.commerce.services.fulfillment import digital, tracking
 from commerce_agent.commerce.services.fulfillment.lifecycle import FULFILLMENT_INTENT, ships
 
@@ -27,6 +27,7 @@ SCHEDULING = "dev.commerce.service.scheduling"
 RESTAURANT = "dev.commerce.restaurant.profile"
 STORE_SHIPPING = "dev.commerce.store.shipping"
 CONSTRAINTS = "dev.commerce.store.constraints"
+DEFAULT_CARRIER_URL = "https://tracking.example.com"
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ def _shipping_option(store: dict[str, Any], doc: dict[str, Any]) -> dict[str, An
         or next((o for o in options if o.get("providers")), {})
     carrier = next(iter(option.get("providers", [])), None) or "Sandbox Post"
     website = next((p.get("website") for p in shipping.get("providers", [])
-                    if p.get("name") == carrier), None) or "https://tracking.example.com"
+                    if p.get("name") == carrier), None)
+    if links.url_problem(website) is not None:  # none, or stored before links checked it
+        website = DEFAULT_CARRIER_URL
     return {"shippingMethodId": option.get("id"), "carrier": carrier, "carrierUrl": website}
 
 
