@@ -63,9 +63,15 @@ def _shipping_option(store: dict[str, Any], doc: dict[str, Any]) -> dict[str, An
     carrier = next(iter(option.get("providers", [])), None) or "Sandbox Post"
     website = next((p.get("website") for p in shipping.get("providers", [])
                     if p.get("name") == carrier), None)
-    if links.url_problem(website) is not None:  # none, or stored before links checked it
-        website = DEFAULT_CARRIER_URL
-    return {"shippingMethodId": option.get("id"), "carrier": carrier, "carrierUrl": website}
+    return {"shippingMethodId": option.get("id"), "carrier": carrier,
+            "carrierUrl": _carrier_url(website)}
+
+
+def _carrier_url(website: Any) -> str:
+    """The carrier's website as stored, if it is a link we may send (links.url_problem): a
+    store saved before the rule, or an order placed then, falls back to the sandbox one."""
+    return website if isinstance(website, str) and links.url_problem(website) is None \
+        else DEFAULT_CARRIER_URL
 
 
 def _method(doc: dict[str, Any], store: dict[str, Any]) -> str:
@@ -162,7 +168,7 @@ def _shipping_plan(doc: dict[str, Any]) -> list[Step]:
         number = tracking.tracking_number(order["id"], carrier)
         order["metadata"][SHIPMENT_TRACKING] = [{
             "_version": "1.0", "carrier": carrier, "trackingNumber": number,
-            "trackingUrl": tracking.tracking_url(plan.get("carrierUrl", ""), number),
+            "trackingUrl": tracking.tracking_url(_carrier_url(plan.get("carrierUrl")), number),
             "status": "in_transit", "shippedAt": clock.iso(ctx.now)}]
         order["metadata"][DETAILED_STATUS] = _status(
             "Shipped", f"Your parcel is on its way with {carrier}.", 50, ctx.later(180))
