@@ -72,10 +72,11 @@ def _nul() -> MalformedJson:
     return MalformedJson("contains U+0000", "Strings in the JSON body must not contain U+0000.")
 
 
-def check(body: bytes) -> None:
+def check(body: bytes, *, nul: bool = True) -> None:
     """Raise MalformedJson unless `body` is one well-formed JSON document in UTF-8, without
-    duplicate keys, U+0000 or nesting past MAX_DEPTH. Costs a few microseconds for a
-    typical body; the walk runs only when a cheap count says it could find something."""
+    duplicate keys, U+0000 (unless `nul` is False: MCP refuses it per argument, as invalid
+    params) or nesting past MAX_DEPTH. Costs a few microseconds for a typical body; the walk
+    runs only when a cheap count says it could find something."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -92,7 +93,7 @@ def check(body: bytes) -> None:
     except ValueError as exc:  # json.JSONDecodeError
         raise MalformedJson("malformed JSON", f"Malformed JSON: {exc}") from None
     deep = body.count(b"{") + body.count(b"[") > MAX_DEPTH
-    nul = b"\\u0000" in body
+    nul = nul and b"\\u0000" in body
     if deep or nul:
         _walk(value, depth=deep, nul=nul)
 

@@ -76,12 +76,13 @@ def _parse_error(failure: MalformedJson) -> Response:
 
 async def _checked_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
     """A POST's JSON-RPC body read and held to json_input's rules (the SDK's parser keeps the
-    last of duplicate keys and passes U+0000 on); a `receive` that replays it to the SDK, or
-    None once a parse error was answered."""
+    last of duplicate keys); a `receive` that replays it to the SDK, or None once a parse
+    error was answered. U+0000 is refused by the server's handlers, as invalid arguments or
+    an unknown resource (server.py), over stdio too."""
     body = await read_body(Request(scope, receive))
     try:
         if body.strip():
-            check(body)
+            check(body, nul=False)
     except MalformedJson as failure:
         await _parse_error(failure)(scope, receive, send)
         return None
