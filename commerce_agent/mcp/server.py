@@ -91,6 +91,8 @@ def build_server(shop: Shop) -> tuple[Server[Any], Subscriptions]:
             return tools.ok(await tool.run(shop.context(principal), args))
         except (CommerceError, ToolFailure) as exc:
             return tools.failure(exc)
+        except MCPError:  # a protocol answer (the client cannot elicit, …): as it is
+            raise
         except Exception:
             log.exception("MCP tool %s failed", tool.short_name)
             return tools.unexpected()
