@@ -60,15 +60,17 @@ def app_from_environment() -> Starlette:
 
 
 def die_with_supervisor(supervisor: int) -> None:
-    """SIGTERM to this process once `supervisor` (its parent) is gone; at once if it is gone
-    already. uvicorn's SIGTERM handling then ends the worker as a Ctrl-C would."""
+    """SIGTERM to this process once `supervisor` (its parent) is gone, and uvicorn's SIGTERM
+    handling ends the worker as a Ctrl-C would; SystemExit if it is gone already."""
+    if not supervisor:  # not started by `serve --workers`
+        return
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
             _watch_parent(supervisor)
     else:
         _watch_parent(supervisor)
-    if supervisor and os.getppid() != supervisor:  # it died before the signal was set
+    if os.getppid() != supervisor:  # it died before the signal was set
         raise SystemExit("the serve process that started this worker is gone")
 
 

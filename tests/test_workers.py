@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 
 import httpx
@@ -137,3 +139,12 @@ def test_workers_die_with_a_killed_supervisor(db_target: str,
     servers.append(again)
     assert answers(again.url)
 
+
+
+def test_a_worker_whose_supervisor_is_gone_does_not_start() -> None:
+    # In a process of its own: the parent-death signal must not be set on the test runner.
+    code = "from commerce_agent.workers import die_with_supervisor; die_with_supervisor(1)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 1
+    assert "started this worker is gone" in result.stderr
