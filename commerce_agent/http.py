@@ -9,6 +9,8 @@ import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
+from commerce_agent import json_input
+
 MEDIA_TYPE = "application/commerce+json; version=1.0"
 _ACCEPTED_BODY_TYPES = ("application/commerce+json", "application/json")
 
@@ -113,14 +115,20 @@ async def read_body(request: Request) -> bytes:
 
 
 async def decode_body(request: Request, decoder: msgspec.json.Decoder[T]) -> T:
-    """Decode the request body into a typed struct, turning every failure into a 400."""
+    """Decode the request body into a typed struct, turning every failure into a 400: the
+    rules of every JSON body first (json_input: UTF-8, no duplicate key, no U+0000, bounded
+    depth), then the route's schema."""
     body = await read_body(request)
+    if not body.strip():
+        raise _refusal(None)
     try:
-        if body.strip():
-            return decoder.decode(body)
-        failure: Exception | None = None
+        json_input.check(body)
+    except json_input.MalformedJson as exc:
+        raise _refusal(exc) from None
+    try:
+        return decoder.decode(body)
     except (msgspec.DecodeError, RecursionError) as exc:  # ValidationError is a DecodeError
-        failure = exc
+        failure: Exception = exc
         if isinstance(exc, msgspec.ValidationError) and "got `float`" in str(exc):
             try:
                 return _with_whole_numbers(body, decoder)
@@ -164,6 +172,10 @@ def _refusal(failure: Exception | None) -> Exception:
             return_field = field + "/" + reason.split("`")[1] if "`" in reason else field
             return validation_error(return_field, "is not a known field")
         return validation_error(field or "/", reason.rstrip(".").lower())
+    if isinstance(failure, json_input.MalformedJson):
+        return CommerceError(400, "bad_request", failure.message,
+                             details=[{"type": "validation", "field": "",
+                                       "reason": failure.reason}])
     if isinstance(failure, RecursionError):  # msgspec's guard against absurd nesting
         return CommerceError(400, "bad_request", "The JSON body is nested too deeply.",
                              details=[{"type": "validation", "field": "",

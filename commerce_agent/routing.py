@@ -52,6 +52,13 @@ class Route(routing.Route):
             self.app = _handler(endpoint)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # U+0000 cannot be in any stored id or text (json_input refuses it in bodies, and
+        # PostgreSQL in text): a path carrying one names nothing, a query asks nothing.
+        if "\x00" in scope["path"]:
+            raise HTTPException(404)
+        query: bytes = scope["query_string"]
+        if b"%00" in query or b"\x00" in query:
+            raise HTTPException(400, "Query parameters must not contain U+0000 (%00).")
         if self.methods and scope["method"] not in self.methods \
                 and self.path_methods != self.methods:
             raise HTTPException(405, headers={"Allow": ", ".join(sorted(self.path_methods))})

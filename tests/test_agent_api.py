@@ -335,9 +335,9 @@ async def test_deeply_nested_bodies_are_400_not_500(client: httpx.AsyncClient) -
                  b'{"message": "hi", "outputSchema": {"a": ' + deep(5000) + b"}}"):
         assert_error(await client.post(f"{MOUNT}/session", content=body, headers=json_type),
                      400, "invalid_json")
-    # A message is a string: a deep one is refused for what it is, before its depth matters.
+    # Depth is refused before any field is looked at (json_input, as on every route).
     assert_error(await client.post(f"{MOUNT}/session", content=b'{"message": ' + deep(5000)
-                                   + b"}", headers=json_type), 400, "message_required")
+                                   + b"}", headers=json_type), 400, "invalid_json")
     session_id, token = await create(client)
     await stream(client, session_id)
     auth = {**json_type, "Authorization": f"Bearer {token}"}
@@ -345,12 +345,12 @@ async def test_deeply_nested_bodies_are_400_not_500(client: httpx.AsyncClient) -
                                    b' "outputSchema": {"a": ' + deep(5000) + b"}}",
                                    headers=auth), 400, "invalid_json")
     assert_error(await client.post(f"{MOUNT}/session/{session_id}", content=b'{"message": '
-                                   + deep(5000) + b"}", headers=auth), 400, "message_required")
+                                   + deep(5000) + b"}", headers=auth), 400, "invalid_json")
     cancel = f"{MOUNT}/session/{session_id}/cancel"
     assert_error(await client.post(cancel, content=deep(5000), headers=auth), 400,
                  "invalid_json")
     assert_error(await client.post(cancel, content=b'{"continuationToken": ' + deep(5000)
-                                   + b"}", headers=auth), 400, "invalid_request")
+                                   + b"}", headers=auth), 400, "invalid_json")
 
 
 async def test_follow_up_and_cancel_refuse_big_and_non_json_bodies(

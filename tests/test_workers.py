@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
 
 import httpx
@@ -107,3 +110,41 @@ def test_a_worker_without_its_settings_says_how_to_start_one(
     monkeypatch.delenv(SETTINGS_VARIABLE, raising=False)
     with pytest.raises(RuntimeError, match="serve --workers"):
         app_from_environment()
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def test_workers_die_with_a_killed_supervisor(db_target: str,
+                                               servers: list[LiveServer]) -> None:
+    server = start_live_server(db_target, ["--no-simulate", "--workers", "2",
+                                       "--log-level", "info"])
+    servers.append(server)
+    pids = ready_workers(server, 2)
+    server.kill()  # SIGKILL: the supervisor cannot stop its workers itself
+    deadline = time.monotonic() + 10
+    while (any(alive(pid) for pid in pids) or not _port_free(server.port)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in pids), server.output()
+    assert _port_free(server.port)
+    again = start_live_server(db_target, ["--no-simulate"], port=server.port)
+    servers.append(again)
+    assert answers(again.url)
+
+
+
+def test_a_worker_whose_supervisor_is_gone_does_not_start() -> None:
+    # In a process of its own: the parent-death signal must not be set on the test runner.
+    code = "from commerce_agent.workers import die_with_supervisor; die_with_supervisor(1)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 1
+    assert "started this worker is gone" in result.stderr

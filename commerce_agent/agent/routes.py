@@ -24,6 +24,7 @@ from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
+from commerce_agent.json_input import MalformedJson, check
 from commerce_agent.routing import Mount, Route, share_methods
 
 MAX_CONTEXT_DEPTH = 32
@@ -73,6 +74,10 @@ async def decode(request: Request, decoder: msgspec.json.Decoder[Any], *,
         if optional:
             return decoder.decode(b"{}")
         raise AgentError(400, "invalid_json", "The request body must be a JSON object.")
+    try:
+        check(body)
+    except MalformedJson as exc:
+        raise AgentError(400, "invalid_json", exc.message) from None
     try:
         return decoder.decode(body)
     except msgspec.ValidationError as exc:

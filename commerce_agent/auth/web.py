@@ -150,6 +150,8 @@ async def read_form(request: Request) -> dict[str, str] | None:
                           max_num_fields=100)
     except (UnicodeDecodeError, ValueError):
         return None
+    if any("\x00" in key or "\x00" in values[0] for key, values in parsed.items()):
+        return None  # U+0000 cannot be stored (PostgreSQL refuses it in text)
     return {key: values[0] for key, values in parsed.items()}
 
 

@@ -24,7 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from commerce_agent.auth import flows
 from commerce_agent.auth.tokens import token_owner
 from commerce_agent.errors import CommerceError
-from commerce_agent.http import json_response
+from commerce_agent.http import json_response, read_body
+from commerce_agent.json_input import MalformedJson, check
 from commerce_agent.mcp import EXTRA_MISSING, available
 from commerce_agent.mcp.shop import PRINCIPAL_KEY
 from commerce_agent.settings import Settings
@@ -32,6 +33,7 @@ from commerce_agent.settings import Settings
 MCP_PATH = "/mcp"
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 SESSION_HEADER = b"mcp-session-id"
+PARSE_ERROR = -32700  # JSON-RPC 2.0
 
 
 def metadata(settings: Settings) -> dict[str, Any]:
@@ -59,6 +61,41 @@ def _challenge(settings: Settings) -> str:
     url = settings.base_url.rstrip("/") + METADATA_PATH + MCP_PATH
     return (f'Bearer realm="commerce-agent", error="invalid_token", '
             f'resource_metadata="{url}"')
+
+
+def _parse_error(failure: MalformedJson) -> Response:
+    """JSON-RPC's parse error, as the SDK answers one (HTTP 400), with the Commerce API's
+    error body as its data."""
+    data = {"code": "bad_request", "message": failure.message,
+            "details": [{"type": "validation", "field": "", "reason": failure.reason}]}
+    return json_response({"jsonrpc": "2.0", "id": None,
+                          "error": {"code": PARSE_ERROR, "message": failure.message,
+                                    "data": data}},
+                         status=400, media_type="application/json")
+
+
+async def _checked_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
+    """A POST's JSON-RPC body read and held to json_input's rules (the SDK's parser keeps the
+    last of duplicate keys); a `receive` that replays it to the SDK, or None once a parse
+    error was answered. U+0000 is refused by the server's handlers, as invalid arguments or
+    an unknown resource (server.py), over stdio too."""
+    body = await read_body(Request(scope, receive))
+    try:
+        if body.strip():
+            check(body, nul=False)
+    except MalformedJson as failure:
+        await _parse_error(failure)(scope, receive, send)
+        return None
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -105,6 +142,11 @@ class McpEndpoint:
                         self.session_owners[bytes(value).decode("latin-1")] = owner_id
             await send(message)
 
+        if scope["method"] == "POST":
+            checked = await _checked_body(scope, receive, send)
+            if checked is None:
+                return
+            receive = checked
         manager = await sessions.manager()
         await manager.handle_request(scope, receive, remember)
 

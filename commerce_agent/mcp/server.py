@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
@@ -12,6 +15,7 @@ from mcp.shared.exceptions import MCPError
 from commerce_agent.agent import policy
 from commerce_agent.agent.tools import ToolFailure
 from commerce_agent.errors import CommerceError
+from commerce_agent.json_input import MalformedJson, check_value
 from commerce_agent.mcp import resources, tools
 from commerce_agent.mcp.checkout import Call
 from commerce_agent.mcp.shop import Shop
@@ -23,6 +27,35 @@ INSTRUCTIONS = (
     "for the customer whose bearer token the connection carries; without one only browsing "
     "tools are listed.")
 Context = ServerRequestContext[Any, Any]
+R = TypeVar("R")
+log = logging.getLogger("commerce_agent.mcp")
+
+
+def guarded(handler: Callable[[Context, Any], Awaitable[R]]
+            ) -> Callable[[Context, Any], Awaitable[R]]:
+    """A protocol handler whose unexpected failure answers JSON-RPC INTERNAL_ERROR with the
+    Commerce API's error body as data: the SDK would send the exception's own text with code
+    0. A URI with U+0000 names no resource (and PostgreSQL refuses it in a query)."""
+
+    @functools.wraps(handler)
+    async def run(ctx: Context, params: Any) -> R:
+        uris = [getattr(params, "uri", None)]
+        notifications = getattr(params, "notifications", None)
+        uris += list(getattr(notifications, "resource_subscriptions", None) or ())
+        for uri in uris:
+            if isinstance(uri, str) and "\x00" in uri:
+                raise resources.not_found(uri.replace("\x00", "\\u0000"))
+        try:
+            return await handler(ctx, params)
+        except MCPError:
+            raise
+        except Exception:
+            log.exception("MCP request failed")
+            raise MCPError(types.INTERNAL_ERROR, tools.INTERNAL_MESSAGE,
+                           {"code": tools.INTERNAL_ERROR, "message": tools.INTERNAL_MESSAGE,
+                            "details": []}) from None
+
+    return run
 
 
 def build_server(shop: Shop) -> tuple[Server[Any], Subscriptions]:
@@ -44,6 +77,10 @@ def build_server(shop: Shop) -> tuple[Server[Any], Subscriptions]:
         if tool.connection is not None and principal is None:
             return tools.failed("authorization_required", tools.SIGN_IN_HINT)
         try:
+            check_value(params.arguments or {})
+        except MalformedJson as exc:
+            return tools.failed("invalid_arguments", exc.message)
+        try:
             if policy.needs_approval(tool):
                 assert principal is not None
                 result = await Call(shop, tool, principal, params,
@@ -56,6 +93,11 @@ def build_server(shop: Shop) -> tuple[Server[Any], Subscriptions]:
             return tools.ok(await tool.run(shop.context(principal), args))
         except (CommerceError, ToolFailure) as exc:
             return tools.failure(exc)
+        except MCPError:  # a protocol answer (the client cannot elicit, …): as it is
+            raise
+        except Exception:
+            log.exception("MCP tool %s failed", tool.short_name)
+            return tools.unexpected()
 
     async def list_resources(ctx: Context, params: types.PaginatedRequestParams | None
                              ) -> types.ListResourcesResult:
@@ -73,11 +115,13 @@ def build_server(shop: Shop) -> tuple[Server[Any], Subscriptions]:
     server: Server[Any] = Server(
         "commerce-agent", version=_version(), title="commerce-agent shop",
         instructions=INSTRUCTIONS,
-        on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
-        on_list_resource_templates=list_templates, on_read_resource=read_resource,
-        on_subscribe_resource=subscriptions.subscribe,
-        on_unsubscribe_resource=subscriptions.unsubscribe,
-        on_subscriptions_listen=Listen(shop))
+        on_list_tools=guarded(list_tools), on_call_tool=guarded(call_tool),
+        on_list_resources=guarded(list_resources),
+        on_list_resource_templates=guarded(list_templates),
+        on_read_resource=guarded(read_resource),
+        on_subscribe_resource=guarded(subscriptions.subscribe),
+        on_unsubscribe_resource=guarded(subscriptions.unsubscribe),
+        on_subscriptions_listen=guarded(Listen(shop)))
     return server, subscriptions
 
 

@@ -52,15 +52,25 @@ def ok(result: Any) -> types.CallToolResult:
 
 
 def failed(code: str, message: str, details: Any = None) -> types.CallToolResult:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if details:
-        error["details"] = details
+    """A tool that ran and failed: `isError` content carrying the Commerce API's error body
+    {code, message, details}, as structured content and as its JSON text."""
+    error: dict[str, Any] = {"code": code, "message": message,
+                             "details": details if isinstance(details, list) else
+                             [details] if details else []}
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=f"{code}: {message}")],
+        content=[types.TextContent(type="text",
+                                   text=json.dumps({"error": error}, ensure_ascii=False))],
         structured_content={"error": error}, is_error=True)
 
 
 def failure(exc: CommerceError | ToolFailure) -> types.CallToolResult:
-    if isinstance(exc, ToolFailure):
-        return failed(exc.code, exc.message, exc.details)
-    return failed(exc.code, exc.message, exc.details or None)
+    return failed(exc.code, exc.message, exc.details)
+
+
+def unexpected() -> types.CallToolResult:
+    """A tool that failed for a reason of ours: no Python text reaches the client."""
+    return failed(INTERNAL_ERROR, INTERNAL_MESSAGE)
+
+
+INTERNAL_ERROR = "internal_error"
+INTERNAL_MESSAGE = "The server failed to handle this request."

@@ -36,8 +36,9 @@ async def docs_page(request: Request) -> Response:
         page = docs.render(document(request))
         state.openapi_docs = page
     return HTMLResponse(page, headers={
-        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
-        "X-Content-Type-Options": "nosniff"})
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                                   "frame-ancestors 'none'; base-uri 'none'",
+        "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff"})
 
 
 async def well_known(request: Request) -> Response:

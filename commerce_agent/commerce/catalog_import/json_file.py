@@ -13,6 +13,7 @@ from commerce_agent.commerce.catalog_import.source import (
     SourceItem,
 )
 from commerce_agent.commerce.shop.checks import ITEM_STATUSES, store_problems
+from commerce_agent.json_input import MalformedJson, check
 
 
 def read(data: bytes, file: str) -> SourceCatalog:
@@ -26,6 +27,12 @@ def read(data: bytes, file: str) -> SourceCatalog:
     except json.JSONDecodeError as exc:
         raise ImportFailed([ImportProblem(file, exc.lineno, f"char {exc.colno}",
                                           f"is not JSON: {exc.msg}")]) from None
+    except RecursionError:
+        raise ImportFailed([ImportProblem(file, None, None, "nests too deeply")]) from None
+    try:
+        check(text.encode("utf-8"))  # duplicate keys, U+0000, depth: as every JSON body
+    except MalformedJson as exc:
+        raise ImportFailed([ImportProblem(file, None, None, exc.message)]) from None
     problems = store_problems(store)
     if problems:
         raise ImportFailed([ImportProblem(file, None, problem.field, problem.reason)

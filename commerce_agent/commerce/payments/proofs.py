@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from commerce_agent.commerce.payments import x402, x402_v2
+from commerce_agent.json_input import MalformedJson, check
 
 
 class _Version(msgspec.Struct):
@@ -34,8 +35,9 @@ def read_proof(x_payment: str | None, payment_signature: str | None
         return None
     raw = x402.decode_base64(header, field)
     try:
+        check(raw)
         version = _version.decode(raw).x402Version
-    except (msgspec.DecodeError, RecursionError):  # msgspec: deep nesting is a RecursionError
+    except (MalformedJson, msgspec.DecodeError, RecursionError):
         raise x402.refused(f"{field} must be base64 of a JSON x402 payment payload with an "
                            "integer x402Version.", "malformed", field) from None
     if version == x402.X402_VERSION:

@@ -14,9 +14,10 @@ from typing import Any
 
 from babel.numbers import list_currencies
 
-from commerce_agent import clock
+from commerce_agent import clock, links
 from commerce_agent.commerce import money
 from commerce_agent.errors import CommerceError
+from commerce_agent.json_input import MalformedJson, check_value
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$")
@@ -49,6 +50,26 @@ def refusal(problems: list[Problem], prefix: str = "") -> CommerceError:
     return CommerceError(400, "bad_request",
                          f"Invalid request: {prefix + first.field} {first.reason}.",
                          details=details, params={"field": prefix + first.field})
+
+
+def stored_problems(doc: Any, pointer: str = "") -> list[Problem]:
+    """What no stored document may hold, whatever it describes: a link that links.url_problem
+    refuses, or U+0000 in its text (PostgreSQL refuses it)."""
+    problems = [Problem(field, reason, value)
+                for field, reason, value in links.document_link_problems(doc, pointer)]
+    try:
+        check_value(doc)
+    except MalformedJson as exc:
+        problems.append(Problem(pointer, f"must not be {exc.reason}" if "deep" in exc.reason
+                                else "must not contain U+0000 in any text"))
+    return problems
+
+
+def ensure_stored(doc: Any, pointer: str = "") -> None:
+    """stored_problems as a 400, for the writers every way in shares (shop.writes)."""
+    problems = stored_problems(doc, pointer)
+    if problems:
+        raise refusal(problems)
 
 
 def currency_problem(currency: Any) -> str | None:
@@ -170,7 +191,7 @@ def item_problems(item: Any, currency: str) -> list[Problem]:
         if not isinstance(value, dict):
             problems.append(Problem(f"/metadata/{key}", "must be an object with \"_version\""))
     _variants(item, currency, problems)
-    return problems
+    return problems + stored_problems(item)
 
 
 def promotion_problems(promotion: Any, currency: str) -> list[Problem]:
@@ -205,7 +226,7 @@ def promotion_problems(promotion: Any, currency: str) -> list[Problem]:
     description = promotion.get("description")
     if description is not None and (not isinstance(description, str) or len(description) > 500):
         problems.append(Problem("/description", "must be text of at most 500 characters"))
-    return problems
+    return problems + stored_problems(promotion)
 
 
 def store_problems(store: Any) -> list[Problem]:
@@ -225,6 +246,8 @@ def store_problems(store: Any) -> list[Problem]:
     currency = str(store["currency"])
     if not isinstance(store.get("metadata", {}), dict):
         problems.append(Problem("/metadata", "must be an object of capability documents"))
+    problems += stored_problems({key: value for key, value in store.items()
+                                 if key not in ("catalogs", "promotions")})
     for index, promotion in enumerate(store.get("promotions", [])):
         problems += [Problem(f"/promotions/{index}{p.field}", p.reason, p.value)
                      for p in promotion_problems(promotion, currency)]
@@ -237,6 +260,8 @@ def store_problems(store: Any) -> list[Problem]:
                 or not ID_PATTERN.match(catalog["id"]):
             problems.append(Problem(f"/catalogs/{c_index}/id", "must be an id"))
             continue
+        problems += stored_problems({key: value for key, value in catalog.items()
+                                     if key != "items"}, f"/catalogs/{c_index}")
         for i_index, item in enumerate(catalog.get("items", [])):
             field = f"/catalogs/{c_index}/items/{i_index}"
             problems += [Problem(field + p.field, p.reason, p.value)

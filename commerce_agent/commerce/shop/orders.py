@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent import clock
+from commerce_agent import clock, links
 from commerce_agent.commerce.services.fulfillment import lifecycle, simulator
 from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.commerce.services.orders import cancellation
@@ -53,6 +53,8 @@ async def advance(tx: Transaction, order_id: str, base_url: str, *, to: str | No
     """Move an order to its next status (or `to`), running its fulfillment steps. With a
     tracking number the order ships now with that carrier and number (packing first if it
     was only confirmed)."""
+    if tracking_url is not None and (reason := links.url_problem(tracking_url)):
+        raise validation_error("/trackingUrl", reason, tracking_url)
     if tracking_number is None:
         if carrier is not None or tracking_url is not None:
             raise validation_error("/trackingNumber", "is required with a carrier or URL")

@@ -18,7 +18,7 @@ import msgspec
 
 from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
-from commerce_agent.commerce.shop.checks import VARIANTS
+from commerce_agent.commerce.shop.checks import VARIANTS, ensure_stored
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Database, Transaction
@@ -115,10 +115,12 @@ async def add_store(tx: Transaction, store: dict[str, Any], *, position: int | N
     """Insert a whole store file (docs/sample-data.md): the store, its promotions, catalogs,
     items and stock. The store id must be new."""
     doc: dict[str, Any] = {key: store[key] for key in STORE_FIELDS if key in store}
+    ensure_stored(doc)
     doc["catalogIds"] = []  # put_catalog adds each
     await storage.insert_store(tx, store["id"], store["currency"], doc,
                                store.get("translations", {}), position)
     for promotion in store.get("promotions", []):
+        ensure_stored(promotion)
         await storage.upsert_promotion(tx, store["id"], promotion)
     for catalog in store.get("catalogs", []):
         await put_catalog(tx, store["id"], catalog)
@@ -139,6 +141,7 @@ async def update_store(tx: Transaction, store_id: str, changes: dict[str, Any]
             doc.setdefault("metadata", {}).update(value)
         else:
             doc[key] = value
+    ensure_stored(doc)
     await storage.save_store_doc(tx, store_id, doc)
     _touch(tx, store=True)
     return doc
@@ -150,6 +153,7 @@ async def put_catalog(tx: Transaction, store_id: str, catalog: dict[str, Any]) -
     if existing is not None and existing["store_id"] != store_id:
         raise validation_error("/id", "is the id of another store's catalog", catalog["id"])
     doc = {key: value for key, value in catalog.items() if key != "items"}
+    ensure_stored(doc)
     before = None if existing is None else decode(existing["doc"])
     created = await storage.upsert_catalog(tx, catalog["id"], store_id, doc)
     if before is not None and before != doc:
@@ -202,6 +206,7 @@ async def put_item(tx: Transaction, store_id: str, catalog_id: str, item: dict[s
     `new_store`: the store was created in this transaction (seed, a new import), so the item
     is new and nobody can have subscribed to it: the comparison and webhooks are skipped (they
     tripled the time of seeding the sample stores)."""
+    ensure_stored(item)
     if new_store:
         await storage.upsert_item(tx, item, catalog_id, store_id, status)
         await storage.replace_stock(tx, item["id"], stock_rows(item))
@@ -308,6 +313,7 @@ def merged(item: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 # --- promotions -------------------------------------------------------------------------------
 
 async def put_promotion(tx: Transaction, store_id: str, promotion: dict[str, Any]) -> bool:
+    ensure_stored(promotion)
     created = await storage.upsert_promotion(tx, store_id, promotion)
     _touch(tx, store=True)
     return created

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from commerce_agent import clock
+from commerce_agent import clock, links
 from commerce_agent.commerce.services.fulfillment import digital, tracking
 from commerce_agent.commerce.services.fulfillment.lifecycle import FULFILLMENT_INTENT, ships
 
@@ -27,6 +27,7 @@ SCHEDULING = "dev.commerce.service.scheduling"
 RESTAURANT = "dev.commerce.restaurant.profile"
 STORE_SHIPPING = "dev.commerce.store.shipping"
 CONSTRAINTS = "dev.commerce.store.constraints"
+DEFAULT_CARRIER_URL = "https://tracking.example.com"
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,16 @@ def _shipping_option(store: dict[str, Any], doc: dict[str, Any]) -> dict[str, An
         or next((o for o in options if o.get("providers")), {})
     carrier = next(iter(option.get("providers", [])), None) or "Sandbox Post"
     website = next((p.get("website") for p in shipping.get("providers", [])
-                    if p.get("name") == carrier), None) or "https://tracking.example.com"
-    return {"shippingMethodId": option.get("id"), "carrier": carrier, "carrierUrl": website}
+                    if p.get("name") == carrier), None)
+    return {"shippingMethodId": option.get("id"), "carrier": carrier,
+            "carrierUrl": _carrier_url(website)}
+
+
+def _carrier_url(website: Any) -> str:
+    """The carrier's website as stored, if it is a link we may send (links.url_problem): a
+    store saved before the rule, or an order placed then, falls back to the sandbox one."""
+    return website if isinstance(website, str) and links.url_problem(website) is None \
+        else DEFAULT_CARRIER_URL
 
 
 def _method(doc: dict[str, Any], store: dict[str, Any]) -> str:
@@ -159,7 +168,7 @@ def _shipping_plan(doc: dict[str, Any]) -> list[Step]:
         number = tracking.tracking_number(order["id"], carrier)
         order["metadata"][SHIPMENT_TRACKING] = [{
             "_version": "1.0", "carrier": carrier, "trackingNumber": number,
-            "trackingUrl": tracking.tracking_url(plan.get("carrierUrl", ""), number),
+            "trackingUrl": tracking.tracking_url(_carrier_url(plan.get("carrierUrl")), number),
             "status": "in_transit", "shippedAt": clock.iso(ctx.now)}]
         order["metadata"][DETAILED_STATUS] = _status(
             "Shipped", f"Your parcel is on its way with {carrier}.", 50, ctx.later(180))

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from commerce_agent import clock
+from commerce_agent import clock, links
 from commerce_agent.auth.storage import signing_key
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.webhooks import signing
@@ -97,19 +97,13 @@ async def emit_all(tx: Transaction, owner_id: str, events: list[Event]) -> list[
 # --- validation -----------------------------------------------------------------------------
 
 def check_url(url: str) -> None:
-    """https anywhere, or http to loopback (local work); no credentials, no stray characters."""
-    if any(char.isspace() or not char.isprintable() for char in url):
-        raise validation_error("/url", "must not contain spaces or control characters")
+    """A link we may store (links.url_problem), and more: https anywhere, or http to loopback
+    (local work); no credentials."""
+    reason = links.url_problem(url)
+    if reason:
+        raise validation_error("/url", reason, url)
     parts = urlsplit(url)
-    if parts.scheme not in {"https", "http"}:
-        raise validation_error("/url", "must be an https URL (http only to 127.0.0.1, ::1 or "
-                                       "localhost)", url)
-    try:
-        host, _ = parts.hostname, parts.port
-    except ValueError:
-        raise validation_error("/url", "has an invalid host or port", url) from None
-    if not host:
-        raise validation_error("/url", "must name a host", url)
+    host = parts.hostname
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
         raise validation_error("/url", "must not contain credentials")
     if parts.scheme == "http" and host not in LOOPBACK_HOSTS:
