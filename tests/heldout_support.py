@@ -62,6 +62,30 @@ KANA = re.compile(r"[\u3040-\u30ff]")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 LATIN = re.compile(r"[A-Za-z]")
 ID_LIKE = re.compile(r"\S*[_\d]\S*")  # ids, prices and codes say nothing about the language
+SAMPLE_STORES = Path(__file__).parent.parent / "sample_data" / "stores"
+
+
+def _catalog_names() -> list[str]:
+    """Store, item, variant and option names: the catalogs are written in English, so a
+    Japanese reply quoting them is still Japanese."""
+    names: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("name", "title", "label", "value") and isinstance(value, str):
+                    names.add(value)
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in SAMPLE_STORES.glob("*.json"):
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    return sorted((name for name in names if len(name) > 1), key=len, reverse=True)
+
+
+CATALOG_NAMES = _catalog_names()
 
 
 def load_heldout() -> list[dict[str, Any]]:
@@ -78,7 +102,10 @@ def load_heldout() -> list[dict[str, Any]]:
 def in_language(text: str, language: str) -> bool:
     """A plain check that a reply is French or Japanese (not the English help text)."""
     if language == "ja":
-        plain = ID_LIKE.sub(" ", text)
+        plain = text
+        for name in CATALOG_NAMES:
+            plain = plain.replace(name, " ")
+        plain = ID_LIKE.sub(" ", plain)
         return bool(KANA.search(plain)) and \
             len(JAPANESE.findall(plain)) >= len(LATIN.findall(plain))
     if language == "fr":
