@@ -169,7 +169,7 @@ async def test_cancel_asks_with_the_agents_prompt(live: LiveServer, language: st
         declined = await client.call_tool("cancel_order", args)
         error = structured(declined)["error"]
         assert error["code"] == "rejected_by_user"
-        assert error["details"] == {"tool": "cancel_order", "changed": False, **args}
+        assert error["details"] == [{"tool": "cancel_order", "changed": False, **args}]
         assert order["orderId"] in error["message"]
         assert (await read_json(client, uri))["status"] == "confirmed"
         expected = await approval_prompt(live.db_path, "cancel_order", args, locale)
