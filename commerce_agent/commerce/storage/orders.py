@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Transaction
 
 
@@ -35,17 +37,29 @@ async def get_order(db: Database | Transaction, order_id: str, owner_id: str
         {"id": order_id, "owner": owner_id})
 
 
-async def list_orders(db: Database, owner_id: str, status: str | None, limit: int,
-                      offset: int) -> tuple[list[sqlite3.Row], int]:
-    params: dict[str, Any] = {"owner": owner_id, "limit": limit, "offset": offset,
-                              "status": status}
-    where = "owner_id = :owner AND (:status IS NULL OR status = :status)"
-    rows = await db.fetch_all(
-        f"SELECT id, status, doc FROM orders WHERE {where} "
-        "ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset", params)
-    total = await db.fetch_one(f"SELECT COUNT(*) AS n FROM orders WHERE {where}",
-                               params)
-    return rows, int(total["n"]) if total else 0
+ORDER_KEY = ("created_at", "id")  # GET /orders: newest first
+
+
+async def list_orders(db: Database, owner_id: str, status: str | None, limit: int, *,
+                      offset: int = 0, key: Sequence[Any] | None = None,
+                      backward: bool = False) -> list[sqlite3.Row]:
+    """Up to `limit` of the owner's orders, newest first, after `key` (or before it:
+    then oldest first), read in orders_by_owner or orders_by_owner_status."""
+    condition, order, params = keyset.window(ORDER_KEY, key, backward, descending=True)
+    where = "owner_id = :owner" + (" AND status = :status" if status is not None else "")
+    return await db.fetch_all(
+        f"SELECT id, status, created_at, doc FROM orders WHERE {where}{condition} "
+        f"ORDER BY {order} LIMIT :limit OFFSET :offset",
+        {"owner": owner_id, "status": status, "limit": limit, "offset": offset, **params})
+
+
+async def count_orders(db: Database, owner_id: str, status: str | None, cap: int) -> int:
+    """The owner's orders (of `status`), counted up to `cap`."""
+    where = "owner_id = :owner" + (" AND status = :status" if status is not None else "")
+    row = await db.fetch_one(
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE {where} LIMIT :cap) AS counted",
+        {"owner": owner_id, "status": status, "cap": cap})
+    return int(row["n"]) if row else 0
 
 
 async def save_doc(tx: Transaction, doc: dict[str, Any]) -> None:
