@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Transaction
 
-# Database.signal topic: stock or an item changed (cached catalog reads are dropped).
+# Database.signal topics: an item changed (cached catalog reads are dropped), or only stock
+# (cached catalog reads re-render the items whose stock moved).
 CHANGED = "catalog"
+STOCK_CHANGED = "stock"
+# A catalog's active items: catalog order (items_active_by_catalog, migration 0012).
+ITEM_KEY = ("position", "id")
 
 
 async def list_stores(db: Database, limit: int, offset: int) -> tuple[list[sqlite3.Row], int]:
@@ -53,6 +59,37 @@ async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
         "LEFT JOIN stock ON stock.item_id = items.id "
         "WHERE items.catalog_id = :catalog AND items.status = 'active' ORDER BY items.position",
         {"catalog": catalog_id})
+
+
+async def catalog_items_page(db: Database, catalog_id: str, limit: int, *, offset: int = 0,
+                             key: Sequence[Any] | None = None, backward: bool = False
+                             ) -> list[sqlite3.Row]:
+    """Up to `limit` active items of a catalog after `key` (or before it: then in reverse),
+    with their stock rows (one row per item and stock row), read in the index."""
+    condition, order, params = keyset.window(ITEM_KEY, key, backward, descending=False)
+    return await db.fetch_all(
+        "SELECT items.id, items.position, items.doc, stock.variant_id, stock.quantity FROM "
+        "(SELECT id, position, doc FROM items WHERE catalog_id = :catalog "
+        f"AND status = 'active'{condition} ORDER BY {order} LIMIT :limit OFFSET :offset) "
+        "AS items LEFT JOIN stock ON stock.item_id = items.id "
+        f"ORDER BY {', '.join('items.' + part for part in order.split(', '))}",
+        {"catalog": catalog_id, "limit": limit, "offset": offset, **params})
+
+
+async def count_catalog_items(db: Database, catalog_id: str, cap: int) -> int:
+    """A catalog's active items, counted up to `cap`."""
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE catalog_id = :catalog "
+        "AND status = 'active' LIMIT :cap) AS counted", {"catalog": catalog_id, "cap": cap})
+    return int(row["n"]) if row else 0
+
+
+async def catalog_stock(db: Database, catalog_id: str) -> list[sqlite3.Row]:
+    """The stock rows (`item_id`, `variant_id`, `quantity`) of a catalog's active items."""
+    return await db.fetch_all(
+        "SELECT stock.item_id, stock.variant_id, stock.quantity FROM items "
+        "JOIN stock ON stock.item_id = items.id "
+        "WHERE items.catalog_id = :catalog AND items.status = 'active'", {"catalog": catalog_id})
 
 
 async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
@@ -123,7 +160,7 @@ async def decrement_stock(tx: Transaction, item_id: str, variant_id: str, quanti
         "WHERE item_id = :item AND variant_id = :variant AND quantity >= :qty",
         {"qty": quantity, "item": item_id, "variant": variant_id})
     if changed:
-        tx.notify(CHANGED)
+        tx.notify(STOCK_CHANGED)
         return True
     row = await tx.fetch_one(
         "SELECT 1 FROM stock WHERE item_id = :item AND variant_id = :variant",
@@ -136,4 +173,4 @@ async def restock(tx: Transaction, item_id: str, variant_id: str, quantity: int)
         "UPDATE stock SET quantity = quantity + :qty "
         "WHERE item_id = :item AND variant_id = :variant",
         {"qty": quantity, "item": item_id, "variant": variant_id})
-    tx.notify(CHANGED)
+    tx.notify(STOCK_CHANGED)

@@ -95,7 +95,8 @@ _ORDER = {"relevance": "", "price_asc": "{price}, ", "price_desc": "{price} DESC
 
 
 def _conditions(db: Database, filters: Filters) -> tuple[str, dict[str, Any]]:
-    sql, params = ["items.status = 'active'"], {}
+    sql: list[str] = ["items.status = 'active'"]
+    params: dict[str, Any] = {}
     if filters.store_id is not None:
         sql.append("items.store_id = :store")
         params["store"] = filters.store_id
