@@ -80,7 +80,8 @@ async def count_catalog_items(db: Database, catalog_id: str, cap: int) -> int:
     """A catalog's active items, counted up to `cap`."""
     row = await db.fetch_one(
         "SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE catalog_id = :catalog "
-        "AND status = 'active' LIMIT :cap) AS counted", {"catalog": catalog_id, "cap": cap})
+        "AND status = 'active' ORDER BY position, id LIMIT :cap) AS counted",
+        {"catalog": catalog_id, "cap": cap})
     return int(row["n"]) if row else 0
 
 

@@ -271,7 +271,8 @@ async def count_store_items(db: Database | Transaction, store_id: str, status: s
     filtered = " AND status = :status" if status is not None else ""
     row = await db.fetch_one(
         f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE store_id = :store{filtered} "
-        "LIMIT :cap) AS counted", {"store": store_id, "status": status, "cap": cap})
+        "ORDER BY catalog_id, position, id LIMIT :cap) AS counted",
+        {"store": store_id, "status": status, "cap": cap})
     return int(row["n"]) if row else 0
 
 

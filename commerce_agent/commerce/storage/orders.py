@@ -30,6 +30,23 @@ async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> N
          for line in doc["items"]])
 
 
+async def insert_orders(tx: Transaction, owner_id: str, docs: Sequence[dict[str, Any]]) -> None:
+    """Many orders at once, each as `insert_order` writes it (seeding data, benches): one
+    batch of rows per statement."""
+    await tx.execute_many(
+        "INSERT INTO orders (id, owner_id, store_id, status, cart_id, doc, created_at, "
+        "updated_at) VALUES (:id, :owner, :store, :status, :cart, :doc, :at, :at)",
+        [{"id": doc["id"], "owner": owner_id, "store": doc["storeId"], "status": doc["status"],
+          "cart": doc.get("cartId"), "doc": _dumps(doc), "at": doc["createdAt"]}
+         for doc in docs])
+    await tx.execute_many(
+        "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, quantity) "
+        "VALUES (:order, :line, :owner, :item, :variant, :qty)",
+        [{"order": doc["id"], "line": line["id"], "owner": owner_id, "item": line["itemId"],
+          "variant": line.get("variantId", ""), "qty": line["quantity"]}
+         for doc in docs for line in doc["items"]])
+
+
 async def get_order(db: Database | Transaction, order_id: str, owner_id: str
                     ) -> sqlite3.Row | None:
     return await db.fetch_one(
@@ -57,7 +74,8 @@ async def count_orders(db: Database, owner_id: str, status: str | None, cap: int
     """The owner's orders (of `status`), counted up to `cap`."""
     where = "owner_id = :owner" + (" AND status = :status" if status is not None else "")
     row = await db.fetch_one(
-        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE {where} LIMIT :cap) AS counted",
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE {where} "
+        "ORDER BY created_at, id LIMIT :cap) AS counted",
         {"owner": owner_id, "status": status, "cap": cap})
     return int(row["n"]) if row else 0
 

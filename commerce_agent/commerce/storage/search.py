@@ -165,20 +165,38 @@ async def ranked_page(db: Database, terms_found: Sequence[Alternatives], filters
 async def browse_page(db: Database, filters: Filters, sort: str, limit: int, offset: int
                       ) -> list[Row]:
     """One page (`id`, `rank` 0) of the active items passing the filters (an empty query), in
-    store and catalog order (or `sort`'s), read in items_active_by_store when unsorted."""
+    store and catalog order (or in `sort`'s order). Store by store, each in its own range of
+    items_active_by_store, until the page is full: a page reads `limit + offset` items at most,
+    however many the stores hold."""
     where, params = _conditions(db, filters)
-    order = _ORDER[sort].format(price=_PRICE[db.dialect])
-    return await db.fetch_all(
-        "SELECT items.id, 0.0 AS rank FROM stores JOIN items ON items.store_id = stores.id "
-        f"WHERE {where} ORDER BY {order}stores.position, stores.id, items.position, items.id "
-        "LIMIT :limit OFFSET :offset", {**params, "limit": limit, "offset": offset})
+    if sort != "relevance":  # an order of its own: every item passing the filters is sorted
+        order = _ORDER[sort].format(price=_PRICE[db.dialect])
+        return await db.fetch_all(
+            "SELECT items.id, 0.0 AS rank FROM stores JOIN items ON items.store_id = stores.id "
+            f"WHERE {where} ORDER BY {order}stores.position, stores.id, items.position, "
+            "items.id LIMIT :limit OFFSET :offset", {**params, "limit": limit, "offset": offset})
+    if filters.store_id is not None:
+        store_ids = [filters.store_id]
+    else:
+        store_ids = [row["id"] for row in await db.fetch_all(
+            "SELECT id FROM stores ORDER BY position, id")]
+    found: list[Row] = []
+    for store_id in store_ids:
+        found += await db.fetch_all(
+            f"SELECT items.id, 0.0 AS rank FROM items WHERE items.store_id = :shop AND {where} "
+            "ORDER BY items.position, items.id LIMIT :reach",
+            {**params, "shop": store_id, "reach": offset + limit - len(found)})
+        if len(found) >= offset + limit:
+            break
+    return found[offset:]
 
 
 async def count_browsed(db: Database, filters: Filters, cap: int) -> int:
     """The active items passing the filters, counted up to `cap`."""
     where, params = _conditions(db, filters)
     row = await db.fetch_one(
-        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE {where} LIMIT :cap) AS counted",
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE {where} "
+        "ORDER BY store_id, position, id LIMIT :cap) AS counted",
         {**params, "cap": cap})
     return int(row["n"]) if row else 0
 

@@ -86,8 +86,9 @@ async def _first_batch(db: Database, catalog_id: str) -> list[Row]:
 
 def _encode_items(items: Iterable[StockedItem], translations: str, locale: str | None,
                   reviewable: set[str]) -> dict[str, bytes]:
+    table = msgspec.json.decode(translations) if locale else {}  # once, not once per item
     return {item.id: msgspec.json.encode(render_item(
-        item, translations=translations, locale=locale, can_review=item.id in reviewable))
+        item, translations=table, locale=locale, can_review=item.id in reviewable))
         for item in items}
 
 

@@ -15,7 +15,7 @@ CREATE INDEX items_by_store_status ON items(store_id, status, catalog_id, positi
 -- Catalog pages and browsing without a query: active items in catalog and store order.
 CREATE INDEX items_active_by_catalog ON items(catalog_id, position, id) WHERE status = 'active';
 CREATE INDEX items_active_by_store ON items(store_id, position, id) WHERE status = 'active';
-CREATE INDEX stores_by_position ON stores(position, id);
+CREATE UNIQUE INDEX stores_by_position ON stores(position, id);
 
 -- "Has anyone ordered this item?" (an item with orders is archived, never deleted).
 CREATE INDEX order_lines_by_item ON order_lines(item_id);
