@@ -17,10 +17,14 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 
 from commerce_agent.commerce import pagination
+from commerce_agent.commerce.shop import merchants
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Database, Row
+from tests.admin_support import CERAMICS, EBOOKS, merchant_headers
 
 pytestmark = pytest.mark.both_backends
+
+
 
 _owners = itertools.count()
 _ids = itertools.count()
@@ -179,3 +183,26 @@ async def test_totals_are_counted_up_to_the_cap(
     await _insert(app.state.db, owner, [_order("2026-03-01T00:00:01.000Z")])
     past = (await client.get("/orders?limit=2", headers=headers)).json()["pagination"]
     assert past["totalCount"] is None and past["nextCursor"]
+
+
+async def test_a_merchant_s_orders_of_several_stores_page_as_one_list(
+        client: httpx.AsyncClient, app: Starlette) -> None:
+    headers = await merchant_headers(app, "two-shops@example.com", CERAMICS)
+    await merchants.create(app.state.db, "two-shops@example.com", [CERAMICS, EBOOKS])
+    docs = [{**_order(f"2026-04-01T00:00:{second:02d}.000Z", "confirmed"),
+             "storeId": CERAMICS if second % 3 else EBOOKS} for second in range(25)]
+    await _insert(app.state.db, "user_bob", docs)
+    newest_first = [doc["id"] for doc in reversed(docs)]
+    listed, cursor = [], None
+    while True:
+        body = (await client.get("/admin/orders", params={"limit": 4, **(
+            {"cursor": cursor} if cursor else {})}, headers=headers)).json()
+        listed += [order["id"] for order in body["orders"]]
+        cursor = body["pagination"]["nextCursor"]
+        if cursor is None:
+            break
+    assert [order_id for order_id in listed if order_id in set(newest_first)] == newest_first
+    one = (await client.get(f"/admin/orders?storeId={EBOOKS}&limit=100", headers=headers)
+           ).json()["orders"]
+    assert [order["id"] for order in one] == [
+        doc["id"] for doc in reversed(docs) if doc["storeId"] == EBOOKS]
