@@ -1,6 +1,6 @@
 """How each read's latency grows with the data: p50 at a small and a large data set.
 
-    python bench/growth.py [--requests 200] [--backends sqlite,postgres]
+    python bench/growth.py [--requests 400] [--backends sqlite,postgres]
                            [--orders 1000,100000] [--products 1000,50000]
 
 For each backend (PostgreSQL on 127.0.0.1:5432 in a scratch database, skipped with a message
@@ -9,7 +9,8 @@ N products in one catalog (`shop.writes.add_store`, the seeding function) and N 
 customer (`storage.orders.insert_orders`, in one transaction), each order a line of a random
 generated product, 85% completed and 15% confirmed. Then it times each read, one request at a
 time through the app in-process (httpx over ASGI, so no network or other process is in the
-figures), and prints the p50 at each size and the ratio large/small:
+figures), the two sizes in turn request by request so that both see the same moments of a
+shared machine's load, and prints the p50 at each size and the ratio large/small:
 
 - item read: `GET /items/{id}` signed in as that customer (its review action asks whether
   they bought the item);
@@ -190,19 +191,6 @@ async def one_order(client: httpx.AsyncClient, alice: dict[str, str]) -> dict[st
 Read = Callable[[], Awaitable[httpx.Response]]
 
 
-async def p50(read: Read, requests: int) -> float:
-    """Median milliseconds of `requests` reads one after another (after 5 unmeasured)."""
-    for _ in range(5):
-        response = await read()
-        assert response.status_code == 200, response.text[:300]
-    times = []
-    for _ in range(requests):
-        started = time.perf_counter()
-        response = await read()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
-
-
 async def deep_cursor(client: httpx.AsyncClient, url: str, headers: dict[str, str],
                       pages: int) -> str:
     """The cursor of the page after `pages` pages of 20."""
@@ -256,19 +244,25 @@ async def loaded_app(target: str, orders: int, products: int
 WHOLE = "whole catalog (signed in)"
 
 
-async def compare(small: dict[str, Read], large: dict[str, Read], requests: int,
-                  rounds: int) -> list[tuple[str, float, float]]:
-    """Each read's p50 on both sizes: the median of `rounds` rounds, run in turn on the small
-    and the large data set, so that both see the machine's load of the same moment."""
+async def compare(small: dict[str, Read], large: dict[str, Read], requests: int
+                  ) -> list[tuple[str, float, float]]:
+    """Each read's p50 (ms) on both sizes, the two timed in turn request by request (after 5
+    unmeasured of each), so that both see the same moments of the machine's load."""
     figures = []
     for name in small:
-        count = 3 if name == WHOLE else requests
+        reads = (small[name], large[name])
         times: tuple[list[float], list[float]] = ([], [])
-        for index in range(rounds):
-            order = (0, 1) if index % 2 == 0 else (1, 0)
-            for side in order:
-                times[side].append(await p50((small, large)[side][name], count))
-        figures.append((name, statistics.median(times[0]), statistics.median(times[1])))
+        for read in reads:
+            for _ in range(1 if name == WHOLE else 5):
+                response = await read()
+                assert response.status_code == 200, response.text[:300]
+        for index in range(5 if name == WHOLE else requests):
+            for side in ((0, 1) if index % 2 == 0 else (1, 0)):
+                started = time.perf_counter()
+                await reads[side]()
+                times[side].append(time.perf_counter() - started)
+        figures.append((name, statistics.median(times[0]) * 1000,
+                        statistics.median(times[1]) * 1000))
     return figures
 
 
@@ -294,7 +288,7 @@ async def run(args: argparse.Namespace) -> None:
             print(f"{backend}: loading", flush=True)
             async with loaded_app(found[0], small_orders, small_products) as small, \
                     loaded_app(found[1], large_orders, large_products) as large:
-                report(backend, sizes, await compare(small, large, args.requests, args.rounds))
+                report(backend, sizes, await compare(small, large, args.requests))
 
 
 @asynccontextmanager
@@ -314,10 +308,8 @@ def _numbers(text: str) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=100,
-                        help="reads timed per round of a figure")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="rounds of each figure, on the two sizes in turn")
+    parser.add_argument("--requests", type=int, default=400,
+                        help="reads timed per figure on each size (the whole catalog: 5)")
     parser.add_argument("--backends", type=lambda text: text.split(","),
                         default=["sqlite", "postgres"])
     parser.add_argument("--orders", type=_numbers, default=[1000, 100_000],
