@@ -8,6 +8,11 @@ at a time: GET /catalogs/{id}, add-to-cart (POST /carts/{id}/items) and a paid P
 carrying X-PAYMENT (each request a fresh cart and a confirmed sandbox payment, prepared
 beforehand). Every write is a real `BEGIN IMMEDIATE` transaction with synchronous=FULL.
 
+A round of paid orders sends each of its prepared orders once and ends when they are all
+answered (or when its duration is up), so its rate is the server's, never the pace of
+preparation: a server faster than the orders prepared ends the round early. (Repeating a
+prepared order instead would be answered 409, a spent payment, and counted as nothing.)
+
 Each route is measured in rounds, and every round runs the bare route right beside it (in
 turn before and after), so that a ratio compares two runs seconds apart: on a shared machine
 the speed of both drifts by a third within minutes. The figures printed are the medians of
@@ -63,21 +68,36 @@ def wrk(url: str, duration: int, connections: int, script: Path | None = None
     return ok / seconds, statuses
 
 
-def lua_rotating(requests: list[tuple[str, str, dict[str, str], str]], path: Path) -> Path:
-    """A wrk script that sends each prepared request once, in order (then repeats), and
-    counts the answers by status (each wrk thread has its own Lua state: `done` asks them)."""
+def lua_rotating(requests: list[tuple[str, str, dict[str, str], str]], path: Path,
+                 once: tuple[str, str, dict[str, str]] | None = None) -> Path:
+    """A wrk script that sends each prepared request once, in order, and counts the answers
+    by status (each wrk thread has its own Lua state: `done` asks them). It repeats them; with
+    `once` (a request that fails, without writing anything) it sends that instead when the
+    list is used up, and stops once as many answers came back as there are requests."""
     lines = ["local reqs = {}"]
     for method, target, headers, body in requests:
         header_table = ", ".join(f"[{json.dumps(k)}] = {json.dumps(v)}"
                                  for k, v in headers.items())
         lines.append(f"reqs[#reqs + 1] = wrk.format({json.dumps(method)}, {json.dumps(target)}, "
                      f"{{{header_table}}}, {json.dumps(body)})")
-    lines += ["local i = 0", "request = function()", "  i = i % #reqs + 1",
-              "  return reqs[i]", "end"]
+    if once is None:
+        lines += ["local i = 0", "request = function()", "  i = i % #reqs + 1",
+                  "  return reqs[i]", "end", "local answered, stop_after = 0, nil"]
+    else:
+        method, target, headers = once
+        header_table = ", ".join(f"[{json.dumps(k)}] = {json.dumps(v)}"
+                                 for k, v in headers.items())
+        lines += [f"local filler = wrk.format({json.dumps(method)}, {json.dumps(target)}, "
+                  f"{{{header_table}}})",
+                  "local i = 0", "request = function()", "  i = i + 1",
+                  "  if i > #reqs then return filler end", "  return reqs[i]", "end",
+                  "local answered, stop_after = 0, #reqs"]
     statuses = ["local threads = {}",
                 "setup = function(thread) table.insert(threads, thread) end",
                 "codes = {}", "response = function(status, headers, body)",
-                "  codes[status] = (codes[status] or 0) + 1", "end",
+                "  codes[status] = (codes[status] or 0) + 1",
+                "  answered = answered + 1",
+                "  if stop_after and answered >= stop_after then wrk.thread:stop() end", "end",
                 "done = function(summary, latency, requests)",
                 "  local all = {}",
                 "  for _, thread in ipairs(threads) do",
@@ -163,7 +183,8 @@ def main() -> None:
                         help="runs of each route, each beside a run of the bare route")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--orders", type=int, default=0,
-                        help="paid orders to prepare (default: enough for every round)")
+                        help="paid orders to prepare (default: 2,000 for each second of "
+                             "every round; a round ends early when its orders are used up)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
@@ -190,7 +211,7 @@ def main() -> None:
         try:
             wait_until_up(bare_url, bare)
             wait_until_up(f"{base}/capabilities", server)
-            orders = args.orders or rounds * args.duration * 1500
+            orders = args.orders or rounds * args.duration * 2000
             started = time.monotonic()
             catalog_id, cart_ids, paid = asyncio.run(prepare(base, token, 2000, orders))
             print(f"prepared {len(paid)} paid orders in {time.monotonic() - started:.1f}s")
@@ -211,7 +232,8 @@ def main() -> None:
             order_scripts = [lua_rotating(
                 [("POST", "/orders", {**auth, "X-PAYMENT": proof}, body)
                  for body, proof in paid[index * share:(index + 1) * share]],
-                Path(folder) / f"order{index}.lua") for index in range(rounds)]
+                Path(folder) / f"order{index}.lua", once=("GET", "/orders/ord_none", auth))
+                for index in range(rounds)]
             catalog_url = f"{base}/catalogs/{catalog_id}"
             for _ in range(rounds):
                 routes[0].measure(partial(wrk, catalog_url, args.duration, args.connections),

@@ -37,7 +37,7 @@ STREAMS = ["GET /orders/{order_id}/updates", f"GET {AGENT_MOUNT}/session/{{sessi
 BUSINESS_400 = {
     # An opaque cursor: only the server knows which strings it issued (documented 400).
     "GET /stores": "cursor", "GET /catalogs": "cursor", "GET /search": "cursor",
-    "GET /orders": "cursor", "GET /webhooks": "cursor",
+    "GET /orders": "cursor", "GET /webhooks": "cursor", "GET /catalogs/{catalog_id}": "cursor",
     "GET /webhooks/{webhook_id}/deliveries": "cursor",
     # promotion_invalid: whether a code exists and applies.
     "POST /carts/{cart_id}/promotions": "promotion_invalid",

@@ -20,6 +20,7 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.catalog import storefront as catalog
 from commerce_agent.commerce.services.orders import view as order_view
@@ -77,8 +78,7 @@ async def listing(shop: Shop, principal: Principal | None) -> list[types.Resourc
     if principal is not None:
         found.append(_resource(SCHEME + "orders", "orders", "Your orders",
                                "Your most recent orders."))
-        rows, _ = await order_storage.list_orders(shop.db, principal.user_id, None,
-                                                  RECENT_ORDERS, 0)
+        rows = await order_storage.list_orders(shop.db, principal.user_id, None, RECENT_ORDERS)
         for row in rows:
             found.append(_resource(order_uri(row["id"]), f"order {row['id']}",
                                    f"Order {row['id']} ({row['status']})", "One of your orders."))
@@ -106,10 +106,10 @@ async def document(shop: Shop, principal: Principal | None, uri: str) -> Any:
             return {"stores": stores, "total": total}
         if kind == "orders" and not key:
             user = _signed_in(principal, uri)
-            rows, total = await order_storage.list_orders(shop.db, user.user_id, None,
-                                                          RECENT_ORDERS, 0)
+            rows = await order_storage.list_orders(shop.db, user.user_id, None, RECENT_ORDERS)
+            total = await order_storage.count_orders(shop.db, user.user_id, None, COUNT_CAP + 1)
             return {"orders": [order_view.render(json.loads(row["doc"])) for row in rows],
-                    "total": total}
+                    "total": total_count(total)}
         if not key or "/" in key:
             raise not_found(uri)
         if kind == "stores":

@@ -44,7 +44,8 @@ class Pagination(msgspec.Struct):
     limit: int
     nextCursor: str | None
     previousCursor: str | None
-    totalCount: int
+    # Counted up to 1,000 rows; null past that (page on with nextCursor).
+    totalCount: int | None
 
 
 class Capability(msgspec.Struct):
@@ -110,6 +111,8 @@ class Catalog(msgspec.Struct):
     items: list[CatalogItem]
     description: str | None = None
     metadata: Metadata | None = None
+    # Only when the request asked for a page of items (`limit` or `cursor`).
+    pagination: Pagination | None = None
 
 
 class ItemDetail(msgspec.Struct):

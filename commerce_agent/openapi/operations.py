@@ -151,7 +151,16 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/catalogs"): Operation(
         ok(list[models.CatalogSummary], "A page of catalogs (next page in the Link header).",
            headers=("Link",)), query=PAGE, tags=("Catalog",)),
-    ("GET", "/catalogs/{catalog_id}"): Operation(ok(models.Catalog), tags=("Catalog",)),
+    ("GET", "/catalogs/{catalog_id}"): Operation(
+        ok(models.Catalog, "The catalog with all its items (large catalogs are streamed), or "
+                           "with one page of them and `pagination` when `limit` or `cursor` "
+                           "is given."),
+        query=(Param("limit", Limit, "Optional: answer one page of this many items (1 to "
+                                     "100) with `pagination`, instead of every item."),
+               Param("cursor", str, "Optional: the next or previous page of items: pass "
+                                    "back pagination.nextCursor or previousCursor as "
+                                    "received (a page of 20 items unless `limit` says).")),
+        tags=("Catalog",)),
     ("GET", "/items/{item_id}"): Operation(ok(models.ItemDetail), tags=("Catalog",)),
     ("POST", "/items/{item_id}/reviews"): Operation(ok(models.Review, "Created", 201),
                                                     tags=("Catalog",)),

@@ -33,14 +33,12 @@ def _decimal(args: dict[str, Any], key: str) -> Decimal | None:
 
 
 async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    results = await search.search(
+    found = await search.search(
         ctx.db, args["query"], store_id=args.get("storeId"), sort=args.get("sort", "relevance"),
         min_price=_decimal(args, "minPrice"), max_price=_decimal(args, "maxPrice"),
         fulfillment_type=None, available_only=bool(args.get("availableOnly", True)),
-        locale=None)
-    limit = int(args.get("limit", 5))
-    return {"results": [item_summary(doc) for doc in results[:limit]],
-            "total": len(results)}
+        locale=None, limit=int(args.get("limit", 5)))
+    return {"results": [item_summary(doc) for doc in found.items], "total": found.total}
 
 
 async def list_stores(ctx: ToolContext, args: dict[str, Any]) -> Any:

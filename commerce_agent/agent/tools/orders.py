@@ -26,6 +26,7 @@ from commerce_agent.agent.tools.base import (
     ToolFailure,
     schema,
 )
+from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.payments import sandbox
 from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.services.orders.placement import (
@@ -144,10 +145,11 @@ async def get_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 
 async def list_orders(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    rows, total = await order_storage.list_orders(ctx.db, ctx.user().user_id,
-                                                  args.get("status"), 10, 0)
+    user_id, status = ctx.user().user_id, args.get("status")
+    rows = await order_storage.list_orders(ctx.db, user_id, status, 10)
+    total = await order_storage.count_orders(ctx.db, user_id, status, COUNT_CAP + 1)
     return {"orders": [order_summary(order_view.render(json.loads(row["doc"])))
-                       for row in rows], "total": total}
+                       for row in rows], "total": total_count(total)}
 
 
 _ADDRESS = {"type": "object", "properties": {

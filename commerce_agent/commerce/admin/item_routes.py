@@ -13,12 +13,12 @@ from starlette.responses import Response
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
 from commerce_agent.commerce.catalog_import.source import slug
-from commerce_agent.commerce.pagination import pagination, read_page
+from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.shop import checks, writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.commerce.writes import write
-from commerce_agent.db import Transaction
+from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response
 from commerce_agent.ids import new_id
@@ -116,11 +116,21 @@ async def list_items(request: Request) -> Response:
     status = request.query_params.get("status")
     if status is not None and status not in checks.ITEM_STATUSES:
         raise validation_error("status", "must be active, draft or archived", status)
-    page = read_page(request)
-    rows = await storage.store_items(db, store_id, status, page.limit, page.offset)
-    total = await storage.count_store_items(db, store_id, status)
-    return json_response({"items": writes.admin_items(rows),
-                          "pagination": pagination(page, total)})
+    page = read_page(request, key=(str, int, str))
+    rows = await storage.store_items(db, store_id, status, page.limit + 1, offset=page.offset,
+                                     key=page.key, backward=page.backward)
+    total = await storage.count_store_items(db, store_id, status, COUNT_CAP + 1)
+    heads, info = keyed(page, list({row["id"]: row for row in rows}.values()), _item_key,
+                        total_count(total))
+    kept = {row["id"] for row in heads}
+    items = writes.admin_items([row for row in rows if row["id"] in kept])
+    if page.backward:
+        items.reverse()
+    return json_response({"items": items, "pagination": info})
+
+
+def _item_key(row: Row) -> tuple[str, int, str]:
+    return row["catalog_id"], int(row["position"]), row["id"]
 
 
 async def create_item(request: Request) -> Response:

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 import msgspec
 from msgspec import Meta
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from commerce_agent import clock
 from commerce_agent.auth.principal import optional_principal, require_principal
 from commerce_agent.commerce.pagination import next_link, pagination, read_page
+from commerce_agent.commerce.services.catalog import catalog_json
 from commerce_agent.commerce.services.catalog import storefront as service
-from commerce_agent.commerce.services.catalog.cache import CatalogCache
+from commerce_agent.commerce.services.catalog.cache import MAX_ITEMS, CatalogCache
 from commerce_agent.commerce.storage import catalog as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
-from commerce_agent.http import MEDIA_TYPE, decode_body, encoder, json_response, request_locale
+from commerce_agent.http import MEDIA_TYPE, decode_body, json_response, request_locale
 from commerce_agent.ids import new_id
 from commerce_agent.routing import Route
 
@@ -45,18 +47,33 @@ async def list_catalogs(request: Request) -> Response:
 
 
 async def get_catalog(request: Request) -> Response:
+    """The catalog whole (the default; streamed batch by batch when large), or with one page
+    of its items when `limit` or `cursor` is given (docs/decisions.md, "Catalog pages")."""
     principal = await optional_principal(request)
     db, catalog_id, locale = request.app.state.db, request.path_params["catalog_id"], \
         request_locale(request)
-    if principal is not None:  # review actions differ per user: never from the cache
-        return json_response(await service.get_catalog(db, catalog_id, principal, locale))
-    cache: CatalogCache = request.app.state.catalog_cache
-    key = (catalog_id, locale, request.headers.get("accept-commerce-capabilities", ""))
-    body = cache.get(key)
-    if body is None:
-        body = encoder.encode(await service.get_catalog(db, catalog_id, None, locale))
-        cache.put(key, body)
-    return Response(body, media_type=MEDIA_TYPE)
+    if "limit" in request.query_params or "cursor" in request.query_params:
+        page = read_page(request, key=(int, str))
+        return json_response(await catalog_json.page(db, catalog_id, principal, locale, page))
+    if principal is None:  # review actions differ per user: signed-in reads are never kept
+        cache: CatalogCache = request.app.state.catalog_cache
+        key = (catalog_id, locale, request.headers.get("accept-commerce-capabilities", ""))
+        parts = await cache.read(
+            key, lambda: catalog_json.build(db, catalog_id, locale, MAX_ITEMS),
+            lambda kept: catalog_json.restock(db, kept, locale))
+        if parts.complete:
+            return Response(parts.body, media_type=MEDIA_TYPE)
+    first, rest = await catalog_json.whole(db, catalog_id, principal, locale)
+    if rest is None:
+        return Response(first, media_type=MEDIA_TYPE)
+    return StreamingResponse(_chained(first, rest), media_type=MEDIA_TYPE)
+
+
+
+async def _chained(first: bytes, rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    yield first
+    async for chunk in rest:
+        yield chunk
 
 
 async def get_item(request: Request) -> Response:

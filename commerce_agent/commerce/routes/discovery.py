@@ -89,17 +89,18 @@ async def search(request: Request) -> Response:
     min_price, max_price = _price_param(request, "minPrice"), _price_param(request, "maxPrice")
     bounded = min_price is not None or max_price is not None
     currency = await _currency(request, bounded)
-    results = await search_service.search(
+    found = await search_service.search(
         request.app.state.db, query, store_id=request.query_params.get("storeId"),
         sort=request.query_params.get("sort", "relevance"),
         min_price=min_price, max_price=max_price,
         fulfillment_type=request.query_params.get("fulfillmentType"),
-        available_only=available == "true", locale=request_locale(request), currency=currency)
-    window = results[page.offset: page.offset + page.limit]
+        available_only=available == "true", locale=request_locale(request), currency=currency,
+        limit=page.limit, offset=page.offset)
     by_caller = bounded and "currency" not in request.query_params
     headers = {"Vary": "Authorization"} if by_caller else None
-    return json_response({"query": query, "currency": currency, "items": window,
-                          "pagination": pagination(page, len(results))}, headers=headers)
+    return json_response({"query": query, "currency": currency, "items": found.items,
+                          "pagination": pagination(page, found.total, found.more)},
+                         headers=headers)
 
 
 async def context_document(request: Request) -> Response:

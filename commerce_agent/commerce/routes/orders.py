@@ -11,13 +11,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
-from commerce_agent.commerce.pagination import pagination, read_page
+from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
 from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.services.orders.placement import OrderRequest, place_order, preverify
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
-from commerce_agent.db import Transaction
+from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route
@@ -87,15 +87,22 @@ async def create_order(request: Request) -> Response:
 
 async def list_orders(request: Request) -> Response:
     principal = await require_principal(request)
-    page = read_page(request)
+    page = read_page(request, key=(str, str))
     status = request.query_params.get("status")
     if status is not None and status not in ORDER_STATUSES:
         raise validation_error("status", f"must be one of {', '.join(sorted(ORDER_STATUSES))}",
                                status)
-    rows, total = await storage.list_orders(request.app.state.db, principal.user_id, status,
-                                            page.limit, page.offset)
+    db = request.app.state.db
+    rows = await storage.list_orders(db, principal.user_id, status, page.limit + 1,
+                                     offset=page.offset, key=page.key, backward=page.backward)
+    total = await storage.count_orders(db, principal.user_id, status, COUNT_CAP + 1)
+    rows, info = keyed(page, rows, _order_key, total_count(total))
     orders = [order_view.render(json.loads(row["doc"])) for row in rows]
-    return json_response({"orders": orders, "pagination": pagination(page, total)})
+    return json_response({"orders": orders, "pagination": info})
+
+
+def _order_key(row: Row) -> tuple[str, str]:
+    return row["created_at"], row["id"]
 
 
 async def get_order(request: Request) -> Response:

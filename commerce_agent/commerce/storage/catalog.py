@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
+import msgspec
+
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Transaction
 
-# Database.signal topic: stock or an item changed (cached catalog reads are dropped).
+# Database.signal topics: an item changed (cached catalog reads are dropped), or only stock
+# (cached catalog reads re-render the items whose stock moved).
 CHANGED = "catalog"
+STOCK_CHANGED = "stock"
+# A catalog's active items: catalog order (items_active_by_catalog, migration 0012).
+ITEM_KEY = ("position", "id")
 
 
 async def list_stores(db: Database, limit: int, offset: int) -> tuple[list[sqlite3.Row], int]:
@@ -53,6 +61,38 @@ async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
         {"catalog": catalog_id})
 
 
+async def catalog_items_page(db: Database, catalog_id: str, limit: int, *, offset: int = 0,
+                             key: Sequence[Any] | None = None, backward: bool = False
+                             ) -> list[sqlite3.Row]:
+    """Up to `limit` active items of a catalog after `key` (or before it: then in reverse),
+    with their stock rows (one row per item and stock row), read in the index."""
+    condition, order, params = keyset.window(ITEM_KEY, key, backward, descending=False)
+    return await db.fetch_all(
+        "SELECT items.id, items.position, items.doc, stock.variant_id, stock.quantity FROM "
+        "(SELECT id, position, doc FROM items WHERE catalog_id = :catalog "
+        f"AND status = 'active'{condition} ORDER BY {order} LIMIT :limit OFFSET :offset) "
+        "AS items LEFT JOIN stock ON stock.item_id = items.id "
+        f"ORDER BY {', '.join('items.' + part for part in order.split(', '))}",
+        {"catalog": catalog_id, "limit": limit, "offset": offset, **params})
+
+
+async def count_catalog_items(db: Database, catalog_id: str, cap: int) -> int:
+    """A catalog's active items, counted up to `cap`."""
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE catalog_id = :catalog "
+        "AND status = 'active' ORDER BY position, id LIMIT :cap) AS counted",
+        {"catalog": catalog_id, "cap": cap})
+    return int(row["n"]) if row else 0
+
+
+async def catalog_stock(db: Database, catalog_id: str) -> list[sqlite3.Row]:
+    """The stock rows (`item_id`, `variant_id`, `quantity`) of a catalog's active items."""
+    return await db.fetch_all(
+        "SELECT stock.item_id, stock.variant_id, stock.quantity FROM items "
+        "JOIN stock ON stock.item_id = items.id "
+        "WHERE items.catalog_id = :catalog AND items.status = 'active'", {"catalog": catalog_id})
+
+
 async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
                            ) -> list[sqlite3.Row]:
     placeholders = ", ".join("?" * len(item_ids)) or "NULL"
@@ -64,28 +104,49 @@ async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
         tuple(item_ids))
 
 
+# The ids a statement is asked about, bound as one JSON array: one parameter however many
+# (binding 50,000 named parameters took seconds), read as rows by each backend.
+_IDS = {"sqlite": "SELECT value AS item_id FROM json_each(:ids)",
+        "postgresql": "SELECT value AS item_id FROM jsonb_array_elements_text(:ids::jsonb)"}
+
+
+def _ids(item_ids: Sequence[str]) -> str:
+    return msgspec.json.encode(list(item_ids)).decode()
+
+
+# Each item asked about, probed in order_lines_by_owner_item for the owner's first order of it
+# that is neither pending nor cancelled. PostgreSQL says so with LATERAL … LIMIT 1: left to
+# itself, for a few hundred items it may read every line the owner has instead.
+_PURCHASED = {
+    "sqlite": f"SELECT asked.item_id FROM ({_IDS['sqlite']}) AS asked WHERE EXISTS ("
+              "SELECT 1 FROM order_lines JOIN orders ON orders.id = order_lines.order_id "
+              "WHERE order_lines.owner_id = :owner AND order_lines.item_id = asked.item_id "
+              "AND orders.status NOT IN ('pending', 'cancelled'))",
+    "postgresql": f"SELECT asked.item_id FROM ({_IDS['postgresql']}) AS asked "
+                  "CROSS JOIN LATERAL (SELECT 1 FROM order_lines "
+                  "JOIN orders ON orders.id = order_lines.order_id "
+                  "WHERE order_lines.owner_id = :owner AND order_lines.item_id = asked.item_id "
+                  "AND orders.status NOT IN ('pending', 'cancelled') LIMIT 1) AS bought",
+}
+
+
 async def purchased_item_ids(db: Database, owner_id: str, item_ids: Sequence[str]) -> set[str]:
-    params = {f"i{index}": item_id for index, item_id in enumerate(item_ids)}
-    if not params:
+    """Which of the items the owner has bought (in an order neither pending nor cancelled):
+    one index probe per item, which stops at its first such order however many there are."""
+    if not item_ids:
         return set()
-    placeholders = ", ".join(f":{name}" for name in params)
-    rows = await db.fetch_all(
-        "SELECT DISTINCT order_lines.item_id FROM order_lines "
-        "JOIN orders ON orders.id = order_lines.order_id "
-        f"WHERE order_lines.owner_id = :owner AND order_lines.item_id IN ({placeholders}) "
-        "AND orders.status NOT IN ('pending', 'cancelled')",
-        {"owner": owner_id, **params})
+    rows = await db.fetch_all(_PURCHASED[db.dialect],
+                              {"owner": owner_id, "ids": _ids(item_ids)})
     return {row["item_id"] for row in rows}
 
 
 async def reviewed_item_ids(db: Database, owner_id: str, item_ids: Sequence[str]) -> set[str]:
-    params = {f"i{index}": item_id for index, item_id in enumerate(item_ids)}
-    if not params:
+    if not item_ids:
         return set()
-    placeholders = ", ".join(f":{name}" for name in params)
     rows = await db.fetch_all(
-        f"SELECT item_id FROM reviews WHERE owner_id = :owner AND item_id IN ({placeholders})",
-        {"owner": owner_id, **params})
+        f"SELECT asked.item_id FROM ({_IDS[db.dialect]}) AS asked "
+        "JOIN reviews ON reviews.item_id = asked.item_id AND reviews.owner_id = :owner",
+        {"owner": owner_id, "ids": _ids(item_ids)})
     return {row["item_id"] for row in rows}
 
 
@@ -112,7 +173,7 @@ async def decrement_stock(tx: Transaction, item_id: str, variant_id: str, quanti
         "WHERE item_id = :item AND variant_id = :variant AND quantity >= :qty",
         {"qty": quantity, "item": item_id, "variant": variant_id})
     if changed:
-        tx.notify(CHANGED)
+        tx.notify(STOCK_CHANGED)
         return True
     row = await tx.fetch_one(
         "SELECT 1 FROM stock WHERE item_id = :item AND variant_id = :variant",
@@ -125,4 +186,4 @@ async def restock(tx: Transaction, item_id: str, variant_id: str, quantity: int)
         "UPDATE stock SET quantity = quantity + :qty "
         "WHERE item_id = :item AND variant_id = :variant",
         {"qty": quantity, "item": item_id, "variant": variant_id})
-    tx.notify(CHANGED)
+    tx.notify(STOCK_CHANGED)

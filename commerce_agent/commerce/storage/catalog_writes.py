@@ -7,11 +7,13 @@ write and tells caches and webhooks. Reads that only the writers need live here 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from commerce_agent import clock
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Transaction
 
 RICH_INFO_SLUG = '$.metadata."dev.commerce.product.rich_info".seo.slug'
@@ -125,16 +127,25 @@ async def item_row(db: Database | Transaction, item_id: str) -> sqlite3.Row | No
         "SELECT id, store_id, catalog_id, status, doc FROM items WHERE id = :id", {"id": item_id})
 
 
+ITEM_KEY = ("catalog_id", "position", "id")  # a store's items, in catalog order
+
+
 async def store_items(db: Database | Transaction, store_id: str, status: str | None,
-                      limit: int, offset: int) -> list[sqlite3.Row]:
-    """The store's items (every status unless one is given) with their stock rows."""
+                      limit: int, *, offset: int = 0, key: Sequence[Any] | None = None,
+                      backward: bool = False) -> list[sqlite3.Row]:
+    """Up to `limit` of the store's items (every status unless one is given) after `key` (or
+    before it: then in reverse), with their stock rows; read in items_by_store or
+    items_by_store_status."""
+    condition, order, params = keyset.window(ITEM_KEY, key, backward, descending=False)
+    filtered = " AND status = :status" if status is not None else ""
     return await db.fetch_all(
-        "SELECT items.id, items.store_id, items.catalog_id, items.status, items.doc, "
-        "stock.variant_id, stock.quantity FROM "
-        "(SELECT * FROM items WHERE store_id = :store AND (:status IS NULL OR status = :status) "
-        " ORDER BY catalog_id, position LIMIT :limit OFFSET :offset) AS items "
-        "LEFT JOIN stock ON stock.item_id = items.id ORDER BY items.catalog_id, items.position",
-        {"store": store_id, "status": status, "limit": limit, "offset": offset})
+        "SELECT items.id, items.store_id, items.catalog_id, items.position, items.status, "
+        "items.doc, stock.variant_id, stock.quantity FROM "
+        f"(SELECT * FROM items WHERE store_id = :store{filtered}{condition} "
+        f" ORDER BY {order} LIMIT :limit OFFSET :offset) AS items "
+        "LEFT JOIN stock ON stock.item_id = items.id "
+        f"ORDER BY {', '.join('items.' + part for part in order.split(', '))}",
+        {"store": store_id, "status": status, "limit": limit, "offset": offset, **params})
 
 
 async def item_ids_by_handle(db: Database | Transaction, store_id: str) -> dict[str, str]:
@@ -254,11 +265,14 @@ async def catalog_items_all(db: Database | Transaction, catalog_id: str) -> list
         "WHERE items.catalog_id = :catalog ORDER BY items.position", {"catalog": catalog_id})
 
 
-async def count_store_items(db: Database | Transaction, store_id: str, status: str | None
-                            ) -> int:
+async def count_store_items(db: Database | Transaction, store_id: str, status: str | None,
+                            cap: int) -> int:
+    """The store's items (of `status`), counted up to `cap`."""
+    filtered = " AND status = :status" if status is not None else ""
     row = await db.fetch_one(
-        "SELECT COUNT(*) AS n FROM items WHERE store_id = :store "
-        "AND (:status IS NULL OR status = :status)", {"store": store_id, "status": status})
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE store_id = :store{filtered} "
+        "ORDER BY catalog_id, position, id LIMIT :cap) AS counted",
+        {"store": store_id, "status": status, "cap": cap})
     return int(row["n"]) if row else 0
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Transaction
 
 
@@ -13,17 +15,41 @@ def _in(name: str, values: Sequence[str]) -> tuple[str, dict[str, str]]:
     return ", ".join(f":{key}" for key in params) or "NULL", params
 
 
-async def orders(db: Database, store_ids: Sequence[str], status: str | None, limit: int,
-                 offset: int) -> tuple[list[sqlite3.Row], int]:
-    """Orders of the stores, newest first, with the total matching."""
+ORDER_KEY = ("created_at", "id")  # newest first
+
+
+async def orders(db: Database, store_ids: Sequence[str], status: str | None, limit: int, *,
+                 offset: int = 0, key: Sequence[Any] | None = None,
+                 backward: bool = False) -> list[sqlite3.Row]:
+    """Up to `limit` orders of the stores, newest first, after `key` (or before it: then
+    oldest first). Each store's are read in its own index range (orders_by_store or
+    orders_by_store_status) and the ranges merged, so a page reads at most `limit + offset`
+    rows per store, however many orders the stores have."""
+    if not store_ids:
+        return []
+    condition, order, params = keyset.window(ORDER_KEY, key, backward, descending=True)
+    filtered = " AND status = :status" if status is not None else ""
+    parts = []
+    for index, store_id in enumerate(store_ids):
+        params[f"s{index}"] = store_id
+        parts.append(f"SELECT * FROM (SELECT id, store_id, created_at, doc FROM orders "
+                     f"WHERE store_id = :s{index}{filtered}{condition} "
+                     f"ORDER BY {order} LIMIT :reach) AS store{index}")
+    return await db.fetch_all(
+        " UNION ALL ".join(parts) + f" ORDER BY {order} LIMIT :limit OFFSET :offset",
+        {**params, "status": status, "reach": limit + offset, "limit": limit,
+         "offset": offset})
+
+
+async def count_orders(db: Database, store_ids: Sequence[str], status: str | None,
+                       cap: int) -> int:
+    """Orders of the stores (of `status`), counted up to `cap`."""
     stores, params = _in("s", store_ids)
-    where = f"store_id IN ({stores}) AND (:status IS NULL OR status = :status)"
-    query = {**params, "status": status, "limit": limit, "offset": offset}
-    rows = await db.fetch_all(
-        f"SELECT id, store_id, doc FROM orders WHERE {where} "
-        "ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset", query)
-    total = await db.fetch_one(f"SELECT COUNT(*) AS n FROM orders WHERE {where}", query)
-    return rows, int(total["n"]) if total else 0
+    filtered = " AND status = :status" if status is not None else ""
+    row = await db.fetch_one(
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE store_id IN ({stores})"
+        f"{filtered} LIMIT :cap) AS counted", {**params, "status": status, "cap": cap})
+    return int(row["n"]) if row else 0
 
 
 async def order_store(db: Database | Transaction, order_id: str) -> str | None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Transaction
 
 
@@ -28,6 +30,23 @@ async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> N
          for line in doc["items"]])
 
 
+async def insert_orders(tx: Transaction, owner_id: str, docs: Sequence[dict[str, Any]]) -> None:
+    """Many orders at once, each as `insert_order` writes it (seeding data, benches): one
+    batch of rows per statement."""
+    await tx.execute_many(
+        "INSERT INTO orders (id, owner_id, store_id, status, cart_id, doc, created_at, "
+        "updated_at) VALUES (:id, :owner, :store, :status, :cart, :doc, :at, :at)",
+        [{"id": doc["id"], "owner": owner_id, "store": doc["storeId"], "status": doc["status"],
+          "cart": doc.get("cartId"), "doc": _dumps(doc), "at": doc["createdAt"]}
+         for doc in docs])
+    await tx.execute_many(
+        "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, quantity) "
+        "VALUES (:order, :line, :owner, :item, :variant, :qty)",
+        [{"order": doc["id"], "line": line["id"], "owner": owner_id, "item": line["itemId"],
+          "variant": line.get("variantId", ""), "qty": line["quantity"]}
+         for doc in docs for line in doc["items"]])
+
+
 async def get_order(db: Database | Transaction, order_id: str, owner_id: str
                     ) -> sqlite3.Row | None:
     return await db.fetch_one(
@@ -35,17 +54,30 @@ async def get_order(db: Database | Transaction, order_id: str, owner_id: str
         {"id": order_id, "owner": owner_id})
 
 
-async def list_orders(db: Database, owner_id: str, status: str | None, limit: int,
-                      offset: int) -> tuple[list[sqlite3.Row], int]:
-    params: dict[str, Any] = {"owner": owner_id, "limit": limit, "offset": offset,
-                              "status": status}
-    where = "owner_id = :owner AND (:status IS NULL OR status = :status)"
-    rows = await db.fetch_all(
-        f"SELECT id, status, doc FROM orders WHERE {where} "
-        "ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset", params)
-    total = await db.fetch_one(f"SELECT COUNT(*) AS n FROM orders WHERE {where}",
-                               params)
-    return rows, int(total["n"]) if total else 0
+ORDER_KEY = ("created_at", "id")  # GET /orders: newest first
+
+
+async def list_orders(db: Database, owner_id: str, status: str | None, limit: int, *,
+                      offset: int = 0, key: Sequence[Any] | None = None,
+                      backward: bool = False) -> list[sqlite3.Row]:
+    """Up to `limit` of the owner's orders, newest first, after `key` (or before it:
+    then oldest first), read in orders_by_owner or orders_by_owner_status."""
+    condition, order, params = keyset.window(ORDER_KEY, key, backward, descending=True)
+    where = "owner_id = :owner" + (" AND status = :status" if status is not None else "")
+    return await db.fetch_all(
+        f"SELECT id, status, created_at, doc FROM orders WHERE {where}{condition} "
+        f"ORDER BY {order} LIMIT :limit OFFSET :offset",
+        {"owner": owner_id, "status": status, "limit": limit, "offset": offset, **params})
+
+
+async def count_orders(db: Database, owner_id: str, status: str | None, cap: int) -> int:
+    """The owner's orders (of `status`), counted up to `cap`."""
+    where = "owner_id = :owner" + (" AND status = :status" if status is not None else "")
+    row = await db.fetch_one(
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE {where} "
+        "ORDER BY created_at, id LIMIT :cap) AS counted",
+        {"owner": owner_id, "status": status, "cap": cap})
+    return int(row["n"]) if row else 0
 
 
 async def save_doc(tx: Transaction, doc: dict[str, Any]) -> None:

@@ -8,11 +8,13 @@ quotes them) or a tsquery built from bound parameters.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
 from commerce_agent.commerce.search import terms
-from commerce_agent.db import Database
+from commerce_agent.db import Database, Row
 
 Alternatives = Sequence[tuple[str, bool]]  # (word, match as a prefix)
 
@@ -35,28 +37,26 @@ def _fts5(alternatives: Alternatives) -> str:
                        for word, prefix in alternatives)
 
 
-def _tsquery(alternatives: Alternatives) -> tuple[str, dict[str, str]]:
+def _tsquery(alternatives: Alternatives, name: str = "w") -> tuple[str, dict[str, str]]:
     """A tsquery expression of bound words (OR of each), and its parameters."""
     parts, params = [], {}
     for index, (word, prefix) in enumerate(alternatives):
-        params[f"w{index}"] = word
-        parts.append(f"to_tsquery('commerce_search', quote_literal(:w{index}) || ':*')"
-                     if prefix else f"phraseto_tsquery('commerce_search', :w{index})")
+        params[f"{name}{index}"] = word
+        parts.append(f"to_tsquery('commerce_search', quote_literal(:{name}{index}) || ':*')"
+                     if prefix else f"phraseto_tsquery('commerce_search', :{name}{index})")
     return "(" + " || ".join(parts) + ")", params
 
 
-async def matching_item_ids(db: Database, alternatives: Alternatives) -> set[str]:
-    """Ids of the items matching any of the alternatives."""
+async def any_match(db: Database, alternatives: Alternatives) -> bool:
+    """Whether any item matches any of the alternatives (the first match ends the read)."""
     if db.dialect == "postgresql":
         query, params = _tsquery(alternatives)
-        rows = await db.fetch_all(
-            f"SELECT item_id FROM item_search WHERE document @@ {query}", params)
+        row = await db.fetch_one(
+            f"SELECT 1 AS found FROM item_search WHERE document @@ {query} LIMIT 1", params)
     else:
-        rows = await db.fetch_all(
-            "SELECT keys.item_id FROM items_fts "
-            "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
-            "WHERE items_fts MATCH :match", {"match": _fts5(alternatives)})
-    return {row["item_id"] for row in rows}
+        row = await db.fetch_one("SELECT 1 AS found FROM items_fts WHERE items_fts MATCH :match "
+                                 "LIMIT 1", {"match": _fts5(alternatives)})
+    return row is not None
 
 
 async def name_words_like(db: Database, word: str, limit: int = 50) -> list[str]:
@@ -76,34 +76,135 @@ async def name_words_like(db: Database, word: str, limit: int = 50) -> list[str]
     return [row["words"] for row in rows]
 
 
-async def ranked_items(db: Database, alternatives: Alternatives, store_id: str | None
-                       ) -> list[sqlite3.Row]:
-    """Active items matching any alternative with their stock rows, best `rank` (most
-    negative: bm25, or ts_rank negated) first (draft and archived items are never found)."""
+@dataclass(frozen=True)
+class Filters:
+    """What an item must be to be listed, besides matching: each None is no condition."""
+
+    store_id: str | None = None
+    currency: str | None = None
+    fulfillment_type: str | None = None
+    min_price: Decimal | None = None
+    max_price: Decimal | None = None
+    available_only: bool = False
+
+
+# Prices are decimal text (items.price): compared as numbers, exactly on PostgreSQL.
+_PRICE = {"sqlite": "CAST(items.price AS REAL)", "postgresql": "CAST(items.price AS NUMERIC)"}
+_ORDER = {"relevance": "", "price_asc": "{price}, ", "price_desc": "{price} DESC, ",
+          "name_asc": "lower(items.name), ", "name_desc": "lower(items.name) DESC, "}
+
+
+def _conditions(db: Database, filters: Filters) -> tuple[str, dict[str, Any]]:
+    sql: list[str] = ["items.status = 'active'"]
+    params: dict[str, Any] = {}
+    if filters.store_id is not None:
+        sql.append("items.store_id = :store")
+        params["store"] = filters.store_id
+    if filters.currency is not None:
+        sql.append("json_extract(items.doc, '$.price.currency') = :currency")
+        params["currency"] = filters.currency
+    if filters.fulfillment_type is not None:
+        sql.append("json_extract(items.doc, '$.fulfillmentType') = :fulfillment")
+        params["fulfillment"] = filters.fulfillment_type
+    price = _PRICE[db.dialect]
+    for name, bound, compare in (("min_price", filters.min_price, ">="),
+                                 ("max_price", filters.max_price, "<=")):
+        if bound is not None:
+            sql.append(f"{price} {compare} :{name}")
+            params[name] = bound if db.dialect == "postgresql" else float(bound)
+    if filters.available_only:
+        sql.append("(NOT EXISTS (SELECT 1 FROM stock WHERE stock.item_id = items.id) "
+                   "OR EXISTS (SELECT 1 FROM stock WHERE stock.item_id = items.id "
+                   "AND stock.quantity > 0))")
+    return " AND ".join(sql), params
+
+
+async def ranked_page(db: Database, terms_found: Sequence[Alternatives], filters: Filters,
+                      sort: str, limit: int, offset: int) -> list[Row]:
+    """One page (`id`, `rank`, `total`) of the items matching any term and passing the filters,
+    keeping those matching the most terms, best `rank` (most negative: bm25, or ts_rank
+    negated) first, or in `sort`'s order then by rank. Ranked and cut in the database: only
+    the page's rows come back, with the count of all kept rows in each."""
+    where, params = _conditions(db, filters)
+    every = [alternative for term in terms_found for alternative in term]
+    hits = []
     if db.dialect == "postgresql":
-        query, params = _tsquery(alternatives)
-        ranked = (f"SELECT search.item_id, -{_TS_RANK} AS rank "
-                  f"FROM item_search AS search, (SELECT {query} AS q) AS query "
-                  "WHERE search.document @@ query.q")
+        query, words = _tsquery(every)
+        params.update(words)
+        matched = (f"SELECT search.item_id, -{_TS_RANK} AS rank "
+                   f"FROM item_search AS search, (SELECT {query} AS q) AS query "
+                   "WHERE search.document @@ query.q")
+        for index, term in enumerate(terms_found if len(terms_found) > 1 else []):
+            term_query, words = _tsquery(term, f"t{index}_")
+            params.update(words)
+            hits.append(f"(CASE WHEN matched.item_id IN (SELECT item_id FROM item_search "
+                        f"WHERE document @@ {term_query}) THEN 1 ELSE 0 END)")
     else:
-        params = {"match": _fts5(alternatives)}
-        ranked = (f"SELECT keys.item_id, {_BM25} AS rank FROM items_fts "
-                  "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
-                  "WHERE items_fts MATCH :match")
+        params["match"] = _fts5(every)
+        matched = (f"SELECT keys.item_id, {_BM25} AS rank FROM items_fts "
+                   "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
+                   "WHERE items_fts MATCH :match")
+        for index, term in enumerate(terms_found if len(terms_found) > 1 else []):
+            params[f"t{index}"] = _fts5(term)
+            hits.append(f"(matched.item_id IN (SELECT keys.item_id FROM items_fts "
+                        "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
+                        f"WHERE items_fts MATCH :t{index}))")
+    order = _ORDER[sort].format(price=_PRICE[db.dialect].replace("items.", "kept."))
+    order = order.replace("items.", "kept.")
     return await db.fetch_all(
-        f"SELECT {_COLUMNS}, ranked.rank FROM ({ranked}) AS ranked "
-        "JOIN items ON items.id = ranked.item_id "
-        "JOIN stores ON stores.id = items.store_id "
-        "LEFT JOIN stock ON stock.item_id = items.id "
-        "WHERE items.status = 'active' AND (:store IS NULL OR items.store_id = :store) "
-        "ORDER BY ranked.rank, stores.position, items.position", {**params, "store": store_id})
+        f"WITH kept AS (SELECT items.id, items.name, items.price, matched.rank, "
+        f"stores.position AS store_position, items.position, {' + '.join(hits) or '1'} AS hits "
+        f"FROM ({matched}) AS matched JOIN items ON items.id = matched.item_id "
+        f"JOIN stores ON stores.id = items.store_id WHERE {where}), "
+        "best AS (SELECT * FROM kept WHERE hits = (SELECT max(hits) FROM kept)) "
+        "SELECT id, rank, COUNT(*) OVER () AS total FROM best AS kept "
+        f"ORDER BY {order}rank, store_position, position, id LIMIT :limit OFFSET :offset",
+        {**params, "limit": limit, "offset": offset})
 
 
-async def all_items(db: Database, store_id: str | None) -> list[sqlite3.Row]:
-    """Every active item (an empty query), in store and catalog order, with rank 0."""
+async def browse_page(db: Database, filters: Filters, sort: str, limit: int, offset: int
+                      ) -> list[Row]:
+    """One page (`id`, `rank` 0) of the active items passing the filters (an empty query), in
+    store and catalog order (or in `sort`'s order). Store by store, each in its own range of
+    items_active_by_store, until the page is full: a page reads `limit + offset` items at most,
+    however many the stores hold."""
+    where, params = _conditions(db, filters)
+    if sort != "relevance":  # an order of its own: every item passing the filters is sorted
+        order = _ORDER[sort].format(price=_PRICE[db.dialect])
+        return await db.fetch_all(
+            "SELECT items.id, 0.0 AS rank FROM stores JOIN items ON items.store_id = stores.id "
+            f"WHERE {where} ORDER BY {order}stores.position, stores.id, items.position, "
+            "items.id LIMIT :limit OFFSET :offset", {**params, "limit": limit, "offset": offset})
+    if filters.store_id is not None:
+        store_ids = [filters.store_id]
+    else:
+        store_ids = [row["id"] for row in await db.fetch_all(
+            "SELECT id FROM stores ORDER BY position, id")]
+    found: list[Row] = []
+    for store_id in store_ids:
+        found += await db.fetch_all(
+            f"SELECT items.id, 0.0 AS rank FROM items WHERE items.store_id = :shop AND {where} "
+            "ORDER BY items.position, items.id LIMIT :reach",
+            {**params, "shop": store_id, "reach": offset + limit - len(found)})
+        if len(found) >= offset + limit:
+            break
+    return found[offset:]
+
+
+async def count_browsed(db: Database, filters: Filters, cap: int) -> int:
+    """The active items passing the filters, counted up to `cap`."""
+    where, params = _conditions(db, filters)
+    row = await db.fetch_one(
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM items WHERE {where} "
+        "ORDER BY store_id, position, id LIMIT :cap) AS counted",
+        {**params, "cap": cap})
+    return int(row["n"]) if row else 0
+
+
+async def items_of_page(db: Database, item_ids: Sequence[str]) -> list[Row]:
+    """The page's items with their stock rows and their store's translations."""
+    placeholders = ", ".join("?" * len(item_ids)) or "NULL"
     return await db.fetch_all(
-        f"SELECT {_COLUMNS}, 0.0 AS rank FROM items "
-        "JOIN stores ON stores.id = items.store_id "
+        f"SELECT {_COLUMNS} FROM items JOIN stores ON stores.id = items.store_id "
         "LEFT JOIN stock ON stock.item_id = items.id "
-        "WHERE items.status = 'active' AND (:store IS NULL OR items.store_id = :store) "
-        "ORDER BY stores.position, items.position", {"store": store_id})
+        f"WHERE items.id IN ({placeholders})", tuple(item_ids))

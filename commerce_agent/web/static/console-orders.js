@@ -108,8 +108,9 @@ async function refresh() {
     });
     if (!orders.length) board.append(el("li", { class: "muted" }, "No orders here yet."));
     live.className = "live muted";
-    const total = result.data.pagination.totalCount;
-    live.textContent = `${total > orders.length ? `Newest ${orders.length} of ${total}` : total} order(s) · updated ${new Date().toLocaleTimeString()} · refreshed every few seconds`;
+    // totalCount is null past 1,000 orders (counted up to there only).
+    const total = result.data.pagination.totalCount ?? "more than 1,000";
+    live.textContent = `${total === orders.length ? total : `Newest ${orders.length} of ${total}`} order(s) · updated ${new Date().toLocaleTimeString()} · refreshed every few seconds`;
   } catch {
     live.className = "live error";
     live.textContent = "Cannot reach the server; trying again…";

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from commerce_agent.commerce import money
+from commerce_agent.commerce import pagination
 from commerce_agent.commerce.search import terms as search_terms
-from commerce_agent.commerce.services.catalog.storefront import StockedItem, group_rows, render_item
+from commerce_agent.commerce.services.catalog.storefront import group_rows, render_item
 from commerce_agent.commerce.storage import search as storage
 from commerce_agent.db import Database
 from commerce_agent.errors import validation_error
@@ -22,34 +22,29 @@ SORTS = {"relevance", "price_asc", "price_desc", "name_asc", "name_desc"}
 FULFILLMENT_TYPES = {"physical", "digital", "pickup", "hybrid"}
 
 
-@dataclass
-class _Term:
-    """One query word as the words that find it ((word, as a prefix) alternatives), and the
-    items it matches."""
+@dataclass(frozen=True)
+class Found:
+    """One page of results, and how many there are in all (None: more than the count cap)."""
 
-    match: list[tuple[str, bool]]
-    item_ids: set[str]
+    items: list[dict[str, Any]]
+    total: int | None
+    more: bool  # whether results follow the page
 
 
-async def _resolve(db: Database, word: str) -> _Term | None:
+async def _resolve(db: Database, word: str) -> list[tuple[str, bool]] | None:
     """The word as written (stemmed: "mugs" finds "mug"), else as a prefix, else corrected
     to the nearest words in item names; None when nothing in the catalog resembles it."""
     match = [(word, False)]
-    found = await storage.matching_item_ids(db, match)
-    if not found and len(word) >= 3:
-        match = [(word, True)]
-        found = await storage.matching_item_ids(db, match)
-    if not found and search_terms.typo_budget(word):
+    if await storage.any_match(db, match):
+        return match
+    if len(word) >= 3 and await storage.any_match(db, prefix := [(word, True)]):
+        return prefix
+    if search_terms.typo_budget(word):
         texts = await storage.name_words_like(db, word)
-        fixed = search_terms.corrections(word, texts)
-        if fixed:
-            match = [(correction, False) for correction in fixed]
-            found = await storage.matching_item_ids(db, match)
-    return _Term(match, found) if found else None
-
-
-def _price(item: StockedItem) -> Decimal:
-    return money.parse(item.doc["price"]["amount"])
+        fixed = [(correction, False) for correction in search_terms.corrections(word, texts)]
+        if fixed and await storage.any_match(db, fixed):
+            return fixed
+    return None
 
 
 def _validate(sort: str, fulfillment_type: str | None) -> None:
@@ -63,48 +58,41 @@ def _validate(sort: str, fulfillment_type: str | None) -> None:
 async def search(db: Database, query: str, *, store_id: str | None, sort: str,
                  min_price: Decimal | None, max_price: Decimal | None,
                  fulfillment_type: str | None, available_only: bool,
-                 locale: str | None, currency: str | None = None) -> list[dict[str, Any]]:
-    """Matching items; `currency` keeps only items priced in it (prices are never converted).
+                 locale: str | None, currency: str | None = None, limit: int = 20,
+                 offset: int = 0) -> Found:
+    """One page of matching items; `currency` keeps only items priced in it (prices are never
+    converted).
 
     Of the items passing the filters, only those matching the most query terms come back
-    (all of them when any item has all), ranked by bm25."""
+    (all of them when any item has all), ranked by bm25. Matching, filtering, ranking and
+    cutting happen in the database: only the page's items are read and rendered."""
     _validate(sort, fulfillment_type)
     words = search_terms.terms_of(query)
     found = [term for term in [await _resolve(db, word) for word in words] if term]
     if words and not found:
-        return []
+        return Found([], 0, False)
+    filters = storage.Filters(store_id, currency, fulfillment_type, min_price, max_price,
+                              available_only)
     if found:
-        rows = await storage.ranked_items(
-            db, [alternative for term in found for alternative in term.match], store_id)
+        ranked = await storage.ranked_page(db, found, filters, sort, limit + 1, offset)
+        if not ranked and offset:  # past the end: count what there is
+            first = await storage.ranked_page(db, found, filters, sort, 1, 0)
+        else:
+            first = ranked
+        total: int | None = int(first[0]["total"]) if first else 0
     else:
-        rows = await storage.all_items(db, store_id)
+        ranked = await storage.browse_page(db, filters, sort, limit + 1, offset)
+        total = pagination.total_count(
+            await storage.count_browsed(db, filters, pagination.COUNT_CAP + 1))
+    ranks = {row["id"]: float(row["rank"]) for row in ranked[:limit]}
+    rows = await storage.items_of_page(db, list(ranks))
+    items = group_rows(rows)
     translations = {row["id"]: row["translations"] for row in rows}
-    ranks = {row["id"]: float(row["rank"]) for row in rows}
-    kept: list[tuple[int, StockedItem]] = []
-    for item in group_rows(rows).values():
-        if available_only and not item.available:
-            continue
-        if fulfillment_type and item.doc.get("fulfillmentType") != fulfillment_type:
-            continue
-        if currency is not None and item.doc["price"]["currency"] != currency:
-            continue
-        if min_price is not None and _price(item) < min_price:
-            continue
-        if max_price is not None and _price(item) > max_price:
-            continue
-        kept.append((sum(item.id in term.item_ids for term in found), item))
-    best = max((matched for matched, _ in kept), default=0)
-    items = [item for matched, item in kept if matched == best]
-    if sort in ("price_asc", "price_desc"):
-        items.sort(key=_price, reverse=sort == "price_desc")
-    elif sort in ("name_asc", "name_desc"):
-        items.sort(key=lambda item: str(item.doc.get("name", "")).lower(),
-                   reverse=sort == "name_desc")
     results = []
-    for item in items:
-        rendered = render_item(item, translations=translations[item.id], locale=locale)
-        relevance = round(-ranks[item.id], 4) if found else 1
+    for item_id, rank in ranks.items():
+        item = items[item_id]
+        rendered = render_item(item, translations=translations[item_id], locale=locale)
         rendered.update({"storeId": item.store_id, "catalogId": item.catalog_id,
-                         "relevance": relevance})
+                         "relevance": round(-rank, 4) if found else 1})
         results.append(rendered)
-    return results
+    return Found(results, total, len(ranked) > limit)

@@ -101,7 +101,7 @@ def render_item(item: StockedItem, *, translations: str | dict[str, Any] = "{}",
     return doc
 
 
-async def _review_actions(db: Database, principal: Principal | None,
+async def review_actions(db: Database, principal: Principal | None,
                           item_ids: list[str]) -> set[str]:
     if principal is None or not item_ids:
         return set()
@@ -156,14 +156,20 @@ async def list_catalogs(db: Database, limit: int, offset: int, locale: str | Non
     return [_render_catalog_head(row, locale) for row in rows], total
 
 
-async def get_catalog(db: Database, catalog_id: str, principal: Principal | None,
-                      locale: str | None) -> dict[str, Any]:
+async def catalog_head(db: Database, catalog_id: str, locale: str | None
+                       ) -> tuple[sqlite3.Row, dict[str, Any]]:
+    """The catalog's row and its document without items (not found when there is none)."""
     row = await storage.get_catalog(db, catalog_id)
     if row is None:
         raise not_found("catalog", catalog_id)
+    return row, _render_catalog_head(row, locale)
+
+
+async def get_catalog(db: Database, catalog_id: str, principal: Principal | None,
+                      locale: str | None) -> dict[str, Any]:
+    row, catalog = await catalog_head(db, catalog_id, locale)
     items = group_rows(await storage.catalog_items(db, catalog_id))
-    reviewable = await _review_actions(db, principal, list(items))
-    catalog = _render_catalog_head(row, locale)
+    reviewable = await review_actions(db, principal, list(items))
     catalog["items"] = [
         render_item(item, translations=row["translations"], locale=locale,
                     can_review=item.id in reviewable)
@@ -183,7 +189,7 @@ async def get_item(db: Database, item_id: str, principal: Principal | None,
         raise not_found("item", item_id)
     item = items[item_id]
     store = await storage.get_store(db, item.store_id)
-    reviewable = await _review_actions(db, principal, [item_id])
+    reviewable = await review_actions(db, principal, [item_id])
     doc = render_item(item, translations=store["translations"] if store else "{}",
                       locale=locale, can_review=item_id in reviewable)
     doc["storeId"] = item.store_id
