@@ -33,12 +33,19 @@ class _Term:
 
 async def _resolve(db: Database, word: str) -> _Term | None:
     """The word as written (stemmed: "mugs" finds "mug"), else as a prefix, else corrected
-    to the nearest words in item names; None when nothing in the catalog resembles it."""
+    to the nearest words in item names; None when nothing in the catalog resembles it. A
+    word in a script without spaces is also found inside longer indexed runs (玄米茶 in
+    抹茶入り玄米茶)."""
     match = [(word, False)]
     found = await storage.matching_item_ids(db, match)
     if not found and len(word) >= 3:
         match = [(word, True)]
         found = await storage.matching_item_ids(db, match)
+    if not found and search_terms.unspaced(word):
+        containing = await storage.indexed_words_containing(db, word)
+        if containing:
+            match = [(longer, False) for longer in containing]
+            found = await storage.matching_item_ids(db, match)
     if not found and search_terms.typo_budget(word):
         texts = await storage.name_words_like(db, word)
         fixed = search_terms.corrections(word, texts)
