@@ -12,9 +12,6 @@ from typing import Any
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
-    WHAT,
-    WHICH,
-    WHICH_TIME,
     cart_text,
     lines,
     listing,
@@ -32,8 +29,7 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
         return item
     query = p.query()
     if not query:
-        return (f"{WHAT} Name it (“add the glaze mug”), or ask me to find something first: "
-                "“find a ceramic mug under $20”.")
+        return say(p.lang, "what") + " " + say(p.lang, "what_hint")
     step = p.search_step(query)
     if step is not None:
         return step
@@ -99,11 +95,11 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             picked.variant = in_stock[0]
             picked.labels.append(in_stock[0].words)
         elif not every:
-            return f"Sorry, {name} is sold out in every option right now."
+            return say(p.lang, "sold_out_every_option", name=name)
         elif not in_stock:
             gone = ", ".join(choice.words for choice in allowed)
-            return (f"Sorry, {name} in {gone} is sold out. In stock: {listing(every)}. "
-                    f"{WHICH}")
+            return (say(p.lang, "option_sold_out", name=name, gone=gone, listing=listing(every))
+                    + " " + say(p.lang, "which"))
         else:
             return (say(p.lang, "comes_in", name=name, listing=listing(in_stock)) + " " +
                     say(p.lang, "which"))
@@ -132,14 +128,16 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
         if position is not None and -len(offered) <= position < len(offered):
             found, named = [offered[position]], True
         if not open_slots:
-            return f"Sorry, {name} is fully booked."
+            return say(p.lang, "fully_booked", name=name)
         if len(found) == 1 and (named or len(frame.texts) > 1):
             picked.slot = found[0]
         elif named and not found:
-            return (f"{name} has no free time then. The next free times: "
-                    f"{listing(open_slots[:choices.SLOTS_OFFERED])}. {WHICH_TIME}")
+            return (say(p.lang, "no_time_then", name=name,
+                        listing=listing(open_slots[:choices.SLOTS_OFFERED])) + " " +
+                    say(p.lang, "which_time"))
         else:
-            return f"{name}, the next free times: {listing(offered)}. {WHICH_TIME}"
+            return (say(p.lang, "next_times", name=name, listing=listing(offered)) + " " +
+                    say(p.lang, "which_time"))
     return picked
 
 
@@ -178,7 +176,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     if cart is None:
         if state.done("create_cart", storeId=store) is None:
             return p.call("create_cart", storeId=store)
-        return "I couldn't open a cart at that store."
+        return say(p.lang, "no_cart_opened")
     added = state.done("add_to_cart")
     if added is None:
         args: dict[str, Any] = {"cartId": cart["cartId"], "itemId": item_id,

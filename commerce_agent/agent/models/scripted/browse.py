@@ -8,8 +8,6 @@ from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import (
-    WHICH,
-    WHICH_STORE,
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -104,7 +102,7 @@ def switch(p: Planner) -> Decision:
     store = p.mentioned_store()
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
-        return f"The stores are {names}. {WHICH_STORE}"
+        return say(p.lang, "stores_are", names=names) + " " + say(p.lang, "which_store")
     if p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
@@ -118,14 +116,14 @@ def discounts(p: Planner) -> Decision:
     store = p.mentioned_store() or p.current_store()
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
-        return f"Each store has its own offers: {names}. {WHICH_STORE}"
+        return say(p.lang, "offers_per_store", names=names) + " " + say(p.lang, "which_store")
     if p.state.done("get_store", storeId=store) is None and store not in p.state.store_info:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
     offers = [f"{entry['title']}: {entry['description']} (code {entry['code']})"
               for entry in info.get("promotions", []) if entry.get("code")]
     if not offers:
-        return f"{info['name']} has no offers right now."
+        return say(p.lang, "no_offers", store=info["name"])
     return (f"{info['name']} offers: " + "; ".join(offers) +
             ". Say “apply code …” to use one on your cart.")
 
@@ -133,6 +131,6 @@ def discounts(p: Planner) -> Decision:
 def which(p: Planner) -> str:
     results = p.state.results[:5]
     if not results:
-        return "Which one? Ask me to find something first."
+        return say(p.lang, "which_item")
     shown = "; ".join(f"{n}) {item['name']}" for n, item in enumerate(results, 1))
-    return f"{shown}. {WHICH}"
+    return f"{shown}. {say(p.lang, 'which')}"

@@ -7,7 +7,7 @@ from typing import Any
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import HOW_MANY, WHICH, cart_text, lines
+from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.tools.base import money_text
 
@@ -15,8 +15,9 @@ from commerce_agent.agent.tools.base import money_text
 def _which_line(p: Planner) -> str:
     carts = p.state.open_carts()
     if not carts:
-        return "Your cart is empty."
-    return f"Your cart holds {'; '.join(lines(cart) for cart in carts)}. {WHICH}"
+        return say(p.lang, "cart_empty")
+    return (say(p.lang, "cart_holds", lines="; ".join(lines(cart) for cart in carts)) + " " +
+            say(p.lang, "which"))
 
 
 def _store_name(p: Planner, cart: dict[str, Any]) -> str:
@@ -36,7 +37,8 @@ def set_quantity(p: Planner) -> Decision:
     if other is not None:
         return change_variant(p, cart, line, other, quantity)
     if quantity is None:
-        return f"You have {line['quantity']} × {line['name']}. {HOW_MANY}"
+        return (say(p.lang, "you_have", quantity=line["quantity"], name=line["name"]) + " " +
+                say(p.lang, "how_many"))
     done = p.state.done("update_cart_item")
     if done is None:
         return p.call("update_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"],
@@ -105,7 +107,7 @@ def remove(p: Planner) -> Decision:
 def view(p: Planner) -> Decision:
     carts = [cart for store, cart in p.state.carts.items()]
     if not carts:
-        return "Your cart is empty. Ask me to find something!"
+        return say(p.lang, "cart_empty")
     unseen = [cart for cart in carts if p.state.done("view_cart", cartId=cart["cartId"]) is None]
     if unseen:
         return [p.call("view_cart", cartId=cart["cartId"]) for cart in unseen]
@@ -125,7 +127,7 @@ def empty(p: Planner) -> Decision:
         calls = [p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
                  for cart in carts for line in cart["items"]]
         if not calls:
-            return "Your cart is already empty."
+            return say(p.lang, "already_empty")
         return calls
     return say(p.lang, "emptied")
 
@@ -146,7 +148,7 @@ def promotion(p: Planner) -> Decision:
         carts = p.state.open_carts()
         cart = carts[0] if carts else None
     if cart is None:
-        return f"Add something to your cart first, then I'll apply {code}."
+        return say(p.lang, "code_needs_cart", code=code)
     if p.state.done("apply_promotion") is None:
         return p.call("apply_promotion", cartId=cart["cartId"], code=code)
     cart = p.state.carts[str(cart["storeId"])]
