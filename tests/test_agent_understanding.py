@@ -247,3 +247,34 @@ def test_several_items_in_one_message(text: str, parts: int) -> None:
 def test_options_said_once_for_both_items() -> None:
     assert words.item_phrases("can I get a margherita and a diavola, both 12 inch") == (
         "can i get a margherita, 12 inch", "a diavola, 12 inch")
+
+
+@pytest.mark.parametrize(("said", "change"), [
+    ("one more please", 1), ("another one", 1), ("add two more", 2), ("can I have another?", 1),
+    ("drop one", -1), ("one less", -1), ("two fewer plates", -2), ("reduce it by 2", -2),
+    ("un de plus", 1), ("encore une", 1), ("deux de moins", -2), ("enlevez-en un", -1),
+    ("もう一つください", 1), ("1つ減らして", -1),
+    ("remove the plate", None), ("add a mug", None), ("the other one", None), ("two plates", None)])
+def test_a_count_relative_to_the_cart(said: str, change: int | None) -> None:
+    assert words.quantity_change(said) == change
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("plese cancle my ordr", "please cancel my order"), ("wher is my oder?", "where is my order?"),
+    ("chekout please", "checkout please"), ("retrun it", "return it"),
+    ("cancel my subscripton", "cancel my subscription"),
+    # real words a typo away from an intent word stay, and so do codes and product words
+    ("were they sent?", "were they sent?"), ("the older one", "the older one"),
+    ("is there a charge?", "is there a charge?"), ("apply welcom10", "apply welcom10"),
+    ("the hanging planter", "the hanging planter")])
+def test_misspelt_intent_words_are_read_corrected(said: str, meant: str) -> None:
+    from commerce_agent.agent.language.fuzzy import correct_words
+    from commerce_agent.agent.models.scripted.intents import _NOT_TYPOS, INTENT_WORDS
+    assert correct_words(said, INTENT_WORDS, _NOT_TYPOS) == meant
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("plese cancle my ordr", "cancel"), ("wher is my oder?", "status"), ("chekout please", "checkout"),
+    ("one more please", "quantity"), ("drop one", "quantity"), ("another one", "quantity")])
+def test_typos_and_relative_counts_reach_their_intent(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant

@@ -9,6 +9,7 @@ from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.state import name_score
 from commerce_agent.agent.tools.base import money_text
 
 
@@ -28,18 +29,25 @@ def set_quantity(p: Planner) -> Decision:
     added = p.state.done("add_to_cart")
     if added is not None:  # a variant change under way: the new line is in
         return _finish_variant_change(p, added.args)
+    if p.state.done("remove_cart_item") is not None:  # "drop one" took the last one away
+        return remove(p)
     found = p.resolve_line()
     if found is None:
         return _which_line(p)
     cart, line = found
-    quantity = p.frame.quantity()
+    done = p.state.done("update_cart_item")
+    change = words.quantity_change(p.frame.last)
+    quantity = p.frame.quantity() if change is None else int(line["quantity"]) + change
+    if done is not None:
+        quantity = int(done.args["quantity"])
     other = _other_variant(p, line)
     if other is not None:
-        return change_variant(p, cart, line, other, quantity)
+        return change_variant(p, cart, line, other, None if change is not None else quantity)
+    if quantity is not None and quantity <= 0:  # "drop one" of the last one: the line goes
+        return remove(p)
     if quantity is None:
         return (say(p.lang, "you_have", quantity=line["quantity"], name=line["name"]) + " " +
                 say(p.lang, "how_many"))
-    done = p.state.done("update_cart_item")
     if done is None:
         return p.call("update_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"],
                       quantity=quantity)
@@ -47,6 +55,16 @@ def set_quantity(p: Planner) -> Decision:
     cart = p.state.carts[str(cart["storeId"])]
     return (say(p.lang, "quantity_set", quantity=quantity, name=line["name"]) + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def names_no_line(p: Planner) -> bool:
+    """The message names a thing that is not in the cart ("another mug" with only plates
+    there): a count relative to it is a new line, not a change to the last one."""
+    wanted = words.content_words(p.query(p.frame.last))
+    if not wanted:
+        return False
+    return not any(name_score(line, wanted) for cart in p.state.open_carts()
+                   for line in cart["items"])
 
 
 def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:

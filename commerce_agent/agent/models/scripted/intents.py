@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -113,6 +114,23 @@ _POLICY_WORDS = re.compile(
     r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
     r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
+# The words that carry an intent: a misspelt one ("cancle", "ordr", "wher", "chekout") is
+# read as the word it is one typo from, before the speech act and the intent are read.
+INTENT_WORDS = frozenset("""
+cancel cancelled canceled cancellation order orders ordered where return returns returned
+returning refund refunded checkout status subscription subscriptions membership memberships
+shipping shipped delivery delivered deliver remove removed delete empty basket pause paused
+resume resumed unsubscribe discount discounts coupon coupons promotion track tracking
+purchase payment please arrive arrived package parcel policy change switch instead cheapest
+expensive another quantity schedule appointment reserve subscribe reservation
+annuler annulez commande commandes livraison retourner rembourser remboursement panier
+abonnement
+""".split())
+# Real words a typo away from an intent word, kept as typed ("were" is not "where").
+_NOT_TYPOS = frozenset("""
+were older chance charge couples police remote states statue trace passe papier cancer
+trailing offered planter
+""".split())
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -182,7 +200,8 @@ def greeting(folded: str) -> bool:
 @lru_cache(maxsize=4096)
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
-    what is left once negated clauses are cut."""
+    what is left once negated clauses are cut; misspelt intent words are read corrected."""
+    raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     act = read_act(raw)
     if act.kind == "confirmation":
         return "yes", act.text
@@ -191,6 +210,9 @@ def understand(raw: str) -> tuple[str, str]:
     kind = intent(act.text)
     if act.wholly_negated and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
+    if kind in ("other", "add", "remove", "search") and \
+            words.quantity_change(act.text) is not None:
+        return "quantity", act.text  # "one more", "drop one": relative to the cart
     if kind in ("fees", "hours") and act.kind == "question":
         return "policy", act.text
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \

@@ -175,6 +175,39 @@ def _local_quantity(text: str) -> int | None:
     return None
 
 
+# A count said relative to what is in the cart ("one more", "drop one", "un de moins",
+# "もう一つ"): its count word or number, then which way.
+_COUNT_WORD = r"(?:\d{1,2}|one|two|three|four|five|a couple|a few|un|une|deux|trois)"
+_MORE = re.compile(rf"\b(?:{_COUNT_WORD}|another) (?:more|extra|de plus|en plus)\b|"
+                   rf"\banother(?: one)?\s*(?:please)?\s*[?.!]*\s*$|^\s*(?:and )?another\b|"
+                   rf"\badd (?:{_COUNT_WORD} )?more\b|\bencore (?:{_COUNT_WORD})\b|"
+                   rf"\b(?:increase|bump|raise) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b")
+_LESS = re.compile(rf"\b{_COUNT_WORD} (?:less|fewer|de moins|en moins)\b|"
+                   rf"\b(?:drop|remove|take off|take away|minus|subtract) {_COUNT_WORD}\b|"
+                   rf"\b(?:decrease|reduce|lower) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b|"
+                   rf"\benleve[rz]?[- ]en {_COUNT_WORD}\b|\bretire[rz]?[- ]en {_COUNT_WORD}\b")
+_JA_MORE = re.compile(r"もう(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}|(?:\d+|[一二三四五])" + _COUNTER +
+                      r"?(?:増や|追加で|多く)")
+_JA_LESS = re.compile(r"(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}?減ら|(?:\d+|[一二三四五])" + _COUNTER +
+                      r"?(?:少なく|減)")
+
+
+@lru_cache(maxsize=4096)
+def quantity_change(text: str) -> int | None:
+    """How many more (positive) or fewer (negative) of a line the person asks for, or None
+    when the message says no change relative to the cart."""
+    plain = fold(text)
+    for pattern, sign in ((_LESS, -1), (_MORE, 1), (_JA_LESS, -1), (_JA_MORE, 1)):
+        match = pattern.search(plain)
+        if match:
+            said = re.sub(r"\b(?:another|more|less|fewer|extra|encore|drop|remove|minus|by)\b",
+                          " ", match.group())
+            count = quantity(said) if re.search(r"\d|[一二三四五]|two|three|four|five|few|couple|"
+                                                r"deux|trois|ふた", said) else None
+            return sign * (count or 1)
+    return None
+
+
 @lru_cache(maxsize=4096)
 def ordinal(text: str) -> int | None:
     """The position named ("the second one", "number 2", "the last"), 0-based; -1 is last."""
