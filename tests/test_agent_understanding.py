@@ -274,7 +274,8 @@ def test_misspelt_intent_words_are_read_corrected(said: str, meant: str) -> None
 
 
 @pytest.mark.parametrize(("said", "meant"), [
-    ("plese cancle my ordr", "cancel"), ("wher is my oder?", "status"), ("chekout please", "checkout"),
+    ("plese cancle my ordr", "cancel"), ("wher is my oder?", "status"),
+    ("chekout please", "checkout"),
     ("one more please", "quantity"), ("drop one", "quantity"), ("another one", "quantity")])
 def test_typos_and_relative_counts_reach_their_intent(said: str, meant: str) -> None:
     assert understand(said)[0] == meant

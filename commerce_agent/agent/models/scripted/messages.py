@@ -90,7 +90,8 @@ ENGLISH: dict[str, str] = {
     "rated": "Thank you! I rated order {id} {stars} out of 5.",
     "tipped": "Done: your tip was added to order {id}. Thank you!",
     "subscription_now": "Your subscription (order {id}) is now {status}.",
-    "what_hint": "Name it (“add the glaze mug”), or ask me to find something first: “find a ceramic mug under $20”.",
+    "what_hint": "Name it (“add the glaze mug”), or ask me to find something first: “find a "
+                 "ceramic mug under $20”.",
     "sold_out_every_option": "Sorry, {name} is sold out in every option right now.",
     "option_sold_out": "Sorry, {name} in {gone} is sold out. In stock: {listing}.",
     "fully_booked": "Sorry, {name} is fully booked.",
@@ -108,7 +109,8 @@ ENGLISH: dict[str, str] = {
     "you_have": "You have {quantity} × {name}.",
     "already_empty": "Your cart is already empty.",
     "code_needs_cart": "Add something to your cart first, then I'll apply {code}.",
-    "minimum_order": "{store} has a minimum order of {minimum}; your cart is below it. Add something more, then say “check out”.",
+    "minimum_order": "{store} has a minimum order of {minimum}; your cart is below it. Add "
+                     "something more, then say “check out”.",
     "slot_taken": "That time has just been booked by someone else.",
     "status.pending": "pending",
     "status.confirmed": "confirmed",

@@ -188,8 +188,8 @@ _LESS = re.compile(rf"\b{_COUNT_WORD} (?:less|fewer|de moins|en moins)\b|"
                    rf"\benleve[rz]?[- ]en {_COUNT_WORD}\b|\bretire[rz]?[- ]en {_COUNT_WORD}\b")
 _JA_MORE = re.compile(r"もう(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}|(?:\d+|[一二三四五])" + _COUNTER +
                       r"?(?:増や|追加で|多く)")
-_JA_LESS = re.compile(r"(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}?減ら|(?:\d+|[一二三四五])" + _COUNTER +
-                      r"?(?:少なく|減)")
+_JA_LESS = re.compile(r"(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}?減ら|"
+                      r"(?:\d+|[一二三四五])" + _COUNTER + r"?(?:少なく|減)")
 
 
 @lru_cache(maxsize=4096)
