@@ -31,7 +31,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("fees", r"\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b|\bship(?:ping)? to\b.*\?|"
              r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
              r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
-             r"\bfrais de (?:port|livraison)\b|送料|配送料"),
+             r"\bfrais de (?:port|livraison)\b|\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|"
+             r"port|expedition)\b|\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
+             r"\bfree (?:shipping|delivery)\b|送料|配送料"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
@@ -42,6 +44,7 @@ _CHECKS: list[tuple[str, str]] = [
                r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
                r"arrive)\b|"
+               r"\bou\b.{0,24}\ben est\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|\bmoney back\b|"
@@ -208,6 +211,16 @@ def understand(raw: str) -> tuple[str, str]:
     if act.kind == "refusal":
         return "no", act.text
     kind = intent(act.text)
+    if act.negated and kind in ("other", "search", "details"):
+        topic = intent(" ".join(act.negated))
+        if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
+            return "policy", " ".join((*act.negated, act.text))
+    if act.just_asking:  # "just asking", "only looking": answered, never done
+        if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
+                                          "quantity", "promotion", "rate"):
+            return ("policy" if kind in AFTER_SALE else "other"), act.text
+        if kind in ("add", "buy", "book", "subscribe"):
+            return ("search" if words.content_words(act.text) else "other"), act.text
     if act.wholly_negated and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
     if kind in ("other", "add", "remove", "search") and \

@@ -112,6 +112,9 @@ ENGLISH: dict[str, str] = {
     "minimum_order": "{store} has a minimum order of {minimum}; your cart is below it. Add "
                      "something more, then say “check out”.",
     "slot_taken": "That time has just been booked by someone else.",
+    "shipping_options": "Shipping: {listing}.",
+    "days_range": "{min}–{max} days",
+    "return_window": "Returns are accepted within {days} days of delivery.",
     "status.pending": "pending",
     "status.confirmed": "confirmed",
     "status.processing": "being prepared",

@@ -64,7 +64,8 @@ for please merci pas maintenant aujourd'hui ca va non no nope it's its alright i
 thats ira rien d'autre c'est tout is me not now all
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて")
+                       r"jamais|without|sans)\b|\bn'|しないで|ないで|しない|やめて|せずに|"
+                       r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
                       r"plutot)\b|(?:けど|だけ)")
@@ -88,6 +89,17 @@ _ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|ch
                      r"rather|ajoute|annule|retire|montre|cherche|veux|voudrais|prends)")
 
 
+# "Just asking", "only looking": whatever the message names, nothing is to be done.
+_JUST_ASKING = re.compile(
+    r"\b(?:(?:i'?m |i am )?(?:just|only|merely) (?:asking|wondering|curious|looking|browsing|"
+    r"checking)|just a question|out of curiosity|hypothetically|asking for a friend|"
+    r"(?:i'?m |i was )?wondering (?:if|whether|how|what)|"
+    r"je (?:me )?demande (?:juste|seulement|simplement)?|je me demandais|simple question|"
+    r"juste une question|par curiosite|juste pour savoir|je (?:regarde|demande) (?:juste|"
+    r"seulement|simplement))\b|(?:聞いてる|聞いている|聞いた|見てる|見ている|知りたい)だけ|"
+    r"質問です|ちょっと(?:聞きたい|質問)|気になって")
+
+
 @dataclass(frozen=True)
 class Act:
     kind: Kind
@@ -96,6 +108,8 @@ class Act:
     negated: tuple[str, ...] = ()
     # The whole message is negated ("I don't want the planter", "don't add it").
     wholly_negated: bool = False
+    # The person says they are only asking or looking: nothing is to be done.
+    just_asking: bool = False
 
 
 def _is_japanese(text: str) -> bool:
@@ -159,6 +173,9 @@ def read_act(raw: str) -> Act:
         return Act("refusal", text)
     elif _assent_only(folded):
         return Act("confirmation", text)
+    if _JUST_ASKING.search(folded):
+        kept, negated = _without_negated(text)
+        return Act("question", kept, negated, just_asking=True)
     kept, negated = _without_negated(text)
     if negated and _assent_only(fold(kept)):
         return Act("confirmation", kept, negated)
