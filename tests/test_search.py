@@ -116,6 +116,14 @@ async def test_a_japanese_word_is_found_inside_a_longer_name(
     assert item in ids(await found(client, query))
 
 
+@pytest.mark.parametrize(("query", "first"), [
+    ("抹茶", "item_uji_matcha"), ("玄米茶", "item_genmaicha"), ("茶碗", "item_raku_matcha_bowl")])
+async def test_a_japanese_compound_named_by_its_last_word_comes_first(
+        client: httpx.AsyncClient, query: str, first: str) -> None:
+    """宇治抹茶 is a matcha and 抹茶碗 a bowl: a compound ending in the word ranks first."""
+    assert ids(await found(client, query))[0] == first
+
+
 def test_only_unspaced_scripts_are_matched_inside_words() -> None:
     assert terms.unspaced("玄米茶") and terms.unspaced("ノート") and terms.unspaced("ひらがな")
     assert not terms.unspaced("mug") and not terms.unspaced("théière")

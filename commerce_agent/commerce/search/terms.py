@@ -34,7 +34,10 @@ def without_prices(query: str) -> str:
 
 
 def words_of(query: str, limit: int | None = MAX_TERMS) -> list[str]:
-    return [word for word in re.findall(r"\w+", query.lower()) if len(word) > 1][:limit]
+    """The query's words: two letters or more, or one character of a script without spaces
+    (茶 is a word)."""
+    return [word for word in re.findall(r"\w+", query.lower())
+            if len(word) > 1 or unspaced(word)][:limit]
 
 
 # Scripts written without spaces between words: the index holds whole runs of them.

@@ -34,6 +34,7 @@ def search(p: Planner) -> Decision:
     found = p.state.results
     if not found:
         return say(p.lang, "not_found", query=query)
+    found = p.by_price(p.frame.first) or found
     top = found[0]
     shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
                       for n, item in enumerate(found[:5], 1))

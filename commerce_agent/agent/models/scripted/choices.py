@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.tools.base import money_text
 
@@ -48,8 +50,10 @@ def matches(label: str, said: set[str]) -> bool:
 
 def said_words(texts: tuple[str, ...]) -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
+    # French and Japanese option words as the catalog's English values say them ("bleu").
     return {word for text in texts for word in words.words(text)} | {
-        number for text in texts for number in re.findall(r"\d+", words.fold(text))}
+        number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
+        word for text in texts for word in english_option_words(text)}
 
 
 # -- variants ----------------------------------------------------------------------------
@@ -65,6 +69,18 @@ def variant_choices(item: dict[str, Any]) -> list[Choice]:
                             variant.get("stock") != 0 and variant.get("available", True)
                             is not False))
     return found
+
+
+def prices(item: dict[str, Any]) -> list[Decimal]:
+    """Every price the item is sold at: its own and each variant's."""
+    found = []
+    for price in [item.get("price"), *(variant.get("price") for variant in
+                                       meta(item, VARIANTS).get("variants", []))]:
+        try:
+            found.append(Decimal(str((price or {})["amount"])))
+        except (KeyError, TypeError, ArithmeticError):
+            continue
+    return found or [Decimal(0)]
 
 
 def pick_variant(item: dict[str, Any], said: set[str]) -> list[Choice]:

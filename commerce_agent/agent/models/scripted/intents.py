@@ -68,7 +68,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
-                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|変更|に変えて|にして"),
+                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|\bfinalement\b|\ben fait\b|"
+                 r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
@@ -78,7 +79,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
                  r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
                  r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
-                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|"
+                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|レジ|"
+                 r"支払|精算|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
@@ -87,7 +89,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
-                r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細"),
+                r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細|"
+                r"について|教えて|どんな|説明"),
     ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"

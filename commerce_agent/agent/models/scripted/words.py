@@ -38,7 +38,7 @@ take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alri
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
-mes votre vos ton ta moi cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
+mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
 quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
@@ -282,15 +282,26 @@ def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
-    phrases = _JA_PARTICLES.split(plain)
-    return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
+    phrases = [part for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
+    return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases)
+
+
+# The polite prefix of a noun (お茶, お皿, ご飯): the noun is what names the product.
+_JA_HONORIFIC = re.compile(r"^[おご](?=[\u4e00-\u9fff])")
 
 
 _CHEAPEST = re.compile(r"\b(?:cheapest|least expensive|lowest[- ]priced?|most affordable|"
+                       r"lowest (?:cost|price)|(?:the )?best price|le meilleur prix|"
+                       r"le prix le plus bas|le plus abordable|"
                        r"cheaper|budget|inexpensive|le moins cher|la moins chere|moins chers?|"
                        r"bon marche)\b|一番安い|最も安い|安い")
 _DEAREST = re.compile(r"\b(?:most expensive|priciest|dearest|highest[- ]priced?|le plus cher|"
                       r"la plus chere|premium)\b|一番高い|高級")
+
+
+def without_price_order(text: str) -> str:
+    """The text without "the cheapest", "le moins cher" and the like (they sort, not match)."""
+    return _DEAREST.sub(" ", _CHEAPEST.sub(" ", text))
 
 
 @lru_cache(maxsize=4096)

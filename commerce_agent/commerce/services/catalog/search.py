@@ -7,7 +7,7 @@ typo corrections) and which items are kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -29,6 +29,9 @@ class _Term:
 
     match: list[tuple[str, bool]]
     item_ids: set[str]
+    # Items where the word heads a longer run of an unspaced script: Japanese compounds end
+    # with what they name (宇治抹茶 is a matcha, 抹茶碗 a bowl), so these come first.
+    heads: set[str] = field(default_factory=set)
 
 
 async def _resolve(db: Database, word: str) -> _Term | None:
@@ -37,22 +40,24 @@ async def _resolve(db: Database, word: str) -> _Term | None:
     word in a script without spaces is also found inside longer indexed runs (玄米茶 in
     抹茶入り玄米茶)."""
     match = [(word, False)]
+    heads: set[str] = set()
+    if search_terms.unspaced(word):  # 抹茶 alone, and inside 宇治抹茶 and 抹茶入り玄米茶
+        longer = [found for found in await storage.indexed_words_containing(db, word)
+                  if found != word]
+        match += [(found, False) for found in longer]
+        headed = [(found, False) for found in longer if found.endswith(word)]
+        heads = await storage.matching_item_ids(db, headed) if headed else set()
     found = await storage.matching_item_ids(db, match)
     if not found and len(word) >= 3:
         match = [(word, True)]
         found = await storage.matching_item_ids(db, match)
-    if not found and search_terms.unspaced(word):
-        containing = await storage.indexed_words_containing(db, word)
-        if containing:
-            match = [(longer, False) for longer in containing]
-            found = await storage.matching_item_ids(db, match)
     if not found and search_terms.typo_budget(word):
         texts = await storage.name_words_like(db, word)
         fixed = search_terms.corrections(word, texts)
         if fixed:
             match = [(correction, False) for correction in fixed]
             found = await storage.matching_item_ids(db, match)
-    return _Term(match, found) if found else None
+    return _Term(match, found, heads) if found else None
 
 
 def _price(item: StockedItem) -> Decimal:
@@ -102,6 +107,7 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
         kept.append((sum(item.id in term.item_ids for term in found), item))
     best = max((matched for matched, _ in kept), default=0)
     items = [item for matched, item in kept if matched == best]
+    items.sort(key=lambda item: -sum(item.id in term.heads for term in found))  # stable
     if sort in ("price_asc", "price_desc"):
         items.sort(key=_price, reverse=sort == "price_desc")
     elif sort in ("name_asc", "name_desc"):
