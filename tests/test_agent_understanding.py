@@ -279,3 +279,93 @@ def test_misspelt_intent_words_are_read_corrected(said: str, meant: str) -> None
     ("one more please", "quantity"), ("drop one", "quantity"), ("another one", "quantity")])
 def test_typos_and_relative_counts_reach_their_intent(said: str, meant: str) -> None:
     assert understand(said)[0] == meant
+
+
+# -- negation and "just asking": never a changing intent, wherever the negation sits ------
+
+_CHANGING = {"cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "checkout", "buy",
+             "add", "remove", "empty", "quantity", "tip", "rate", "book", "subscribe",
+             "promotion"}
+_NEGATED = [
+    "please don't cancel my order, I only want to know when it ships",
+    "I'm not asking you to cancel it, just where it is",
+    "where is my order? don't cancel it",
+    "I don't want to return the mug, only how long I would have",
+    "no need to pause my subscription, how does pausing work?",
+    "just asking: can I cancel my order?",
+    "I'm only looking at the mugs, don't add anything",
+    "out of curiosity, what would a return cost me?",
+    "without cancelling anything, when does my order arrive?",
+    "I was wondering whether I could cancel my membership",
+    "n'annulez surtout pas ma commande, je veux juste savoir où elle en est",
+    "je ne veux pas retourner la tasse, juste savoir le délai",
+    "je me demande juste si je peux annuler",
+    "ne mets rien dans le panier, je regarde seulement",
+    "キャンセルはしないでください。いつ届きますか？",
+    "返品はしないで、期限だけ教えて",
+    "カートには入れないでください、見ているだけです",
+    "キャンセルじゃなくて、配送状況を知りたい",
+]
+
+
+@pytest.mark.parametrize("said", _NEGATED)
+def test_negated_or_just_asking_never_changes_anything(said: str) -> None:
+    assert understand(said)[0] not in _CHANGING, understand(said)
+
+
+@pytest.mark.parametrize(("said", "topic"), [
+    ("I don't want to return the mug, I'm only asking how long I would have", "return"),
+    ("just asking: can I cancel my order?", "cancel"),
+    ("je me demande juste si je peux annuler", "cancel")])
+def test_a_negated_or_asked_after_sale_topic_is_answered(said: str, topic: str) -> None:
+    from commerce_agent.agent.models.scripted.intents import intent
+    kind, text = understand(said)
+    assert kind == "policy" and intent(text) == topic
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("how much is shipping?", "policy"), ("combien coûte la livraison ?", "policy"),
+    ("送料はいくらですか？", "policy"), ("is there free shipping?", "policy"),
+    ("is there a fee if I cancel the membership?", "policy"),
+    ("can I pause my plan while I travel?", "policy")])
+def test_fee_and_policy_questions_are_answered(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
+
+
+# -- option words in other languages; the cheapest of what was shown -----------------------
+
+@pytest.mark.parametrize(("said", "english"), [
+    ("en bleu s'il vous plaît", {"blue"}), ("la grande", {"large"}),
+    ("une tasse mouchetée", {"speckled"}), ("青いのにして", {"blue"}),
+    ("料理用の100g", {"culinary"}), ("大きいサイズ", {"large"}), ("the blue one", set())])
+def test_option_words_are_read_in_english(said: str, english: set[str]) -> None:
+    from commerce_agent.agent.language.option_words import english_option_words
+    assert english_option_words(said) == english
+
+
+def _shown(item_id: str, name: str, price: str, variants: tuple[str, ...] = ()
+           ) -> dict[str, Any]:
+    found: dict[str, Any] = {"itemId": item_id, "name": name,
+                             "price": {"amount": price, "currency": "USD"}}
+    if variants:
+        found["metadata"] = {"dev.commerce.product.variants": {"variants": [
+            {"id": f"{item_id}_{n}", "values": [amount], "price": {"amount": amount,
+                                                                   "currency": "USD"}}
+            for n, amount in enumerate(variants)]}}
+    return found
+
+
+@pytest.mark.parametrize(("said", "picked"), [
+    ("add the cheapest one", "item_b"), ("the least expensive please", "item_b"),
+    ("le moins cher", "item_b"), ("一番安いのをください", "item_b"),
+    ("the most expensive one", "item_a"), ("the cheapest mug", "item_c")])
+def test_the_cheapest_of_what_was_shown_counts_variants(said: str, picked: str) -> None:
+    state = State()
+    state.results = [_shown("item_a", "Tea Bowl", "30.00", ["30.00", "45.00"]),
+                     _shown("item_b", "Tea Whisk", "20.00", ["20.00", "9.00"]),
+                     _shown("item_c", "Tea Mug", "12.00")]
+    state.frame = Frame("add", (said,))
+    item = Planner(state, {}).resolve_item()
+    assert item is not None and item["itemId"] == picked
+    state.frame = Frame("add", ("the cheapest plate",))  # no plate shown: a new search
+    assert Planner(state, {}).by_price("the cheapest plate") == []

@@ -31,8 +31,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("fees", r"\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b|\bship(?:ping)? to\b.*\?|"
              r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
              r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
-             r"\bfrais de (?:port|livraison)\b|\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|"
-             r"port|expedition)\b|\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
+             r"\bfrais de (?:port|livraison)\b|"
+             r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
              r"\bfree (?:shipping|delivery)\b|送料|配送料"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"

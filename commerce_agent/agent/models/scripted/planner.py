@@ -93,8 +93,8 @@ class Planner:
         if not order or not results:
             return []
         wanted = words.content_words(self.query(text))
-        if wanted and not any(name_score(item, wanted) > 0 for item in results):
-            return []
+        if wanted:  # "the cheapest mug": of the mugs shown
+            results = [item for item in results if name_score(item, wanted) > 0]
         dearest = order == "price_desc"
         pick = max if dearest else min
         return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)

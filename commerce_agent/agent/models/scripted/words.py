@@ -38,7 +38,8 @@ take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alri
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
-mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
+mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
+veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
 quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
