@@ -369,3 +369,19 @@ def test_the_cheapest_of_what_was_shown_counts_variants(said: str, picked: str) 
     assert item is not None and item["itemId"] == picked
     state.frame = Frame("add", ("the cheapest plate",))  # no plate shown: a new search
     assert Planner(state, {}).by_price("the cheapest plate") == []
+
+
+@pytest.mark.parametrize("said", [
+    "I'd love that", "that'd be great", "go on then", "sounds perfect", "avec plaisir",
+    "je veux bien", "oui, c'est parfait", "じゃあそれで", "それでお願いします", "いいですね"])
+def test_more_everyday_confirmations(said: str) -> None:
+    assert understand(said)[0] == "yes"
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("use fiveoff", "FIVEOFF"), ("Five Off code please", "FIVEOFF"),
+    ("use the dolce four code", "DOLCE4"), ("code welcome 10", "WELCOME10"),
+    ("apply Welcome10", "WELCOME10"), ("a coupon for first orders", None)])
+def test_a_stores_code_in_pieces_or_words(said: str, code: str | None) -> None:
+    known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "PIZZAFRIDAY"})
+    assert words.promotion_code(said, known) == code

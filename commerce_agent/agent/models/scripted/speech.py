@@ -41,13 +41,17 @@ _ALONG = frozenset("""
 please pls thanks thank you that sounds sounds works work for me lets let's let us do it thing
 go ahead then and sure, why not of this one that one the one is it's would be nice yes
 ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
-that'd thatd be would on wonderful awesome brilliant
+that'd thatd be would on wonderful awesome brilliant love i'd id i avec plaisir je veux
+bien
 """.split())
 _ASSENT_PHRASES = re.compile(
     r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
+    r"i'?d love (?:that|it|one|to)|i would love (?:that|it|one|to)|with pleasure|"
+    r"avec plaisir|je veux bien|volontiers|"
     r"let'?s do it|let'?s go|works for me|that works|c'est bon|ca marche|bien sur|"
     r"allez[- ]y|vas[- ]y)\b")
-_JA_ASSENT = re.compile(r"^(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
+_JA_ASSENT = re.compile(r"^(?:(?:じゃあ|では|じゃ|それでは)、?)?"
+                        r"(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
                         r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
                         r"いいね|ぜひ|是非|よろしく|頼む|たのむ)")
 _JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"

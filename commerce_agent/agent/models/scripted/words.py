@@ -372,11 +372,28 @@ def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
     for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
         if word.upper() in known:
             return str(word.upper())
+    spelled = _spelled_code(raw, known)
+    if spelled is not None:
+        return spelled
     match = _CODE_WORD.search(raw)
     if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
         return match.group(1).upper()
     shaped = _CODE_SHAPE.search(raw)
     return shaped.group(1) if shaped else None
+
+
+def _spelled_code(raw: str, known: frozenset[str]) -> str | None:
+    """A store's code written in pieces or with its number in words ("five off", "dolce
+    four", "welcome 10"): the message without spaces, as typed and with number words as
+    digits, holds it. Short codes are left to the exact match (a run of letters could hold
+    them by chance)."""
+    folded = fold(raw)
+    digits = re.sub(r"\b[a-z]+\b", lambda word: str(NUMBERS[word.group()])
+                    if word.group() in NUMBERS and word.group() not in ("a", "an")
+                    else word.group(), folded)
+    compact = [re.sub(r"[^a-z0-9]", "", text) for text in (folded, digits)]
+    return next((code for code in sorted(known, key=len, reverse=True)
+                 if len(code) >= 5 and any(code.lower() in text for text in compact)), None)
 
 
 def order_id(text: str) -> str | None:
