@@ -166,7 +166,9 @@ def test_every_sentence_in_every_language(language: str) -> None:
               "id": "ord_1", "status": "confirmed", "days": 30, "cycles": 3, "group": "size",
               "areas": "US", "minimum": "$15", "names": "A, B", "code": "X", "saved": "$1",
               "items": "1 × Mug", "refund": "$1", "stars": 5, "hours": "Mo-Fr",
-              "address": "1 Main St", "gone": "Blue", "min": 1, "max": 3}
+              "address": "1 Main St", "gone": "Blue", "min": 1, "max": 3,
+              "need": "optional", "day": "1 May", "frequency": "monthly", "trial": 7,
+              "slot": "Mon 10:00", "carts": "1 item"}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)

@@ -15,7 +15,6 @@ from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
     lines,
     listing,
-    plural,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.tools.base import money_text
@@ -201,26 +200,28 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
     text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
                 options=options)]
-    text += notes(item, picked.slot.label if picked.slot else None)
+    text += notes(item, p.lang, picked.slot.label if picked.slot else None)
     text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
     text.append(say(p.lang, "ready"))
     return " ".join(text)
 
 
-def notes(item: dict[str, Any], slot: str | None = None) -> list[str]:
+def notes(item: dict[str, Any], lang: str, slot: str | None = None,
+          subscription: bool = True) -> list[str]:
     """What a shopper should know about this kind of item."""
     found = []
     preorder = choices.meta(item, choices.PREORDER)
     if preorder:
         ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
-        found.append(f"It's a pre-order: it ships around {choices.day(str(ships))}.")
+        found.append(say(lang, "preorder", day=choices.day(str(ships))))
     terms = choices.meta(item, choices.SUBSCRIPTION)
-    if terms:
+    if terms and subscription:
         trial = terms.get("trialDays")
-        found.append(f"It's a subscription billed {terms.get('frequency', 'monthly')}"
-                     f"{f', after a {trial}-day free trial' if trial else ''}.")
+        frequency = terms.get("frequency", "monthly")
+        found.append(say(lang, "subscription_trial", frequency=frequency, trial=trial)
+                     if trial else say(lang, "subscription_terms", frequency=frequency))
     if slot:
-        found.append(f"Your time: {slot}.")
+        found.append(say(lang, "your_time", slot=slot))
     return found
 
 
@@ -275,24 +276,23 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
         item = p.item(line.get("itemId")) or {}
         slot = next((c.label for c in choices.slot_choices(item)
                      if c.id == line.get("timeSlotId")), None) if line.get("timeSlotId") else None
-        text += [note for note in notes(item, None) if "subscription" not in note]
+        text += notes(item, p.lang, None, subscription=False)
         if slot:
-            text.append(f"{item.get('name', 'Your booking')} is booked for {slot}.")
+            text.append(say(p.lang, "booked_for", name=item.get("name", ""), slot=slot))
     terms = order.get("subscription")
-    if terms:
-        start = terms.get("nextBillingDate")
+    if terms and terms.get("nextBillingDate"):
         trial = terms.get("trialDays")
-        text.append(f"Your subscription is billed {terms.get('frequency')}"
-                    f"{f' after a {trial}-day free trial' if trial else ''}; the next charge is "
-                    f"on {choices.day(str(start))}." if start else "")
+        text.append(say(p.lang, "billed_next_trial" if trial else "billed_next",
+                        frequency=terms.get("frequency"), trial=trial,
+                        day=choices.day(str(terms["nextBillingDate"]))))
     info = state.store_info.get(store)
     if "pickup" in kinds and info:
-        text.append(f"Collect it at {info.get('name')}, {info.get('address')}.")
+        text.append(say(p.lang, "collect_at", store=info.get("name"), address=info.get("address")))
     if "digital" in kinds or "hybrid" in kinds:
-        text.append("Digital items are ready to download from the order.")
+        text.append(say(p.lang, "downloads"))
     others = state.open_carts()
     if others:
-        text.append("You still have " + "; ".join(
-            f"{plural(sum(int(line['quantity']) for line in cart['items']), 'item')} in your "
-            f"cart at {state.store_name(cart.get('storeId'))}" for cart in others) + ".")
+        text.append(say(p.lang, "still_in_carts", carts="; ".join(
+            say(p.lang, "cart_count", count=sum(int(line["quantity"]) for line in cart["items"]),
+                store=state.store_name(cart.get("storeId"))) for cart in others)))
     return " ".join(part for part in text if part)

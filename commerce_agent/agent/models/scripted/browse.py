@@ -72,16 +72,16 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     if variants:
         text.append(say(p.lang, "in_stock", listing=listing(variants)))
     for group in choices.groups(item):
-        need = "choose one" if group.get("required") else "optional"
-        text.append(f"{group['name']} ({need}): "
-                    f"{', '.join(c.label for c in choices.option_choices(group))}.")
+        need = say(p.lang, "choose_one" if group.get("required") else "optional")
+        text.append(say(p.lang, "group_options", group=group["name"], need=need, listing=", ".join(
+            c.label for c in choices.option_choices(group))))
     addons = choices.addon_names(item)
     if addons:
-        text.append(f"Add-ons: {', '.join(addons)}.")
+        text.append(say(p.lang, "addons", names=", ".join(addons)))
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:
-        text.append(f"Next free times: {listing(slots)}.")
-    text += notes(item)
+        text.append(say(p.lang, "next_free", listing=listing(slots)))
+    text += notes(item, p.lang)
     kind = item.get("fulfillmentType")
     store = p.state.store_name(item.get("storeId"))
     text.append({"digital": say(p.lang, "digital"), "pickup": say(p.lang, "pickup_at", store=store),
