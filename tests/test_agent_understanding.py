@@ -315,6 +315,13 @@ def test_negated_or_just_asking_never_changes_anything(said: str) -> None:
     assert understand(said)[0] not in _CHANGING, understand(said)
 
 
+@pytest.mark.parametrize(("said", "meant"), [
+    ("add the Aurelia Sans font licence, 1 seat", "add"),  # "sans" is a name here
+    ("add a pizza margherita without basil", "add")])  # "without" is an option
+def test_without_and_sans_are_not_negations(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
+
+
 @pytest.mark.parametrize(("said", "topic"), [
     ("I don't want to return the mug, I'm only asking how long I would have", "return"),
     ("just asking: can I cancel my order?", "cancel"),

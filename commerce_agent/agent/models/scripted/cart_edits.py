@@ -43,6 +43,11 @@ def set_quantity(p: Planner) -> Decision:
     other = _other_variant(p, line)
     if other is not None:
         return change_variant(p, cart, line, other, None if change is not None else quantity)
+    options = other_options(p, line)
+    if options is not None:  # "bump it to 16 inch", "change it to five seats": not a count
+        return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
+                      quantity=int(line["quantity"]), customizations=options,
+                      **({"variantId": line["variantId"]} if line.get("variantId") else {}))
     if quantity is not None and quantity <= 0:  # "drop one" of the last one: the line goes
         return remove(p)
     if quantity is None:
@@ -65,6 +70,33 @@ def names_no_line(p: Planner) -> bool:
         return False
     return not any(name_score(line, wanted) for cart in p.state.open_carts()
                    for line in cart["items"])
+
+
+def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
+    """The line's customizations with the ones the message names instead ("16 inch" for a
+    12-inch pizza), or None when it names none that differ."""
+    item = p.item(line["itemId"]) or {}
+    said = choices.said_words((p.frame.last,)) - words.content_words(str(item.get("name", "")))
+    current = dict(line.get("customizations") or {})
+    wanted = dict(current)
+    stems = {words.stem(word) for word in said}
+    for group in choices.groups(item):
+        # A number names an option with its unit ("16 inch", "five seats"); alone it is a count.
+        chosen = [option for option in choices.pick_options(group, said) if not any(
+            word.isdigit() for word in words.words(_label(group, option))) or any(
+            words.stem(word) in stems for word in words.words(_label(group, option))
+            if not word.isdigit())]
+        if chosen:
+            wanted[str(group["id"])] = chosen[0] if group.get("selectionType") == "single" \
+                else chosen
+    return wanted if wanted != current else None
+
+
+def names_an_option_change(p: Planner) -> bool:
+    """"switch to the blue one" is about a cart line's options, not about a store."""
+    found = p.resolve_line()
+    return found is not None and (_other_variant(p, found[1]) is not None
+                                  or other_options(p, found[1]) is not None)
 
 
 def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
@@ -97,12 +129,16 @@ def _finish_variant_change(p: Planner, args: dict[str, Any]) -> Decision:
     if cart is None:
         return say(p.lang, "what")
     old = next((line for line in cart.get("items", []) if line["itemId"] == args["itemId"]
-                and line.get("variantId") != args.get("variantId")), None)
+                and (line.get("variantId") != args.get("variantId") or (
+                    "customizations" in args
+                    and (line.get("customizations") or {}) != args["customizations"]))), None)
     if old is not None and p.state.done("remove_cart_item") is None:
         return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=old["cartItemId"])
     item = p.item(str(args["itemId"])) or {}
     label = next((c.words for c in choices.variant_choices(item)
-                  if c.id == args.get("variantId")), "")
+                  if c.id == args.get("variantId")), "") or ", ".join(
+        c.words for group in choices.groups(item) for c in choices.option_choices(group)
+        if c.id in _chosen_ids(args.get("customizations") or {}))
     return (say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
                 options=f" ({label})" if label else "") + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
@@ -172,3 +208,12 @@ def promotion(p: Planner) -> Decision:
     cart = p.state.carts[str(cart["storeId"])]
     return (say(p.lang, "code_applied", code=code, saved=money_text(cart.get("discount"))) + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def _chosen_ids(customizations: dict[str, Any]) -> set[str]:
+    return {str(value) for chosen in customizations.values()
+            for value in (chosen if isinstance(chosen, list) else [chosen])}
+
+
+def _label(group: dict[str, Any], option_id: str) -> str:
+    return next((c.words for c in choices.option_choices(group) if c.id == option_id), "")

@@ -51,9 +51,13 @@ def matches(label: str, said: set[str]) -> bool:
 def said_words(texts: tuple[str, ...]) -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
     # French and Japanese option words as the catalog's English values say them ("bleu").
-    return {word for text in texts for word in words.words(text)} | {
+    # Number words stand for their digits ("five seats" says 5), "one" aside ("the blue one").
+    said = {word for text in texts for word in words.words(text)}
+    return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
-        word for text in texts for word in english_option_words(text)}
+        word for text in texts for word in english_option_words(text)} | {
+        str(words.NUMBERS[word]) for word in said
+        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")}
 
 
 # -- variants ----------------------------------------------------------------------------

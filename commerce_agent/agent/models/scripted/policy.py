@@ -45,9 +45,17 @@ def _count_change(p: Planner) -> Decision:
     return cart_edits.set_quantity(p)
 
 
+def _switch(p: Planner) -> Decision:
+    """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store."""
+    under_way = p.state.done("add_to_cart") or p.state.done("remove_cart_item")
+    if under_way is not None or (p.state.open_carts() and cart_edits.names_an_option_change(p)):
+        return cart_edits.set_quantity(p)
+    return browse.switch(p)
+
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": browse.search, "details": browse.details, "stores": browse.stores,
-    "switch": browse.switch, "discounts": browse.discounts,
+    "switch": _switch, "discounts": browse.discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),

@@ -68,7 +68,7 @@ for please merci pas maintenant aujourd'hui ca va non no nope it's its alright i
 thats ira rien d'autre c'est tout is me not now all
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
-                       r"jamais|without|sans)\b|\bn'|しないで|ないで|しない|やめて|せずに|"
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
