@@ -394,3 +394,32 @@ def test_more_everyday_confirmations(said: str) -> None:
 def test_a_stores_code_in_pieces_or_words(said: str, code: str | None) -> None:
     known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "PIZZAFRIDAY"})
     assert words.promotion_code(said, known) == code
+
+
+def test_time_slots_read_in_the_shoppers_language() -> None:
+    from commerce_agent.agent.models.scripted import choices
+    slot = choices.Choice("slot_1", f"{choices.when('2027-03-13T10:00:00+09:00')} (4500 JPY)",
+                          "2027-03-13T10:00:00+09:00")
+    assert choices.localized([slot], "ja")[0].label == "2027年3月13日(土) 10:00 (4500 JPY)"
+    assert choices.localized([slot], "fr")[0].label.startswith("sam. 13 mars 2027, 10:00")
+    assert choices.localized([slot], "en")[0].label == slot.label
+
+
+_PIZZA = {"itemId": "item_pizza", "name": "Pizza Margherita", "metadata": {
+    "dev.commerce.product.customization": {"groups": [{
+        "id": "group_size", "name": "Size", "required": True, "selectionType": "single",
+        "options": [{"id": "opt_12in", "name": "12-inch"}, {"id": "opt_16in", "name": "16-inch"}]}]}}}
+
+
+@pytest.mark.parametrize(("said", "wanted"), [
+    ("actually bump it to 16 inch", {"group_size": "opt_16in"}),
+    ("make it the 16-inch one", {"group_size": "opt_16in"}),
+    ("make it 16", None),  # a number alone is a count
+    ("make it two", None), ("the 12 inch is fine", None)])
+def test_an_option_change_on_a_cart_line(said: str, wanted: dict[str, str] | None) -> None:
+    from commerce_agent.agent.models.scripted.cart_edits import other_options
+    state = State()
+    state.items["item_pizza"] = _PIZZA
+    line = {"itemId": "item_pizza", "quantity": 1, "customizations": {"group_size": "opt_12in"}}
+    state.frame = Frame("quantity", (said,))
+    assert other_options(Planner(state, {}), line) == wanted

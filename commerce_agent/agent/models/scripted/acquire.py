@@ -132,10 +132,12 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             picked.slot = found[0]
         elif named and not found:
             return (say(p.lang, "no_time_then", name=name,
-                        listing=listing(open_slots[:choices.SLOTS_OFFERED])) + " " +
+                        listing=listing(choices.localized(
+                            open_slots[:choices.SLOTS_OFFERED], p.lang))) + " " +
                     say(p.lang, "which_time"))
         else:
-            return (say(p.lang, "next_times", name=name, listing=listing(offered)) + " " +
+            return (say(p.lang, "next_times", name=name,
+                        listing=listing(choices.localized(offered, p.lang))) + " " +
                     say(p.lang, "which_time"))
     return picked
 
@@ -200,7 +202,8 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
     text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
                 options=options)]
-    text += notes(item, p.lang, picked.slot.label if picked.slot else None)
+    text += notes(item, p.lang, choices.localized([picked.slot], p.lang)[0].label
+                  if picked.slot else None)
     text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
     text.append(say(p.lang, "ready"))
     return " ".join(text)
@@ -274,7 +277,7 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
                 total=money_text(order["total"]), status=status(p.lang, order["status"]))]
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
-        slot = next((c.label for c in choices.slot_choices(item)
+        slot = next((c.label for c in choices.localized(choices.slot_choices(item), p.lang)
                      if c.id == line.get("timeSlotId")), None) if line.get("timeSlotId") else None
         text += notes(item, p.lang, None, subscription=False)
         if slot:

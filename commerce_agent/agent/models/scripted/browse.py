@@ -80,7 +80,7 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text.append(say(p.lang, "addons", names=", ".join(addons)))
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:
-        text.append(say(p.lang, "next_free", listing=listing(slots)))
+        text.append(say(p.lang, "next_free", listing=listing(choices.localized(slots, p.lang))))
     text += notes(item, p.lang)
     kind = item.get("fulfillmentType")
     store = p.state.store_name(item.get("storeId"))

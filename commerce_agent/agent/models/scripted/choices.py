@@ -4,10 +4,12 @@ time slots, matched by their words ("the blue 16 oz", "12-inch", "Monday at 6:30
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
+
+from babel.dates import format_datetime
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
@@ -163,6 +165,28 @@ def slot_time(slot: dict[str, Any]) -> datetime:
 def when(text: str) -> str:
     moment = datetime.fromisoformat(text)
     return f"{moment:%a} {moment.day} {moment:%b %Y}, {moment:%H:%M}"
+
+
+# How a time slot's day and hour read in each language ("sam. 13 mars 2027, 10:00",
+# "3月13日(土) 10:00"); English keeps `when`.
+_SLOT_PATTERNS = {"fr": "EEE d MMM y, HH:mm", "ja": "y年M月d日(EEE) H:mm"}
+
+
+def localized(choices: list[Choice], language: str) -> list[Choice]:
+    """Time-slot choices with their labels in `language`; other choices as they are."""
+    pattern = _SLOT_PATTERNS.get(language)
+    if pattern is None:
+        return choices
+    found = []
+    for choice in choices:
+        try:
+            moment = datetime.fromisoformat(choice.words)
+        except ValueError:
+            found.append(choice)
+            continue
+        written = format_datetime(moment, pattern, locale=language)
+        found.append(replace(choice, label=written + choice.label[len(when(choice.words)):]))
+    return found
 
 
 def day(text: str) -> str:
