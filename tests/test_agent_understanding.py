@@ -408,7 +408,8 @@ def test_time_slots_read_in_the_shoppers_language() -> None:
 _PIZZA = {"itemId": "item_pizza", "name": "Pizza Margherita", "metadata": {
     "dev.commerce.product.customization": {"groups": [{
         "id": "group_size", "name": "Size", "required": True, "selectionType": "single",
-        "options": [{"id": "opt_12in", "name": "12-inch"}, {"id": "opt_16in", "name": "16-inch"}]}]}}}
+        "options": [{"id": "opt_12in", "name": "12-inch"},
+                    {"id": "opt_16in", "name": "16-inch"}]}]}}}
 
 
 @pytest.mark.parametrize(("said", "wanted"), [
