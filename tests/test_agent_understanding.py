@@ -424,3 +424,14 @@ def test_an_option_change_on_a_cart_line(said: str, wanted: dict[str, str] | Non
     line = {"itemId": "item_pizza", "quantity": 1, "customizations": {"group_size": "opt_12in"}}
     state.frame = Frame("quantity", (said,))
     assert other_options(Planner(state, {}), line) == wanted
+
+
+@pytest.mark.parametrize(("said", "month", "day", "clock", "weekday"), [
+    ("le 13 mars à 14h", 3, 13, (14, 0), None), ("samedi à 10h30", None, None, (10, 30), 5),
+    ("3月13日の14時でお願いします", 3, 13, (14, 0), None),
+    ("土曜日の午後2時半", None, None, (14, 30), 5), ("Saturday at 2pm", None, None, (14, 0), 5)])
+def test_days_and_hours_in_every_language(said: str, month: int | None, day: int | None,
+                                          clock: tuple[int, int], weekday: int | None) -> None:
+    from commerce_agent.agent.models.scripted.choices import when_named
+    found = when_named((said,))
+    assert (found.month, found.day, found.clock, found.weekday) == (month, day, clock, weekday)

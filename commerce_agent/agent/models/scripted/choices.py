@@ -265,7 +265,52 @@ def when_named(texts: tuple[str, ...]) -> _When:
         if part in text:
             found.hours = hours
     found.weekend = "weekend" in text
+    _french_when(text, found)
+    _japanese_when(text, found)
     return found
+
+
+_FR_DAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
+_FR_MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
+              "septembre", "octobre", "novembre", "decembre")
+_JA_DAYS = "月火水木金土日"
+
+
+def _french_when(text: str, found: _When) -> None:
+    """French days, dates and hours ("samedi", "le 13 mars", "à 14h", "14h30", "le matin"):
+    a 24-hour clock."""
+    for index, name in enumerate(_FR_DAYS):
+        if re.search(rf"\b{name}\b", text):
+            found.weekday = index
+    months = "|".join(_FR_MONTHS)
+    if match := re.search(rf"\b(\d{{1,2}})(?:er)?\s+({months})\b", text):
+        found.day, found.month = int(match.group(1)), _FR_MONTHS.index(match.group(2)) + 1
+    if match := re.search(r"\b(\d{1,2})\s*h(?:eures?)?\s*(\d{2})?(?![\w:])", text):
+        found.clock, found.either_half = (int(match.group(1)), int(match.group(2) or 0)), False
+    for part, hours in (("matin", range(0, 12)), ("apres-midi", range(12, 17)),
+                        ("soir", range(17, 24))):
+        if part in text:
+            found.hours = hours
+    found.weekend = found.weekend or "week-end" in text
+
+
+def _japanese_when(text: str, found: _When) -> None:
+    """Japanese dates and hours ("3月13日", "土曜日", "14時", "午後2時半", "朝")."""
+    if match := re.search(r"(\d{1,2})月(\d{1,2})日", text):
+        found.month, found.day = int(match.group(1)), int(match.group(2))
+    if match := re.search(rf"([{_JA_DAYS}])曜", text):
+        found.weekday = _JA_DAYS.index(match.group(1))
+    if match := re.search(r"(午前|午後)?\s*(\d{1,2})時(?:(\d{1,2})分|(半))?", text):
+        hour = int(match.group(2))
+        if match.group(1) == "午後" and hour < 12:
+            hour += 12
+        minute = int(match.group(3)) if match.group(3) else (30 if match.group(4) else 0)
+        found.clock, found.either_half = (hour, minute), match.group(1) is None and hour < 12
+    for part, hours in (("朝", range(0, 12)), ("午前中", range(0, 12)),
+                        ("午後", range(12, 17)), ("夕方", range(17, 24)), ("夜", range(17, 24))):
+        if part in text and found.clock is None:
+            found.hours = hours
+    found.weekend = found.weekend or "週末" in text
 
 
 def pick_slots(item: dict[str, Any], texts: tuple[str, ...]) -> tuple[list[Choice], bool]:
