@@ -166,7 +166,9 @@ def test_every_sentence_in_every_language(language: str) -> None:
               "id": "ord_1", "status": "confirmed", "days": 30, "cycles": 3, "group": "size",
               "areas": "US", "minimum": "$15", "names": "A, B", "code": "X", "saved": "$1",
               "items": "1 × Mug", "refund": "$1", "stars": 5, "hours": "Mo-Fr",
-              "address": "1 Main St"}
+              "address": "1 Main St", "gone": "Blue", "min": 1, "max": 3,
+              "need": "optional", "day": "1 May", "frequency": "monthly", "trial": 7,
+              "slot": "Mon 10:00", "carts": "1 item"}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)
@@ -247,3 +249,189 @@ def test_several_items_in_one_message(text: str, parts: int) -> None:
 def test_options_said_once_for_both_items() -> None:
     assert words.item_phrases("can I get a margherita and a diavola, both 12 inch") == (
         "can i get a margherita, 12 inch", "a diavola, 12 inch")
+
+
+@pytest.mark.parametrize(("said", "change"), [
+    ("one more please", 1), ("another one", 1), ("add two more", 2), ("can I have another?", 1),
+    ("drop one", -1), ("one less", -1), ("two fewer plates", -2), ("reduce it by 2", -2),
+    ("un de plus", 1), ("encore une", 1), ("deux de moins", -2), ("enlevez-en un", -1),
+    ("もう一つください", 1), ("1つ減らして", -1),
+    ("remove the plate", None), ("add a mug", None), ("the other one", None), ("two plates", None)])
+def test_a_count_relative_to_the_cart(said: str, change: int | None) -> None:
+    assert words.quantity_change(said) == change
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("plese cancle my ordr", "please cancel my order"), ("wher is my oder?", "where is my order?"),
+    ("chekout please", "checkout please"), ("retrun it", "return it"),
+    ("cancel my subscripton", "cancel my subscription"),
+    # real words a typo away from an intent word stay, and so do codes and product words
+    ("were they sent?", "were they sent?"), ("the older one", "the older one"),
+    ("is there a charge?", "is there a charge?"), ("apply welcom10", "apply welcom10"),
+    ("the hanging planter", "the hanging planter")])
+def test_misspelt_intent_words_are_read_corrected(said: str, meant: str) -> None:
+    from commerce_agent.agent.language.fuzzy import correct_words
+    from commerce_agent.agent.models.scripted.intents import _NOT_TYPOS, INTENT_WORDS
+    assert correct_words(said, INTENT_WORDS, _NOT_TYPOS) == meant
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("plese cancle my ordr", "cancel"), ("wher is my oder?", "status"),
+    ("chekout please", "checkout"),
+    ("one more please", "quantity"), ("drop one", "quantity"), ("another one", "quantity")])
+def test_typos_and_relative_counts_reach_their_intent(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
+
+
+# -- negation and "just asking": never a changing intent, wherever the negation sits ------
+
+_CHANGING = {"cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "checkout", "buy",
+             "add", "remove", "empty", "quantity", "tip", "rate", "book", "subscribe",
+             "promotion"}
+_NEGATED = [
+    "please don't cancel my order, I only want to know when it ships",
+    "I'm not asking you to cancel it, just where it is",
+    "where is my order? don't cancel it",
+    "I don't want to return the mug, only how long I would have",
+    "no need to pause my subscription, how does pausing work?",
+    "just asking: can I cancel my order?",
+    "I'm only looking at the mugs, don't add anything",
+    "out of curiosity, what would a return cost me?",
+    "without cancelling anything, when does my order arrive?",
+    "I was wondering whether I could cancel my membership",
+    "n'annulez surtout pas ma commande, je veux juste savoir où elle en est",
+    "je ne veux pas retourner la tasse, juste savoir le délai",
+    "je me demande juste si je peux annuler",
+    "ne mets rien dans le panier, je regarde seulement",
+    "キャンセルはしないでください。いつ届きますか？",
+    "返品はしないで、期限だけ教えて",
+    "カートには入れないでください、見ているだけです",
+    "キャンセルじゃなくて、配送状況を知りたい",
+]
+
+
+@pytest.mark.parametrize("said", _NEGATED)
+def test_negated_or_just_asking_never_changes_anything(said: str) -> None:
+    assert understand(said)[0] not in _CHANGING, understand(said)
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("add the Aurelia Sans font licence, 1 seat", "add"),  # "sans" is a name here
+    ("add a pizza margherita without basil", "add")])  # "without" is an option
+def test_without_and_sans_are_not_negations(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
+
+
+@pytest.mark.parametrize(("said", "topic"), [
+    ("I don't want to return the mug, I'm only asking how long I would have", "return"),
+    ("just asking: can I cancel my order?", "cancel"),
+    ("je me demande juste si je peux annuler", "cancel")])
+def test_a_negated_or_asked_after_sale_topic_is_answered(said: str, topic: str) -> None:
+    from commerce_agent.agent.models.scripted.intents import intent
+    kind, text = understand(said)
+    assert kind == "policy" and intent(text) == topic
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("how much is shipping?", "policy"), ("combien coûte la livraison ?", "policy"),
+    ("送料はいくらですか？", "policy"), ("is there free shipping?", "policy"),
+    ("is there a fee if I cancel the membership?", "policy"),
+    ("can I pause my plan while I travel?", "policy")])
+def test_fee_and_policy_questions_are_answered(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
+
+
+# -- option words in other languages; the cheapest of what was shown -----------------------
+
+@pytest.mark.parametrize(("said", "english"), [
+    ("en bleu s'il vous plaît", {"blue"}), ("la grande", {"large"}),
+    ("une tasse mouchetée", {"speckled"}), ("青いのにして", {"blue"}),
+    ("料理用の100g", {"culinary"}), ("大きいサイズ", {"large"}), ("the blue one", set())])
+def test_option_words_are_read_in_english(said: str, english: set[str]) -> None:
+    from commerce_agent.agent.language.option_words import english_option_words
+    assert english_option_words(said) == english
+
+
+def _shown(item_id: str, name: str, price: str, variants: tuple[str, ...] = ()
+           ) -> dict[str, Any]:
+    found: dict[str, Any] = {"itemId": item_id, "name": name,
+                             "price": {"amount": price, "currency": "USD"}}
+    if variants:
+        found["metadata"] = {"dev.commerce.product.variants": {"variants": [
+            {"id": f"{item_id}_{n}", "values": [amount], "price": {"amount": amount,
+                                                                   "currency": "USD"}}
+            for n, amount in enumerate(variants)]}}
+    return found
+
+
+@pytest.mark.parametrize(("said", "picked"), [
+    ("add the cheapest one", "item_b"), ("the least expensive please", "item_b"),
+    ("le moins cher", "item_b"), ("一番安いのをください", "item_b"),
+    ("the most expensive one", "item_a"), ("the cheapest mug", "item_c")])
+def test_the_cheapest_of_what_was_shown_counts_variants(said: str, picked: str) -> None:
+    state = State()
+    state.results = [_shown("item_a", "Tea Bowl", "30.00", ["30.00", "45.00"]),
+                     _shown("item_b", "Tea Whisk", "20.00", ["20.00", "9.00"]),
+                     _shown("item_c", "Tea Mug", "12.00")]
+    state.frame = Frame("add", (said,))
+    item = Planner(state, {}).resolve_item()
+    assert item is not None and item["itemId"] == picked
+    state.frame = Frame("add", ("the cheapest plate",))  # no plate shown: a new search
+    assert Planner(state, {}).by_price("the cheapest plate") == []
+
+
+@pytest.mark.parametrize("said", [
+    "I'd love that", "that'd be great", "go on then", "sounds perfect", "avec plaisir",
+    "je veux bien", "oui, c'est parfait", "じゃあそれで", "それでお願いします", "いいですね"])
+def test_more_everyday_confirmations(said: str) -> None:
+    assert understand(said)[0] == "yes"
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("use fiveoff", "FIVEOFF"), ("Five Off code please", "FIVEOFF"),
+    ("use the dolce four code", "DOLCE4"), ("code welcome 10", "WELCOME10"),
+    ("apply Welcome10", "WELCOME10"), ("a coupon for first orders", None)])
+def test_a_stores_code_in_pieces_or_words(said: str, code: str | None) -> None:
+    known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "PIZZAFRIDAY"})
+    assert words.promotion_code(said, known) == code
+
+
+def test_time_slots_read_in_the_shoppers_language() -> None:
+    from commerce_agent.agent.models.scripted import choices
+    slot = choices.Choice("slot_1", f"{choices.when('2027-03-13T10:00:00+09:00')} (4500 JPY)",
+                          "2027-03-13T10:00:00+09:00")
+    assert choices.localized([slot], "ja")[0].label == "2027年3月13日(土) 10:00 (4500 JPY)"
+    assert choices.localized([slot], "fr")[0].label.startswith("sam. 13 mars 2027, 10:00")
+    assert choices.localized([slot], "en")[0].label == slot.label
+
+
+_PIZZA = {"itemId": "item_pizza", "name": "Pizza Margherita", "metadata": {
+    "dev.commerce.product.customization": {"groups": [{
+        "id": "group_size", "name": "Size", "required": True, "selectionType": "single",
+        "options": [{"id": "opt_12in", "name": "12-inch"},
+                    {"id": "opt_16in", "name": "16-inch"}]}]}}}
+
+
+@pytest.mark.parametrize(("said", "wanted"), [
+    ("actually bump it to 16 inch", {"group_size": "opt_16in"}),
+    ("make it the 16-inch one", {"group_size": "opt_16in"}),
+    ("make it 16", None),  # a number alone is a count
+    ("make it two", None), ("the 12 inch is fine", None)])
+def test_an_option_change_on_a_cart_line(said: str, wanted: dict[str, str] | None) -> None:
+    from commerce_agent.agent.models.scripted.cart_edits import other_options
+    state = State()
+    state.items["item_pizza"] = _PIZZA
+    line = {"itemId": "item_pizza", "quantity": 1, "customizations": {"group_size": "opt_12in"}}
+    state.frame = Frame("quantity", (said,))
+    assert other_options(Planner(state, {}), line) == wanted
+
+
+@pytest.mark.parametrize(("said", "month", "day", "clock", "weekday"), [
+    ("le 13 mars à 14h", 3, 13, (14, 0), None), ("samedi à 10h30", None, None, (10, 30), 5),
+    ("3月13日の14時でお願いします", 3, 13, (14, 0), None),
+    ("土曜日の午後2時半", None, None, (14, 30), 5), ("Saturday at 2pm", None, None, (14, 0), 5)])
+def test_days_and_hours_in_every_language(said: str, month: int | None, day: int | None,
+                                          clock: tuple[int, int], weekday: int | None) -> None:
+    from commerce_agent.agent.models.scripted.choices import when_named
+    found = when_named((said,))
+    assert (found.month, found.day, found.clock, found.weekday) == (month, day, clock, weekday)

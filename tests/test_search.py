@@ -105,6 +105,30 @@ async def test_translated_names_are_searchable(client: httpx.AsyncClient) -> Non
     assert [item["name"] for item in response.json()["items"]] == ["Mug classique en grès"]
 
 
+@pytest.mark.parametrize(("query", "item"), [
+    ("玄米茶", "item_genmaicha"), ("和紙ノート", "item_washi_notebook"),
+    ("ノート", "item_washi_notebook"),
+    ("急須", "item_tokoname_kyusu"), ("茶筅", "item_chasen_whisk")])
+async def test_a_japanese_word_is_found_inside_a_longer_name(
+        client: httpx.AsyncClient, query: str, item: str) -> None:
+    """Japanese is written without spaces, so the index holds 抹茶入り玄米茶 as one word; a
+    shopper's shorter word is found inside it."""
+    assert item in ids(await found(client, query))
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("抹茶", "item_uji_matcha"), ("玄米茶", "item_genmaicha"), ("茶碗", "item_raku_matcha_bowl")])
+async def test_a_japanese_compound_named_by_its_last_word_comes_first(
+        client: httpx.AsyncClient, query: str, first: str) -> None:
+    """宇治抹茶 is a matcha and 抹茶碗 a bowl: a compound ending in the word ranks first."""
+    assert ids(await found(client, query))[0] == first
+
+
+def test_only_unspaced_scripts_are_matched_inside_words() -> None:
+    assert terms.unspaced("玄米茶") and terms.unspaced("ノート") and terms.unspaced("ひらがな")
+    assert not terms.unspaced("mug") and not terms.unspaced("théière")
+
+
 async def test_query_syntax_cannot_break_search(client: httpx.AsyncClient) -> None:
     for query in ['"', '"mug', 'mug"teapot', "*", "mug*", "NEAR(mug teapot)", "NEAR", "(mug",
                   "mug)", "mug AND", "OR", "NOT mug", "-mug", "^mug", "name:mug", "{name}: mug",

@@ -76,3 +76,37 @@ def best_matches(query: str, names: Iterable[str], *, cutoff: float = 80,
     scored = [(name, similarity(query, name)) for name in names]
     ranked = sorted((pair for pair in scored if pair[1] >= cutoff), key=lambda pair: -pair[1])
     return ranked[:limit]
+
+
+_LETTERS = re.compile(r"(?<![\w'])[^\W\d_]{4,}(?![\w'])")
+
+
+def correct_words(text: str, vocabulary: frozenset[str], known: frozenset[str] = frozenset()
+                  ) -> str:
+    """`text` with each misspelt word of four letters or more replaced by the `vocabulary`
+    word it is one edit from (two for words of eight letters or more; a swap of neighbours is
+    one edit, and the first letter must agree): "cancle my ordr" → "cancel my order". Words in
+    the vocabulary or in `known` (real words that sit one edit from a vocabulary word: "were"
+    is not "where") are kept, and so is everything else in the text."""
+    def fixed(found: re.Match[str]) -> str:
+        word = found.group()
+        return _nearest(word.lower(), vocabulary, known) or word
+
+    return _LETTERS.sub(fixed, text)
+
+
+@lru_cache(maxsize=8192)
+def _nearest(word: str, vocabulary: frozenset[str], known: frozenset[str]) -> str | None:
+    from rapidfuzz.distance import OSA
+
+    if word in vocabulary or word in known:
+        return None
+    budget = 1 if len(word) < 8 else 2
+    best: tuple[int, str] | None = None
+    for candidate in vocabulary:
+        if candidate[0] != word[0] or abs(len(candidate) - len(word)) > budget:
+            continue
+        distance = OSA.distance(word, candidate, score_cutoff=budget)
+        if distance <= budget and (best is None or (distance, candidate) < best):
+            best = (distance, candidate)
+    return best[1] if best else None

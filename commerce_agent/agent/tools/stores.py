@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from commerce_agent.agent.tools.base import READS, Tool, ToolContext, schema
+from commerce_agent.commerce import money
 from commerce_agent.commerce.services.catalog import storefront as catalog
 
 _INFO = "dev.commerce.store.info"
@@ -23,9 +25,24 @@ def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
         "deliveryAreas": metadata.get(_SHIPPING, {}).get("deliveryAreas", []),
         "minimumOrderValue": constraints.get("minimumOrderValue"),
         "maxCartItems": constraints.get("maxCartItems"),
+        "shippingOptions": [_shipping_option(option, doc.get("currency"))
+                            for option in metadata.get(_SHIPPING, {}).get("shippingOptions", [])
+                            if isinstance(option, dict)],
+        "returnWindowDays": (constraints.get("returns") or {}).get("returnWindowDays"),
         "promotions": [{key: entry.get(key) for key in ("title", "description", "code")}
                        for entry in metadata.get(_DISCOVERABLE, {}).get("items", [])],
     }
+
+
+def _shipping_option(option: dict[str, Any], currency: Any) -> dict[str, Any]:
+    """A shipping option as a shopper asks about it: its name, flat cost and days."""
+    cost = option.get("costCalculation") or {}
+    days = option.get("processingTime") or {}
+    rate = cost.get("flatRate") if cost.get("type") == "flat" else None
+    priced = isinstance(rate, (int, float)) and isinstance(currency, str)
+    return {"name": option.get("name"),
+            "cost": money.money(Decimal(str(rate)), str(currency)) if priced else None,
+            "minDays": days.get("minDays"), "maxDays": days.get("maxDays")}
 
 
 async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
@@ -35,6 +52,7 @@ async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
 def tools() -> list[Tool]:
     return [Tool("get_store",
                  "Show one store: where it is (for pickups), its currency, where it delivers, "
-                 "its minimum order and the promotions it advertises.",
+                 "its minimum order, shipping options and costs, return window and the "
+                 "promotions it advertises.",
                  schema({"storeId": {"type": "string"}}, ["storeId"]), get_store,
                  effect=READS)]

@@ -33,8 +33,20 @@ def without_prices(query: str) -> str:
                       query)
 
 
-def words_of(query: str) -> list[str]:
-    return [word for word in re.findall(r"\w+", query.lower()) if len(word) > 1][:MAX_TERMS]
+def words_of(query: str, limit: int | None = MAX_TERMS) -> list[str]:
+    """The query's words: two letters or more, or one character of a script without spaces
+    (茶 is a word)."""
+    return [word for word in re.findall(r"\w+", query.lower())
+            if len(word) > 1 or unspaced(word)][:limit]
+
+
+# Scripts written without spaces between words: the index holds whole runs of them.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+
+
+def unspaced(word: str) -> bool:
+    """Whether the word is written in a script without spaces (Japanese, Chinese)."""
+    return bool(_UNSPACED.search(word))
 
 
 def terms_of(query: str) -> list[str]:

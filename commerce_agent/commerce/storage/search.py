@@ -59,6 +59,26 @@ async def any_match(db: Database, alternatives: Alternatives) -> bool:
     return row is not None
 
 
+async def indexed_words_containing(db: Database, fragment: str, limit: int = 20) -> list[str]:
+    """Indexed words that contain `fragment` inside them: scripts written without spaces
+    (Japanese, Chinese) index a whole run of characters as one word (抹茶入り玄米茶), in
+    which a shopper's shorter word (玄米茶) is found this way."""
+    if db.dialect == "postgresql":
+        rows = await db.fetch_all(
+            "SELECT DISTINCT found.lexeme AS word FROM item_search, "
+            "unnest(item_search.document) AS found WHERE strpos(found.lexeme, :fragment) > 0 "
+            "LIMIT :limit", {"fragment": fragment, "limit": limit})
+        return [row["word"] for row in rows]
+    rows = await db.fetch_all(
+        "SELECT name, category, translated FROM items_fts WHERE instr(name, :fragment) > 0 "
+        "OR instr(category, :fragment) > 0 OR instr(translated, :fragment) > 0 LIMIT :limit",
+        {"fragment": fragment, "limit": limit})
+    texts = [" ".join(row[column] for column in ("name", "category", "translated"))
+             for row in rows]
+    return sorted({word for text in texts for word in terms.words_of(text, limit=None)
+                   if fragment in word})[:limit]
+
+
 async def name_words_like(db: Database, word: str, limit: int = 50) -> list[str]:
     """Names, categories and options sharing most trigrams with a word (typo candidates)."""
     if db.dialect == "postgresql":

@@ -12,13 +12,9 @@ from typing import Any
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
-    WHAT,
-    WHICH,
-    WHICH_TIME,
     cart_text,
     lines,
     listing,
-    plural,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.tools.base import money_text
@@ -32,8 +28,7 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
         return item
     query = p.query()
     if not query:
-        return (f"{WHAT} Name it (“add the glaze mug”), or ask me to find something first: "
-                "“find a ceramic mug under $20”.")
+        return say(p.lang, "what") + " " + say(p.lang, "what_hint")
     step = p.search_step(query)
     if step is not None:
         return step
@@ -99,11 +94,11 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             picked.variant = in_stock[0]
             picked.labels.append(in_stock[0].words)
         elif not every:
-            return f"Sorry, {name} is sold out in every option right now."
+            return say(p.lang, "sold_out_every_option", name=name)
         elif not in_stock:
             gone = ", ".join(choice.words for choice in allowed)
-            return (f"Sorry, {name} in {gone} is sold out. In stock: {listing(every)}. "
-                    f"{WHICH}")
+            return (say(p.lang, "option_sold_out", name=name, gone=gone, listing=listing(every))
+                    + " " + say(p.lang, "which"))
         else:
             return (say(p.lang, "comes_in", name=name, listing=listing(in_stock)) + " " +
                     say(p.lang, "which"))
@@ -132,14 +127,18 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
         if position is not None and -len(offered) <= position < len(offered):
             found, named = [offered[position]], True
         if not open_slots:
-            return f"Sorry, {name} is fully booked."
+            return say(p.lang, "fully_booked", name=name)
         if len(found) == 1 and (named or len(frame.texts) > 1):
             picked.slot = found[0]
         elif named and not found:
-            return (f"{name} has no free time then. The next free times: "
-                    f"{listing(open_slots[:choices.SLOTS_OFFERED])}. {WHICH_TIME}")
+            return (say(p.lang, "no_time_then", name=name,
+                        listing=listing(choices.localized(
+                            open_slots[:choices.SLOTS_OFFERED], p.lang))) + " " +
+                    say(p.lang, "which_time"))
         else:
-            return f"{name}, the next free times: {listing(offered)}. {WHICH_TIME}"
+            return (say(p.lang, "next_times", name=name,
+                        listing=listing(choices.localized(offered, p.lang))) + " " +
+                    say(p.lang, "which_time"))
     return picked
 
 
@@ -178,7 +177,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     if cart is None:
         if state.done("create_cart", storeId=store) is None:
             return p.call("create_cart", storeId=store)
-        return "I couldn't open a cart at that store."
+        return say(p.lang, "no_cart_opened")
     added = state.done("add_to_cart")
     if added is None:
         args: dict[str, Any] = {"cartId": cart["cartId"], "itemId": item_id,
@@ -203,26 +202,29 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
     text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
                 options=options)]
-    text += notes(item, picked.slot.label if picked.slot else None)
+    text += notes(item, p.lang, choices.localized([picked.slot], p.lang)[0].label
+                  if picked.slot else None)
     text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
     text.append(say(p.lang, "ready"))
     return " ".join(text)
 
 
-def notes(item: dict[str, Any], slot: str | None = None) -> list[str]:
+def notes(item: dict[str, Any], lang: str, slot: str | None = None,
+          subscription: bool = True) -> list[str]:
     """What a shopper should know about this kind of item."""
     found = []
     preorder = choices.meta(item, choices.PREORDER)
     if preorder:
         ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
-        found.append(f"It's a pre-order: it ships around {choices.day(str(ships))}.")
+        found.append(say(lang, "preorder", day=choices.day(str(ships))))
     terms = choices.meta(item, choices.SUBSCRIPTION)
-    if terms:
+    if terms and subscription:
         trial = terms.get("trialDays")
-        found.append(f"It's a subscription billed {terms.get('frequency', 'monthly')}"
-                     f"{f', after a {trial}-day free trial' if trial else ''}.")
+        frequency = terms.get("frequency", "monthly")
+        found.append(say(lang, "subscription_trial", frequency=frequency, trial=trial)
+                     if trial else say(lang, "subscription_terms", frequency=frequency))
     if slot:
-        found.append(f"Your time: {slot}.")
+        found.append(say(lang, "your_time", slot=slot))
     return found
 
 
@@ -275,26 +277,25 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
                 total=money_text(order["total"]), status=status(p.lang, order["status"]))]
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
-        slot = next((c.label for c in choices.slot_choices(item)
+        slot = next((c.label for c in choices.localized(choices.slot_choices(item), p.lang)
                      if c.id == line.get("timeSlotId")), None) if line.get("timeSlotId") else None
-        text += [note for note in notes(item, None) if "subscription" not in note]
+        text += notes(item, p.lang, None, subscription=False)
         if slot:
-            text.append(f"{item.get('name', 'Your booking')} is booked for {slot}.")
+            text.append(say(p.lang, "booked_for", name=item.get("name", ""), slot=slot))
     terms = order.get("subscription")
-    if terms:
-        start = terms.get("nextBillingDate")
+    if terms and terms.get("nextBillingDate"):
         trial = terms.get("trialDays")
-        text.append(f"Your subscription is billed {terms.get('frequency')}"
-                    f"{f' after a {trial}-day free trial' if trial else ''}; the next charge is "
-                    f"on {choices.day(str(start))}." if start else "")
+        text.append(say(p.lang, "billed_next_trial" if trial else "billed_next",
+                        frequency=terms.get("frequency"), trial=trial,
+                        day=choices.day(str(terms["nextBillingDate"]))))
     info = state.store_info.get(store)
     if "pickup" in kinds and info:
-        text.append(f"Collect it at {info.get('name')}, {info.get('address')}.")
+        text.append(say(p.lang, "collect_at", store=info.get("name"), address=info.get("address")))
     if "digital" in kinds or "hybrid" in kinds:
-        text.append("Digital items are ready to download from the order.")
+        text.append(say(p.lang, "downloads"))
     others = state.open_carts()
     if others:
-        text.append("You still have " + "; ".join(
-            f"{plural(sum(int(line['quantity']) for line in cart['items']), 'item')} in your "
-            f"cart at {state.store_name(cart.get('storeId'))}" for cart in others) + ".")
+        text.append(say(p.lang, "still_in_carts", carts="; ".join(
+            say(p.lang, "cart_count", count=sum(int(line["quantity"]) for line in cart["items"]),
+                store=state.store_name(cart.get("storeId"))) for cart in others)))
     return " ".join(part for part in text if part)

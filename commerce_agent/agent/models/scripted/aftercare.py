@@ -8,8 +8,6 @@ from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
 from commerce_agent.agent.models.scripted.phrasing import (
-    HOW_MANY_STARS,
-    HOW_MUCH_TIP,
     lines,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -87,7 +85,7 @@ def cancel(p: Planner) -> Decision:
         return step
     order_id = order_meant(p)
     if order_id is None:
-        return "You have no orders to cancel."
+        return say(p.lang, "no_orders_to_cancel")
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
@@ -103,7 +101,7 @@ def start_return(p: Planner) -> Decision:
         return step
     order_id = order_meant(p)
     if order_id is None:
-        return "You have no orders to return."
+        return say(p.lang, "no_orders_to_return")
     state = p.state
     if state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
@@ -130,12 +128,12 @@ def start_return(p: Planner) -> Decision:
 def rate(p: Planner) -> Decision:
     stars = next((found for found in map(words.stars, reversed(p.frame.texts)) if found), None)
     if stars is None:
-        return HOW_MANY_STARS
+        return say(p.lang, "how_many_stars")
     if (step := need_orders(p)) is not None:
         return step
     order_id = order_meant(p)
     if order_id is None:
-        return "You have no orders to rate yet."
+        return say(p.lang, "no_orders_to_rate")
     if p.state.done("rate_order") is None:
         return p.call("rate_order", orderId=order_id, overall=stars)
     return say(p.lang, "rated", id=order_id, stars=stars)
@@ -144,12 +142,12 @@ def rate(p: Planner) -> Decision:
 def tip(p: Planner) -> Decision:
     found = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
     if found is None:
-        return f"{HOW_MUCH_TIP} For example “tip 5 dollars” or “tip 15%”."
+        return say(p.lang, "how_much_tip") + " " + say(p.lang, "tip_hint")
     if (step := need_orders(p)) is not None:
         return step
     order_id = order_meant(p)
     if order_id is None:
-        return "You have no orders to tip on yet."
+        return say(p.lang, "no_orders_to_tip")
     if p.state.done("tip_order") is None:
         kind, value = found
         if kind == "percentage":
@@ -170,7 +168,7 @@ def subscription(p: Planner) -> Decision:
         return step
     order_id = order_meant(p, "subscription")
     if order_id is None:
-        return "You have no subscription yet. Say “subscribe to …” to start one."
+        return say(p.lang, "no_subscription")
     done = p.state.done("change_subscription")
     if done is None:
         return p.call("change_subscription", orderId=order_id, action=action)

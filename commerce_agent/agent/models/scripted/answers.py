@@ -73,8 +73,11 @@ def _cancel(p: Planner) -> Decision:
 
 def _returns(p: Planner) -> Decision:
     order = _known_order(p)
+    if order is None:  # no order yet: the store's own window, when a store is in view
+        return _store_terms(p) if p.current_store() or p.mentioned_store() else say(
+            p.lang, "returns_unknown")
     if not isinstance(order, dict):
-        return order if order is not None else say(p.lang, "returns_unknown")
+        return order
     days = (order.get("fulfillment") or {}).get("returnWindowDays")
     if days:
         return say(p.lang, "returns", days=days)
@@ -87,19 +90,35 @@ def _store_terms(p: Planner) -> Decision:
     if p.needs_stores():
         return p.call("list_stores")
     store = p.mentioned_store() or p.store_described(p.frame.first) or p.current_store()
-    if store is None:
+    stores = [store] if store is not None else [
+        str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
+    if not stores:
         return say(p.lang, "help")
-    if store not in p.state.store_info and p.state.done("get_store", storeId=store) is None:
-        return p.call("get_store", storeId=store)
-    info = p.state.store_info.get(store, {})
+    unread = [p.call("get_store", storeId=s) for s in stores
+              if s not in p.state.store_info and p.state.done("get_store", storeId=s) is None]
+    if unread:  # no store in view: each store's own terms
+        return unread
+    return " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
+
+
+def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     if intent(p.frame.first) == "hours":
-        return say(p.lang, "hours", store=info.get("name", store),
+        return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",
                    address=_address_text(info.get("address")))
     minimum = info.get("minimumOrderValue")
-    return say(p.lang, "fees", store=info.get("name", store),
+    text = say(p.lang, "fees", store=info.get("name"),
                areas=", ".join(info.get("deliveryAreas") or []) or "—",
                minimum=money_text(minimum) if minimum else "—")
+    options = [f"{option.get('name')} {money_text(option['cost'])}"
+               + (f" ({say(p.lang, 'days_range', min=option['minDays'], max=option['maxDays'])})"
+                  if option.get("maxDays") else "")
+               for option in info.get("shippingOptions") or [] if option.get("cost")]
+    if options:
+        text += " " + say(p.lang, "shipping_options", listing="; ".join(options))
+    if info.get("returnWindowDays"):
+        text += " " + say(p.lang, "return_window", days=info["returnWindowDays"])
+    return text
 
 
 def _address_text(address: Any) -> str:

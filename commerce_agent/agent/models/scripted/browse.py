@@ -8,8 +8,6 @@ from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import (
-    WHICH,
-    WHICH_STORE,
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -36,6 +34,7 @@ def search(p: Planner) -> Decision:
     found = p.state.results
     if not found:
         return say(p.lang, "not_found", query=query)
+    found = p.by_price(p.frame.first) or found
     top = found[0]
     shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
                       for n, item in enumerate(found[:5], 1))
@@ -73,16 +72,16 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     if variants:
         text.append(say(p.lang, "in_stock", listing=listing(variants)))
     for group in choices.groups(item):
-        need = "choose one" if group.get("required") else "optional"
-        text.append(f"{group['name']} ({need}): "
-                    f"{', '.join(c.label for c in choices.option_choices(group))}.")
+        need = say(p.lang, "choose_one" if group.get("required") else "optional")
+        text.append(say(p.lang, "group_options", group=group["name"], need=need, listing=", ".join(
+            c.label for c in choices.option_choices(group))))
     addons = choices.addon_names(item)
     if addons:
-        text.append(f"Add-ons: {', '.join(addons)}.")
+        text.append(say(p.lang, "addons", names=", ".join(addons)))
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:
-        text.append(f"Next free times: {listing(slots)}.")
-    text += notes(item)
+        text.append(say(p.lang, "next_free", listing=listing(choices.localized(slots, p.lang))))
+    text += notes(item, p.lang)
     kind = item.get("fulfillmentType")
     store = p.state.store_name(item.get("storeId"))
     text.append({"digital": say(p.lang, "digital"), "pickup": say(p.lang, "pickup_at", store=store),
@@ -104,7 +103,7 @@ def switch(p: Planner) -> Decision:
     store = p.mentioned_store()
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
-        return f"The stores are {names}. {WHICH_STORE}"
+        return say(p.lang, "stores_are", names=names) + " " + say(p.lang, "which_store")
     if p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
@@ -118,14 +117,14 @@ def discounts(p: Planner) -> Decision:
     store = p.mentioned_store() or p.current_store()
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
-        return f"Each store has its own offers: {names}. {WHICH_STORE}"
+        return say(p.lang, "offers_per_store", names=names) + " " + say(p.lang, "which_store")
     if p.state.done("get_store", storeId=store) is None and store not in p.state.store_info:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
     offers = [f"{entry['title']}: {entry['description']} (code {entry['code']})"
               for entry in info.get("promotions", []) if entry.get("code")]
     if not offers:
-        return f"{info['name']} has no offers right now."
+        return say(p.lang, "no_offers", store=info["name"])
     return (f"{info['name']} offers: " + "; ".join(offers) +
             ". Say “apply code …” to use one on your cart.")
 
@@ -133,6 +132,6 @@ def discounts(p: Planner) -> Decision:
 def which(p: Planner) -> str:
     results = p.state.results[:5]
     if not results:
-        return "Which one? Ask me to find something first."
+        return say(p.lang, "which_item")
     shown = "; ".join(f"{n}) {item['name']}" for n, item in enumerate(results, 1))
-    return f"{shown}. {WHICH}"
+    return f"{shown}. {say(p.lang, 'which')}"

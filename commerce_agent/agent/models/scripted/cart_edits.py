@@ -7,16 +7,18 @@ from typing import Any
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import HOW_MANY, WHICH, cart_text, lines
+from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.state import name_score
 from commerce_agent.agent.tools.base import money_text
 
 
 def _which_line(p: Planner) -> str:
     carts = p.state.open_carts()
     if not carts:
-        return "Your cart is empty."
-    return f"Your cart holds {'; '.join(lines(cart) for cart in carts)}. {WHICH}"
+        return say(p.lang, "cart_empty")
+    return (say(p.lang, "cart_holds", lines="; ".join(lines(cart) for cart in carts)) + " " +
+            say(p.lang, "which"))
 
 
 def _store_name(p: Planner, cart: dict[str, Any]) -> str:
@@ -27,17 +29,30 @@ def set_quantity(p: Planner) -> Decision:
     added = p.state.done("add_to_cart")
     if added is not None:  # a variant change under way: the new line is in
         return _finish_variant_change(p, added.args)
+    if p.state.done("remove_cart_item") is not None:  # "drop one" took the last one away
+        return remove(p)
     found = p.resolve_line()
     if found is None:
         return _which_line(p)
     cart, line = found
-    quantity = p.frame.quantity()
+    done = p.state.done("update_cart_item")
+    change = words.quantity_change(p.frame.last)
+    quantity = p.frame.quantity() if change is None else int(line["quantity"]) + change
+    if done is not None:
+        quantity = int(done.args["quantity"])
     other = _other_variant(p, line)
     if other is not None:
-        return change_variant(p, cart, line, other, quantity)
+        return change_variant(p, cart, line, other, None if change is not None else quantity)
+    options = other_options(p, line)
+    if options is not None:  # "bump it to 16 inch", "change it to five seats": not a count
+        return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
+                      quantity=int(line["quantity"]), customizations=options,
+                      **({"variantId": line["variantId"]} if line.get("variantId") else {}))
+    if quantity is not None and quantity <= 0:  # "drop one" of the last one: the line goes
+        return remove(p)
     if quantity is None:
-        return f"You have {line['quantity']} × {line['name']}. {HOW_MANY}"
-    done = p.state.done("update_cart_item")
+        return (say(p.lang, "you_have", quantity=line["quantity"], name=line["name"]) + " " +
+                say(p.lang, "how_many"))
     if done is None:
         return p.call("update_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"],
                       quantity=quantity)
@@ -45,6 +60,43 @@ def set_quantity(p: Planner) -> Decision:
     cart = p.state.carts[str(cart["storeId"])]
     return (say(p.lang, "quantity_set", quantity=quantity, name=line["name"]) + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def names_no_line(p: Planner) -> bool:
+    """The message names a thing that is not in the cart ("another mug" with only plates
+    there): a count relative to it is a new line, not a change to the last one."""
+    wanted = words.content_words(p.query(p.frame.last))
+    if not wanted:
+        return False
+    return not any(name_score(line, wanted) for cart in p.state.open_carts()
+                   for line in cart["items"])
+
+
+def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
+    """The line's customizations with the ones the message names instead ("16 inch" for a
+    12-inch pizza), or None when it names none that differ."""
+    item = p.item(line["itemId"]) or {}
+    said = choices.said_words((p.frame.last,)) - words.content_words(str(item.get("name", "")))
+    current = dict(line.get("customizations") or {})
+    wanted = dict(current)
+    stems = {words.stem(word) for word in said}
+    for group in choices.groups(item):
+        # A number names an option with its unit ("16 inch", "five seats"); alone it is a count.
+        chosen = [option for option in choices.pick_options(group, said) if not any(
+            word.isdigit() for word in words.words(_label(group, option))) or any(
+            words.stem(word) in stems for word in words.words(_label(group, option))
+            if not word.isdigit())]
+        if chosen:
+            wanted[str(group["id"])] = chosen[0] if group.get("selectionType") == "single" \
+                else chosen
+    return wanted if wanted != current else None
+
+
+def names_an_option_change(p: Planner) -> bool:
+    """"switch to the blue one" is about a cart line's options, not about a store."""
+    found = p.resolve_line()
+    return found is not None and (_other_variant(p, found[1]) is not None
+                                  or other_options(p, found[1]) is not None)
 
 
 def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
@@ -77,12 +129,16 @@ def _finish_variant_change(p: Planner, args: dict[str, Any]) -> Decision:
     if cart is None:
         return say(p.lang, "what")
     old = next((line for line in cart.get("items", []) if line["itemId"] == args["itemId"]
-                and line.get("variantId") != args.get("variantId")), None)
+                and (line.get("variantId") != args.get("variantId") or (
+                    "customizations" in args
+                    and (line.get("customizations") or {}) != args["customizations"]))), None)
     if old is not None and p.state.done("remove_cart_item") is None:
         return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=old["cartItemId"])
     item = p.item(str(args["itemId"])) or {}
     label = next((c.words for c in choices.variant_choices(item)
-                  if c.id == args.get("variantId")), "")
+                  if c.id == args.get("variantId")), "") or ", ".join(
+        c.words for group in choices.groups(item) for c in choices.option_choices(group)
+        if c.id in _chosen_ids(args.get("customizations") or {}))
     return (say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
                 options=f" ({label})" if label else "") + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
@@ -105,7 +161,7 @@ def remove(p: Planner) -> Decision:
 def view(p: Planner) -> Decision:
     carts = [cart for store, cart in p.state.carts.items()]
     if not carts:
-        return "Your cart is empty. Ask me to find something!"
+        return say(p.lang, "cart_empty")
     unseen = [cart for cart in carts if p.state.done("view_cart", cartId=cart["cartId"]) is None]
     if unseen:
         return [p.call("view_cart", cartId=cart["cartId"]) for cart in unseen]
@@ -125,7 +181,7 @@ def empty(p: Planner) -> Decision:
         calls = [p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
                  for cart in carts for line in cart["items"]]
         if not calls:
-            return "Your cart is already empty."
+            return say(p.lang, "already_empty")
         return calls
     return say(p.lang, "emptied")
 
@@ -146,9 +202,18 @@ def promotion(p: Planner) -> Decision:
         carts = p.state.open_carts()
         cart = carts[0] if carts else None
     if cart is None:
-        return f"Add something to your cart first, then I'll apply {code}."
+        return say(p.lang, "code_needs_cart", code=code)
     if p.state.done("apply_promotion") is None:
         return p.call("apply_promotion", cartId=cart["cartId"], code=code)
     cart = p.state.carts[str(cart["storeId"])]
     return (say(p.lang, "code_applied", code=code, saved=money_text(cart.get("discount"))) + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def _chosen_ids(customizations: dict[str, Any]) -> set[str]:
+    return {str(value) for chosen in customizations.values()
+            for value in (chosen if isinstance(chosen, list) else [chosen])}
+
+
+def _label(group: dict[str, Any], option_id: str) -> str:
+    return next((c.words for c in choices.option_choices(group) if c.id == option_id), "")

@@ -4,10 +4,14 @@ time slots, matched by their words ("the blue 16 oz", "12-inch", "Monday at 6:30
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
+from babel.dates import format_datetime
+
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.tools.base import money_text
 
@@ -48,8 +52,14 @@ def matches(label: str, said: set[str]) -> bool:
 
 def said_words(texts: tuple[str, ...]) -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
-    return {word for text in texts for word in words.words(text)} | {
-        number for text in texts for number in re.findall(r"\d+", words.fold(text))}
+    # French and Japanese option words as the catalog's English values say them ("bleu").
+    # Number words stand for their digits ("five seats" says 5), "one" aside ("the blue one").
+    said = {word for text in texts for word in words.words(text)}
+    return said | {
+        number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
+        word for text in texts for word in english_option_words(text)} | {
+        str(words.NUMBERS[word]) for word in said
+        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")}
 
 
 # -- variants ----------------------------------------------------------------------------
@@ -65,6 +75,18 @@ def variant_choices(item: dict[str, Any]) -> list[Choice]:
                             variant.get("stock") != 0 and variant.get("available", True)
                             is not False))
     return found
+
+
+def prices(item: dict[str, Any]) -> list[Decimal]:
+    """Every price the item is sold at: its own and each variant's."""
+    found = []
+    for price in [item.get("price"), *(variant.get("price") for variant in
+                                       meta(item, VARIANTS).get("variants", []))]:
+        try:
+            found.append(Decimal(str((price or {})["amount"])))
+        except (KeyError, TypeError, ArithmeticError):
+            continue
+    return found or [Decimal(0)]
 
 
 def pick_variant(item: dict[str, Any], said: set[str]) -> list[Choice]:
@@ -145,6 +167,28 @@ def when(text: str) -> str:
     return f"{moment:%a} {moment.day} {moment:%b %Y}, {moment:%H:%M}"
 
 
+# How a time slot's day and hour read in each language ("sam. 13 mars 2027, 10:00",
+# "3月13日(土) 10:00"); English keeps `when`.
+_SLOT_PATTERNS = {"fr": "EEE d MMM y, HH:mm", "ja": "y年M月d日(EEE) H:mm"}
+
+
+def localized(choices: list[Choice], language: str) -> list[Choice]:
+    """Time-slot choices with their labels in `language`; other choices as they are."""
+    pattern = _SLOT_PATTERNS.get(language)
+    if pattern is None:
+        return choices
+    found = []
+    for choice in choices:
+        try:
+            moment = datetime.fromisoformat(choice.words)
+        except ValueError:
+            found.append(choice)
+            continue
+        written = format_datetime(moment, pattern, locale=language)
+        found.append(replace(choice, label=written + choice.label[len(when(choice.words)):]))
+    return found
+
+
 def day(text: str) -> str:
     moment = datetime.fromisoformat(text)
     return f"{moment.day} {moment:%B %Y}"
@@ -221,7 +265,52 @@ def when_named(texts: tuple[str, ...]) -> _When:
         if part in text:
             found.hours = hours
     found.weekend = "weekend" in text
+    _french_when(text, found)
+    _japanese_when(text, found)
     return found
+
+
+_FR_DAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
+_FR_MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
+              "septembre", "octobre", "novembre", "decembre")
+_JA_DAYS = "月火水木金土日"
+
+
+def _french_when(text: str, found: _When) -> None:
+    """French days, dates and hours ("samedi", "le 13 mars", "à 14h", "14h30", "le matin"):
+    a 24-hour clock."""
+    for index, name in enumerate(_FR_DAYS):
+        if re.search(rf"\b{name}\b", text):
+            found.weekday = index
+    months = "|".join(_FR_MONTHS)
+    if match := re.search(rf"\b(\d{{1,2}})(?:er)?\s+({months})\b", text):
+        found.day, found.month = int(match.group(1)), _FR_MONTHS.index(match.group(2)) + 1
+    if match := re.search(r"\b(\d{1,2})\s*h(?:eures?)?\s*(\d{2})?(?![\w:])", text):
+        found.clock, found.either_half = (int(match.group(1)), int(match.group(2) or 0)), False
+    for part, hours in (("matin", range(0, 12)), ("apres-midi", range(12, 17)),
+                        ("soir", range(17, 24))):
+        if part in text:
+            found.hours = hours
+    found.weekend = found.weekend or "week-end" in text
+
+
+def _japanese_when(text: str, found: _When) -> None:
+    """Japanese dates and hours ("3月13日", "土曜日", "14時", "午後2時半", "朝")."""
+    if match := re.search(r"(\d{1,2})月(\d{1,2})日", text):
+        found.month, found.day = int(match.group(1)), int(match.group(2))
+    if match := re.search(rf"([{_JA_DAYS}])曜", text):
+        found.weekday = _JA_DAYS.index(match.group(1))
+    if match := re.search(r"(午前|午後)?\s*(\d{1,2})時(?:(\d{1,2})分|(半))?", text):
+        hour = int(match.group(2))
+        if match.group(1) == "午後" and hour < 12:
+            hour += 12
+        minute = int(match.group(3)) if match.group(3) else (30 if match.group(4) else 0)
+        found.clock, found.either_half = (hour, minute), match.group(1) is None and hour < 12
+    for part, hours in (("朝", range(0, 12)), ("午前中", range(0, 12)),
+                        ("午後", range(12, 17)), ("夕方", range(17, 24)), ("夜", range(17, 24))):
+        if part in text and found.clock is None:
+            found.hours = hours
+    found.weekend = found.weekend or "週末" in text
 
 
 def pick_slots(item: dict[str, Any], texts: tuple[str, ...]) -> tuple[list[Choice], bool]:

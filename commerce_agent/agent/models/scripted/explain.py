@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import EXAMPLE_ADDRESS, WHERE, WHICH_TIME
+from commerce_agent.agent.models.scripted.phrasing import EXAMPLE_ADDRESS, WHERE
 from commerce_agent.agent.models.scripted.state import Call, State
 from commerce_agent.i18n.messages import translate
 
@@ -80,13 +80,12 @@ def explain(call: Call, state: State) -> str:
                 f"There isn't enough of {name} in stock; try a smaller quantity.")
     if code in ("product_unavailable", "order_items_unavailable"):
         if _detail(result, "reason") == "time_slot_booked":
-            return f"That time has just been booked by someone else. {WHICH_TIME}"
+            return say(language, "slot_taken") + " " + say(language, "which_time")
         return (f"Sorry, {name} is sold out right now. Ask me to find something similar."
                 if item else "Some of those items are sold out now; remove them and try again.")
     if code == "minimum_order_value":
         least = _money_in(message)
-        return (f"{store} has a minimum order of {least or 'a set amount'}; your cart is "
-                f"below it. Add something more, then say “check out”.")
+        return say(language, "minimum_order", store=store, minimum=least or "…")
     if code == "geographic_restriction":
         areas = ", ".join(re.findall(r"\b[A-Z]{2}\b", message.split("delivers to")[-1]))
         return (f"{store} doesn't deliver there; it delivers to {areas or 'other countries'}. "

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -30,7 +31,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("fees", r"\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b|\bship(?:ping)? to\b.*\?|"
              r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
              r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
-             r"\bfrais de (?:port|livraison)\b|送料|配送料"),
+             r"\bfrais de (?:port|livraison)\b|"
+             r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
+             r"\bfree (?:shipping|delivery)\b|送料|配送料"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
@@ -41,6 +44,7 @@ _CHECKS: list[tuple[str, str]] = [
                r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
                r"arrive)\b|"
+               r"\bou\b.{0,24}\ben est\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|\bmoney back\b|"
@@ -64,7 +68,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
-                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|変更|に変えて|にして"),
+                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|\bfinalement\b|\ben fait\b|"
+                 r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
@@ -74,7 +79,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
                  r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
                  r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
-                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|"
+                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|レジ|"
+                 r"支払|精算|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
@@ -83,7 +89,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
-                r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細"),
+                r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細|"
+                r"について|教えて|どんな|説明"),
     ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
@@ -113,6 +120,23 @@ _POLICY_WORDS = re.compile(
     r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
     r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
+# The words that carry an intent: a misspelt one ("cancle", "ordr", "wher", "chekout") is
+# read as the word it is one typo from, before the speech act and the intent are read.
+INTENT_WORDS = frozenset("""
+cancel cancelled canceled cancellation order orders ordered where return returns returned
+returning refund refunded checkout status subscription subscriptions membership memberships
+shipping shipped delivery delivered deliver remove removed delete empty basket pause paused
+resume resumed unsubscribe discount discounts coupon coupons promotion track tracking
+purchase payment please arrive arrived package parcel policy change switch instead cheapest
+expensive another quantity schedule appointment reserve subscribe reservation
+annuler annulez commande commandes livraison retourner rembourser remboursement panier
+abonnement
+""".split())
+# Real words a typo away from an intent word, kept as typed ("were" is not "where").
+_NOT_TYPOS = frozenset("""
+were older chance charge couples police remote states statue trace passe papier cancer
+trailing offered planter
+""".split())
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -182,15 +206,29 @@ def greeting(folded: str) -> bool:
 @lru_cache(maxsize=4096)
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
-    what is left once negated clauses are cut."""
+    what is left once negated clauses are cut; misspelt intent words are read corrected."""
+    raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     act = read_act(raw)
     if act.kind == "confirmation":
         return "yes", act.text
     if act.kind == "refusal":
         return "no", act.text
     kind = intent(act.text)
+    if act.negated and kind in ("other", "search", "details"):
+        topic = intent(" ".join(act.negated))
+        if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
+            return "policy", " ".join((*act.negated, act.text))
+    if act.just_asking:  # "just asking", "only looking": answered, never done
+        if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
+                                          "quantity", "promotion", "rate"):
+            return ("policy" if kind in AFTER_SALE else "other"), act.text
+        if kind in ("add", "buy", "book", "subscribe"):
+            return ("search" if words.content_words(act.text) else "other"), act.text
     if act.wholly_negated and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
+    if kind in ("other", "add", "remove", "search") and \
+            words.quantity_change(act.text) is not None:
+        return "quantity", act.text  # "one more", "drop one": relative to the cart
     if kind in ("fees", "hours") and act.kind == "question":
         return "policy", act.text
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \

@@ -40,7 +40,7 @@ class Planner:
         source = text if text is not None else self.frame.first
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]
-        plain = words.strip_prices(source)
+        plain = words.without_price_order(words.strip_prices(source))
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         kept = [word for word in re.findall(r"[\w'-]+", plain)
@@ -52,6 +52,10 @@ class Planner:
         state, frame = self.state, self.frame
         if frame.item_id:
             return self.item(frame.item_id)
+        for text in reversed(frame.texts):
+            ranked = self.by_price(text)
+            if ranked:  # "the cheapest one": of what was shown, by price
+                return ranked[0]
         for text in reversed(frame.texts):
             position = words.ordinal(text)
             if position is not None and state.results:
@@ -79,6 +83,21 @@ class Planner:
 
     def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:
         return any(choices.matches(label, set(wanted)) for label in choices.option_labels(item))
+
+    def by_price(self, text: str) -> list[dict[str, Any]]:
+        """The results shown, cheapest (or dearest) first when `text` asks for that and names
+        nothing the results are not ("the cheapest one", "the least expensive mug"); a
+        variant's price counts as its item's."""
+        order = words.price_order(text).get("sort")
+        results = self.state.results
+        if not order or not results:
+            return []
+        wanted = words.content_words(self.query(text))
+        if wanted:  # "the cheapest mug": of the mugs shown
+            results = [item for item in results if name_score(item, wanted) > 0]
+        dearest = order == "price_desc"
+        pick = max if dearest else min
+        return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)
 
     def search_step(self, query: str) -> CallTool | None:
         """The next search call for `query` (in the store named or chosen, then everywhere

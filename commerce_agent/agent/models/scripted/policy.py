@@ -36,14 +36,31 @@ def _no(p: Planner) -> Decision:
     return say(p.lang, "declined")
 
 
+def _count_change(p: Planner) -> Decision:
+    """"one more", "drop one": the cart line changes; "another mug" with no mug in the cart
+    is a new line."""
+    change = words.quantity_change(p.frame.last)
+    if change is not None and change > 0 and cart_edits.names_no_line(p):
+        return acquire_items(p, then_check_out=False)
+    return cart_edits.set_quantity(p)
+
+
+def _switch(p: Planner) -> Decision:
+    """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store."""
+    under_way = p.state.done("add_to_cart") or p.state.done("remove_cart_item")
+    if under_way is not None or (p.state.open_carts() and cart_edits.names_an_option_change(p)):
+        return cart_edits.set_quantity(p)
+    return browse.switch(p)
+
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": browse.search, "details": browse.details, "stores": browse.stores,
-    "switch": browse.switch, "discounts": browse.discounts,
+    "switch": _switch, "discounts": browse.discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
-    "checkout": check_out, "quantity": cart_edits.set_quantity, "remove": cart_edits.remove,
+    "checkout": check_out, "quantity": _count_change, "remove": cart_edits.remove,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": aftercare.status, "cancel": aftercare.cancel, "return": aftercare.start_return,
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,

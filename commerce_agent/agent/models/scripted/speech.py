@@ -41,13 +41,17 @@ _ALONG = frozenset("""
 please pls thanks thank you that sounds sounds works work for me lets let's let us do it thing
 go ahead then and sure, why not of this one that one the one is it's would be nice yes
 ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
-that'd thatd be would on wonderful awesome brilliant
+that'd thatd be would on wonderful awesome brilliant love i'd id i avec plaisir je veux
+bien
 """.split())
 _ASSENT_PHRASES = re.compile(
     r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
+    r"i'?d love (?:that|it|one|to)|i would love (?:that|it|one|to)|with pleasure|"
+    r"avec plaisir|je veux bien|volontiers|"
     r"let'?s do it|let'?s go|works for me|that works|c'est bon|ca marche|bien sur|"
     r"allez[- ]y|vas[- ]y)\b")
-_JA_ASSENT = re.compile(r"^(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
+_JA_ASSENT = re.compile(r"^(?:(?:じゃあ|では|じゃ|それでは)、?)?"
+                        r"(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
                         r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
                         r"いいね|ぜひ|是非|よろしく|頼む|たのむ)")
 _JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
@@ -64,7 +68,8 @@ for please merci pas maintenant aujourd'hui ca va non no nope it's its alright i
 thats ira rien d'autre c'est tout is me not now all
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて")
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|"
+                       r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
                       r"plutot)\b|(?:けど|だけ)")
@@ -88,6 +93,17 @@ _ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|ch
                      r"rather|ajoute|annule|retire|montre|cherche|veux|voudrais|prends)")
 
 
+# "Just asking", "only looking": whatever the message names, nothing is to be done.
+_JUST_ASKING = re.compile(
+    r"\b(?:(?:i'?m |i am )?(?:just|only|merely) (?:asking|wondering|curious|looking|browsing|"
+    r"checking)|just a question|out of curiosity|hypothetically|asking for a friend|"
+    r"(?:i'?m |i was )?wondering (?:if|whether|how|what)|"
+    r"je (?:me )?demande (?:juste|seulement|simplement)?|je me demandais|simple question|"
+    r"juste une question|par curiosite|juste pour savoir|je (?:regarde|demande) (?:juste|"
+    r"seulement|simplement))\b|(?:聞いてる|聞いている|聞いた|見てる|見ている|知りたい)だけ|"
+    r"質問です|ちょっと(?:聞きたい|質問)|気になって")
+
+
 @dataclass(frozen=True)
 class Act:
     kind: Kind
@@ -96,6 +112,8 @@ class Act:
     negated: tuple[str, ...] = ()
     # The whole message is negated ("I don't want the planter", "don't add it").
     wholly_negated: bool = False
+    # The person says they are only asking or looking: nothing is to be done.
+    just_asking: bool = False
 
 
 def _is_japanese(text: str) -> bool:
@@ -159,6 +177,9 @@ def read_act(raw: str) -> Act:
         return Act("refusal", text)
     elif _assent_only(folded):
         return Act("confirmation", text)
+    if _JUST_ASKING.search(folded):
+        kept, negated = _without_negated(text)
+        return Act("question", kept, negated, just_asking=True)
     kept, negated = _without_negated(text)
     if negated and _assent_only(fold(kept)):
         return Act("confirmation", kept, negated)

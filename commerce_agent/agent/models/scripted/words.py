@@ -38,7 +38,8 @@ take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alri
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
-mes votre vos ton ta moi cherche cherchez voudrais veux voulez aimerais ajoute ajoutez ajouter
+mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
+veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
 quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
@@ -175,6 +176,39 @@ def _local_quantity(text: str) -> int | None:
     return None
 
 
+# A count said relative to what is in the cart ("one more", "drop one", "un de moins",
+# "もう一つ"): its count word or number, then which way.
+_COUNT_WORD = r"(?:\d{1,2}|one|two|three|four|five|a couple|a few|un|une|deux|trois)"
+_MORE = re.compile(rf"\b(?:{_COUNT_WORD}|another) (?:more|extra|de plus|en plus)\b|"
+                   rf"\banother(?: one)?\s*(?:please)?\s*[?.!]*\s*$|^\s*(?:and )?another\b|"
+                   rf"\badd (?:{_COUNT_WORD} )?more\b|\bencore (?:{_COUNT_WORD})\b|"
+                   rf"\b(?:increase|bump|raise) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b")
+_LESS = re.compile(rf"\b{_COUNT_WORD} (?:less|fewer|de moins|en moins)\b|"
+                   rf"\b(?:drop|remove|take off|take away|minus|subtract) {_COUNT_WORD}\b|"
+                   rf"\b(?:decrease|reduce|lower) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b|"
+                   rf"\benleve[rz]?[- ]en {_COUNT_WORD}\b|\bretire[rz]?[- ]en {_COUNT_WORD}\b")
+_JA_MORE = re.compile(r"もう(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}|(?:\d+|[一二三四五])" + _COUNTER +
+                      r"?(?:増や|追加で|多く)")
+_JA_LESS = re.compile(r"(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}?減ら|"
+                      r"(?:\d+|[一二三四五])" + _COUNTER + r"?(?:少なく|減)")
+
+
+@lru_cache(maxsize=4096)
+def quantity_change(text: str) -> int | None:
+    """How many more (positive) or fewer (negative) of a line the person asks for, or None
+    when the message says no change relative to the cart."""
+    plain = fold(text)
+    for pattern, sign in ((_LESS, -1), (_MORE, 1), (_JA_LESS, -1), (_JA_MORE, 1)):
+        match = pattern.search(plain)
+        if match:
+            said = re.sub(r"\b(?:another|more|less|fewer|extra|encore|drop|remove|minus|by)\b",
+                          " ", match.group())
+            count = quantity(said) if re.search(r"\d|[一二三四五]|two|three|four|five|few|couple|"
+                                                r"deux|trois|ふた", said) else None
+            return sign * (count or 1)
+    return None
+
+
 @lru_cache(maxsize=4096)
 def ordinal(text: str) -> int | None:
     """The position named ("the second one", "number 2", "the last"), 0-based; -1 is last."""
@@ -249,15 +283,26 @@ def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
-    phrases = _JA_PARTICLES.split(plain)
-    return " ".join(part for part in phrases if part and not _JA_FILLER.match(part))
+    phrases = [part for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
+    return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases)
+
+
+# The polite prefix of a noun (お茶, お皿, ご飯): the noun is what names the product.
+_JA_HONORIFIC = re.compile(r"^[おご](?=[\u4e00-\u9fff])")
 
 
 _CHEAPEST = re.compile(r"\b(?:cheapest|least expensive|lowest[- ]priced?|most affordable|"
+                       r"lowest (?:cost|price)|(?:the )?best price|le meilleur prix|"
+                       r"le prix le plus bas|le plus abordable|"
                        r"cheaper|budget|inexpensive|le moins cher|la moins chere|moins chers?|"
                        r"bon marche)\b|一番安い|最も安い|安い")
 _DEAREST = re.compile(r"\b(?:most expensive|priciest|dearest|highest[- ]priced?|le plus cher|"
                       r"la plus chere|premium)\b|一番高い|高級")
+
+
+def without_price_order(text: str) -> str:
+    """The text without "the cheapest", "le moins cher" and the like (they sort, not match)."""
+    return _DEAREST.sub(" ", _CHEAPEST.sub(" ", text))
 
 
 @lru_cache(maxsize=4096)
@@ -327,11 +372,28 @@ def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
     for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
         if word.upper() in known:
             return str(word.upper())
+    spelled = _spelled_code(raw, known)
+    if spelled is not None:
+        return spelled
     match = _CODE_WORD.search(raw)
     if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
         return match.group(1).upper()
     shaped = _CODE_SHAPE.search(raw)
     return shaped.group(1) if shaped else None
+
+
+def _spelled_code(raw: str, known: frozenset[str]) -> str | None:
+    """A store's code written in pieces or with its number in words ("five off", "dolce
+    four", "welcome 10"): the message without spaces, as typed and with number words as
+    digits, holds it. Short codes are left to the exact match (a run of letters could hold
+    them by chance)."""
+    folded = fold(raw)
+    digits = re.sub(r"\b[a-z]+\b", lambda word: str(NUMBERS[word.group()])
+                    if word.group() in NUMBERS and word.group() not in ("a", "an")
+                    else word.group(), folded)
+    compact = [re.sub(r"[^a-z0-9]", "", text) for text in (folded, digits)]
+    return next((code for code in sorted(known, key=len, reverse=True)
+                 if len(code) >= 5 and any(code.lower() in text for text in compact)), None)
 
 
 def order_id(text: str) -> str | None:

@@ -33,8 +33,13 @@ class Found:
 
 async def _resolve(db: Database, word: str) -> list[tuple[str, bool]] | None:
     """The word as written (stemmed: "mugs" finds "mug"), else as a prefix, else corrected
-    to the nearest words in item names; None when nothing in the catalog resembles it."""
+    to the nearest words in item names; None when nothing in the catalog resembles it. A
+    word in a script without spaces is also found inside longer indexed runs (玄米茶 in
+    抹茶入り玄米茶)."""
     match = [(word, False)]
+    if search_terms.unspaced(word):  # 抹茶 alone, and inside 宇治抹茶 and 抹茶入り玄米茶
+        match += [(found, False) for found in await storage.indexed_words_containing(db, word)
+                  if found != word]
     if await storage.any_match(db, match):
         return match
     if len(word) >= 3 and await storage.any_match(db, prefix := [(word, True)]):

@@ -1,0 +1,54 @@
+"""Option words in French and Japanese as the catalogs write them (in English): colours,
+sizes, finishes and grades, so "en bleu", "la grande" or "青いの" pick the variant whose
+values say "Blue", "Large" (the catalog data is English; variant values are not translated).
+
+A small table per language of everyday words, never item names: it maps what a shopper calls
+an option to the English words a variant value uses.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_FRENCH = {
+    "bleu": "blue", "bleue": "blue", "bleus": "blue", "bleues": "blue", "blanc": "white",
+    "blanche": "white", "blancs": "white", "noir": "black", "noire": "black", "rouge": "red",
+    "vert": "green", "verte": "green", "jaune": "yellow", "gris": "grey gray",
+    "grise": "grey gray", "rose": "pink", "violet": "purple", "violette": "purple",
+    "marron": "brown", "brun": "brown", "beige": "beige oat", "dore": "gold", "doree": "gold",
+    "argent": "silver", "argente": "silver", "mouchete": "speckled", "mouchetee": "speckled",
+    "tachete": "speckled", "satine": "satin", "mat": "matte", "mate": "matte",
+    "brillant": "glossy gloss", "petit": "small", "petite": "small", "moyen": "medium",
+    "moyenne": "medium", "grand": "large", "grande": "large", "pouces": "inch",
+    "pouce": "inch", "ceremonie": "ceremonial", "culinaire": "culinary",
+    "cuisine": "culinary", "patisserie": "culinary",
+}
+_JAPANESE = {
+    "青": "blue", "ブルー": "blue", "白": "white", "ホワイト": "white", "黒": "black",
+    "ブラック": "black", "赤": "red", "レッド": "red", "緑": "green", "グリーン": "green",
+    "黄": "yellow", "イエロー": "yellow", "灰色": "grey gray", "グレー": "grey gray",
+    "ピンク": "pink", "紫": "purple", "茶色": "brown", "金": "gold", "銀": "silver",
+    "まだら": "speckled", "斑": "speckled", "大きい": "large", "大きめ": "large",
+    "ラージ": "large", "小さい": "small", "小さめ": "small", "スモール": "small",
+    "ミディアム": "medium", "インチ": "inch", "料理用": "culinary", "製菓": "culinary",
+    "お点前": "ceremonial", "点前": "ceremonial", "茶道用": "ceremonial",
+}
+_JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+@lru_cache(maxsize=4096)
+def english_option_words(text: str) -> frozenset[str]:
+    """The English option words a French or Japanese message says ("en bleu" → blue)."""
+    found: set[str] = set()
+    for word in re.findall(r"[a-z]+", _fold(text)):
+        found.update(_FRENCH.get(word, "").split())
+    for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):
+        found.update(_JAPANESE[match.group()].split())
+    return frozenset(found)
