@@ -7,6 +7,7 @@ typo corrections) and which items are kept.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -52,6 +53,12 @@ async def _resolve(db: Database, word: str) -> list[tuple[str, bool]] | None:
     return None
 
 
+def _names(doc: dict[str, Any], translations: Any) -> str:
+    """The item's name in every language it is written in."""
+    localized = json.loads(translations) if isinstance(translations, str) else translations
+    return json.dumps([doc.get("name", ""), localized or {}], ensure_ascii=False)
+
+
 def _validate(sort: str, fulfillment_type: str | None) -> None:
     if sort not in SORTS:
         raise validation_error("sort", f"must be one of {', '.join(sorted(SORTS))}", sort)
@@ -93,8 +100,18 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
     rows = await storage.items_of_page(db, list(ranks))
     items = group_rows(rows)
     translations = {row["id"]: row["translations"] for row in rows}
+    # Japanese compounds end with what they name (宇治抹茶 is a matcha, 抹茶碗 a bowl): on a
+    # page ranked by relevance, names with a compound headed by a query word come first.
+    heads = [alternative for term in found for alternative, _ in term[1:]
+             if any(search_terms.unspaced(word) and alternative.endswith(word) for word in words)]
+    order = list(ranks)
+    if heads and sort == "relevance":
+        order.sort(key=lambda item_id: not any(
+            head in search_terms.words_of(_names(items[item_id].doc, translations[item_id]))
+            for head in heads))
     results = []
-    for item_id, rank in ranks.items():
+    for item_id in order:
+        rank = ranks[item_id]
         item = items[item_id]
         rendered = render_item(item, translations=translations[item_id], locale=locale)
         rendered.update({"storeId": item.store_id, "catalogId": item.catalog_id,
