@@ -235,7 +235,9 @@ async def test_a_stock_change_re_renders_only_the_items_it_moved(
     async with app.state.db.transaction() as tx:  # the mug's last units are sold
         assert await catalog_storage.decrement_stock(tx, LIMITED_MUG, "", 10)
     after = (await client.get(f"/catalogs/{catalog_id}")).json()
-    assert renders == ["whole", "restock"]
+    # On PostgreSQL the change is also heard again through LISTEN, a moment later: that may
+    # restock once more, but nothing renders the whole catalog again.
+    assert renders[:2] == ["whole", "restock"] and set(renders[1:]) == {"restock"}
     changed = [item["id"] for item, old in zip(after["items"], before["items"], strict=True)
                if item != old]
     assert changed == [LIMITED_MUG]
@@ -244,4 +246,4 @@ async def test_a_stock_change_re_renders_only_the_items_it_moved(
     rendered_afresh = await client.get(f"/catalogs/{catalog_id}", headers=bob)  # never kept
     assert rendered_afresh.json() == after
     assert (await client.get(f"/catalogs/{catalog_id}")).json() == after
-    assert renders == ["whole", "restock"]  # kept again after the restock
+    assert renders[0] == "whole" and set(renders[1:]) == {"restock"}  # kept after the restock

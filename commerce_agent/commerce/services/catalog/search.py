@@ -54,9 +54,14 @@ async def _resolve(db: Database, word: str) -> list[tuple[str, bool]] | None:
 
 
 def _names(doc: dict[str, Any], translations: Any) -> str:
-    """The item's name in every language it is written in."""
+    """The item's name and description in every language its store translates it into."""
     localized = json.loads(translations) if isinstance(translations, str) else translations
-    return json.dumps([doc.get("name", ""), localized or {}], ensure_ascii=False)
+    texts = [doc.get("name", ""), doc.get("description", "")]
+    for locale in (localized or {}).values():
+        entry = locale.get("items", {}).get(doc.get("id", ""), {}) if isinstance(
+            locale, dict) else {}
+        texts += [str(entry.get("name", "")), str(entry.get("description", ""))]
+    return " ".join(texts)
 
 
 def _validate(sort: str, fulfillment_type: str | None) -> None:
@@ -107,7 +112,8 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
     order = list(ranks)
     if heads and sort == "relevance":
         order.sort(key=lambda item_id: not any(
-            head in search_terms.words_of(_names(items[item_id].doc, translations[item_id]))
+            head in search_terms.words_of(_names(items[item_id].doc, translations[item_id]),
+                                          limit=None)
             for head in heads))
     results = []
     for item_id in order:
