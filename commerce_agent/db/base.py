@@ -24,6 +24,18 @@ IntegrityError = sqlite3.IntegrityError
 # Seconds between reads a waiter on `Database.signal` makes anyway where every process's
 # commits are signalled: a safety net only (see Database.poll_seconds).
 SAFETY_NET_POLL_SECONDS = 5.0
+# How long one statement, one wait for a connection or one wait for SQLite's write lock may
+# take before the request is answered 503: a database that is down, frozen or locked never
+# holds a request longer than about this.
+DATABASE_TIMEOUT_SECONDS = 5.0
+# What a 503 for an unavailable database tells the client to wait before trying again.
+RETRY_AFTER_SECONDS = 2
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not answer in time (down, unreachable, frozen, locked by another
+    writer, or a write lost to a deadlock): the request is answered 503 with Retry-After.
+    Either backend raises it in place of its own error, so callers catch one type."""
 
 
 async def run_after_commit(hooks: Iterable[AfterCommit]) -> None:
@@ -100,3 +112,8 @@ class Database(ABC):
 
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def ping(self, timeout: float) -> None:
+        """Return once the database answers a query, or raise DatabaseUnavailable after
+        `timeout` seconds (the readiness check, `GET /health`)."""

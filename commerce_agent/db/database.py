@@ -48,7 +48,15 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from commerce_agent.db.base import AfterCommit, Database, Params, Transaction, run_after_commit
+from commerce_agent.db.base import (
+    DATABASE_TIMEOUT_SECONDS,
+    AfterCommit,
+    Database,
+    DatabaseUnavailable,
+    Params,
+    Transaction,
+    run_after_commit,
+)
 from commerce_agent.db.migrations import apply_migrations
 
 T = TypeVar("T")
@@ -57,8 +65,15 @@ _OPEN_ATTEMPTS = 40
 MAX_GROUP = 64
 # Seconds between background checkpoints (at most; one runs only after a commit).
 CHECKPOINT_INTERVAL = 0.1
+# How long a connection waits for another process's lock before SQLite answers "locked".
+BUSY_TIMEOUT_MS = int(DATABASE_TIMEOUT_SECONDS * 1000)
 
 log = logging.getLogger(__name__)
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection held the lock past busy_timeout."""
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def _sync(descriptor: int) -> None:
@@ -152,7 +167,7 @@ class _Write:
             db._waiting_writes -= 1
         try:
             if db._group is None:
-                await db._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
+                await db._begin(writer)
                 db._group = _Group()
             self._group = db._group
             writer.execute("SAVEPOINT write")
@@ -211,13 +226,24 @@ class SqliteDatabase(Database):
         self._checkpoint: asyncio.Future[None] | None = None
         self._last_checkpoint = 0.0
 
+    async def _begin(self, writer: sqlite3.Connection) -> None:
+        """Take the file's write lock: another process may hold it, and SQLite waits up to
+        busy_timeout for it; past that the write is answered 503."""
+        try:
+            await self._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            raise DatabaseUnavailable(f"the database is locked by another writer: {exc}") \
+                from exc
+
     def _pragmas(self) -> list[str]:
         # temp_store = MEMORY: each write's SAVEPOINT keeps the original of every page it
         # changes (its sub-journal); past 64 KiB SQLite spills that to a new temporary file,
         # one per commit group, and then writes each such page there (a paid order changes
         # about twenty). In memory it is dropped at RELEASE, so it never holds more than the
         # pages of one write.
-        return ["PRAGMA busy_timeout = 15000", "PRAGMA foreign_keys = ON",
+        return [f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", "PRAGMA foreign_keys = ON",
                 f"PRAGMA synchronous = {self._checked_synchronous()}",
                 "PRAGMA temp_store = MEMORY"]
 
@@ -427,10 +453,22 @@ class SqliteDatabase(Database):
             row: sqlite3.Row | None = self._lookups.execute(sql, params).fetchone()
             return row
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not _is_busy(exc):
                 raise
-        rows = await self._reader().execute_fetchall(sql, params)
+        rows = await self.fetch_all(sql, params)
         return next(iter(rows), None)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        return list(await self._reader().execute_fetchall(sql, params))
+        try:
+            return list(await self._reader().execute_fetchall(sql, params))
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            raise DatabaseUnavailable(f"the database is busy: {exc}") from exc
+
+    async def ping(self, timeout: float) -> None:
+        try:
+            async with asyncio.timeout(timeout):
+                await self.fetch_all("SELECT 1")
+        except TimeoutError:
+            raise DatabaseUnavailable("the database did not answer in time") from None

@@ -49,6 +49,7 @@ from commerce_agent.db.backends import display
 from commerce_agent.db.base import (
     AfterCommit,
     Database,
+    DatabaseUnavailable,
     IntegrityError,
     Params,
     Row,
@@ -59,6 +60,14 @@ from commerce_agent.db.database import MAX_GROUP
 from commerce_agent.db.database import _Group as CommitGroup
 from commerce_agent.db.dialect import to_postgres
 from commerce_agent.db.migrations import migration_files
+from commerce_agent.db.postgres_limits import (
+    POOL_WAIT_SECONDS,
+    RECONNECT_SECONDS,
+    bounded,
+    connection_options,
+    is_broken,
+    unavailable,
+)
 
 # Advisory lock keys (any bigint unlikely to clash with another application's).
 WRITE_LOCK = 7_202_611_180_001
@@ -134,36 +143,38 @@ class PostgresTransaction(Transaction):
 
     def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
         self.path = path
+        self._connection = connection
         self._cursor = connection.cursor()
         self._after_commit: list[AfterCommit] = []
         self.topics: list[str] = []
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def _run(self, work: Awaitable[T]) -> T:
+        """One statement: bounded in time; a constraint's refusal is ConstraintViolation, a
+        database that cannot answer is DatabaseUnavailable."""
         try:
-            await self._cursor.execute(to_postgres(sql), params)
+            return await bounded(self._connection, work)
         except psycopg.errors.IntegrityError as exc:
             raise ConstraintViolation(str(exc)) from exc
+        except psycopg.OperationalError as exc:
+            raise unavailable(exc) from exc
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        await self._run(self._cursor.execute(to_postgres(sql), params))
         return self._cursor.rowcount
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        try:
-            await self._cursor.execute(to_postgres(sql), params)
-        except psycopg.errors.IntegrityError as exc:
-            raise ConstraintViolation(str(exc)) from exc
+        await self._run(self._cursor.execute(to_postgres(sql), params))
         return cast(Row | None, await self._cursor.fetchone())
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        await self._cursor.execute(to_postgres(sql), params)
+        await self._run(self._cursor.execute(to_postgres(sql), params))
         return cast(list[Row], await self._cursor.fetchall())
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         rows = list(rows)
         if not rows:
             return
-        try:
-            await self._cursor.executemany(to_postgres(sql), rows)
-        except psycopg.errors.IntegrityError as exc:
-            raise ConstraintViolation(str(exc)) from exc
+        await self._run(self._cursor.executemany(to_postgres(sql), rows))
 
     def after_commit(self, hook: AfterCommit) -> None:
         self._after_commit.append(hook)
@@ -202,13 +213,13 @@ class _Write:
             db._waiting_writes -= 1
         try:
             if db._group is None:
-                connection = await db._writer().getconn()
+                connection = await db._connection(db._writer())
                 db._group = _Group(connection)
                 # No parameters: one round trip for the three statements.
-                await _to_the_end(connection.execute(
+                await _to_the_end(_statement(connection,
                     f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}); SAVEPOINT write"))
             else:
-                await _to_the_end(db._group.connection.execute("SAVEPOINT write"))
+                await _to_the_end(_statement(db._group.connection, "SAVEPOINT write"))
             self._group = db._group
         except BaseException:
             if db._group is not None and db._group.size == 0:  # begun for this write only
@@ -261,6 +272,8 @@ class PostgresDatabase(Database):
         self._waiting_writes = 0
         self._group: _Group | None = None
         self._flushes: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        self._checking: set[AsyncConnectionPool[psycopg.AsyncConnection[Any]]] = set()
         self._signals: dict[str, asyncio.Event] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -272,12 +285,50 @@ class PostgresDatabase(Database):
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             connection.row_factory = _rows
 
-        # Readers refuse to write, as SQLite's reader connections do: every write goes
-        # through transaction() and its lock.
-        options = {"options": "-c default_transaction_read_only=on"} if read_only else {}
-        return AsyncConnectionPool(self.url, min_size=1, max_size=size, open=False, name=name,
-                                   kwargs={"autocommit": True, **options},
-                                   configure=configure, timeout=60.0)
+        return AsyncConnectionPool(
+            self.url, min_size=1, max_size=size, open=False, name=name,
+            kwargs={"autocommit": True, **connection_options(read_only=read_only)},
+            configure=configure, timeout=POOL_WAIT_SECONDS,
+            reconnect_timeout=RECONNECT_SECONDS, reconnect_failed=_reconnect_failed)
+
+    async def _connection(self, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]],
+                          seconds: float | None = None) -> psycopg.AsyncConnection[Any]:
+        """A pooled connection, or DatabaseUnavailable once the pool's wait is over."""
+        try:
+            return await pool.getconn(seconds)
+        except psycopg.OperationalError as exc:
+            raise unavailable(exc) from exc
+
+    async def _give_back(self, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]],
+                         connection: psycopg.AsyncConnection[Any]) -> None:
+        """Return `connection` to `pool` with no transaction open; a lost one is discarded and
+        the pool's other idle connections checked (after a restart they are all lost)."""
+        if not connection.closed and \
+                connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            try:
+                await _statement(connection, "ROLLBACK")
+            except (psycopg.Error, DatabaseUnavailable):
+                await connection.close()
+        if connection.closed:
+            self._check_soon(pool)
+        await pool.putconn(connection)
+
+    def _check_soon(self, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]) -> None:
+        """Check `pool`'s idle connections in the background (once at a time): the pool takes
+        them all out at once, so the next request gets a checked or a new one."""
+        if pool in self._checking:
+            return
+        self._checking.add(pool)
+        check = asyncio.get_running_loop().create_task(pool.check())
+        self._background.add(check)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._checking.discard(pool)
+            self._background.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.debug("pool check failed", exc_info=task.exception())
+
+        check.add_done_callback(done)
 
     def _writer(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
         assert self._writers is not None, "database is not open"
@@ -323,7 +374,7 @@ class PostgresDatabase(Database):
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                        self.url, autocommit=True) as connection:
+                        self.url, autocommit=True, **connection_options()) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     if self._listening.is_set():
                         for event in self._signals.values():
@@ -332,10 +383,11 @@ class PostgresDatabase(Database):
                     delay = 0.1
                     async for notice in connection.notifies():
                         self.signal(notice.payload).set()
-            except psycopg.Error:
-                log.warning("PostgreSQL notifications lost; reconnecting", exc_info=True)
+            except psycopg.Error as exc:  # once per outage, not once per attempt
+                (log.warning if delay == 0.1 else log.debug)(
+                    "PostgreSQL notifications lost (%s); reconnecting", exc)
             await asyncio.sleep(delay)  # the connection ended: wait a little, then reconnect
-            delay = min(delay * 2, 5.0)
+            delay = min(delay * 2, RECONNECT_SECONDS)
 
     def transaction(self) -> _Write:
         return _Write(self)
@@ -345,7 +397,7 @@ class PostgresDatabase(Database):
         writes wait to join it (the savepoint's end then goes with the COMMIT: one round
         trip). A flush queued behind the waiting writes commits whatever they leave."""
         if self._waiting_writes and group.size < MAX_GROUP:
-            await group.connection.execute(end)
+            await _statement(group.connection, end)
             if group.size == 1:
                 flush = asyncio.get_running_loop().create_task(self._flush(group))
                 self._flushes.add(flush)  # a task nobody references may be collected
@@ -371,35 +423,71 @@ class PostgresDatabase(Database):
         connection = group.connection
         failure: BaseException | None = None
         try:
-            await connection.execute(statements)
+            await _statement(connection, statements)
         except psycopg.errors.IntegrityError as exc:  # a deferred constraint
             failure = ConstraintViolation(str(exc))
             failure.__cause__ = exc
         except Exception as exc:
             failure = exc
         finally:
-            if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                try:
-                    await connection.execute("ROLLBACK")
-                except psycopg.Error:  # a broken connection: the pool replaces it
-                    await connection.close()
-            await self._writer().putconn(connection)
+            await self._give_back(self._writer(), connection)
         group.resolve(failure)
 
     def signal(self, topic: str) -> asyncio.Event:
         return self._signals.setdefault(topic, asyncio.Event())
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        assert self._readers is not None, "database is not open"
-        async with self._readers.connection() as connection:
-            cursor = await connection.execute(to_postgres(sql), params)
-            return cast(Row | None, await cursor.fetchone())
+        rows = await self._read(sql, params, one=True)
+        return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        assert self._readers is not None, "database is not open"
-        async with self._readers.connection() as connection:
-            cursor = await connection.execute(to_postgres(sql), params)
-            return cast(list[Row], await cursor.fetchall())
+        return await self._read(sql, params, one=False)
+
+    async def _read(self, sql: str, params: Params, *, one: bool,
+                    seconds: float | None = None) -> list[Row]:
+        """One read on a pooled connection, within `seconds` (else the usual bound). A
+        connection found lost (the server restarted since it was last used) is replaced and
+        the read made once more on another."""
+        pool = self._readers
+        assert pool is not None, "database is not open"
+        statement = to_postgres(sql)
+        for attempt in (1, 2):
+            connection = await self._connection(pool, seconds)
+            try:
+                work = connection.execute(statement, params)
+                cursor = await (bounded(connection, work) if seconds is None
+                                else bounded(connection, work, seconds))
+                if one:
+                    row = await cursor.fetchone()
+                    return [] if row is None else [cast(Row, row)]
+                return cast(list[Row], await cursor.fetchall())
+            except psycopg.OperationalError as exc:
+                if attempt == 1 and is_broken(connection):
+                    continue  # _give_back has started checking the rest of the pool
+                raise unavailable(exc) from exc
+            finally:
+                await self._give_back(pool, connection)
+        raise AssertionError("unreachable")
+
+    async def ping(self, timeout: float) -> None:
+        # Not asyncio.timeout: cancelling a psycopg statement waits for the server.
+        await self._read("SELECT 1", (), one=True, seconds=timeout)
+
+
+def _reconnect_failed(pool: AsyncConnectionPool[Any]) -> None:
+    # The pool stays usable: the next request that finds it empty starts a new attempt.
+    log.warning("PostgreSQL unreachable for %s s (pool %s); still trying", RECONNECT_SECONDS,
+                pool.name)
+
+
+async def _statement(connection: psycopg.AsyncConnection[Any], sql: str) -> None:
+    """A statement of the write protocol itself (BEGIN, SAVEPOINT, COMMIT), bounded."""
+    try:
+        await bounded(connection, connection.execute(cast(Any, sql)))
+    except psycopg.errors.IntegrityError:
+        raise
+    except psycopg.OperationalError as exc:
+        raise unavailable(exc) from exc
 
 
 # --- migrations ----------------------------------------------------------------------------
@@ -409,7 +497,10 @@ async def _migrate(connection: psycopg.AsyncConnection[Any]) -> list[str]:
     """Apply pending migrations in one transaction, under an advisory lock: processes that
     start together wait for the first and then find nothing left to do."""
     applied: list[str] = []
-    await connection.execute(f"BEGIN; SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+    # No statement timeout: a migration on a large table, or waiting for another process's,
+    # may take long; it runs before the server answers any request.
+    await connection.execute(f"BEGIN; SET LOCAL statement_timeout = 0; "
+                             f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
     try:
         await connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations "

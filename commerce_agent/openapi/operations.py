@@ -85,6 +85,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     # --- discovery ----------------------------------------------------------------------
     ("GET", "/capabilities"): Operation(ok(models.CapabilitiesResponse),
                                         tags=("Discovery",)),
+    ("GET", "/health"): Operation(
+        {200: Answer("Ready: the database answered.", models.Health),
+         503: Answer("service_unavailable: the database did not answer within 2 s; retry "
+                     "after Retry-After seconds.", models.Error, headers=("Retry-After",))},
+        tags=("Discovery",)),
+    ("GET", "/health/live"): Operation(
+        ok(models.Health, "The process serves requests (the database is not asked)."),
+        tags=("Discovery",)),
     ("GET", "/schemas/context.jsonld"): Operation(
         {200: Answer("The JSON-LD context of the capability documents.", dict[str, Any],
                      "application/ld+json")}, tags=("Discovery",)),
