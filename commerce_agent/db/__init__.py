@@ -8,7 +8,10 @@ from commerce_agent.db.base import (
     IntegrityError,
     Row,
     Transaction,
+    WriteConflict,
+    locking,
+    retry_conflicts,
 )
 
 __all__ = ["Database", "DatabaseUnavailable", "IntegrityError", "Row", "Transaction",
-           "database_for"]
+           "WriteConflict", "database_for", "locking", "retry_conflicts"]

@@ -58,6 +58,7 @@ from commerce_agent.db.base import (
     run_after_commit,
 )
 from commerce_agent.db.migrations import apply_migrations
+from commerce_agent.db.sqlite_writer_lock import WriterLock
 
 T = TypeVar("T")
 _OPEN_ATTEMPTS = 40
@@ -214,6 +215,7 @@ class SqliteDatabase(Database):
         self._lookups: sqlite3.Connection | None = None
         self._next_reader: Iterable[int] = itertools.cycle(range(readers))
         self._write_lock = asyncio.Lock()
+        self._writer_lock: WriterLock | None = None  # between processes (sqlite_writer_lock)
         self._waiting_writes = 0
         self._group: _Group | None = None
         self._signals: dict[str, asyncio.Event] = {}
@@ -227,15 +229,20 @@ class SqliteDatabase(Database):
         self._last_checkpoint = 0.0
 
     async def _begin(self, writer: sqlite3.Connection) -> None:
-        """Take the file's write lock: another process may hold it, and SQLite waits up to
-        busy_timeout for it; past that the write is answered 503."""
+        """Take the file's write lock: first our processes' own (sqlite_writer_lock: a waiter
+        wakes when it is released), then SQLite's, for which a program of another kind may
+        make us wait up to busy_timeout. Past either bound the write is answered 503."""
+        assert self._writer_lock is not None
+        if not await self._writer_lock.acquire(DATABASE_TIMEOUT_SECONDS):
+            raise DatabaseUnavailable("another process held the database's write lock")
         try:
             await self._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
-        except sqlite3.OperationalError as exc:
-            if not _is_busy(exc):
-                raise
-            raise DatabaseUnavailable(f"the database is locked by another writer: {exc}") \
-                from exc
+        except BaseException as exc:
+            self._writer_lock.release()
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise DatabaseUnavailable(
+                    f"the database is locked by another writer: {exc}") from exc
+            raise
 
     def _pragmas(self) -> list[str]:
         # temp_store = MEMORY: each write's SAVEPOINT keeps the original of every page it
@@ -294,6 +301,7 @@ class SqliteDatabase(Database):
             self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
             self._writer = await self._on_writer_thread(self._connect_writer)
             await self._prepare()
+            self._writer_lock = WriterLock(self.path)
             for _ in range(self._reader_count):
                 reader = await self._connect()
                 self._readers.append(reader)
@@ -374,6 +382,9 @@ class SqliteDatabase(Database):
         if self._writer_thread is not None:
             self._writer_thread.shutdown(wait=True)
             self._writer_thread = None
+        if self._writer_lock is not None:
+            self._writer_lock.close()
+            self._writer_lock = None
 
     def transaction(self) -> _Write:
         """One write, atomic and isolated from every other; hooks run after its COMMIT."""
@@ -404,8 +415,10 @@ class SqliteDatabase(Database):
             # Nothing of the group was acknowledged: every write in it fails.
             if writer.in_transaction:
                 await self._on_writer_thread(lambda: writer.execute("ROLLBACK"))
+            self._release_writer_lock()
             group.resolve(exc)
             return
+        self._release_writer_lock()
         if self._wal is None:
             group.resolve()
         else:  # acknowledged once the WAL is on disk; the lock is not needed for that
@@ -415,6 +428,10 @@ class SqliteDatabase(Database):
             synced.add_done_callback(lambda done: group.resolve(done.exception()))
             self._last_sync = synced
         self._checkpoint_soon()
+
+    def _release_writer_lock(self) -> None:
+        if self._writer_lock is not None:
+            self._writer_lock.release()
 
     def _checkpoint_soon(self) -> None:
         """Start a background checkpoint unless one is running or ran moments ago."""

@@ -1,21 +1,15 @@
 """PostgreSQL: the same interface as the SQLite file, for several processes on several hosts.
 
-- Writes are serialized exactly as SQLite's single writer serializes them. Each
-  `transaction()` is one real transaction on this process's writer connection that first takes
-  a global transaction-scoped advisory lock (`pg_advisory_xact_lock(WRITE_LOCK)`), held until
-  its COMMIT or ROLLBACK. So one write runs at a time across every process sharing the
-  database, each statement of a write sees every write committed before it (READ COMMITTED
-  takes a new snapshot per statement), and the rules that rely on it hold as on SQLite: stock
-  taken by one conditional UPDATE, an Idempotency-Key checked and stored in the write it
-  guards, a payment proof spent once, the webhook outbox row written with its change,
-  `order_events.id` growing in commit order. Within a process an asyncio lock queues writes
-  for the one writer connection, so waiting writes never hold pool connections.
-- Group commit, as on SQLite: each write is a SAVEPOINT inside the writer's open transaction;
-  when it ends and other writes of this process wait for the lock, the transaction stays open
-  for them, and one COMMIT (one WAL flush) makes the whole group durable. A write that fails
-  rolls back to its savepoint only; no write returns, and no after-commit hook runs, before
-  its COMMIT. (The advisory lock is held until that COMMIT, so a serialized writer could not
-  share PostgreSQL's own group commit otherwise.)
+- Writes run concurrently, from every process and host. Each `transaction()` is one
+  transaction of its own (READ COMMITTED) on a connection of the writer pool, begun with its
+  first statement and ended by one `COMMIT` that carries its NOTIFYs. No rule relies on writes
+  taking turns; each is kept by the engine (docs/decisions.md, "PostgreSQL writes
+  concurrently"): conditional UPDATEs whose row count is checked, unique constraints with
+  `INSERT … ON CONFLICT`, row locks (`tx.for_update`) where a write reads what it will
+  change, `FOR UPDATE SKIP LOCKED` for outboxes. A deadlock or serialization failure the
+  engine breaks is `WriteConflict`, which the request layer runs again a few times.
+- Every wait is bounded (db/postgres_limits.py): a database that is down or frozen costs a
+  request seconds and a 503, never a hang.
 - Reads run on pooled connections in autocommit mode, one statement each (committed data).
 - `tx.notify(topic)` sends `NOTIFY commerce_agent, 'topic'` with the COMMIT, which PostgreSQL
   delivers only if the transaction commits. Each process LISTENs on one connection of its own
@@ -56,8 +50,6 @@ from commerce_agent.db.base import (
     Transaction,
     run_after_commit,
 )
-from commerce_agent.db.database import MAX_GROUP
-from commerce_agent.db.database import _Group as CommitGroup
 from commerce_agent.db.dialect import to_postgres
 from commerce_agent.db.migrations import migration_files
 from commerce_agent.db.postgres_limits import (
@@ -69,13 +61,14 @@ from commerce_agent.db.postgres_limits import (
     unavailable,
 )
 
-# Advisory lock keys (any bigint unlikely to clash with another application's).
-WRITE_LOCK = 7_202_611_180_001
+# Advisory lock key (any bigint unlikely to clash with another application's).
 MIGRATION_LOCK = 7_202_611_180_002
 CHANNEL = "commerce_agent"
 # Topics are code constants; the check keeps them safe to inline in NOTIFY.
 _TOPIC = re.compile(r"[A-Za-z0-9_.:\-]{1,200}")
 READ_POOL_MAX = 8
+# Writes of one process in flight at once, each on its own connection and transaction.
+WRITE_POOL_MAX = 8
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -140,6 +133,7 @@ async def _to_the_end(work: Awaitable[T]) -> T:
 
 class PostgresTransaction(Transaction):
     dialect = "postgresql"
+    for_update = " FOR UPDATE"
 
     def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
         self.path = path
@@ -186,69 +180,47 @@ class PostgresTransaction(Transaction):
             self.topics.append(topic)
 
 
-class _Group(CommitGroup):
-    """Writes sharing one transaction (and one COMMIT) on the writer connection."""
-
-    def __init__(self, connection: psycopg.AsyncConnection[Any]) -> None:
-        super().__init__()
-        self.connection = connection
-        self.topics: dict[str, None] = {}  # of the writes that were kept, in order
-
-
 class _Write:
-    """`async with db.transaction() as tx` on PostgreSQL: a savepoint of the group's open
-    transaction, as on SQLite (see the module's doc)."""
+    """`async with db.transaction() as tx` on PostgreSQL: one transaction of its own on a
+    pooled writer connection, concurrent with every other (see the module's doc)."""
 
-    __slots__ = ("_db", "_group", "_tx", "_committed")
+    __slots__ = ("_db", "_connection", "_tx")
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
 
     async def __aenter__(self) -> PostgresTransaction:
-        db = self._db
-        db._waiting_writes += 1
-        try:
-            await db._write_lock.acquire()
-        finally:
-            db._waiting_writes -= 1
-        try:
-            if db._group is None:
-                connection = await db._connection(db._writer())
-                db._group = _Group(connection)
-                # No parameters: one round trip for the three statements.
-                await _to_the_end(_statement(connection,
-                    f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}); SAVEPOINT write"))
-            else:
-                await _to_the_end(_statement(db._group.connection, "SAVEPOINT write"))
-            self._group = db._group
-        except BaseException:
-            if db._group is not None and db._group.size == 0:  # begun for this write only
-                await _to_the_end(db._commit(db._group, "ROLLBACK"))
-            db._write_lock.release()
-            raise
-        self._committed = self._group.committed()
-        self._tx = PostgresTransaction(self._group.connection, db.path)
+        # psycopg begins the transaction with the first statement (no round trip of its own).
+        self._connection = await self._db._connection(self._db._writer())
+        self._tx = PostgresTransaction(self._connection, self._db.path)
         return self._tx
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         traceback: Any) -> None:
-        db, group = self._db, self._group
+        db, connection, tx = self._db, self._connection, self._tx
         try:
             if kind is None:
-                end = "RELEASE SAVEPOINT write"
-                group.topics.update(dict.fromkeys(self._tx.topics))
-            else:
-                end = "ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write"
-            await _to_the_end(db._end_of_write(group, end))
+                await _to_the_end(_commit(connection, tx.topics))
         finally:
-            db._write_lock.release()
+            await _to_the_end(db._give_back(db._writer(), connection))  # rolls back if open
         if kind is not None:
-            self._committed.cancel()
             return  # the error goes on; nothing of this write was kept
-        await self._committed
-        for topic in self._tx.topics:
+        for topic in tx.topics:
             db.signal(topic).set()
-        await run_after_commit(self._tx._after_commit)
+        await run_after_commit(tx._after_commit)
+
+
+async def _commit(connection: psycopg.AsyncConnection[Any], topics: list[str]) -> None:
+    """COMMIT, with the write's NOTIFYs (PostgreSQL delivers them only if it commits): one
+    round trip. A deferred constraint refusing it is ConstraintViolation."""
+    if connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE \
+            and not topics:
+        return  # nothing was run
+    notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in topics)
+    try:
+        await _statement(connection, notices + "COMMIT")
+    except psycopg.errors.IntegrityError as exc:
+        raise ConstraintViolation(str(exc)) from exc
 
 
 # --- the database --------------------------------------------------------------------------
@@ -258,7 +230,7 @@ class PostgresDatabase(Database):
     dialect = "postgresql"
     signals_every_process = True
 
-    def __init__(self, url: str, *, readers: int = READ_POOL_MAX,
+    def __init__(self, url: str, *, readers: int = READ_POOL_MAX, writers: int = WRITE_POOL_MAX,
                  synchronous: str | None = None) -> None:
         # `synchronous` is SQLite's durability setting; PostgreSQL's is the server's own
         # (synchronous_commit), so it is accepted and ignored.
@@ -266,12 +238,9 @@ class PostgresDatabase(Database):
         self.url = url
         self.path = display(url)
         self._reader_count = readers
+        self._writer_count = writers
         self._readers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._writers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
-        self._write_lock = asyncio.Lock()
-        self._waiting_writes = 0
-        self._group: _Group | None = None
-        self._flushes: set[asyncio.Task[None]] = set()
         self._background: set[asyncio.Task[None]] = set()
         self._checking: set[AsyncConnectionPool[psycopg.AsyncConnection[Any]]] = set()
         self._signals: dict[str, asyncio.Event] = {}
@@ -285,9 +254,11 @@ class PostgresDatabase(Database):
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             connection.row_factory = _rows
 
+        # Readers run each statement on its own (autocommit); writers' statements form the
+        # transaction psycopg begins with the first of them.
         return AsyncConnectionPool(
             self.url, min_size=1, max_size=size, open=False, name=name,
-            kwargs={"autocommit": True, **connection_options(read_only=read_only)},
+            kwargs={"autocommit": read_only, **connection_options(read_only=read_only)},
             configure=configure, timeout=POOL_WAIT_SECONDS,
             reconnect_timeout=RECONNECT_SECONDS, reconnect_failed=_reconnect_failed)
 
@@ -336,15 +307,16 @@ class PostgresDatabase(Database):
 
     async def open(self) -> None:
         try:
-            self._writers = self._pool(1, "commerce-agent-writer")
-            self._readers = self._pool(self._reader_count, "commerce-agent-readers",
-                                       read_only=True)
-            await self._writers.open(wait=True, timeout=30.0)
-            async with self._writers.connection() as connection:
+            async with await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, **connection_options()) as connection:
                 await _migrate(connection)
                 found = await connection.execute(
                     "SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'")
                 self.trigrams = await found.fetchone() is not None
+            self._writers = self._pool(self._writer_count, "commerce-agent-writers")
+            self._readers = self._pool(self._reader_count, "commerce-agent-readers",
+                                       read_only=True)
+            await self._writers.open(wait=True, timeout=30.0)
             await self._readers.open(wait=True, timeout=30.0)
             self._listener = asyncio.create_task(self._listen())
             await asyncio.wait_for(self._listening.wait(), 30.0)
@@ -358,14 +330,10 @@ class PostgresDatabase(Database):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
             self._listener = None
-        async with self._write_lock:  # a write still running finishes first
-            if self._group is not None:  # writes still waiting for their COMMIT get it
-                await _to_the_end(self._commit(self._group, self._notices(self._group)
-                                               + "COMMIT"))
-            for pool in (self._readers, self._writers):
-                if pool is not None:
-                    await pool.close()
-            self._readers = self._writers = None
+        for pool in (self._readers, self._writers):
+            if pool is not None:
+                await pool.close()  # waits for connections in use (writes finish first)
+        self._readers = self._writers = None
 
     async def _listen(self) -> None:
         """LISTEN for every process's commits; reconnect when the connection drops (waking
@@ -391,47 +359,6 @@ class PostgresDatabase(Database):
 
     def transaction(self) -> _Write:
         return _Write(self)
-
-    async def _end_of_write(self, group: _Group, end: str) -> None:
-        """With the lock held: end the write's savepoint, and commit the group unless more
-        writes wait to join it (the savepoint's end then goes with the COMMIT: one round
-        trip). A flush queued behind the waiting writes commits whatever they leave."""
-        if self._waiting_writes and group.size < MAX_GROUP:
-            await _statement(group.connection, end)
-            if group.size == 1:
-                flush = asyncio.get_running_loop().create_task(self._flush(group))
-                self._flushes.add(flush)  # a task nobody references may be collected
-                flush.add_done_callback(self._flushes.discard)
-            return
-        await self._commit(group, end + "; " + self._notices(group) + "COMMIT")
-
-    async def _flush(self, group: _Group) -> None:
-        async with self._write_lock:
-            if self._group is group:
-                await _to_the_end(self._commit(group, self._notices(group) + "COMMIT"))
-
-    @staticmethod
-    def _notices(group: _Group) -> str:
-        # Delivered by PostgreSQL only if the COMMIT succeeds.
-        return "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in group.topics)
-
-    async def _commit(self, group: _Group, statements: str) -> None:
-        """End the group's transaction with `statements` and give its connection back; every
-        write of the group fails if that fails (nothing of it was acknowledged)."""
-        assert self._group is group
-        self._group = None
-        connection = group.connection
-        failure: BaseException | None = None
-        try:
-            await _statement(connection, statements)
-        except psycopg.errors.IntegrityError as exc:  # a deferred constraint
-            failure = ConstraintViolation(str(exc))
-            failure.__cause__ = exc
-        except Exception as exc:
-            failure = exc
-        finally:
-            await self._give_back(self._writer(), connection)
-        group.resolve(failure)
 
     def signal(self, topic: str) -> asyncio.Event:
         return self._signals.setdefault(topic, asyncio.Event())

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from commerce_agent.db.base import DATABASE_TIMEOUT_SECONDS, DatabaseUnavailable
+from commerce_agent.db.base import DATABASE_TIMEOUT_SECONDS, DatabaseUnavailable, WriteConflict
 
 CONNECT_TIMEOUT_SECONDS = 2  # libpq's smallest
 # Past the server's statement_timeout, how long this side still waits for its answer.
@@ -46,6 +46,10 @@ def connection_options(*, read_only: bool = False) -> dict[str, Any]:
 
 
 def unavailable(exc: psycopg.Error) -> DatabaseUnavailable:
+    if (exc.sqlstate or "").startswith("40"):  # transaction rollback: deadlock, serialization
+        conflict = WriteConflict(f"PostgreSQL rolled the write back: {exc}")
+        conflict.__cause__ = exc
+        return conflict
     error = DatabaseUnavailable(f"PostgreSQL did not answer: {type(exc).__name__}: {exc}")
     error.__cause__ = exc
     return error

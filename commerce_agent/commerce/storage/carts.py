@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.db import Transaction
+from commerce_agent.db import Transaction, locking
 
 
 async def insert_cart(tx: Transaction, cart: dict[str, Any]) -> None:
@@ -30,6 +30,8 @@ _CART_WITH_LINES = (
     "LEFT JOIN items ON items.id = cart_items.item_id "
     "LEFT JOIN stock ON stock.item_id = items.id "
     "WHERE carts.id = ? AND carts.owner_id = ? ORDER BY cart_items.position")
+# In a write the cart's row stays locked until it ends: changes to one cart (two lines of the
+# same item added at once, two orders of it) take turns from their read on.
 
 
 async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[sqlite3.Row]:
@@ -37,7 +39,8 @@ async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[sqlite3.
     item's stock rows: one row per line and stock row, one row with NULL lines for a cart
     without any, none for no such cart of this owner. One statement where reading the cart,
     its lines and their items apart took three, each a round through SQLite of its own."""
-    rows: list[sqlite3.Row] = await db.fetch_all(_CART_WITH_LINES, (cart_id, owner_id))
+    rows: list[sqlite3.Row] = await db.fetch_all(_CART_WITH_LINES + locking(db, "carts"),
+                                                 (cart_id, owner_id))
     return rows
 
 

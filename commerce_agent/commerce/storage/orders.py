@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Transaction, locking
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -30,9 +30,11 @@ async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> N
 
 async def get_order(db: Database | Transaction, order_id: str, owner_id: str
                     ) -> sqlite3.Row | None:
+    """The order; in a write its row stays locked until the write ends (see
+    lifecycle.order_by_id)."""
     return await db.fetch_one(
-        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id AND owner_id = :owner",
-        {"id": order_id, "owner": owner_id})
+        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id AND owner_id = :owner"
+        + locking(db), {"id": order_id, "owner": owner_id})
 
 
 async def list_orders(db: Database, owner_id: str, status: str | None, limit: int,
