@@ -76,13 +76,19 @@ class Transaction(ABC):
     dialect: str  # "sqlite" or "postgresql": the few statements that differ pick by it
     path: str  # the database's, like Database.path
     # Appended to a SELECT of rows the write will change, so that concurrent writes of the
-    # same rows take turns from the read on: " FOR UPDATE" on PostgreSQL; nothing on SQLite,
+    # same rows take turns from the read on: a row lock on PostgreSQL; nothing on SQLite,
     # whose writer holds the whole file's lock from BEGIN IMMEDIATE.
     for_update: str = ""
 
     @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
+
+    async def defer(self, sql: str, params: Params = ()) -> None:
+        """A statement whose row count the write does not need: the backend may send it with
+        the next statement or the COMMIT (PostgreSQL: one round trip for them all). A failure
+        then surfaces there, still inside the write, which rolls back whole."""
+        await self.execute(sql, params)
 
     @abstractmethod
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...

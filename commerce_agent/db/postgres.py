@@ -30,7 +30,7 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, ClassVar, TypeVar, cast
@@ -133,7 +133,9 @@ async def _to_the_end(work: Awaitable[T]) -> T:
 
 class PostgresTransaction(Transaction):
     dialect = "postgresql"
-    for_update = " FOR UPDATE"
+    # The lock an UPDATE of the row takes: rows inserted elsewhere that merely reference it
+    # (foreign keys take KEY SHARE) need not wait for it.
+    for_update = " FOR NO KEY UPDATE"
 
     def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
         self.path = path
@@ -141,34 +143,53 @@ class PostgresTransaction(Transaction):
         self._cursor = connection.cursor()
         self._after_commit: list[AfterCommit] = []
         self.topics: list[str] = []
+        self.deferred: list[tuple[str, Params]] = []
 
-    async def _run(self, work: Awaitable[T]) -> T:
-        """One statement: bounded in time; a constraint's refusal is ConstraintViolation, a
-        database that cannot answer is DatabaseUnavailable."""
+    async def _run(self, call: Callable[[psycopg.AsyncCursor[Any]], Awaitable[T]]) -> T:
+        """One statement (`call` runs it on a cursor), bounded in time; a constraint's refusal
+        is ConstraintViolation, a database that cannot answer is DatabaseUnavailable.
+
+        Round trips: the first statement goes in one pipeline with the BEGIN psycopg opens
+        the transaction with, and statements deferred (`defer`) go in one with the next."""
+        connection = self._connection
+        work: Awaitable[T]
+        if self.deferred or \
+                connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            work = _pipelined(connection, self.deferred, lambda: call(self._cursor))
+            self.deferred = []
+        else:
+            work = call(self._cursor)
         try:
-            return await bounded(self._connection, work)
+            return await bounded(connection, work)
         except psycopg.errors.IntegrityError as exc:
             raise ConstraintViolation(str(exc)) from exc
         except psycopg.OperationalError as exc:
             raise unavailable(exc) from exc
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        await self._run(self._cursor.execute(to_postgres(sql), params))
+        query = to_postgres(sql)
+        await self._run(lambda cursor: cursor.execute(query, params))
         return self._cursor.rowcount
 
+    async def defer(self, sql: str, params: Params = ()) -> None:
+        self.deferred.append((to_postgres(sql), params))
+
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        await self._run(self._cursor.execute(to_postgres(sql), params))
+        query = to_postgres(sql)
+        await self._run(lambda cursor: cursor.execute(query, params))
         return cast(Row | None, await self._cursor.fetchone())
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        await self._run(self._cursor.execute(to_postgres(sql), params))
+        query = to_postgres(sql)
+        await self._run(lambda cursor: cursor.execute(query, params))
         return cast(list[Row], await self._cursor.fetchall())
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         rows = list(rows)
         if not rows:
             return
-        await self._run(self._cursor.executemany(to_postgres(sql), rows))
+        query = to_postgres(sql)
+        await self._run(lambda cursor: cursor.executemany(query, rows))
 
     def after_commit(self, hook: AfterCommit) -> None:
         self._after_commit.append(hook)
@@ -200,7 +221,7 @@ class _Write:
         db, connection, tx = self._db, self._connection, self._tx
         try:
             if kind is None:
-                await _to_the_end(_commit(connection, tx.topics))
+                await _to_the_end(_commit(connection, tx))
         finally:
             await _to_the_end(db._give_back(db._writer(), connection))  # rolls back if open
         if kind is not None:
@@ -210,17 +231,38 @@ class _Write:
         await run_after_commit(tx._after_commit)
 
 
-async def _commit(connection: psycopg.AsyncConnection[Any], topics: list[str]) -> None:
-    """COMMIT, with the write's NOTIFYs (PostgreSQL delivers them only if it commits): one
-    round trip. A deferred constraint refusing it is ConstraintViolation."""
+async def _pipelined(connection: psycopg.AsyncConnection[Any], deferred: list[tuple[str, Params]],
+                     last: Callable[[], Awaitable[T]]) -> T:
+    """`deferred` statements, then `last`, sent together: one round trip (with the BEGIN,
+    when the transaction is not open yet). The first that fails raises here."""
+    async with connection.pipeline():
+        if deferred:
+            cursor = connection.cursor()
+            for query, params in deferred:
+                await cursor.execute(cast(Any, query), params)
+        return await last()
+
+
+async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransaction) -> None:
+    """Statements still deferred, the write's notifications (delivered by PostgreSQL only if
+    it commits) and COMMIT, in one round trip. A constraint refusing any of them is
+    ConstraintViolation."""
     if connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE \
-            and not topics:
+            and not tx.topics and not tx.deferred:
         return  # nothing was run
-    notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in topics)
+
+    async def notify_and_commit() -> None:
+        cursor = connection.cursor()
+        for topic in tx.topics:
+            await cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, topic))
+        await cursor.execute("COMMIT")
+
     try:
-        await _statement(connection, notices + "COMMIT")
+        await bounded(connection, _pipelined(connection, tx.deferred, notify_and_commit))
     except psycopg.errors.IntegrityError as exc:
         raise ConstraintViolation(str(exc)) from exc
+    except psycopg.OperationalError as exc:
+        raise unavailable(exc) from exc
 
 
 # --- the database --------------------------------------------------------------------------

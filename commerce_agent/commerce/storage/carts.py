@@ -45,12 +45,12 @@ async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[sqlite3.
 
 
 async def touch(tx: Transaction, cart_id: str, now: str, expires_at: str) -> None:
-    await tx.execute("UPDATE carts SET updated_at = ?, expires_at = ? WHERE id = ?",
+    await tx.defer("UPDATE carts SET updated_at = ?, expires_at = ? WHERE id = ?",
                      (now, expires_at, cart_id))
 
 
 async def insert_line(tx: Transaction, cart_id: str, line: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO cart_items (id, cart_id, position, item_id, variant_id, quantity, options) "
         "VALUES (:id, :cart, (SELECT COALESCE(MAX(position), -1) + 1 FROM cart_items "
         "WHERE cart_id = :cart), :item, :variant, :qty, :options)",
@@ -61,13 +61,13 @@ async def insert_line(tx: Transaction, cart_id: str, line: dict[str, Any]) -> No
 
 async def update_line(tx: Transaction, line_id: str, quantity: int,
                       options: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "UPDATE cart_items SET quantity = :qty, options = :options WHERE id = :id",
         {"qty": quantity, "options": _encode_options(options), "id": line_id})
 
 
 async def set_quantity(tx: Transaction, line_id: str, quantity: int) -> None:
-    await tx.execute("UPDATE cart_items SET quantity = ? WHERE id = ?", (quantity, line_id))
+    await tx.defer("UPDATE cart_items SET quantity = ? WHERE id = ?", (quantity, line_id))
 
 
 def _encode_options(options: dict[str, Any]) -> str:

@@ -29,7 +29,7 @@ async def orders_for_merchant(db: Database, status: str | None, limit: int
 
 
 async def schedule(tx: Transaction, order_id: str, step: int, due_at: str | None) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO fulfillment_jobs (order_id, step, due_at) VALUES (:id, :step, :due) "
         "ON CONFLICT (order_id) DO UPDATE SET step = excluded.step, due_at = excluded.due_at",
         {"id": order_id, "step": step, "due": due_at})

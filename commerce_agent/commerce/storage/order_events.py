@@ -14,7 +14,7 @@ async def append(tx: Transaction, event: dict[str, Any], *, first: bool = False)
     order in this write: lifecycle.order_by_id), so the numbers of one order are given out
     one at a time, in commit order, without gaps."""
     if first:
-        await tx.execute(
+        await tx.defer(
             "INSERT INTO order_events (order_id, seq, owner_id, status, patch, created_at) "
             "VALUES (:order_id, 1, :owner_id, :status, :patch, :at)", event)
         return 1
