@@ -21,18 +21,16 @@ async def user_by_id(db: Database, user_id: str) -> sqlite3.Row | None:
                               {"id": user_id})
 
 
-async def email_taken(tx: Transaction, email: str) -> bool:
-    row = await tx.fetch_one("SELECT 1 FROM users WHERE email = :email", {"email": email})
-    return row is not None
-
-
 async def insert_user(tx: Transaction, user_id: str, email: str, name: str,
-                      password_hash: str) -> None:
-    await tx.execute(
+                      password_hash: str) -> bool:
+    """False when the email is taken: by the unique index, so two sign-ups of one address at
+    the same moment (PostgreSQL runs them at once) make one account."""
+    created = await tx.execute(
         "INSERT INTO users (id, email, name, password_hash, created_at) "
-        "VALUES (:id, :email, :name, :hash, :at)",
+        "VALUES (:id, :email, :name, :hash, :at) ON CONFLICT (email) DO NOTHING",
         {"id": user_id, "email": email, "name": name, "hash": password_hash,
          "at": clock.now_iso()})
+    return created == 1
 
 
 # --- token grants and refresh tokens ------------------------------------------------------

@@ -30,7 +30,7 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Iterable
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, ClassVar, TypeVar, cast
@@ -140,56 +140,69 @@ class PostgresTransaction(Transaction):
     def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
         self.path = path
         self._connection = connection
-        self._cursor = connection.cursor()
+        self._cursor = connection.cursor()  # server-side binding, prepared when used often
+        self._texts = psycopg.AsyncClientCursor(connection)  # several statements in one
         self._after_commit: list[AfterCommit] = []
         self.topics: list[str] = []
-        self.deferred: list[tuple[str, Params]] = []
+        self.begun = False
+        self.deferred: list[str] = []  # statements with their values, ready to send
 
-    async def _run(self, call: Callable[[psycopg.AsyncCursor[Any]], Awaitable[T]]) -> T:
-        """One statement (`call` runs it on a cursor), bounded in time; a constraint's refusal
-        is ConstraintViolation, a database that cannot answer is DatabaseUnavailable.
+    def _pending(self) -> str:
+        """What must precede the next statement: BEGIN (writer connections are autocommit:
+        the transaction is begun here, in the same round trip) and the deferred statements,
+        each followed by "; "."""
+        pending = ("" if self.begun else "BEGIN; ") + "".join(
+            statement + "; " for statement in self.deferred)
+        self.begun, self.deferred = True, []
+        return pending
 
-        Round trips: the first statement goes in one pipeline with the BEGIN psycopg opens
-        the transaction with, and statements deferred (`defer`) go in one with the next."""
+    async def _run(self, query: str, params: Params, *, many: bool = False
+                   ) -> psycopg.AsyncCursor[Any]:
+        """One statement, with whatever is pending in the same round trip (then through the
+        client-side binding cursor, which sends several statements as one text); bounded in
+        time. A constraint's refusal is ConstraintViolation, a database that cannot answer is
+        DatabaseUnavailable. Returns the cursor holding its result."""
         connection = self._connection
-        work: Awaitable[T]
-        if self.deferred or \
-                connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-            work = _pipelined(connection, self.deferred, lambda: call(self._cursor))
-            self.deferred = []
-        else:
-            work = call(self._cursor)
         try:
-            return await bounded(connection, work)
+            if many:
+                if not self.begun or self.deferred:  # no parameters: sent as it is
+                    await bounded(connection, self._texts.execute(
+                        cast(Any, self._pending().removesuffix("; ")), None))
+                await bounded(connection, self._cursor.executemany(query, cast(Any, params)))
+                return self._cursor
+            if self.begun and not self.deferred:
+                await bounded(connection, self._cursor.execute(query, params))
+                return self._cursor
+            texts = self._texts
+            # `%` doubled in what goes before: the statement's parameters are merged after.
+            text = self._pending().replace("%", "%%") + query
+            await bounded(connection, texts.execute(cast(Any, text), params))
+            while texts.nextset():  # the result of the statement itself is the last one
+                pass
+            return texts
         except psycopg.errors.IntegrityError as exc:
             raise ConstraintViolation(str(exc)) from exc
         except psycopg.OperationalError as exc:
             raise unavailable(exc) from exc
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        query = to_postgres(sql)
-        await self._run(lambda cursor: cursor.execute(query, params))
-        return self._cursor.rowcount
+        return (await self._run(to_postgres(sql), params)).rowcount
 
     async def defer(self, sql: str, params: Params = ()) -> None:
-        self.deferred.append((to_postgres(sql), params))
+        self.deferred.append(self._texts.mogrify(cast(Any, to_postgres(sql)), params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        query = to_postgres(sql)
-        await self._run(lambda cursor: cursor.execute(query, params))
-        return cast(Row | None, await self._cursor.fetchone())
+        cursor = await self._run(to_postgres(sql), params)
+        return cast(Row | None, await cursor.fetchone())
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        query = to_postgres(sql)
-        await self._run(lambda cursor: cursor.execute(query, params))
-        return cast(list[Row], await self._cursor.fetchall())
+        cursor = await self._run(to_postgres(sql), params)
+        return cast(list[Row], await cursor.fetchall())
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         rows = list(rows)
-        if not rows:
-            return
-        query = to_postgres(sql)
-        await self._run(lambda cursor: cursor.executemany(query, rows))
+        if rows:
+            await self._run(to_postgres(sql), cast(Any, rows), many=True)
 
     def after_commit(self, hook: AfterCommit) -> None:
         self._after_commit.append(hook)
@@ -211,7 +224,6 @@ class _Write:
         self._db = db
 
     async def __aenter__(self) -> PostgresTransaction:
-        # psycopg begins the transaction with the first statement (no round trip of its own).
         self._connection = await self._db._connection(self._db._writer())
         self._tx = PostgresTransaction(self._connection, self._db.path)
         return self._tx
@@ -231,38 +243,19 @@ class _Write:
         await run_after_commit(tx._after_commit)
 
 
-async def _pipelined(connection: psycopg.AsyncConnection[Any], deferred: list[tuple[str, Params]],
-                     last: Callable[[], Awaitable[T]]) -> T:
-    """`deferred` statements, then `last`, sent together: one round trip (with the BEGIN,
-    when the transaction is not open yet). The first that fails raises here."""
-    async with connection.pipeline():
-        if deferred:
-            cursor = connection.cursor()
-            for query, params in deferred:
-                await cursor.execute(cast(Any, query), params)
-        return await last()
-
-
 async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransaction) -> None:
-    """Statements still deferred, the write's notifications (delivered by PostgreSQL only if
-    it commits) and COMMIT, in one round trip. A constraint refusing any of them is
+    """Statements still deferred, the write's NOTIFYs (delivered by PostgreSQL only if it
+    commits) and COMMIT, as one text: one round trip. A constraint refusing any of them is
     ConstraintViolation."""
-    if connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE \
-            and not tx.topics and not tx.deferred:
+    if not tx.begun and not tx.topics and not tx.deferred:
         return  # nothing was run
-
-    async def notify_and_commit() -> None:
-        cursor = connection.cursor()
-        for topic in tx.topics:
-            await cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, topic))
-        await cursor.execute("COMMIT")
-
+    notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in tx.topics)
+    text = ("" if tx.begun else "BEGIN; ") + "".join(
+        statement + "; " for statement in tx.deferred) + notices + "COMMIT"
     try:
-        await bounded(connection, _pipelined(connection, tx.deferred, notify_and_commit))
+        await _statement(connection, text)
     except psycopg.errors.IntegrityError as exc:
         raise ConstraintViolation(str(exc)) from exc
-    except psycopg.OperationalError as exc:
-        raise unavailable(exc) from exc
 
 
 # --- the database --------------------------------------------------------------------------
@@ -296,11 +289,11 @@ class PostgresDatabase(Database):
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             connection.row_factory = _rows
 
-        # Readers run each statement on its own (autocommit); writers' statements form the
-        # transaction psycopg begins with the first of them.
+        # Autocommit: readers run each statement on its own; a write begins its transaction
+        # itself, with its first statement (PostgresTransaction._pending).
         return AsyncConnectionPool(
             self.url, min_size=1, max_size=size, open=False, name=name,
-            kwargs={"autocommit": read_only, **connection_options(read_only=read_only)},
+            kwargs={"autocommit": True, **connection_options(read_only=read_only)},
             configure=configure, timeout=POOL_WAIT_SECONDS,
             reconnect_timeout=RECONNECT_SECONDS, reconnect_failed=_reconnect_failed)
 
