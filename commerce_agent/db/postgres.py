@@ -1,8 +1,9 @@
 """PostgreSQL: the same interface as the SQLite file, for several processes on several hosts.
 
 - Writes run concurrently, from every process and host. Each `transaction()` is one
-  transaction of its own (READ COMMITTED) on a connection of the writer pool, begun with its
-  first statement and ended by one `COMMIT` that carries its NOTIFYs. No rule relies on writes
+  transaction of its own (READ COMMITTED) on a connection of the writer pool: BEGIN travels
+  with its first statement, deferred statements (`tx.defer`) with the next one, NOTIFYs with
+  the COMMIT (one text each, so one round trip). No rule relies on writes
   taking turns; each is kept by the engine (docs/decisions.md, "PostgreSQL writes
   concurrently"): conditional UPDATEs whose row count is checked, unique constraints with
   `INSERT … ON CONFLICT`, row locks (`tx.for_update`) where a write reads what it will
