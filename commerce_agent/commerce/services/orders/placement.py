@@ -293,7 +293,6 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         if payment is None:
             return await _payment_required(tx, principal, cart, base_url, pay_to)
         record = await _take_payment(tx, principal, cart, payment, order_id, pay_to)
-    await _take_stock(tx, cart)
     doc = _order_document(order_id, cart, request, record)
     if record is None:
         doc["status"] = "confirmed"
@@ -307,6 +306,10 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
                             params={"id": cart.row["id"]})
     rendered = [await order_view.after_order_created(tx, principal.user_id, placed)
                 for placed in docs]
+    # Stock last: on PostgreSQL a popular item's row stays locked from this UPDATE to the
+    # COMMIT, so nothing else of the order should run in between (orders of one item take
+    # turns on that lock, not on the whole order).
+    await _take_stock(tx, cart)
     headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
     if payment is not None and record is not None:
         settled = (payment.transfer.value if payment.transfer
