@@ -130,19 +130,19 @@ async def forget_ended_windows(tx: Transaction, now: str) -> None:
                      {"now": now})
 
 
-async def sign_in_failures(tx: Transaction, email_hash: str) -> sqlite3.Row | None:
-    return await tx.fetch_one(
-        "SELECT failures, window_ends_at FROM sign_in_failures WHERE email_hash = :hash",
-        {"hash": email_hash})
-
-
-async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at: str) -> None:
-    """One more failure; `window_ends_at` applies only to a new window (the first failure)."""
-    await tx.execute(
+async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at: str
+                                ) -> sqlite3.Row:
+    """One more failure; `window_ends_at` applies only to a new window (the first failure).
+    Returns the count and window after it: one statement, so attempts made at the same moment
+    (PostgreSQL runs them at once) are counted one after the other on the row's lock."""
+    row = await tx.fetch_one(
         "INSERT INTO sign_in_failures (email_hash, failures, window_ends_at) "
         "VALUES (:hash, 1, :ends) "
-        "ON CONFLICT (email_hash) DO UPDATE SET failures = sign_in_failures.failures + 1",
+        "ON CONFLICT (email_hash) DO UPDATE SET failures = sign_in_failures.failures + 1 "
+        "RETURNING failures, window_ends_at",
         {"hash": email_hash, "ends": window_ends_at})
+    assert row is not None
+    return row
 
 
 async def clear_sign_in_failures(tx: Transaction, email_hash: str) -> None:
