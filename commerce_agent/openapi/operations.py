@@ -43,6 +43,7 @@ class Param:
 @dataclass(frozen=True)
 class Operation:
     responses: dict[int, Answer]
+    path: tuple[Param, ...] = ()  # path parameters the handler checks (others: any text)
     query: tuple[Param, ...] = ()
     headers: tuple[Param, ...] = ()
     body_required: bool = True
@@ -240,11 +241,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                                            "event id and body).", 202),
         body_required=False, tags=("Webhooks",)),
     # --- MCP (the protocol itself, at /mcp, is described by docs/mcp.md) -----------------
-    ("GET", "/.well-known/oauth-protected-resource"): Operation(
-        {200: Answer("Protected resource metadata of /mcp (RFC 9728): where to get a token.",
-                     dict[str, Any], JSON)}, tags=("MCP",)),
     ("GET", "/.well-known/oauth-protected-resource/mcp"): Operation(
-        {200: Answer("The same document at the RFC 9728 path of the /mcp resource.",
+        {200: Answer("Protected resource metadata of /mcp (RFC 9728): where to get a token.",
                      dict[str, Any], JSON)}, tags=("MCP",)),
     # --- profile and accounts -----------------------------------------------------------
     ("GET", "/user/profile"): Operation(ok(Profile), tags=("Profile",)),

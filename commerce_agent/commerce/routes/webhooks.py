@@ -19,13 +19,28 @@ from commerce_agent.errors import validation_error
 from commerce_agent.http import decode_body, encoder, json_response
 from commerce_agent.openapi.models import Pagination, Timestamp
 from commerce_agent.routing import Route
+from commerce_agent.struct_rules import Rule, Ruled
 
-EventName = Annotated[str, Meta(min_length=1, max_length=64)]
+# Known names, each once: service.check_events answers which one is not (its pointer).
+EventName = Annotated[str, Meta(min_length=1, max_length=64, extra_json_schema={
+    "enum": [*service.EVENTS, service.ALL_EVENTS]})]
+_HOST = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PORT = r"(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
+# https to a host name or IPv4 address, http only to loopback; then printable ASCII with no
+# backslash and no credentials. Checked as the body is decoded (service.check_url's finer
+# reasons remain for every other way in).
+WEBHOOK_URL = (rf"^(?:https://{_HOST}(?:\.{_HOST})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))"
+               rf"(?::{_PORT})?(?:[/?#][!-\[\]-~]*)?$")
 
 
-class CreateWebhookRequest(msgspec.Struct, forbid_unknown_fields=True):
+class CreateWebhookRequest(Ruled, forbid_unknown_fields=True):
+    rules = (Rule({"properties": {"url": {"pattern": WEBHOOK_URL}}}, lambda: validation_error(
+        "/url", "must be an https URL naming a host (http only to 127.0.0.1, ::1 or localhost), "
+                "in printable ASCII, without credentials")),)
+
     url: Annotated[str, Meta(min_length=1, max_length=service.MAX_URL_LENGTH)]
-    events: Annotated[list[EventName], Meta(min_length=1, max_length=len(service.EVENTS) + 1)]
+    events: Annotated[list[EventName], Meta(min_length=1, max_length=len(service.EVENTS) + 1,
+                                            extra_json_schema={"uniqueItems": True})]
     description: Annotated[str, Meta(max_length=500)] | None = None
     metadata: Annotated[dict[str, Any], Meta(max_length=service.MAX_METADATA_KEYS)] = {}
 
