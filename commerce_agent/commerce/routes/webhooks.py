@@ -31,6 +31,9 @@ _PORT = r"(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-
 # reasons remain for every other way in).
 WEBHOOK_URL = (rf"^(?:https://{_HOST}(?:\.{_HOST})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))"
                rf"(?::{_PORT})?(?:[/?#][!-\[\]-~]*)?$")
+# (key lengths: checked by service.check_metadata)
+Metadata = Annotated[dict[str, Any], Meta(max_length=service.MAX_METADATA_KEYS, extra_json_schema={
+    "propertyNames": {"minLength": 1, "maxLength": service.MAX_METADATA_KEY_LENGTH}})]
 
 
 class CreateWebhookRequest(Ruled, forbid_unknown_fields=True):
@@ -42,7 +45,7 @@ class CreateWebhookRequest(Ruled, forbid_unknown_fields=True):
     events: Annotated[list[EventName], Meta(min_length=1, max_length=len(service.EVENTS) + 1,
                                             extra_json_schema={"uniqueItems": True})]
     description: Annotated[str, Meta(max_length=500)] | None = None
-    metadata: Annotated[dict[str, Any], Meta(max_length=service.MAX_METADATA_KEYS)] = {}
+    metadata: Metadata = {}
 
 
 _create = msgspec.json.Decoder(CreateWebhookRequest)
