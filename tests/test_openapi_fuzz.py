@@ -62,6 +62,10 @@ DATA_DEPENDENT = {
     ("PATCH /user/profile", "bad_request", "/preferences/language"): "unknown locale",
     **{("PATCH /user/profile", "bad_request", f"/savedAddresses/{index}/label"):
        "a repeated label" for index in range(1, 20)},
+    # An outputSchema is checked against the JSON Schema metaschema and the server's limits
+    # (agent/schemas.py): a document cannot restate a metaschema.
+    **{(f"POST {AGENT_MOUNT}/session{path}", "invalid_output_schema", None): "metaschema"
+       for path in ("", "/{session_id}")},
     # The Authorization header and the body's continuationToken differ.
     (f"POST {AGENT_MOUNT}/session/{{session_id}}", "token_mismatch", None): "header vs body",
     (f"POST {AGENT_MOUNT}/session/{{session_id}}/cancel", "token_mismatch", None):

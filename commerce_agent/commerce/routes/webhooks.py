@@ -24,13 +24,21 @@ from commerce_agent.struct_rules import Rule, Ruled
 # Known names, each once: service.check_events answers which one is not (its pointer).
 EventName = Annotated[str, Meta(min_length=1, max_length=64, extra_json_schema={
     "enum": [*service.EVENTS, service.ALL_EVENTS]})]
+
+
+def _any_case(word: str) -> str:
+    return "".join(f"[{char.upper()}{char.lower()}]" if char.isalpha() else char
+                   for char in word)
+
+
 _HOST = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _PORT = r"(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
-# https to a host name or IPv4 address, http only to loopback; then printable ASCII with no
-# backslash and no credentials. Checked as the body is decoded (service.check_url's finer
-# reasons remain for every other way in).
-WEBHOOK_URL = (rf"^(?:https://{_HOST}(?:\.{_HOST})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))"
-               rf"(?::{_PORT})?(?:[/?#][!-\[\]-~]*)?$")
+_LOOPBACK = rf"(?:127\.0\.0\.1|{_any_case('localhost')}|\[::1\])"
+# https to a host name or IPv4 address, http only to loopback (schemes and host names in any
+# case); then printable ASCII with no backslash and no credentials. Checked as the body is
+# decoded (service.check_url's finer reasons remain for every other way in).
+WEBHOOK_URL = (rf"^(?:{_any_case('https')}://{_HOST}(?:\.{_HOST})*|{_any_case('http')}://"
+               rf"{_LOOPBACK})(?::{_PORT})?(?:[/?#][!-\[\]-~]*)?$")
 # (key lengths: checked by service.check_metadata)
 Metadata = Annotated[dict[str, Any], Meta(max_length=service.MAX_METADATA_KEYS, extra_json_schema={
     "propertyNames": {"minLength": 1, "maxLength": service.MAX_METADATA_KEY_LENGTH}})]
