@@ -15,6 +15,7 @@ from msgspec import Meta
 
 from commerce_agent.auth.accounts import TokenPair
 from commerce_agent.commerce.routes import webhooks as webhook_routes
+from commerce_agent.commerce.routes.discovery import Price
 from commerce_agent.commerce.routes.payments import ConfirmedIntent
 from commerce_agent.commerce.services.profile import Profile
 from commerce_agent.openapi import models
@@ -97,8 +98,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         Param("storeId", str, "Only this store."),
         Param("sort", Literal["relevance", "price_asc", "price_desc", "name_asc",
                               "name_desc"], "Sort order."),
-        Param("minPrice", models.Decimal, "Lowest price."),
-        Param("maxPrice", models.Decimal, "Highest price."),
+        Param("minPrice", Price, "Lowest price."),
+        Param("maxPrice", Price, "Highest price."),
         Param("fulfillmentType", Literal["physical", "digital", "pickup", "hybrid"],
               "Only this fulfillment type."),
         Param("available", Literal["true", "false"], "Only items in stock."),
