@@ -6,7 +6,7 @@ included) and schemas, invalid input must be refused, and valid input accepted u
 depends on stored data (DATA_DEPENDENT lists those refusals, each with its reason).
 
 Bounded and deterministic: a fixed seed, derandomized generation, no shrinking, a few examples
-per operation, one worker.
+per operation (FUZZ_EXAMPLES sets more, for a run by hand), one worker.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.shop import merchants
 from commerce_agent.settings import Settings
 
-EXAMPLES = 4
+# A few examples an operation in CI; a larger budget by hand: FUZZ_EXAMPLES=100 pytest …
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "4"))
 AGENT_MOUNT = Settings().agent_mount
 # Open-ended streams: the in-process client reads a body to its end, so a stream of a real
 # order or session (which the stateful phase would find) never ends. Fuzzed here on their own
