@@ -18,6 +18,11 @@ from typing import Any, ClassVar
 import jsonschema
 import msgspec
 
+# Python's `\S` spelled out for patterns in /openapi.json: JSON Schema tools read `\s` as
+# ECMA-262 does (without U+001C to U+001F and U+0085, which Python's `\s`, str.isspace and
+# str.strip count as space), so a bare `\S` would let the document and the server disagree.
+NOT_SPACE = r"[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+
 _TYPES: dict[str, tuple[type, ...]] = {
     "null": (type(None),), "string": (str,), "array": (list,), "object": (dict,),
     "boolean": (bool,), "integer": (int,), "number": (int, float)}

@@ -3,6 +3,7 @@ rule using a keyword the matcher does not know is refused when it is written."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import jsonschema
@@ -15,7 +16,7 @@ from commerce_agent.commerce.admin.store_routes import PromotionPut
 from commerce_agent.commerce.routes.order_actions import RatingRequest, TipRequest
 from commerce_agent.commerce.routes.orders import CreateOrderRequest
 from commerce_agent.commerce.routes.webhooks import CreateWebhookRequest
-from commerce_agent.struct_rules import Rule, matches
+from commerce_agent.struct_rules import NOT_SPACE, Rule, matches
 
 RULES = [rule for kind in (FollowUpBody, PromotionPut, RatingRequest, TipRequest,
                            CreateOrderRequest, CreateWebhookRequest) for rule in kind.rules]
@@ -41,3 +42,12 @@ def test_the_matcher_agrees_with_jsonschema(document: dict[str, Any]) -> None:
 def test_a_rule_with_an_unknown_keyword_is_refused() -> None:
     with pytest.raises(ValueError, match="uniqueItems"):
         Rule({"properties": {"events": {"uniqueItems": True}}}, lambda: ValueError())
+
+
+def test_not_space_is_pythons_non_space_in_every_regex_dialect() -> None:
+    """Explicit, so ECMA-262 (JSON Schema tools) and Python read it the same: exactly the
+    characters str.isspace (and so str.strip) does not count as space."""
+    pattern = re.compile(NOT_SPACE)
+    assert [hex(code) for code in range(0x110000)
+            if (pattern.fullmatch(chr(code)) is None) != chr(code).isspace()] == []
+    assert "\\s" not in NOT_SPACE and "\\S" not in NOT_SPACE

@@ -25,14 +25,14 @@ from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
 from commerce_agent.routing import Mount, Route, share_methods
-from commerce_agent.struct_rules import Rule, Ruled, at_least_one, given
+from commerce_agent.struct_rules import NOT_SPACE, Rule, Ruled, at_least_one, given
 
 MAX_CONTEXT_DEPTH = 32
 
 
 # A message says something: at least one character that is not white space. Typed so that
 # /openapi.json says so too; a message that is not one is refused as message_required.
-Message = Annotated[str, msgspec.Meta(pattern=r"\S", description="The user's message.")]
+Message = Annotated[str, msgspec.Meta(pattern=NOT_SPACE, description="The user's message.")]
 # A JSON Schema (an object) the final answer must match; checked against its metaschema.
 OutputSchema = Annotated[dict[str, Any], msgspec.Meta(
     description="A JSON Schema (draft 2020-12) object the final answer must match.")]
