@@ -44,7 +44,8 @@ STREAMS = ["GET /orders/{order_id}/updates", f"GET {AGENT_MOUNT}/session/{{sessi
 DATA_DEPENDENT = {
     # An opaque cursor: only the server knows which strings it issued.
     **{(operation, "bad_request", "cursor"): "a cursor this server did not issue"
-       for operation in ("GET /stores", "GET /catalogs", "GET /search", "GET /orders",
+       for operation in ("GET /stores", "GET /catalogs", "GET /catalogs/{catalog_id}",
+                         "GET /search", "GET /orders",
                          "GET /webhooks", "GET /webhooks/{webhook_id}/deliveries",
                          "GET /admin/orders", "GET /admin/returns",
                          "GET /admin/stores/{store_id}/items")},
@@ -130,8 +131,10 @@ def _config(token: str) -> SchemathesisConfig:
         "workers": 1,
         "headers": {"Authorization": f"Bearer {token}"},
         "checks": every_check,
+        # U+0000 is refused in every text a client sends (PostgreSQL cannot store it): one
+        # rule for all strings, kept by the body decoder, not restated in each schema.
         "generation": {"max-examples": EXAMPLES, "deterministic": True, "database": "none",
-                       "no-shrink": True},
+                       "no-shrink": True, "allow-x00": False},
         # One unexpected method per path is enough to check 405s and their Allow header.
         "phases": {"coverage": {"unexpected-methods": ["OPTIONS"]},
                    "stateful": {"max-steps": 6}},
