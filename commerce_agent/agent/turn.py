@@ -182,11 +182,8 @@ class Turn:
                 return False
             verdict = policy.verdict(tool, self.record.decisions.get(call.tool_call_id))
             if verdict == "ask":
-                try:
-                    prompt = await policy.prompt(tool, await self._context(call), call.args,
-                                                 self._locale())
-                except (CommerceError, ToolFailure) as exc:
-                    await self._result(call, _failure(exc), True)
+                prompt = await self._prompt(tool, call)
+                if prompt is None:
                     continue
                 await self._park_for_input(call, prompt)
                 return False
@@ -196,11 +193,8 @@ class Turn:
             if policy.needs_approval(tool) and not self._started(call):
                 # Approved: but is it still what the person saw? (The cart or order may have
                 # changed since.) A call resumed after it started skips this: it replays.
-                try:
-                    prompt = await policy.prompt(tool, await self._context(call), call.args,
-                                                 self._locale())
-                except (CommerceError, ToolFailure) as exc:
-                    await self._result(call, _failure(exc), True)
+                prompt = await self._prompt(tool, call)
+                if prompt is None:
                     continue
                 if not policy.still_approved(self.record.decisions, call.tool_call_id, prompt):
                     await self._park_for_input(call, prompt)
@@ -218,6 +212,16 @@ class Turn:
         said = [message.content for message in self.conversation.messages
                 if message.role == "user"]
         return policy.shopper_locale(self.record.locale, said)
+
+    async def _prompt(self, tool: Tool, call: CallState) -> str | None:
+        """The approval prompt for the call, written now; None when the call cannot run (its
+        failure is then the call's result and nobody is asked)."""
+        try:
+            return await policy.prompt(tool, await self._context(call), call.args,
+                                       self._locale())
+        except (CommerceError, ToolFailure) as exc:
+            await self._result(call, _failure(exc), True)
+            return None
 
     async def _context(self, call: CallState) -> ToolContext:
         principal = None
