@@ -23,6 +23,7 @@ from commerce_agent.commerce.routes import (
     carts,
     catalog,
     discovery,
+    health,
     order_actions,
     order_updates,
     orders,
@@ -35,10 +36,11 @@ from commerce_agent.commerce.services.catalog.cache import CatalogCache
 from commerce_agent.commerce.services.fulfillment.simulator import simulator_worker
 from commerce_agent.commerce.services.orders.feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.webhooks.sender import webhook_sender_worker
-from commerce_agent.db import database_for
+from commerce_agent.db import DatabaseUnavailable, database_for
 from commerce_agent.errors import (
     CommerceError,
     commerce_error_handler,
+    database_unavailable_handler,
     http_error_handler,
     internal_error_handler,
 )
@@ -84,7 +86,7 @@ class CommerceApp(Starlette):
 
 
 def commerce_routes() -> list[BaseRoute]:
-    return [*discovery.routes, *catalog.routes, *carts.routes, *orders.routes,
+    return [*discovery.routes, *health.routes, *catalog.routes, *carts.routes, *orders.routes,
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
             *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
             *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
@@ -117,6 +119,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
         agent_mount=settings.agent_mount,
         exception_handlers={CommerceError: commerce_error_handler,
                             HTTPException: http_error_handler,
+                            DatabaseUnavailable: database_unavailable_handler,
                             Exception: internal_error_handler},
     )
     # Starlette always builds a plain Router; ours matches by first path segment (routing.py).

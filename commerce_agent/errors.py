@@ -10,6 +10,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent.db.base import RETRY_AFTER_SECONDS, DatabaseUnavailable
 from commerce_agent.http import MEDIA_TYPE, json_response
 
 
@@ -94,6 +95,21 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
     message = exc.detail if exc.detail else HTTPStatus(exc.status_code).phrase
     headers = dict(exc.headers or {})
     return render_error(request, CommerceError(exc.status_code, code, message, headers=headers))
+
+
+def service_unavailable() -> CommerceError:
+    """503 for a database that cannot answer now; the client retries after Retry-After."""
+    return CommerceError(
+        503, "service_unavailable",
+        "The service cannot reach its database right now; try again shortly.",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"})
+
+
+async def database_unavailable_handler(request: Request, exc: Exception) -> Response:
+    """Every database failure that is not the request's fault (down, frozen, locked, a lost
+    deadlock) becomes this one answer, whichever backend and route raised it."""
+    assert isinstance(exc, DatabaseUnavailable)
+    return render_error(request, service_unavailable())
 
 
 async def internal_error_handler(request: Request, exc: Exception) -> Response:

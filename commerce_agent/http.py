@@ -61,6 +61,14 @@ def _pointer(msgspec_path: str) -> str:
     return "/" + "/".join(name or index for name, index in parts) if parts else ""
 
 
+def reason_of(message: str) -> str:
+    r"""A msgspec message as a detail's reason: "Expected `int`, got `str`." becomes "expected
+    `int`, got `str`". Only the first letter changes: the rest may quote a value or a pattern
+    (`\S` is not `\s`)."""
+    reason = message.rstrip(".")
+    return reason[:1].lower() + reason[1:]
+
+
 def _too_large(limit: int) -> Exception:
     from commerce_agent.errors import CommerceError  # errors imports this module
 
@@ -171,7 +179,7 @@ def _refusal(failure: Exception | None) -> Exception:
         if "Object contains unknown field" in reason:
             return_field = field + "/" + reason.split("`")[1] if "`" in reason else field
             return validation_error(return_field, "is not a known field")
-        return validation_error(field or "/", reason.rstrip(".").lower())
+        return validation_error(field or "/", reason_of(reason))
     if isinstance(failure, json_input.MalformedJson):
         return CommerceError(400, "bad_request", failure.message,
                              details=[{"type": "validation", "field": "",

@@ -61,11 +61,19 @@ async def _clear(tx: Transaction) -> None:
             await tx.execute(f'DELETE FROM "{row["name"]}"')  # noqa: S608 - own tables
 
 
+# PostgreSQL advisory lock key of seeding (db/postgres.py's MIGRATION_LOCK is one below).
+SEED_LOCK = 7_202_611_180_003
+
+
 async def seed(db: Database, *, reset: bool = False) -> bool:
     """Seed stores and demo users; returns False when the data was already there."""
     async with db.transaction() as tx:
         tx.notify(catalog_storage.CHANGED)
         tx.after_commit(lambda: store_cache.forget(db.path))
+        if tx.dialect == "postgresql":
+            # Processes starting together seed once: the others wait here, then (a new
+            # snapshot per statement) find the first's stores. SQLite's writer already waits.
+            await tx.execute(f"SELECT pg_advisory_xact_lock({SEED_LOCK})")
         if reset:
             await _clear(tx)
         existing = await tx.fetch_one("SELECT COUNT(*) AS n FROM stores")

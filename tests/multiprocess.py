@@ -15,7 +15,10 @@ from tests.live import LiveServer, start_live_server, user_token
 async def start_servers(target: str, count: int, args: list[str]) -> list[LiveServer]:
     """`count` servers on one store, started at the same moment: migrations and seeding must
     hold when several processes open an empty store together."""
-    return list(await asyncio.gather(*(asyncio.to_thread(start_live_server, target, args)
+    # Processes starting together migrate and seed under one lock, so on a busy machine the
+    # last of them answers well after a lone server would.
+    return list(await asyncio.gather(*(asyncio.to_thread(start_live_server, target, args,
+                                                         timeout=90.0)
                                        for _ in range(count))))
 
 

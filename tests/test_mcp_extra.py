@@ -22,7 +22,10 @@ async def test_the_endpoint_names_the_missing_extra(settings: Settings,
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
             answer = await http.post("/mcp", json={})
-            metadata = await http.get("/.well-known/oauth-protected-resource")
+            metadata = await http.get("/.well-known/oauth-protected-resource/mcp")
+            # RFC 9728 section 3.3: the root document would be the root resource's, not /mcp's
+            root = await http.get("/.well-known/oauth-protected-resource")
+    assert root.status_code == 404
     assert answer.status_code == 501
     assert "commerce-agent[mcp]" in answer.json()["message"]
     assert metadata.json()["resource"] == "http://test/mcp"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import Counter
-from contextlib import ExitStack
+from contextlib import AsyncExitStack, ExitStack
 from typing import Any
 
 import httpx
@@ -40,13 +40,18 @@ QUIET = ["--no-simulate"]
 PLATE = "item_stoneware_dinner_plate"  # 120 in stock: enough for every test here
 
 
-async def two(db_target: str, servers: list[LiveServer], args: list[str] | None = None
-              ) -> tuple[httpx.AsyncClient, httpx.AsyncClient]:
-    """Two servers on `store` (stopped after the test) and a client for each."""
-    started = await start_servers(db_target, 2, args or QUIET)
+@pytest.fixture(params=[2, 4])
+def processes(request: pytest.FixtureRequest) -> int:
+    """How many server processes share the store (each test runs with 2 and with 4)."""
+    return int(request.param)
+
+
+async def several(db_target: str, servers: list[LiveServer], count: int,
+                  args: list[str] | None = None) -> list[httpx.AsyncClient]:
+    """`count` servers on the store (stopped after the test) and a client for each."""
+    started = await start_servers(db_target, count, args or QUIET)
     servers.extend(started)
-    one, other = (httpx.AsyncClient(base_url=server.url, timeout=30) for server in started)
-    return one, other
+    return [httpx.AsyncClient(base_url=server.url, timeout=30) for server in started]
 
 
 async def ready_to_pay(client: httpx.AsyncClient, headers: dict[str, str]
@@ -90,19 +95,20 @@ async def test_processes_starting_together_on_an_empty_store_migrate_and_seed_it
         assert stores is not None and stores["n"] == len(load_stores())
 
 
-async def test_fifty_paid_orders_through_two_processes_take_exactly_ten(
-        db_target: str, servers: list[LiveServer]) -> None:
-    one, other = await two(db_target, servers)
+async def test_fifty_paid_orders_through_several_processes_take_exactly_ten(
+        db_target: str, servers: list[LiveServer], processes: int) -> None:
+    clients = await several(db_target, servers, processes)
     users = [await bearer(db_target, email) for email in
              ("alice@example.com", "bob@example.com", "carol@example.com")]
-    async with one, other, asyncio.timeout(HARD_TIMEOUT):
-        clients = [one, other]
-        prepared = [(clients[index % 2], *await ready_to_pay(clients[index % 2],
-                                                               users[index % 3]))
+    async with AsyncExitStack() as stack, asyncio.timeout(HARD_TIMEOUT):
+        for client in clients:
+            await stack.enter_async_context(client)
+        prepared = [(clients[index % processes],
+                     *await ready_to_pay(clients[index % processes], users[index % 3]))
                     for index in range(50)]
-        # Each order is placed through the other process than the one that prepared it.
+        # Each order is placed through another process than the one that prepared it.
         responses = await asyncio.gather(*(
-            clients[(index + 1) % 2].post("/orders", json=body, headers=headers)
+            clients[(index + 1) % processes].post("/orders", json=body, headers=headers)
             for index, (_, body, headers) in enumerate(prepared)))
     statuses = Counter(response.status_code for response in responses)
     assert statuses[201] == 10, statuses
@@ -116,10 +122,13 @@ async def test_fifty_paid_orders_through_two_processes_take_exactly_ten(
 
 
 async def test_a_watcher_on_one_process_hears_a_change_made_through_the_other(
-        db_target: str, servers: list[LiveServer]) -> None:
-    one, other = await two(db_target, servers)
+        db_target: str, servers: list[LiveServer], processes: int) -> None:
+    clients = await several(db_target, servers, processes)
+    one, other = clients[0], clients[-1]
     alice = await bearer(db_target)
-    async with one, other, asyncio.timeout(HARD_TIMEOUT):
+    async with AsyncExitStack() as stack, asyncio.timeout(HARD_TIMEOUT):
+        for client in clients:
+            await stack.enter_async_context(client)
         order = await buy(one, alice)
         async with watch(other, order["id"], alice) as stream:
             snapshot = await stream.next()
@@ -131,29 +140,32 @@ async def test_a_watcher_on_one_process_hears_a_change_made_through_the_other(
         assert {"op": "replace", "path": "/status", "value": "cancelled"} in change.patch
 
 
-async def test_each_webhook_event_is_delivered_once_although_both_processes_send(
-        db_target: str, servers: list[LiveServer]) -> None:
+async def test_each_webhook_event_is_delivered_once_although_every_process_sends(
+        db_target: str, servers: list[LiveServer], processes: int) -> None:
     args = ["--no-simulate", "--webhook-retry-base", "0.2", "--webhook-timeout", "5"]
-    async with asyncio.timeout(HARD_TIMEOUT), Receiver() as receiver:
-        # The first answers refuse, so that retries too are claimed by either sender.
+    async with asyncio.timeout(HARD_TIMEOUT), Receiver() as receiver, \
+            AsyncExitStack() as stack:
+        # The first answers refuse, so that retries too are claimed by any sender.
         receiver.queue = [Answer(503)] * 6
-        one, other = await two(db_target, servers, args)
+        clients = await several(db_target, servers, processes, args)
+        for client in clients:
+            await stack.enter_async_context(client)
+        one, other = clients[0], clients[-1]
         alice = await bearer(db_target)
-        async with one, other:
-            created = await one.post("/webhooks", headers=alice,
-                                     json={"url": receiver.url, "events": ["*"]})
-            assert created.status_code == 201, created.text
-            hook = created.json()["id"]
-            await asyncio.gather(*(buy(client, alice, PLATE)
-                                   for client in [one, other] * 6))
-            while True:
-                page = (await other.get(f"/webhooks/{hook}/deliveries",
-                                        params={"limit": 100}, headers=alice)).json()
-                deliveries = page["deliveries"]
-                if len(deliveries) == 24 and all(
-                        delivery["status"] == "delivered" for delivery in deliveries):
-                    break
-                await asyncio.sleep(0.1)
+        created = await one.post("/webhooks", headers=alice,
+                                 json={"url": receiver.url, "events": ["*"]})
+        assert created.status_code == 201, created.text
+        hook = created.json()["id"]
+        await asyncio.gather(*(buy(client, alice, PLATE)
+                               for client in clients * (12 // processes)))
+        while True:
+            page = (await other.get(f"/webhooks/{hook}/deliveries",
+                                    params={"limit": 100}, headers=alice)).json()
+            deliveries = page["deliveries"]
+            if len(deliveries) == 24 and all(
+                    delivery["status"] == "delivered" for delivery in deliveries):
+                break
+            await asyncio.sleep(0.1)
     accepted = Counter(request.event["id"] for request in receiver.accepted())
     assert len(accepted) == 24  # order.created and order.confirmed of 12 orders
     assert set(accepted.values()) == {1}, accepted
@@ -161,13 +173,17 @@ async def test_each_webhook_event_is_delivered_once_although_both_processes_send
     assert len(refused) == 6
 
 
-async def test_the_simulator_moves_each_order_once_with_two_processes(
-        db_target: str, servers: list[LiveServer]) -> None:
-    one, other = await two(db_target, servers, ["--simulate", "--simulate-speed", "2000"])
+async def test_the_simulator_moves_each_order_once_with_several_processes(
+        db_target: str, servers: list[LiveServer], processes: int) -> None:
+    clients = await several(db_target, servers, processes,
+                            ["--simulate", "--simulate-speed", "2000"])
+    one = clients[0]
     alice = await bearer(db_target)
-    async with one, other, asyncio.timeout(HARD_TIMEOUT):
+    async with AsyncExitStack() as stack, asyncio.timeout(HARD_TIMEOUT):
+        for client in clients:
+            await stack.enter_async_context(client)
         orders = await asyncio.gather(*(buy(client, alice, PLATE)
-                                        for client in [one, other] * 4))
+                                        for client in clients * (8 // processes)))
         finals = []
         for order in orders:
             while (final := (await one.get(f"/orders/{order['id']}", headers=alice)).json()
@@ -182,16 +198,16 @@ async def test_the_simulator_moves_each_order_once_with_two_processes(
 
 @pytest.mark.parametrize("journal", ["store", "redis"])
 async def test_an_agent_turn_on_one_process_streams_through_the_other(
-        db_target: str, journal: str, servers: list[LiveServer],
+        db_target: str, journal: str, servers: list[LiveServer], processes: int,
         tmp_path: os.PathLike[str]) -> None:
     # `sqlite` names the journal kept in the store itself (its own table).
     spec = journal_spec("sqlite" if journal == "store" else journal, tmp_path)
-    started = await start_servers(db_target, 2, ["--no-simulate", "--journal", spec,
-                                             "--agent-pace", "0.05"])
+    started = await start_servers(db_target, processes, ["--no-simulate", "--journal", spec,
+                                                     "--agent-pace", "0.05"])
     servers.extend(started)
     try:
         async with AgentClient(started[0].url) as on_one, \
-                AgentClient(started[1].url) as on_two, asyncio.timeout(HARD_TIMEOUT):
+                AgentClient(started[-1].url) as on_two, asyncio.timeout(HARD_TIMEOUT):
             session = await on_one.create("find a ceramic mug under $20")
             elsewhere = Session(session.session_id, session.continuation_token)
             mirrored, live = await asyncio.gather(on_two.until_pause(elsewhere),

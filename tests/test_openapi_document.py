@@ -15,6 +15,10 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount, Route
 
 from commerce_agent.commerce.routes import carts as cart_routes
+from commerce_agent.commerce.routes.order_actions import RatingRequest, TipRequest
+from commerce_agent.commerce.routes.orders import CreateOrderRequest
+from commerce_agent.commerce.routes.webhooks import CreateWebhookRequest
+from commerce_agent.commerce.services.carts.pricing import MAX_LINE_QUANTITY
 from commerce_agent.commerce.services.profile import ProfilePatch
 from commerce_agent.openapi.generator import undocumented
 
@@ -89,6 +93,28 @@ async def test_request_bodies_are_the_decoders_structs(client: httpx.AsyncClient
         assert components[name] == schema
     assert components["AddItemRequest"]["additionalProperties"] is False
     assert "requestBody" not in document["paths"]["/carts/{cart_id}"]["get"]
+
+
+async def test_rules_the_server_checks_are_in_the_document(app: Starlette,
+                                                         client: httpx.AsyncClient) -> None:
+    components = (await fetch_document(client))["components"]["schemas"]
+    # Rules across fields: the very fragments the structs check as they are decoded.
+    for kind in (TipRequest, RatingRequest, CreateOrderRequest, CreateWebhookRequest):
+        assert components[kind.__name__]["allOf"] == [rule.schema for rule in kind.rules]
+    # Rules kept in services: written from the constants the services check.
+    assert components["AddItemRequest"]["properties"]["quantity"] == {
+        "type": "integer", "minimum": 1, "maximum": MAX_LINE_QUANTITY}
+    agent = components["CreateBody"]["properties"]["agent"]["anyOf"][0]
+    assert agent == {"type": "string", "enum": list(app.state.agent.agents)}
+    assert "x-vocabulary" not in str(components)
+
+
+async def test_protected_resource_metadata_is_only_at_the_mcp_path(
+        client: httpx.AsyncClient) -> None:
+    paths = (await fetch_document(client))["paths"]
+    assert "/.well-known/oauth-protected-resource/mcp" in paths
+    assert "/.well-known/oauth-protected-resource" not in paths
+    assert (await client.get("/.well-known/oauth-protected-resource")).status_code == 404
 
 
 async def test_auth_and_idempotency_follow_the_handlers(client: httpx.AsyncClient) -> None:

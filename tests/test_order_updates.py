@@ -128,13 +128,13 @@ async def test_many_watchers_cost_one_read_per_change(client: httpx.AsyncClient,
     order_id = (await mug_order(client, alice))["id"]
     other = await mug_order(client, alice)
     reads: list[int] = []
-    original = storage.since
+    original = storage.after_each
 
-    async def counted(db: Any, last: int, limit: int) -> Any:
-        reads.append(last)
-        return await original(db, last, limit)
+    async def counted(db: Any, seen: dict[str, int], limit: int) -> Any:
+        reads.append(len(seen))
+        return await original(db, seen, limit)
 
-    monkeypatch.setattr(order_feed.storage, "since", counted)
+    monkeypatch.setattr(order_feed.storage, "after_each", counted)
     feed = OrderFeed(app.state.db)
     async with asyncio.timeout(10):
         contexts = [feed.watch(order_id) for _ in range(200)]

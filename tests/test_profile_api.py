@@ -241,3 +241,12 @@ async def test_saved_currency_gives_price_bounds_their_currency(client: httpx.As
     assert bad.status_code == 200 and bad.json()["currency"] is None
     invalid = await client.get("/search?currency=eur", headers=alice)
     assert invalid.status_code == 400 and invalid.json()["details"][0]["field"] == "currency"
+
+
+async def test_a_refused_value_is_quoted_with_its_pattern_as_written(
+        client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    """Only the reason's first letter is lowered: the pattern keeps its case."""
+    refused = await patch(client, alice, {"preferences": {"currency": "usd"}}, 400)
+    detail = refused["details"][0]
+    assert detail["field"] == "/preferences/currency"
+    assert detail["reason"] == "expected `str` matching regex '^[A-Z]{3}$'"

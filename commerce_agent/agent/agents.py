@@ -43,6 +43,14 @@ def connections(tools: list[Tool]) -> list[dict[str, Any]]:
             for name in names]
 
 
+OPENAI_AGENT = "openai-shopper"
+
+
+def agent_names(settings: Settings) -> list[str]:
+    """The agents build_agents makes for these settings (what /openapi.json offers)."""
+    return [DEFAULT_AGENT, *([OPENAI_AGENT] if settings.openai_base_url else [])]
+
+
 def build_agents(settings: Settings, http: httpx.AsyncClient, pace: float = 0.0
                  ) -> dict[str, Agent]:
     tools = {tool.name: tool for tool in all_tools()}
@@ -56,8 +64,8 @@ def build_agents(settings: Settings, http: httpx.AsyncClient, pace: float = 0.0
                             settings.openai_model, http, policy=policy,
                             timeout=settings.openai_timeout,
                             context_tokens=settings.openai_context_tokens)
-        agents["openai-shopper"] = Agent(
-            "openai-shopper", f"Shops with {settings.openai_model} at "
+        agents[OPENAI_AGENT] = Agent(
+            OPENAI_AGENT, f"Shops with {settings.openai_model} at "
             f"{settings.openai_base_url}.", INSTRUCTIONS, model,
             f"openai:{settings.openai_model}", tools)
     return agents

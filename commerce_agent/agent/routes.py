@@ -26,28 +26,39 @@ from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
 from commerce_agent.json_input import MalformedJson, check
 from commerce_agent.routing import Mount, Route, share_methods
+from commerce_agent.struct_rules import NOT_SPACE, Rule, Ruled, at_least_one, given
 
 MAX_CONTEXT_DEPTH = 32
 
 
 # A message says something: at least one character that is not white space. Typed so that
 # /openapi.json says so too; a message that is not one is refused as message_required.
-Message = Annotated[str, msgspec.Meta(pattern=r"\S", description="The user's message.")]
+Message = Annotated[str, msgspec.Meta(pattern=NOT_SPACE, description="The user's message.")]
 # A JSON Schema (an object) the final answer must match; checked against its metaschema.
 OutputSchema = Annotated[dict[str, Any], msgspec.Meta(
     description="A JSON Schema (draft 2020-12) object the final answer must match.")]
+# The name of an agent this server runs (/openapi.json lists them: see openapi/generator.py).
+AgentName = Annotated[str, msgspec.Meta(extra_json_schema={"x-vocabulary": "agents"})]
 
 
 class CreateBody(msgspec.Struct, forbid_unknown_fields=True):
     message: Message
-    agent: str | None = None
+    agent: AgentName | None = None
     outputSchema: OutputSchema | None = None
     clientContext: dict[str, Any] | None = None
 
 
-class FollowUpBody(msgspec.Struct, forbid_unknown_fields=True):
+class FollowUpBody(Ruled, forbid_unknown_fields=True):
+    rules = (
+        Rule(at_least_one("message", "inputResponses"), lambda: AgentError(
+            400, "message_or_input_required",
+            "Send a message, or inputResponses to answer an input request.")),
+        Rule({"not": {"allOf": [given("message"), given("inputResponses")]}}, lambda: AgentError(
+            400, "invalid_request", "Send either a message or inputResponses, not both.")),
+    )
+
     message: Message | None = None
-    agent: str | None = None
+    agent: AgentName | None = None
     continuationToken: str | None = None
     outputSchema: OutputSchema | None = None
     inputResponses: dict[str, str] | None = None
@@ -208,12 +219,6 @@ async def follow_up(request: Request) -> Response:
     body: FollowUpBody = await decode(request, _follow_up)
     token = continuation_token(request, body.continuationToken)
     message = message_text(body.message, required=False)
-    if message is None and body.inputResponses is None:
-        raise AgentError(400, "message_or_input_required",
-                         "Send a message, or inputResponses to answer an input request.")
-    if message is not None and body.inputResponses is not None:
-        raise AgentError(400, "invalid_request",
-                         "Send either a message or inputResponses, not both.")
     schema = await output_schema(body.outputSchema)
     await sessions.follow_up(session_id, token, message=message, agent=body.agent,
                              output_schema=schema, responses=body.inputResponses)

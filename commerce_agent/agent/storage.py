@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.writes import RETENTION_SECONDS, store_outcome
-from commerce_agent.db import Database, Transaction
+from commerce_agent.commerce.writes import RETENTION_SECONDS, claim_key, store_outcome
+from commerce_agent.db import Database, Transaction, retry_conflicts
 from commerce_agent.errors import CommerceError
 
 
@@ -68,19 +68,22 @@ async def lookup(db: Database, scope: Scope, args: Any) -> Outcome | None:
 
 async def once(db: Database, scope: Scope, args: Any,
                work: Callable[[Transaction], Awaitable[Outcome]]) -> Outcome:
-    """Run `work` in one transaction unless this key already succeeded; store a 2xx result."""
+    """Run `work` in one transaction unless this key already succeeded (claimed first, as
+    commerce/writes.py does); store a 2xx result."""
     print_ = fingerprint(args)
-    async with db.transaction() as tx:
-        row = await _stored(tx, scope)
-        if row is not None:
-            return _replay(row, print_, scope)
-        outcome = await work(tx)
-        if 200 <= outcome.status < 300:
+
+    async def guarded() -> Outcome:
+        async with db.transaction() as tx:
+            row = await claim_key(tx, scope.params(), print_)
+            if row is not None:
+                return _replay(row, print_, scope)
+            outcome = await work(tx)
             await store_outcome(
-                tx, scope.params(), print_, outcome.status,
-                {"content-type": "application/json"},
+                tx, scope.params(), outcome.status, {"content-type": "application/json"},
                 json.dumps(outcome.body, separators=(",", ":")).encode())
-        return outcome
+            return outcome
+
+    return await retry_conflicts(guarded)
 
 
 async def user_by_id(db: Database, user_id: str) -> sqlite3.Row | None:

@@ -108,10 +108,9 @@ async def register(db: Database, email: str, password: str, name: str) -> Princi
     password_hash = await asyncio.to_thread(hash_password, password)
     user_id = new_id("user")
     async with db.transaction() as tx:
-        if await storage.email_taken(tx, email):
+        if not await storage.insert_user(tx, user_id, email, name.strip(), password_hash):
             raise CommerceError(409, "account_exists",
                                 "An account with this email address already exists.")
-        await storage.insert_user(tx, user_id, email, name.strip(), password_hash)
     return Principal(user_id, email, name.strip())
 
 

@@ -21,18 +21,16 @@ async def user_by_id(db: Database, user_id: str) -> sqlite3.Row | None:
                               {"id": user_id})
 
 
-async def email_taken(tx: Transaction, email: str) -> bool:
-    row = await tx.fetch_one("SELECT 1 FROM users WHERE email = :email", {"email": email})
-    return row is not None
-
-
 async def insert_user(tx: Transaction, user_id: str, email: str, name: str,
-                      password_hash: str) -> None:
-    await tx.execute(
+                      password_hash: str) -> bool:
+    """False when the email is taken: by the unique index, so two sign-ups of one address at
+    the same moment (PostgreSQL runs them at once) make one account."""
+    created = await tx.execute(
         "INSERT INTO users (id, email, name, password_hash, created_at) "
-        "VALUES (:id, :email, :name, :hash, :at)",
+        "VALUES (:id, :email, :name, :hash, :at) ON CONFLICT (email) DO NOTHING",
         {"id": user_id, "email": email, "name": name, "hash": password_hash,
          "at": clock.now_iso()})
+    return created == 1
 
 
 # --- token grants and refresh tokens ------------------------------------------------------
@@ -132,19 +130,19 @@ async def forget_ended_windows(tx: Transaction, now: str) -> None:
                      {"now": now})
 
 
-async def sign_in_failures(tx: Transaction, email_hash: str) -> sqlite3.Row | None:
-    return await tx.fetch_one(
-        "SELECT failures, window_ends_at FROM sign_in_failures WHERE email_hash = :hash",
-        {"hash": email_hash})
-
-
-async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at: str) -> None:
-    """One more failure; `window_ends_at` applies only to a new window (the first failure)."""
-    await tx.execute(
+async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at: str
+                                ) -> sqlite3.Row:
+    """One more failure; `window_ends_at` applies only to a new window (the first failure).
+    Returns the count and window after it: one statement, so attempts made at the same moment
+    (PostgreSQL runs them at once) are counted one after the other on the row's lock."""
+    row = await tx.fetch_one(
         "INSERT INTO sign_in_failures (email_hash, failures, window_ends_at) "
         "VALUES (:hash, 1, :ends) "
-        "ON CONFLICT (email_hash) DO UPDATE SET failures = sign_in_failures.failures + 1",
+        "ON CONFLICT (email_hash) DO UPDATE SET failures = sign_in_failures.failures + 1 "
+        "RETURNING failures, window_ends_at",
         {"hash": email_hash, "ends": window_ends_at})
+    assert row is not None
+    return row
 
 
 async def clear_sign_in_failures(tx: Transaction, email_hash: str) -> None:

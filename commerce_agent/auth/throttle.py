@@ -51,12 +51,12 @@ async def admit(db: Database, email: str) -> str:
     now = clock.now()
     async with db.transaction() as tx:
         await storage.forget_ended_windows(tx, clock.iso(now))
-        row = await storage.sign_in_failures(tx, key)
-        if row is not None and row["failures"] >= MAX_FAILURES:
+        ends = clock.iso(now + timedelta(seconds=WINDOW_SECONDS))
+        # Counted first, checked after: a refused attempt rolls its count back.
+        row = await storage.count_sign_in_failure(tx, key, ends)
+        if row["failures"] > MAX_FAILURES:
             left = (clock.parse(row["window_ends_at"]) - now).total_seconds()
             raise too_many_attempts(max(1, math.ceil(left)))
-        ends = clock.iso(now + timedelta(seconds=WINDOW_SECONDS))
-        await storage.count_sign_in_failure(tx, key, ends)
     return key
 
 

@@ -6,7 +6,10 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
-from babel.numbers import get_currency_precision
+from babel.numbers import get_currency_precision, list_currencies
+
+# The ISO 4217 codes this server knows (stores, preferences and the documents that list them).
+CURRENCIES = frozenset(list_currencies())
 
 
 @lru_cache(maxsize=64)

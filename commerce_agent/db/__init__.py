@@ -2,6 +2,16 @@
 migrations for each."""
 
 from commerce_agent.db.backends import database_for
-from commerce_agent.db.base import Database, IntegrityError, Row, Transaction
+from commerce_agent.db.base import (
+    Database,
+    DatabaseUnavailable,
+    IntegrityError,
+    Row,
+    Transaction,
+    WriteConflict,
+    locking,
+    retry_conflicts,
+)
 
-__all__ = ["Database", "IntegrityError", "Row", "Transaction", "database_for"]
+__all__ = ["Database", "DatabaseUnavailable", "IntegrityError", "Row", "Transaction",
+           "WriteConflict", "database_for", "locking", "retry_conflicts"]

@@ -10,8 +10,9 @@ import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 Params = Mapping[str, Any] | Sequence[Any]
 AfterCommit = Callable[[], Awaitable[None] | None]
 # A result row, readable by column name and by index. SQLite gives sqlite3.Row; PostgreSQL
@@ -24,6 +25,18 @@ IntegrityError = sqlite3.IntegrityError
 # Seconds between reads a waiter on `Database.signal` makes anyway where every process's
 # commits are signalled: a safety net only (see Database.poll_seconds).
 SAFETY_NET_POLL_SECONDS = 5.0
+# How long one statement, one wait for a connection or one wait for SQLite's write lock may
+# take before the request is answered 503: a database that is down, frozen or locked never
+# holds a request longer than about this.
+DATABASE_TIMEOUT_SECONDS = 5.0
+# What a 503 for an unavailable database tells the client to wait before trying again.
+RETRY_AFTER_SECONDS = 2
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not answer in time (down, unreachable, frozen, locked by another
+    writer, or a write lost to a deadlock): the request is answered 503 with Retry-After.
+    Either backend raises it in place of its own error, so callers catch one type."""
 
 
 async def run_after_commit(hooks: Iterable[AfterCommit]) -> None:
@@ -34,15 +47,48 @@ async def run_after_commit(hooks: Iterable[AfterCommit]) -> None:
             await result
 
 
+class WriteConflict(DatabaseUnavailable):
+    """The engine broke a deadlock or a serialization conflict by rolling this write back:
+    nothing of it was kept and it may be run again as it was (`retry_conflicts`)."""
+
+
+# Times a write that lost a conflict is run again before its request is answered 503.
+CONFLICT_ATTEMPTS = 4
+
+
+async def retry_conflicts(run: Callable[[], Awaitable[T]],
+                          attempts: int = CONFLICT_ATTEMPTS) -> T:
+    """`run()` (one whole write), again when the engine rolled it back to break a conflict;
+    past `attempts`, the WriteConflict goes on (503 with Retry-After)."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await run()
+        except WriteConflict:
+            if attempt == attempts:
+                raise
+            await asyncio.sleep(0.005 * attempt)  # let the winner commit first
+    raise AssertionError("unreachable")
+
+
 class Transaction(ABC):
     """One write: its statements, its after-commit hooks and the topics it notifies."""
 
     dialect: str  # "sqlite" or "postgresql": the few statements that differ pick by it
     path: str  # the database's, like Database.path
+    # Appended to a SELECT of rows the write will change, so that concurrent writes of the
+    # same rows take turns from the read on: a row lock on PostgreSQL; nothing on SQLite,
+    # whose writer holds the whole file's lock from BEGIN IMMEDIATE.
+    for_update: str = ""
 
     @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
+
+    async def defer(self, sql: str, params: Params = ()) -> None:
+        """A statement whose row count the write does not need: the backend may send it with
+        the next statement or the COMMIT (PostgreSQL: one round trip for them all). A failure
+        then surfaces there, still inside the write, which rolls back whole."""
+        await self.execute(sql, params)
 
     @abstractmethod
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...
@@ -100,3 +146,17 @@ class Database(ABC):
 
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def ping(self, timeout: float) -> None:
+        """Return once the database answers a query, or raise DatabaseUnavailable after
+        `timeout` seconds (the readiness check, `GET /health`)."""
+
+
+def locking(db: Database | Transaction, *tables: str) -> str:
+    """What a SELECT of rows about to change ends with: the write's row lock inside a
+    transaction (Transaction.for_update; `tables`: only theirs, as a join's outer side cannot
+    be locked), nothing for a plain read."""
+    if not isinstance(db, Transaction) or not db.for_update:
+        return ""
+    return db.for_update + (" OF " + ", ".join(tables) if tables else "")

@@ -48,8 +48,17 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from commerce_agent.db.base import AfterCommit, Database, Params, Transaction, run_after_commit
+from commerce_agent.db.base import (
+    DATABASE_TIMEOUT_SECONDS,
+    AfterCommit,
+    Database,
+    DatabaseUnavailable,
+    Params,
+    Transaction,
+    run_after_commit,
+)
 from commerce_agent.db.migrations import apply_migrations
+from commerce_agent.db.sqlite_writer_lock import WriterLock
 
 T = TypeVar("T")
 _OPEN_ATTEMPTS = 40
@@ -57,8 +66,15 @@ _OPEN_ATTEMPTS = 40
 MAX_GROUP = 64
 # Seconds between background checkpoints (at most; one runs only after a commit).
 CHECKPOINT_INTERVAL = 0.1
+# How long a connection waits for another process's lock before SQLite answers "locked".
+BUSY_TIMEOUT_MS = int(DATABASE_TIMEOUT_SECONDS * 1000)
 
 log = logging.getLogger(__name__)
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection held the lock past busy_timeout."""
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def _sync(descriptor: int) -> None:
@@ -152,7 +168,7 @@ class _Write:
             db._waiting_writes -= 1
         try:
             if db._group is None:
-                await db._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
+                await db._begin(writer)
                 db._group = _Group()
             self._group = db._group
             writer.execute("SAVEPOINT write")
@@ -199,6 +215,7 @@ class SqliteDatabase(Database):
         self._lookups: sqlite3.Connection | None = None
         self._next_reader: Iterable[int] = itertools.cycle(range(readers))
         self._write_lock = asyncio.Lock()
+        self._writer_lock: WriterLock | None = None  # between processes (sqlite_writer_lock)
         self._waiting_writes = 0
         self._group: _Group | None = None
         self._signals: dict[str, asyncio.Event] = {}
@@ -211,13 +228,29 @@ class SqliteDatabase(Database):
         self._checkpoint: asyncio.Future[None] | None = None
         self._last_checkpoint = 0.0
 
+    async def _begin(self, writer: sqlite3.Connection) -> None:
+        """Take the file's write lock: first our processes' own (sqlite_writer_lock: a waiter
+        wakes when it is released), then SQLite's, for which a program of another kind may
+        make us wait up to busy_timeout. Past either bound the write is answered 503."""
+        assert self._writer_lock is not None
+        if not await self._writer_lock.acquire(DATABASE_TIMEOUT_SECONDS):
+            raise DatabaseUnavailable("another process held the database's write lock")
+        try:
+            await self._on_writer_thread(lambda: writer.execute("BEGIN IMMEDIATE"))
+        except BaseException as exc:
+            self._writer_lock.release()
+            if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise DatabaseUnavailable(
+                    f"the database is locked by another writer: {exc}") from exc
+            raise
+
     def _pragmas(self) -> list[str]:
         # temp_store = MEMORY: each write's SAVEPOINT keeps the original of every page it
         # changes (its sub-journal); past 64 KiB SQLite spills that to a new temporary file,
         # one per commit group, and then writes each such page there (a paid order changes
         # about twenty). In memory it is dropped at RELEASE, so it never holds more than the
         # pages of one write.
-        return ["PRAGMA busy_timeout = 15000", "PRAGMA foreign_keys = ON",
+        return [f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}", "PRAGMA foreign_keys = ON",
                 f"PRAGMA synchronous = {self._checked_synchronous()}",
                 "PRAGMA temp_store = MEMORY"]
 
@@ -268,6 +301,7 @@ class SqliteDatabase(Database):
             self._writer_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
             self._writer = await self._on_writer_thread(self._connect_writer)
             await self._prepare()
+            self._writer_lock = WriterLock(self.path)
             for _ in range(self._reader_count):
                 reader = await self._connect()
                 self._readers.append(reader)
@@ -348,6 +382,9 @@ class SqliteDatabase(Database):
         if self._writer_thread is not None:
             self._writer_thread.shutdown(wait=True)
             self._writer_thread = None
+        if self._writer_lock is not None:
+            self._writer_lock.close()
+            self._writer_lock = None
 
     def transaction(self) -> _Write:
         """One write, atomic and isolated from every other; hooks run after its COMMIT."""
@@ -378,8 +415,10 @@ class SqliteDatabase(Database):
             # Nothing of the group was acknowledged: every write in it fails.
             if writer.in_transaction:
                 await self._on_writer_thread(lambda: writer.execute("ROLLBACK"))
+            self._release_writer_lock()
             group.resolve(exc)
             return
+        self._release_writer_lock()
         if self._wal is None:
             group.resolve()
         else:  # acknowledged once the WAL is on disk; the lock is not needed for that
@@ -389,6 +428,10 @@ class SqliteDatabase(Database):
             synced.add_done_callback(lambda done: group.resolve(done.exception()))
             self._last_sync = synced
         self._checkpoint_soon()
+
+    def _release_writer_lock(self) -> None:
+        if self._writer_lock is not None:
+            self._writer_lock.release()
 
     def _checkpoint_soon(self) -> None:
         """Start a background checkpoint unless one is running or ran moments ago."""
@@ -427,10 +470,22 @@ class SqliteDatabase(Database):
             row: sqlite3.Row | None = self._lookups.execute(sql, params).fetchone()
             return row
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not _is_busy(exc):
                 raise
-        rows = await self._reader().execute_fetchall(sql, params)
+        rows = await self.fetch_all(sql, params)
         return next(iter(rows), None)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        return list(await self._reader().execute_fetchall(sql, params))
+        try:
+            return list(await self._reader().execute_fetchall(sql, params))
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            raise DatabaseUnavailable(f"the database is busy: {exc}") from exc
+
+    async def ping(self, timeout: float) -> None:
+        try:
+            async with asyncio.timeout(timeout):
+                await self.fetch_all("SELECT 1")
+        except TimeoutError:
+            raise DatabaseUnavailable("the database did not answer in time") from None

@@ -1,21 +1,16 @@
 """PostgreSQL: the same interface as the SQLite file, for several processes on several hosts.
 
-- Writes are serialized exactly as SQLite's single writer serializes them. Each
-  `transaction()` is one real transaction on this process's writer connection that first takes
-  a global transaction-scoped advisory lock (`pg_advisory_xact_lock(WRITE_LOCK)`), held until
-  its COMMIT or ROLLBACK. So one write runs at a time across every process sharing the
-  database, each statement of a write sees every write committed before it (READ COMMITTED
-  takes a new snapshot per statement), and the rules that rely on it hold as on SQLite: stock
-  taken by one conditional UPDATE, an Idempotency-Key checked and stored in the write it
-  guards, a payment proof spent once, the webhook outbox row written with its change,
-  `order_events.id` growing in commit order. Within a process an asyncio lock queues writes
-  for the one writer connection, so waiting writes never hold pool connections.
-- Group commit, as on SQLite: each write is a SAVEPOINT inside the writer's open transaction;
-  when it ends and other writes of this process wait for the lock, the transaction stays open
-  for them, and one COMMIT (one WAL flush) makes the whole group durable. A write that fails
-  rolls back to its savepoint only; no write returns, and no after-commit hook runs, before
-  its COMMIT. (The advisory lock is held until that COMMIT, so a serialized writer could not
-  share PostgreSQL's own group commit otherwise.)
+- Writes run concurrently, from every process and host. Each `transaction()` is one
+  transaction of its own (READ COMMITTED) on a connection of the writer pool: BEGIN travels
+  with its first statement, deferred statements (`tx.defer`) with the next one, NOTIFYs with
+  the COMMIT (one text each, so one round trip). No rule relies on writes
+  taking turns; each is kept by the engine (docs/decisions.md, "PostgreSQL writes
+  concurrently"): conditional UPDATEs whose row count is checked, unique constraints with
+  `INSERT … ON CONFLICT`, row locks (`tx.for_update`) where a write reads what it will
+  change, `FOR UPDATE SKIP LOCKED` for outboxes. A deadlock or serialization failure the
+  engine breaks is `WriteConflict`, which the request layer runs again a few times.
+- Every wait is bounded (db/postgres_limits.py): a database that is down or frozen costs a
+  request seconds and a 503, never a hang.
 - Reads run on pooled connections in autocommit mode, one statement each (committed data).
 - `tx.notify(topic)` sends `NOTIFY commerce_agent, 'topic'` with the COMMIT, which PostgreSQL
   delivers only if the transaction commits. Each process LISTENs on one connection of its own
@@ -49,24 +44,32 @@ from commerce_agent.db.backends import display
 from commerce_agent.db.base import (
     AfterCommit,
     Database,
+    DatabaseUnavailable,
     IntegrityError,
     Params,
     Row,
     Transaction,
     run_after_commit,
 )
-from commerce_agent.db.database import MAX_GROUP
-from commerce_agent.db.database import _Group as CommitGroup
 from commerce_agent.db.dialect import to_postgres
 from commerce_agent.db.migrations import migration_files
+from commerce_agent.db.postgres_limits import (
+    POOL_WAIT_SECONDS,
+    RECONNECT_SECONDS,
+    bounded,
+    connection_options,
+    is_broken,
+    unavailable,
+)
 
-# Advisory lock keys (any bigint unlikely to clash with another application's).
-WRITE_LOCK = 7_202_611_180_001
+# Advisory lock key (any bigint unlikely to clash with another application's).
 MIGRATION_LOCK = 7_202_611_180_002
 CHANNEL = "commerce_agent"
 # Topics are code constants; the check keeps them safe to inline in NOTIFY.
 _TOPIC = re.compile(r"[A-Za-z0-9_.:\-]{1,200}")
 READ_POOL_MAX = 8
+# Writes of one process in flight at once, each on its own connection and transaction.
+WRITE_POOL_MAX = 8
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -131,39 +134,76 @@ async def _to_the_end(work: Awaitable[T]) -> T:
 
 class PostgresTransaction(Transaction):
     dialect = "postgresql"
+    # The lock an UPDATE of the row takes: rows inserted elsewhere that merely reference it
+    # (foreign keys take KEY SHARE) need not wait for it.
+    for_update = " FOR NO KEY UPDATE"
 
     def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
         self.path = path
-        self._cursor = connection.cursor()
+        self._connection = connection
+        self._cursor = connection.cursor()  # server-side binding, prepared when used often
+        self._texts = psycopg.AsyncClientCursor(connection)  # several statements in one
         self._after_commit: list[AfterCommit] = []
         self.topics: list[str] = []
+        self.begun = False
+        self.deferred: list[str] = []  # statements with their values, ready to send
+
+    def _pending(self) -> str:
+        """What must precede the next statement: BEGIN (writer connections are autocommit:
+        the transaction is begun here, in the same round trip) and the deferred statements,
+        each followed by "; "."""
+        pending = ("" if self.begun else "BEGIN; ") + "".join(
+            statement + "; " for statement in self.deferred)
+        self.begun, self.deferred = True, []
+        return pending
+
+    async def _run(self, query: str, params: Params, *, many: bool = False
+                   ) -> psycopg.AsyncCursor[Any]:
+        """One statement, with whatever is pending in the same round trip (then through the
+        client-side binding cursor, which sends several statements as one text); bounded in
+        time. A constraint's refusal is ConstraintViolation, a database that cannot answer is
+        DatabaseUnavailable. Returns the cursor holding its result."""
+        connection = self._connection
+        try:
+            if many:
+                if not self.begun or self.deferred:  # no parameters: sent as it is
+                    await bounded(connection, self._texts.execute(
+                        cast(Any, self._pending().removesuffix("; ")), None))
+                await bounded(connection, self._cursor.executemany(query, cast(Any, params)))
+                return self._cursor
+            if self.begun and not self.deferred:
+                await bounded(connection, self._cursor.execute(query, params))
+                return self._cursor
+            texts = self._texts
+            # `%` doubled in what goes before: the statement's parameters are merged after.
+            text = self._pending().replace("%", "%%") + query
+            await bounded(connection, texts.execute(cast(Any, text), params))
+            while texts.nextset():  # the result of the statement itself is the last one
+                pass
+            return texts
+        except psycopg.errors.IntegrityError as exc:
+            raise ConstraintViolation(str(exc)) from exc
+        except psycopg.OperationalError as exc:
+            raise unavailable(exc) from exc
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        try:
-            await self._cursor.execute(to_postgres(sql), params)
-        except psycopg.errors.IntegrityError as exc:
-            raise ConstraintViolation(str(exc)) from exc
-        return self._cursor.rowcount
+        return (await self._run(to_postgres(sql), params)).rowcount
+
+    async def defer(self, sql: str, params: Params = ()) -> None:
+        self.deferred.append(self._texts.mogrify(cast(Any, to_postgres(sql)), params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        try:
-            await self._cursor.execute(to_postgres(sql), params)
-        except psycopg.errors.IntegrityError as exc:
-            raise ConstraintViolation(str(exc)) from exc
-        return cast(Row | None, await self._cursor.fetchone())
+        cursor = await self._run(to_postgres(sql), params)
+        return cast(Row | None, await cursor.fetchone())
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        await self._cursor.execute(to_postgres(sql), params)
-        return cast(list[Row], await self._cursor.fetchall())
+        cursor = await self._run(to_postgres(sql), params)
+        return cast(list[Row], await cursor.fetchall())
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         rows = list(rows)
-        if not rows:
-            return
-        try:
-            await self._cursor.executemany(to_postgres(sql), rows)
-        except psycopg.errors.IntegrityError as exc:
-            raise ConstraintViolation(str(exc)) from exc
+        if rows:
+            await self._run(to_postgres(sql), cast(Any, rows), many=True)
 
     def after_commit(self, hook: AfterCommit) -> None:
         self._after_commit.append(hook)
@@ -175,69 +215,48 @@ class PostgresTransaction(Transaction):
             self.topics.append(topic)
 
 
-class _Group(CommitGroup):
-    """Writes sharing one transaction (and one COMMIT) on the writer connection."""
-
-    def __init__(self, connection: psycopg.AsyncConnection[Any]) -> None:
-        super().__init__()
-        self.connection = connection
-        self.topics: dict[str, None] = {}  # of the writes that were kept, in order
-
-
 class _Write:
-    """`async with db.transaction() as tx` on PostgreSQL: a savepoint of the group's open
-    transaction, as on SQLite (see the module's doc)."""
+    """`async with db.transaction() as tx` on PostgreSQL: one transaction of its own on a
+    pooled writer connection, concurrent with every other (see the module's doc)."""
 
-    __slots__ = ("_db", "_group", "_tx", "_committed")
+    __slots__ = ("_db", "_connection", "_tx")
 
     def __init__(self, db: PostgresDatabase) -> None:
         self._db = db
 
     async def __aenter__(self) -> PostgresTransaction:
-        db = self._db
-        db._waiting_writes += 1
-        try:
-            await db._write_lock.acquire()
-        finally:
-            db._waiting_writes -= 1
-        try:
-            if db._group is None:
-                connection = await db._writer().getconn()
-                db._group = _Group(connection)
-                # No parameters: one round trip for the three statements.
-                await _to_the_end(connection.execute(
-                    f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK}); SAVEPOINT write"))
-            else:
-                await _to_the_end(db._group.connection.execute("SAVEPOINT write"))
-            self._group = db._group
-        except BaseException:
-            if db._group is not None and db._group.size == 0:  # begun for this write only
-                await _to_the_end(db._commit(db._group, "ROLLBACK"))
-            db._write_lock.release()
-            raise
-        self._committed = self._group.committed()
-        self._tx = PostgresTransaction(self._group.connection, db.path)
+        self._connection = await self._db._connection(self._db._writer())
+        self._tx = PostgresTransaction(self._connection, self._db.path)
         return self._tx
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         traceback: Any) -> None:
-        db, group = self._db, self._group
+        db, connection, tx = self._db, self._connection, self._tx
         try:
             if kind is None:
-                end = "RELEASE SAVEPOINT write"
-                group.topics.update(dict.fromkeys(self._tx.topics))
-            else:
-                end = "ROLLBACK TO SAVEPOINT write; RELEASE SAVEPOINT write"
-            await _to_the_end(db._end_of_write(group, end))
+                await _to_the_end(_commit(connection, tx))
         finally:
-            db._write_lock.release()
+            await _to_the_end(db._give_back(db._writer(), connection))  # rolls back if open
         if kind is not None:
-            self._committed.cancel()
             return  # the error goes on; nothing of this write was kept
-        await self._committed
-        for topic in self._tx.topics:
+        for topic in tx.topics:
             db.signal(topic).set()
-        await run_after_commit(self._tx._after_commit)
+        await run_after_commit(tx._after_commit)
+
+
+async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransaction) -> None:
+    """Statements still deferred, the write's NOTIFYs (delivered by PostgreSQL only if it
+    commits) and COMMIT, as one text: one round trip. A constraint refusing any of them is
+    ConstraintViolation."""
+    if not tx.begun and not tx.topics and not tx.deferred:
+        return  # nothing was run
+    notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in tx.topics)
+    text = ("" if tx.begun else "BEGIN; ") + "".join(
+        statement + "; " for statement in tx.deferred) + notices + "COMMIT"
+    try:
+        await _statement(connection, text)
+    except psycopg.errors.IntegrityError as exc:
+        raise ConstraintViolation(str(exc)) from exc
 
 
 # --- the database --------------------------------------------------------------------------
@@ -247,7 +266,7 @@ class PostgresDatabase(Database):
     dialect = "postgresql"
     signals_every_process = True
 
-    def __init__(self, url: str, *, readers: int = READ_POOL_MAX,
+    def __init__(self, url: str, *, readers: int = READ_POOL_MAX, writers: int = WRITE_POOL_MAX,
                  synchronous: str | None = None) -> None:
         # `synchronous` is SQLite's durability setting; PostgreSQL's is the server's own
         # (synchronous_commit), so it is accepted and ignored.
@@ -255,12 +274,11 @@ class PostgresDatabase(Database):
         self.url = url
         self.path = display(url)
         self._reader_count = readers
+        self._writer_count = writers
         self._readers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._writers: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
-        self._write_lock = asyncio.Lock()
-        self._waiting_writes = 0
-        self._group: _Group | None = None
-        self._flushes: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        self._checking: set[AsyncConnectionPool[psycopg.AsyncConnection[Any]]] = set()
         self._signals: dict[str, asyncio.Event] = {}
         self._listener: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
@@ -272,12 +290,52 @@ class PostgresDatabase(Database):
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             connection.row_factory = _rows
 
-        # Readers refuse to write, as SQLite's reader connections do: every write goes
-        # through transaction() and its lock.
-        options = {"options": "-c default_transaction_read_only=on"} if read_only else {}
-        return AsyncConnectionPool(self.url, min_size=1, max_size=size, open=False, name=name,
-                                   kwargs={"autocommit": True, **options},
-                                   configure=configure, timeout=60.0)
+        # Autocommit: readers run each statement on its own; a write begins its transaction
+        # itself, with its first statement (PostgresTransaction._pending).
+        return AsyncConnectionPool(
+            self.url, min_size=1, max_size=size, open=False, name=name,
+            kwargs={"autocommit": True, **connection_options(read_only=read_only)},
+            configure=configure, timeout=POOL_WAIT_SECONDS,
+            reconnect_timeout=RECONNECT_SECONDS, reconnect_failed=_reconnect_failed)
+
+    async def _connection(self, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]],
+                          seconds: float | None = None) -> psycopg.AsyncConnection[Any]:
+        """A pooled connection, or DatabaseUnavailable once the pool's wait is over."""
+        try:
+            return await pool.getconn(seconds)
+        except psycopg.OperationalError as exc:
+            raise unavailable(exc) from exc
+
+    async def _give_back(self, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]],
+                         connection: psycopg.AsyncConnection[Any]) -> None:
+        """Return `connection` to `pool` with no transaction open; a lost one is discarded and
+        the pool's other idle connections checked (after a restart they are all lost)."""
+        if not connection.closed and \
+                connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            try:
+                await _statement(connection, "ROLLBACK")
+            except (psycopg.Error, DatabaseUnavailable):
+                await connection.close()
+        if connection.closed:
+            self._check_soon(pool)
+        await pool.putconn(connection)
+
+    def _check_soon(self, pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]) -> None:
+        """Check `pool`'s idle connections in the background (once at a time): the pool takes
+        them all out at once, so the next request gets a checked or a new one."""
+        if pool in self._checking:
+            return
+        self._checking.add(pool)
+        check = asyncio.get_running_loop().create_task(pool.check())
+        self._background.add(check)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._checking.discard(pool)
+            self._background.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.debug("pool check failed", exc_info=task.exception())
+
+        check.add_done_callback(done)
 
     def _writer(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
         assert self._writers is not None, "database is not open"
@@ -285,15 +343,16 @@ class PostgresDatabase(Database):
 
     async def open(self) -> None:
         try:
-            self._writers = self._pool(1, "commerce-agent-writer")
-            self._readers = self._pool(self._reader_count, "commerce-agent-readers",
-                                       read_only=True)
-            await self._writers.open(wait=True, timeout=30.0)
-            async with self._writers.connection() as connection:
+            async with await psycopg.AsyncConnection.connect(
+                    self.url, autocommit=True, **connection_options()) as connection:
                 await _migrate(connection)
                 found = await connection.execute(
                     "SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'")
                 self.trigrams = await found.fetchone() is not None
+            self._writers = self._pool(self._writer_count, "commerce-agent-writers")
+            self._readers = self._pool(self._reader_count, "commerce-agent-readers",
+                                       read_only=True)
+            await self._writers.open(wait=True, timeout=30.0)
             await self._readers.open(wait=True, timeout=30.0)
             self._listener = asyncio.create_task(self._listen())
             await asyncio.wait_for(self._listening.wait(), 30.0)
@@ -307,14 +366,10 @@ class PostgresDatabase(Database):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
             self._listener = None
-        async with self._write_lock:  # a write still running finishes first
-            if self._group is not None:  # writes still waiting for their COMMIT get it
-                await _to_the_end(self._commit(self._group, self._notices(self._group)
-                                               + "COMMIT"))
-            for pool in (self._readers, self._writers):
-                if pool is not None:
-                    await pool.close()
-            self._readers = self._writers = None
+        for pool in (self._readers, self._writers):
+            if pool is not None:
+                await pool.close()  # waits for connections in use (writes finish first)
+        self._readers = self._writers = None
 
     async def _listen(self) -> None:
         """LISTEN for every process's commits; reconnect when the connection drops (waking
@@ -323,7 +378,7 @@ class PostgresDatabase(Database):
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                        self.url, autocommit=True) as connection:
+                        self.url, autocommit=True, **connection_options()) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     if self._listening.is_set():
                         for event in self._signals.values():
@@ -332,74 +387,70 @@ class PostgresDatabase(Database):
                     delay = 0.1
                     async for notice in connection.notifies():
                         self.signal(notice.payload).set()
-            except psycopg.Error:
-                log.warning("PostgreSQL notifications lost; reconnecting", exc_info=True)
+            except psycopg.Error as exc:  # once per outage, not once per attempt
+                (log.warning if delay == 0.1 else log.debug)(
+                    "PostgreSQL notifications lost (%s); reconnecting", exc)
             await asyncio.sleep(delay)  # the connection ended: wait a little, then reconnect
-            delay = min(delay * 2, 5.0)
+            delay = min(delay * 2, RECONNECT_SECONDS)
 
     def transaction(self) -> _Write:
         return _Write(self)
-
-    async def _end_of_write(self, group: _Group, end: str) -> None:
-        """With the lock held: end the write's savepoint, and commit the group unless more
-        writes wait to join it (the savepoint's end then goes with the COMMIT: one round
-        trip). A flush queued behind the waiting writes commits whatever they leave."""
-        if self._waiting_writes and group.size < MAX_GROUP:
-            await group.connection.execute(end)
-            if group.size == 1:
-                flush = asyncio.get_running_loop().create_task(self._flush(group))
-                self._flushes.add(flush)  # a task nobody references may be collected
-                flush.add_done_callback(self._flushes.discard)
-            return
-        await self._commit(group, end + "; " + self._notices(group) + "COMMIT")
-
-    async def _flush(self, group: _Group) -> None:
-        async with self._write_lock:
-            if self._group is group:
-                await _to_the_end(self._commit(group, self._notices(group) + "COMMIT"))
-
-    @staticmethod
-    def _notices(group: _Group) -> str:
-        # Delivered by PostgreSQL only if the COMMIT succeeds.
-        return "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in group.topics)
-
-    async def _commit(self, group: _Group, statements: str) -> None:
-        """End the group's transaction with `statements` and give its connection back; every
-        write of the group fails if that fails (nothing of it was acknowledged)."""
-        assert self._group is group
-        self._group = None
-        connection = group.connection
-        failure: BaseException | None = None
-        try:
-            await connection.execute(statements)
-        except psycopg.errors.IntegrityError as exc:  # a deferred constraint
-            failure = ConstraintViolation(str(exc))
-            failure.__cause__ = exc
-        except Exception as exc:
-            failure = exc
-        finally:
-            if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                try:
-                    await connection.execute("ROLLBACK")
-                except psycopg.Error:  # a broken connection: the pool replaces it
-                    await connection.close()
-            await self._writer().putconn(connection)
-        group.resolve(failure)
 
     def signal(self, topic: str) -> asyncio.Event:
         return self._signals.setdefault(topic, asyncio.Event())
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        assert self._readers is not None, "database is not open"
-        async with self._readers.connection() as connection:
-            cursor = await connection.execute(to_postgres(sql), params)
-            return cast(Row | None, await cursor.fetchone())
+        rows = await self._read(sql, params, one=True)
+        return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        assert self._readers is not None, "database is not open"
-        async with self._readers.connection() as connection:
-            cursor = await connection.execute(to_postgres(sql), params)
-            return cast(list[Row], await cursor.fetchall())
+        return await self._read(sql, params, one=False)
+
+    async def _read(self, sql: str, params: Params, *, one: bool,
+                    seconds: float | None = None) -> list[Row]:
+        """One read on a pooled connection, within `seconds` (else the usual bound). A
+        connection found lost (the server restarted since it was last used) is replaced and
+        the read made once more on another."""
+        pool = self._readers
+        assert pool is not None, "database is not open"
+        statement = to_postgres(sql)
+        for attempt in (1, 2):
+            connection = await self._connection(pool, seconds)
+            try:
+                work = connection.execute(statement, params)
+                cursor = await (bounded(connection, work) if seconds is None
+                                else bounded(connection, work, seconds))
+                if one:
+                    row = await cursor.fetchone()
+                    return [] if row is None else [cast(Row, row)]
+                return cast(list[Row], await cursor.fetchall())
+            except psycopg.OperationalError as exc:
+                if attempt == 1 and is_broken(connection):
+                    continue  # _give_back has started checking the rest of the pool
+                raise unavailable(exc) from exc
+            finally:
+                await self._give_back(pool, connection)
+        raise AssertionError("unreachable")
+
+    async def ping(self, timeout: float) -> None:
+        # Not asyncio.timeout: cancelling a psycopg statement waits for the server.
+        await self._read("SELECT 1", (), one=True, seconds=timeout)
+
+
+def _reconnect_failed(pool: AsyncConnectionPool[Any]) -> None:
+    # The pool stays usable: the next request that finds it empty starts a new attempt.
+    log.warning("PostgreSQL unreachable for %s s (pool %s); still trying", RECONNECT_SECONDS,
+                pool.name)
+
+
+async def _statement(connection: psycopg.AsyncConnection[Any], sql: str) -> None:
+    """A statement of the write protocol itself (BEGIN, SAVEPOINT, COMMIT), bounded."""
+    try:
+        await bounded(connection, connection.execute(cast(Any, sql)))
+    except psycopg.errors.IntegrityError:
+        raise
+    except psycopg.OperationalError as exc:
+        raise unavailable(exc) from exc
 
 
 # --- migrations ----------------------------------------------------------------------------
@@ -409,7 +460,10 @@ async def _migrate(connection: psycopg.AsyncConnection[Any]) -> list[str]:
     """Apply pending migrations in one transaction, under an advisory lock: processes that
     start together wait for the first and then find nothing left to do."""
     applied: list[str] = []
-    await connection.execute(f"BEGIN; SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+    # No statement timeout: a migration on a large table, or waiting for another process's,
+    # may take long; it runs before the server answers any request.
+    await connection.execute(f"BEGIN; SET LOCAL statement_timeout = 0; "
+                             f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
     try:
         await connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations "

@@ -213,7 +213,8 @@ class ProtocolRoute(BaseRoute):
 
 
 routes: list[BaseRoute] = [
-    Route(METADATA_PATH, resource_metadata, methods=["GET"]),
+    # Only at the path of /mcp (RFC 9728 section 3.3): the root document would describe the
+    # resource at the server's root, which this metadata does not.
     Route(METADATA_PATH + MCP_PATH, resource_metadata, methods=["GET"]),
     ProtocolRoute(MCP_PATH, McpEndpoint()),
 ]

@@ -20,7 +20,7 @@ from commerce_agent.errors import CommerceError
 from commerce_agent.mcp import checkout
 
 SIGN_IN_HINT = ("This tool acts for a signed-in customer: connect with "
-                "`Authorization: Bearer <token>` (see /.well-known/oauth-protected-resource).")
+                "`Authorization: Bearer <token>` (see /.well-known/oauth-protected-resource/mcp).")
 
 
 def registry() -> dict[str, Tool]:

@@ -12,8 +12,10 @@ import re
 from typing import Any
 
 import msgspec
+import msgspec.inspect
 from starlette.applications import Starlette
 
+from commerce_agent.agent.agents import agent_names
 from commerce_agent.auth.principal import (
     optional_principal,
     require_principal,
@@ -33,6 +35,7 @@ from commerce_agent.openapi.operations import (
     Param,
 )
 from commerce_agent.settings import Settings
+from commerce_agent.struct_rules import schemas_of
 
 API_MEDIA = MEDIA_TYPE.split(";")[0]
 REF = "#/components/schemas/{name}"
@@ -78,11 +81,40 @@ class _Schemas:
         if not self._types:
             return [], {}
         schemas, components = msgspec.json.schema_components(self._types, ref_template=REF)
+        for kind in _struct_types(self._types):
+            rules = schemas_of(kind)
+            if rules:
+                components[_component_name(kind, components)]["allOf"] = rules
         return list(schemas), components
 
 
+def _struct_types(types: list[Any]) -> list[type]:
+    """Every struct type the given types use, nested ones included."""
+    found: list[type] = []
+    seen: set[int] = set()
+    stack: list[Any] = list(msgspec.inspect.multi_type_info(types))
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, msgspec.inspect.StructType) and node.cls not in found:
+            found.append(node.cls)
+        if isinstance(node, msgspec.Struct):
+            stack.extend(getattr(node, name) for name in node.__struct_fields__)
+        elif isinstance(node, tuple):
+            stack.extend(node)
+    return found
+
+
+def _component_name(kind: type, components: dict[str, Any]) -> str:
+    # msgspec names a component after its class, or after its full path when two share a name
+    full = re.sub(r"[^a-zA-Z0-9.\-_]", "_", f"{kind.__module__}.{kind.__qualname__}")
+    return full if full in components else kind.__name__
+
+
 def _param(param: Param, where: str, schemas: _Schemas) -> dict[str, Any]:
-    return {"name": param.name, "in": where, "required": param.required,
+    return {"name": param.name, "in": where, "required": param.required or where == "path",
             "description": param.description, "schema": schemas.ref(param.schema)}
 
 
@@ -115,8 +147,10 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
     tag = (spec.tags if spec and spec.tags else ("Agent sessions",) if agent else ())
     if tag:
         operation["tags"] = list(tag)
+    checked = {param.name: param for param in spec.path} if spec else {}
     parameters: list[dict[str, Any]] = [
-        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        _param(checked[name], "path", schemas) if name in checked
+        else {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
         for name in endpoint.params]
     if spec:
         parameters += [_param(param, "query", schemas) for param in spec.query]
@@ -147,7 +181,8 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
             "application/x-www-form-urlencoded": {"schema": form_schema}}}
     elif spec and spec.raw_body is not None:
         operation["requestBody"] = {"required": True, "content": {
-            media: {"schema": {"type": "string", "description": text}}
+            # an empty file is refused (import_routes._read_file)
+            media: {"schema": {"type": "string", "minLength": 1, "description": text}}
             for media, text in spec.raw_body.items()}}
     if introspect.refers_to(handler, require_principal) \
             or introspect.refers_to(handler, writer_principal) \
@@ -185,6 +220,19 @@ def _fill(node: Any, resolved: list[dict[str, Any]]) -> Any:
     return node
 
 
+def _vocabularies(node: Any, words: dict[str, list[str]]) -> Any:
+    """Swap each `x-vocabulary` mark for the enum of words this server knows by that name
+    (they depend on its settings, as the agents it runs do)."""
+    if isinstance(node, dict):
+        if "x-vocabulary" in node:
+            node = {**node, "enum": words[node["x-vocabulary"]]}
+            del node["x-vocabulary"]
+        return {key: _vocabularies(value, words) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_vocabularies(value, words) for value in node]
+    return node
+
+
 def endpoints(app: Starlette) -> list[introspect.Endpoint]:
     return list(introspect.walk(app.routes))
 
@@ -213,6 +261,8 @@ def build(app: Starlette, settings: Settings) -> dict[str, Any]:
         paths.setdefault(endpoint.path, {})[endpoint.method.lower()] = _operation(
             endpoint, spec, agent, schemas)
     resolved, components = schemas.resolve()
+    words = {"agents": agent_names(settings)}
+    resolved, components = _vocabularies(resolved, words), _vocabularies(components, words)
     document: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {

@@ -10,7 +10,7 @@ against these shapes catches drift without freezing every extension.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -252,6 +252,11 @@ class WellKnown(msgspec.Struct):
     """/.well-known/commerce, shaped like upstream's /.well-known/ocp."""
 
     commerce: CommerceDiscovery
+
+
+class Health(msgspec.Struct, omit_defaults=True):
+    status: Literal["ok"]
+    database: Literal["ok"] | None = None
 
 
 class AgentHealth(msgspec.Struct):

@@ -15,6 +15,7 @@ from msgspec import Meta
 
 from commerce_agent.auth.accounts import TokenPair
 from commerce_agent.commerce.routes import webhooks as webhook_routes
+from commerce_agent.commerce.routes.discovery import Price
 from commerce_agent.commerce.routes.payments import ConfirmedIntent
 from commerce_agent.commerce.services.profile import Profile
 from commerce_agent.openapi import models
@@ -43,6 +44,7 @@ class Param:
 @dataclass(frozen=True)
 class Operation:
     responses: dict[int, Answer]
+    path: tuple[Param, ...] = ()  # path parameters the handler checks (others: any text)
     query: tuple[Param, ...] = ()
     headers: tuple[Param, ...] = ()
     body_required: bool = True
@@ -85,6 +87,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     # --- discovery ----------------------------------------------------------------------
     ("GET", "/capabilities"): Operation(ok(models.CapabilitiesResponse),
                                         tags=("Discovery",)),
+    ("GET", "/health"): Operation(
+        {200: Answer("Ready: the database answered.", models.Health),
+         503: Answer("service_unavailable: the database did not answer within 2 s; retry "
+                     "after Retry-After seconds.", models.Error, headers=("Retry-After",))},
+        tags=("Discovery",)),
+    ("GET", "/health/live"): Operation(
+        ok(models.Health, "The process serves requests (the database is not asked)."),
+        tags=("Discovery",)),
     ("GET", "/schemas/context.jsonld"): Operation(
         {200: Answer("The JSON-LD context of the capability documents.", dict[str, Any],
                      "application/ld+json")}, tags=("Discovery",)),
@@ -96,8 +106,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         Param("storeId", str, "Only this store."),
         Param("sort", Literal["relevance", "price_asc", "price_desc", "name_asc",
                               "name_desc"], "Sort order."),
-        Param("minPrice", models.Decimal, "Lowest price."),
-        Param("maxPrice", models.Decimal, "Highest price."),
+        Param("minPrice", Price, "Lowest price."),
+        Param("maxPrice", Price, "Highest price."),
         Param("fulfillmentType", Literal["physical", "digital", "pickup", "hybrid"],
               "Only this fulfillment type."),
         Param("available", Literal["true", "false"], "Only items in stock."),
@@ -249,11 +259,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                                            "event id and body).", 202),
         body_required=False, tags=("Webhooks",)),
     # --- MCP (the protocol itself, at /mcp, is described by docs/mcp.md) -----------------
-    ("GET", "/.well-known/oauth-protected-resource"): Operation(
-        {200: Answer("Protected resource metadata of /mcp (RFC 9728): where to get a token.",
-                     dict[str, Any], JSON)}, tags=("MCP",)),
     ("GET", "/.well-known/oauth-protected-resource/mcp"): Operation(
-        {200: Answer("The same document at the RFC 9728 path of the /mcp resource.",
+        {200: Answer("Protected resource metadata of /mcp (RFC 9728): where to get a token.",
                      dict[str, Any], JSON)}, tags=("MCP",)),
     # --- profile and accounts -----------------------------------------------------------
     ("GET", "/user/profile"): Operation(ok(Profile), tags=("Profile",)),

@@ -8,6 +8,8 @@ from typing import Literal
 import msgspec
 
 from commerce_agent.commerce.admin.import_routes import ImportResult
+from commerce_agent.commerce.admin.item_routes import Identifier
+from commerce_agent.commerce.admin.store_routes import PromotionCode
 from commerce_agent.openapi import models
 from commerce_agent.openapi.operations import PAGE, Answer, Operation, Param, ok
 
@@ -66,8 +68,9 @@ class ReturnList(msgspec.Struct):
     pagination: models.Pagination
 
 
-def _op(responses: dict[int, Answer], *query: Param, description: str = _ADMIN) -> Operation:
-    return Operation(responses, query=query, description=description, tags=TAG)
+def _op(responses: dict[int, Answer], *query: Param, description: str = _ADMIN,
+        path: tuple[Param, ...] = ()) -> Operation:
+    return Operation(responses, path=path, query=query, description=description, tags=TAG)
 
 
 _STORE_FILTER = Param("storeId", str, "Only this store of the merchant.")
@@ -94,7 +97,8 @@ ADMIN_OPERATIONS: dict[tuple[str, str], Operation] = {
     ("PATCH", "/admin/catalogs/{catalog_id}"): _op(ok(AdminCatalog)),
     ("GET", "/admin/stores/{store_id}/promotions"): _op(ok(PromotionList)),
     ("PUT", "/admin/stores/{store_id}/promotions/{code}"): _op(
-        {200: Answer("Replaced.", Promotion), 201: Answer("Created.", Promotion)}),
+        {200: Answer("Replaced.", Promotion), 201: Answer("Created.", Promotion)},
+        path=(Param("code", PromotionCode, "The code customers type (kept in upper case)."),)),
     ("DELETE", "/admin/stores/{store_id}/promotions/{code}"): _op(
         {204: Answer("Deleted.")}),
     ("GET", "/admin/stores/{store_id}/items"): _op(ok(AdminItemList), _ITEM_STATUS, *PAGE),
@@ -103,7 +107,8 @@ ADMIN_OPERATIONS: dict[tuple[str, str], Operation] = {
     ("PATCH", "/admin/items/{item_id}"): _op(ok(AdminItem)),
     ("POST", "/admin/items/{item_id}/archive"): _op(ok(AdminItem)),
     ("PUT", "/admin/items/{item_id}/variants/{variant_id}"): _op(
-        {200: Answer("Replaced.", AdminItem), 201: Answer("Created.", AdminItem)}),
+        {200: Answer("Replaced.", AdminItem), 201: Answer("Created.", AdminItem)},
+        path=(Param("variant_id", Identifier, "The variant's id."),)),
     ("DELETE", "/admin/items/{item_id}/variants/{variant_id}"): _op(ok(AdminItem)),
     ("PUT", "/admin/items/{item_id}/stock"): _op(ok(AdminItem)),
     ("POST", "/admin/items/{item_id}/stock/adjustments"): _op(

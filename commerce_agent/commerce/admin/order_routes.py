@@ -30,6 +30,7 @@ from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
 from commerce_agent.routing import Route
+from commerce_agent.struct_rules import NOT_SPACE
 
 OrderStatus = Literal["pending", "confirmed", "processing", "in_transit", "completed",
                       "cancelled"]
@@ -42,7 +43,8 @@ class AdvanceOrder(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=Tru
     carrier: Annotated[str, Meta(min_length=1, max_length=100)] | None = None
     trackingNumber: Annotated[str, Meta(min_length=1, max_length=100,
                                         pattern=r"^[A-Za-z0-9 _./-]+$")] | None = None
-    trackingUrl: Annotated[str, Meta(max_length=2048, pattern=r"^https?://\S+$")] | None = None
+    trackingUrl: Annotated[str, Meta(max_length=2048,
+                                     pattern=rf"^https?://{NOT_SPACE}+$")] | None = None
 
 
 class CancelOrder(msgspec.Struct, forbid_unknown_fields=True):

@@ -11,6 +11,7 @@ from msgspec import UNSET, Meta, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent.commerce import money
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
 from commerce_agent.commerce.catalog_import.source import slug
@@ -23,8 +24,10 @@ from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response
 from commerce_agent.ids import new_id
 from commerce_agent.routing import Route
+from commerce_agent.struct_rules import Rule, Ruled
 
 Identifier = Annotated[str, Meta(pattern=checks.ID_PATTERN.pattern)]
+PromotionCode = Annotated[str, Meta(pattern=checks.CODE_PATTERN.pattern)]
 Name = Annotated[str, Meta(min_length=1, max_length=checks.MAX_NAME)]
 Description = Annotated[str, Meta(max_length=checks.MAX_DESCRIPTION)]
 Document = Annotated[dict[str, Any], Meta(max_length=100)]
@@ -43,7 +46,9 @@ class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Name
-    currency: Annotated[str, Meta(pattern="^[A-Z]{3}$")]
+    # checks.currency_problem refuses the codes outside the enum (with its own reason)
+    currency: Annotated[str, Meta(pattern="^[A-Z]{3}$", extra_json_schema={
+        "enum": sorted(money.CURRENCIES)})]
     id: Identifier | None = None
     description: Description = ""
     location: Location | None = None
@@ -74,7 +79,12 @@ class CatalogPatch(msgspec.Struct, forbid_unknown_fields=True):
     metadata: Document | UnsetType = UNSET
 
 
-class PromotionPut(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+class PromotionPut(Ruled, forbid_unknown_fields=True, omit_defaults=True):
+    # (a fixed amount's digits depend on the store's currency: checks.promotion_problems)
+    rules = (Rule({"if": {"properties": {"type": {"const": "percentage"}}},
+                   "then": {"properties": {"value": {"pattern": checks.PERCENTAGE.pattern}}}},
+                  lambda: validation_error("/value", "must be a percentage from 0.01 to 100")),)
+
     type: Literal["percentage", "fixed_amount"]
     value: Annotated[str, Meta(max_length=20)]
     description: Annotated[str, Meta(max_length=500)] = ""

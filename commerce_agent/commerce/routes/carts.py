@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
 from commerce_agent.commerce.services.carts import cart as service
+from commerce_agent.commerce.services.carts.pricing import MAX_LINE_QUANTITY
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.http import decode_body, json_response
@@ -23,6 +24,9 @@ AddOnIds = Annotated[list[Identifier], Meta(max_length=50)]
 Customizations = Annotated[dict[Identifier, Identifier | Annotated[list[Identifier],
                                                                      Meta(max_length=50)]],
                            Meta(max_length=50)]
+# Checked by pricing.check_quantity (answered as invalid_quantity, once the cart and item are
+# known), so only the document states the range here.
+Quantity = Annotated[int, Meta(extra_json_schema={"minimum": 1, "maximum": MAX_LINE_QUANTITY})]
 
 
 class GuestInfo(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -38,7 +42,7 @@ class CreateCartRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 class AddItemRequest(msgspec.Struct, forbid_unknown_fields=True):
     itemId: Identifier
-    quantity: int
+    quantity: Quantity
     variantId: Identifier | None = None
     addOnIds: AddOnIds = []
     customizations: Customizations = {}
@@ -62,7 +66,7 @@ class AddItemRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class UpdateItemRequest(msgspec.Struct, forbid_unknown_fields=True):
-    quantity: int | UnsetType = UNSET
+    quantity: Quantity | UnsetType = UNSET
     notes: Note | None | UnsetType = UNSET
     addOnIds: AddOnIds | None | UnsetType = UNSET
     customizations: Customizations | None | UnsetType = UNSET

@@ -6,11 +6,13 @@ import json
 import re
 from decimal import Decimal
 from importlib import resources
+from typing import Annotated
 
+from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.commerce import capabilities, money
+from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.pagination import pagination, read_page
 from commerce_agent.commerce.services import profile
 from commerce_agent.commerce.services.catalog import search as search_service
@@ -38,17 +40,20 @@ async def get_schema(request: Request) -> Response:
     return Response(target.read_bytes(), media_type="application/schema+json")
 
 
+# minPrice and maxPrice: what the server takes is what /openapi.json says (operations.py).
+PRICE = re.compile(r"^[0-9]+(\.[0-9]+)?$")
+Price = Annotated[str, Meta(pattern=PRICE.pattern, description="decimal amount, not negative")]
+
+
 def _price_param(request: Request, name: str) -> Decimal | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    try:
-        value = money.parse(raw)
-    except ValueError:
-        raise validation_error(name, "must be a decimal amount", raw) from None
-    if value < 0:
-        raise validation_error(name, "must not be negative", raw)
-    return value
+    if not PRICE.match(raw):
+        negative = raw.startswith("-") and PRICE.match(raw[1:])
+        raise validation_error(name, "must not be negative" if negative
+                               else "must be a decimal amount", raw)
+    return Decimal(raw)
 
 
 _CURRENCY = re.compile(r"^[A-Z]{3}$")

@@ -19,6 +19,7 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
 from commerce_agent.routing import Route
+from commerce_agent.struct_rules import Rule, Ruled, at_least_one, exactly_one
 
 Stars = Annotated[int, Meta(ge=1, le=5)]
 
@@ -27,9 +28,16 @@ class CancelRequest(msgspec.Struct, forbid_unknown_fields=True):
     reason: Annotated[str, Meta(max_length=500)] | None = None
 
 
-class RatingRequest(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+_STARS = ("overall", "food", "delivery", "restaurant", "packaging")
+
+
+class RatingRequest(Ruled, forbid_unknown_fields=True, omit_defaults=True):
     """Upstream RatingRequest (food, delivery, restaurant, comment) plus the rating_request
     action schema's overall, packaging and wouldRecommend."""
+
+    rules = (Rule(at_least_one(*_STARS), lambda: validation_error(
+        "/overall", "at least one rating (overall, food, delivery, restaurant, packaging) is "
+                    "required")),)
 
     overall: Stars | None = None
     food: Stars | None = None
@@ -45,8 +53,11 @@ class Money(msgspec.Struct, forbid_unknown_fields=True):
     currency: Annotated[str, Meta(pattern="^[A-Z]{3}$")]
 
 
-class TipRequest(msgspec.Struct, forbid_unknown_fields=True):
+class TipRequest(Ruled, forbid_unknown_fields=True):
     """Upstream tip_request: a fixed amount or a percentage of the order total."""
+
+    rules = (Rule(exactly_one("amount", "percentage"), lambda: validation_error(
+        "/amount", "give exactly one of amount and percentage")),)
 
     amount: Money | None = None
     percentage: Annotated[float, Meta(gt=0, le=100)] | None = None
@@ -57,7 +68,6 @@ class TipRequest(msgspec.Struct, forbid_unknown_fields=True):
 _cancel = msgspec.json.Decoder(CancelRequest)
 _rating = msgspec.json.Decoder(RatingRequest)
 _tip = msgspec.json.Decoder(TipRequest)
-_STARS = ("overall", "food", "delivery", "restaurant", "packaging")
 
 
 async def cancel_order(request: Request) -> Response:
@@ -77,9 +87,6 @@ async def cancel_order(request: Request) -> Response:
 async def rate_order(request: Request) -> Response:
     principal = await writer_principal(request)
     body = await decode_body(request, _rating)
-    if all(getattr(body, name) is None for name in _STARS):
-        raise validation_error("/overall", "at least one rating (overall, food, delivery, "
-                                       "restaurant, packaging) is required")
     rating: dict[str, Any] = msgspec.to_builtins(body)
 
     async def work(tx: Transaction) -> Response:
@@ -93,8 +100,6 @@ async def rate_order(request: Request) -> Response:
 async def tip_order(request: Request) -> Response:
     principal = await writer_principal(request)
     body = await decode_body(request, _tip)
-    if (body.amount is None) == (body.percentage is None):
-        raise validation_error("/amount", "give exactly one of amount and percentage")
     amount = msgspec.to_builtins(body.amount) if body.amount is not None else None
 
     async def work(tx: Transaction) -> Response:

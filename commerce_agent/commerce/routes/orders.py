@@ -21,6 +21,7 @@ from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route
+from commerce_agent.struct_rules import Rule, Ruled, absent, given
 
 ORDER_STATUSES = {"pending", "confirmed", "processing", "in_transit", "completed", "cancelled"}
 
@@ -32,7 +33,22 @@ class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     countryCode: Annotated[str, Meta(pattern="^[A-Za-z]{2}$")] | None = None
 
 
-class CreateOrderRequest(msgspec.Struct, forbid_unknown_fields=True):
+# A direct order names its items (orderType "direct", or items without an orderType); any
+# other order is placed from a cart.
+_DIRECT = {"anyOf": [given("orderType", {"const": "direct"}),
+                     {"allOf": [absent("orderType"), given("items")]}]}
+
+
+class CreateOrderRequest(Ruled, forbid_unknown_fields=True):
+    rules = (
+        Rule({"if": _DIRECT, "then": given("items", {"minItems": 1})},
+             lambda: validation_error("/items", "is required for a direct order")),
+        Rule({"if": _DIRECT, "then": absent("cartId")},
+             lambda: validation_error("/cartId", "cannot be combined with direct items")),
+        Rule({"if": _DIRECT, "else": given("cartId")},
+             lambda: validation_error("/cartId", "is required")),
+    )
+
     orderType: Literal["from_cart", "direct"] | None = None
     cartId: Identifier | None = None
     items: Annotated[list[AddItemRequest], Meta(max_length=100)] | None = None
@@ -50,13 +66,6 @@ _create = msgspec.json.Decoder(CreateOrderRequest)
 
 def _order_request(body: CreateOrderRequest) -> OrderRequest:
     direct = body.orderType == "direct" or (body.orderType is None and body.items is not None)
-    if direct:
-        if not body.items:
-            raise validation_error("/items", "is required for a direct order")
-        if body.cartId is not None:
-            raise validation_error("/cartId", "cannot be combined with direct items")
-    elif body.cartId is None:
-        raise validation_error("/cartId", "is required")
     address = msgspec.to_builtins(body.deliveryAddress) if body.deliveryAddress else None
     billing = msgspec.to_builtins(body.billingAddress) if body.billingAddress else None
     items = None

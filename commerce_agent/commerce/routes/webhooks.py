@@ -19,15 +19,41 @@ from commerce_agent.errors import validation_error
 from commerce_agent.http import decode_body, encoder, json_response
 from commerce_agent.openapi.models import Pagination, Timestamp
 from commerce_agent.routing import Route
+from commerce_agent.struct_rules import Rule, Ruled
 
-EventName = Annotated[str, Meta(min_length=1, max_length=64)]
+# Known names, each once: service.check_events answers which one is not (its pointer).
+EventName = Annotated[str, Meta(min_length=1, max_length=64, extra_json_schema={
+    "enum": [*service.EVENTS, service.ALL_EVENTS]})]
 
 
-class CreateWebhookRequest(msgspec.Struct, forbid_unknown_fields=True):
+def _any_case(word: str) -> str:
+    return "".join(f"[{char.upper()}{char.lower()}]" if char.isalpha() else char
+                   for char in word)
+
+
+_HOST = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_PORT = r"(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])"
+_LOOPBACK = rf"(?:127\.0\.0\.1|{_any_case('localhost')}|\[::1\])"
+# https to a host name or IPv4 address, http only to loopback (schemes and host names in any
+# case); then printable ASCII with no backslash and no credentials. Checked as the body is
+# decoded (service.check_url's finer reasons remain for every other way in).
+WEBHOOK_URL = (rf"^(?:{_any_case('https')}://{_HOST}(?:\.{_HOST})*|{_any_case('http')}://"
+               rf"{_LOOPBACK})(?::{_PORT})?(?:[/?#][!-\[\]-~]*)?$")
+# (key lengths: checked by service.check_metadata)
+Metadata = Annotated[dict[str, Any], Meta(max_length=service.MAX_METADATA_KEYS, extra_json_schema={
+    "propertyNames": {"minLength": 1, "maxLength": service.MAX_METADATA_KEY_LENGTH}})]
+
+
+class CreateWebhookRequest(Ruled, forbid_unknown_fields=True):
+    rules = (Rule({"properties": {"url": {"pattern": WEBHOOK_URL}}}, lambda: validation_error(
+        "/url", "must be an https URL naming a host (http only to 127.0.0.1, ::1 or localhost), "
+                "in printable ASCII, without credentials")),)
+
     url: Annotated[str, Meta(min_length=1, max_length=service.MAX_URL_LENGTH)]
-    events: Annotated[list[EventName], Meta(min_length=1, max_length=len(service.EVENTS) + 1)]
+    events: Annotated[list[EventName], Meta(min_length=1, max_length=len(service.EVENTS) + 1,
+                                            extra_json_schema={"uniqueItems": True})]
     description: Annotated[str, Meta(max_length=500)] | None = None
-    metadata: Annotated[dict[str, Any], Meta(max_length=service.MAX_METADATA_KEYS)] = {}
+    metadata: Metadata = {}
 
 
 _create = msgspec.json.Decoder(CreateWebhookRequest)

@@ -22,10 +22,10 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 from babel import Locale, UnknownLocaleError
-from babel.numbers import list_currencies
 from msgspec import UNSET, Meta, UnsetType
 
 from commerce_agent.auth.tokens import remembered_owner, token_owner
+from commerce_agent.commerce import money
 from commerce_agent.commerce.storage import profiles as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, validation_error
@@ -41,7 +41,8 @@ Country = Annotated[str, Meta(min_length=2, max_length=60, pattern=_TEXT)]
 Label = Annotated[str, Meta(min_length=1, max_length=50, pattern=_TEXT)]
 LanguageTag = Annotated[str, Meta(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$",
                                   description="BCP 47 language tag, e.g. en-US")]
-CurrencyCode = Annotated[str, Meta(pattern=r"^[A-Z]{3}$", description="ISO 4217 code")]
+CurrencyCode = Annotated[str, Meta(pattern=r"^[A-Z]{3}$", description="ISO 4217 code",
+                                   extra_json_schema={"enum": sorted(money.CURRENCIES)})]
 
 
 class PostalAddress(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -143,7 +144,7 @@ def check(patch: ProfilePatch) -> None:
             except (UnknownLocaleError, ValueError):
                 raise validation_error("/preferences/language", "is not a known language tag",
                                        language) from None
-        if isinstance(currency, str) and currency not in list_currencies():
+        if isinstance(currency, str) and currency not in money.CURRENCIES:
             raise validation_error("/preferences/currency", "is not an ISO 4217 currency code",
                                    currency)
 

@@ -21,6 +21,9 @@ from commerce_agent.json_input import MalformedJson, check_value
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$")
+# A percentage promotion's value: 0.01 to 100, at most 3 digits and 2 decimals.
+PERCENTAGE = re.compile(r"^(?:100(?:\.0{1,2})?|(?:0?[1-9][0-9]|0{0,2}[1-9])(?:\.[0-9]{1,2})?"
+                        r"|0{1,3}\.(?:[1-9][0-9]?|0[1-9]))$")
 FULFILLMENT_TYPES = ("physical", "digital", "pickup", "hybrid")
 ITEM_STATUSES = ("active", "draft", "archived")
 VARIANTS = "dev.commerce.product.variants"
@@ -203,8 +206,7 @@ def promotion_problems(promotion: Any, currency: str) -> list[Problem]:
         problems.append(Problem("/code", "must be 1 to 50 letters, digits, _ or -", code))
     kind, value = promotion.get("type"), promotion.get("value")
     if kind == "percentage":
-        if not isinstance(value, str) or not re.fullmatch(r"\d{1,3}(\.\d{1,2})?", value) \
-                or not 0 < Decimal(value) <= 100:
+        if not isinstance(value, str) or not PERCENTAGE.match(value):
             problems.append(Problem("/value", "must be a percentage from 0.01 to 100", value))
     elif kind == "fixed_amount":
         reason = amount_problem(value, currency, positive=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.db import Transaction
+from commerce_agent.db import Transaction, locking
 
 
 async def insert_cart(tx: Transaction, cart: dict[str, Any]) -> None:
@@ -30,6 +30,8 @@ _CART_WITH_LINES = (
     "LEFT JOIN items ON items.id = cart_items.item_id "
     "LEFT JOIN stock ON stock.item_id = items.id "
     "WHERE carts.id = ? AND carts.owner_id = ? ORDER BY cart_items.position")
+# In a write the cart's row stays locked until it ends: changes to one cart (two lines of the
+# same item added at once, two orders of it) take turns from their read on.
 
 
 async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[sqlite3.Row]:
@@ -37,17 +39,18 @@ async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[sqlite3.
     item's stock rows: one row per line and stock row, one row with NULL lines for a cart
     without any, none for no such cart of this owner. One statement where reading the cart,
     its lines and their items apart took three, each a round through SQLite of its own."""
-    rows: list[sqlite3.Row] = await db.fetch_all(_CART_WITH_LINES, (cart_id, owner_id))
+    rows: list[sqlite3.Row] = await db.fetch_all(_CART_WITH_LINES + locking(db, "carts"),
+                                                 (cart_id, owner_id))
     return rows
 
 
 async def touch(tx: Transaction, cart_id: str, now: str, expires_at: str) -> None:
-    await tx.execute("UPDATE carts SET updated_at = ?, expires_at = ? WHERE id = ?",
+    await tx.defer("UPDATE carts SET updated_at = ?, expires_at = ? WHERE id = ?",
                      (now, expires_at, cart_id))
 
 
 async def insert_line(tx: Transaction, cart_id: str, line: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO cart_items (id, cart_id, position, item_id, variant_id, quantity, options) "
         "VALUES (:id, :cart, (SELECT COALESCE(MAX(position), -1) + 1 FROM cart_items "
         "WHERE cart_id = :cart), :item, :variant, :qty, :options)",
@@ -58,13 +61,13 @@ async def insert_line(tx: Transaction, cart_id: str, line: dict[str, Any]) -> No
 
 async def update_line(tx: Transaction, line_id: str, quantity: int,
                       options: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "UPDATE cart_items SET quantity = :qty, options = :options WHERE id = :id",
         {"qty": quantity, "options": _encode_options(options), "id": line_id})
 
 
 async def set_quantity(tx: Transaction, line_id: str, quantity: int) -> None:
-    await tx.execute("UPDATE cart_items SET quantity = ? WHERE id = ?", (quantity, line_id))
+    await tx.defer("UPDATE cart_items SET quantity = ? WHERE id = ?", (quantity, line_id))
 
 
 def _encode_options(options: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ import msgspec
 
 from commerce_agent import clock
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Transaction, locking
 
 RICH_INFO_SLUG = '$.metadata."dev.commerce.product.rich_info".seo.slug'
 
@@ -123,8 +123,11 @@ async def upsert_catalog(tx: Transaction, catalog_id: str, store_id: str, doc: d
 # --- items and stock --------------------------------------------------------------------------
 
 async def item_row(db: Database | Transaction, item_id: str) -> sqlite3.Row | None:
+    """The item; in a write its row stays locked until the write ends, so the merchant's
+    changes of one item (its document, its stock counts) take turns from their read on."""
     return await db.fetch_one(
-        "SELECT id, store_id, catalog_id, status, doc FROM items WHERE id = :id", {"id": item_id})
+        "SELECT id, store_id, catalog_id, status, doc FROM items WHERE id = :id" + locking(db),
+        {"id": item_id})
 
 
 ITEM_KEY = ("catalog_id", "position", "id")  # a store's items, in catalog order

@@ -8,13 +8,16 @@ from typing import Any
 import msgspec
 
 from commerce_agent.commerce.storage import catalog
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Transaction, locking
 
 
 async def order_by_id(db: Database | Transaction, order_id: str) -> sqlite3.Row | None:
-    """An order whoever owns it (for the simulator and the merchant CLI)."""
+    """An order whoever owns it (for the simulator and the merchant CLI). In a write, its row
+    stays locked until the write ends: changes to one order take turns from their read on,
+    and so do the numbers of its events (order_events.append)."""
     return await db.fetch_one(
-        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id", {"id": order_id})
+        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id" + locking(db),
+        {"id": order_id})
 
 
 async def orders_for_merchant(db: Database, status: str | None, limit: int
@@ -26,7 +29,7 @@ async def orders_for_merchant(db: Database, status: str | None, limit: int
 
 
 async def schedule(tx: Transaction, order_id: str, step: int, due_at: str | None) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO fulfillment_jobs (order_id, step, due_at) VALUES (:id, :step, :due) "
         "ON CONFLICT (order_id) DO UPDATE SET step = excluded.step, due_at = excluded.due_at",
         {"id": order_id, "step": step, "due": due_at})

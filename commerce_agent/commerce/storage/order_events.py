@@ -10,17 +10,20 @@ from commerce_agent.db import Database, Transaction
 
 async def append(tx: Transaction, event: dict[str, Any], *, first: bool = False) -> int:
     """Store the order's next event (`first`: of a new order, so number 1); returns its
-    per-order sequence number (1, 2, …)."""
-    seq = 1
-    if not first:
-        row = await tx.fetch_one("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM order_events "
-                                 "WHERE order_id = :order_id", event)
-        assert row is not None
-        seq = int(row["seq"])
-    await tx.execute(
+    per-order sequence number (1, 2, …). The caller holds the order's row lock (it read the
+    order in this write: lifecycle.order_by_id), so the numbers of one order are given out
+    one at a time, in commit order, without gaps."""
+    if first:
+        await tx.defer(
+            "INSERT INTO order_events (order_id, seq, owner_id, status, patch, created_at) "
+            "VALUES (:order_id, 1, :owner_id, :status, :patch, :at)", event)
+        return 1
+    row = await tx.fetch_one(
         "INSERT INTO order_events (order_id, seq, owner_id, status, patch, created_at) "
-        "VALUES (:order_id, :seq, :owner_id, :status, :patch, :at)", {**event, "seq": seq})
-    return seq
+        "SELECT :order_id, COALESCE(MAX(seq), 0) + 1, :owner_id, :status, :patch, :at "
+        "FROM order_events WHERE order_id = :order_id RETURNING seq", event)
+    assert row is not None
+    return int(row["seq"])
 
 
 async def snapshot(db: Database, order_id: str, owner_id: str) -> sqlite3.Row | None:
@@ -39,13 +42,23 @@ async def after(db: Database, order_id: str, seq: int, limit: int) -> list[sqlit
         {"order_id": order_id, "seq": seq, "limit": limit})
 
 
-async def last_id(db: Database) -> int:
-    row = await db.fetch_one("SELECT COALESCE(MAX(id), 0) AS id FROM order_events")
-    return int(row["id"]) if row else 0
+async def latest_seq(db: Database, order_id: str) -> int:
+    row = await db.fetch_one("SELECT COALESCE(MAX(seq), 0) AS seq FROM order_events "
+                             "WHERE order_id = :order_id", {"order_id": order_id})
+    return int(row["seq"]) if row else 0
 
 
-async def since(db: Database, last: int, limit: int) -> list[sqlite3.Row]:
-    """Every order's events committed after the global id `last`, in commit order."""
+async def after_each(db: Database, seen: dict[str, int], limit: int) -> list[sqlite3.Row]:
+    """The events of each order in `seen` after the seq given for it, by order then seq.
+    Per order, not by a global id: on PostgreSQL writes to different orders commit in any
+    order, so a global cursor could step over an event that commits late."""
+    clauses: list[str] = []
+    params: dict[str, Any] = {"limit": limit}
+    for index, (order_id, seq) in enumerate(seen.items()):
+        clauses.append(f"(order_id = :o{index} AND seq > :s{index})")
+        params[f"o{index}"], params[f"s{index}"] = order_id, seq
+    if not clauses:
+        return []
     return await db.fetch_all(
-        "SELECT id, order_id, seq, status, patch FROM order_events WHERE id > :last "
-        "ORDER BY id LIMIT :limit", {"last": last, "limit": limit})
+        "SELECT order_id, seq, status, patch FROM order_events WHERE "
+        + " OR ".join(clauses) + " ORDER BY order_id, seq LIMIT :limit", params)

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Transaction, locking
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -17,17 +17,19 @@ def _dumps(doc: dict[str, Any]) -> str:
 
 
 async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
-    await tx.execute(
+    # Deferred: on PostgreSQL they travel with the write's next statement.
+    await tx.defer(
         "INSERT INTO orders (id, owner_id, store_id, status, cart_id, doc, created_at, "
         "updated_at) VALUES (:id, :owner, :store, :status, :cart, :doc, :at, :at)",
         {"id": doc["id"], "owner": owner_id, "store": doc["storeId"], "status": doc["status"],
          "cart": doc.get("cartId"), "doc": _dumps(doc), "at": doc["createdAt"]})
-    await tx.execute_many(
-        "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, quantity) "
-        "VALUES (:order, :line, :owner, :item, :variant, :qty)",
-        [{"order": doc["id"], "line": line["id"], "owner": owner_id, "item": line["itemId"],
-          "variant": line.get("variantId", ""), "qty": line["quantity"]}
-         for line in doc["items"]])
+    for line in doc["items"]:
+        await tx.defer(
+            "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, "
+            "quantity) VALUES (:order, :line, :owner, :item, :variant, :qty)",
+            {"order": doc["id"], "line": line["id"], "owner": owner_id,
+             "item": line["itemId"], "variant": line.get("variantId", ""),
+             "qty": line["quantity"]})
 
 
 async def insert_orders(tx: Transaction, owner_id: str, docs: Sequence[dict[str, Any]]) -> None:
@@ -49,9 +51,11 @@ async def insert_orders(tx: Transaction, owner_id: str, docs: Sequence[dict[str,
 
 async def get_order(db: Database | Transaction, order_id: str, owner_id: str
                     ) -> sqlite3.Row | None:
+    """The order; in a write its row stays locked until the write ends (see
+    lifecycle.order_by_id)."""
     return await db.fetch_one(
-        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id AND owner_id = :owner",
-        {"id": order_id, "owner": owner_id})
+        "SELECT id, owner_id, status, doc FROM orders WHERE id = :id AND owner_id = :owner"
+        + locking(db), {"id": order_id, "owner": owner_id})
 
 
 ORDER_KEY = ("created_at", "id")  # GET /orders: newest first
@@ -81,6 +85,6 @@ async def count_orders(db: Database, owner_id: str, status: str | None, cap: int
 
 
 async def save_doc(tx: Transaction, doc: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "UPDATE orders SET status = :status, doc = :doc, updated_at = :at WHERE id = :id",
         {"status": doc["status"], "doc": _dumps(doc), "at": doc["updatedAt"], "id": doc["id"]})

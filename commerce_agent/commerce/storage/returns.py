@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Transaction, locking
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -29,9 +29,11 @@ async def save(tx: Transaction, doc: dict[str, Any]) -> None:
 
 
 async def get(db: Database | Transaction, return_id: str) -> sqlite3.Row | None:
+    """The return; in a write its row stays locked until the write ends (two moves of one
+    return take turns: it is restocked and refunded once)."""
     return await db.fetch_one(
-        "SELECT id, owner_id, order_id, status, doc FROM returns WHERE id = :id",
-        {"id": return_id})
+        "SELECT id, owner_id, order_id, status, doc FROM returns WHERE id = :id"
+        + locking(db), {"id": return_id})
 
 
 async def for_merchant(db: Database, status: str | None, limit: int) -> list[sqlite3.Row]:

@@ -150,13 +150,17 @@ async def next_due(db: Database, now: str) -> str | None:
 
 
 async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list[sqlite3.Row]:
-    """Lease up to `limit` due deliveries to this sender (with what sending them needs)."""
+    """Lease up to `limit` due deliveries to this sender (with what sending them needs).
+    PostgreSQL: senders of other processes claim at the same moment, so the rows are locked
+    as they are read and rows another sender is claiming are skipped (each delivery is leased
+    to one); SQLite's writer runs one claim at a time anyway."""
+    skip_claimed = " FOR UPDATE OF d SKIP LOCKED" if tx.dialect == "postgresql" else ""
     rows = await tx.fetch_all(
         "SELECT d.id, d.subscription_id, d.attempts, s.url, e.id AS event_id, e.event, e.body "
         "FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id "
         f"JOIN webhook_events e ON e.id = d.event_id WHERE {_CLAIMABLE} "
-        "AND d.next_attempt_at <= :now ORDER BY d.next_attempt_at LIMIT :limit",
-        {"now": now, "limit": limit})
+        "AND d.next_attempt_at <= :now ORDER BY d.next_attempt_at LIMIT :limit"
+        + skip_claimed, {"now": now, "limit": limit})
     if rows:
         placeholders, params = _in("d", [str(row["id"]) for row in rows])
         await tx.execute(

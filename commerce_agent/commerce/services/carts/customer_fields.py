@@ -12,6 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from commerce_agent.errors import CommerceError
+from commerce_agent.http import reason_of
 
 CUSTOMER_FIELDS = "dev.commerce.order.customer_fields"
 
@@ -41,7 +42,7 @@ def pointer_of(error: msgspec.ValidationError) -> tuple[str, str]:
     if "unknown field" in reason and "`" in reason:
         parts.append(reason.split("`")[1])
         reason = "is not a known field"
-    return "".join(f"/{part}" for part in parts), reason.rstrip(".").lower()
+    return "".join(f"/{part}" for part in parts), reason_of(reason)
 
 
 def parse(value: Any, key: str) -> dict[str, Any]:

@@ -51,8 +51,10 @@ def _locate(doc: dict[str, Any], done: int) -> tuple[int, Step] | None:
 async def run_step(tx: Transaction, order_id: str, ctx: Context, *, force: bool = False
                    ) -> dict[str, Any] | None:
     """Run the order's next step if due (always with `force`); the new document, or None."""
-    job = await storage.job(tx, order_id)
+    # The order first: its row lock makes a step run by one process at a time, and the job
+    # read after it is the one the last step left.
     _, doc = await lifecycle.load(tx, order_id)
+    job = await storage.job(tx, order_id)
     if doc["status"] in lifecycle.TERMINAL or (doc["status"] == "pending" and not force):
         await storage.unschedule(tx, order_id)
         return None

@@ -1,10 +1,14 @@
 """Live order events for every SSE watcher in this process, from one reader.
 
-The feed remembers the last `order_events.id` it has seen and, whenever a change commits here
-(`Database.signal`: on PostgreSQL, a commit of any process) or the poll interval passes
-(changes of other processes on SQLite; a safety net on PostgreSQL), reads what is new once
-and hands each event to the watchers of its order. Many watchers of one order cost one query
-per change, and each event is encoded once, shared by every watcher.
+The feed remembers, for each order someone watches, the last event number (`seq`) it handed
+out and, whenever a change commits here (`Database.signal`: on PostgreSQL, a commit of any
+process) or the poll interval passes (changes of other processes on SQLite; a safety net on
+PostgreSQL), reads what is new for those orders at once (one query per CHUNK watched orders)
+and hands each event to the watchers of its order. Per order, not by a global cursor: on
+PostgreSQL writes of different orders commit concurrently, in any order, while one order's
+events are numbered under its row lock, so they commit in number order without gaps. Many
+watchers of one order cost one query per change, and each event is encoded once, shared by
+every watcher.
 
 A watcher's queue is bounded: a watcher too slow to keep up is dropped (its stream ends) and
 its client resumes with Last-Event-ID from the stored journal, so memory stays bounded.
@@ -28,6 +32,7 @@ from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
 
 BATCH = 500
+CHUNK = 100  # watched orders per query
 log = logging.getLogger(__name__)
 
 
@@ -77,7 +82,7 @@ class OrderFeed:
             else poll_interval
         self.capacity = capacity
         self._watchers: dict[str, set[Watcher]] = {}
-        self._last: int | None = None  # None while nobody watches: nothing is read
+        self._seen: dict[str, int] = {}  # watched order → the last seq handed out
         self._lock = asyncio.Lock()
         self._someone_watches = asyncio.Event()
 
@@ -87,8 +92,8 @@ class OrderFeed:
         entering, so nothing falls between that read and the live events."""
         watcher = Watcher(order_id, self.capacity)
         async with self._lock:
-            if self._last is None:
-                self._last = await storage.last_id(self.db)
+            if order_id not in self._seen:
+                self._seen[order_id] = await storage.latest_seq(self.db, order_id)
             self._watchers.setdefault(order_id, set()).add(watcher)
             self._someone_watches.set()
         try:
@@ -102,8 +107,8 @@ class OrderFeed:
             watchers.discard(watcher)
             if not watchers:
                 del self._watchers[watcher.order_id]
+                self._seen.pop(watcher.order_id, None)
         if not self._watchers:
-            self._last = None
             self._someone_watches.clear()
 
     def watcher_count(self) -> int:
@@ -113,24 +118,29 @@ class OrderFeed:
         """Read what committed since the last read and hand it out; returns events read."""
         read = 0
         async with self._lock:
-            while self._last is not None:
-                rows = await storage.since(self.db, self._last, BATCH)
-                if self._last is None:  # everyone left while we read
-                    break
-                for row in rows:
-                    self._last = int(row["id"])
-                    watchers = self._watchers.get(row["order_id"])
-                    if not watchers:
-                        continue
-                    event = OrderEvent(int(row["seq"]), str(row["status"]),
-                                       frame(int(row["seq"]), str(row["patch"])))
-                    for watcher in list(watchers):
-                        if not watcher.offer(event):
-                            self._forget(watcher)
-                read += len(rows)
-                if len(rows) < BATCH:
-                    break
+            orders = list(self._seen)
+            for start in range(0, len(orders), CHUNK):
+                while True:
+                    seen = {order_id: self._seen[order_id]
+                            for order_id in orders[start:start + CHUNK]
+                            if order_id in self._seen}  # watchers may leave while we read
+                    rows = await storage.after_each(self.db, seen, BATCH)
+                    for row in rows:
+                        self._hand_out(row)
+                    read += len(rows)
+                    if len(rows) < BATCH:
+                        break
         return read
+
+    def _hand_out(self, row: Any) -> None:
+        order_id, seq = str(row["order_id"]), int(row["seq"])
+        if seq <= self._seen.get(order_id, seq):
+            return  # the order is no longer watched (or this was handed out already)
+        self._seen[order_id] = seq
+        event = OrderEvent(seq, str(row["status"]), frame(seq, str(row["patch"])))
+        for watcher in list(self._watchers.get(order_id, ())):
+            if not watcher.offer(event):
+                self._forget(watcher)
 
     async def run(self) -> None:
         signal = self.db.signal(ORDER_EVENTS)

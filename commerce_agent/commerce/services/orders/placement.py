@@ -254,7 +254,9 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
 
 
 async def _take_stock(tx: Transaction, cart: CartView) -> None:
-    for line in cart.lines:
+    # In one order of rows for every order: two orders taking the same items never wait for
+    # each other's row locks crosswise (a deadlock) on PostgreSQL.
+    for line in sorted(cart.lines, key=lambda line: (line.item_id, line.variant_id)):
         if not await catalog_storage.decrement_stock(tx, line.item_id, line.variant_id,
                                                      line.quantity):
             raise CommerceError(
@@ -299,17 +301,23 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         if payment is None:
             return await _payment_required(tx, principal, cart, base_url, pay_to)
         record = await _take_payment(tx, principal, cart, payment, order_id, pay_to)
-    await _take_stock(tx, cart)
     doc = _order_document(order_id, cart, request, record)
     if record is None:
         doc["status"] = "confirmed"
     docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url)
     for placed in docs:
         await storage.insert_order(tx, principal.user_id, placed)
-    if cart.row["id"] is not None:
-        await cart_storage.mark_submitted(tx, str(cart.row["id"]), doc["createdAt"])
+    if cart.row["id"] is not None and not await cart_storage.mark_submitted(
+            tx, str(cart.row["id"]), doc["createdAt"]):
+        raise CommerceError(409, "cart_already_submitted",
+                            "This cart has already been turned into an order.",
+                            params={"id": cart.row["id"]})
     rendered = [await order_view.after_order_created(tx, principal.user_id, placed)
                 for placed in docs]
+    # Stock last: on PostgreSQL a popular item's row stays locked from this UPDATE to the
+    # COMMIT, so nothing else of the order should run in between (orders of one item take
+    # turns on that lock, not on the whole order).
+    await _take_stock(tx, cart)
     headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
     if payment is not None and record is not None:
         settled = (payment.transfer.value if payment.transfer
