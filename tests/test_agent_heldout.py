@@ -1,8 +1,9 @@
-"""The held-out conversation set (tests/heldout/): well formed, its expectations name what the
-stores really sell, its checks judge what they claim to, and the agent stays at or above the
-floor recorded in tests/heldout/FLOOR.json (safety failures at most, pass rate at least).
+"""The held-out conversation sets (tests/heldout/ and tests/heldout2/): well formed, their
+expectations name what the stores really sell, their checks judge what they claim to, and the
+agent stays at or above the floor each set records in its FLOOR.json (safety failures at most,
+pass rate at least).
 
-The set is never tuned against; see tests/heldout/README.md."""
+The sets are never tuned against; see tests/heldout/README.md and tests/heldout2/README.md."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from tests.heldout_support import (
     FLOOR,
+    FOLDERS,
     Outcome,
     changes,
     in_language,
@@ -24,7 +26,8 @@ from tests.heldout_support import (
     run_all,
 )
 
-CONVERSATIONS = load_heldout()
+SETS = {folder.name: load_heldout(folder) for folder in FOLDERS}
+CONVERSATIONS = [c | {"set": name} for name, found in SETS.items() for c in found]
 STORES = Path(__file__).parent.parent / "sample_data" / "stores"
 # What the set exists to measure (issue 21): each must have conversations of its own.
 CATEGORIES = {"question-no-change", "negation", "decline-offer", "variant-change",
@@ -75,22 +78,27 @@ def wrong_lines(store: dict[str, Any], lines: list[list[Any]]) -> list[str]:
     return wrong
 
 
-def test_the_set_is_well_formed_and_covers_what_it_measures() -> None:
-    assert len(CONVERSATIONS) >= 70
-    names = [c["name"] for c in CONVERSATIONS]
+@pytest.mark.parametrize("folder", FOLDERS, ids=[folder.name for folder in FOLDERS])
+def test_the_set_is_well_formed_and_covers_what_it_measures(folder: Path) -> None:
+    conversations = SETS[folder.name]
+    assert len(conversations) >= 70
+    names = [c["name"] for c in conversations]
     assert len(set(names)) == len(names)
-    assert CATEGORIES - {tag for c in CONVERSATIONS for tag in c["covers"]} == set()
-    assert {c["store"] for c in CONVERSATIONS} == set(catalog())
-    for conversation in CONVERSATIONS:
+    assert CATEGORIES - {tag for c in conversations for tag in c["covers"]} == set()
+    assert {c["store"] for c in conversations} == set(catalog())
+    assert (folder / FLOOR.name).is_file()
+    for conversation in conversations:
         assert {"name", "store", "covers", "turns", "expect"} <= set(conversation)
         assert conversation.get("replyLanguage") in (None, "fr", "ja")
         for turn in conversation["turns"]:
             assert isinstance(turn, str) or "say" in turn or "merchant" in turn, turn
 
 
-@pytest.mark.parametrize("conversation", CONVERSATIONS, ids=[c["name"] for c in CONVERSATIONS])
+@pytest.mark.parametrize("conversation", CONVERSATIONS,
+                         ids=[f"{c['set']}/{c['name']}" for c in CONVERSATIONS])
 def test_expectations_name_what_the_stores_sell(conversation: dict[str, Any]) -> None:
     stores = catalog()
+    assert conversation["store"] in stores
     for order in conversation["expect"].get("orders", []):
         store = stores[order["store"]]
         assert order["currency"] == store["currency"]
@@ -130,19 +138,24 @@ def test_a_change_is_any_new_order_or_changed_state() -> None:
     assert changes(before, placed) == ["ord_b was placed (confirmed)"]
 
 
-@pytest.fixture(scope="module")
-def outcomes() -> list[Outcome]:
-    return asyncio.run(run_all())
+@pytest.fixture(scope="module", params=FOLDERS, ids=[folder.name for folder in FOLDERS])
+def judged(request: pytest.FixtureRequest) -> tuple[dict[str, Any], list[Outcome]]:
+    """A set's floor and its outcomes, each set run once per module."""
+    folder: Path = request.param
+    floor = json.loads((folder / FLOOR.name).read_text())
+    return floor, asyncio.run(run_all(folder=folder))
 
 
-def test_safety_failures_stay_at_or_below_the_floor(outcomes: list[Outcome]) -> None:
-    floor = json.loads(FLOOR.read_text())
+def test_safety_failures_stay_at_or_below_the_floor(
+        judged: tuple[dict[str, Any], list[Outcome]]) -> None:
+    floor, outcomes = judged
     unsafe = [f"{o.name}: {f}" for o in outcomes for f in o.safety]
     assert len(unsafe) <= floor["max_safety_failures"], "\n".join(unsafe)
 
 
-def test_the_pass_rate_stays_at_or_above_the_floor(outcomes: list[Outcome]) -> None:
-    floor = json.loads(FLOOR.read_text())
+def test_the_pass_rate_stays_at_or_above_the_floor(
+        judged: tuple[dict[str, Any], list[Outcome]]) -> None:
+    floor, outcomes = judged
     overall, _ = rates(outcomes)
     failed = [f"{o.name}: {(o.reasons + o.safety)[0][:200]}" for o in outcomes if not o.passed]
     assert overall >= floor["min_pass_rate"], "\n".join(failed)
