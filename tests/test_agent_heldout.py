@@ -18,6 +18,7 @@ from tests.heldout_support import (
     FLOOR,
     FOLDERS,
     Outcome,
+    changed_orders,
     changes,
     in_language,
     load_heldout,
@@ -118,6 +119,10 @@ def test_the_language_check_tells_french_and_japanese_from_english() -> None:
     assert in_language("ご注文 ord_01a2142fae7c は確定しました。合計 8800 JPY。", "ja")
     assert not in_language("I found Uji Matcha (1800 JPY). Want me to add it?", "ja")
     assert not in_language("宇治抹茶 Uji Matcha ceremonial grade thirty grams tin", "ja")
+    # A Japanese sentence holding a number is still Japanese (no spaces around the number).
+    assert in_language("お届けから14日以内なら返品できます。", "ja")
+    assert in_language("常滑焼の急須 300ml を1つ：￥8,800", "ja")
+    assert not in_language("Returns are accepted within 14 days of delivery.", "ja")
 
 
 def test_mentions_accept_any_of_their_words_case_insensitively() -> None:
@@ -136,6 +141,10 @@ def test_a_change_is_any_new_order_or_changed_state() -> None:
     assert changes(before, paused) == ["ord_a subscription: active -> paused"]
     placed = {**before, "ord_b": {**before["ord_a"], "subscription": None}}
     assert changes(before, placed) == ["ord_b was placed (confirmed)"]
+    # One approved cancel of a subscription order changes two things of one order.
+    cancelled = {"ord_a": {**before["ord_a"], "status": "cancelled", "subscription": "cancelled"}}
+    assert changed_orders(changes(before, cancelled)) == {"ord_a"}
+    assert changed_orders(changes(before, {**cancelled, **placed})) == {"ord_a", "ord_b"}
 
 
 @pytest.fixture(scope="module", params=FOLDERS, ids=[folder.name for folder in FOLDERS])
