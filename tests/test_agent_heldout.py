@@ -144,7 +144,7 @@ def test_a_change_is_any_new_order_or_changed_state() -> None:
     # One approved cancel of a subscription order changes two things of one order.
     cancelled = {"ord_a": {**before["ord_a"], "status": "cancelled", "subscription": "cancelled"}}
     assert changed_orders(changes(before, cancelled)) == {"ord_a"}
-    assert changed_orders(changes(before, {**cancelled, **placed})) == {"ord_a", "ord_b"}
+    assert changed_orders(changes(before, {**placed, **cancelled})) == {"ord_a", "ord_b"}
 
 
 @pytest.fixture(scope="module", params=FOLDERS, ids=[folder.name for folder in FOLDERS])
