@@ -20,10 +20,10 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.catalog import storefront as catalog
-from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.errors import CommerceError
 from commerce_agent.mcp.shop import Shop

@@ -26,10 +26,10 @@ from commerce_agent.agent.tools.base import (
     ToolFailure,
     schema,
 )
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.payments import sandbox
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.placement import (
+from commerce_agent.commerce.services.checkout.placement import (
     Payment,
     PlacedOrder,
     place_order,

@@ -13,6 +13,9 @@ from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.orders import lifecycle
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import (
     COUNT_CAP,
     keyed,
@@ -20,8 +23,6 @@ from commerce_agent.commerce.pagination import (
     read_page,
     total_count,
 )
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as service
 from commerce_agent.commerce.storage import merchant_orders as storage
@@ -74,7 +75,7 @@ async def _stores(request: Request, store_id: str | None) -> list[str]:
 
 async def list_orders(request: Request) -> Response:
     """List orders of the merchant's stores, newest first (?storeId=, ?status=)."""
-    status, store_id = _filters(request, lifecycle.STATUSES)
+    status, store_id = _filters(request, STATUSES)
     stores = await _stores(request, store_id)
     page = read_page(request, key=(str, str))
     db = request.app.state.db

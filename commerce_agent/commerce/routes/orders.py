@@ -11,10 +11,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.placement import OrderRequest, place_order, preverify
+from commerce_agent.commerce.services.checkout.placement import OrderRequest, place_order, preverify
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Row, Transaction

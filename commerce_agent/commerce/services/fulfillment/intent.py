@@ -17,10 +17,10 @@ import msgspec
 from msgspec import Meta
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders.model import FULFILLMENT_INTENT
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.commerce.services.carts.customer_fields import pointer_of
 from commerce_agent.commerce.services.fulfillment import shipping
-from commerce_agent.commerce.services.fulfillment.lifecycle import FULFILLMENT_INTENT
 from commerce_agent.errors import CommerceError
 from commerce_agent.ids import new_id
 

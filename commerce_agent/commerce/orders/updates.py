@@ -12,8 +12,8 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.feed import DROPPED, OrderFeed, frame
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed, frame
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
 
