@@ -36,7 +36,7 @@ async def book(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
         slot = slot_of(item_doc or {}, slot_id)
         if item_doc is None or slot is None or slot.get("available", True) is False:
             raise taken(line)
-        booked = await storage.bookslot_of(tx, {"item": line["itemId"], "slot": slot_id,
+        booked = await storage.book_slot(tx, {"item": line["itemId"], "slot": slot_id,
                                               "order": doc["id"], "owner": owner_id,
                                               "at": clock.now_iso()})
         if not booked:
