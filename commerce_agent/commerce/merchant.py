@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
-from commerce_agent.commerce.orders import lifecycle
+from commerce_agent.commerce.orders import lifecycle, model
 from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as shop_orders
@@ -74,7 +74,7 @@ def list_orders(status: str | None, limit: int, db_path: str) -> None:
     """List orders of every customer, newest first."""
     rows = _run(db_path, lambda db: order_storage.orders_for_merchant(db, status, limit))
     for row in rows:
-        doc = json.loads(row["doc"])
+        doc = model.decode(row["doc"])
         method = doc.get("fulfillment", {}).get("method", "-")
         click.echo(f"{row['id']}  {row['status']:<11} {method:<15} {row['store_id']:<20} "
                    f"{doc['total']['amount']:>10} {doc['total']['currency']}  "

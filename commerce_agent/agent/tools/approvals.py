@@ -9,7 +9,6 @@ would fail), and writes the prompt in the shopper's locale from the i18n catalog
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -164,7 +163,7 @@ async def _order(ctx: ToolContext, order_id: str) -> dict[str, Any]:
     row = await order_storage.get_order(ctx.db, order_id, ctx.user().user_id)
     if row is None:
         raise ToolFailure("order_not_found", f"No order with id {order_id!r}.")
-    doc: dict[str, Any] = json.loads(row["doc"])
+    doc = model.decode(row["doc"])
     return doc
 
 

@@ -12,6 +12,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
+from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed, frame
 from commerce_agent.commerce.storage import order_events as storage
@@ -63,7 +64,7 @@ async def order_updates(db: Database, feed: OrderFeed, order_id: str, owner_id: 
             async for chunk in replay.upto(latest):
                 yield chunk
         else:
-            whole = order_view.render(json.loads(row["doc"]))
+            whole = order_view.render(model.decode(row["doc"]))
             yield frame(latest, [{"op": "replace", "path": "", "value": whole}])
         while replay.status not in TERMINAL:
             try:
