@@ -1,4 +1,4 @@
-"""The body of GET /orders/{id}/updates (GAPS.md "Order updates stream").
+"""The body of GET /orders/{id}/updates (docs/decisions.md "Order updates stream").
 
     retry: first; then either the events after Last-Event-ID from the stored journal, or (no
     or unknown id) one root `replace` of the whole order carrying the latest id; then live
