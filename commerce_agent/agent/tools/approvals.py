@@ -20,6 +20,7 @@ from commerce_agent import clock
 from commerce_agent.agent.tools.base import ToolContext, ToolFailure
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import feedback, model, refunds, rules
+from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.catalog import storefront
 from commerce_agent.commerce.services.catalog.storefront import StockedItem
@@ -33,7 +34,6 @@ from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
 
 ADDONS = "dev.commerce.product.addons"
 CUSTOMIZATION = "dev.commerce.product.customization"
-SCHEDULING = "dev.commerce.service.scheduling"
 VARIANTS = "dev.commerce.product.variants"
 
 

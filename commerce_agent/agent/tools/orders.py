@@ -28,6 +28,7 @@ from commerce_agent.agent.tools.base import (
 )
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import RATINGS, SUBSCRIPTION, TIPPING
 from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.payments import sandbox
 from commerce_agent.commerce.services.checkout.placement import (
@@ -41,9 +42,6 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 
 TEST_CARD = "4242424242424242"
-SUBSCRIPTION = "dev.commerce.order.subscription"
-RATINGS = "dev.commerce.order.ratings"
-TIPPING = "dev.commerce.order.tipping"
 # The idempotency route under which a call records the intent it charged.
 CONFIRM_ROUTE = "/payments/sandbox/confirm"
 

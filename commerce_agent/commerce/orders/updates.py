@@ -18,7 +18,6 @@ from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed, frame
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
 
-TERMINAL = frozenset({"completed", "cancelled"})
 RETRY_MILLISECONDS = 3000
 REPLAY_BATCH = 200
 HEARTBEAT = b": heartbeat\n\n"
@@ -66,7 +65,7 @@ async def order_updates(db: Database, feed: OrderFeed, order_id: str, owner_id: 
         else:
             whole = order_view.render(model.decode(row["doc"]))
             yield frame(latest, [{"op": "replace", "path": "", "value": whole}])
-        while replay.status not in TERMINAL:
+        while replay.status not in model.TERMINAL:
             try:
                 event = await asyncio.wait_for(watcher.queue.get(), heartbeat)
             except TimeoutError:

@@ -13,7 +13,6 @@ import msgspec
 
 from commerce_agent import clock, links
 from commerce_agent.commerce.orders import cancellation, lifecycle, model, rules
-from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import returns as return_storage
@@ -39,8 +38,8 @@ def _shipment(carrier: str, number: str, url: str | None) -> Any:
                                  "status": "in_transit", "shippedAt": now}
         if url:
             entry["trackingUrl"] = url
-        order["metadata"][fulfillment.SHIPMENT_TRACKING] = [entry]
-        order["metadata"][fulfillment.DETAILED_STATUS] = {
+        order["metadata"][model.SHIPMENT_TRACKING] = [entry]
+        order["metadata"][model.DETAILED_STATUS] = {
             "_version": "1.0", "title": "Shipped",
             "description": f"Your parcel is on its way with {carrier} ({number}).",
             "progressPercentage": 50}
@@ -85,7 +84,7 @@ async def ready_for_pickup(tx: Transaction, order_id: str) -> dict[str, Any]:
 
     def ready(order: dict[str, Any]) -> None:
         metadata = order["metadata"]
-        metadata[fulfillment.DETAILED_STATUS] = {
+        metadata[model.DETAILED_STATUS] = {
             "_version": "1.0", "title": "Ready for pickup",
             "description": f"Collect it at {where}.", "progressPercentage": 80}
         if method == "kitchen_pickup":

@@ -17,6 +17,7 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
+from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS
 from commerce_agent.commerce.payments import exact, proofs, sandbox, x402, x402_v2
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.carts import pricing
@@ -30,8 +31,6 @@ from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.ids import new_id
-
-APPLIED_PROMOTIONS = "dev.commerce.order.applied_promotions"
 
 
 @dataclass

@@ -42,7 +42,7 @@ def check_request(metadata: dict[str, Any], cart: CartView
         base = key.split("@", 1)[0]
         if base == FULFILLMENT_INTENT:
             groups = fulfillment_intent.parse(value, key, cart)
-        elif base == customer_fields.CUSTOMER_FIELDS:
+        elif base == model.CUSTOMER_FIELDS:
             stored[base] = customer_fields.parse(value, key)
         elif base in SERVER_OWNED:
             raise validation_error(f"/metadata/{key}", "is set by the server")
@@ -54,14 +54,14 @@ def check_request(metadata: dict[str, Any], cart: CartView
 
 def _preorder(doc: dict[str, Any], cart: CartView) -> None:
     ids = {line["id"] for line in doc["items"]}
-    terms = [(line.id, line.item.doc["metadata"][fulfillment.PREORDER]) for line in cart.lines
+    terms = [(line.id, line.item.doc["metadata"][model.PREORDER]) for line in cart.lines
              if line.id in ids and line.item is not None
-             and fulfillment.PREORDER in line.item.doc.get("metadata", {})]
+             and model.PREORDER in line.item.doc.get("metadata", {})]
     if not terms:
         return
     latest = max((entry for _, entry in terms),
                  key=lambda entry: clock.parse(entry["releaseDate"]))
-    doc["metadata"][fulfillment.PREORDER] = {
+    doc["metadata"][model.PREORDER] = {
         **latest, "_version": "1.0", "cartItemIds": [line_id for line_id, _ in terms]}
 
 
