@@ -59,6 +59,8 @@ def test_the_commitment_is_one_rule_for_both_cancels() -> None:
     assert rules.subscription_problem(old, "cancel") is None
     # A subscription that already ended does not hold the order back.
     assert rules.cancel_problem(_studio(20, "cancelled")) is None
+    # An unpaid order has not started its subscription: it may be cancelled.
+    assert rules.cancel_problem({**young, "status": "pending"}) is None
     # Pausing is not cancelling.
     assert rules.subscription_problem(young, "pause") is None
 

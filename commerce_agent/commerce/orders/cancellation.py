@@ -1,8 +1,8 @@
 """Cancelling an order (`dev.commerce.order.cancellation`): restock, free slots, refund.
 
-Whether it may be cancelled is `rules.cancel_problem` (docs/decisions.md "Cancellation
-window"): from pending and confirmed, not once the kitchen started, not while a subscription's
-minimum commitment is unmet.
+Whether it may be cancelled is `rules.cancel_problem` (docs/decisions.md "Order statuses and
+the cancellation window"): from pending and confirmed, not once the kitchen started, not while
+a paid order's subscription has an unmet minimum commitment.
 """
 
 from __future__ import annotations

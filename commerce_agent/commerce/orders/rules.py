@@ -138,8 +138,9 @@ def subscription_problem(doc: OrderDoc, action: str, now: datetime | None = None
 
 def cancel_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceError | None:
     """Why the order cannot be cancelled now, or None when it can: from pending and confirmed
-    only, not once the kitchen started, and not while it carries a subscription whose minimum
-    commitment is unmet (cancelling the order ends the subscription)."""
+    only, not once the kitchen started, and not, once paid, while it carries a subscription
+    whose minimum commitment is unmet (cancelling the order ends the subscription; an unpaid
+    order has not started it)."""
     status = doc.get("status")
     if status == "cancelled":
         return CommerceError(403, "order_already_cancelled", "This order is already cancelled.",
@@ -148,7 +149,7 @@ def cancel_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceError 
         return CommerceError(403, "cancellation_window_expired",
                              f"This order is {status} and can no longer be cancelled.",
                              params={"id": doc.get("id"), "status": status})
-    return commitment_problem(doc, now)
+    return None if status == "pending" else commitment_problem(doc, now)
 
 
 # --- ratings and tips ------------------------------------------------------------------------
