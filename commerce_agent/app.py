@@ -18,6 +18,7 @@ from commerce_agent.auth import routes as account_routes
 from commerce_agent.body_limit import DrainUnreadBody
 from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.admin import import_routes, item_routes, order_routes, store_routes
+from commerce_agent.commerce.orders.feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.payments import x402
 from commerce_agent.commerce.routes import (
     carts,
@@ -34,7 +35,6 @@ from commerce_agent.commerce.routes import (
 from commerce_agent.commerce.routes.payments import routes as payment_routes
 from commerce_agent.commerce.services.catalog.cache import CatalogCache
 from commerce_agent.commerce.services.fulfillment.simulator import simulator_worker
-from commerce_agent.commerce.services.orders.feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.webhooks.sender import webhook_sender_worker
 from commerce_agent.db import DatabaseUnavailable, database_for
 from commerce_agent.errors import (

@@ -18,7 +18,7 @@ from commerce_agent.commerce.catalog_import.commands import (
 from commerce_agent.commerce.merchant import DB_OPTION, orders_group, returns_group
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
-from commerce_agent.db.backends import display
+from commerce_agent.db.targets import display
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import Settings

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.db.base import RETRY_AFTER_SECONDS, DatabaseUnavailable
-from commerce_agent.http import MEDIA_TYPE, json_response
+from commerce_agent.responses import MEDIA_TYPE, json_response
 
 
 class CommerceError(Exception):

@@ -99,7 +99,7 @@ REGISTRY: list[Capability] = [
                auth_flows.capability_metadata),
     Capability("dev.commerce.user.profile@1.0", "user/profile/v1.json",
                auth_flows.profile_capability_metadata),
-    # After the purchase: the order lifecycle (services/fulfillment/lifecycle.py and around).
+    # After the purchase: the order lifecycle (orders/lifecycle.py and around).
     Capability("dev.commerce.order.detailed_status@1.0", "order/detailed_status/v1.json"),
     Capability("dev.commerce.order.shipment_tracking@1.0", "order/shipment_tracking/v1.json"),
     Capability("dev.commerce.order.delivery_tracking@1.0", "order/delivery_tracking/v1.json"),

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.orders import lifecycle, model
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
@@ -65,7 +66,7 @@ def orders_group() -> None:
 
 
 @orders_group.command("list")
-@click.option("--status", type=click.Choice(lifecycle.STATUSES), default=None,
+@click.option("--status", type=click.Choice(STATUSES), default=None,
               help="Only orders with this status.")
 @LIMIT_OPTION
 @DB_OPTION
@@ -73,7 +74,7 @@ def list_orders(status: str | None, limit: int, db_path: str) -> None:
     """List orders of every customer, newest first."""
     rows = _run(db_path, lambda db: order_storage.orders_for_merchant(db, status, limit))
     for row in rows:
-        doc = json.loads(row["doc"])
+        doc = model.decode(row["doc"])
         method = doc.get("fulfillment", {}).get("method", "-")
         click.echo(f"{row['id']}  {row['status']:<11} {method:<15} {row['store_id']:<20} "
                    f"{doc['total']['amount']:>10} {doc['total']['currency']}  "
@@ -84,7 +85,7 @@ def list_orders(status: str | None, limit: int, db_path: str) -> None:
 
 @orders_group.command("advance")
 @click.argument("order_id")
-@click.option("--to", "to", type=click.Choice(lifecycle.STATUSES), default=None,
+@click.option("--to", "to", type=click.Choice(STATUSES), default=None,
               help="Target status (default: the next one in the order's fulfillment).")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
               envvar="COMMERCE_AGENT_BASE_URL", help="Public URL used in download links.")

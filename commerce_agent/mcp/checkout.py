@@ -41,7 +41,7 @@ from commerce_agent.agent.tools.carts import cart_summary
 from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.services.carts import cart as carts
-from commerce_agent.commerce.services.orders.placement import place_order, preverify
+from commerce_agent.commerce.services.checkout.placement import place_order, preverify
 from commerce_agent.db import Transaction
 from commerce_agent.mcp import storage
 from commerce_agent.mcp.shop import Shop

@@ -36,8 +36,8 @@ from starlette.applications import Starlette
 from commerce_agent.auth.tokens import principal_for
 from commerce_agent.background import running
 from commerce_agent.commerce import capabilities
+from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.commerce.payments import x402
-from commerce_agent.commerce.services.orders.feed import OrderFeed
 from commerce_agent.db import database_for
 from commerce_agent.mcp.server import build_server
 from commerce_agent.mcp.shop import Shop

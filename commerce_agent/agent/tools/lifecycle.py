@@ -23,9 +23,8 @@ from commerce_agent.agent.tools.base import (
     schema,
 )
 from commerce_agent.agent.tools.orders import order_summary
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
-from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce.orders import cancellation, feedback, lifecycle, rules, subscriptions
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.db import Transaction
 
@@ -61,7 +60,7 @@ async def start_return(ctx: ToolContext, args: dict[str, Any]) -> Any:
         if not items:  # everything still returnable
             _, doc = await lifecycle.load(tx, args["orderId"], owner)
             items = [{"cartItemId": line_id, "quantity": left}
-                     for line_id, left in returns.returnable(doc).items() if left > 0]
+                     for line_id, left in rules.returnable(doc).items() if left > 0]
         request = {**args, "items": items}
         return storage.Outcome(201, return_summary(await returns.create(tx, owner, request)))
 
@@ -131,7 +130,7 @@ def tools() -> list[Tool]:
              rate_order, COMMERCE, effect=CHANGES, approval=approvals.rate_order),
         Tool("change_subscription",
              "Pause, resume or cancel the subscription an order started.",
-             schema({"orderId": _ORDER, "action": {"enum": list(subscriptions.ACTIONS)}},
+             schema({"orderId": _ORDER, "action": {"enum": list(rules.SUBSCRIPTION_ACTIONS)}},
                     ["orderId", "action"]), change_subscription, COMMERCE,
              effect=CHANGES, approval=approvals.change_subscription, destructive=True),
     ]

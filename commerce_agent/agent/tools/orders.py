@@ -26,10 +26,12 @@ from commerce_agent.agent.tools.base import (
     ToolFailure,
     schema,
 )
+from commerce_agent.commerce.orders import model
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import RATINGS, SUBSCRIPTION, TIPPING
 from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.payments import sandbox
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.placement import (
+from commerce_agent.commerce.services.checkout.placement import (
     Payment,
     PlacedOrder,
     place_order,
@@ -40,9 +42,6 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 
 TEST_CARD = "4242424242424242"
-SUBSCRIPTION = "dev.commerce.order.subscription"
-RATINGS = "dev.commerce.order.ratings"
-TIPPING = "dev.commerce.order.tipping"
 # The idempotency route under which a call records the intent it charged.
 CONFIRM_ROUTE = "/payments/sandbox/confirm"
 
@@ -141,14 +140,14 @@ async def get_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
     row = await order_storage.get_order(ctx.db, args["orderId"], ctx.user().user_id)
     if row is None:
         raise ToolFailure("order_not_found", f"No order with id {args['orderId']!r}.")
-    return order_summary(order_view.render(json.loads(row["doc"])))
+    return order_summary(order_view.render(model.decode(row["doc"])))
 
 
 async def list_orders(ctx: ToolContext, args: dict[str, Any]) -> Any:
     user_id, status = ctx.user().user_id, args.get("status")
     rows = await order_storage.list_orders(ctx.db, user_id, status, 10)
     total = await order_storage.count_orders(ctx.db, user_id, status, COUNT_CAP + 1)
-    return {"orders": [order_summary(order_view.render(json.loads(row["doc"])))
+    return {"orders": [order_summary(order_view.render(model.decode(row["doc"])))
                        for row in rows], "total": total_count(total)}
 
 
@@ -169,7 +168,6 @@ def tools() -> list[Tool]:
              schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE,
              effect=READS),
         Tool("list_orders", "List the user's most recent orders (newest first).",
-             schema({"status": {"enum": ["pending", "confirmed", "processing", "in_transit",
-                                         "completed", "cancelled"]}}),
+             schema({"status": {"enum": list(model.STATUSES)}}),
              list_orders, COMMERCE, effect=READS),
     ]
