@@ -22,8 +22,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent import clock
+from commerce_agent.auth.bearer import still_live
 from commerce_agent.auth.principal import invalid_token
-from commerce_agent.auth.tokens import Principal, still_live
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.db import Row, Transaction, retry_conflicts
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.http import header, read_body

@@ -33,7 +33,7 @@ from mcp.shared.inbound import (
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from starlette.applications import Starlette
 
-from commerce_agent.auth.tokens import principal_for
+from commerce_agent.auth.bearer import principal_for
 from commerce_agent.background import running
 from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.payments import x402
