@@ -16,9 +16,7 @@ from commerce_agent import request_stack
 from commerce_agent.agent import routes as agent_routes
 from commerce_agent.agent.worker import agent_worker
 from commerce_agent.auth import routes as account_routes
-from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.admin import import_routes, item_routes, order_routes, store_routes
-from commerce_agent.commerce.payments import x402
 from commerce_agent.commerce.routes import (
     carts,
     catalog,
@@ -129,7 +127,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     app.state.db = database
     app.state.order_feed = OrderFeed(database)
     app.state.catalog_cache = CatalogCache(database)
-    app.state.pay_to = x402.DEFAULT_PAY_TO
-    app.state.max_promotions = capabilities.MAX_PROMOTIONS
+    app.state.pay_to = settings.pay_to
+    app.state.max_promotions = settings.max_promotions
     app.state.localize_error = localize_error
     return app
