@@ -16,7 +16,7 @@ Reusable pieces for other pages that need a sign-in (the agent's consent page):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
@@ -92,15 +92,31 @@ async def sign_in_page(request: Request) -> Response:
     return _sign_in_page(browser, next_url)
 
 
-async def sign_in(request: Request) -> Response:
-    """Check the credentials, start a browser session, and redirect (303) to `next`."""
+class _Post(NamedTuple):
+    browser: Browser
+    form: dict[str, str]
+    next_url: str | None
+
+
+async def _posted(request: Request, path: str) -> _Post | Response:
+    """The browser, form and `next` of a post to the form at `path`; or the answer to a post
+    that is not a form (400, 413) or does not carry this browser's CSRF token (403)."""
     browser = await Browser.of(request)
     form = await web.read_form(request)
     if form is None:
         return web.bad_form(request)
     next_url = safe_next(form.get("next"))
     if not browser.csrf_ok(form):
-        return web.form_expired(browser, _with_next(flows.SIGN_IN_PATH, next_url))
+        return web.form_expired(browser, _with_next(path, next_url))
+    return _Post(browser, form, next_url)
+
+
+async def sign_in(request: Request) -> Response:
+    """Check the credentials, start a browser session, and redirect (303) to `next`."""
+    posted = await _posted(request, flows.SIGN_IN_PATH)
+    if isinstance(posted, Response):
+        return posted
+    browser, form, next_url = posted
     email = form.get("email", "")
     try:
         user_id = await accounts.authenticate_password(request.app.state.db, email,
@@ -134,13 +150,10 @@ async def register_page(request: Request) -> Response:
 
 async def register(request: Request) -> Response:
     """Create the account (scrypt-hashed password), sign it in, redirect (303) to `next`."""
-    browser = await Browser.of(request)
-    form = await web.read_form(request)
-    if form is None:
-        return web.bad_form(request)
-    next_url = safe_next(form.get("next"))
-    if not browser.csrf_ok(form):
-        return web.form_expired(browser, _with_next(flows.REGISTRATION_PATH, next_url))
+    posted = await _posted(request, flows.REGISTRATION_PATH)
+    if isinstance(posted, Response):
+        return posted
+    browser, form, next_url = posted
     email, password, name = form.get("email", ""), form.get("password", ""), form.get("name", "")
     shown = {"email": email[:accounts.EMAIL_MAX], "name": name[:accounts.NAME_MAX]}
     problems = accounts.check_registration(email, password, name)
