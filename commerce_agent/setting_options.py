@@ -98,10 +98,19 @@ def options(*structs: type[msgspec.Struct],
     return decorate
 
 
-def option(struct: type[msgspec.Struct], field: str,
-           callback: Callback | None = None) -> Callable[[F], F]:
-    """The option of one field (e.g. `--db` for commands that only open the database)."""
+def option(struct: type[msgspec.Struct], field: str, callback: Callback | None = None, *,
+           name: str | None = None, help_text: str | None = None) -> Callable[[F], F]:
+    """The option of one field (e.g. `--db` for commands that only open the database); a
+    client command may call it `--name` and say it in its own words (`help_text`), keeping
+    the field's variable: `chat --token` is the server's `auth_secret`."""
     row = next(row for row in table(struct) if row.field == field)
+    if name is not None or help_text is not None:
+        variable = row.envvar
+        row = row._replace(option=name or row.option, help=help_text or row.help)
+        decorator: Callable[[F], F] = click.option(
+            f"--{row.option}", row.field, default=row.default or None, help=row.help,
+            envvar=variable, callback=callback)
+        return decorator
     return click_option(row, callback)
 
 

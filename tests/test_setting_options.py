@@ -102,3 +102,23 @@ async def test_max_promotions_and_pay_to_reach_the_app(tmp_path: Path) -> None:
         capabilities = (await client.get("/capabilities")).text
     assert app.state.pay_to == pay_to and app.state.max_promotions == 7
     assert '"maxPromotions":7' in json.dumps(json.loads(capabilities), separators=(",", ":"))
+
+
+def test_chat_takes_its_mount_and_token_from_the_table() -> None:
+    chat = main.commands["chat"]
+    params = {param.name: param for param in chat.params if isinstance(param, click.Option)}
+    assert params["agent_mount"].opts == ["--agent-mount"]
+    assert params["agent_mount"].envvar == "COMMERCE_AGENT_AGENT_MOUNT"
+    assert params["auth_secret"].opts == ["--token"]
+    assert params["auth_secret"].envvar == "COMMERCE_AGENT_AUTH_SECRET"
+    assert params["auth_secret"].default is None
+
+
+def test_every_db_option_is_the_tables() -> None:
+    db = next(row for row in ROWS if row.field == "db_path")
+    for name in ("seed", "init"):
+        option = next(param for param in main.commands[name].params
+                      if param.name == "db_path")
+        assert isinstance(option, click.Option)
+        assert (option.opts, option.envvar, option.default) == (["--db"], db.envvar,
+                                                                db.default)

@@ -38,14 +38,16 @@ def _write(text: str) -> None:
               envvar="COMMERCE_AGENT_URL", help="Base URL of a running commerce-agent server.")
 @click.option("--agent", default=None, help="Agent name (default: the server's default agent).")
 @setting_options.option(Settings, "agent_mount")
-@click.option("--token", default=None, envvar="COMMERCE_AGENT_AUTH_SECRET",
-              help="Bearer token, when the server runs with --auth-secret.")
-def chat_command(url: str, agent: str | None, agent_mount: str, token: str | None) -> None:
+@setting_options.option(Settings, "auth_secret", name="token",
+                        help_text="Bearer token, when the server runs with --auth-secret.")
+def chat_command(url: str, agent: str | None, agent_mount: str, auth_secret: str | None
+                 ) -> None:
     """Chat with the shopping agent in the terminal."""
     from commerce_agent.agent.chat import chat
 
     try:
-        code = asyncio.run(chat(url, agent, token, "/" + agent_mount.strip("/"), _write, input))
+        code = asyncio.run(chat(url, agent, auth_secret, "/" + agent_mount.strip("/"), _write,
+                                input))
     except KeyboardInterrupt:
         code = 130
     except (OSError, httpx.HTTPError) as exc:
