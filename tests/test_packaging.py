@@ -41,8 +41,8 @@ def test_wheel_installs_seeds_and_serves(tmp_path: Any) -> None:
     expected = {f"commerce_agent/db/migrations/postgres/{sql.name}"
                 for sql in folder.glob("*.sql")}
     assert expected and expected <= shipped
-    # So do the account and consent pages' templates.
-    for package in ("auth", "agent"):
+    # So do the account, consent and /docs pages' templates.
+    for package in ("auth", "agent", "openapi"):
         templates = ROOT / "commerce_agent" / package / "templates"
         assert {f"commerce_agent/{package}/templates/{page.name}"
                 for page in templates.glob("*.html")} <= shipped
