@@ -54,7 +54,7 @@ def _search(settings: Settings) -> dict[str, Any]:
 
 def _policies(settings: Settings) -> dict[str, Any]:
     return {"_version": "1.0", "stackingAllowed": True,
-            "stackingRules": {"maxPromotions": MAX_PROMOTIONS},
+            "stackingRules": {"maxPromotions": settings.max_promotions},
             "validation": {"caseSensitive": False, "allowPartialRedemption": False}}
 
 
@@ -66,8 +66,6 @@ def _x402_fiat(settings: Settings) -> dict[str, Any]:
                               "{paymentIntentId}/confirm",
         "testCards": {"succeeds": "4242424242424242", "declines": "4000000000000002"}}]}
 
-
-MAX_PROMOTIONS = 3
 
 REGISTRY: list[Capability] = [
     Capability("dev.commerce.cart@1.0", "cart/v1.json", _cart),

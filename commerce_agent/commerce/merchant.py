@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from commerce_agent import setting_options
 from commerce_agent.commerce.orders import lifecycle, model
 from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.services.returns import handling as returns
@@ -23,6 +24,7 @@ from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Database, database_for
 from commerce_agent.db.backends import MissingExtra, backend_for
 from commerce_agent.errors import CommerceError
+from commerce_agent.settings import Settings
 
 T = TypeVar("T")
 
@@ -37,9 +39,7 @@ def checked_database(context: click.Context, parameter: click.Parameter, value: 
     return value
 
 
-DB_HELP = "The SQLite database file, or a postgresql://USER@HOST/DBNAME URL."
-DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_default=True,
-                         envvar="COMMERCE_AGENT_DB", callback=checked_database, help=DB_HELP)
+DB_OPTION = setting_options.option(Settings, "db_path", checked_database)
 LIMIT_OPTION = click.option("--limit", default=50, show_default=True,
                             type=click.IntRange(1, 1000), help="How many to show.")
 

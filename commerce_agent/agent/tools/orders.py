@@ -14,7 +14,6 @@ import base64
 import json
 from typing import Any
 
-from commerce_agent.agent import storage
 from commerce_agent.agent.tools import approvals
 from commerce_agent.agent.tools.approvals import order_request_from_args
 from commerce_agent.agent.tools.base import (
@@ -26,6 +25,7 @@ from commerce_agent.agent.tools.base import (
     ToolFailure,
     schema,
 )
+from commerce_agent.commerce import idempotency
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import RATINGS, SUBSCRIPTION, TIPPING
@@ -77,29 +77,29 @@ def _payment_proof(intent_id: str) -> str:
 
 
 async def _place(ctx: ToolContext, args: dict[str, Any], payment: Payment | None
-                 ) -> storage.Outcome:
+                 ) -> idempotency.Outcome:
     base_url = ctx.settings.base_url.rstrip("/")
 
-    async def work(tx: Transaction) -> storage.Outcome:
+    async def work(tx: Transaction) -> idempotency.Outcome:
         request = order_request_from_args(args)
         placed: PlacedOrder = await place_order(tx, ctx.user(), request, payment,
                                                 base_url=base_url, pay_to=ctx.pay_to)
-        return storage.Outcome(placed.status, placed.body)
+        return idempotency.Outcome(placed.status, placed.body)
 
-    return await storage.once(ctx.db, ctx.scope("POST", "/orders"), args, work)
+    return await idempotency.call_once(ctx.db, ctx.scope("POST", "/orders"), args, work)
 
 
 async def _confirm(ctx: ToolContext, args: dict[str, Any], offer: dict[str, Any]
-                   ) -> storage.Outcome:
+                   ) -> idempotency.Outcome:
     """Charge the test card for the 402's intent, once per call."""
     extra = offer.get("extra", {})
 
-    async def work(tx: Transaction) -> storage.Outcome:
+    async def work(tx: Transaction) -> idempotency.Outcome:
         intent_id = await sandbox.confirm_intent(tx, extra["paymentIntentId"],
                                                  extra["clientSecret"], TEST_CARD)
-        return storage.Outcome(200, {"paymentIntentId": intent_id})
+        return idempotency.Outcome(200, {"paymentIntentId": intent_id})
 
-    return await storage.once(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args, work)
+    return await idempotency.call_once(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args, work)
 
 
 def _amount_mismatch(exc: CommerceError) -> bool:
@@ -109,7 +109,7 @@ def _amount_mismatch(exc: CommerceError) -> bool:
 
 async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
     # A call resumed after a crash may have charged an intent already: spend that one.
-    charged = await storage.lookup(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args)
+    charged = await idempotency.call_lookup(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args)
     if charged is None:
         first = await _place(ctx, args, None)
         if first.status != 402:

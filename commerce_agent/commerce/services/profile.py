@@ -24,7 +24,7 @@ import msgspec
 from babel import Locale, UnknownLocaleError
 from msgspec import UNSET, Meta, UnsetType
 
-from commerce_agent.auth.tokens import remembered_owner, token_owner
+from commerce_agent.auth.bearer import remembered_owner, token_owner
 from commerce_agent.commerce import money
 from commerce_agent.commerce.storage import profiles as storage
 from commerce_agent.db import Database, Transaction
