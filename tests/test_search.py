@@ -149,21 +149,27 @@ async def insert_item(app: Starlette, item_id: str, name: str, **doc: Any) -> No
             ":doc)", {"id": item_id, "name": name, "doc": json.dumps(body)})
 
 
+async def rename(app: Starlette, table: str, row_id: str, name: str) -> None:
+    """Give a store or an item a new name in its document (and column), in plain SQL."""
+    async with app.state.db.transaction() as tx:
+        row = await tx.fetch_one(f"SELECT doc FROM {table} WHERE id = :id",  # noqa: S608
+                                 {"id": row_id})
+        doc = {**json.loads(row["doc"]), "name": name}
+        named = ", name = :name" if table == "items" else ""
+        await tx.execute(f"UPDATE {table} SET doc = :doc{named} WHERE id = :id",  # noqa: S608
+                         {"doc": json.dumps(doc), "name": name, "id": row_id})
+
+
 async def test_items_written_after_startup_are_searchable(
         app: Starlette, client: httpx.AsyncClient) -> None:
     await insert_item(app, "item_speckled_tumbler", "Speckled Tumbler",
                       description="A handleless cup for cold brew.")
     assert ids(await found(client, "tumblers")) == ["item_speckled_tumbler"]
     assert ids(await found(client, "cold brew cup")) == ["item_speckled_tumbler"]
-    async with app.state.db.transaction() as tx:
-        await tx.execute("UPDATE items SET name = 'Ash Beaker', "
-                         "doc = json_set(doc, '$.name', 'Ash Beaker') "
-                         "WHERE id = 'item_speckled_tumbler'")
+    await rename(app, "items", "item_speckled_tumbler", "Ash Beaker")
     assert await found(client, "tumbler") == []
     assert ids(await found(client, "beaker")) == ["item_speckled_tumbler"]
-    async with app.state.db.transaction() as tx:
-        await tx.execute("UPDATE stores SET doc = json_set(doc, '$.name', 'Ember Pottery') "
-                         "WHERE id = 'store_ceramics'")
+    await rename(app, "stores", "store_ceramics", "Ember Pottery")
     assert "item_speckled_tumbler" in ids(await found(client, "ember beaker"))
     async with app.state.db.transaction() as tx:
         await tx.execute("DELETE FROM items WHERE id = 'item_speckled_tumbler'")

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce.writes import RETENTION_SECONDS, claim_key, store_outcome
-from commerce_agent.db import Database, Transaction, retry_conflicts
+from commerce_agent.db import Database, Row, Transaction, retry_conflicts
 from commerce_agent.errors import CommerceError
 
 
@@ -45,14 +44,14 @@ def fingerprint(args: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-async def _stored(db: Database | Transaction, scope: Scope) -> sqlite3.Row | None:
+async def _stored(db: Database | Transaction, scope: Scope) -> Row | None:
     return await db.fetch_one(
         "SELECT fingerprint, status, body FROM idempotency_keys WHERE principal = :principal "
         "AND method = :method AND route = :route AND key = :key AND created_at > :since",
         {**scope.params(), "since": clock.later_iso(-RETENTION_SECONDS)})
 
 
-def _replay(row: sqlite3.Row, print_: str, scope: Scope) -> Outcome:
+def _replay(row: Row, print_: str, scope: Scope) -> Outcome:
     if row["fingerprint"] != print_:
         raise CommerceError(409, "idempotency_key_reused",
                             "This Idempotency-Key was already used with different arguments.",
@@ -86,6 +85,6 @@ async def once(db: Database, scope: Scope, args: Any,
     return await retry_conflicts(guarded)
 
 
-async def user_by_id(db: Database, user_id: str) -> sqlite3.Row | None:
+async def user_by_id(db: Database, user_id: str) -> Row | None:
     return await db.fetch_one("SELECT id, email, name FROM users WHERE id = :id",
                               {"id": user_id})

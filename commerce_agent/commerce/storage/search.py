@@ -15,6 +15,8 @@ from typing import Any
 
 from commerce_agent.commerce.search import terms
 from commerce_agent.db import Database, Row
+from commerce_agent.db.dialect import json_text
+from commerce_agent.db.placeholders import named_list
 
 Alternatives = Sequence[tuple[str, bool]]  # (word, match as a prefix)
 
@@ -121,10 +123,10 @@ def _conditions(db: Database, filters: Filters) -> tuple[str, dict[str, Any]]:
         sql.append("items.store_id = :store")
         params["store"] = filters.store_id
     if filters.currency is not None:
-        sql.append("json_extract(items.doc, '$.price.currency') = :currency")
+        sql.append(f"{json_text(db.dialect, 'items.doc', 'price', 'currency')} = :currency")
         params["currency"] = filters.currency
     if filters.fulfillment_type is not None:
-        sql.append("json_extract(items.doc, '$.fulfillmentType') = :fulfillment")
+        sql.append(f"{json_text(db.dialect, 'items.doc', 'fulfillmentType')} = :fulfillment")
         params["fulfillment"] = filters.fulfillment_type
     price = _PRICE[db.dialect]
     for name, bound, compare in (("min_price", filters.min_price, ">="),
@@ -223,8 +225,8 @@ async def count_browsed(db: Database, filters: Filters, cap: int) -> int:
 
 async def items_of_page(db: Database, item_ids: Sequence[str]) -> list[Row]:
     """The page's items with their stock rows and their store's translations."""
-    placeholders = ", ".join("?" * len(item_ids)) or "NULL"
+    placeholders, params = named_list("i", item_ids)
     return await db.fetch_all(
         f"SELECT {_COLUMNS} FROM items JOIN stores ON stores.id = items.store_id "
         "LEFT JOIN stock ON stock.item_id = items.id "
-        f"WHERE items.id IN ({placeholders})", tuple(item_ids))
+        f"WHERE items.id IN ({placeholders})", params)
