@@ -235,3 +235,36 @@ def test_terms_drop_filler_words_and_quote_for_fts() -> None:
     assert terms.terms_of("Find me THE glaze mug, the mug") == ["glaze", "mug"]
     assert terms.terms_of("the") == ["the"]
     assert terms.phrase('a"b') == '"a""b"'
+
+
+async def test_pages_of_one_term_walk_the_ranking_and_count_every_match(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    """On SQLite one term is read in rank order out of the index, a page at a time: the pages
+    of two join up into the whole ranking, in the same order as every match ranked at once
+    (storage.ranked_page), each with the total of all matches; filters apply before the cut."""
+    from commerce_agent.commerce.storage import search as storage
+
+    for number in range(7):
+        await insert_item(app, f"item_stoneware_{number}", f"Stoneware Cup {number}",
+                          description="stoneware " * (number + 1))
+    whole = await found(client, "stoneware")
+    assert len(whole) >= 7
+    walked, totals, params = [], set(), {"q": "stoneware", "limit": "2"}
+    while True:
+        body = (await client.get("/search", params=params)).json()
+        walked += body["items"]
+        totals.add(body["pagination"]["totalCount"])
+        if not body["pagination"].get("nextCursor"):
+            break
+        params["cursor"] = body["pagination"]["nextCursor"]
+    assert ids(walked) == ids(whole) and totals == {len(whole)}
+    scores = [item["relevance"] for item in whole]
+    assert scores == sorted(scores, reverse=True)
+    term = [("stoneware", False)]
+    everything = await storage.ranked_page(app.state.db, [term], storage.Filters(),
+                                           "relevance", 100, 0)
+    assert [row["id"] for row in everything] == ids(whole)
+    assert [round(-row["rank"], 4) for row in everything] == scores
+    only_ceramics = await found(client, "stoneware", storeId="store_ceramics", limit="3")
+    assert len(only_ceramics) == 3
+    assert all(item["storeId"] == "store_ceramics" for item in only_ceramics)
