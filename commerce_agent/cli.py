@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
 import sys
 from typing import Any
 
@@ -15,10 +17,15 @@ from commerce_agent.commerce.catalog_import.commands import (
     first_steps,
     shop_summary,
 )
-from commerce_agent.commerce.merchant import DB_OPTION, orders_group, returns_group
+from commerce_agent.commerce.merchant import (
+    DB_OPTION,
+    NEW_DB_OPTION,
+    orders_group,
+    returns_group,
+)
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
-from commerce_agent.db.backends import display
+from commerce_agent.db.backends import display, is_postgres
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import Settings
@@ -47,6 +54,11 @@ async def _prepare(settings: Settings, samples: bool = True) -> list[tuple[str, 
         await database.close()
 
 
+def other_terminals(db_path: str) -> str:
+    """The --db value that names this database from any directory (a URL's password hidden)."""
+    return display(db_path) if is_postgres(db_path) else shlex.quote(os.path.abspath(db_path))
+
+
 @click.group()
 @click.version_option(package_name="commerce-agent")
 def main() -> None:
@@ -58,7 +70,7 @@ def main() -> None:
               help="Interface to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               envvar="COMMERCE_AGENT_PORT", help="TCP port to listen on.")
-@DB_OPTION
+@NEW_DB_OPTION
 @click.option("--base-url", default=None, envvar="COMMERCE_AGENT_BASE_URL",
               help="Public URL of this server, used in links (default http://HOST:PORT).")
 @click.option("--cart-lifetime", default=3600, show_default=True, type=click.IntRange(1),
@@ -103,8 +115,12 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
                         webhook_retry_base_seconds=webhook_retry_base,
                         webhook_timeout_seconds=webhook_timeout, **agent_settings(agent))
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
-    click.echo(f"Storefront: {settings.base_url.rstrip('/')}/  (open it in a browser)")
+    base = settings.base_url.rstrip("/")
+    click.echo(f"Storefront: {base}/  (open it in a browser)")
+    click.echo(f"Console: {base}/console  (merchants run the shop here)")
     click.echo(f"commerce-agent serving {settings.base_url}  (database: {display(db_path)})")
+    click.echo(f"Other terminals: add --db {other_terminals(db_path)} to commerce-agent "
+               "commands (or export COMMERCE_AGENT_DB with it)")
     if no_samples:
         click.echo(asyncio.run(shop_summary(db_path)))
     else:
@@ -121,7 +137,7 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
 
 
 @main.command("seed")
-@DB_OPTION
+@NEW_DB_OPTION
 @click.option("--reset", is_flag=True, help="Clear stores, carts and orders first.")
 def seed_command(db_path: str, reset: bool) -> None:
     """Load the sample stores and demo users into the database."""
@@ -138,7 +154,7 @@ def seed_command(db_path: str, reset: bool) -> None:
 
 
 @main.command("init")
-@DB_OPTION
+@NEW_DB_OPTION
 def init_command(db_path: str) -> None:
     """Create or migrate an empty database (no sample stores) and say how to fill it."""
     asyncio.run(_prepare(Settings(db_path=db_path), samples=False))
@@ -162,7 +178,6 @@ def token_create(email: str, db_path: str, lifetime: int | None) -> None:
     async def run() -> str | None:
         database = await _open(db_path)
         try:
-            await seed(database)
             user_id = await find_user_id(database, email)
             if user_id is None:
                 return None
