@@ -65,6 +65,8 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
     policies: Document | UnsetType = UNSET
     shipping: Document | UnsetType = UNSET
     constraints: Document | UnsetType = UNSET
+    # Let the fulfillment simulator move this store's new orders (the sample stores do).
+    simulateFulfillment: bool | UnsetType = UNSET
 
 
 class NewCatalog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -101,10 +103,7 @@ _catalog_patch = msgspec.json.Decoder(CatalogPatch)
 
 
 async def _store_doc(tx: Any, store_id: str) -> dict[str, Any]:
-    row = await catalog_storage.get_store(tx, store_id)
-    if row is None:
-        raise not_found("store", store_id)
-    return writes.decode(row["doc"])
+    return await writes.admin_store(tx, store_id)
 
 
 def _check_shipping(shipping: dict[str, Any]) -> None:
