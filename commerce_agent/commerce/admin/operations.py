@@ -57,6 +57,7 @@ class Promotion(msgspec.Struct):
     minimumSubtotal: str | None = None
     startsAt: str | None = None
     expiresAt: str | None = None
+    perUserLimit: int | None = None
 
 
 class PromotionList(msgspec.Struct):

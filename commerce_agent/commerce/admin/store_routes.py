@@ -93,6 +93,8 @@ class PromotionPut(Ruled, forbid_unknown_fields=True, omit_defaults=True):
     minimumSubtotal: Annotated[str, Meta(max_length=20)] | None = None
     startsAt: Annotated[str, Meta(max_length=40)] | None = None
     expiresAt: Annotated[str, Meta(max_length=40)] | None = None
+    # How many of one customer's orders may use the code (not cancelled ones); none: no limit.
+    perUserLimit: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None
 
 
 _new_store = msgspec.json.Decoder(NewStore)
