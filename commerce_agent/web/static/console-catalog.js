@@ -9,6 +9,38 @@ const list = document.getElementById("item-list");
 const storeSelect = document.getElementById("item-store");
 const statusSelect = document.getElementById("item-status");
 
+const newItem = document.getElementById("new-item-form");
+const currencies = new Map();  // store id → currency
+
+const slugOf = (text) => String(text).toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 40) || "x";
+
+// The new-item form as an item document: variants from "values / …, price, stock" lines.
+function newItemBody(data, currency) {
+  const name = String(data.get("name")).trim();
+  const body = { name, description: String(data.get("description")).trim(),
+    price: { amount: String(data.get("amount")).trim(), currency },
+    fulfillmentType: data.get("fulfillmentType") };
+  const stock = String(data.get("stock")).trim();
+  if (stock !== "") body.stock = Number(stock);
+  const options = String(data.get("options")).split(",").map((o) => o.trim()).filter(Boolean);
+  const metadata = {};
+  if (options.length) {
+    const variants = String(data.get("variants")).split("\n").map((l) => l.trim()).filter(Boolean).map((line) => {
+      const [values, price, count] = line.split(",").map((part) => part.trim());
+      const list = values.split("/").map((v) => v.trim());
+      return { id: `var_${slugOf(name)}_${slugOf(list.join("_"))}`, values: list,
+        price: { amount: price || body.price.amount, currency },
+        stock: count === undefined || count === "" ? null : Number(count) };
+    });
+    metadata[VARIANTS] = { _version: "1.0", options, variants };
+    delete body.stock;
+  }
+  const image = String(data.get("image")).trim();
+  if (image) metadata["dev.commerce.product.rich_info"] = { _version: "1.0", imageGallery: [{ alt: name, fallbackUrl: image }] };
+  if (Object.keys(metadata).length) body.metadata = metadata;
+  return body;
+}
+
 const itemPath = (item, rest = "") => `/admin/items/${encodeURIComponent(item.id)}${rest}`;
 const stockText = (stock) => (stock === null || stock === undefined ? "not counted" : `${stock} in stock`);
 
@@ -64,7 +96,36 @@ function itemCard(item) {
       : el("button", { type: "button", class: "link", onclick: async () => {
         if ((await write("POST", itemPath(item, "/archive"), {}, `${item.name} is archived: off the catalog, kept for its orders.`)).ok) load();
       } }, `Archive ${item.name}`)),
-    variants.length ? variants.map((variant) => controls(item, variant)) : controls(item, null));
+    variants.length ? variants.map((variant) => controls(item, variant)) : controls(item, null),
+    editForms(item, variants));
+}
+
+// Rename or describe the item, and add a variant (PUT …/variants/{id}).
+function editForms(item, variants) {
+  const details = inlineForm(`Name and description of ${item.name}`, [
+    ...field(`name-edit-${item.id}`, "Name", { name: "name", value: item.name, required: true, "data-field": "/name" }),
+    ...field(`description-edit-${item.id}`, "Description", { name: "description", value: item.description || "", "data-field": "/description" }),
+  ], "Save", async (data, form) => {
+    const body = { name: data.get("name"), description: data.get("description") };
+    if ((await write("PATCH", itemPath(item), body, `${body.name} is saved.`, form)).ok) load();
+  });
+  const options = ((item.metadata || {})[VARIANTS] || {}).options;
+  const variant = inlineForm(`New variant of ${item.name}`, [
+    options ? null : el("p", { class: "muted" }, "First variant: name its options (comma separated)."),
+    options ? null : field(`variant-options-${item.id}`, "Options", { name: "options", required: true, "data-field": "/options" }),
+    ...field(`variant-values-${item.id}`, `Values (${options ? options.join(" / ") : "separated by /"})`, { name: "values", required: true, "data-field": "/values" }),
+    ...field(`variant-price-${item.id}`, `Price (${item.price.currency})`, { name: "amount", required: true, inputmode: "decimal", value: item.price.amount, "data-field": "/price" }),
+    ...field(`variant-stock-${item.id}`, "Stock (empty: not counted)", { name: "stock", type: "number", min: "0", step: "1", "data-field": "/stock" }),
+  ].flat().filter(Boolean), "Add variant", async (data, form) => {
+    const values = String(data.get("values")).split("/").map((v) => v.trim());
+    const body = { values, price: { amount: String(data.get("amount")).trim(), currency: item.price.currency },
+      stock: data.get("stock") === "" ? null : Number(data.get("stock")) };
+    if (!options) body.options = String(data.get("options")).split(",").map((o) => o.trim()).filter(Boolean);
+    const id = `var_${slugOf(item.id.replace(/^item_/, ""))}_${slugOf(values.join("_"))}`;
+    if ((await write("PUT", itemPath(item, `/variants/${encodeURIComponent(id)}`), body,
+      `New variant of ${item.name}: ${values.join(" / ")}.`, form)).ok) load();
+  });
+  return el("details", { class: "item-edit" }, el("summary", {}, `Edit ${item.name} (${variants.length} variant(s))`), details, variant);
 }
 
 async function load() {
@@ -88,6 +149,17 @@ if (root) {
   (async () => {
     const stores = await fillStores(storeSelect);
     if (!stores.length) { list.replaceChildren(el("li", { class: "muted" }, "You run no store yet.")); return; }
+    for (const store of stores) currencies.set(store.id, store.currency);
+    const showCurrency = () => { for (const node of document.querySelectorAll(".store-currency")) node.textContent = currencies.get(storeSelect.value); };
+    showCurrency();
+    storeSelect.addEventListener("change", showCurrency);
+    newItem.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const body = newItemBody(new FormData(newItem), currencies.get(storeSelect.value));
+      const result = await write("POST", `/admin/stores/${encodeURIComponent(storeSelect.value)}/items`, body,
+        `${body.name} is created and on sale.`, newItem);
+      if (result.ok) { newItem.reset(); load(); }
+    });
     storeSelect.addEventListener("change", load);
     statusSelect.addEventListener("change", load);
     await load();
