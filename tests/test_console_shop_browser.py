@@ -28,7 +28,7 @@ PASSWORDS.setdefault(MERCHANT, "merchant-pass-456")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     browser.require_browser()
     db = str(tmp_path_factory.mktemp("console_shop") / "console.db")
-    live = start_live_server(db, ["--no-simulate"])
+    live = start_live_server(db, ["--no-simulate"], timeout=120)
     try:
         cli("merchant", "create", "--email", MERCHANT, "--store", "store_ceramics",
             "--password", PASSWORDS[MERCHANT], "--db", db)
@@ -50,7 +50,7 @@ def test_a_new_item_with_variants_and_its_errors_beside_the_fields(
     page = signed_in_page(chromium, server, MERCHANT, "/console/catalog")
     store = page.locator("#item-store option").first
     store.wait_for(state="attached")
-    assert store.inner_text() == "Hearth & Kiln"  # a name, not an id
+    assert store.inner_text() == "Hearth & Kiln Ceramics"  # a name, not an id
     page.get_by_text("New item").click()
     form = page.locator("#new-item-form")
     form.get_by_label("Name").fill("Ash Glaze Bowl")
