@@ -1,8 +1,19 @@
 // Stock and prices: GET /admin/stores/{id}/items, then per item (or per variant) a price edit
 // (PATCH /admin/items/{id}, or PUT …/variants/{variantId}), stock set (PUT …/stock) and stock
 // adjustment (POST …/stock/adjustments, never below zero).
-import { api, el, money, problem } from "./api.js";
-import { field, fillStores, inlineForm, label, query, root, write } from "./console.js";
+import { api, el, money, problem, token } from "./api.js";
+import { field, fillStores, inlineForm, label, query, root, say, showFieldErrors, write } from "./console.js";
+
+// A body that is not JSON (an image), with the session's token (fresh once on a 401).
+async function rawPost(url, body, media) {
+  const call = async (fresh) => fetch(url, { method: "POST", body,
+    headers: { "Content-Type": media, Accept: "application/json", Authorization: `Bearer ${await token(fresh)}` } });
+  let response = await call(false);
+  if (response.status === 401) response = await call(true);
+  let data = null;
+  try { data = await response.json(); } catch { data = { message: response.statusText }; }
+  return { ok: response.ok, status: response.status, data };
+}
 
 const VARIANTS = "dev.commerce.product.variants";
 const list = document.getElementById("item-list");
@@ -39,6 +50,20 @@ function newItemBody(data, currency) {
   if (image) metadata["dev.commerce.product.rich_info"] = { _version: "1.0", imageGallery: [{ alt: name, fallbackUrl: image }] };
   if (Object.keys(metadata).length) body.metadata = metadata;
   return body;
+}
+
+// POST the file as the body; its stored URL, or null (the problem is shown by the field).
+async function upload(file, form) {
+  const MAX = 2 * 1024 * 1024;
+  const input = form.elements.imageFile;
+  if (file.size > MAX || !/^image\/(png|jpeg|gif|webp)$/.test(file.type)) {
+    showFieldErrors(form, { data: { details: [{ field: "body",
+      reason: file.size > MAX ? "is larger than 2 MB" : "must be a PNG, JPEG, GIF or WebP image" }] } });
+    return null;
+  }
+  const result = await rawPost(`/admin/stores/${encodeURIComponent(storeSelect.value)}/images`, file, file.type);
+  if (!result.ok) { showFieldErrors(form, result) || say(problem(result), true); input.focus(); return null; }
+  return result.data.url;
 }
 
 const itemPath = (item, rest = "") => `/admin/items/${encodeURIComponent(item.id)}${rest}`;
@@ -155,7 +180,14 @@ if (root) {
     storeSelect.addEventListener("change", showCurrency);
     newItem.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const body = newItemBody(new FormData(newItem), currencies.get(storeSelect.value));
+      const data = new FormData(newItem);
+      const file = newItem.elements.imageFile.files[0];
+      if (file) {  // uploaded first: the item links to the stored image
+        const uploaded = await upload(file, newItem);
+        if (!uploaded) return;
+        data.set("image", uploaded);
+      }
+      const body = newItemBody(data, currencies.get(storeSelect.value));
       const result = await write("POST", `/admin/stores/${encodeURIComponent(storeSelect.value)}/items`, body,
         `${body.name} is created and on sale.`, newItem);
       if (result.ok) { newItem.reset(); load(); }
