@@ -5,6 +5,7 @@ and stores named by name."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,8 @@ from tests.test_web_browser import (
 )
 
 MERCHANT = "shopkeeper@hearth.example"
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwAB"
+                       "BAEAwS2OUAAAAABJRU5ErkJggg==")
 PASSWORDS.setdefault(MERCHANT, "merchant-pass-456")
 
 
@@ -64,6 +67,8 @@ def test_a_new_item_with_variants_and_its_errors_beside_the_fields(
     form.get_by_label("Options (comma separated, e.g. Size, Color; empty: no variants)").fill(
         "Size")
     form.locator("#new-variants").fill("Small, 29.00, 3\nLarge, 34.00")
+    form.locator("#new-image-file").set_input_files(
+        {"name": "bowl.png", "mimeType": "image/png", "buffer": PNG})
     form.get_by_role("button", name="Create item").click()
     page.locator('[data-item-id="item_ash_glaze_bowl"]').wait_for()
     assert page.locator("#new-price + .field-error").count() == 0
@@ -71,6 +76,9 @@ def test_a_new_item_with_variants_and_its_errors_beside_the_fields(
     variants = item["metadata"]["dev.commerce.product.variants"]["variants"]
     assert [(v["values"], v["price"]["amount"], v["stock"]) for v in variants] == [
         (["Small"], "29.00", 3), (["Large"], "34.00", None)]
+    gallery = item["metadata"]["dev.commerce.product.rich_info"]["imageGallery"]
+    served = httpx.get(server.url + gallery[0]["fallbackUrl"])
+    assert served.status_code == 200 and served.content == PNG
     assert page.errors == []
 
 
