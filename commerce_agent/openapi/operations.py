@@ -149,8 +149,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("Web app",)),
     ("GET", "/images/{image_id}"): Operation(
         {200: Answer("An image a merchant uploaded (cached for a year: it never changes).",
-                     str, "image/*"),
-         404: Answer("No image with that id.", None)}, tags=("Catalog",)),
+                     str, "image/*")}, tags=("Catalog",)),
     # --- merchant console (commerce_agent/web/console.py, docs/web.md) ----------------------
     **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts).",
                                      200, 403), tags=("Web app",))
