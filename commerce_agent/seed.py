@@ -85,8 +85,8 @@ async def seed(db: Database, *, reset: bool = False) -> bool:
             await lifecycle_storage.set_simulated(tx, store["id"], True)  # a demo moves itself
         for user in load_users():
             await tx.execute(
-                "INSERT OR IGNORE INTO users (id, email, name, password_hash, created_at) "
-                "VALUES (:id, :email, :name, :hash, :at)",
+                "INSERT INTO users (id, email, name, password_hash, created_at) "
+                "VALUES (:id, :email, :name, :hash, :at) ON CONFLICT DO NOTHING",
                 {"id": user["id"], "email": user["email"].lower(), "name": user["name"],
                  "hash": hash_password(user["password"]), "at": clock.now_iso()},
             )
