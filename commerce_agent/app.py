@@ -16,7 +16,13 @@ from commerce_agent import request_stack
 from commerce_agent.agent import routes as agent_routes
 from commerce_agent.agent.worker import agent_worker
 from commerce_agent.auth import routes as account_routes
-from commerce_agent.commerce.admin import import_routes, item_routes, order_routes, store_routes
+from commerce_agent.commerce.admin import (
+    image_routes,
+    import_routes,
+    item_routes,
+    order_routes,
+    store_routes,
+)
 from commerce_agent.commerce.orders.feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.routes import (
     carts,
@@ -88,7 +94,8 @@ def commerce_routes() -> list[BaseRoute]:
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
             *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
             *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
-            *order_routes.routes, *import_routes.routes, *images.routes, *web_routes.routes]
+            *order_routes.routes, *import_routes.routes, *image_routes.routes, *images.routes,
+            *web_routes.routes]
 
 
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,

@@ -7,11 +7,11 @@ from typing import Literal
 
 import msgspec
 
+from commerce_agent.commerce.admin.image_routes import SIGNATURES, UploadedImage
 from commerce_agent.commerce.admin.import_routes import ImportResult
 from commerce_agent.commerce.admin.item_routes import Identifier
 from commerce_agent.commerce.admin.store_routes import PromotionCode
 from commerce_agent.commerce.orders.model import OrderStatus
-from commerce_agent.commerce.routes.images import SIGNATURES, UploadedImage
 from commerce_agent.openapi import models
 from commerce_agent.openapi.operations import PAGE, Answer, Operation, Param, ok
 
