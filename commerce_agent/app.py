@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -18,7 +20,7 @@ from commerce_agent.auth import routes as account_routes
 from commerce_agent.body_limit import DrainUnreadBody
 from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.admin import import_routes, item_routes, order_routes, store_routes
-from commerce_agent.commerce.payments import x402
+from commerce_agent.commerce.payments import providers, x402
 from commerce_agent.commerce.routes import (
     carts,
     catalog,
@@ -96,6 +98,8 @@ def commerce_routes() -> list[BaseRoute]:
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
+    # The card provider, its keys read from the environment here and nowhere else.
+    providers.install(providers.build(settings.payments, os.environ, settings.stripe_api_base))
     database = database_for(settings.db_path, synchronous=settings.sqlite_synchronous)
     background = [agent_worker, order_feed_worker, webhook_sender_worker, mcp_routes.mcp_worker,
                   *(workers or [])]

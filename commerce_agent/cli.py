@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from typing import Any
 
@@ -16,6 +17,8 @@ from commerce_agent.commerce.catalog_import.commands import (
     shop_summary,
 )
 from commerce_agent.commerce.merchant import DB_OPTION, orders_group, returns_group
+from commerce_agent.commerce.payments import providers
+from commerce_agent.commerce.payments.stripe_api import StripeUnavailable
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
 from commerce_agent.db.backends import display
@@ -86,11 +89,18 @@ def main() -> None:
               envvar="COMMERCE_AGENT_LOG_LEVEL", help="uvicorn log level.")
 @click.option("--no-samples", "no_samples", is_flag=True, envvar="COMMERCE_AGENT_NO_SAMPLES",
               help="Start without the sample stores and demo users (your own shop).")
+@click.option("--payments", default="sandbox", show_default=True,
+              type=click.Choice(["sandbox", "stripe"]), envvar="COMMERCE_AGENT_PAYMENTS",
+              help="Card provider: sandbox (test cards) or stripe (keys from STRIPE_SECRET_KEY, "
+                   "STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET; docs/payments.md).")
+@click.option("--stripe-api-base", default="", envvar="COMMERCE_AGENT_STRIPE_API_BASE",
+              help="Stripe's API address (empty: Stripe's own; a test server's URL).")
 @agent_options
 def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetime: int,
           simulate: bool, simulate_speed: float, sse_heartbeat: float,
           webhook_retry_base: float, webhook_timeout: float, workers: int, log_level: str,
-          no_samples: bool = False, **agent: Any) -> None:
+          no_samples: bool = False, payments: str = "sandbox", stripe_api_base: str = "",
+          **agent: Any) -> None:
     """Create or migrate the database, seed the sample stores, and serve the API."""
     from commerce_agent.workers import serve as serve_processes  # the app, only when serving
 
@@ -101,7 +111,12 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
                         cart_lifetime_seconds=cart_lifetime, simulate=simulate,
                         simulate_speed=simulate_speed, sse_heartbeat_seconds=sse_heartbeat,
                         webhook_retry_base_seconds=webhook_retry_base,
-                        webhook_timeout_seconds=webhook_timeout, **agent_settings(agent))
+                        webhook_timeout_seconds=webhook_timeout, payments=payments,
+                        stripe_api_base=stripe_api_base, **agent_settings(agent))
+    try:
+        providers.build(payments, os.environ, stripe_api_base)
+    except StripeUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
     click.echo(f"Storefront: {settings.base_url.rstrip('/')}/  (open it in a browser)")
     click.echo(f"commerce-agent serving {settings.base_url}  (database: {display(db_path)})")

@@ -46,3 +46,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     agent_pace: float = 0.0
     # SQLite durability: FULL syncs the WAL on every commit.
     sqlite_synchronous: str = "FULL"
+    # The card provider behind fiat_intent: sandbox (test cards, nothing charged) or stripe
+    # (real PaymentIntents; keys from STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and
+    # STRIPE_WEBHOOK_SECRET in the environment only; docs/payments.md).
+    payments: str = "sandbox"
+    # Stripe's API address: empty for Stripe's own; a Stripe-compatible test server's URL.
+    stripe_api_base: str = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from commerce_agent.db import Transaction
+from commerce_agent.db import Database, Transaction
 
 
 async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
@@ -15,9 +15,19 @@ async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
         ":currency, :resource, :status, :at, :at)", intent)
 
 
-async def intent(tx: Transaction, intent_id: str) -> sqlite3.Row | None:
+async def insert_provider_intent(tx: Transaction, intent: dict[str, Any]) -> None:
+    """A provider's intent; the same intent offered again (same idempotency key) is kept."""
+    await tx.execute(
+        "INSERT INTO payment_intents (id, client_secret_hash, owner_id, amount, currency, "
+        "resource, status, provider, created_at, updated_at) VALUES (:id, :secret_hash, "
+        ":owner, :amount, :currency, :resource, :status, :provider, :at, :at) "
+        "ON CONFLICT (id) DO NOTHING", intent)
+
+
+async def intent(tx: Transaction | Database, intent_id: str) -> sqlite3.Row | None:
     return await tx.fetch_one(
-        "SELECT id, client_secret_hash, owner_id, amount, currency, status, created_at "
+        "SELECT id, client_secret_hash, owner_id, amount, currency, status, provider, "
+        "created_at "
         "FROM payment_intents WHERE id = :id", {"id": intent_id})
 
 
@@ -51,3 +61,11 @@ async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str
         "VALUES (:scheme, :proof, :order, :at)",
         {"scheme": scheme, "proof": proof, "order": order_id, "at": at})
     return changed == 1
+
+
+async def order_paid_by(db: Transaction | Database, scheme: str, proof: str) -> str | None:
+    """The order a spent proof paid, or None."""
+    row = await db.fetch_one(
+        "SELECT order_id FROM spent_payments WHERE scheme = :scheme AND proof = :proof",
+        {"scheme": scheme, "proof": proof})
+    return None if row is None else str(row["order_id"])
