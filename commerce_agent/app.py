@@ -99,7 +99,8 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
     # The card provider, its keys read from the environment here and nowhere else.
-    providers.install(providers.build(settings.payments, os.environ, settings.stripe_api_base))
+    provider = providers.build(settings.payments, os.environ, settings.stripe_api_base)
+    providers.install(provider)
     database = database_for(settings.db_path, synchronous=settings.sqlite_synchronous)
     background = [agent_worker, order_feed_worker, webhook_sender_worker, mcp_routes.mcp_worker,
                   *(workers or [])]
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                     await stack.enter_async_context(worker(app))
                 yield
         finally:
+            await provider.close()
             await database.close()
 
     app = CommerceApp(

@@ -48,6 +48,9 @@ class FiatProvider(Protocol):
                      ) -> dict[str, Any]:
         """Return `amount` of the order's payment; the refund record's extra fields."""
 
+    async def close(self) -> None:
+        """Release connections (when the app stops)."""
+
 
 def _failed(message: str, reason: str, **detail: Any) -> CommerceError:
     return CommerceError(400, "payment_failed", message,
@@ -75,11 +78,14 @@ class SandboxProvider:
                      ) -> dict[str, Any]:
         return {}
 
+    async def close(self) -> None:
+        return None
+
 
 # What Stripe's intent statuses mean for a proof that names it.
 _NOT_PAID = {
-    "requires_payment_method": ("The card was declined or no card was given yet: pay again "
-                                "with another card.", "card_declined"),
+    "requires_payment_method": ("No card has paid this intent yet: pay on the payment "
+                                "page first.", "not_paid"),
     "requires_confirmation": ("The payment has not been confirmed yet.", "not_confirmed"),
     "requires_action": ("The card needs the shopper's authentication (3-D Secure) before it "
                         "is charged: finish it on the payment page.", "requires_action"),
@@ -105,6 +111,13 @@ class StripeProvider:
     async def offer(self, tx: Transaction, *, owner_id: str, amount: Decimal, currency: str,
                     resource: str, base_url: str, key: str) -> dict[str, Any]:
         minor = money.to_minor(amount, currency)
+        before = await storage.offered(tx, owner_id, key)
+        if before is not None:
+            known = await self.gateway.retrieve_intent(str(before["id"]))
+            if known is not None and known.status not in ("succeeded", "canceled") and (
+                    known.amount, known.currency) == (minor, currency):
+                return {"paymentIntentId": known.id, "clientSecret": known.client_secret,
+                        "paymentUrl": payment_url(base_url, known.id, known.client_secret)}
         intent = await self.gateway.create_intent(
             amount=minor, currency=currency,
             metadata={"commerce_agent_owner": owner_id, "commerce_agent_key": key,
@@ -113,7 +126,7 @@ class StripeProvider:
         await storage.insert_provider_intent(tx, {
             "id": intent.id, "secret_hash": _secret_hash(intent.client_secret),
             "owner": owner_id, "amount": money.money(amount, currency)["amount"],
-            "currency": currency, "resource": resource, "provider": self.name,
+            "currency": currency, "resource": resource, "provider": self.name, "key": key,
             "status": "requires_confirmation", "at": clock.now_iso()})
         return {"paymentIntentId": intent.id, "clientSecret": intent.client_secret,
                 "paymentUrl": payment_url(base_url, intent.id, intent.client_secret)}
@@ -150,6 +163,9 @@ class StripeProvider:
             key=idempotency_key("refund", str(order["id"]), key))
         return {"providerRefundId": refund.id, "status": refund_status(refund.status)}
 
+    async def close(self) -> None:
+        await self.gateway.close()
+
 
 def refund_status(status: str) -> str:
     return {"succeeded": "succeeded", "failed": "failed", "canceled": "failed"}.get(
@@ -164,6 +180,9 @@ def check_paid(intent: Intent, *, owner_id: str, amount: int, currency: str) -> 
     if intent.status != "succeeded":
         message, reason = _NOT_PAID.get(intent.status, (
             f"The payment is {intent.status}.", "not_paid"))
+        if intent.status == "requires_payment_method" and intent.error_code:
+            message, reason = ("The card was declined: pay again with another card.",
+                               "card_declined")
         extra = {"value": intent.error_code} if intent.error_code else {}
         raise _failed(message, reason, **extra)
     if intent.amount != amount or intent.currency != currency:

@@ -9,6 +9,7 @@ Amounts are integers in the currency's minor units, as Stripe takes them.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ EXTRA_HINT = "pip install 'commerce-agent[stripe]'"
 SECRET_KEY, PUBLISHABLE_KEY, WEBHOOK_SECRET = (
     "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET")
 RETRY_AFTER_SECONDS = 5
+_log = logging.getLogger(__name__)
 TIMEOUT_SECONDS = 10.0
 
 
@@ -89,7 +91,13 @@ def _import_stripe() -> Any:
     return stripe
 
 
+def _plain(obj: Any) -> dict[str, Any]:
+    """A StripeObject as a plain dict (v16 objects answer attributes, not `.get`)."""
+    return dict(obj.to_dict()) if hasattr(obj, "to_dict") else dict(obj)
+
+
 def _intent(obj: Any) -> Intent:
+    obj = _plain(obj)
     error = obj.get("last_payment_error") or {}
     return Intent(id=str(obj["id"]), status=str(obj["status"]), amount=int(obj["amount"]),
                   currency=str(obj["currency"]).upper(),
@@ -99,8 +107,25 @@ def _intent(obj: Any) -> Intent:
 
 
 def _refund(obj: Any) -> Refund:
+    obj = _plain(obj)
     return Refund(id=str(obj["id"]), amount=int(obj["amount"]), status=str(obj["status"]),
                   metadata={str(k): str(v) for k, v in (obj.get("metadata") or {}).items()})
+
+
+def _http_client(stripe: Any) -> Any:
+    """stripe's httpx client (async as well as sync), sending the form body as `content`:
+    stripe 16 passes it as `data=`, which httpx deprecates for bytes (a warning per call)."""
+
+    class Client(stripe.HTTPXClient):  # type: ignore[misc]
+        def _get_request_args_kwargs(self, method: str, url: str, headers: Any,
+                                     post_data: Any) -> Any:
+            args, kwargs = super()._get_request_args_kwargs(method, url, headers, post_data)
+            body = kwargs.pop("data", None)
+            if body:
+                kwargs["content"] = body
+            return args, kwargs
+
+    return Client(timeout=TIMEOUT_SECONDS)
 
 
 class StripeGateway:
@@ -111,11 +136,15 @@ class StripeGateway:
         stripe = _import_stripe()
         self.config = config
         self._stripe = stripe
-        options: dict[str, Any] = {"http_client": stripe.HTTPXClient(timeout=TIMEOUT_SECONDS),
+        self._http = _http_client(stripe)
+        options: dict[str, Any] = {"http_client": self._http,
                                    "max_network_retries": 2}
         if config.api_base:
             options["base_addresses"] = {"api": config.api_base}
         self._client: stripe.StripeClient = stripe.StripeClient(config.secret_key, **options)
+
+    async def close(self) -> None:
+        await self._http.close_async()
 
     def _outage(self, exc: Exception) -> bool:
         stripe = self._stripe
@@ -126,10 +155,17 @@ class StripeGateway:
     async def _call(self, coroutine: Any) -> Any:
         try:
             return await coroutine
+        except self._stripe.InvalidRequestError as exc:
+            if exc.http_status == 404:
+                raise  # the caller says what is missing
+            _log.warning("Stripe refused a request: %s", exc.user_message or exc)
+            raise unavailable() from None
         except self._stripe.StripeError as exc:
-            if self._outage(exc):
-                raise unavailable() from None
-            raise
+            # An outage, or a refusal no shopper can fix (a wrong key): either way retryable
+            # once it is fixed, and said to the operator in the log (never the key itself).
+            if not self._outage(exc):
+                _log.warning("Stripe refused a request: %s", exc.user_message or exc)
+            raise unavailable() from None
 
     async def create_intent(self, *, amount: int, currency: str, metadata: dict[str, str],
                             key: str) -> Intent:
@@ -156,7 +192,7 @@ class StripeGateway:
     async def refunds(self, intent_id: str) -> list[Refund]:
         listed = await self._call(self._client.v1.refunds.list_async(
             {"payment_intent": intent_id, "limit": 100}))
-        return [_refund(obj) for obj in listed["data"]]
+        return [_refund(obj) for obj in _plain(listed)["data"]]
 
     def event(self, payload: bytes, signature: str) -> dict[str, Any]:
         """A webhook's event, its Stripe-Signature checked; ValueError when it does not hold."""

@@ -19,8 +19,9 @@ async def insert_provider_intent(tx: Transaction, intent: dict[str, Any]) -> Non
     """A provider's intent; the same intent offered again (same idempotency key) is kept."""
     await tx.execute(
         "INSERT INTO payment_intents (id, client_secret_hash, owner_id, amount, currency, "
-        "resource, status, provider, created_at, updated_at) VALUES (:id, :secret_hash, "
-        ":owner, :amount, :currency, :resource, :status, :provider, :at, :at) "
+        "resource, status, provider, offer_key, created_at, updated_at) VALUES (:id, "
+        ":secret_hash, :owner, :amount, :currency, :resource, :status, :provider, :key, "
+        ":at, :at) "
         "ON CONFLICT (id) DO NOTHING", intent)
 
 
@@ -69,3 +70,11 @@ async def order_paid_by(db: Transaction | Database, scheme: str, proof: str) -> 
         "SELECT order_id FROM spent_payments WHERE scheme = :scheme AND proof = :proof",
         {"scheme": scheme, "proof": proof})
     return None if row is None else str(row["order_id"])
+
+
+async def offered(tx: Transaction, owner_id: str, offer_key: str) -> sqlite3.Row | None:
+    """The unspent intent a 402 with this key offered this owner before, if any."""
+    return await tx.fetch_one(
+        "SELECT id, amount, currency, status FROM payment_intents WHERE owner_id = :owner "
+        "AND offer_key = :key AND status <> 'consumed' ORDER BY created_at DESC LIMIT 1",
+        {"owner": owner_id, "key": offer_key})
