@@ -14,6 +14,9 @@ import msgspec
 import pytest
 from starlette.applications import Starlette
 
+from commerce_agent.agent.tools import all_tools
+from commerce_agent.agent.tools.base import ToolContext, ToolFailure
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.payments.stripe_api import StripeConfig, StripeUnavailable
 from commerce_agent.commerce.services.returns import handling as returns
@@ -38,6 +41,7 @@ from tests.test_errors import assert_error
 __all__ = ["localstripe", "webhook_inbox"]  # fixtures, found here by pytest
 
 REFUNDS = "dev.commerce.order.refunds"
+ALICE = Principal("user_alice", "alice@example.com", "Alice Martin")
 
 
 @pytest.fixture(autouse=True)
@@ -360,3 +364,26 @@ def test_keys_come_only_from_the_environment(monkeypatch: pytest.MonkeyPatch) ->
                                             "STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET})
     assert SECRET_KEY not in repr(config) and WEBHOOK_SECRET not in repr(config)
     assert msgspec.json.encode(Settings(payments="stripe")).find(b"sk_") == -1
+
+
+async def test_the_agent_hands_the_shopper_a_payment_link(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str],
+        localstripe: LocalStripe) -> None:
+    order = await _cart(client, alice)
+    place = next(tool for tool in all_tools() if tool.short_name == "place_order")
+    args = {"cartId": order["cartId"], "deliveryAddress": US_ADDRESS}
+    state = app.state
+
+    def context(key: str) -> ToolContext:
+        return ToolContext(state.db, state.settings, state.pay_to, ALICE, key)
+
+    with pytest.raises(ToolFailure) as failure:
+        await place.run(context("turn-1"), args)
+    assert failure.value.code == "payment_needs_shopper"
+    link = failure.value.details["paymentUrl"]
+    assert link in failure.value.message and "/shop/pay/pi_" in link
+    await _no_orders(client, alice)
+    localstripe.pay(failure.value.details["paymentIntentId"])  # the shopper, on the page
+    placed = await place.run(context("turn-2"), args)
+    assert placed["status"] == "confirmed"
+    assert placed["payment"]["reference"] == failure.value.details["paymentIntentId"]

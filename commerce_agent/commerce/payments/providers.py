@@ -114,7 +114,7 @@ class StripeProvider:
         before = await storage.offered(tx, owner_id, key)
         if before is not None:
             known = await self.gateway.retrieve_intent(str(before["id"]))
-            if known is not None and known.status not in ("succeeded", "canceled") and (
+            if known is not None and known.status != "canceled" and (
                     known.amount, known.currency) == (minor, currency):
                 return {"paymentIntentId": known.id, "clientSecret": known.client_secret,
                         "paymentUrl": payment_url(base_url, known.id, known.client_secret)}
