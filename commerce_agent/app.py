@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any

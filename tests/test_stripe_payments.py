@@ -160,7 +160,7 @@ async def test_a_declined_card_places_nothing(
     intent_id = (await _offer(client, alice, order))["extra"]["paymentIntentId"]
     assert localstripe.pay(intent_id, DECLINED).status == "requires_payment_method"
     declined = await client.post("/orders", json=order, headers={**alice, **_proof(intent_id)})
-    assert_error(declined, 400, "payment_failed")["details"][0] == {
+    assert assert_error(declined, 400, "payment_failed")["details"][0] == {
         "type": "business_logic", "reason": "card_declined", "value": "card_declined"}
     await _no_orders(client, alice)
     cart = await client.get(f"/carts/{order['cartId']}", headers=alice)

@@ -77,8 +77,8 @@ async def consume_intent(tx: Transaction, *, owner_id: str, intent_id: str, amou
     """Spend a succeeded intent on an order of exactly its amount, for its owner only."""
     expected = money.money(amount, currency)
     row = await storage.intent(tx, intent_id) if intent_id else None
-    if row is not None and row["provider"] == "sandbox" and await storage.consume(tx, intent_id, owner_id, expected["amount"],
-                                           currency, clock.now_iso()):
+    if row is not None and row["provider"] == "sandbox" and await storage.consume(
+            tx, intent_id, owner_id, expected["amount"], currency, clock.now_iso()):
         return
     # Not spendable: say why.
     if row is None or row["owner_id"] != owner_id or row["provider"] != "sandbox":

@@ -12,12 +12,9 @@ import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from commerce_agent.errors import CommerceError
-
-if TYPE_CHECKING:
-    import stripe
 
 EXTRA_HINT = "pip install 'commerce-agent[stripe]'"
 SECRET_KEY, PUBLISHABLE_KEY, WEBHOOK_SECRET = (
@@ -141,7 +138,7 @@ class StripeGateway:
                                    "max_network_retries": 2}
         if config.api_base:
             options["base_addresses"] = {"api": config.api_base}
-        self._client: stripe.StripeClient = stripe.StripeClient(config.secret_key, **options)
+        self._client: Any = stripe.StripeClient(config.secret_key, **options)
 
     async def close(self) -> None:
         await self._http.close_async()
