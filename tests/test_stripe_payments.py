@@ -125,6 +125,10 @@ async def test_a_real_payment_intent_pays_the_order(
     payment = placed.json()["payment"]
     assert payment["network"] == "stripe" and payment["reference"] == intent.id
     assert payment["amount"] == {"amount": "36.00", "currency": "USD"}
+    capabilities = {c["id"]: c for c in
+                    (await client.get("/capabilities")).json()["capabilities"]}
+    [fiat] = capabilities["dev.commerce.payment.x402_fiat@1.0"]["metadata"]["providers"]
+    assert (fiat["network"], fiat["publishableKey"]) == ("stripe", PUBLISHABLE_KEY)
     receipt = json.loads(base64.b64decode(placed.headers["X-PAYMENT-RESPONSE"]))
     assert receipt == {"success": True, "transaction": intent.id, "network": "stripe",
                        "payer": "user_alice"}
