@@ -14,8 +14,8 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent.commerce.orders import provider_events
 from commerce_agent.commerce.payments import providers, sandbox
-from commerce_agent.commerce.services.orders import provider_events
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route

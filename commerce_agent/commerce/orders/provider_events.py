@@ -10,9 +10,8 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders import lifecycle, refunds
 from commerce_agent.commerce.payments import providers
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.returns import refunds
 from commerce_agent.commerce.storage import payments as storage
 from commerce_agent.db import Transaction
 
