@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
 
 
 async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
@@ -25,7 +24,7 @@ async def insert_provider_intent(tx: Transaction, intent: dict[str, Any]) -> Non
         "ON CONFLICT (id) DO NOTHING", intent)
 
 
-async def intent(tx: Transaction | Database, intent_id: str) -> sqlite3.Row | None:
+async def intent(tx: Transaction | Database, intent_id: str) -> Row | None:
     return await tx.fetch_one(
         "SELECT id, client_secret_hash, owner_id, amount, currency, status, provider, "
         "created_at "
@@ -58,8 +57,8 @@ async def consume(tx: Transaction, intent_id: str, owner_id: str, amount: str, c
 async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str) -> bool:
     """Record a proof as spent; False when it already was (the primary key holds it once)."""
     changed = await tx.execute(
-        "INSERT OR IGNORE INTO spent_payments (scheme, proof, order_id, created_at) "
-        "VALUES (:scheme, :proof, :order, :at)",
+        "INSERT INTO spent_payments (scheme, proof, order_id, created_at) "
+        "VALUES (:scheme, :proof, :order, :at) ON CONFLICT DO NOTHING",
         {"scheme": scheme, "proof": proof, "order": order_id, "at": at})
     return changed == 1
 
@@ -72,7 +71,7 @@ async def order_paid_by(db: Transaction | Database, scheme: str, proof: str) -> 
     return None if row is None else str(row["order_id"])
 
 
-async def offered(tx: Transaction, owner_id: str, offer_key: str) -> sqlite3.Row | None:
+async def offered(tx: Transaction, owner_id: str, offer_key: str) -> Row | None:
     """The unspent intent a 402 with this key offered this owner before, if any."""
     return await tx.fetch_one(
         "SELECT id, amount, currency, status FROM payment_intents WHERE owner_id = :owner "
