@@ -25,6 +25,7 @@ from commerce_agent.commerce.routes import (
     catalog,
     discovery,
     health,
+    images,
     order_actions,
     order_updates,
     orders,
@@ -89,7 +90,7 @@ def commerce_routes() -> list[BaseRoute]:
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
             *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
             *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
-            *order_routes.routes, *import_routes.routes, *web_routes.routes]
+            *order_routes.routes, *import_routes.routes, *images.routes, *web_routes.routes]
 
 
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,

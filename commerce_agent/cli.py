@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -19,6 +20,7 @@ from commerce_agent.commerce.catalog_import.commands import (
 )
 from commerce_agent.commerce.merchant import (
     DB_OPTION,
+    NEW_DB_OPTION,
     checked_database,
     orders_group,
     returns_group,
@@ -27,7 +29,7 @@ from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.payments.stripe_api import StripeUnavailable
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
-from commerce_agent.db.targets import display
+from commerce_agent.db.targets import display, is_postgres
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
 from commerce_agent.settings import ServerSettings, Settings
@@ -56,6 +58,11 @@ async def _prepare(settings: Settings, samples: bool = True) -> list[tuple[str, 
         await database.close()
 
 
+def other_terminals(db_path: str) -> str:
+    """The --db value that names this database from any directory (a URL's password hidden)."""
+    return display(db_path) if is_postgres(db_path) else shlex.quote(os.path.abspath(db_path))
+
+
 @click.group()
 @click.version_option(package_name="commerce-agent")
 def main() -> None:
@@ -82,8 +89,12 @@ def serve(**given: Any) -> None:
     except StripeUnavailable as exc:
         raise click.UsageError(str(exc)) from None
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
-    click.echo(f"Storefront: {settings.base_url.rstrip('/')}/  (open it in a browser)")
+    base = settings.base_url.rstrip("/")
+    click.echo(f"Storefront: {base}/  (open it in a browser)")
+    click.echo(f"Console: {base}/console  (merchants run the shop here)")
     click.echo(f"commerce-agent serving {settings.base_url}  (database: {display(db_path)})")
+    click.echo(f"Other terminals: add --db {other_terminals(db_path)} to commerce-agent "
+               "commands (or export COMMERCE_AGENT_DB with it)")
     if no_samples:
         click.echo(asyncio.run(shop_summary(db_path)))
     else:
@@ -100,7 +111,7 @@ def serve(**given: Any) -> None:
 
 
 @main.command("seed")
-@DB_OPTION
+@NEW_DB_OPTION
 @click.option("--reset", is_flag=True, help="Clear stores, carts and orders first.")
 def seed_command(db_path: str, reset: bool) -> None:
     """Load the sample stores and demo users into the database."""
@@ -117,7 +128,7 @@ def seed_command(db_path: str, reset: bool) -> None:
 
 
 @main.command("init")
-@DB_OPTION
+@NEW_DB_OPTION
 def init_command(db_path: str) -> None:
     """Create or migrate an empty database (no sample stores) and say how to fill it."""
     asyncio.run(_prepare(Settings(db_path=db_path), samples=False))
@@ -141,7 +152,6 @@ def token_create(email: str, db_path: str, lifetime: int | None) -> None:
     async def run() -> str | None:
         database = await _open(db_path)
         try:
-            await seed(database)
             user_id = await find_user_id(database, email)
             if user_id is None:
                 return None

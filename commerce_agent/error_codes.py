@@ -28,6 +28,7 @@ STATUS: dict[str, int] = {
     "cart_not_found": 404,
     "catalog_not_found": 404,
     "download_not_found": 404,
+    "image_not_found": 404,
     "item_not_found": 404,
     "order_not_found": 404,
     "payment_intent_not_found": 404,

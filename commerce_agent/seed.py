@@ -13,6 +13,7 @@ from commerce_agent.auth.passwords import hash_password
 from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.commerce.storage import lifecycle as lifecycle_storage
 from commerce_agent.db import Database, Transaction
 
 # --reset keeps accounts and tokens (so CLI-minted tokens keep working) and clears the rest.
@@ -81,6 +82,7 @@ async def seed(db: Database, *, reset: bool = False) -> bool:
             return False
         for position, store in enumerate(load_stores()):
             await writes.add_store(tx, store, position=position)
+            await lifecycle_storage.set_simulated(tx, store["id"], True)  # a demo moves itself
         for user in load_users():
             await tx.execute(
                 "INSERT INTO users (id, email, name, password_hash, created_at) "

@@ -39,6 +39,7 @@ def test_seed_is_idempotent_and_reset_clears(make_db: Callable[[str], str]) -> N
 def test_token_create_prints_only_the_token(make_db: Callable[[str], str]) -> None:
     db = make_db("tok.db")
     runner = CliRunner()
+    assert runner.invoke(main, ["seed", "--db", db]).exit_code == 0
     result = runner.invoke(main, ["token", "create", "--user", "alice@example.com", "--db", db])
     assert result.exit_code == 0
     token = result.output.strip()

@@ -113,6 +113,8 @@ async def test_two_processes_share_the_work(app: Starlette, client: httpx.AsyncC
 async def test_serve_runs_the_simulator(make_db: Callable[[str], str]) -> None:
     db_path = make_db("served.db")
     runner = CliRunner()
+    seeded = await asyncio.to_thread(runner.invoke, main, ["seed", "--db", db_path])
+    assert seeded.exit_code == 0, seeded.output
     minted = await asyncio.to_thread(runner.invoke, main, [
         "token", "create", "--user", "alice@example.com", "--db", db_path])
     assert minted.exit_code == 0, minted.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -31,9 +32,11 @@ async def test_the_endpoint_names_the_missing_extra(settings: Settings,
     assert metadata.json()["resource"] == "http://test/mcp"
 
 
-def test_the_command_names_the_missing_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_command_names_the_missing_extra(monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "mcp", None)
-    result = CliRunner().invoke(main, ["mcp", "--db", "x.db"])
+    (tmp_path / "x.db").touch()
+    result = CliRunner().invoke(main, ["mcp", "--db", str(tmp_path / "x.db")])
     assert result.exit_code != 0
     assert mcp.EXTRA_MISSING in result.output
 

@@ -20,6 +20,8 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.subscriptions import ResourceUpdated
 
 from commerce_agent.cli import main
+from commerce_agent.db import database_for
+from commerce_agent.seed import seed
 from tests.live import LiveServer, start_live_server
 from tests.mcp_support import ADDRESS, advance, call, filled_cart, mint, read_json
 
@@ -70,6 +72,12 @@ async def test_the_documented_desktop_config_relays_to_the_server(live: LiveServ
 
 async def test_stdio_on_a_database_file(tmp_path: Path) -> None:
     db_path = str(tmp_path / "own.db")
+    database = database_for(db_path)
+    await database.open()
+    try:
+        await seed(database)  # mcp --db never creates a database: serve or seed makes it
+    finally:
+        await database.close()
     async with Client(_stdio(["mcp", "--db", db_path])) as public:
         names = {tool.name for tool in (await public.list_tools()).tools}
         assert names == {"list_stores", "get_store", "search_products", "get_catalog", "get_item"}

@@ -89,6 +89,8 @@ DATA_DEPENDENT = {
     ("PUT /admin/items/{item_id}/stock", "bad_request", "/variantId"):
         "the item has no such variant",
     ("POST /admin/stores/{store_id}/catalog/import", "bad_request", "*"): "the file's content",
+    # An uploaded image must be the image its Content-Type says (checked by its first bytes).
+    ("POST /admin/stores/{store_id}/images", "bad_request", "body"): "the image's content",
 }
 
 

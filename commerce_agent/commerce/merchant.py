@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -22,7 +23,8 @@ from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
 from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Database, database_for
-from commerce_agent.db.backends import MissingExtra, backend_for
+from commerce_agent.db.backends import MissingExtra, backend_for, exists
+from commerce_agent.db.targets import display, is_postgres
 from commerce_agent.errors import CommerceError
 from commerce_agent.settings import Settings
 
@@ -39,7 +41,32 @@ def checked_database(context: click.Context, parameter: click.Parameter, value: 
     return value
 
 
-DB_OPTION = setting_options.option(Settings, "db_path", checked_database)
+def existing_database(context: click.Context, parameter: click.Parameter, value: str | None
+                      ) -> str | None:
+    """Only `serve`, `seed` and `init` create a database: any other command fails at once,
+    naming where it looked, rather than make (and seed) a new one nobody serves."""
+    checked_database(context, parameter, value)
+    if value is not None:
+        require_existing(value)
+    return value
+
+
+def require_existing(value: str) -> None:
+    """Fail (a usage error naming the path and --db / COMMERCE_AGENT_DB) when `value` names
+    no database a server has made."""
+    if not exists(value):
+        where = display(value) if is_postgres(value) else os.path.abspath(value)
+        raise click.BadParameter(
+            f"no commerce-agent database at {where}. Name the database the server uses with "
+            "--db PATH (or a postgresql:// URL) or the COMMERCE_AGENT_DB environment "
+            "variable; `commerce-agent serve` prints it. To start a new shop run "
+            "`commerce-agent serve` or `commerce-agent init` first.", param_hint="'--db'")
+
+
+# A database that must already exist (every command but serve, seed and init).
+DB_OPTION = setting_options.option(Settings, "db_path", existing_database)
+# The database seed and init create when it is not there yet (serve: its own options).
+NEW_DB_OPTION = setting_options.option(Settings, "db_path", checked_database)
 LIMIT_OPTION = click.option("--limit", default=50, show_default=True,
                             type=click.IntRange(1, 1000), help="How many to show.")
 

@@ -184,7 +184,8 @@ def _shape_variants(entry: dict[str, Any], version: Version) -> dict[str, Any]:
         variant = dict(raw)
         if version >= Version(1, 1):
             variant.setdefault("sku", _sku(str(variant.get("id", ""))))
-            variant["available"] = int(variant.get("stock", 1)) > 0
+            stock = variant.get("stock")  # None: not counted, always available
+            variant["available"] = not isinstance(stock, int) or stock > 0
         else:
             variant.pop("sku", None)
             variant.pop("available", None)

@@ -3,6 +3,7 @@ anything else is the path of a SQLite file."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -36,3 +37,19 @@ def database_for(target: str, **sqlite_options: Any) -> Database:
     if is_postgres(target):
         sqlite_options.pop("synchronous", None)
     return backend_for(target)(target, **sqlite_options)
+
+
+def exists(target: str) -> bool:
+    """Whether `target` names a database a server has created: a SQLite file that is there,
+    or a PostgreSQL database that answers and has been migrated."""
+    if not is_postgres(target):
+        return os.path.isfile(target)
+    import psycopg
+
+    try:
+        with psycopg.connect(target, connect_timeout=5) as connection:
+            row = connection.execute("SELECT to_regclass('schema_migrations') IS NOT NULL"
+                                     ).fetchone()
+    except psycopg.OperationalError:
+        return False
+    return bool(row and row[0])

@@ -6,7 +6,7 @@ import asyncio
 
 import click
 
-from commerce_agent.commerce.merchant import checked_database
+from commerce_agent.commerce.merchant import checked_database, require_existing
 from commerce_agent.mcp import EXTRA_MISSING, available
 
 
@@ -17,7 +17,7 @@ from commerce_agent.mcp import EXTRA_MISSING, available
               help="Bearer token of the customer to act for (without one: browsing only).")
 @click.option("--db", "db_path", default=None, callback=checked_database,
               help="Run the tools in this process on this database (SQLite file or "
-                   "postgresql:// URL) instead of --url.")
+                   "postgresql:// URL) instead of --url; it must exist (serve makes it).")
 def mcp_command(url: str | None, token: str | None, db_path: str | None) -> None:
     """Speak MCP on stdin/stdout: relay to --url's /mcp, or serve --db in-process."""
     if not available():
@@ -27,6 +27,7 @@ def mcp_command(url: str | None, token: str | None, db_path: str | None) -> None
     from commerce_agent.mcp import transports
 
     if db_path is not None:
+        require_existing(db_path)
         asyncio.run(transports.serve_database(db_path, token))
         return
     assert url is not None

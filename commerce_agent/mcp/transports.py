@@ -39,7 +39,6 @@ from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.db import database_for
 from commerce_agent.mcp.server import build_server
 from commerce_agent.mcp.shop import Shop
-from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
 
 log = logging.getLogger("commerce_agent.mcp")
@@ -94,7 +93,6 @@ async def serve_database(db_path: str, token: str | None) -> None:
     database = database_for(db_path)
     await database.open()
     try:
-        await seed(database)
         principal = await principal_for(database, token) if token else None
         if token and principal is None:
             raise SystemExit("error: the --token is unknown, expired or revoked")

@@ -148,13 +148,17 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                      headers=("ETag",)),
          304: Answer("Not modified (If-None-Match).", None, headers=("ETag",))},
         tags=("Web app",)),
+    ("GET", "/images/{image_id}"): Operation(
+        {200: Answer("An image a merchant uploaded (cached for a year: it never changes).",
+                     str, "image/*")}, tags=("Catalog",)),
     # --- merchant console (commerce_agent/web/console.py, docs/web.md) ----------------------
     **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts).",
                                      200, 403), tags=("Web app",))
        for path, what in (("/console", "the orders board"),
-                          ("/console/catalog", "stock and prices"),
+                          ("/console/catalog", "items, variants, stock and prices"),
                           ("/console/import", "catalog import"), ("/console/returns", "returns"),
-                          ("/console/webhooks", "webhooks and their delivery log"))},
+                          ("/console/webhooks", "webhooks and their delivery log"),
+                          ("/console/store", "store settings and promotion codes"))},
     # --- catalog ------------------------------------------------------------------------
     ("GET", "/stores"): Operation(ok(models.StoreList, PAGE_OK), query=PAGE,
                                   tags=("Catalog",)),

@@ -24,10 +24,11 @@ from commerce_agent.web.templates import render
 # → (path, title)
 SECTIONS = {
     "console-orders": (paths.CONSOLE, "Orders"),
-    "console-catalog": (paths.CONSOLE_CATALOG, "Stock and prices"),
+    "console-catalog": (paths.CONSOLE_CATALOG, "Items, stock and prices"),
     "console-import": (paths.CONSOLE_IMPORT, "Catalog import"),
     "console-returns": (paths.CONSOLE_RETURNS, "Returns"),
     "console-webhooks": (paths.CONSOLE_WEBHOOKS, "Webhooks"),
+    "console-store": (paths.CONSOLE_STORE, "Store and promotions"),
 }
 
 
@@ -65,3 +66,8 @@ async def returns_page(request: Request) -> Response:
 async def webhooks_page(request: Request) -> Response:
     """Webhook subscriptions, their delivery log and redelivery."""
     return await _console_page(request, "console-webhooks", webhook_events=webhooks.EVENTS)
+
+
+async def store_page(request: Request) -> Response:
+    """Store settings (name, delivery areas, pickup address) and promotion codes."""
+    return await _console_page(request, "console-store")

@@ -24,4 +24,5 @@ routes: list[BaseRoute] = [
     Route(paths.CONSOLE_IMPORT, console.import_page, methods=["GET"]),
     Route(paths.CONSOLE_RETURNS, console.returns_page, methods=["GET"]),
     Route(paths.CONSOLE_WEBHOOKS, console.webhooks_page, methods=["GET"]),
+    Route(paths.CONSOLE_STORE, console.store_page, methods=["GET"]),
 ]

@@ -11,6 +11,7 @@ from commerce_agent.commerce.admin.import_routes import ImportResult
 from commerce_agent.commerce.admin.item_routes import Identifier
 from commerce_agent.commerce.admin.store_routes import PromotionCode
 from commerce_agent.commerce.orders.model import OrderStatus
+from commerce_agent.commerce.routes.images import SIGNATURES, UploadedImage
 from commerce_agent.openapi import models
 from commerce_agent.openapi.operations import PAGE, Answer, Operation, Param, ok
 
@@ -58,6 +59,7 @@ class Promotion(msgspec.Struct):
     minimumSubtotal: str | None = None
     startsAt: str | None = None
     expiresAt: str | None = None
+    perUserLimit: int | None = None
 
 
 class PromotionList(msgspec.Struct):
@@ -85,6 +87,7 @@ _DRY_RUN = Param("dryRun", bool, "Check and count everything, change nothing.")
 _FILE_NAME = Param("filename", str, "The file's name, used in problem messages.")
 _IMPORT_BODY = {"text/csv": "A Shopify product CSV export (UTF-8).",
                 "application/json": "A JSON store file (docs/sample-data.md)."}
+_IMAGE_BODY = {media: "The image file itself." for media in SIGNATURES}
 _RETURN_OK = ok(models.Return)
 
 ADMIN_OPERATIONS: dict[tuple[str, str], Operation] = {
@@ -124,6 +127,11 @@ ADMIN_OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/admin/returns/{return_id}/reject"): _op(_RETURN_OK),
     ("POST", "/admin/returns/{return_id}/receive"): _op(_RETURN_OK),
     ("POST", "/admin/returns/{return_id}/refund"): _op(_RETURN_OK),
+    ("POST", "/admin/stores/{store_id}/images"): Operation(
+        ok(UploadedImage, "Created", 201, _CREATED), tags=TAG, raw_body=_IMAGE_BODY,
+        description=_ADMIN + " The image is checked by its first bytes (PNG, JPEG, GIF or "
+        "WebP; 415 otherwise, 400 when the content is not the declared type), 413 past 2 MiB, "
+        "and kept in the database: link to it by its `url` (`/images/{id}`)."),
     ("POST", "/admin/stores/{store_id}/catalog/import"): Operation(
         ok(ImportResult), query=(_DRY_RUN, _FILE_NAME), tags=TAG, raw_body=_IMPORT_BODY,
         description=_ADMIN + " The same loader as `commerce-agent catalog import`: all or "

@@ -65,6 +65,8 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
     policies: Document | UnsetType = UNSET
     shipping: Document | UnsetType = UNSET
     constraints: Document | UnsetType = UNSET
+    # Let the fulfillment simulator move this store's new orders (the sample stores do).
+    simulateFulfillment: bool | UnsetType = UNSET
 
 
 class NewCatalog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -91,6 +93,8 @@ class PromotionPut(Ruled, forbid_unknown_fields=True, omit_defaults=True):
     minimumSubtotal: Annotated[str, Meta(max_length=20)] | None = None
     startsAt: Annotated[str, Meta(max_length=40)] | None = None
     expiresAt: Annotated[str, Meta(max_length=40)] | None = None
+    # How many of one customer's orders may use the code (not cancelled ones); none: no limit.
+    perUserLimit: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None
 
 
 _new_store = msgspec.json.Decoder(NewStore)
@@ -101,10 +105,7 @@ _catalog_patch = msgspec.json.Decoder(CatalogPatch)
 
 
 async def _store_doc(tx: Any, store_id: str) -> dict[str, Any]:
-    row = await catalog_storage.get_store(tx, store_id)
-    if row is None:
-        raise not_found("store", store_id)
-    return writes.decode(row["doc"])
+    return await writes.admin_store(tx, store_id)
 
 
 def _check_shipping(shipping: dict[str, Any]) -> None:

@@ -3,11 +3,12 @@ changes nothing the second time (items are matched by id, or by Shopify handle).
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from commerce_agent.commerce.catalog_import import json_file, shopify_csv
+from commerce_agent.commerce.catalog_import import json_file, shopify_csv, woocommerce_csv
 from commerce_agent.commerce.catalog_import.source import (
     ImportFailed,
     ImportProblem,
@@ -22,6 +23,7 @@ from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Database, Transaction
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
+SUPPORTED = "a Shopify product CSV, a WooCommerce product CSV or a JSON store file"
 
 
 @dataclass
@@ -59,7 +61,20 @@ def read_data(data: bytes, file: str, currency: str) -> SourceCatalog:
     """A file's content (named `file` in problems), told apart as read_file does."""
     if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
         return json_file.read(data, file)
-    return shopify_csv.read(data, file, currency)
+    header = csv_header(data, file)
+    if not header or shopify_csv.looks_like_shopify(header):
+        return shopify_csv.read(data, file, currency)
+    if woocommerce_csv.looks_like_woocommerce(header):
+        return woocommerce_csv.read(data, file, currency)
+    raise ImportFailed([ImportProblem(file, 1, None, f"is not a format this import reads: "
+                                      f"{SUPPORTED} (its header starts "
+                                      f"{', '.join(header[:4]) or 'empty'})")])
+
+
+def csv_header(data: bytes, file: str) -> list[str]:
+    """The column names of a CSV file's first line."""
+    first = shopify_csv.decode(data[:65536].split(b"\n", 1)[0], file) if data else ""
+    return [name.strip() for name in next(csv.reader([first.rstrip("\r")]), [])]
 
 
 def _reassign(item: dict[str, Any], item_id: str) -> None:

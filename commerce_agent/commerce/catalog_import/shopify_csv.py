@@ -36,7 +36,9 @@ MAX_ROWS = 50_000
 
 
 def looks_like_shopify(header: list[str]) -> bool:
-    return "Handle" in header and "Variant Price" in header
+    """Shopify's export starts with Handle (a file with Handle but no Variant Price is a
+    Shopify file missing a column: reported as such)."""
+    return "Handle" in header
 
 
 def decode(data: bytes, file: str) -> str:
@@ -92,6 +94,8 @@ class _Reader:
         tracked = row.get("Variant Inventory Tracker", "shopify").strip()
         if "Variant Inventory Tracker" in row and not tracked:
             return None  # Shopify does not count this variant: unlimited
+        if row.get("Variant Inventory Policy", "").strip().lower() == "continue":
+            return None  # "continue selling when out of stock": never refused, so not counted
         if not text:
             return 0 if "Variant Inventory Qty" in row else None
         try:
@@ -125,13 +129,13 @@ def _options(product: _Product) -> list[str]:
 
 def _status(reader: _Reader, product: _Product) -> str:
     status = product.row.get("Status", "").strip().lower()
-    if status:
-        if status not in ("active", "draft", "archived"):
-            reader.problem(product.line, "Status",
-                           f"must be active, draft or archived, not {status!r}")
-        return status
+    if status and status not in ("active", "draft", "archived"):
+        reader.problem(product.line, "Status",
+                       f"must be active, draft or archived, not {status!r}")
     published = product.row.get("Published", "true").strip().lower()
-    return "active" if published in ("true", "yes", "1", "") else "draft"
+    if status != "archived" and published not in ("true", "yes", "1", ""):
+        return "draft"  # not on the online store: kept, not sold
+    return status or "active"
 
 
 def _categories(row: dict[str, str]) -> list[str]:
@@ -140,6 +144,31 @@ def _categories(row: dict[str, str]) -> list[str]:
         return [part.strip() for part in category.split(">") if part.strip()]
     kind = row.get("Type", "").strip()
     return [kind] if kind else []
+
+
+def _compare_at(reader: _Reader, line: int, row: dict[str, str], price: str | None, *,
+                report: bool = True) -> str | None:
+    """`Variant Compare At Price` when above the price (shown as a sale), else None."""
+    text = row.get("Variant Compare At Price", "")
+    if not text.strip() or price is None:
+        return None
+    if not report:
+        problems = len(reader.problems)
+        compare = reader.price(line, "Variant Compare At Price", text, False)
+        del reader.problems[problems:]  # reported once, with its variant
+    else:
+        compare = reader.price(line, "Variant Compare At Price", text, False)
+    if compare is None or Decimal(compare) <= Decimal(price):
+        return None
+    return compare
+
+
+def _variant_image(reader: _Reader, line: int, row: dict[str, str]) -> str | None:
+    src = row.get("Variant Image", "").strip()
+    if src and not src.startswith(("https://", "http://")):
+        reader.problem(line, "Variant Image", f"must be an http(s) URL, not {src!r}")
+        return None
+    return src or None
 
 
 def _item(reader: _Reader, product: _Product) -> SourceItem:
@@ -176,6 +205,12 @@ def _item(reader: _Reader, product: _Product) -> SourceItem:
                 "price": {"amount": price or "0", "currency": reader.currency}, "stock": stock}
             if v_row.get("Variant SKU", "").strip():
                 variant["sku"] = v_row["Variant SKU"].strip()
+            compare = _compare_at(reader, v_line, v_row, price)
+            if compare is not None:
+                variant["compareAtPrice"] = {"amount": compare, "currency": reader.currency}
+            image = _variant_image(reader, v_line, v_row)
+            if image:
+                variant["imageUrl"] = image
             variants.append(variant)
             base = f"/metadata/{VARIANTS}/variants/{index}"
             places += [Place(base, v_line), Place(f"{base}/values", v_line, "Option1 Value"),
@@ -185,6 +220,10 @@ def _item(reader: _Reader, product: _Product) -> SourceItem:
             item["stock"] = stock
             places.append(Place("/stock", v_line, "Variant Inventory Qty"))
     item["price"] = {"amount": prices[0] or "0", "currency": reader.currency}
+    compare = _compare_at(reader, variant_rows[0][0], variant_rows[0][1], prices[0],
+                          report=not options)
+    if compare is not None:
+        item["compareAtPrice"] = {"amount": compare, "currency": reader.currency}
     places.append(Place("/price", variant_rows[0][0], "Variant Price"))
     if options:
         item["stock"] = None

@@ -225,6 +225,10 @@ def promotion_problems(promotion: Any, currency: str) -> list[Problem]:
             except ValueError:
                 problems.append(Problem(f"/{key}", "must be an ISO 8601 timestamp",
                                         promotion[key]))
+    limit = promotion.get("perUserLimit")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                              or not 1 <= limit <= 1_000_000):
+        problems.append(Problem("/perUserLimit", "must be a whole number from 1", limit))
     description = promotion.get("description")
     if description is not None and (not isinstance(description, str) or len(description) > 500):
         problems.append(Problem("/description", "must be text of at most 500 characters"))

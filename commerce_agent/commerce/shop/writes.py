@@ -21,9 +21,12 @@ from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.shop.checks import VARIANTS, ensure_stored
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
+from commerce_agent.commerce.storage import lifecycle as lifecycle_storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error
 
+# Admin store field: the fulfillment simulator moves this store's orders (sample stores).
+SIMULATE = "simulateFulfillment"
 STORE_FIELDS = ("id", "name", "description", "currency", "location", "metadata")
 
 
@@ -136,6 +139,9 @@ async def update_store(tx: Transaction, store_id: str, changes: dict[str, Any]
     if row is None:
         raise not_found("store", store_id)
     doc: dict[str, Any] = msgspec.json.decode(row["doc"])
+    simulate = changes.pop(SIMULATE, None)
+    if simulate is not None:
+        await lifecycle_storage.set_simulated(tx, store_id, bool(simulate))
     for key, value in changes.items():
         if key == "metadata":
             doc.setdefault("metadata", {}).update(value)
@@ -144,6 +150,16 @@ async def update_store(tx: Transaction, store_id: str, changes: dict[str, Any]
     ensure_stored(doc)
     await storage.save_store_doc(tx, store_id, doc)
     _touch(tx, store=True)
+    return await admin_store(tx, store_id)
+
+
+async def admin_store(db: Database | Transaction, store_id: str) -> dict[str, Any]:
+    """The store as its merchant sees it: its document and whether it is simulated."""
+    row = await catalog_storage.get_store(db, store_id)
+    if row is None:
+        raise not_found("store", store_id)
+    doc = decode(row["doc"])
+    doc[SIMULATE] = await lifecycle_storage.is_simulated(db, store_id)
     return doc
 
 

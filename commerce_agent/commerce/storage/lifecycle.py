@@ -28,10 +28,25 @@ async def orders_for_merchant(db: Database, status: str | None, limit: int
 
 
 async def schedule(tx: Transaction, order_id: str, step: int, due_at: str | None) -> None:
+    """The simulator's next step of the order, when its store is simulated (stores.simulate:
+    the sample stores, or as the merchant set it); a real shop's orders get no job."""
     await tx.defer(
-        "INSERT INTO fulfillment_jobs (order_id, step, due_at) VALUES (:id, :step, :due) "
+        "INSERT INTO fulfillment_jobs (order_id, step, due_at) "
+        "SELECT orders.id, :step, :due FROM orders JOIN stores ON stores.id = orders.store_id "
+        "WHERE orders.id = :id AND stores.simulate = 1 "
         "ON CONFLICT (order_id) DO UPDATE SET step = excluded.step, due_at = excluded.due_at",
         {"id": order_id, "step": step, "due": due_at})
+
+
+async def set_simulated(tx: Transaction, store_id: str, simulated: bool) -> None:
+    """Whether the simulator moves the store's new orders."""
+    await tx.execute("UPDATE stores SET simulate = :on WHERE id = :id",
+                     {"on": int(simulated), "id": store_id})
+
+
+async def is_simulated(db: Database | Transaction, store_id: str) -> bool:
+    row = await db.fetch_one("SELECT simulate FROM stores WHERE id = :id", {"id": store_id})
+    return bool(row and row["simulate"])
 
 
 async def unschedule(tx: Transaction, order_id: str) -> None:

@@ -87,3 +87,27 @@ async def save_doc(tx: Transaction, doc: dict[str, Any]) -> None:
     await tx.defer(
         "UPDATE orders SET status = :status, doc = :doc, updated_at = :at WHERE id = :id",
         {"status": doc["status"], "doc": _dumps(doc), "at": doc["updatedAt"], "id": doc["id"]})
+
+
+# A customer's orders in a store (not cancelled) that used a promotion code, read from each
+# order's applied promotions; the store's orders of one owner are read in orders_by_owner.
+_CODE_USES = {
+    "sqlite": "SELECT COUNT(*) AS n FROM orders, json_each(orders.doc, "
+              "'$.metadata.\"dev.commerce.order.applied_promotions\".promotions') AS used "
+              "WHERE orders.owner_id = :owner AND orders.store_id = :store "
+              "AND orders.status <> 'cancelled' AND json_extract(used.value, '$.code') = :code",
+    "postgresql": "SELECT COUNT(*) AS n FROM orders CROSS JOIN LATERAL jsonb_array_elements("
+                  "COALESCE(orders.doc::jsonb #> "
+                  "'{metadata,dev.commerce.order.applied_promotions,promotions}', "
+                  "'[]'::jsonb)) AS used "
+                  "WHERE orders.owner_id = :owner AND orders.store_id = :store "
+                  "AND orders.status <> 'cancelled' AND used.value ->> 'code' = :code",
+}
+
+
+async def promotion_uses(db: Database | Transaction, owner_id: str, store_id: str, code: str
+                         ) -> int:
+    """How many of the owner's orders in the store (not cancelled) used the code."""
+    row = await db.fetch_one(_CODE_USES[db.dialect],
+                             {"owner": owner_id, "store": store_id, "code": code})
+    return int(row["n"]) if row else 0

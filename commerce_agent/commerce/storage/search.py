@@ -113,6 +113,13 @@ class Filters:
     available_only: bool = False
 
 
+# The item's variants: more of them than stock rows means one is not counted (available).
+_VARIANT_COUNT = {
+    "sqlite": "json_array_length(items.doc, "
+              "'$.metadata.\"dev.commerce.product.variants\".variants')",
+    "postgresql": "jsonb_array_length(items.doc::jsonb "
+                  "#> '{metadata,dev.commerce.product.variants,variants}')",
+}
 # Prices are decimal text (items.price): compared as numbers, exactly on PostgreSQL.
 _PRICE = {"sqlite": "CAST(items.price AS REAL)", "postgresql": "CAST(items.price AS NUMERIC)"}
 _ORDER = {"relevance": "", "price_asc": "{price}, ", "price_desc": "{price} DESC, ",
@@ -140,7 +147,9 @@ def _conditions(db: Database, filters: Filters) -> tuple[str, dict[str, Any]]:
     if filters.available_only:
         sql.append("(NOT EXISTS (SELECT 1 FROM stock WHERE stock.item_id = items.id) "
                    "OR EXISTS (SELECT 1 FROM stock WHERE stock.item_id = items.id "
-                   "AND stock.quantity > 0))")
+                   "AND stock.quantity > 0) "
+                   f"OR COALESCE({_VARIANT_COUNT[db.dialect]}, 0) > (SELECT COUNT(*) FROM stock "
+                   "WHERE stock.item_id = items.id AND stock.variant_id <> ''))")
     return " AND ".join(sql), params
 
 

@@ -6,6 +6,7 @@ import { fillStores, root, say } from "./console.js";
 
 const form = document.getElementById("import-form");
 const output = document.getElementById("import-result");
+const storeNames = new Map();  // store id → name (the page names stores, never shows ids)
 
 async function send(file, storeId, dryRun) {
   const media = file.name.toLowerCase().endsWith(".json") || file.type === "application/json" ? "application/json" : "text/csv";
@@ -24,7 +25,7 @@ function show(result, dryRun) {
   if (result.ok) {
     const r = result.data;
     output.replaceChildren(el("p", { class: "ok", id: "import-summary" },
-      `${dryRun ? "Dry run, nothing changed: would import" : "Imported"} ${r.file} into ${r.storeId}: ` +
+      `${dryRun ? "Dry run, nothing changed: would import" : "Imported"} ${r.file} into ${storeNames.get(r.storeId) || r.storeId}: ` +
       `${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged.`));
     return;
   }
@@ -39,7 +40,7 @@ function show(result, dryRun) {
 
 if (root) {
   const storeSelect = document.getElementById("import-store");
-  fillStores(storeSelect);
+  fillStores(storeSelect).then((stores) => stores.forEach((store) => storeNames.set(store.id, store.name)));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const file = document.getElementById("import-file").files[0];

@@ -13,6 +13,7 @@ const live = document.getElementById("board-live");
 const storeSelect = document.getElementById("order-store");
 const statusSelect = document.getElementById("order-status");
 const cards = new Map();  // order id → {card, version}
+const storeNames = new Map();  // store id → name: the board names stores, never shows ids
 let actedOn = null;  // the order of the last action: its new card gets the focus back
 
 const path = (order, action) => { actedOn = order.id; return `/admin/orders/${encodeURIComponent(order.id)}/${action}`; };
@@ -24,7 +25,7 @@ function summary(order) {
   return el("div", { class: "order-summary" },
     el("h2", {}, el("code", {}, order.id), " ",
       el("span", { class: `badge status-${order.status}`, "data-status": order.status }, label(order.status))),
-    el("p", {}, `${order.storeId} · ${money(order.total)} · ${when(order.createdAt)} · ${label(method)}`),
+    el("p", {}, `${storeNames.get(order.storeId) || order.storeId} · ${money(order.total)} · ${when(order.createdAt)} · ${label(method)}`),
     detailed ? el("p", { class: "detailed" }, `${detailed.title}: ${detailed.description}`) : null,
     el("ul", { class: "order-lines" }, order.items.map((line) =>
       el("li", {}, `${line.name} × ${line.quantity}`))),
@@ -122,7 +123,7 @@ async function refresh() {
 
 if (root) {
   (async () => {
-    await fillStores(storeSelect);
+    for (const store of await fillStores(storeSelect)) storeNames.set(store.id, store.name);
     for (const select of [storeSelect, statusSelect]) {
       select.addEventListener("change", () => { cards.clear(); board.replaceChildren(); refresh(); });
     }

@@ -21,6 +21,9 @@ function render() {
   document.title = `${item.name} · commerce-agent`;
   document.getElementById("item-description").textContent = item.description || "";
   document.getElementById("item-price").textContent = money(item.price);
+  if (item.compareAtPrice) {  // a sale: the price it was, struck through
+    document.getElementById("item-price").after(" ", el("s", { class: "was-price", "aria-label": `was ${money(item.compareAtPrice)}` }, money(item.compareAtPrice)));
+  }
   if (item.storeId) document.getElementById("store-link").href = pages.store(item.storeId);
   const parts = [];
   const variants = meta["dev.commerce.product.variants"];
@@ -29,7 +32,7 @@ function render() {
     parts.push(radioGroup(`Choose ${variants.options.join(" and ").toLowerCase()}`, "variant",
       variants.variants.map((v) => ({
         id: v.id, first, disabled: v.available === false,
-        label: `${v.values.join(" / ")} — ${money(v.price)}${v.available === false ? " (sold out)" : ""}`,
+        label: `${v.values.join(" / ")} — ${money(v.price)}${v.compareAtPrice ? ` (was ${money(v.compareAtPrice)})` : ""}${v.available === false ? " (sold out)" : ""}`,
       })), true));
   }
   const custom = meta["dev.commerce.product.customization"];

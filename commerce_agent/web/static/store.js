@@ -19,7 +19,8 @@ async function show() {
     for (const item of catalog.data.items) {
       list.append(el("li", { class: "card" },
         el("h3", {}, el("a", { href: pages.item(item.id) }, item.name)),
-        el("p", { class: "price" }, money(item.price)),
+        el("p", { class: "price" }, money(item.price),
+          item.compareAtPrice ? el("s", { class: "was-price", "aria-label": `was ${money(item.compareAtPrice)}` }, ` ${money(item.compareAtPrice)}`) : null),
         item.available === false ? el("p", { class: "muted" }, "Sold out") : null));
     }
     sections.push(el("section", {}, el("h2", {}, catalog.data.name),

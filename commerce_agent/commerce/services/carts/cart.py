@@ -19,6 +19,7 @@ from commerce_agent.commerce.services.catalog.storefront import StockedItem, gro
 from commerce_agent.commerce.services.fulfillment import scheduling
 from commerce_agent.commerce.storage import carts as storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.ids import new_id
@@ -322,6 +323,7 @@ async def apply_promotion(tx: Transaction, principal: Principal, cart_id: str, c
         raise CommerceError(400, "promotion_invalid", f"The code {code!r} cannot be applied.",
                             details=[{"type": "business_logic", "reason": problem,
                                       "value": code}], params={"code": code})
+    await check_per_user_limits(tx, principal.user_id, cart, [code])
     if cart.codes and not pricing.stacking_allowed(cart.store_metadata):
         raise CommerceError(409, "promotion_stacking_not_allowed",
                             "This store allows only one promotion per cart.",
@@ -333,6 +335,22 @@ async def apply_promotion(tx: Transaction, principal: Principal, cart_id: str, c
     codes = [*cart.codes, code]
     await storage.set_promotions(tx, cart.id, codes)
     return await _saved(tx, cart, lifetime, promotion_codes=json.dumps(codes))
+
+
+async def check_per_user_limits(db: Any, user_id: str, cart: CartView, codes: list[str]
+                                ) -> None:
+    """A code with a `perUserLimit` applies to at most that many of the customer's orders in
+    the store (cancelled ones given back): the cart, the order and every front end ask here."""
+    for code in codes:
+        limit = cart.promotions.get(code, {}).get("perUserLimit")
+        if limit is None:
+            continue
+        used = await order_storage.promotion_uses(db, user_id, str(cart.row["store_id"]), code)
+        if used >= int(limit):
+            raise CommerceError(
+                400, "promotion_invalid", f"The code {code!r} cannot be applied.",
+                details=[{"type": "business_logic", "reason": "per_user_limit_reached",
+                          "value": code}], params={"code": code})
 
 
 async def remove_promotion(tx: Transaction, principal: Principal, cart_id: str, code: str,

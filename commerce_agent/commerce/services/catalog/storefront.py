@@ -40,16 +40,19 @@ class StockedItem:
         return next((v for v in self.variants if v.get("id") == variant_id), None)
 
     def available_quantity(self, variant_id: str = "") -> int | None:
-        """Units that can still be sold, or None when the item is not stock-tracked."""
-        if not self.stock:
-            return None
-        return self.stock.get(variant_id, 0)
+        """Units that can still be sold, or None when they are not counted (no stock row:
+        `stock: null`, unlimited). A variant the item no longer has: 0 (not sold)."""
+        if variant_id and self.variants and self.variant(variant_id) is None:
+            return 0
+        return self.stock.get(variant_id)
 
     @property
     def available(self) -> bool:
+        """Some part can be bought: one not counted, or counted with units on hand."""
         if not self.stock:
             return True
-        return any(quantity > 0 for quantity in self.stock.values())
+        parts = [str(v.get("id")) for v in self.variants] or [""]
+        return any(self.stock.get(part, 1) > 0 for part in parts)
 
 
 def group_rows(rows: Iterable[Row]) -> dict[str, StockedItem]:
@@ -89,8 +92,9 @@ def render_item(item: StockedItem, *, translations: str | dict[str, Any] = "{}",
     doc.update(translation(translations, locale, "items", item.id))
     doc["available"] = item.available
     for variant in doc.get("metadata", {}).get(VARIANTS, {}).get("variants", []):
-        if variant.get("id") in item.stock:
-            variant["stock"] = item.stock[variant["id"]]
+        # Live units, or null when not counted (a stored count without its row is stale).
+        if variant.get("id") in item.stock or "stock" in variant:
+            variant["stock"] = item.stock.get(variant.get("id"))
     versions.shape_metadata(doc.get("metadata"))
     actions = []
     if can_review:

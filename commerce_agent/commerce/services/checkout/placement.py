@@ -294,6 +294,8 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         assert request.cart_id is not None
         cart = await _cart_for_order(tx, principal, request.cart_id)
     _check_lines(cart)
+    await carts.check_per_user_limits(tx, principal.user_id, cart, [
+        promotion.code for promotion in cart.applied_promotions() if promotion.applicable])
     metadata, groups = order_setup.check_request(request.metadata, cart)
     request = dataclasses.replace(request, metadata=metadata)
     _check_rules(cart, request, planned=groups is not None)

@@ -1,0 +1,104 @@
+"""Images a merchant uploads (the console's item form): `POST /admin/stores/{id}/images` takes
+the image itself as the body, checks its type by its first bytes (PNG, JPEG, GIF, WebP; never
+SVG, which can carry scripts) and its size, and keeps it in the database, so every process
+and host serves it at `GET /images/{id}` (the URL an item's image gallery then links to)."""
+
+from __future__ import annotations
+
+import msgspec
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+
+from commerce_agent import clock
+from commerce_agent.commerce.admin import access
+from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.storage import images as storage
+from commerce_agent.errors import CommerceError, not_found, validation_error
+from commerce_agent.http import json_response
+from commerce_agent.ids import new_id
+from commerce_agent.routing import Route
+
+MAX_IMAGE_BYTES = 2 * 1024 * 1024
+# media type → how its files start
+SIGNATURES: dict[str, tuple[bytes, ...]] = {
+    "image/png": (b"\x89PNG\r\n\x1a\n",),
+    "image/jpeg": (b"\xff\xd8\xff",),
+    "image/gif": (b"GIF87a", b"GIF89a"),
+    "image/webp": (b"RIFF",),
+}
+
+
+class UploadedImage(msgspec.Struct):
+    """A stored image: link to it by `url`."""
+
+    id: str
+    url: str
+    mediaType: str
+    size: int
+
+
+def media_of(data: bytes) -> str | None:
+    """The image type `data` is, by its first bytes, or None."""
+    for media, starts in SIGNATURES.items():
+        if data.startswith(starts) and (media != "image/webp" or data[8:12] == b"WEBP"):
+            return media
+    return None
+
+
+async def _read_image(request: Request) -> tuple[str, bytes]:
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media not in SIGNATURES:
+        raise CommerceError(415, "unsupported_media_type",
+                            "Send a PNG, JPEG, GIF or WebP image as the body.")
+    too_large = CommerceError(413, "payload_too_large",
+                              f"The image exceeds {MAX_IMAGE_BYTES} bytes.",
+                              params={"limit": MAX_IMAGE_BYTES})
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_IMAGE_BYTES:
+        raise too_large
+    chunks, size = [], 0
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_IMAGE_BYTES:
+                raise too_large
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise CommerceError(400, "bad_request", "The upload was cut off.") from None
+    data = b"".join(chunks)
+    if not data:
+        raise validation_error("body", "must be the image (it is empty)")
+    if media_of(data) != media:
+        raise validation_error("body", f"is not a {media.removeprefix('image/').upper()} "
+                               "image (its content says otherwise)")
+    return media, data
+
+
+async def upload_image(request: Request) -> Response:
+    """Store an image for the merchant's store; answers its id and URL."""
+    principal = await merchant_principal(request)
+    db, store_id = request.app.state.db, request.path_params["store_id"]
+    await access.own_store(db, principal, store_id)
+    media, data = await _read_image(request)
+    image_id = new_id("img")
+    async with db.transaction() as tx:
+        await storage.insert_image(tx, image_id, store_id, media, data, clock.now_iso())
+    return json_response(UploadedImage(image_id, f"/images/{image_id}", media, len(data)),
+                         status=201, headers={"Location": f"/images/{image_id}"})
+
+
+async def get_image(request: Request) -> Response:
+    """An uploaded image, as stored (it never changes: cached for a year)."""
+    image_id = request.path_params["image_id"]
+    row = await storage.get_image(request.app.state.db, image_id)
+    if row is None:
+        raise not_found("image", image_id)
+    return Response(bytes(row["data"]), media_type=str(row["media_type"]), headers={
+        "Cache-Control": "public, max-age=31536000, immutable",
+        "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'"})
+
+
+routes = [
+    Route("/admin/stores/{store_id}/images", upload_image, methods=["POST"]),
+    Route("/images/{image_id}", get_image, methods=["GET"]),
+]
