@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -24,6 +25,7 @@ from commerce_agent.commerce.admin import (
     store_routes,
 )
 from commerce_agent.commerce.orders.feed import OrderFeed, order_feed_worker
+from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.routes import (
     carts,
     catalog,
@@ -101,6 +103,9 @@ def commerce_routes() -> list[BaseRoute]:
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
+    # The card provider, its keys read from the environment here and nowhere else.
+    provider = providers.build(settings.payments, os.environ, settings.stripe_api_base)
+    providers.install(provider)
     database = database_for(settings.db_path, synchronous=settings.sqlite_synchronous)
     background = [agent_worker, order_feed_worker, webhook_sender_worker, mcp_routes.mcp_worker,
                   *(workers or [])]
@@ -118,6 +123,7 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                     await stack.enter_async_context(worker(app))
                 yield
         finally:
+            await provider.close()
             await database.close()
 
     app = CommerceApp(

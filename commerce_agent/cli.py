@@ -25,6 +25,8 @@ from commerce_agent.commerce.merchant import (
     orders_group,
     returns_group,
 )
+from commerce_agent.commerce.payments import providers
+from commerce_agent.commerce.payments.stripe_api import StripeUnavailable
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
 from commerce_agent.db.targets import display, is_postgres
@@ -82,6 +84,10 @@ def serve(**given: Any) -> None:
     fields.setdefault("base_url", f"http://{host}:{port}")
     settings = Settings(**check_agent(fields))
     db_path = settings.db_path
+    try:
+        providers.build(settings.payments, os.environ, settings.stripe_api_base)
+    except StripeUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
     base = settings.base_url.rstrip("/")
     click.echo(f"Storefront: {base}/  (open it in a browser)")

@@ -94,6 +94,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         le=5)] = 0.0
     sqlite_synchronous: Annotated[Literal["OFF", "NORMAL", "FULL", "EXTRA"], _(
         "SQLite durability: FULL syncs the WAL on every commit.")] = "FULL"
+    payments: Annotated[Literal["sandbox", "stripe"], _(
+        "Card provider behind fiat_intent: sandbox (test cards, nothing charged) or stripe "
+        "(the stripe extra; keys only from STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and "
+        "STRIPE_WEBHOOK_SECRET; docs/payments.md).")] = "sandbox"
+    stripe_api_base: Annotated[str, _(
+        "Stripe's API address: empty for Stripe's own, or a Stripe-compatible test "
+        "server's URL.")] = ""
 
 
 class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,6 +13,7 @@ from typing import Any
 
 from commerce_agent.auth import flows as auth_flows
 from commerce_agent.commerce import versions
+from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.i18n import locales
 from commerce_agent.settings import Settings
@@ -59,6 +60,14 @@ def _policies(settings: Settings) -> dict[str, Any]:
 
 
 def _x402_fiat(settings: Settings) -> dict[str, Any]:
+    """The spec's x402 fiat provider public keys: the active card provider's."""
+    provider = providers.active()
+    if isinstance(provider, providers.StripeProvider):
+        return {"_version": "1.0", "providers": [{
+            "network": provider.name, "displayName": "Stripe",
+            "publishableKey": provider.publishable_key,
+            "paymentPageTemplate": f"{settings.base_url.rstrip('/')}/shop/pay/"
+                                   "{paymentIntentId}?secret={clientSecret}"}]}
     return {"_version": "1.0", "providers": [{
         "network": "sandbox", "displayName": "commerce-agent sandbox (test mode)",
         "publishableKey": "pk_test_commerce_agent",

@@ -45,3 +45,8 @@ def money(amount: Decimal, currency: str) -> dict[str, Any]:
 def to_minor(amount: Decimal, currency: str) -> int:
     """An amount in minor units (cents for USD, yen for JPY), as x402 wants it."""
     return int(quantize(amount, currency).scaleb(minor_units(currency)))
+
+
+def from_minor(units: int, currency: str) -> Decimal:
+    """An integer of the currency's minor units as an amount (what card providers send)."""
+    return quantize(Decimal(units).scaleb(-minor_units(currency)), currency)

@@ -40,6 +40,7 @@ from commerce_agent.agent.tools.carts import cart_summary
 from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import idempotency
+from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.checkout.placement import place_order, preverify
 from commerce_agent.db import Transaction
@@ -143,7 +144,9 @@ class Call:
             fingerprint = _cart_print(cart)
             body["cart"] = cart_summary(cart)
             body["total"] = cart["total"]
-            body["payment"] = {"default": "sandbox test card",
+            body["payment"] = {"default": ("sandbox test card"
+                                           if providers.active().name == "sandbox" else
+                                           "card on the payment page (link given at confirm)"),
                                "x402": await self._exact_offers(cart)}
         body["expiresAt"] = clock.later_iso(QUOTE_LIFETIME)
         async with self.shop.db.transaction() as tx:

@@ -10,6 +10,7 @@ ITEM = PREFIX + "/items/{item_id}"
 CART = PREFIX + "/cart"
 ORDERS = PREFIX + "/orders"
 ORDER = PREFIX + "/orders/{order_id}"
+STRIPE_PAY = PREFIX + "/pay/{intent_id}"  # the payment-link page (Stripe)
 API_TOKEN = PREFIX + "/api-token"  # noqa: S105 - a URL path
 STATIC = PREFIX + "/static/{name}"
 STATIC_PREFIX = PREFIX + "/static/"

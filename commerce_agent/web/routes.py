@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from commerce_agent.routing import Route
-from commerce_agent.web import console, pages, paths
+from commerce_agent.web import console, pages, paths, payment_page
 from commerce_agent.web.api_token import api_token
 from commerce_agent.web.static_files import static_file
 
@@ -17,6 +17,7 @@ routes: list[BaseRoute] = [
     Route(paths.ORDERS, pages.orders_page, methods=["GET"]),
     Route(paths.ORDER, pages.order_page, methods=["GET"]),
     Route(paths.API_TOKEN, api_token, methods=["POST"]),
+    Route(paths.STRIPE_PAY, payment_page.pay_page, methods=["GET"]),
     Route(paths.STATIC, static_file, methods=["GET"]),
     Route(paths.CONSOLE, console.orders_board, methods=["GET"]),
     Route(paths.CONSOLE_CATALOG, console.catalog_page, methods=["GET"]),

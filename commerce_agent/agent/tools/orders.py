@@ -70,8 +70,8 @@ def order_summary(order: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def _payment_proof(intent_id: str) -> str:
-    proof = {"x402Version": 1, "scheme": "fiat_intent", "network": "sandbox",
+def _payment_proof(intent_id: str, network: str = "sandbox") -> str:
+    proof = {"x402Version": 1, "scheme": "fiat_intent", "network": network,
              "payload": {"paymentIntentId": intent_id}}
     return base64.b64encode(json.dumps(proof).encode()).decode()
 
@@ -118,6 +118,8 @@ async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
                       if entry.get("scheme") == "fiat_intent"), None)
         if offer is None:
             raise ToolFailure("payment_unavailable", "The store offered no sandbox card payment.")
+        if "paymentUrl" in offer.get("extra", {}):
+            return await _place_paid_by_shopper(ctx, args, offer)
         charged = await _confirm(ctx, args, offer)
     intent_id = str(charged.body["paymentIntentId"])
     payment = preverify(_payment_proof(intent_id), ctx.pay_to)
@@ -134,6 +136,35 @@ async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
     if second.status != 201:
         raise ToolFailure("payment_failed", "The order was not created after payment.")
     return order_summary(second.body)
+
+
+# Why a real card provider's intent cannot pay yet: the shopper has to act on the page.
+_SHOPPER_STEPS = {"not_paid", "not_confirmed", "requires_action", "card_declined", "processing"}
+
+
+async def _place_paid_by_shopper(ctx: ToolContext, args: dict[str, Any],
+                                 offer: dict[str, Any]) -> Any:
+    """A real card provider (Stripe): an agent cannot type a card, so the shopper pays on the
+    payment page; once they have, the same call places the order with that intent (the
+    unchanged cart is offered the same intent again)."""
+    extra = offer["extra"]
+    payment = preverify(_payment_proof(str(extra["paymentIntentId"]), str(offer["network"])),
+                        ctx.pay_to)
+    try:
+        placed = await _place(ctx, args, payment)
+    except CommerceError as exc:
+        reasons = {str(detail.get("reason")) for detail in exc.details}
+        if exc.code != "payment_failed" or not reasons & _SHOPPER_STEPS:
+            raise
+        raise ToolFailure(
+            "payment_needs_shopper",
+            "I cannot type a card: please pay on this page, then ask me again to place the "
+            f"order (nothing is ordered until then): {extra['paymentUrl']}",
+            {"paymentUrl": extra["paymentUrl"], "paymentIntentId": extra["paymentIntentId"],
+             "reason": sorted(reasons & _SHOPPER_STEPS)[0]}) from None
+    if placed.status != 201:
+        raise ToolFailure("payment_failed", "The order was not created after payment.")
+    return order_summary(placed.body)
 
 
 async def get_order(ctx: ToolContext, args: dict[str, Any]) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce.orders import bookings, lifecycle, refunds, rules, subscriptions
+from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.db import Transaction
 
@@ -25,11 +26,16 @@ async def cancel(tx: Transaction, order_id: str, *, owner_id: str | None, reason
         await catalog_storage.restock(tx, line["itemId"], line.get("variantId", ""),
                                       int(line["quantity"]))
     await bookings.release(tx, order_id)
+    # The provider refunds first (idempotent per order): if it is down this answers 503 and
+    # the transaction, restock included, rolls back; a retry refunds once.
+    amount = refunds.refundable(doc)
+    provider_refund = (await providers.active().refund(doc, amount, key="cancellation")
+                       if amount > 0 else {})
 
     def change(order: dict[str, Any]) -> None:
         now = clock.now()
         order["cancellation"] = {"cancelledBy": by, "reason": reason or ""}
         subscriptions.end(order, now)
-        refunds.record(order, refunds.paid(order), "Cancellation", clock.iso(now))
+        refunds.record(order, amount, "Cancellation", clock.iso(now), **provider_refund)
 
     return await lifecycle.change_order(tx, order_id, change, to="cancelled", owner_id=owner_id)

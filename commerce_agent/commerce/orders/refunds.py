@@ -38,3 +38,18 @@ def record(doc: dict[str, Any], amount: Decimal, reason: str, now: str,
              "reason": reason, "status": "succeeded", "processedAt": now, **extra}
     doc["metadata"].setdefault(REFUNDS, []).append(entry)
     return entry
+
+
+def mirror(doc: dict[str, Any], provider_refunds: list[tuple[str, Decimal, str]], now: str
+           ) -> None:
+    """Make the order's refunds match the provider's (id, amount, status): a refund made at
+    the provider (its dashboard) is added, and a pending one takes its final status."""
+    entries = doc["metadata"].setdefault(REFUNDS, [])
+    by_id = {entry.get("providerRefundId"): entry for entry in entries}
+    for refund_id, amount, status in provider_refunds:
+        entry = by_id.get(refund_id)
+        if entry is not None:
+            entry["status"] = status
+        elif status != "failed":
+            record(doc, amount, "Refunded at the payment provider", now,
+                   providerRefundId=refund_id, status=status)

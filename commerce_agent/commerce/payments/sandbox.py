@@ -49,7 +49,8 @@ async def create_intent(tx: Transaction, *, owner_id: str, amount: Decimal, curr
 async def confirm_intent(tx: Transaction, intent_id: str, client_secret: str, card: str) -> str:
     """Charge the test card; returns the intent id once it has succeeded."""
     row = await storage.intent(tx, intent_id)
-    if row is None or not hmac.compare_digest(row["client_secret_hash"], _hash(client_secret)):
+    if (row is None or row["provider"] != "sandbox"
+            or not hmac.compare_digest(row["client_secret_hash"], _hash(client_secret))):
         # Same answer for an unknown intent and a wrong secret: secrets are not guessable.
         raise CommerceError(404, "payment_intent_not_found",
                             f"No payment intent {intent_id!r} with this client secret.",
@@ -75,12 +76,12 @@ async def consume_intent(tx: Transaction, *, owner_id: str, intent_id: str, amou
                          currency: str) -> None:
     """Spend a succeeded intent on an order of exactly its amount, for its owner only."""
     expected = money.money(amount, currency)
-    if intent_id and await storage.consume(tx, intent_id, owner_id, expected["amount"],
-                                           currency, clock.now_iso()):
-        return
-    # Not spendable: read it to say why.
     row = await storage.intent(tx, intent_id) if intent_id else None
-    if row is None or row["owner_id"] != owner_id:
+    if row is not None and row["provider"] == "sandbox" and await storage.consume(
+            tx, intent_id, owner_id, expected["amount"], currency, clock.now_iso()):
+        return
+    # Not spendable: say why.
+    if row is None or row["owner_id"] != owner_id or row["provider"] != "sandbox":
         raise _failed("The payment intent is unknown.", "unknown_intent")
     if row["status"] == "requires_confirmation":
         raise _failed("The payment intent has not been paid: confirm it with a card first.",

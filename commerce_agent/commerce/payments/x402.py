@@ -15,6 +15,7 @@ import msgspec
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
+from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.storage import payments as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
@@ -78,8 +79,9 @@ def decode_v1(raw: bytes, field: str = "X-PAYMENT") -> PaymentProof:
     except (msgspec.DecodeError, RecursionError):
         raise refused(f"{field} must be base64 of a JSON payment payload "
                       "{x402Version, scheme, network, payload}.", "malformed", field) from None
-    if NETWORKS.get(proof.scheme) != proof.network:
-        offered = ", ".join(f"{scheme} on {network}" for scheme, network in NETWORKS.items())
+    networks = {**NETWORKS, FIAT_SCHEME: providers.active().name}
+    if networks.get(proof.scheme) != proof.network:
+        offered = ", ".join(f"{scheme} on {network}" for scheme, network in networks.items())
         raise unsupported(proof.scheme, proof.network, offered, field)
     return proof
 
@@ -100,13 +102,22 @@ def _entry(scheme: str, network: str, amount: str, asset: str, pay_to: str, reso
 def payment_requirements(*, amount: Decimal, currency: str, resource: str, description: str,
                          fiat: dict[str, Any], exact: dict[str, Any] | None) -> dict[str, Any]:
     """The 402 body: the sandbox card intent, and USDC `exact` when offered."""
-    fiat_extra = {
-        **fiat, "displayName": "Card (commerce-agent sandbox)", "provider": "sandbox",
-        "publishableKey": "pk_test_commerce_agent",
-        "inputAction": {"type": "card", "href": fiat["confirmUrl"], "method": "POST",
-                        "fields": ["clientSecret", "card"]}}
-    accepts = [_entry(FIAT_SCHEME, FIAT_NETWORK, str(money.to_minor(amount, currency)),
-                      currency, FIAT_PAY_TO, resource, description, fiat_extra)]
+    provider = providers.active()
+    if "paymentUrl" in fiat:  # a real provider: the shopper pays on its card form
+        fiat_extra = {
+            **fiat, "displayName": f"Card ({provider.name})", "provider": provider.name,
+            "publishableKey": getattr(provider, "publishable_key", ""),
+            "inputAction": {"type": "link", "href": fiat["paymentUrl"], "method": "GET"}}
+        pay_to = f"acct_{provider.name}_merchant"
+    else:
+        fiat_extra = {
+            **fiat, "displayName": "Card (commerce-agent sandbox)", "provider": "sandbox",
+            "publishableKey": "pk_test_commerce_agent",
+            "inputAction": {"type": "card", "href": fiat["confirmUrl"], "method": "POST",
+                            "fields": ["clientSecret", "card"]}}
+        pay_to = FIAT_PAY_TO
+    accepts = [_entry(FIAT_SCHEME, provider.name, str(money.to_minor(amount, currency)),
+                      currency, pay_to, resource, description, fiat_extra)]
     if exact is not None:
         accepts.append(_entry(
             EXACT_SCHEME, EXACT_NETWORK, str(usdc_units(amount)), USDC_ADDRESS,

@@ -87,7 +87,8 @@ async def create_order(request: Request) -> Response:
     async def work(tx: Transaction) -> Response:
         placed = await place_order(tx, principal, order_request, payment,
                                    base_url=state.settings.base_url.rstrip("/"),
-                                   pay_to=state.pay_to)
+                                   pay_to=state.pay_to,
+                                   idempotency=header(request, b"idempotency-key"))
         return json_response(placed.body, status=placed.status, headers=placed.headers)
 
     return await write(request, principal, work)

@@ -1,7 +1,8 @@
-"""The sandbox card provider's confirm endpoint, advertised in the 402 as `extra.confirmUrl`.
+"""The card providers' endpoints: the sandbox's confirm (advertised in the 402 as
+`extra.confirmUrl`) and Stripe's webhook.
 
-Like a provider's client-side confirm, it takes no bearer token: the client secret from the 402
-is the credential.
+Like a provider's client-side confirm, the sandbox confirm takes no bearer token: the client
+secret from the 402 is the credential. The webhook takes none either: its Stripe-Signature is.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.commerce.payments import sandbox
-from commerce_agent.http import decode_body, json_response
+from commerce_agent.commerce.orders import provider_events
+from commerce_agent.commerce.payments import providers, sandbox
+from commerce_agent.errors import CommerceError
+from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route
 
 
@@ -42,6 +45,24 @@ async def confirm_intent(request: Request) -> Response:
     return json_response(ConfirmedIntent(confirmed, "succeeded"))
 
 
+async def stripe_webhook(request: Request) -> Response:
+    """An event from Stripe: its signature checked with the endpoint's secret, then applied."""
+    provider = providers.active()
+    if not isinstance(provider, providers.StripeProvider):
+        raise CommerceError(404, "not_found", "Stripe is not this server's payment provider.")
+    payload = await request.body()
+    try:
+        event = provider.gateway.event(payload, header(request, b"stripe-signature") or "")
+    except ValueError:
+        raise CommerceError(400, "webhook_signature_invalid",
+                            "The Stripe-Signature header does not sign this payload with "
+                            "this endpoint's secret.") from None
+    async with request.app.state.db.transaction() as tx:
+        outcome = await provider_events.handle(tx, event)
+    return json_response({"received": True, "outcome": outcome})
+
+
 routes = [
     Route("/payments/sandbox/intents/{intent_id}/confirm", confirm_intent, methods=["POST"]),
+    Route("/payments/stripe/webhook", stripe_webhook, methods=["POST"]),
 ]

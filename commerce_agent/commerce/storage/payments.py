@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.db import Row, Transaction
+from commerce_agent.db import Database, Row, Transaction
 
 
 async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
@@ -14,9 +14,20 @@ async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
         ":currency, :resource, :status, :at, :at)", intent)
 
 
-async def intent(tx: Transaction, intent_id: str) -> Row | None:
+async def insert_provider_intent(tx: Transaction, intent: dict[str, Any]) -> None:
+    """A provider's intent; the same intent offered again (same idempotency key) is kept."""
+    await tx.execute(
+        "INSERT INTO payment_intents (id, client_secret_hash, owner_id, amount, currency, "
+        "resource, status, provider, offer_key, created_at, updated_at) VALUES (:id, "
+        ":secret_hash, :owner, :amount, :currency, :resource, :status, :provider, :key, "
+        ":at, :at) "
+        "ON CONFLICT (id) DO NOTHING", intent)
+
+
+async def intent(tx: Transaction | Database, intent_id: str) -> Row | None:
     return await tx.fetch_one(
-        "SELECT id, client_secret_hash, owner_id, amount, currency, status, created_at "
+        "SELECT id, client_secret_hash, owner_id, amount, currency, status, provider, "
+        "created_at "
         "FROM payment_intents WHERE id = :id", {"id": intent_id})
 
 
@@ -50,3 +61,19 @@ async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str
         "VALUES (:scheme, :proof, :order, :at) ON CONFLICT DO NOTHING",
         {"scheme": scheme, "proof": proof, "order": order_id, "at": at})
     return changed == 1
+
+
+async def order_paid_by(db: Transaction | Database, scheme: str, proof: str) -> str | None:
+    """The order a spent proof paid, or None."""
+    row = await db.fetch_one(
+        "SELECT order_id FROM spent_payments WHERE scheme = :scheme AND proof = :proof",
+        {"scheme": scheme, "proof": proof})
+    return None if row is None else str(row["order_id"])
+
+
+async def offered(tx: Transaction, owner_id: str, offer_key: str) -> Row | None:
+    """The unspent intent a 402 with this key offered this owner before, if any."""
+    return await tx.fetch_one(
+        "SELECT id, amount, currency, status FROM payment_intents WHERE owner_id = :owner "
+        "AND offer_key = :key AND status <> 'consumed' ORDER BY created_at DESC LIMIT 1",
+        {"owner": owner_id, "key": offer_key})

@@ -1,6 +1,7 @@
 // The carts this browser keeps (GET /carts/{id}), line edits (PATCH/DELETE), promotion codes,
 // and checkout through the x402 flow: POST /orders → 402 with `accepts` → the sandbox card form
 // posts to the `confirmUrl` it names → POST /orders again with the proof in X-PAYMENT → 201.
+// With Stripe on, the card is typed on the payment page (`paymentUrl`) instead.
 import { api, carts, el, local, money, pages, problem, signedIn } from "./api.js";
 
 const root = document.getElementById("carts");
@@ -44,10 +45,34 @@ function checkoutForm(cart) {
     if (!option) { message.className = "message error"; message.textContent = "No card payment is offered."; return; }
     message.textContent = "Payment required.";
     form.querySelector("button").disabled = true;
+    if (option.extra && option.extra.paymentUrl) return payWithProvider(order, required, option);
     form.after(cardForm(cart, order, required, option));
     form.parentElement.querySelector(".card-form input").focus();
   });
   return form;
+}
+
+// A real card provider (Stripe): its card form is on the payment page (Stripe.js there), which
+// sends the shopper back here with ?payment_intent=…; the order is placed then.
+const PENDING = "commerce-agent.pending-payment";
+
+function payWithProvider(order, required, option) {
+  sessionStorage.setItem(PENDING, JSON.stringify({ order, required, option }));
+  const link = new URL(option.extra.paymentUrl);
+  link.searchParams.set("return", location.pathname);
+  location.href = local(link.toString());
+}
+
+async function resumePayment() {
+  const intentId = new URLSearchParams(location.search).get("payment_intent");
+  const pending = JSON.parse(sessionStorage.getItem(PENDING) || "null");
+  if (!intentId || !pending || pending.option.extra.paymentIntentId !== intentId) return false;
+  sessionStorage.removeItem(PENDING);
+  const placed = await api("POST", "/orders", pending.order,
+    proofHeaders(pending.required, pending.option, intentId));
+  if (placed.ok) { done({ storeId: null }, placed.data); return true; }
+  root.prepend(el("p", { class: "message error", role: "alert" }, problem(placed)));
+  return false;
 }
 
 function cardForm(cart, order, required, option) {
@@ -79,7 +104,7 @@ function cardForm(cart, order, required, option) {
 }
 
 function done(cart, order) {
-  carts.set(cart.storeId, null);
+  carts.set(cart.storeId || order.storeId, null);
   location.href = pages.order(order.id);
 }
 
@@ -164,4 +189,4 @@ async function show() {
   root.replaceChildren(...sections);
 }
 
-show();
+resumePayment().then((placed) => { if (!placed) show(); });

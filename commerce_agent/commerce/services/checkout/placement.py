@@ -18,7 +18,7 @@ from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS
-from commerce_agent.commerce.payments import exact, proofs, sandbox, x402, x402_v2
+from commerce_agent.commerce.payments import exact, proofs, providers, x402, x402_v2
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.carts import pricing
 from commerce_agent.commerce.services.carts.cart import CartLine, CartView
@@ -229,9 +229,9 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
     total = cart.totals()[2]
     proof = payment.proof
     if proof.scheme == "fiat_intent":
-        intent_id = str(proof.payload.get("paymentIntentId", ""))
-        await sandbox.consume_intent(tx, owner_id=principal.user_id, intent_id=intent_id,
-                                     amount=total, currency=cart.currency)
+        intent_id = str(proof.payload.get("paymentIntentId", ""))[:200]
+        await providers.active().take(tx, owner_id=principal.user_id, intent_id=intent_id,
+                                      amount=total, currency=cart.currency)
         await x402.spend_proof(tx, scheme="fiat_intent", proof=intent_id, order_id=order_id)
         return {"scheme": "fiat_intent", "network": proof.network, "reference": intent_id,
                 "amount": money.money(total, cart.currency), "payer": principal.user_id}
@@ -265,13 +265,16 @@ async def _take_stock(tx: Transaction, cart: CartView) -> None:
 
 
 async def _payment_required(tx: Transaction, principal: Principal, cart: CartView,
-                            base_url: str, pay_to: str) -> PlacedOrder:
+                            base_url: str, pay_to: str, idempotency: str | None
+                            ) -> PlacedOrder:
     total = cart.totals()[2]
     resource = f"{base_url}/orders"
-    intent_id, secret = await sandbox.create_intent(
-        tx, owner_id=principal.user_id, amount=total, currency=cart.currency, resource=resource)
-    fiat = {"paymentIntentId": intent_id, "clientSecret": secret,
-            "confirmUrl": f"{base_url}/payments/sandbox/intents/{intent_id}/confirm"}
+    cart_id = None if cart.row["id"] is None else str(cart.row["id"])
+    key = providers.offer_key(principal.user_id, cart_id,
+                              f"{cart.row['updated_at']}/{total}/{cart.currency}", idempotency)
+    fiat = await providers.active().offer(
+        tx, owner_id=principal.user_id, amount=total, currency=cart.currency,
+        resource=resource, base_url=base_url, key=key)
     offer_exact = cart.currency == "USD" and exact.exact_available()
     body = x402.payment_requirements(
         amount=total, currency=cart.currency, resource=resource,
@@ -283,7 +286,8 @@ async def _payment_required(tx: Transaction, principal: Principal, cart: CartVie
 
 
 async def place_order(tx: Transaction, principal: Principal, request: OrderRequest,
-                      payment: Payment | None, *, base_url: str, pay_to: str) -> PlacedOrder:
+                      payment: Payment | None, *, base_url: str, pay_to: str,
+                      idempotency: str | None = None) -> PlacedOrder:
     if request.direct_items is not None:
         cart = await _direct_cart(tx, principal, request)
     else:
@@ -300,7 +304,8 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
     record = None
     if total > Decimal(0):
         if payment is None:
-            return await _payment_required(tx, principal, cart, base_url, pay_to)
+            return await _payment_required(tx, principal, cart, base_url, pay_to,
+                                           idempotency)
         record = await _take_payment(tx, principal, cart, payment, order_id, pay_to)
     doc = _order_document(order_id, cart, request, record)
     if record is None:

@@ -21,6 +21,7 @@ from commerce_agent import clock
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import events as order_events
 from commerce_agent.commerce.orders import lifecycle, refunds, rules
+from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import returns as storage
 from commerce_agent.db import Database, Transaction
@@ -149,13 +150,25 @@ async def advance(tx: Transaction, return_id: str, to: str | None = None) -> dic
             await catalog_storage.restock(tx, item["itemId"], item.get("variantId", ""),
                                           int(item["quantity"]))
 
+    refund_now = target == "completed" and ret["preferredResolution"] == "refund"
+    provider_refund: dict[str, Any] = {}
+    if refund_now:
+        # The provider refunds first, idempotent per return (see cancellation).
+        _, order_doc = await lifecycle.load(tx, ret["orderId"])
+        amount = min(money.parse(ret["refundAmount"]["amount"]),
+                     refunds.refundable(order_doc))
+        if amount > 0:
+            provider_refund = await providers.active().refund(
+                order_doc, amount, key=f"return/{ret['id']}")
+
     def change(order: dict[str, Any]) -> None:
         for index, summary in enumerate(order.get("returns", [])):
             if summary["id"] == ret["id"]:
                 order["returns"][index] = _summary(ret)
-        if target == "completed" and ret["preferredResolution"] == "refund":
+        if refund_now:
             entry = refunds.record(order, money.parse(ret["refundAmount"]["amount"]),
-                                   f"Return {ret['id']}", now, returnId=ret["id"])
+                                   f"Return {ret['id']}", now, returnId=ret["id"],
+                                   **provider_refund)
             if entry is not None:
                 ret["refund"] = {"id": entry["id"], "amount": entry["amount"]}
 
