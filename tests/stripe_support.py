@@ -8,6 +8,7 @@ they fail instead, since CI installs the test extra.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import socket
 import subprocess
@@ -128,14 +129,16 @@ class WebhookInbox:
     received: list[Received] = field(default_factory=list)
     arrived: threading.Condition = field(default_factory=threading.Condition)
 
-    def wait_for(self, event_type: str, timeout: float = 15.0) -> Received:
-        import json
-
+    def wait_for(self, event_type: str, object_id: str, timeout: float = 15.0) -> Received:
+        """The first `event_type` event about `object_id` (localstripe may still be delivering an
+        earlier test's events to the endpoint this inbox now holds)."""
         deadline = time.monotonic() + timeout
         with self.arrived:
             while True:
                 for item in self.received:
-                    if json.loads(item.body)["type"] == event_type:
+                    event = json.loads(item.body)
+                    if event["type"] == event_type \
+                            and event["data"]["object"].get("id") == object_id:
                         return item
                 left = deadline - time.monotonic()
                 if left <= 0:

@@ -248,7 +248,7 @@ async def test_late_webhooks_record_success_and_failure(
     order = await _cart(client, alice)
     intent_id = (await _offer(client, alice, order))["extra"]["paymentIntentId"]
     localstripe.pay(intent_id)  # the shopper paid, but their client never came back
-    succeeded = webhook_inbox.wait_for("payment_intent.succeeded")
+    succeeded = webhook_inbox.wait_for("payment_intent.succeeded", intent_id)
     response = await client.post("/payments/stripe/webhook", content=succeeded.body,
                                  headers={"Stripe-Signature": succeeded.signature})
     assert response.status_code == 200, response.text
@@ -268,7 +268,7 @@ async def test_late_webhooks_record_success_and_failure(
     localstripe.pay(failing["paymentIntentId"], NEEDS_3DS)
     localstripe.authenticate(failing["paymentIntentId"], failing["clientSecret"], False)
     localstripe.pay(failing["paymentIntentId"], DECLINED)
-    failed = webhook_inbox.wait_for("payment_intent.payment_failed")
+    failed = webhook_inbox.wait_for("payment_intent.payment_failed", failing["paymentIntentId"])
     response = await client.post("/payments/stripe/webhook", content=failed.body,
                                  headers={"Stripe-Signature": failed.signature})
     assert response.json()["outcome"] == "intent_failed"
