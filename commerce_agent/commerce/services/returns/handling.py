@@ -144,7 +144,7 @@ async def create(tx: Transaction, owner_id: str, request: dict[str, Any]) -> dic
     if request.get("reason"):
         ret["reason"] = request["reason"]
     await storage.insert(tx, owner_id, ret)
-    await order_events.return_changed(tx, owner_id, None, dict(ret))
+    await order_events.return_changed(tx, owner_id, doc.get("storeId"), None, dict(ret))
     await lifecycle.change_order(
         tx, doc["id"], lambda order: order.setdefault("returns", []).append(_summary(ret)),
         owner_id=owner_id)
@@ -187,7 +187,8 @@ async def advance(tx: Transaction, return_id: str, to: str | None = None) -> dic
             if entry is not None:
                 ret["refund"] = {"id": entry["id"], "amount": entry["amount"]}
 
-    await lifecycle.change_order(tx, ret["orderId"], change)
+    order = await lifecycle.change_order(tx, ret["orderId"], change)
     await storage.save(tx, ret)
-    await order_events.return_changed(tx, str(row["owner_id"]), before, dict(ret))
+    await order_events.return_changed(tx, str(row["owner_id"]), order.get("storeId"), before,
+                                      dict(ret))
     return dict(ret)
