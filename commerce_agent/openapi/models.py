@@ -153,6 +153,24 @@ class CartLine(msgspec.Struct):
     available: bool | None = None
 
 
+class ShippingMethod(msgspec.Struct):
+    """The shipping option chosen for what ships (the store's default when none was)."""
+
+    id: str
+    name: str
+    amount: MonetaryAmount
+
+
+class ShippingOption(msgspec.Struct):
+    """One of the store's shipping options, priced for this cart."""
+
+    id: str
+    name: str
+    amount: MonetaryAmount
+    description: str | None = None
+    processingTime: dict[str, Any] | None = None
+
+
 class Cart(msgspec.Struct):
     id: str
     storeId: str
@@ -164,6 +182,11 @@ class Cart(msgspec.Struct):
     expiresAt: Timestamp
     subtotal: MonetaryAmount | None = None
     discount: MonetaryAmount | None = None
+    shipping: MonetaryAmount | None = None  # present when something ships
+    shippingMethod: ShippingMethod | None = None
+    shippingOptions: list[ShippingOption] = []
+    tax: MonetaryAmount | None = None  # present when the store sets a tax rate
+    taxRate: str | None = None  # percent
     itemCount: int | None = None
     promotions: list[dict[str, Any]] = []
     guestInfo: dict[str, Any] | None = None
@@ -178,6 +201,12 @@ class Order(msgspec.Struct):
     createdAt: Timestamp
     updatedAt: Timestamp
     actions: list[Action]
+    subtotal: MonetaryAmount | None = None
+    discount: MonetaryAmount | None = None
+    shipping: MonetaryAmount | None = None
+    shippingMethod: ShippingMethod | None = None
+    tax: MonetaryAmount | None = None
+    taxRate: str | None = None
     metadata: Metadata | None = None
     deliveryAddress: Place | None = None
     billingAddress: Place | None = None

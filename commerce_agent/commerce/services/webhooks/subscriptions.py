@@ -195,7 +195,8 @@ async def delete(tx: Transaction, owner_id: str, subscription_id: str) -> None:
 def render_delivery(row: sqlite3.Row, attempts: list[sqlite3.Row]) -> dict[str, Any]:
     return {
         "id": row["id"], "subscriptionId": row["subscription_id"], "eventId": row["event_id"],
-        "event": row["event"], "storeId": row["store_id"], "status": row["status"], "attempts": row["attempts"],
+        "event": row["event"], "storeId": row["store_id"], "status": row["status"],
+        "attempts": row["attempts"],
         "nextAttemptAt": row["next_attempt_at"] if row["status"] == "pending" else None,
         "lastStatusCode": row["last_status"], "lastError": row["last_error"],
         "createdAt": row["created_at"], "deliveredAt": row["delivered_at"],
