@@ -79,11 +79,15 @@ def problem(doc: dict[str, Any], now: str | None = None) -> CommerceError | None
 
 
 def _refund_share(doc: dict[str, Any], line: dict[str, Any], quantity: int) -> Decimal:
+    """What returning `quantity` of a line gives back: its share of the goods after the
+    order's discount, with the tax paid on it; shipping is not refunded by a return."""
     subtotal = money.parse(doc["subtotal"]["amount"])
-    total = money.parse(doc["total"]["amount"])
+    goods = subtotal - money.parse(doc.get("discount", {}).get("amount", "0"))
     value = money.parse(line["lineTotal"]["amount"]) * quantity / int(line["quantity"])
     if subtotal > 0:
-        value = value * total / subtotal
+        value = value * goods / subtotal
+    if doc.get("taxRate"):
+        value = value * (1 + money.parse(str(doc["taxRate"])) / 100)
     return money.quantize(value, doc["total"]["currency"])
 
 
