@@ -65,7 +65,7 @@ async def read_owner(db: Database | Transaction, token_hash: str) -> TokenOwner 
     row = await db.fetch_one(
         "SELECT users.id, users.email, users.name, users.profile, tokens.expires_at, "
         "tokens.revoked_at FROM tokens JOIN users ON users.id = tokens.user_id "
-        "WHERE token_hash = ?", (token_hash,),
+        "WHERE token_hash = :hash", {"hash": token_hash},
     )
     if row is None or row["revoked_at"] is not None:
         return None
