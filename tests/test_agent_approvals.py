@@ -65,21 +65,28 @@ async def test_a_mug_order_with_variant_and_add_on(app: Starlette, client: httpx
         "- 2 × Classic Stoneware Mug (Color: Cobalt Blue, Size: 16 oz; add-ons: Gift Box): "
         "$62.00\n"
         "Delivery to: 1 Main St, Springfield, US\n"
-        "Total to pay: $62.00, with the sandbox test card.")
+        "Shipping (Standard Shipping): $8.50\n"
+        "Total to pay: $70.50, with the sandbox test card.")
+    express = await prompt(app, "place_order",
+                           {**args, "shippingMethodId": "ship_ceramics_express"}, "en")
+    assert express.endswith("Shipping (Express Shipping): $24.00\n"
+                            "Total to pay: $86.00, with the sandbox test card.")
     assert await prompt(app, "place_order", args, "fr") == (
         "Passer cette commande chez Hearth & Kiln Céramiques ?\n"
         "Articles :\n"
         "- 2 × Mug classique en grès (Color: Cobalt Blue, Size: 16 oz; suppléments : Gift Box) "
         ": 62,00\xa0$US\n"
         "Livraison à : 1 Main St, Springfield, US\n"
-        "Total à payer : 62,00\xa0$US, avec la carte de test du bac à sable.")
+        "Livraison (Standard Shipping) : 8,50\xa0$US\n"
+        "Total à payer : 70,50\xa0$US, avec la carte de test du bac à sable.")
     assert await prompt(app, "place_order", args, "ja") == (
         "Hearth & Kiln Ceramicsでこの注文を確定しますか？\n"
         "商品：\n"
         "- Classic Stoneware Mug (Color: Cobalt Blue, Size: 16 oz; 追加オプション：Gift Box) × 2"
         "：$62.00\n"
         "お届け先：1 Main St, Springfield, US\n"
-        "お支払い合計：$62.00（サンドボックスのテストカード）")
+        "送料（Standard Shipping）：$8.50\n"
+        "お支払い合計：$70.50（サンドボックスのテストカード）")
 
 
 async def test_a_pizza_with_customizations_is_picked_up(app: Starlette,
@@ -125,7 +132,9 @@ async def test_yen_and_the_japanese_store_and_item_names(app: Starlette, client:
     assert japanese.startswith("緑堂 茶と紙でこの注文を確定しますか？")
     assert "宇治抹茶 (Grade: Ceremonial, Weight: 30 g) × 2：￥3,600" in japanese
     assert "お届け先：1-1 Marunouchi, Chiyoda-ku, Tokyo" in japanese
-    assert "Total to pay: ¥3,600" in await prompt(app, "place_order", args, "en")
+    english = await prompt(app, "place_order", args, "en")
+    assert "Shipping (Yamato Transport (Takkyubin)): ¥800" in english
+    assert "Total to pay: ¥4,400" in english
 
 
 async def test_an_order_that_cannot_be_placed_asks_nobody(app: Starlette,
@@ -147,13 +156,13 @@ async def test_cancel_names_the_refund(app: Starlette, client: httpx.AsyncClient
         "Items:\n"
         "- 1 × Limited Edition Glaze Mug: $18.00\n"
         "Delivery to: 1 Main St, Springfield, US\n"
-        "Refund: $18.00 to the original payment method.")
+        "Refund: $26.50 to the original payment method.")  # the mug and its shipping
     french = await prompt(app, "cancel_order", args, "fr")
     assert french.startswith(f"Annuler la commande {placed['id']} de Hearth & Kiln Céramiques")
-    assert "Remboursement : 18,00\xa0$US sur le moyen de paiement d'origine." in french
+    assert "Remboursement : 26,50\xa0$US sur le moyen de paiement d'origine." in french
     japanese = await prompt(app, "cancel_order", args, "ja")
     assert f"注文{placed['id']}をキャンセルしますか？" in japanese
-    assert "返金：$18.00（元の支払い方法へ）" in japanese
+    assert "返金：$26.50（元の支払い方法へ）" in japanese
 
 
 async def test_a_return_names_its_lines_and_refund_estimate(app: Starlette,

@@ -76,18 +76,21 @@ async def test_cart_tools_change_the_users_cart(app: Starlette, client: httpx.As
     cart_id = created["cartId"]
     added = await run(app, "add_to_cart", {"cartId": cart_id, "itemId": MUG, "quantity": 2})
     [line] = added["items"]
-    assert added["total"] == {"amount": "36.00", "currency": "USD"}
+    assert added["shipping"] == {"amount": "8.50", "currency": "USD"}
+    assert [option["id"] for option in added["shippingOptions"]] == [
+        "ship_ceramics_standard", "ship_ceramics_express"]
+    assert added["total"] == {"amount": "44.50", "currency": "USD"}
 
     updated = await run(app, "update_cart_item", {"cartId": cart_id,
                                                   "cartItemId": line["cartItemId"],
                                                   "quantity": 3})
     assert updated["items"][0]["quantity"] == 3
-    assert updated["total"] == {"amount": "54.00", "currency": "USD"}
+    assert updated["total"] == {"amount": "62.50", "currency": "USD"}
 
     promoted = await run(app, "apply_promotion", {"cartId": cart_id, "code": "WELCOME10"})
     assert promoted["promotions"] == ["WELCOME10"]
     assert promoted["discount"] == {"amount": "5.40", "currency": "USD"}
-    assert promoted["total"] == {"amount": "48.60", "currency": "USD"}
+    assert promoted["total"] == {"amount": "57.10", "currency": "USD"}
     with pytest.raises(CommerceError) as bad_code:
         await run(app, "apply_promotion", {"cartId": cart_id, "code": "NOPE"})
     assert bad_code.value.code == "promotion_invalid"
@@ -96,7 +99,7 @@ async def test_cart_tools_change_the_users_cart(app: Starlette, client: httpx.As
     assert viewed == promoted
     api = (await client.get(f"/carts/{cart_id}", headers=alice)).json()
     assert [(line["itemId"], line["quantity"]) for line in api["items"]] == [(MUG, 3)]
-    assert api["total"] == {"amount": "48.60", "currency": "USD"}
+    assert api["total"] == {"amount": "57.10", "currency": "USD"}
 
     removed = await run(app, "remove_cart_item", {"cartId": cart_id,
                                                   "cartItemId": line["cartItemId"]})

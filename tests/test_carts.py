@@ -48,7 +48,9 @@ async def test_adding_merges_identical_lines(client: httpx.AsyncClient,
     cart = await add_item(client, alice, cart["id"], LIMITED_MUG, 3)
     assert len(cart["items"]) == 1 and cart["items"][0]["quantity"] == 5
     assert cart["subtotal"] == {"amount": "90.00", "currency": "USD"}
-    assert cart["total"]["amount"] == "90.00" and cart["itemCount"] == 5
+    # 90.00 of mugs and the store's default shipping (Standard, 8.50).
+    assert cart["shipping"]["amount"] == "8.50"
+    assert cart["total"]["amount"] == "98.50" and cart["itemCount"] == 5
 
 
 @pytest.mark.parametrize("quantity", [0, -1, 1000, 10**30])
@@ -201,21 +203,22 @@ async def test_promotions(client: httpx.AsyncClient, alice: dict[str, str]) -> N
     assert applied.status_code == 200
     body = applied.json()
     assert body["subtotal"]["amount"] == "36.00"
-    assert body["discount"]["amount"] == "3.60" and body["total"]["amount"] == "32.40"
+    # The discount is on the goods only; shipping (8.50) is added after it.
+    assert body["discount"]["amount"] == "3.60" and body["total"]["amount"] == "40.90"
     stacked = await client.post(url, json={"type": "promo_code", "value": "FIVEOFF"},
                                 headers=alice)
     assert_error(stacked, 409, "promotion_stacking_not_allowed")
     removed = await client.delete(f"{url}/WELCOME10", headers=alice)
-    assert removed.json()["total"]["amount"] == "36.00"
+    assert removed.json()["total"]["amount"] == "44.50"
     five = await client.post(url, json={"type": "promo_code", "value": "FIVEOFF"},
                              headers=alice)
-    assert five.json()["total"]["amount"] == "31.00"
+    assert five.json()["total"]["amount"] == "39.50"
     order = await pay_and_order(client, alice, {"cartId": cart["id"],
                                                 "deliveryAddress": US_ADDRESS})
     assert order.status_code == 201
     applied_meta = order.json()["metadata"]["dev.commerce.order.applied_promotions"]
     assert applied_meta["promotions"][0]["code"] == "FIVEOFF"
-    assert order.json()["total"]["amount"] == "31.00"
+    assert order.json()["total"]["amount"] == "39.50"
 
 
 async def test_expired_cart_is_410_with_next_action(client: httpx.AsyncClient, app: Any,

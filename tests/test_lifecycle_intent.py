@@ -60,7 +60,9 @@ async def test_split_into_orders_paid_once(app: Starlette, client: httpx.AsyncCl
     body = {"cartId": cart["id"], "metadata": {f"{INTENT}@1.0": _plan(cart)}}
     first = await client.post("/orders", json=body, headers=alice)
     assert first.status_code == 402
-    assert first.json()["accepts"][0]["maxAmountRequired"] == "7020"
+    # 78.00 of goods less 7.80 (WELCOME10), plus Standard Shipping (8.50) for the shipped
+    # group only: the picked-up box carries none.
+    assert first.json()["accepts"][0]["maxAmountRequired"] == "7870"
     response = await pay_and_order(client, alice, body)
     assert response.status_code == 201, response.text
     shipped, picked = response.json()
@@ -71,14 +73,16 @@ async def test_split_into_orders_paid_once(app: Starlette, client: httpx.AsyncCl
     assert [line["itemId"] for line in picked["items"]] == ["item_studio_seconds_box"]
     totals = [Decimal(o["total"]["amount"]) for o in (shipped, picked)]
     discounts = [Decimal(o["discount"]["amount"]) for o in (shipped, picked)]
-    assert sum(totals) == Decimal(cart["total"]["amount"]) == Decimal("70.20")
+    assert sum(totals) == Decimal(cart["total"]["amount"]) == Decimal("78.70")
+    assert shipped["shipping"]["amount"] == "8.50" and "shipping" not in picked
+    assert shipped["shippingMethod"]["id"] == "ship_ceramics_standard"
     assert sum(discounts) == Decimal(cart["discount"]["amount"])
     assert shipped["subtotal"]["amount"] == "48.00" and picked["subtotal"]["amount"] == "30.00"
     reference = shipped["payment"]["reference"]
     for part, total in zip((shipped, picked), totals, strict=True):
         assert part["payment"]["reference"] == reference
         assert part["payment"]["amount"]["amount"] == str(total)
-        assert part["payment"]["paymentTotal"] == {"amount": "70.20", "currency": "USD"}
+        assert part["payment"]["paymentTotal"] == {"amount": "78.70", "currency": "USD"}
         intent = part["metadata"][INTENT]
         assert intent["orderIds"] == [shipped["id"], picked["id"]]
         assert intent["groupId"] == shipped["metadata"][INTENT]["groupId"]

@@ -56,12 +56,13 @@ async def test_402_lists_both_schemes_in_minor_units(client: httpx.AsyncClient,
     schemes = {entry["scheme"]: entry for entry in body["accepts"]}
     assert set(schemes) == {"fiat_intent", "exact"}
     fiat = schemes["fiat_intent"]
-    assert fiat["maxAmountRequired"] == "3600" and fiat["asset"] == "USD"
+    # Two mugs (36.00) and Standard Shipping (8.50).
+    assert fiat["maxAmountRequired"] == "4450" and fiat["asset"] == "USD"
     for field in ("scheme", "network", "maxAmountRequired", "asset", "payTo", "resource",
                   "description", "maxTimeoutSeconds", "extra"):
         assert field in fiat and field in schemes["exact"]
     assert fiat["extra"]["clientSecret"] and fiat["extra"]["confirmUrl"]
-    assert schemes["exact"]["maxAmountRequired"] == "36000000"
+    assert schemes["exact"]["maxAmountRequired"] == "44500000"
     assert await _count(client._transport.app, "orders") == 0  # type: ignore[attr-defined]
 
 
@@ -75,7 +76,8 @@ async def test_fiat_payment_creates_the_order(client: httpx.AsyncClient, app: An
     assert response.headers["location"] == f"/orders/{order['id']}"
     receipt = json.loads(base64.b64decode(response.headers["x-payment-response"]))
     assert receipt["success"] is True and receipt["network"] == "sandbox"
-    assert order["status"] == "confirmed" and order["total"]["amount"] == "54.00"
+    assert order["status"] == "confirmed" and order["total"]["amount"] == "62.50"
+    assert order["shipping"] == {"amount": "8.50", "currency": "USD"}
     assert order["orderType"] == "physical" and order["deliveryAddress"] == US_ADDRESS
     assert order["items"][0]["quantity"] == 3 and order["createdAt"] and order["updatedAt"]
     assert await _stock(app, LIMITED_MUG) == 7
@@ -382,7 +384,7 @@ async def test_direct_order(client: httpx.AsyncClient, app: Any, alice: dict[str
             "deliveryAddress": US_ADDRESS}
     response = await pay_and_order(client, alice, body)
     assert response.status_code == 201, response.text
-    assert response.json()["total"]["amount"] == "36.00" and "cartId" not in response.json()
+    assert response.json()["total"]["amount"] == "44.50" and "cartId" not in response.json()
     assert await _stock(app, LIMITED_MUG) == 8
     assert await _count(app, "carts") == 0
     bad = await client.post("/orders", json={"orderType": "direct", "items": [

@@ -26,6 +26,7 @@ from commerce_agent.commerce.services.webhooks import signing as webhook_signing
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.db import Database
 from commerce_agent.settings import Settings
+from tests.admin_support import merchant_headers
 from tests.conftest import MEDIA
 from tests.helpers import buy
 from tests.lifecycle_support import advance, complete, mug_order
@@ -447,7 +448,8 @@ async def test_an_orders_life_arrives_as_events(app: Starlette, client: httpx.As
         assert request.headers["x-commerce-webhook-event"] == name
         assert request.headers["x-commerce-webhook-id"] == event["id"]
         assert request.headers["webhook-id"] == event["id"]
-        assert set(event) <= {"id", "event", "timestamp", "data", "previousData"}
+        assert set(event) <= {"id", "event", "timestamp", "storeId", "data", "previousData"}
+        assert event["storeId"] == placed["storeId"]
         assert event["data"]["id"] == placed["id"]
         if name == "order.created":
             assert "previousData" not in event and event["data"]["status"] == "confirmed"
@@ -503,6 +505,52 @@ async def test_other_owners_orders_send_nothing(app: Starlette, client: httpx.As
     assert len(rows) == 1
     stored = await stored_events(app.state.db)
     assert [name for name, _ in stored.values()] == ["order.created"]
+
+
+async def test_the_stores_merchants_hear_of_its_orders(app: Starlette,
+                                                      client: httpx.AsyncClient,
+                                                      alice: dict[str, str]) -> None:
+    """Order, refund and return events reach the store's merchants too, marked with storeId;
+    a merchant of another store hears nothing; the delivery log shows the store."""
+    ceramics = await merchant_headers(app, "potter@example.com", "store_ceramics")
+    ebooks = await merchant_headers(app, "books@example.com", "store_ebooks")
+    async with Receiver() as receiver:
+        shop_hook = await subscribe(client, ceramics, receiver.url + "?who=shop")
+        other_hook = await subscribe(client, ebooks, receiver.url + "?who=other")
+        cancelled = await mug_order(client, alice)
+        response = await client.post(f"/orders/{cancelled['id']}/cancel", headers=alice,
+                                     json={"reason": "Changed my mind"})
+        assert response.status_code == 200
+        kept = await mug_order(client, alice)
+        done = await complete(app, kept["id"])
+        returned = await client.post("/returns", headers=alice, json={
+            "orderId": kept["id"], "items": [{"cartItemId": done["items"][0]["id"],
+                                              "quantity": 1, "reason": "damaged"}]})
+        assert returned.status_code == 201, returned.text
+        async with app.state.db.transaction() as tx:
+            await returns.advance(tx, returned.json()["id"], "approved")
+        rows = await settled(app, shop_hook["id"], 10)
+        await receiver.wait_for(lambda found: len(found) >= len(rows))
+    assert await deliveries(app.state.db, other_hook["id"]) == []
+    names = {request.event["event"] for request in receiver.requests}
+    assert {"order.created", "order.confirmed", "order.cancelled", "order.completed",
+            "refund.created", "return.created", "return.updated"} <= names
+    assert {request.path for request in receiver.requests} == {"/hook?who=shop"}
+    assert {request.event["storeId"] for request in receiver.requests} == {"store_ceramics"}
+    created = [request.event for request in receiver.requests
+               if request.event["event"] == "order.created"]
+    assert {event["data"]["id"] for event in created} == {cancelled["id"], kept["id"]}
+    log = (await client.get(f"/webhooks/{shop_hook['id']}/deliveries?limit=100",
+                            headers=ceramics)).json()["deliveries"]
+    assert len(log) == len(rows)
+    assert {entry["storeId"] for entry in log} == {"store_ceramics"}
+    assert {entry["status"] for entry in log} == {"delivered"}
+    # The customer's own subscription still hears of its orders, marked the same way.
+    mine = await subscribe(client, alice, "https://example.com/mine", ["order.created"])
+    placed = await mug_order(client, alice)
+    [entry] = (await client.get(f"/webhooks/{mine['id']}/deliveries",
+                                headers=alice)).json()["deliveries"]
+    assert entry["storeId"] == placed["storeId"] == "store_ceramics"
 
 
 async def test_capability_is_advertised(client: httpx.AsyncClient) -> None:

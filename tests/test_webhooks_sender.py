@@ -282,7 +282,7 @@ async def _outbox(path: str, count: int) -> Database:
                                                "url": "https://example.com", "events": '["*"]',
                                                "description": None, "metadata": "{}",
                                                "at": now})
-        await storage.insert_event(tx, {"id": "evt_1", "owner": "user_alice",
+        await storage.insert_event(tx, {"id": "evt_1", "owner": "user_alice", "store": None,
                                         "event": "order.created", "body": b"{}", "at": now})
         for index in range(count):
             await storage.insert_delivery(tx, {"id": f"whd_{index}", "subscription": "wh_1",

@@ -100,7 +100,8 @@ async def test_the_402_offers_v2_in_a_header_beside_the_v1_body(client: httpx.As
     assert isinstance(required, PaymentRequired) and required.x402_version == 2
     [offer] = required.accepts  # the sandbox card provider is no CAIP-2 network
     assert (offer.scheme, offer.network) == ("exact", BASE_SEPOLIA)
-    assert offer.amount == v1_exact["maxAmountRequired"] == "36000000"
+    # Two mugs and Standard Shipping (8.50).
+    assert offer.amount == v1_exact["maxAmountRequired"] == "44500000"
     assert offer.asset == wire.USDC_ADDRESS and offer.pay_to == v1_exact["payTo"]
     assert offer.max_timeout_seconds == v1_exact["maxTimeoutSeconds"]
     assert (offer.extra["name"], offer.extra["version"]) == ("USDC", "2")
@@ -130,7 +131,8 @@ async def test_sdk_httpx_transport_pays_v2_end_to_end(app: Starlette,
     assert "x-payment-response" not in placed.headers
     receipt = decode_payment_response_header(placed.headers["payment-response"])
     assert receipt.success and receipt.network == BASE_SEPOLIA
-    assert receipt.payer == wallet.address and receipt.amount == "18000000"
+    # A mug and Standard Shipping (8.50).
+    assert receipt.payer == wallet.address and receipt.amount == "26500000"
 
     plain_transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=plain_transport, base_url="http://test",

@@ -39,10 +39,15 @@ from commerce_agent.agent.tools.approvals import order_request_from_args
 from commerce_agent.agent.tools.carts import cart_summary
 from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.commerce import idempotency
+from commerce_agent.commerce import idempotency, money
 from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.services.carts import cart as carts
-from commerce_agent.commerce.services.checkout.placement import place_order, preverify
+from commerce_agent.commerce.services.checkout.placement import (
+    amount_due,
+    place_order,
+    preflight,
+    preverify,
+)
 from commerce_agent.db import Transaction
 from commerce_agent.mcp import storage
 from commerce_agent.mcp.shop import Shop
@@ -139,11 +144,13 @@ class Call:
                                 "arguments": self.args}
         fingerprint = ""
         if self.tool.short_name == PLACE_ORDER:
-            cart = (await carts.open_cart(self.shop.db, self.args["cartId"],
-                                          self.principal)).render()
+            view = await carts.open_cart(self.shop.db, self.args["cartId"], self.principal)
+            cart = view.render()
             fingerprint = _cart_print(cart)
             body["cart"] = cart_summary(cart)
-            body["total"] = cart["total"]
+            # What the order will cost with the shipping option the call names (the 402's).
+            priced = preflight(view, order_request_from_args(self.args))
+            body["total"] = money.money(amount_due(priced), view.currency)
             body["payment"] = {"default": ("sandbox test card"
                                            if providers.active().name == "sandbox" else
                                            "card on the payment page (link given at confirm)"),

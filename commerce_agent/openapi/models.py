@@ -21,6 +21,7 @@ from commerce_agent.commerce.orders.model import Metadata as Metadata
 from commerce_agent.commerce.orders.model import MonetaryAmount as MonetaryAmount
 from commerce_agent.commerce.orders.model import Order as Order
 from commerce_agent.commerce.orders.model import Place as Place
+from commerce_agent.commerce.orders.model import ShippingMethod as ShippingMethod
 from commerce_agent.commerce.orders.model import Timestamp as Timestamp
 
 StoreMetadata = Annotated[dict[str, Any], Meta(
@@ -132,6 +133,16 @@ class CartLine(msgspec.Struct):
     available: bool | None = None
 
 
+class ShippingOption(msgspec.Struct):
+    """One of the store's shipping options, priced for this cart."""
+
+    id: str
+    name: str
+    amount: MonetaryAmount
+    description: str | None = None
+    processingTime: dict[str, Any] | None = None
+
+
 class Cart(msgspec.Struct):
     id: str
     storeId: str
@@ -143,6 +154,11 @@ class Cart(msgspec.Struct):
     expiresAt: Timestamp
     subtotal: MonetaryAmount | None = None
     discount: MonetaryAmount | None = None
+    shipping: MonetaryAmount | None = None  # present when something ships
+    shippingMethod: ShippingMethod | None = None
+    shippingOptions: list[ShippingOption] = []
+    tax: MonetaryAmount | None = None  # present when the store sets a tax rate
+    taxRate: str | None = None  # percent
     itemCount: int | None = None
     promotions: list[dict[str, Any]] = []
     guestInfo: dict[str, Any] | None = None

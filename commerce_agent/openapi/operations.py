@@ -191,6 +191,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/carts/{cart_id}/promotions"): Operation(ok(models.Cart), tags=("Carts",)),
     ("DELETE", "/carts/{cart_id}/promotions/{code}"): Operation(ok(models.Cart),
                                                                 tags=("Carts",)),
+    ("PUT", "/carts/{cart_id}/shipping"): Operation(ok(models.Cart), tags=("Carts",)),
     # --- orders -------------------------------------------------------------------------
     ("POST", "/orders"): Operation(
         {201: Answer("The order (an array when a fulfillment intent splits the cart).",

@@ -24,7 +24,11 @@ from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.catalog import storefront
 from commerce_agent.commerce.services.catalog.storefront import StockedItem
-from commerce_agent.commerce.services.checkout.placement import OrderRequest, preflight
+from commerce_agent.commerce.services.checkout.placement import (
+    OrderRequest,
+    amount_due,
+    preflight,
+)
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as order_storage
@@ -184,12 +188,12 @@ def _money(amount: Decimal, currency: str) -> dict[str, str]:
 def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
     """The order a `place_order` call asks for (its prompt, the tool and MCP's checkout)."""
     return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
-                        {}, None)
+                        {}, None, shipping_method_id=args.get("shippingMethodId"))
 
 
 async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
     cart = await carts.open_cart(ctx.db, args["cartId"], ctx.user())
-    preflight(cart, order_request_from_args(args))
+    priced = preflight(cart, order_request_from_args(args))
     rendered = cart.render()
     store_id = str(cart.row["store_id"])
     store = await _store(ctx, store_id, locale)
@@ -200,7 +204,15 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
     tail = [where] if where else []
     if Decimal(str(rendered["discount"]["amount"])) > 0:
         tail.append(text(locale, "approval.discount", amount=rendered["discount"]))
-    tail.append(text(locale, "approval.total", total=rendered["total"]))
+    for entry in priced:  # the same charges the order will carry (and the 402 asks)
+        if entry.method is not None:
+            tail.append(text(locale, "approval.shipping", method=entry.method["name"],
+                             amount=_money(entry.shipping, cart.currency)))
+        if entry.rate is not None:
+            tail.append(text(locale, "approval.tax", rate=entry.rate,
+                             amount=_money(entry.tax, cart.currency)))
+    tail.append(text(locale, "approval.total",
+                     total=_money(amount_due(priced), cart.currency)))
     return "\n".join([head, *_lines(rendered["items"], items, store), *tail])
 
 

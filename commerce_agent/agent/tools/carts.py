@@ -22,8 +22,13 @@ def cart_summary(cart: dict[str, Any], store_name: str | None = None) -> dict[st
                    **{key: line[key] for key in _LINE_OPTIONS if key in line}}
                   for line in cart["items"]],
         "promotions": [promotion.get("code") for promotion in cart.get("promotions", [])],
-        "subtotal": cart["subtotal"], "discount": cart["discount"], "total": cart["total"],
-        "itemCount": cart["itemCount"],
+        "subtotal": cart["subtotal"], "discount": cart["discount"],
+        **{key: cart[key] for key in ("shipping", "shippingMethod", "tax") if key in cart},
+        "total": cart["total"], "itemCount": cart["itemCount"],
+        **({"shippingOptions": [{key: option[key] for key in
+                                 ("id", "name", "amount", "processingTime") if key in option}
+                                for option in cart["shippingOptions"]]}
+           if cart.get("shippingOptions") else {}),
     }
 
 

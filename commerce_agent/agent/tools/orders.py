@@ -192,8 +192,12 @@ def tools() -> list[Tool]:
     return [
         Tool("place_order",
              "Place the order for a cart and pay it with the sandbox card. Physical items "
-             "need a deliveryAddress. The user is asked to approve the payment first.",
-             schema({"cartId": {"type": "string"}, "deliveryAddress": _ADDRESS}, ["cartId"]),
+             "need a deliveryAddress; shippingMethodId picks one of the cart's "
+             "shippingOptions (default: the cart's choice, else the store's first). The user "
+             "is asked to approve the payment first.",
+             schema({"cartId": {"type": "string"}, "deliveryAddress": _ADDRESS,
+                     "shippingMethodId": {"type": "string", "minLength": 1,
+                                          "maxLength": 100}}, ["cartId"]),
              place, COMMERCE, effect=CHANGES, approval=approvals.place_order),
         Tool("get_order", "Show one order: its status, items, total and what can be done next.",
              schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE,

@@ -15,6 +15,7 @@ from commerce_agent.commerce import money
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
 from commerce_agent.commerce.catalog_import.source import slug
+from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.shop import checks, writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
@@ -67,6 +68,7 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
     constraints: Document | UnsetType = UNSET
     # Let the fulfillment simulator move this store's new orders (the sample stores do).
     simulateFulfillment: bool | UnsetType = UNSET
+    taxation: Document | UnsetType = UNSET  # {rate (percent), taxOnShipping, name}
 
 
 class NewCatalog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -116,6 +118,9 @@ def _check_shipping(shipping: dict[str, Any]) -> None:
         if not isinstance(area, str) or not re.fullmatch(r"[A-Z]{2}", area):
             raise validation_error(f"/shipping/deliveryAreas/{index}",
                                    "must be an ISO 3166 alpha-2 country code", str(area))
+    problem = charges.shipping_problem(shipping)
+    if problem is not None:
+        raise validation_error(f"/shipping{problem[0]}", problem[1])
 
 
 def _check_constraints(constraints: dict[str, Any], currency: str) -> None:
@@ -190,13 +195,17 @@ async def update_store(request: Request) -> Response:
             if value is UNSET:
                 continue
             name = {"info": INFO, "policies": POLICIES, "shipping": SHIPPING,
-                    "constraints": CONSTRAINTS}.get(key)
+                    "constraints": CONSTRAINTS, "taxation": charges.TAXATION}.get(key)
             if name is None:
                 changes[key] = msgspec.to_builtins(value)
             else:
                 metadata[name] = {**value, "_version": "1.0"}
         if SHIPPING in metadata:
             _check_shipping(metadata[SHIPPING])
+        if charges.TAXATION in metadata:
+            problem = charges.taxation_problem(metadata[charges.TAXATION])
+            if problem is not None:
+                raise validation_error(f"/taxation{problem[0]}", problem[1])
         if CONSTRAINTS in metadata:
             _check_constraints(metadata[CONSTRAINTS], str(row["currency"]))
         if metadata:

@@ -4,6 +4,10 @@ It is the single seam between the order lifecycle and what listens to it: the st
 Patch journal behind GET /orders/{id}/updates and the webhook outbox. Both rows are written in
 the same transaction as the change; live listeners are told only after commit.
 
+Order, refund and return events go to the customer's subscriptions and to those of the
+store's merchants, each event carrying the order's `storeId` (a merchant who is also the
+customer hears of it once).
+
 Patches are computed between *rendered* orders (document plus actions), so applying every
 patch of the stream to the first document gives exactly what GET /orders/{id} answers.
 """
@@ -20,6 +24,7 @@ from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import REFUNDS
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.storage import order_events as storage
+from commerce_agent.commerce.storage.catalog_writes import store_merchant_ids
 from commerce_agent.db import Transaction
 
 # Topic of Database.signal: the order feed wakes at once for changes of this process.
@@ -61,14 +66,26 @@ async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] |
         events.append((f"order.{current['status']}", current, previous))
     events += [("refund.created", {**refund, "orderId": after["id"]}, None)
                for refund in _new_refunds(before, after)]
-    await webhooks.emit_all(tx, owner_id, events)
+    await _emit(tx, owner_id, after.get("storeId"), events)
     return current
 
 
-async def return_changed(tx: Transaction, owner_id: str, before: dict[str, Any] | None,
-                         after: dict[str, Any]) -> None:
+async def _emit(tx: Transaction, owner_id: str, store_id: Any, events: list[webhooks.Event]
+                ) -> None:
+    """The customer's subscriptions, then each merchant's of the store, hear of `events`."""
+    store = str(store_id) if store_id else None
+    await webhooks.emit_all(tx, owner_id, events, store_id=store)
+    if store is None:
+        return
+    for merchant_id in await store_merchant_ids(tx, store):
+        if merchant_id != owner_id:
+            await webhooks.emit_all(tx, merchant_id, events, store_id=store)
+
+
+async def return_changed(tx: Transaction, owner_id: str, store_id: str | None,
+                         before: dict[str, Any] | None, after: dict[str, Any]) -> None:
     """A return was created (`before` None) or moved: webhook subscribers hear of it."""
     if before is None:
-        await webhooks.emit(tx, owner_id, "return.created", after)
+        await _emit(tx, owner_id, store_id, [("return.created", after, None)])
     elif before != after:
-        await webhooks.emit(tx, owner_id, "return.updated", after, before)
+        await _emit(tx, owner_id, store_id, [("return.updated", after, before)])

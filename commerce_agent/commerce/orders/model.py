@@ -84,6 +84,14 @@ class OrderLine(msgspec.Struct):
     fulfillmentType: str | None = None
 
 
+class ShippingMethod(msgspec.Struct):
+    """The shipping option chosen for what ships (the store's default when none was)."""
+
+    id: str
+    name: str
+    amount: MonetaryAmount
+
+
 class Order(msgspec.Struct):
     """An order as GET /orders/{id} answers it: the stored document plus `actions`."""
 
@@ -94,6 +102,13 @@ class Order(msgspec.Struct):
     createdAt: Timestamp
     updatedAt: Timestamp
     actions: list[Action] = []
+    # total = subtotal - discount + shipping + tax (services/carts/charges.py)
+    subtotal: MonetaryAmount | None = None
+    discount: MonetaryAmount | None = None
+    shipping: MonetaryAmount | None = None  # present when something ships
+    shippingMethod: ShippingMethod | None = None
+    tax: MonetaryAmount | None = None  # present when the store sets a tax rate
+    taxRate: str | None = None  # percent
     metadata: Metadata | None = None
     deliveryAddress: Place | None = None
     billingAddress: Place | None = None

@@ -77,7 +77,14 @@ class PromotionRequest(msgspec.Struct, forbid_unknown_fields=True):
     value: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
+class ShippingRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The shipping option for what the cart ships (null: the store's default)."""
+
+    shippingMethodId: Identifier | None
+
+
 _create = msgspec.json.Decoder(CreateCartRequest)
+_shipping = msgspec.json.Decoder(ShippingRequest)
 _add = msgspec.json.Decoder(AddItemRequest)
 _update = msgspec.json.Decoder(UpdateItemRequest)
 _promotion = msgspec.json.Decoder(PromotionRequest)
@@ -173,6 +180,18 @@ async def remove_promotion(request: Request) -> Response:
     return await write(request, principal, work)
 
 
+async def select_shipping(request: Request) -> Response:
+    principal = await writer_principal(request)
+    body = await decode_body(request, _shipping)
+
+    async def work(tx: Transaction) -> Response:
+        cart = await service.select_shipping(tx, principal, request.path_params["cart_id"],
+                                             body.shippingMethodId, _lifetime(request))
+        return json_response(cart.render())
+
+    return await write(request, principal, work)
+
+
 routes = [
     Route("/carts", create_cart, methods=["POST"]),
     Route("/carts/{cart_id}", get_cart, methods=["GET"]),
@@ -181,4 +200,5 @@ routes = [
     Route("/carts/{cart_id}/items/{line_id}", remove_item, methods=["DELETE"]),
     Route("/carts/{cart_id}/promotions", apply_promotion, methods=["POST"]),
     Route("/carts/{cart_id}/promotions/{code}", remove_promotion, methods=["DELETE"]),
+    Route("/carts/{cart_id}/shipping", select_shipping, methods=["PUT"]),
 ]

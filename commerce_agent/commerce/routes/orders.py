@@ -58,6 +58,9 @@ class CreateOrderRequest(Ruled, forbid_unknown_fields=True):
     consentGiven: bool | None = None
     promotionCode: Annotated[str, Meta(max_length=64)] | None = None
     guestInfo: GuestInfo | None = None
+    # One of the store's shipping options (GET /carts/{id} lists them); default: the cart's
+    # choice, else the store's first option.
+    shippingMethodId: Identifier | None = None
 
 
 _create = msgspec.json.Decoder(CreateOrderRequest)
@@ -73,7 +76,7 @@ def _order_request(body: CreateOrderRequest) -> OrderRequest:
                   "variantId": item.variantId, "options": item.options()}
                  for item in body.items]
     return OrderRequest(body.cartId, items, None, body.promotionCode, address, billing,
-                        body.metadata, body.notes)
+                        body.metadata, body.notes, shipping_method_id=body.shippingMethodId)
 
 
 async def create_order(request: Request) -> Response:

@@ -101,6 +101,7 @@ class WebhookDelivery(msgspec.Struct):
     subscriptionId: str
     eventId: str
     event: str
+    storeId: str | None  # the store the event concerns (order, return, catalog events)
     status: Literal["pending", "delivered", "failed", "cancelled"]
     attempts: int
     nextAttemptAt: Timestamp | None

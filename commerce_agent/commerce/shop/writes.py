@@ -101,7 +101,7 @@ def export_item(item: dict[str, Any]) -> dict[str, Any]:
 async def _emit(tx: Transaction, store_id: str, event: str, data: dict[str, Any],
                 previous: dict[str, Any] | None = None) -> None:
     for merchant_id in await storage.store_merchant_ids(tx, store_id):
-        await webhooks.emit(tx, merchant_id, event, data, previous)
+        await webhooks.emit(tx, merchant_id, event, data, previous, store_id=store_id)
 
 
 async def load_item(tx: Transaction, item_id: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ async def insert_cart(tx: Transaction, cart: dict[str, Any]) -> None:
 
 # A cart's own columns, as cart_with_lines reads them.
 CART_COLUMNS = ("id", "owner_id", "store_id", "status", "guest_info", "promotion_codes",
-                "created_at", "updated_at", "expires_at")
+                "shipping_method_id", "created_at", "updated_at", "expires_at")
 _CART_WITH_LINES = (
     f"SELECT {', '.join(f'carts.{column}' for column in CART_COLUMNS)}, "
     "cart_items.id AS line_id, cart_items.item_id, cart_items.variant_id AS line_variant, "
@@ -80,6 +80,11 @@ async def delete_line(tx: Transaction, line_id: str) -> None:
 async def set_promotions(tx: Transaction, cart_id: str, codes: list[str]) -> None:
     await tx.execute("UPDATE carts SET promotion_codes = :codes WHERE id = :id",
                      {"codes": msgspec.json.encode(codes).decode(), "id": cart_id})
+
+
+async def set_shipping_method(tx: Transaction, cart_id: str, method_id: str | None) -> None:
+    await tx.execute("UPDATE carts SET shipping_method_id = :method WHERE id = :id",
+                     {"method": method_id, "id": cart_id})
 
 
 async def mark_submitted(tx: Transaction, cart_id: str, now: str) -> bool:

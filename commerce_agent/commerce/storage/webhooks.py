@@ -10,8 +10,9 @@ from commerce_agent.db.placeholders import named_list
 
 _SUBSCRIPTION = ("SELECT id, url, events, description, metadata, active, deactivated_reason, "
                  "created_at, updated_at FROM webhook_subscriptions")
-_DELIVERY = ("SELECT d.id, d.subscription_id, d.event_id, e.event, d.status, d.attempts, "
-             "d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.delivered_at "
+_DELIVERY = ("SELECT d.id, d.subscription_id, d.event_id, e.event, e.store_id, d.status, "
+             "d.attempts, d.next_attempt_at, d.last_status, d.last_error, d.created_at, "
+             "d.delivered_at "
              "FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id")
 # A delivery the sender may take: pending, due, not leased, for a live subscription.
 _CLAIMABLE = ("d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until <= :now) "
@@ -90,8 +91,8 @@ async def cancel_pending(tx: Transaction, subscription_id: str, reason: str, at:
 
 async def insert_event(tx: Transaction, event: dict[str, Any]) -> None:
     await tx.execute(
-        "INSERT INTO webhook_events (id, owner_id, event, body, created_at) "
-        "VALUES (:id, :owner, :event, :body, :at)", event)
+        "INSERT INTO webhook_events (id, owner_id, event, store_id, body, created_at) "
+        "VALUES (:id, :owner, :event, :store, :body, :at)", event)
 
 
 async def insert_delivery(tx: Transaction, delivery: dict[str, Any]) -> None:

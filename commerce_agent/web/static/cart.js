@@ -166,6 +166,20 @@ function promotionForm(cart) {
   return form;
 }
 
+// The store's shipping options for what the cart ships; choosing one reprices the cart.
+function shippingForm(cart) {
+  if (!(cart.shippingOptions || []).length) return null;
+  const select = el("select", { id: `shipping-${cart.id}`, name: "shippingMethodId" },
+    cart.shippingOptions.map((option) => el("option",
+      { value: option.id, selected: cart.shippingMethod && cart.shippingMethod.id === option.id },
+      `${option.name} — ${money(option.amount)}`)));
+  select.addEventListener("change", async () => {
+    const result = await api("PUT", `/carts/${cart.id}/shipping`, { shippingMethodId: select.value });
+    if (result.ok) show(); else alert(problem(result));
+  });
+  return el("p", { class: "row shipping" }, el("label", { for: select.id }, "Shipping"), select);
+}
+
 async function show() {
   if (!signedIn) { root.replaceChildren(); return; }
   const sections = [];
@@ -181,7 +195,10 @@ async function show() {
       el("ul", { class: "lines" }, cart.items.map((line) => lineRow(cart, line))),
       (cart.promotions || []).length ? el("p", {}, `Promotions: ${cart.promotions.map((p) => p.code || p.value || p.id).join(", ")}`) : null,
       promotionForm(cart),
+      shippingForm(cart),
       el("p", {}, "Subtotal ", money(cart.subtotal), " · discount ", money(cart.discount),
+         cart.shipping ? ` · shipping ${money(cart.shipping)}` : "",
+         cart.tax ? ` · tax ${money(cart.tax)}` : "",
          " · ", el("strong", { class: "total" }, `Total ${money(cart.total)}`)),
       checkoutForm(cart)));
   }

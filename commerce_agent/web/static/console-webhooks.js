@@ -18,7 +18,7 @@ async function showLog(hook) {
   logSection.hidden = false;
   document.getElementById("delivery-caption").textContent = `Deliveries to ${hook.url}, newest first`;
   rows.replaceChildren(...result.data.deliveries.map((d) => el("tr", { "data-delivery-id": d.id },
-    el("td", {}, d.event), el("td", {}, label(d.status)), el("td", {}, d.attempts),
+    el("td", d.storeId ? { "data-store-id": d.storeId } : {}, d.event), el("td", {}, label(d.status)), el("td", {}, d.attempts),
     el("td", {}, d.lastStatusCode ?? d.lastError ?? ""), el("td", {}, when(d.deliveredAt || d.createdAt)),
     el("td", {}, el("button", { type: "button", onclick: async () => {
       if ((await write("POST", `/webhooks/${encodeURIComponent(hook.id)}/deliveries/${encodeURIComponent(d.id)}/redeliver`,

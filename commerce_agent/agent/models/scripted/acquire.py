@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
@@ -264,6 +265,11 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
         args["deliveryAddress"] = address
+    options = cart.get("shippingOptions") or []
+    method = next((found for found in (chosen_option(text, options)
+                                       for text in reversed(p.frame.texts)) if found), None)
+    if method is not None:  # "express", "the cheaper shipping": else the cart's choice
+        args["shippingMethodId"] = method
     return p.call("place_order", **args)
 
 

@@ -13,7 +13,7 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services.carts import pricing
+from commerce_agent.commerce.services.carts import charges, pricing
 from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.services.catalog.storefront import StockedItem, group_rows
 from commerce_agent.commerce.services.fulfillment import scheduling
@@ -75,7 +75,7 @@ class CartView:
     promotions: dict[str, dict[str, Any]] = field(default_factory=dict)  # shared: read only
     # Computed once per view (functools.cached_property takes a lock on every read in 3.11).
     _codes: list[str] | None = field(default=None, init=False, repr=False, compare=False)
-    _prices: tuple[list[pricing.AppliedPromotion], tuple[Decimal, Decimal, Decimal]] | None = \
+    _prices: tuple[list[pricing.AppliedPromotion], charges.Charges] | None = \
         field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -98,32 +98,65 @@ class CartView:
         return sum((line.unit_price * line.quantity for line in self.lines), Decimal(0))
 
     @property
-    def _priced(self) -> tuple[list[pricing.AppliedPromotion], tuple[Decimal, Decimal, Decimal]]:
+    def ships(self) -> bool:
+        """Whether anything in the cart is sent to an address (and so carries shipping)."""
+        return any(line.item is not None and charges.ships(line.item.doc)
+                   for line in self.lines)
+
+    @property
+    def shipping_method_id(self) -> str | None:
+        """The shopper's stored choice, while the store still offers it (else the default)."""
+        chosen = self.row["shipping_method_id"]
+        offered = self.store_metadata.get(charges.SHIPPING, {}).get("shippingOptions", [])
+        return str(chosen) if chosen and any(
+            isinstance(option, dict) and option.get("id") == chosen for option in offered) \
+            else None
+
+    def charges_for(self, lines: list[CartLine], discount: Decimal, method_id: str | None,
+                    field: str = "/shippingMethodId", *, shipped: bool = True
+                    ) -> charges.Charges:
+        """The charges of some of the lines (a fulfillment group) after their discount;
+        `shipped` False: the group is collected, so nothing of it carries shipping."""
+        subtotal = sum((line.unit_price * line.quantity for line in lines), Decimal(0))
+        needed = shipped and any(line.item is not None and charges.ships(line.item.doc)
+                                 for line in lines)
+        return charges.compute(self.store_metadata, self.currency, subtotal, discount, needed,
+                               method_id, field)
+
+    @property
+    def _priced(self) -> tuple[list[pricing.AppliedPromotion], charges.Charges]:
         # Priced once per view: an order asks for its totals several times. The services
         # change a view's lines only before `_saved`, which answers with a new view.
         if self._prices is None:
             subtotal = self.subtotal
             applied = pricing.evaluate(self.codes, self.promotions, subtotal, self.currency)
             discount = sum((p.discount for p in applied), Decimal(0))
-            self._prices = applied, (subtotal, discount, subtotal - discount)
+            self._prices = applied, self.charges_for(self.lines, discount,
+                                                     self.shipping_method_id)
         return self._prices
 
     def applied_promotions(self) -> list[pricing.AppliedPromotion]:
         return self._priced[0]
 
-    def totals(self) -> tuple[Decimal, Decimal, Decimal]:
-        """Subtotal, discount and total."""
+    def priced(self) -> charges.Charges:
+        """Subtotal, discount, shipping (the chosen or default option) and tax."""
         return self._priced[1]
 
+    def totals(self) -> tuple[Decimal, Decimal, Decimal]:
+        """Subtotal, discount and total (shipping and tax included)."""
+        priced = self._priced[1]
+        return priced.subtotal, priced.discount, priced.total
+
     def render(self) -> dict[str, Any]:
-        applied, (subtotal, discount, total) = self._priced
+        applied, priced = self._priced
         cart: dict[str, Any] = {
             "id": self.id, "storeId": self.row["store_id"], "status": self.row["status"],
             "items": [line.render(self.currency) for line in self.lines],
             "promotions": [p.render(self.currency) for p in applied],
-            "subtotal": money.money(subtotal, self.currency),
-            "discount": money.money(discount, self.currency),
-            "total": money.money(total, self.currency),
+            "subtotal": money.money(priced.subtotal, self.currency),
+            "discount": money.money(priced.discount, self.currency),
+            **priced.render(self.currency),
+            "total": money.money(priced.total, self.currency),
             "itemCount": sum(line.quantity for line in self.lines),
             "createdAt": self.row["created_at"], "updatedAt": self.row["updated_at"],
             "expiresAt": self.row["expires_at"],
@@ -136,6 +169,11 @@ class CartView:
             {"id": "apply_promotion", "href": f"/carts/{self.id}/promotions", "method": "POST",
              "title": "Apply a promotion code"},
         ]
+        if self.ships:
+            cart["shippingOptions"] = charges.options(self.store_metadata, priced.merchandise,
+                                                      self.currency)
+            cart["actions"].append({"id": "select_shipping", "href": f"/carts/{self.id}/shipping",
+                                    "method": "PUT", "title": "Choose a shipping option"})
         if self.lines:
             cart["actions"].append({"id": "checkout", "href": "/orders", "method": "POST",
                                     "rel": "create", "title": "Place the order"})
@@ -351,6 +389,19 @@ async def check_per_user_limits(db: Any, user_id: str, cart: CartView, codes: li
                 400, "promotion_invalid", f"The code {code!r} cannot be applied.",
                 details=[{"type": "business_logic", "reason": "per_user_limit_reached",
                           "value": code}], params={"code": code})
+
+
+async def select_shipping(tx: Transaction, principal: Principal, cart_id: str,
+                          method_id: str | None, lifetime: int) -> CartView:
+    """Choose one of the store's shipping options for what the cart ships (None: go back to
+    the store's default); 400 shipping_method_invalid for an id the store does not offer."""
+    cart = await open_cart(tx, cart_id, principal)
+    if method_id is not None:
+        offered = charges.options(cart.store_metadata, cart.priced().merchandise,
+                                  cart.currency)
+        charges.choose(offered, method_id, "/shippingMethodId")
+    await storage.set_shipping_method(tx, cart.id, method_id)
+    return await _saved(tx, cart, lifetime, shipping_method_id=method_id)
 
 
 async def remove_promotion(tx: Transaction, principal: Principal, cart_id: str, code: str,

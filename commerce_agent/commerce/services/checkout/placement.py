@@ -17,14 +17,16 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
-from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS
+from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
 from commerce_agent.commerce.payments import exact, proofs, providers, x402, x402_v2
 from commerce_agent.commerce.services.carts import cart as carts
-from commerce_agent.commerce.services.carts import pricing
+from commerce_agent.commerce.services.carts import charges, pricing
 from commerce_agent.commerce.services.carts.cart import CartLine, CartView
 from commerce_agent.commerce.services.catalog.storefront import group_rows
 from commerce_agent.commerce.services.checkout import setup as order_setup
+from commerce_agent.commerce.services.fulfillment import intent as fulfillment_intent
 from commerce_agent.commerce.services.fulfillment import shipping
+from commerce_agent.commerce.services.fulfillment.intent import Group
 from commerce_agent.commerce.storage import carts as cart_storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as storage
@@ -46,6 +48,9 @@ class OrderRequest:
     metadata: dict[str, Any]
     notes: str | None
     guest_info: dict[str, Any] | None = None
+    # One of the store's shipping options for what ships (None: the cart's choice, else the
+    # store's default). A fulfillment intent names one per physical group instead.
+    shipping_method_id: str | None = None
 
 
 @dataclass
@@ -66,11 +71,27 @@ class PlacedOrder:
 
 def _needs_delivery(line: CartLine) -> bool:
     assert line.item is not None
-    kind = line.item.doc.get("fulfillmentType")
-    if kind == "physical":
-        return True
-    components = line.item.doc.get("fulfillmentComponents", [])
-    return kind == "hybrid" and any(c.get("type") == "physical" for c in components)
+    return charges.ships(line.item.doc)
+
+
+def order_charges(cart: CartView, request: OrderRequest, groups: list[Group] | None
+                  ) -> list[charges.Charges]:
+    """What the order costs (one entry per order it becomes): lines, discount, shipping and
+    tax; their totals together are the amount due (the 402 amount)."""
+    if groups is not None:
+        return fulfillment_intent.group_charges(cart, groups, _intent_key(request))
+    if request.shipping_method_id is None:
+        return [cart.priced()]
+    return [cart.charges_for(cart.lines, cart.priced().discount, request.shipping_method_id)]
+
+
+def _intent_key(request: OrderRequest) -> str:
+    return next((key for key in request.metadata
+                 if key.split("@", 1)[0] == FULFILLMENT_INTENT), FULFILLMENT_INTENT)
+
+
+def amount_due(priced: list[charges.Charges]) -> Decimal:
+    return sum((entry.total for entry in priced), Decimal(0))
 
 
 def order_type(lines: list[CartLine]) -> str:
@@ -113,8 +134,8 @@ async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequ
     now = clock.now_iso()
     codes = [request.promotion_code.strip().upper()] if request.promotion_code else []
     row = {"id": None, "store_id": store_id, "status": "active", "guest_info": None,
-           "promotion_codes": json.dumps(codes), "created_at": now, "updated_at": now,
-           "expires_at": now}
+           "promotion_codes": json.dumps(codes), "shipping_method_id": None,
+           "created_at": now, "updated_at": now, "expires_at": now}
     view = await carts.view(tx, row, [])
     view.lines = [CartLine(new_id("line"), line["itemId"], line.get("variantId") or "",
                            line["quantity"], line["options"], items[line["itemId"]])
@@ -165,7 +186,7 @@ def _check_rules(cart: CartView, request: OrderRequest, *, planned: bool = False
     if needs_address and request.delivery_address is not None:
         shipping.check_deliverable(cart.store_metadata, request.delivery_address)
     minimum = pricing.minimum_order_value(cart.store_metadata)
-    total = cart.totals()[2]
+    total = cart.priced().merchandise  # what the goods come to: shipping and tax aside
     if minimum is not None and total < minimum:
         least = money.money(minimum, cart.currency)["amount"]
         raise CommerceError(
@@ -176,17 +197,21 @@ def _check_rules(cart: CartView, request: OrderRequest, *, planned: bool = False
             params={"minimum": money.money(minimum, cart.currency)})
 
 
-def preflight(cart: CartView, request: OrderRequest) -> None:
+def preflight(cart: CartView, request: OrderRequest) -> list[charges.Charges]:
     """The checks placing `request` runs before any payment, without writing anything: what
-    an approval prompt asks before the person is asked to pay (400/409 as place_order)."""
+    an approval prompt asks before the person is asked to pay (400/409 as place_order).
+    Returns what the order will cost (order_charges)."""
     _check_lines(cart)
     _, groups = order_setup.check_request(request.metadata, cart)
     _check_rules(cart, request, planned=groups is not None)
+    return order_charges(cart, request, groups)
 
 
 def _order_document(order_id: str, cart: CartView, request: OrderRequest,
-                    payment: dict[str, Any] | None) -> dict[str, Any]:
-    subtotal, discount, total = cart.totals()
+                    payment: dict[str, Any] | None, priced: list[charges.Charges]
+                    ) -> dict[str, Any]:
+    subtotal, discount, total = cart.priced().subtotal, cart.priced().discount, \
+        amount_due(priced)
     now = clock.now_iso()
     items = []
     for line in cart.lines:
@@ -207,6 +232,7 @@ def _order_document(order_id: str, cart: CartView, request: OrderRequest,
         "orderType": order_type(cart.lines), "storeId": cart.row["store_id"],
         "items": items, "subtotal": money.money(subtotal, cart.currency),
         "discount": money.money(discount, cart.currency),
+        **(priced[0].render(cart.currency) if len(priced) == 1 else {}),
         "total": money.money(total, cart.currency), "createdAt": now, "updatedAt": now,
         "metadata": metadata,
     }
@@ -224,9 +250,9 @@ def _order_document(order_id: str, cart: CartView, request: OrderRequest,
 
 
 async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
-                        payment: Payment, order_id: str, pay_to: str) -> dict[str, Any]:
+                        payment: Payment, order_id: str, pay_to: str, total: Decimal
+                        ) -> dict[str, Any]:
     """Spend the proof inside the order transaction; returns the order's payment record."""
-    total = cart.totals()[2]
     proof = payment.proof
     if proof.scheme == "fiat_intent":
         intent_id = str(proof.payload.get("paymentIntentId", ""))[:200]
@@ -265,9 +291,8 @@ async def _take_stock(tx: Transaction, cart: CartView) -> None:
 
 
 async def _payment_required(tx: Transaction, principal: Principal, cart: CartView,
-                            base_url: str, pay_to: str, idempotency: str | None
-                            ) -> PlacedOrder:
-    total = cart.totals()[2]
+                            base_url: str, pay_to: str, idempotency: str | None,
+                            total: Decimal) -> PlacedOrder:
     resource = f"{base_url}/orders"
     cart_id = None if cart.row["id"] is None else str(cart.row["id"])
     key = providers.offer_key(principal.user_id, cart_id,
@@ -299,18 +324,20 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
     metadata, groups = order_setup.check_request(request.metadata, cart)
     request = dataclasses.replace(request, metadata=metadata)
     _check_rules(cart, request, planned=groups is not None)
-    total = cart.totals()[2]
+    priced = order_charges(cart, request, groups)
+    total = amount_due(priced)
     order_id = new_id("ord")
     record = None
     if total > Decimal(0):
         if payment is None:
             return await _payment_required(tx, principal, cart, base_url, pay_to,
-                                           idempotency)
-        record = await _take_payment(tx, principal, cart, payment, order_id, pay_to)
-    doc = _order_document(order_id, cart, request, record)
+                                           idempotency, total)
+        record = await _take_payment(tx, principal, cart, payment, order_id, pay_to, total)
+    doc = _order_document(order_id, cart, request, record, priced)
     if record is None:
         doc["status"] = "confirmed"
-    docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url)
+    docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url,
+                                     priced)
     for placed in docs:
         await storage.insert_order(tx, principal.user_id, placed)
     if cart.row["id"] is not None and not await cart_storage.mark_submitted(

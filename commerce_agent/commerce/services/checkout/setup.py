@@ -18,6 +18,7 @@ from commerce_agent.commerce.orders.model import FULFILLMENT_INTENT, SUBSCRIPTIO
 from commerce_agent.commerce.orders.rules import add_period
 from commerce_agent.commerce.services.carts import customer_fields
 from commerce_agent.commerce.services.carts.cart import CartLine, CartView
+from commerce_agent.commerce.services.carts.charges import Charges
 from commerce_agent.commerce.services.fulfillment import intent as fulfillment_intent
 from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.commerce.services.fulfillment import scheduling
@@ -66,12 +67,13 @@ def _preorder(doc: dict[str, Any], cart: CartView) -> None:
 
 
 async def prepare(tx: Transaction, owner_id: str, doc: dict[str, Any], cart: CartView,
-                  groups: list[Group] | None, base_url: str) -> list[dict[str, Any]]:
+                  groups: list[Group] | None, base_url: str,
+                  priced: list[Charges] | None = None) -> list[dict[str, Any]]:
     """The order documents to insert for this cart (one, or one per fulfillment group)."""
     store = cart.store
     now = clock.now()
     context = fulfillment.Context(now, 1.0, base_url)
-    documents = fulfillment_intent.split(doc, groups)
+    documents = fulfillment_intent.split(doc, groups, priced)
     for document in documents:
         attach_subscription(document, cart.lines, now)
         _preorder(document, cart)

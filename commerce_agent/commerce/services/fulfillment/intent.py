@@ -18,6 +18,7 @@ from msgspec import Meta
 
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
+from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.commerce.services.carts.customer_fields import pointer_of
 from commerce_agent.commerce.services.fulfillment import shipping
@@ -138,42 +139,54 @@ def _order_type(items: list[dict[str, Any]]) -> str:
     return next(iter(kinds), "physical")
 
 
-def _shares(doc: dict[str, Any], groups: list[Group]) -> list[tuple[Decimal, Decimal]]:
-    """(subtotal, discount) per group; the discounts add up to the cart's exactly."""
-    currency = doc["total"]["currency"]
-    totals = {item["id"]: money.parse(item["lineTotal"]["amount"]) for item in doc["items"]}
-    subtotals = [sum((totals[ref.cartItemId] for ref in group.itemRefs), Decimal(0))
-                 for group in groups]
-    discount, whole = money.parse(doc["discount"]["amount"]), sum(subtotals, Decimal(0))
-    shares, given = [], Decimal(0)
-    for index, subtotal in enumerate(subtotals):
+def group_charges(cart: CartView, groups: list[Group], key: str) -> list[charges.Charges]:
+    """What each group costs: its lines, its share of the cart's discount (the shares add up
+    to the discount exactly, in proportion to each group's subtotal), the shipping option a
+    physical group names (pickup groups ship nothing) and the store's tax."""
+    currency = cart.currency
+    lines = {line.id: line for line in cart.lines}
+    members = [[lines[ref.cartItemId] for ref in group.itemRefs] for group in groups]
+    subtotals = [sum((line.unit_price * line.quantity for line in group), Decimal(0))
+                 for group in members]
+    discount, whole = cart.priced().discount, sum(subtotals, Decimal(0))
+    priced, given = [], Decimal(0)
+    for index, (group, subtotal) in enumerate(zip(groups, subtotals, strict=True)):
         if index == len(subtotals) - 1:
             share = discount - given
         else:
             share = money.quantize(discount * subtotal / whole, currency) if whole else Decimal(0)
         given += share
-        shares.append((subtotal, share))
-    return shares
+        details = group.deliveryDetails
+        physical = group.fulfillmentType == "physical" and details is not None
+        priced.append(cart.charges_for(
+            members[index], share, details.shippingMethodId if details else None,
+            f"/metadata/{key}/{index}/deliveryDetails/shippingMethodId", shipped=physical))
+    return priced
 
 
-def split(doc: dict[str, Any], groups: list[Group] | None) -> list[dict[str, Any]]:
-    """One order document per group (the first keeps the id the payment was taken for)."""
+def split(doc: dict[str, Any], groups: list[Group] | None,
+          priced: list[charges.Charges] | None = None) -> list[dict[str, Any]]:
+    """One order document per group (the first keeps the id the payment was taken for),
+    each with its charges (`priced`, from group_charges)."""
     if not groups:
         return [doc]
+    assert priced is not None and len(priced) == len(groups)
     currency = doc["total"]["currency"]
     ids = [doc["id"], *(new_id("ord") for _ in groups[1:])]
     group_id = new_id("fgrp")
     orders = []
-    for index, (group, (subtotal, discount)) in enumerate(zip(groups, _shares(doc, groups),
-                                                             strict=True)):
+    for index, (group, part_charges) in enumerate(zip(groups, priced, strict=True)):
         part = copy.deepcopy(doc)
         wanted = {ref.cartItemId for ref in group.itemRefs}
         part["id"] = ids[index]
         part["items"] = [item for item in doc["items"] if item["id"] in wanted]
         part["orderType"] = _order_type(part["items"])
-        part["subtotal"] = money.money(subtotal, currency)
-        part["discount"] = money.money(discount, currency)
-        part["total"] = money.money(subtotal - discount, currency)
+        for key in charges.RENDERED:
+            part.pop(key, None)
+        part["subtotal"] = money.money(part_charges.subtotal, currency)
+        part["discount"] = money.money(part_charges.discount, currency)
+        part.update(part_charges.render(currency))
+        part["total"] = money.money(part_charges.total, currency)
         intent: dict[str, Any] = {"_version": "1.0", "groupId": group_id, "index": index,
                                   "orderIds": ids, **msgspec.to_builtins(group)}
         intent.pop("itemRefs")

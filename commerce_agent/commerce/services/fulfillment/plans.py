@@ -60,7 +60,8 @@ def _shipping_option(store: dict[str, Any], doc: dict[str, Any]) -> dict[str, An
     shipping = store.get("metadata", {}).get(STORE_SHIPPING, {})
     options = shipping.get("shippingOptions", [])
     chosen = doc.get("metadata", {}).get(FULFILLMENT_INTENT, {}).get(
-        "deliveryDetails", {}).get("shippingMethodId")
+        "deliveryDetails", {}).get("shippingMethodId") \
+        or doc.get("shippingMethod", {}).get("id")
     option: dict[str, Any] = next((o for o in options if o.get("id") == chosen), {}) \
         or next((o for o in options if o.get("providers")), {})
     carrier = next(iter(option.get("providers", [])), None) or "Sandbox Post"

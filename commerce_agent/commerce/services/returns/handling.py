@@ -52,11 +52,15 @@ def next_status(ret: dict[str, Any]) -> str | None:
 
 
 def _refund_share(doc: dict[str, Any], line: dict[str, Any], quantity: int) -> Decimal:
+    """What returning `quantity` of a line gives back: its share of the goods after the
+    order's discount, with the tax paid on it; shipping is not refunded by a return."""
     subtotal = money.parse(doc["subtotal"]["amount"])
-    total = money.parse(doc["total"]["amount"])
+    goods = subtotal - money.parse(doc.get("discount", {}).get("amount", "0"))
     value = money.parse(line["lineTotal"]["amount"]) * quantity / int(line["quantity"])
     if subtotal > 0:
-        value = value * total / subtotal
+        value = value * goods / subtotal
+    if doc.get("taxRate"):
+        value = value * (1 + money.parse(str(doc["taxRate"])) / 100)
     return money.quantize(value, doc["total"]["currency"])
 
 
@@ -117,7 +121,7 @@ async def create(tx: Transaction, owner_id: str, request: dict[str, Any]) -> dic
     if request.get("reason"):
         ret["reason"] = request["reason"]
     await storage.insert(tx, owner_id, ret)
-    await order_events.return_changed(tx, owner_id, None, dict(ret))
+    await order_events.return_changed(tx, owner_id, doc.get("storeId"), None, dict(ret))
     await lifecycle.change_order(
         tx, doc["id"], lambda order: order.setdefault("returns", []).append(_summary(ret)),
         owner_id=owner_id)
@@ -172,7 +176,8 @@ async def advance(tx: Transaction, return_id: str, to: str | None = None) -> dic
             if entry is not None:
                 ret["refund"] = {"id": entry["id"], "amount": entry["amount"]}
 
-    await lifecycle.change_order(tx, ret["orderId"], change)
+    order = await lifecycle.change_order(tx, ret["orderId"], change)
     await storage.save(tx, ret)
-    await order_events.return_changed(tx, str(row["owner_id"]), before, dict(ret))
+    await order_events.return_changed(tx, str(row["owner_id"]), order.get("storeId"), before,
+                                      dict(ret))
     return dict(ret)

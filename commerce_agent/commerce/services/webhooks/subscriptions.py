@@ -58,13 +58,16 @@ Event = tuple[str, dict[str, Any], dict[str, Any] | None]  # (event, data, previ
 
 
 async def emit(tx: Transaction, owner_id: str, event: str, data: dict[str, Any],
-               previous: dict[str, Any] | None = None) -> str | None:
+               previous: dict[str, Any] | None = None, *, store_id: str | None = None
+               ) -> str | None:
     """Queue `event` for every active subscription of the owner that wants it; returns the
-    event id (None when nobody subscribed, and then nothing is stored)."""
-    return (await emit_all(tx, owner_id, [(event, data, previous)]))[0]
+    event id (None when nobody subscribed, and then nothing is stored). `store_id`: the store
+    the event concerns, sent as the payload's `storeId`."""
+    return (await emit_all(tx, owner_id, [(event, data, previous)], store_id=store_id))[0]
 
 
-async def emit_all(tx: Transaction, owner_id: str, events: list[Event]) -> list[str | None]:
+async def emit_all(tx: Transaction, owner_id: str, events: list[Event], *,
+                   store_id: str | None = None) -> list[str | None]:
     """`emit` for several events of one change, reading the owner's subscriptions once."""
     for event, _, _ in events:
         assert event in EVENTS, event
@@ -82,7 +85,10 @@ async def emit_all(tx: Transaction, owner_id: str, events: list[Event]) -> list[
                                    "data": data}
         if previous is not None:
             payload["previousData"] = previous
+        if store_id is not None:
+            payload["storeId"] = store_id
         await storage.insert_event(tx, {"id": event_id, "owner": owner_id, "event": event,
+                                        "store": store_id,
                                         "body": msgspec.json.encode(payload), "at": now})
         for subscription_id in subscriptions:
             await storage.insert_delivery(tx, {"id": new_id("whd"),
@@ -188,7 +194,8 @@ async def delete(tx: Transaction, owner_id: str, subscription_id: str) -> None:
 def render_delivery(row: Row, attempts: list[Row]) -> dict[str, Any]:
     return {
         "id": row["id"], "subscriptionId": row["subscription_id"], "eventId": row["event_id"],
-        "event": row["event"], "status": row["status"], "attempts": row["attempts"],
+        "event": row["event"], "storeId": row["store_id"], "status": row["status"],
+        "attempts": row["attempts"],
         "nextAttemptAt": row["next_attempt_at"] if row["status"] == "pending" else None,
         "lastStatusCode": row["last_status"], "lastError": row["last_error"],
         "createdAt": row["created_at"], "deliveredAt": row["delivered_at"],
