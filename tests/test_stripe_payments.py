@@ -106,10 +106,11 @@ async def test_a_real_payment_intent_pays_the_order(
     order = await _cart(client, alice, 2)
     entry = await _offer(client, alice, order)
     extra = entry["extra"]
-    assert entry["network"] == "stripe" and entry["maxAmountRequired"] == "3600"
+    # two mugs at 18.00 and Standard shipping 8.50: the 402 amount is the order total
+    assert entry["network"] == "stripe" and entry["maxAmountRequired"] == "4450"
     assert extra["provider"] == "stripe" and extra["publishableKey"] == PUBLISHABLE_KEY
     intent = localstripe.client().v1.payment_intents.retrieve(extra["paymentIntentId"])
-    assert (intent.amount, intent.currency) == (3600, "usd")
+    assert (intent.amount, intent.currency) == (4450, "usd")
     assert intent.client_secret == extra["clientSecret"]
     assert intent.metadata["commerce_agent_owner"] == "user_alice"
     assert extra["inputAction"] == {"type": "link", "href": extra["paymentUrl"],
@@ -124,7 +125,7 @@ async def test_a_real_payment_intent_pays_the_order(
     assert placed.status_code == 201, placed.text
     payment = placed.json()["payment"]
     assert payment["network"] == "stripe" and payment["reference"] == intent.id
-    assert payment["amount"] == {"amount": "36.00", "currency": "USD"}
+    assert payment["amount"] == {"amount": "44.50", "currency": "USD"}
     capabilities = {c["id"]: c for c in
                     (await client.get("/capabilities")).json()["capabilities"]}
     [fiat] = capabilities["dev.commerce.payment.x402_fiat@1.0"]["metadata"]["providers"]
@@ -207,8 +208,8 @@ async def test_cancelling_refunds_through_stripe_once(
     [entry] = cancelled.json()["metadata"][REFUNDS]
     stripe_refunds = localstripe.client().v1.refunds.list(
         {"payment_intent": placed["payment"]["reference"]}).data
-    assert [(r.id, r.amount) for r in stripe_refunds] == [(entry["providerRefundId"], 1800)]
-    assert entry["amount"] == {"amount": "18.00", "currency": "USD"}
+    assert [(r.id, r.amount) for r in stripe_refunds] == [(entry["providerRefundId"], 2650)]
+    assert entry["amount"] == {"amount": "26.50", "currency": "USD"}
     assert entry["status"] == "succeeded"
     again = await client.post(f"/orders/{placed['id']}/cancel", json={}, headers=alice)
     assert_error(again, 403, "order_already_cancelled")

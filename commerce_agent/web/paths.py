@@ -3,6 +3,8 @@ pages sit under /shop (the storefront itself is /)."""
 
 from __future__ import annotations
 
+from commerce_agent.commerce.payments.providers import PAYMENT_PAGE
+
 STOREFRONT = "/"
 PREFIX = "/shop"
 STORE = PREFIX + "/stores/{store_id}"
@@ -10,7 +12,7 @@ ITEM = PREFIX + "/items/{item_id}"
 CART = PREFIX + "/cart"
 ORDERS = PREFIX + "/orders"
 ORDER = PREFIX + "/orders/{order_id}"
-STRIPE_PAY = PREFIX + "/pay/{intent_id}"  # the payment-link page (Stripe)
+STRIPE_PAY = PAYMENT_PAGE  # the payment-link page (Stripe), named by the payments package
 API_TOKEN = PREFIX + "/api-token"  # noqa: S105 - a URL path
 STATIC = PREFIX + "/static/{name}"
 STATIC_PREFIX = PREFIX + "/static/"

@@ -28,9 +28,11 @@ from commerce_agent.commerce.payments.stripe_api import (
 from commerce_agent.commerce.storage import payments as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
-from commerce_agent.web import paths
 
 PROVIDERS = ("sandbox", "stripe")
+
+# Where the shopper pays a Stripe intent (the web app serves it; agents hand out the link).
+PAYMENT_PAGE = "/shop/pay/{intent_id}"
 
 
 class FiatProvider(Protocol):
@@ -192,7 +194,7 @@ def check_paid(intent: Intent, *, owner_id: str, amount: int, currency: str) -> 
 
 def payment_url(base_url: str, intent_id: str, client_secret: str) -> str:
     """The page a shopper pays on: for the agent and MCP, which cannot type a card."""
-    path = paths.STRIPE_PAY.replace("{intent_id}", intent_id)
+    path = PAYMENT_PAGE.replace("{intent_id}", intent_id)
     return f"{base_url}{path}?secret={client_secret}"
 
 
