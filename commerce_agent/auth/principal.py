@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
+from commerce_agent.auth import guests
 from commerce_agent.auth.tokens import Principal, remembered_owner
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import header
@@ -59,3 +60,23 @@ async def writer_principal(request: Request) -> Principal:
     refused there, before any of the write's statements). Any other use needs
     require_principal."""
     return await require_principal(request, confirmed=False)
+
+
+def _guest(request: Request) -> Principal | None:
+    """The guest principal of a guest cart token (auth.guests), None for any other caller."""
+    token = _bearer(request)
+    if not token or not guests.is_guest_token(token):
+        return None
+    if not guests.well_formed(token):
+        raise invalid_token()
+    return guests.guest_principal(token)
+
+
+async def cart_principal(request: Request) -> Principal:
+    """require_principal for the cart routes, which also take a guest cart token."""
+    return _guest(request) or await require_principal(request)
+
+
+async def cart_writer(request: Request) -> Principal:
+    """writer_principal for the cart routes, which also take a guest cart token."""
+    return _guest(request) or await writer_principal(request)

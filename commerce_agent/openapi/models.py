@@ -183,6 +183,15 @@ class Order(msgspec.Struct):
     billingAddress: Place | None = None
 
 
+class CartList(msgspec.Struct):
+    carts: list[Cart]
+    pagination: Pagination
+
+
+class AdoptedCarts(msgspec.Struct):
+    carts: list[Cart]
+
+
 class OrderList(msgspec.Struct):
     orders: list[Order]
     pagination: Pagination
