@@ -36,6 +36,7 @@ from commerce_agent.commerce.services.catalog.cache import CatalogCache
 from commerce_agent.commerce.services.fulfillment.simulator import simulator_worker
 from commerce_agent.commerce.services.orders.feed import OrderFeed, order_feed_worker
 from commerce_agent.commerce.services.webhooks.sender import webhook_sender_worker
+from commerce_agent.compression import compressed
 from commerce_agent.db import DatabaseUnavailable, database_for
 from commerce_agent.errors import (
     CommerceError,
@@ -52,6 +53,7 @@ from commerce_agent.routing import IndexedRouter
 from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
 from commerce_agent.web import routes as web_routes
+from commerce_agent.web.error_pages import error_page
 
 # Background services started with the app (simulator, webhook sender, …), each an async
 # context manager factory taking the app.
@@ -79,10 +81,10 @@ class CommerceApp(Starlette):
         self.agent_mount = agent_mount
 
     def build_middleware_stack(self) -> ASGIApp:
-        return DrainUnreadBody(CommerceLayer(
+        return compressed(DrainUnreadBody(CommerceLayer(
             self.router, super().build_middleware_stack(),
             handlers=dict(self.exception_handlers),
-            skip=(self.agent_mount, mcp_routes.MCP_PATH)))
+            skip=(self.agent_mount, mcp_routes.MCP_PATH))))
 
 
 def commerce_routes() -> list[BaseRoute]:
@@ -133,4 +135,5 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     app.state.pay_to = x402.DEFAULT_PAY_TO
     app.state.max_promotions = capabilities.MAX_PROMOTIONS
     app.state.localize_error = localize_error
+    app.state.error_page = error_page
     return app

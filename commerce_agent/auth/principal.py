@@ -35,8 +35,8 @@ def invalid_token() -> CommerceError:
 async def optional_principal(request: Request, *, confirmed: bool = True) -> Principal | None:
     """The caller if a valid token was sent; a bad token is still refused with 401."""
     token = _bearer(request)
-    if token is None:
-        return None
+    if token is None or (token and guests.is_guest_token(token)):
+        return None  # a guest cart token names no one outside the cart routes
     owner = await remembered_owner(request.scope.setdefault("state", {}),
                                    request.app.state.db, token,
                                    confirmed=confirmed) if token else None

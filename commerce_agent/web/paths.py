@@ -13,6 +13,7 @@ ORDER = PREFIX + "/orders/{order_id}"
 API_TOKEN = PREFIX + "/api-token"  # noqa: S105 - a URL path
 STATIC = PREFIX + "/static/{name}"
 STATIC_PREFIX = PREFIX + "/static/"
+MEDIA = PREFIX + "/media/{name}"
 CONSOLE = "/console"
 CONSOLE_CATALOG = CONSOLE + "/catalog"
 CONSOLE_IMPORT = CONSOLE + "/import"

@@ -7,12 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse
 
+from commerce_agent.web import present, static_files
+
 if TYPE_CHECKING:
     from jinja2 import Environment
 
 # Scripts and styles come only from this server; the API is called on the same origin.
+# Images may come from anywhere: imported products keep their image URLs as given.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
-                           "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
+                           "img-src 'self' data: https: http:; connect-src 'self'; "
+                           "form-action 'self'; "
                            "frame-ancestors 'none'; base-uri 'none'")
 HEADERS = {
     "Cache-Control": "no-store",
@@ -28,13 +32,20 @@ def environment() -> Environment:
     """Made on the first page served: a process that serves only the APIs never loads Jinja2."""
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-    return Environment(
+    env = Environment(
         loader=PackageLoader("commerce_agent.web", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters.update({
+        "price": present.price, "when": present.when, "image": present.image_for,
+        "gallery": present.gallery, "availability": present.availability,
+        "first_choice": present.first_choice, "variant_sold_out": present.variant_sold_out,
+        "static": static_files.url, "has_static": static_files.exists,
+    })
+    return env
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
