@@ -145,11 +145,14 @@ async def order_page(request: Request) -> Response:
     order that is not the signed-in user's)."""
     browser = await Browser.of(request)
     order_id = request.path_params["order_id"][:100]
+    order = None
     if browser.principal is not None:
         row = await order_storage.get_order(request.app.state.db, order_id,
                                             browser.principal.user_id)
         if row is None:
             raise not_found("order", order_id)
+        order = order_view.render(json.loads(row["doc"]))
     return browser.respond(render("order.html", **await page_context(request, browser, "order"),
-                                  order_id=order_id))
+                                  order_id=order_id, order=order,
+                                  store_names=await _store_names(request)))
 
