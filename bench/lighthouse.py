@@ -81,7 +81,7 @@ def prepare(url: str) -> tuple[str, str]:
 def run_lighthouse(lighthouse: str, chromium: str, url: str, cookie: str, form_factor: str,
                    out: Path) -> dict[str, Any]:
     command = [lighthouse, url, "--quiet", "--output=json", f"--output-path={out}",
-               f"--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+               "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
                f"--extra-headers={json.dumps({'Cookie': cookie})}",
                "--only-categories=performance,accessibility,best-practices,seo"]
     if form_factor == "desktop":

@@ -53,7 +53,8 @@ async def test_sample_images_are_served(client: httpx.AsyncClient) -> None:
 async def test_product_page_is_whole_without_javascript(client: httpx.AsyncClient) -> None:
     page = await client.get("/shop/items/item_classic_mug", headers=BROWSER)
     html = page.text
-    assert page.status_code == 200 and "<title>Classic Stoneware Mug · commerce-agent</title>" in html
+    assert page.status_code == 200
+    assert "<title>Classic Stoneware Mug · commerce-agent</title>" in html
     # the store by name, the price of the first variant for sale, each variant with its price
     assert "← Hearth &amp; Kiln Ceramics" in html
     assert re.search(r'id="item-price"[^>]*>\$24\.00<', html)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_datetime
@@ -37,13 +38,13 @@ def price(amount: dict[str, Any] | None, locale: str | None = None) -> str:
 
 def when(timestamp: str | None, locale: str | None = None, time_zone: str | None = None) -> str:
     """An ISO 8601 timestamp as a date and time in the shopper's locale ("Nov 26, 2026, 3:00 PM"),
-    in `time_zone` when one is known (else the timestamp's own offset)."""
+    in the IANA `time_zone` when one is known (else the timestamp's own offset)."""
     if not timestamp:
         return ""
     try:
         moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
-        return str(format_datetime(moment, "medium", tzinfo=time_zone or moment.tzinfo,
-                                   locale=_locale(locale)))
+        zone = ZoneInfo(time_zone) if time_zone else moment.tzinfo
+        return str(format_datetime(moment, "medium", tzinfo=zone, locale=_locale(locale)))
     except (ValueError, LookupError):
         return timestamp
 
