@@ -109,7 +109,7 @@ def test_an_agent_built_cart_is_on_the_cart_page(chromium: Any, server: LiveServ
     section.wait_for()
     assert "Midori" in section.locator("h2").inner_text()  # the store's name, not its id
     assert "Chasen" in section.inner_text()
-    page.wait_for_function("() => document.querySelector('#carts .checkout')")  # enhanced
+    page.locator("#carts[data-ready=true]").wait_for()  # enhanced by the script
     assert page.locator("#cart-count").inner_text().strip() != "0"
     no_sideways_scroll(page)
     assert page.errors == []
@@ -159,7 +159,7 @@ def test_a_guest_cart_survives_signing_in(chromium: Any, server: LiveServer,
     page.get_by_role("link", name="Sign in to check out").first.wait_for()
     email = "alice@example.com" if viewport == "desktop" else "bob@example.com"
     sign_in(page, email, "/shop/cart")
-    page.locator("#carts .checkout").first.wait_for()
+    page.locator("#carts[data-ready=true]").wait_for()
     assert "Pour-Over Dripper" in page.locator("#carts").inner_text()
     carts = httpx.get(f"{server.url}/carts",
                       headers={"Authorization": f"Bearer {token_of(server, email)}"}).json()

@@ -182,6 +182,7 @@ async function show() {
   }
   if (!sections.length) sections.push(el("p", {}, "Your cart is empty. ", el("a", { href: "/" }, "Browse the stores")));
   root.replaceChildren(...sections);
+  root.dataset.ready = "true";  // the script's forms are in place (tests wait on it)
 }
 
 show();
