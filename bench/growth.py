@@ -2,6 +2,7 @@
 
     python bench/growth.py [--requests 400] [--backends sqlite,postgres]
                            [--orders 1000,100000] [--products 1000,50000]
+                           [--reads "search q=mug,browse (no query)"]
 
 For each backend (PostgreSQL on 127.0.0.1:5432 in a scratch database, skipped with a message
 when absent) and each size, it builds a database: the sample stores, then a generated store of
@@ -244,12 +245,19 @@ async def loaded_app(target: str, orders: int, products: int
 WHOLE = "whole catalog (signed in)"
 
 
-async def compare(small: dict[str, Read], large: dict[str, Read], requests: int
-                  ) -> list[tuple[str, float, float]]:
-    """Each read's p50 (ms) on both sizes, the two timed in turn request by request (after 5
-    unmeasured of each), so that both see the same moments of the machine's load."""
+async def compare(small: dict[str, Read], large: dict[str, Read], requests: int,
+                  only: list[str] | None = None) -> list[tuple[str, float, float]]:
+    """Each read's p50 (ms) on both sizes (of the reads named in `only`, if given), the two
+    timed in turn request by request (after 5 unmeasured of each), so that both see the same
+    moments of the machine's load."""
     figures = []
+    unknown = set(only or ()) - set(small)
+    if unknown:
+        raise SystemExit(f"no such read: {', '.join(sorted(unknown))}; "
+                         f"the reads are: {', '.join(small)}")
     for name in small:
+        if only is not None and name not in only:
+            continue
         reads = (small[name], large[name])
         times: tuple[list[float], list[float]] = ([], [])
         for read in reads:
@@ -288,7 +296,8 @@ async def run(args: argparse.Namespace) -> None:
             print(f"{backend}: loading", flush=True)
             async with loaded_app(found[0], small_orders, small_products) as small, \
                     loaded_app(found[1], large_orders, large_products) as large:
-                report(backend, sizes, await compare(small, large, args.requests))
+                report(backend, sizes,
+                       await compare(small, large, args.requests, args.reads))
 
 
 @asynccontextmanager
@@ -316,6 +325,8 @@ def main() -> None:
                         help="the customer's orders, small and large")
     parser.add_argument("--products", type=_numbers, default=[1000, 50_000],
                         help="the generated catalog's products, small and large")
+    parser.add_argument("--reads", type=lambda text: text.split(","), default=None,
+                        help="time only these reads (by name, comma-separated)")
     args = parser.parse_args()
     asyncio.run(run(args))
 

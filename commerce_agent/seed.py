@@ -83,8 +83,8 @@ async def seed(db: Database, *, reset: bool = False) -> bool:
             await writes.add_store(tx, store, position=position)
         for user in load_users():
             await tx.execute(
-                "INSERT OR IGNORE INTO users (id, email, name, password_hash, created_at) "
-                "VALUES (:id, :email, :name, :hash, :at)",
+                "INSERT INTO users (id, email, name, password_hash, created_at) "
+                "VALUES (:id, :email, :name, :hash, :at) ON CONFLICT DO NOTHING",
                 {"id": user["id"], "email": user["email"].lower(), "name": user["name"],
                  "hash": hash_password(user["password"]), "at": clock.now_iso()},
             )

@@ -48,6 +48,50 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", BACKENDS, indirect=True, ids=BACKENDS)
 
 
+# Layers the fast subset leaves out (`pytest -m "not live and not browser and not postgres"`):
+# a test is `live` when it starts servers or subprocesses, `browser` when it drives chromium,
+# `postgres` when it runs on PostgreSQL. Marked here from what each test uses, so no test
+# module has to remember to mark itself.
+LIVE_FIXTURES = frozenset({"live_server", "live_db", "servers"})
+LIVE_MODULES = ("tests.live", "tests.multiprocess", "tests.pg_cluster", "subprocess")
+BROWSER_MODULES = ("tests.browser", "playwright")
+POSTGRES_FIXTURES = frozenset({"postgres_url", "empty_postgres_url", "postgres_template",
+                               "postgres_templates"})
+
+
+def _imports(module: Any) -> set[str]:
+    names = set()
+    for value in vars(module).values():
+        origin = getattr(value, "__module__", None) or getattr(value, "__name__", None)
+        if isinstance(origin, str):
+            names.add(origin)
+    return names
+
+
+def _uses(imported: set[str], prefixes: tuple[str, ...]) -> bool:
+    return any(name == prefix or name.startswith(prefix + ".")
+               for name in imported for prefix in prefixes)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    imports_of: dict[str, set[str]] = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module is None:
+            continue
+        imported = imports_of.setdefault(module.__name__, _imports(module))
+        fixtures = set(getattr(item, "fixturenames", ()))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if _uses(imported, BROWSER_MODULES):
+            item.add_marker(pytest.mark.browser)
+        if fixtures & LIVE_FIXTURES or _uses(imported, LIVE_MODULES) \
+                or module.__name__.endswith("_live"):
+            item.add_marker(pytest.mark.live)
+        if params.get("backend") == "postgres" or fixtures & POSTGRES_FIXTURES \
+                or _uses(imported, ("tests.pg", "psycopg")):
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
     """The storage backend this test runs on: "sqlite" unless parametrized."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from commerce_agent.db import Database, database_for
+from commerce_agent.db import Database, IntegrityError, database_for
 
 pytestmark = pytest.mark.both_backends
 MakeDb = Callable[[str], str]
@@ -122,8 +122,6 @@ async def test_concurrent_writes_keep_their_own_failures(make_db: MakeDb) -> Non
 async def test_a_write_failing_at_commit_is_not_acknowledged(make_db: MakeDb) -> None:
     """slot_bookings' foreign key is checked at COMMIT: the write fails there, its hook never
     runs, nothing of it stays, and the next write goes ahead."""
-    from commerce_agent.db import IntegrityError
-
     db = database_for(make_db("c.db"))
     await db.open()
     hooks: list[str] = []
@@ -253,7 +251,8 @@ async def test_a_failed_commit_fails_every_write_of_its_group(tmp_path: Any) -> 
             await asyncio.sleep(0.01)  # `good` queues behind it and joins its group
 
     results = await asyncio.gather(dangling(), good(), return_exceptions=True)
-    assert all(isinstance(result, sqlite3.IntegrityError) for result in results), results
+    assert all(isinstance(result, IntegrityError) for result in results), results
+    assert all(isinstance(result.__cause__, sqlite3.IntegrityError) for result in results)
     assert hooks == []
     assert await db.fetch_all("SELECT id FROM reviews") == []
     async with db.transaction() as tx:  # the writer is usable again

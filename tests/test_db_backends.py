@@ -1,5 +1,6 @@
-"""Choosing the backend from --db, translating statements for PostgreSQL, and the two
-migration folders keeping the same numbers (none of it needs a PostgreSQL server)."""
+"""Choosing the backend from --db, binding `:name` placeholders for psycopg, the few spellings
+that differ per dialect, and the two migration folders keeping the same numbers (none of it
+needs a PostgreSQL server; tests/test_schema_parity.py compares the schemas themselves)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from click.testing import CliRunner
 
 from commerce_agent.cli import main
 from commerce_agent.db import database_for
-from commerce_agent.db.backends import MissingExtra, backend_for, display
+from commerce_agent.db.backends import MissingExtra, backend_for
 from commerce_agent.db.database import SqliteDatabase
-from commerce_agent.db.dialect import NotPortable, to_postgres
+from commerce_agent.db.dialect import json_text
 from commerce_agent.db.migrations import migration_files
+from commerce_agent.db.placeholders import PlaceholderError, named_list, to_pyformat
+from commerce_agent.db.targets import display
 
 
 def test_both_migration_folders_have_the_same_numbers() -> None:
@@ -65,30 +68,48 @@ def test_printed_urls_hide_the_password() -> None:
     assert display("./commerce-agent.db") == "./commerce-agent.db"
 
 
-@pytest.mark.parametrize(("sqlite", "postgresql"), [
-    ("SELECT * FROM t WHERE a = :a AND b = ?", "SELECT * FROM t WHERE a = %(a)s AND b = %s"),
-    # Quoted text and casts are left alone; a literal % is escaped for psycopg.
-    ("SELECT ':a', \"?\", x::jsonb FROM t WHERE y LIKE 'a%'",
-     "SELECT ':a', \"?\", x::jsonb FROM t WHERE y LIKE 'a%%'"),
-    ("SELECT 1 WHERE (:status IS NULL OR status = :status)",
-     "SELECT 1 WHERE (%(status)s::text IS NULL OR status = %(status)s)"),
-    ("INSERT OR IGNORE INTO r (a) VALUES (:a)",
-     "INSERT INTO r (a) VALUES (%(a)s) ON CONFLICT DO NOTHING"),
-    ("INSERT OR IGNORE INTO r (a) VALUES (:a) RETURNING a",
+@pytest.mark.parametrize(("written", "psycopg"), [
+    ("SELECT * FROM t WHERE a = :a AND b = :b_2",
+     "SELECT * FROM t WHERE a = %(a)s AND b = %(b_2)s"),
+    # Quoted text, quoted names and casts are left alone; a literal % is escaped for psycopg.
+    ("SELECT ':a', \"x:y\", x::jsonb FROM t WHERE y LIKE 'a%' AND z = :z",
+     "SELECT ':a', \"x:y\", x::jsonb FROM t WHERE y LIKE 'a%%' AND z = %(z)s"),
+    ("SELECT 'it''s :not' AS a, :yes", "SELECT 'it''s :not' AS a, %(yes)s"),
+    # A comment holding a quote (or a name) neither opens text nor binds anything.
+    ("SELECT a -- the buyer's :note\nFROM t WHERE id = :id",
+     "SELECT a -- the buyer's :note\nFROM t WHERE id = %(id)s"),
+    ("SELECT /* don't /* nested :x */ bind */ :id",
+     "SELECT /* don't /* nested :x */ bind */ %(id)s"),
+    ("SELECT $$ it's :x $$, $tag$ :y ' $tag$, :z", "SELECT $$ it's :x $$, $tag$ :y ' $tag$, %(z)s"),
+    # What is written for both databases goes through unchanged.
+    ("INSERT INTO r (a) VALUES (:a) ON CONFLICT DO NOTHING RETURNING a",
      "INSERT INTO r (a) VALUES (%(a)s) ON CONFLICT DO NOTHING RETURNING a"),
-    ("SELECT json_extract(doc, '$.metadata.\"dev.x\".slug') FROM items",
-     "SELECT (doc::jsonb #>> '{\"metadata\",\"dev.x\",\"slug\"}') FROM items"),
-    ("UPDATE items SET doc = json_set(doc, '$.name', 'Ash') WHERE id = :id",
-     "UPDATE items SET doc = jsonb_set(doc::jsonb, '{\"name\"}', to_jsonb('Ash'::text))::text "
-     "WHERE id = %(id)s"),
+    ("SELECT 1 WHERE (CAST(:status AS TEXT) IS NULL OR status = :status)",
+     "SELECT 1 WHERE (CAST(%(status)s AS TEXT) IS NULL OR status = %(status)s)"),
 ])
-def test_statements_are_translated_for_postgresql(sqlite: str, postgresql: str) -> None:
-    assert to_postgres(sqlite) == postgresql
+def test_named_placeholders_become_psycopg_ones(written: str, psycopg: str) -> None:
+    assert to_pyformat(written) == psycopg
 
 
 @pytest.mark.parametrize("statement", [
-    "PRAGMA foreign_keys = ON", "INSERT OR REPLACE INTO t (a) VALUES (1)",
-    "REPLACE INTO t (a) VALUES (1)", "SELECT json_extract(doc, '$[0]') FROM t"])
-def test_sqlite_only_statements_are_refused(statement: str) -> None:
-    with pytest.raises(NotPortable):
-        to_postgres(statement)
+    "SELECT * FROM t WHERE a = ?", "SELECT 'open", "SELECT 1 /* open", "SELECT $$ open",
+    'SELECT "open'])
+def test_statements_that_cannot_be_bound_by_name_are_refused(statement: str) -> None:
+    with pytest.raises(PlaceholderError):
+        to_pyformat(statement)
+
+
+def test_an_in_list_binds_each_value_by_name() -> None:
+    assert named_list("s", ["a", "b"]) == (":s0, :s1", {"s0": "a", "s1": "b"})
+    assert named_list("s", []) == ("NULL", {})
+
+
+def test_json_text_is_spelled_per_dialect() -> None:
+    assert json_text("sqlite", "doc", "metadata", "dev.x", "slug") == \
+        """json_extract(doc, '$."metadata"."dev.x"."slug"')"""
+    assert json_text("postgresql", "items.doc", "price", "currency") == \
+        """(CAST(items.doc AS jsonb) #>> '{"price","currency"}')"""
+    for bad in (("sqlite", "doc"), ("sqlite", "doc", "it's"), ("sqlite", "doc; --", "a"),
+                ("mysql", "doc", "a")):
+        with pytest.raises(ValueError):
+            json_text(*bad)

@@ -181,8 +181,8 @@ async def test_a_constraint_violation_is_an_integrity_error(
         await _store(first)
     async with first.transaction() as tx:
         assert await tx.execute(
-            "INSERT OR IGNORE INTO stores (id, position, currency, doc) "
-            "VALUES ('s', 1, 'EUR', '{}')") == 0
+            "INSERT INTO stores (id, position, currency, doc) "
+            "VALUES ('s', 1, 'EUR', '{}') ON CONFLICT DO NOTHING") == 0
     row = await first.fetch_one("SELECT currency FROM stores WHERE id = :id", {"id": "s"})
     assert row is not None and row["currency"] == "USD"
 

@@ -149,21 +149,27 @@ async def insert_item(app: Starlette, item_id: str, name: str, **doc: Any) -> No
             ":doc)", {"id": item_id, "name": name, "doc": json.dumps(body)})
 
 
+async def rename(app: Starlette, table: str, row_id: str, name: str) -> None:
+    """Give a store or an item a new name in its document (and column), in plain SQL."""
+    async with app.state.db.transaction() as tx:
+        row = await tx.fetch_one(f"SELECT doc FROM {table} WHERE id = :id",  # noqa: S608
+                                 {"id": row_id})
+        doc = {**json.loads(row["doc"]), "name": name}
+        named = ", name = :name" if table == "items" else ""
+        await tx.execute(f"UPDATE {table} SET doc = :doc{named} WHERE id = :id",  # noqa: S608
+                         {"doc": json.dumps(doc), "name": name, "id": row_id})
+
+
 async def test_items_written_after_startup_are_searchable(
         app: Starlette, client: httpx.AsyncClient) -> None:
     await insert_item(app, "item_speckled_tumbler", "Speckled Tumbler",
                       description="A handleless cup for cold brew.")
     assert ids(await found(client, "tumblers")) == ["item_speckled_tumbler"]
     assert ids(await found(client, "cold brew cup")) == ["item_speckled_tumbler"]
-    async with app.state.db.transaction() as tx:
-        await tx.execute("UPDATE items SET name = 'Ash Beaker', "
-                         "doc = json_set(doc, '$.name', 'Ash Beaker') "
-                         "WHERE id = 'item_speckled_tumbler'")
+    await rename(app, "items", "item_speckled_tumbler", "Ash Beaker")
     assert await found(client, "tumbler") == []
     assert ids(await found(client, "beaker")) == ["item_speckled_tumbler"]
-    async with app.state.db.transaction() as tx:
-        await tx.execute("UPDATE stores SET doc = json_set(doc, '$.name', 'Ember Pottery') "
-                         "WHERE id = 'store_ceramics'")
+    await rename(app, "stores", "store_ceramics", "Ember Pottery")
     assert "item_speckled_tumbler" in ids(await found(client, "ember beaker"))
     async with app.state.db.transaction() as tx:
         await tx.execute("DELETE FROM items WHERE id = 'item_speckled_tumbler'")
@@ -229,3 +235,36 @@ def test_terms_drop_filler_words_and_quote_for_fts() -> None:
     assert terms.terms_of("Find me THE glaze mug, the mug") == ["glaze", "mug"]
     assert terms.terms_of("the") == ["the"]
     assert terms.phrase('a"b') == '"a""b"'
+
+
+async def test_pages_of_one_term_walk_the_ranking_and_count_every_match(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    """On SQLite one term is read in rank order out of the index, a page at a time: the pages
+    of two join up into the whole ranking, in the same order as every match ranked at once
+    (storage.ranked_page), each with the total of all matches; filters apply before the cut."""
+    from commerce_agent.commerce.storage import search as storage
+
+    for number in range(7):
+        await insert_item(app, f"item_stoneware_{number}", f"Stoneware Cup {number}",
+                          description="stoneware " * (number + 1))
+    whole = await found(client, "stoneware")
+    assert len(whole) >= 7
+    walked, totals, params = [], set(), {"q": "stoneware", "limit": "2"}
+    while True:
+        body = (await client.get("/search", params=params)).json()
+        walked += body["items"]
+        totals.add(body["pagination"]["totalCount"])
+        if not body["pagination"].get("nextCursor"):
+            break
+        params["cursor"] = body["pagination"]["nextCursor"]
+    assert ids(walked) == ids(whole) and totals == {len(whole)}
+    scores = [item["relevance"] for item in whole]
+    assert scores == sorted(scores, reverse=True)
+    term = [("stoneware", False)]
+    everything = await storage.ranked_page(app.state.db, [term], storage.Filters(),
+                                           "relevance", 100, 0)
+    assert [row["id"] for row in everything] == ids(whole)
+    assert [round(-row["rank"], 4) for row in everything] == scores
+    only_ceramics = await found(client, "stoneware", storeId="store_ceramics", limit="3")
+    assert len(only_ceramics) == 3
+    assert all(item["storeId"] == "store_ceramics" for item in only_ceramics)

@@ -11,7 +11,7 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent import clock
-from commerce_agent.auth import tokens
+from commerce_agent.auth import bearer
 from commerce_agent.auth.tokens import hash_token, mint_token
 from tests.conftest import token_for
 from tests.elsewhere import read_one, write
@@ -19,13 +19,13 @@ from tests.elsewhere import read_one, write
 pytestmark = pytest.mark.both_backends
 
 
-def _change_elsewhere(target: str, sql: str, params: tuple[Any, ...] = ()) -> None:
+def _change_elsewhere(target: str, sql: str, params: dict[str, Any] | None = None) -> None:
     """A write by another connection, as another process on the same database would make it."""
     write(target, sql, params)
 
 
 def _kept_hashes(app: Starlette) -> set[str]:
-    kept = tokens._kept.get(app.state.db)
+    kept = bearer._kept.get(app.state.db)
     return set() if kept is None else set(kept.owners)
 
 
@@ -41,7 +41,7 @@ async def test_a_revocation_by_another_process_refuses_the_next_request(
     assert hash_token(token) in _kept_hashes(app)  # kept: the next request reads no token
     _change_elsewhere(app.state.settings.db_path,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
-                      "WHERE token_hash = ?", (hash_token(token),))
+                      "WHERE token_hash = :hash", {"hash": hash_token(token)})
     assert await _status(client, token) == 401
 
 
@@ -50,8 +50,8 @@ async def test_a_deleted_user_or_token_is_refused_at_once(app: Starlette,
     first, second = await token_for(app, "user_alice"), await token_for(app, "user_alice")
     assert await _status(client, first) == 200
     assert await _status(client, second) == 200
-    _change_elsewhere(app.state.settings.db_path, "DELETE FROM tokens WHERE token_hash = ?",
-                      (hash_token(first),))
+    _change_elsewhere(app.state.settings.db_path, "DELETE FROM tokens WHERE token_hash = :hash",
+                      {"hash": hash_token(first)})
     assert await _status(client, first) == 401
     assert await _status(client, second) == 200  # read again, still live
 
@@ -61,8 +61,9 @@ async def test_a_profile_change_elsewhere_shows_in_the_next_answer(
     before = await client.get("/stores/store_ceramics", headers=alice)
     assert before.headers["content-language"] == "en"
     profile = {"preferences": {"notifications": True, "language": "fr"}}
-    _change_elsewhere(app.state.settings.db_path, "UPDATE users SET profile = ? WHERE id = ?",
-                      (json.dumps(profile), "user_alice"))
+    _change_elsewhere(app.state.settings.db_path,
+                      "UPDATE users SET profile = :profile WHERE id = :id",
+                      {"profile": json.dumps(profile), "id": "user_alice"})
     after = await client.get("/stores/store_ceramics", headers=alice)
     assert after.headers["content-language"] == "fr"
 
@@ -87,7 +88,7 @@ async def test_unknown_tokens_are_not_kept_and_a_new_one_is_found(
 
 async def test_what_is_kept_is_bounded(app: Starlette, client: httpx.AsyncClient,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "MAX_KEPT", 3)
+    monkeypatch.setattr(bearer, "MAX_KEPT", 3)
     minted = [await token_for(app, "user_alice") for _ in range(7)]
     for token in minted:
         assert await _status(client, token) == 200
@@ -102,7 +103,7 @@ async def test_without_the_counter_row_nothing_is_kept(app: Starlette,
     assert await _status(client, token) == 200
     _change_elsewhere(app.state.settings.db_path,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
-                      "WHERE token_hash = ?", (hash_token(token),))
+                      "WHERE token_hash = :hash", {"hash": hash_token(token)})
     assert await _status(client, token) == 401
 
 
@@ -130,7 +131,7 @@ async def test_a_write_with_a_token_revoked_elsewhere_is_refused_and_writes_noth
     assert (await _add_to_cart(client, token, cart_id, **headers)).status_code == 200
     _change_elsewhere(app.state.settings.db_path,
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
-                      "WHERE token_hash = ?", (hash_token(token),))
+                      "WHERE token_hash = :hash", {"hash": hash_token(token)})
     refused = await _add_to_cart(client, token, cart_id, **headers)
     assert refused.status_code == 401
     assert refused.json()["code"] == "unauthorized"
@@ -145,12 +146,12 @@ async def test_a_write_after_another_tokens_change_is_checked_and_kept_again(
         app: Starlette, client: httpx.AsyncClient) -> None:
     token, other = await token_for(app, "user_alice"), await token_for(app, "user_bob")
     cart_id = await _new_cart(client, token)
-    version = tokens._kept[app.state.db].version
+    version = bearer._kept[app.state.db].version
     _change_elsewhere(app.state.settings.db_path,  # moves the counter; alice's token stays live
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
-                      "WHERE token_hash = ?", (hash_token(other),))
+                      "WHERE token_hash = :hash", {"hash": hash_token(other)})
     assert (await _add_to_cart(client, token, cart_id)).status_code == 200
-    kept = tokens._kept[app.state.db]
+    kept = bearer._kept[app.state.db]
     assert kept.version == version + 1 and hash_token(token) in kept.owners
     assert (await _add_to_cart(client, other, cart_id)).status_code == 401
 

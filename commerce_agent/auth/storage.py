@@ -4,19 +4,18 @@ and the sign-in throttle."""
 from __future__ import annotations
 
 import secrets
-import sqlite3
 
 from commerce_agent import clock
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
 
 
-async def user_by_email(db: Database, email: str) -> sqlite3.Row | None:
+async def user_by_email(db: Database, email: str) -> Row | None:
     return await db.fetch_one(
         "SELECT id, email, name, password_hash FROM users WHERE email = :email",
         {"email": email})
 
 
-async def user_by_id(db: Database, user_id: str) -> sqlite3.Row | None:
+async def user_by_id(db: Database, user_id: str) -> Row | None:
     return await db.fetch_one("SELECT id, email, name FROM users WHERE id = :id",
                               {"id": user_id})
 
@@ -50,7 +49,7 @@ async def insert_refresh_token(tx: Transaction, token_hash: str, grant_id: str,
          "expires": clock.later_iso(lifetime_seconds)})
 
 
-async def refresh_token(tx: Transaction, token_hash: str) -> sqlite3.Row | None:
+async def refresh_token(tx: Transaction, token_hash: str) -> Row | None:
     """The refresh token with its grant's state and user (None when unknown)."""
     return await tx.fetch_one(
         "SELECT refresh_tokens.grant_id, refresh_tokens.expires_at, refresh_tokens.used_at, "
@@ -97,7 +96,7 @@ async def insert_web_session(tx: Transaction, token_hash: str, user_id: str,
          "expires": clock.later_iso(lifetime_seconds)})
 
 
-async def web_session_user(db: Database, token_hash: str) -> sqlite3.Row | None:
+async def web_session_user(db: Database, token_hash: str) -> Row | None:
     """The user of a live (unexpired, unrevoked) browser session."""
     return await db.fetch_one(
         "SELECT users.id, users.email, users.name FROM web_sessions "
@@ -131,7 +130,7 @@ async def forget_ended_windows(tx: Transaction, now: str) -> None:
 
 
 async def count_sign_in_failure(tx: Transaction, email_hash: str, window_ends_at: str
-                                ) -> sqlite3.Row:
+                                ) -> Row:
     """One more failure; `window_ends_at` applies only to a new window (the first failure).
     Returns the count and window after it: one statement, so attempts made at the same moment
     (PostgreSQL runs them at once) are counted one after the other on the row's lock."""
@@ -160,8 +159,8 @@ async def signing_key(db: Database, name: str) -> str:
         return str(row["secret"])
     async with db.transaction() as tx:
         await tx.execute(
-            "INSERT OR IGNORE INTO signing_keys (name, secret, created_at) "
-            "VALUES (:name, :secret, :at)",
+            "INSERT INTO signing_keys (name, secret, created_at) "
+            "VALUES (:name, :secret, :at) ON CONFLICT DO NOTHING",
             {"name": name, "secret": secrets.token_hex(32), "at": clock.now_iso()})
         created = await tx.fetch_one("SELECT secret FROM signing_keys WHERE name = :name",
                                      {"name": name})

@@ -6,22 +6,36 @@ PostgreSQL (commerce_agent/db/postgres.py)."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
-Params = Mapping[str, Any] | Sequence[Any]
+# A statement's parameters, by the names its `:name` placeholders give (db/placeholders.py).
+Params = Mapping[str, Any]
 AfterCommit = Callable[[], Awaitable[None] | None]
-# A result row, readable by column name and by index. SQLite gives sqlite3.Row; PostgreSQL
-# rows (db/postgres.py) behave the same and are typed as it.
-Row = sqlite3.Row
-# What either backend raises when a unique, foreign-key or check constraint refuses a write.
-# PostgreSQL's errors are raised as a subclass of it (db/postgres.py), so one except clause
-# serves both.
-IntegrityError = sqlite3.IntegrityError
+
+
+class Row(Protocol):
+    """A result row, readable by column name and by index, iterable in column order, with
+    `keys()` (so `dict(row)` works). SQLite's rows are sqlite3.Row, PostgreSQL's the backend's
+    own (db/postgres.py); callers know only this."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
+
+    def keys(self) -> list[str]: ...
+
+
+class IntegrityError(Exception):
+    """A unique, foreign-key, not-null or check constraint refused a write. Each backend
+    raises it in place of its driver's error (sqlite3.IntegrityError, psycopg's
+    IntegrityError, kept as `__cause__`), so callers catch one type and import no driver."""
+
 # Seconds between reads a waiter on `Database.signal` makes anyway where every process's
 # commits are signalled: a safety net only (see Database.poll_seconds).
 SAFETY_NET_POLL_SECONDS = 5.0
@@ -81,20 +95,20 @@ class Transaction(ABC):
     for_update: str = ""
 
     @abstractmethod
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def execute(self, sql: str, params: Params | None = None) -> int:
         """Run one statement; returns the number of rows it changed."""
 
-    async def defer(self, sql: str, params: Params = ()) -> None:
+    async def defer(self, sql: str, params: Params | None = None) -> None:
         """A statement whose row count the write does not need: the backend may send it with
         the next statement or the COMMIT (PostgreSQL: one round trip for them all). A failure
         then surfaces there, still inside the write, which rolls back whole."""
         await self.execute(sql, params)
 
     @abstractmethod
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...
+    async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None: ...
 
     @abstractmethod
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]: ...
 
     @abstractmethod
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None: ...
@@ -141,11 +155,11 @@ class Database(ABC):
         per process, which clears it."""
 
     @abstractmethod
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+    async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
         """One row (the first): meant for lookups by key."""
 
     @abstractmethod
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]: ...
 
     @abstractmethod
     async def ping(self, timeout: float) -> None:

@@ -53,7 +53,9 @@ from commerce_agent.db.base import (
     AfterCommit,
     Database,
     DatabaseUnavailable,
+    IntegrityError,
     Params,
+    Row,
     Transaction,
     run_after_commit,
 )
@@ -94,22 +96,34 @@ class SqliteTransaction(Transaction):
         self._after_commit: list[AfterCommit] = []
         self._signal = signal
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def execute(self, sql: str, params: Params | None = None) -> int:
         """Run one statement; returns the number of rows it changed."""
-        cursor = self._connection.execute(sql, params)
+        try:
+            cursor = self._connection.execute(sql, params or ())
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
         count = cursor.rowcount
         cursor.close()
         return count
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self._connection.execute(sql, params).fetchone()
+    async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
+        try:
+            row: Row | None = self._connection.execute(sql, params or ()).fetchone()
+        except sqlite3.IntegrityError as exc:  # an INSERT … RETURNING
+            raise IntegrityError(str(exc)) from exc
         return row
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        return self._connection.execute(sql, params).fetchall()
+    async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]:
+        try:
+            return self._connection.execute(sql, params or ()).fetchall()
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
-        self._connection.executemany(sql, rows)
+        try:
+            self._connection.executemany(sql, rows)
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
 
     def after_commit(self, hook: AfterCommit) -> None:
         """Run `hook` once the transaction has committed (never on rollback)."""
@@ -416,7 +430,12 @@ class SqliteDatabase(Database):
             if writer.in_transaction:
                 await self._on_writer_thread(lambda: writer.execute("ROLLBACK"))
             self._release_writer_lock()
-            group.resolve(exc)
+            if isinstance(exc, sqlite3.IntegrityError):  # a deferred foreign key
+                failure: BaseException = IntegrityError(str(exc))
+                failure.__cause__ = exc
+                group.resolve(failure)
+            else:
+                group.resolve(exc)
             return
         self._release_writer_lock()
         if self._wal is None:
@@ -463,11 +482,11 @@ class SqliteDatabase(Database):
     def _reader(self) -> aiosqlite.Connection:
         return self._readers[next(self._next_reader)]  # type: ignore[call-overload]
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
         """One row (the first), read on the event loop: meant for lookups by key."""
         assert self._lookups is not None, "database is not open"
         try:
-            row: sqlite3.Row | None = self._lookups.execute(sql, params).fetchone()
+            row: Row | None = self._lookups.execute(sql, params or ()).fetchone()
             return row
         except sqlite3.OperationalError as exc:
             if not _is_busy(exc):
@@ -475,9 +494,9 @@ class SqliteDatabase(Database):
         rows = await self.fetch_all(sql, params)
         return next(iter(rows), None)
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]:
         try:
-            return list(await self._reader().execute_fetchall(sql, params))
+            return list(await self._reader().execute_fetchall(sql, params or ()))
         except sqlite3.OperationalError as exc:
             if not _is_busy(exc):
                 raise

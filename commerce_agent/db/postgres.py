@@ -20,8 +20,10 @@
 - Migrations: `migrations/postgres/NNNN_*.sql` (the same numbers as SQLite's), each applied
   once and recorded in schema_migrations, under an advisory lock so processes starting
   together apply them once.
-- Rows read by name and by index, like sqlite3.Row; a constraint violation is raised as
-  `ConstraintViolation`, a subclass of the `IntegrityError` callers catch.
+- Statements are the storage modules' own, written once for both databases; their `:name`
+  placeholders become psycopg's `%(name)s` (db/placeholders.py), nothing else changes.
+- Rows read by name and by index (the `Row` protocol, as sqlite3.Row); a constraint
+  violation is raised as db/base.py's `IntegrityError`, the one callers catch.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ import psycopg
 from psycopg.rows import RowMaker
 from psycopg_pool import AsyncConnectionPool
 
-from commerce_agent.db.backends import display
 from commerce_agent.db.base import (
     AfterCommit,
     Database,
@@ -51,8 +52,8 @@ from commerce_agent.db.base import (
     Transaction,
     run_after_commit,
 )
-from commerce_agent.db.dialect import to_postgres
 from commerce_agent.db.migrations import migration_files
+from commerce_agent.db.placeholders import to_pyformat
 from commerce_agent.db.postgres_limits import (
     POOL_WAIT_SECONDS,
     RECONNECT_SECONDS,
@@ -61,6 +62,7 @@ from commerce_agent.db.postgres_limits import (
     is_broken,
     unavailable,
 )
+from commerce_agent.db.targets import display
 
 # Advisory lock key (any bigint unlikely to clash with another application's).
 MIGRATION_LOCK = 7_202_611_180_002
@@ -74,15 +76,11 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
-class ConstraintViolation(IntegrityError):
-    """A unique, foreign-key or check constraint refused a write (PostgreSQL)."""
-
-
 # --- rows --------------------------------------------------------------------------------
 
 
 class _Row(tuple[Any, ...]):
-    """A row readable by column name and by index (what sqlite3.Row offers)."""
+    """A row readable by column name and by index (db/base.py's Row, as sqlite3.Row)."""
 
     __slots__ = ()
     _index: ClassVar[dict[str, int]] = {}
@@ -157,13 +155,14 @@ class PostgresTransaction(Transaction):
         self.begun, self.deferred = True, []
         return pending
 
-    async def _run(self, query: str, params: Params, *, many: bool = False
+    async def _run(self, query: str, params: Params | None, *, many: bool = False
                    ) -> psycopg.AsyncCursor[Any]:
         """One statement, with whatever is pending in the same round trip (then through the
         client-side binding cursor, which sends several statements as one text); bounded in
-        time. A constraint's refusal is ConstraintViolation, a database that cannot answer is
+        time. A constraint's refusal is IntegrityError, a database that cannot answer is
         DatabaseUnavailable. Returns the cursor holding its result."""
         connection = self._connection
+        params = {} if params is None else params  # None would leave `%%` doubled
         try:
             if many:
                 if not self.begun or self.deferred:  # no parameters: sent as it is
@@ -182,28 +181,29 @@ class PostgresTransaction(Transaction):
                 pass
             return texts
         except psycopg.errors.IntegrityError as exc:
-            raise ConstraintViolation(str(exc)) from exc
+            raise IntegrityError(str(exc)) from exc
         except psycopg.OperationalError as exc:
             raise unavailable(exc) from exc
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        return (await self._run(to_postgres(sql), params)).rowcount
+    async def execute(self, sql: str, params: Params | None = None) -> int:
+        return (await self._run(to_pyformat(sql), params)).rowcount
 
-    async def defer(self, sql: str, params: Params = ()) -> None:
-        self.deferred.append(self._texts.mogrify(cast(Any, to_postgres(sql)), params))
+    async def defer(self, sql: str, params: Params | None = None) -> None:
+        self.deferred.append(self._texts.mogrify(cast(Any, to_pyformat(sql)),
+                                                 {} if params is None else params))
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        cursor = await self._run(to_postgres(sql), params)
+    async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
+        cursor = await self._run(to_pyformat(sql), params)
         return cast(Row | None, await cursor.fetchone())
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        cursor = await self._run(to_postgres(sql), params)
+    async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]:
+        cursor = await self._run(to_pyformat(sql), params)
         return cast(list[Row], await cursor.fetchall())
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         rows = list(rows)
         if rows:
-            await self._run(to_postgres(sql), cast(Any, rows), many=True)
+            await self._run(to_pyformat(sql), cast(Any, rows), many=True)
 
     def after_commit(self, hook: AfterCommit) -> None:
         self._after_commit.append(hook)
@@ -247,7 +247,7 @@ class _Write:
 async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransaction) -> None:
     """Statements still deferred, the write's NOTIFYs (delivered by PostgreSQL only if it
     commits) and COMMIT, as one text: one round trip. A constraint refusing any of them is
-    ConstraintViolation."""
+    IntegrityError."""
     if not tx.begun and not tx.topics and not tx.deferred:
         return  # nothing was run
     notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in tx.topics)
@@ -256,7 +256,7 @@ async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransact
     try:
         await _statement(connection, text)
     except psycopg.errors.IntegrityError as exc:
-        raise ConstraintViolation(str(exc)) from exc
+        raise IntegrityError(str(exc)) from exc
 
 
 # --- the database --------------------------------------------------------------------------
@@ -399,21 +399,22 @@ class PostgresDatabase(Database):
     def signal(self, topic: str) -> asyncio.Event:
         return self._signals.setdefault(topic, asyncio.Event())
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+    async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
         rows = await self._read(sql, params, one=True)
         return rows[0] if rows else None
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+    async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]:
         return await self._read(sql, params, one=False)
 
-    async def _read(self, sql: str, params: Params, *, one: bool,
+    async def _read(self, sql: str, params: Params | None, *, one: bool,
                     seconds: float | None = None) -> list[Row]:
         """One read on a pooled connection, within `seconds` (else the usual bound). A
         connection found lost (the server restarted since it was last used) is replaced and
         the read made once more on another."""
         pool = self._readers
         assert pool is not None, "database is not open"
-        statement = to_postgres(sql)
+        statement = to_pyformat(sql)
+        params = {} if params is None else params  # None would leave `%%` doubled
         for attempt in (1, 2):
             connection = await self._connection(pool, seconds)
             try:
@@ -434,7 +435,7 @@ class PostgresDatabase(Database):
 
     async def ping(self, timeout: float) -> None:
         # Not asyncio.timeout: cancelling a psycopg statement waits for the server.
-        await self._read("SELECT 1", (), one=True, seconds=timeout)
+        await self._read("SELECT 1", None, one=True, seconds=timeout)
 
 
 def _reconnect_failed(pool: AsyncConnectionPool[Any]) -> None:

@@ -4,11 +4,10 @@ owner: another user's quote id reads as missing."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
 from commerce_agent.ids import new_id
 
 
@@ -25,7 +24,7 @@ async def insert_quote(tx: Transaction, user_id: str, tool: str, args: dict[str,
 
 
 async def get_quote(db: Database | Transaction, quote_id: str, user_id: str
-                    ) -> sqlite3.Row | None:
+                    ) -> Row | None:
     return await db.fetch_one(
         "SELECT id, tool, args, fingerprint, body, expires_at FROM mcp_quotes "
         "WHERE id = :id AND user_id = :user", {"id": quote_id, "user": user_id})

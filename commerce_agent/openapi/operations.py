@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from commerce_agent.auth.accounts import TokenPair
+from commerce_agent.commerce.orders.model import OrderStatus
 from commerce_agent.commerce.routes import webhooks as webhook_routes
 from commerce_agent.commerce.routes.carts import GuestToken
 from commerce_agent.commerce.routes.discovery import Price
@@ -148,6 +149,11 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                      headers=("ETag",)),
          304: Answer("Not modified (If-None-Match).", None, headers=("ETag",))},
         tags=("Web app",)),
+    ("GET", "/shop/media/{name}"): Operation(
+        {200: Answer("A sample store's product image (sample_data/images).", str,
+                     "image/svg+xml", headers=("ETag",)),
+         304: Answer("Not modified (If-None-Match).", None, headers=("ETag",))},
+        tags=("Web app",)),
     # --- merchant console (commerce_agent/web/console.py, docs/web.md) ----------------------
     **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts).",
                                      200, 403), tags=("Web app",))
@@ -221,8 +227,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                     "4242424242424242 succeeds, 4000000000000002 is declined.",
         tags=("Payments",)),
     ("GET", "/orders"): Operation(ok(models.OrderList, PAGE_OK), query=(
-        Param("status", Literal["pending", "confirmed", "processing", "in_transit",
-                                "completed", "cancelled"], "Only orders in this status."),
+        Param("status", OrderStatus, "Only orders in this status."),
         *PAGE), tags=("Orders",)),
     ("GET", "/orders/{order_id}"): Operation(ok(models.Order), tags=("Orders",)),
     ("GET", "/orders/{order_id}/updates"): Operation(

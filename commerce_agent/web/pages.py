@@ -4,7 +4,6 @@ enhances them (cart changes, checkout, live order updates, the chat)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
@@ -14,11 +13,12 @@ from starlette.responses import Response
 from commerce_agent.auth import flows, guests
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.auth.web import Browser, guest_token
+from commerce_agent.commerce.orders import model as order_model
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.carts import shopper
 from commerce_agent.commerce.services.catalog import search as search_service
 from commerce_agent.commerce.services.catalog import storefront as catalog
-from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.shop import merchants
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.errors import not_found
@@ -134,7 +134,7 @@ async def orders_page(request: Request) -> Response:
     if browser.principal is not None:
         rows = await order_storage.list_orders(request.app.state.db,
                                                browser.principal.user_id, None, 50)
-        orders = [order_view.render(json.loads(row["doc"])) for row in rows]
+        orders = [order_view.render(order_model.decode(row["doc"])) for row in rows]
     return browser.respond(render("orders.html", **await page_context(request, browser,
                                                                       "orders"),
                                   orders=orders, store_names=await _store_names(request)))
@@ -151,7 +151,7 @@ async def order_page(request: Request) -> Response:
                                             browser.principal.user_id)
         if row is None:
             raise not_found("order", order_id)
-        order = order_view.render(json.loads(row["doc"]))
+        order = order_view.render(order_model.decode(row["doc"]))
     return browser.respond(render("order.html", **await page_context(request, browser, "order"),
                                   order_id=order_id, order=order,
                                   store_names=await _store_names(request)))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
+from commerce_agent.db.placeholders import named_list
 
 # Database.signal topics: an item changed (cached catalog reads are dropped), or only stock
 # (cached catalog reads re-render the items whose stock moved).
@@ -19,7 +19,7 @@ STOCK_CHANGED = "stock"
 ITEM_KEY = ("position", "id")
 
 
-async def list_stores(db: Database, limit: int, offset: int) -> tuple[list[sqlite3.Row], int]:
+async def list_stores(db: Database, limit: int, offset: int) -> tuple[list[Row], int]:
     rows = await db.fetch_all(
         "SELECT id, doc, translations, (SELECT COUNT(*) FROM stores) AS total FROM stores "
         "ORDER BY position LIMIT :limit OFFSET :offset", {"limit": limit, "offset": offset})
@@ -32,12 +32,12 @@ async def count(db: Database, table: str) -> int:
     return int(row["n"]) if row else 0
 
 
-async def get_store(db: Database | Transaction, store_id: str) -> sqlite3.Row | None:
+async def get_store(db: Database | Transaction, store_id: str) -> Row | None:
     return await db.fetch_one(
         "SELECT id, currency, doc, translations FROM stores WHERE id = :id", {"id": store_id})
 
 
-async def list_catalogs(db: Database, limit: int, offset: int) -> list[sqlite3.Row]:
+async def list_catalogs(db: Database, limit: int, offset: int) -> list[Row]:
     return await db.fetch_all(
         "SELECT catalogs.id, catalogs.doc, catalogs.store_id, stores.translations "
         "FROM catalogs JOIN stores ON stores.id = catalogs.store_id "
@@ -45,14 +45,14 @@ async def list_catalogs(db: Database, limit: int, offset: int) -> list[sqlite3.R
         {"limit": limit, "offset": offset})
 
 
-async def get_catalog(db: Database, catalog_id: str) -> sqlite3.Row | None:
+async def get_catalog(db: Database, catalog_id: str) -> Row | None:
     return await db.fetch_one(
         "SELECT catalogs.id, catalogs.doc, catalogs.store_id, stores.translations "
         "FROM catalogs JOIN stores ON stores.id = catalogs.store_id WHERE catalogs.id = :id",
         {"id": catalog_id})
 
 
-async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
+async def catalog_items(db: Database, catalog_id: str) -> list[Row]:
     """Items of a catalog with their stock rows (one row per item and variant)."""
     return await db.fetch_all(
         "SELECT items.id, items.doc, stock.variant_id, stock.quantity FROM items "
@@ -63,7 +63,7 @@ async def catalog_items(db: Database, catalog_id: str) -> list[sqlite3.Row]:
 
 async def catalog_items_page(db: Database, catalog_id: str, limit: int, *, offset: int = 0,
                              key: Sequence[Any] | None = None, backward: bool = False
-                             ) -> list[sqlite3.Row]:
+                             ) -> list[Row]:
     """Up to `limit` active items of a catalog after `key` (or before it: then in reverse),
     with their stock rows (one row per item and stock row), read in the index."""
     condition, order, params = keyset.window(ITEM_KEY, key, backward, descending=False)
@@ -85,7 +85,7 @@ async def count_catalog_items(db: Database, catalog_id: str, cap: int) -> int:
     return int(row["n"]) if row else 0
 
 
-async def catalog_stock(db: Database, catalog_id: str) -> list[sqlite3.Row]:
+async def catalog_stock(db: Database, catalog_id: str) -> list[Row]:
     """The stock rows (`item_id`, `variant_id`, `quantity`) of a catalog's active items."""
     return await db.fetch_all(
         "SELECT stock.item_id, stock.variant_id, stock.quantity FROM items "
@@ -94,20 +94,19 @@ async def catalog_stock(db: Database, catalog_id: str) -> list[sqlite3.Row]:
 
 
 async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
-                           ) -> list[sqlite3.Row]:
-    placeholders = ", ".join("?" * len(item_ids)) or "NULL"
+                           ) -> list[Row]:
+    placeholders, params = named_list("i", item_ids)
     return await db.fetch_all(
         "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
         "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
         f"WHERE items.id IN ({placeholders}) AND items.status = 'active' "
-        "ORDER BY items.position",
-        tuple(item_ids))
+        "ORDER BY items.position", params)
 
 
 # The ids a statement is asked about, bound as one JSON array: one parameter however many
 # (binding 50,000 named parameters took seconds), read as rows by each backend.
 _IDS = {"sqlite": "SELECT value AS item_id FROM json_each(:ids)",
-        "postgresql": "SELECT value AS item_id FROM jsonb_array_elements_text(:ids::jsonb)"}
+        "postgresql": "SELECT value AS item_id FROM jsonb_array_elements_text(CAST(:ids AS jsonb))"}
 
 
 def _ids(item_ids: Sequence[str]) -> str:
@@ -152,12 +151,13 @@ async def reviewed_item_ids(db: Database, owner_id: str, item_ids: Sequence[str]
 
 async def insert_review(tx: Transaction, review: dict[str, object]) -> bool:
     changed = await tx.execute(
-        "INSERT OR IGNORE INTO reviews (id, item_id, owner_id, rating, comment, created_at) "
-        "VALUES (:id, :itemId, :ownerId, :rating, :comment, :createdAt)", review)
+        "INSERT INTO reviews (id, item_id, owner_id, rating, comment, created_at) "
+        "VALUES (:id, :itemId, :ownerId, :rating, :comment, :createdAt) "
+        "ON CONFLICT DO NOTHING", review)
     return changed > 0
 
 
-async def item_reviews(db: Database, item_id: str) -> list[sqlite3.Row]:
+async def item_reviews(db: Database, item_id: str) -> list[Row]:
     return await db.fetch_all(
         "SELECT id, rating, comment, created_at FROM reviews WHERE item_id = :item "
         "ORDER BY created_at", {"item": item_id})

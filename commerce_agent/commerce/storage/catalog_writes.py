@@ -6,7 +6,6 @@ write and tells caches and webhooks. Reads that only the writers need live here 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,9 +13,10 @@ import msgspec
 
 from commerce_agent import clock
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Transaction, locking
+from commerce_agent.db import Database, Row, Transaction, locking
+from commerce_agent.db.dialect import json_text
 
-RICH_INFO_SLUG = '$.metadata."dev.commerce.product.rich_info".seo.slug'
+RICH_INFO_SLUG = ("metadata", "dev.commerce.product.rich_info", "seo", "slug")
 
 
 def dumps(value: Any) -> str:
@@ -50,7 +50,8 @@ async def save_store_doc(tx: Transaction, store_id: str, doc: dict[str, Any]) ->
 
 async def store_ids_named(tx: Transaction | Database, name: str) -> list[str]:
     rows = await tx.fetch_all(
-        "SELECT id FROM stores WHERE json_extract(doc, '$.name') = :name ORDER BY position",
+        f"SELECT id FROM stores WHERE {json_text(tx.dialect, 'doc', 'name')} = :name "
+        "ORDER BY position",
         {"name": name})
     return [str(row["id"]) for row in rows]
 
@@ -65,8 +66,9 @@ async def id_taken(tx: Transaction, table: str, row_id: str) -> bool:
 
 async def link_merchant(tx: Transaction, store_id: str, user_id: str) -> None:
     await tx.execute(
-        "INSERT OR IGNORE INTO store_merchants (store_id, user_id, created_at) "
-        "VALUES (:store, :user, :at)", {"store": store_id, "user": user_id, "at": clock.now_iso()})
+        "INSERT INTO store_merchants (store_id, user_id, created_at) "
+        "VALUES (:store, :user, :at) ON CONFLICT DO NOTHING",
+        {"store": store_id, "user": user_id, "at": clock.now_iso()})
 
 
 async def merchant_store_ids(db: Database | Transaction, user_id: str) -> list[str]:
@@ -95,7 +97,7 @@ async def set_user_role(tx: Transaction, user_id: str, role: str) -> None:
 
 # --- catalogs ---------------------------------------------------------------------------------
 
-async def catalog_row(db: Database | Transaction, catalog_id: str) -> sqlite3.Row | None:
+async def catalog_row(db: Database | Transaction, catalog_id: str) -> Row | None:
     return await db.fetch_one("SELECT id, store_id, doc FROM catalogs WHERE id = :id",
                               {"id": catalog_id})
 
@@ -122,7 +124,7 @@ async def upsert_catalog(tx: Transaction, catalog_id: str, store_id: str, doc: d
 
 # --- items and stock --------------------------------------------------------------------------
 
-async def item_row(db: Database | Transaction, item_id: str) -> sqlite3.Row | None:
+async def item_row(db: Database | Transaction, item_id: str) -> Row | None:
     """The item; in a write its row stays locked until the write ends, so the merchant's
     changes of one item (its document, its stock counts) take turns from their read on."""
     return await db.fetch_one(
@@ -135,7 +137,7 @@ ITEM_KEY = ("catalog_id", "position", "id")  # a store's items, in catalog order
 
 async def store_items(db: Database | Transaction, store_id: str, status: str | None,
                       limit: int, *, offset: int = 0, key: Sequence[Any] | None = None,
-                      backward: bool = False) -> list[sqlite3.Row]:
+                      backward: bool = False) -> list[Row]:
     """Up to `limit` of the store's items (every status unless one is given) after `key` (or
     before it: then in reverse), with their stock rows; read in items_by_store or
     items_by_store_status."""
@@ -154,7 +156,8 @@ async def store_items(db: Database | Transaction, store_id: str, status: str | N
 async def item_ids_by_handle(db: Database | Transaction, store_id: str) -> dict[str, str]:
     """Items of a store imported with a handle (Shopify), by handle."""
     rows = await db.fetch_all(
-        f"SELECT id, handle FROM (SELECT id, json_extract(doc, '{RICH_INFO_SLUG}') AS handle "
+        f"SELECT id, handle FROM (SELECT id, {json_text(db.dialect, 'doc', *RICH_INFO_SLUG)} "
+        "AS handle "
         "FROM items WHERE store_id = :store) AS handles WHERE handle IS NOT NULL",
         {"store": store_id})
     return {str(row["handle"]): str(row["id"]) for row in rows}
@@ -259,7 +262,7 @@ async def promotions(db: Database | Transaction, store_id: str) -> list[dict[str
     return [msgspec.json.decode(row["doc"]) for row in rows]
 
 
-async def catalog_items_all(db: Database | Transaction, catalog_id: str) -> list[sqlite3.Row]:
+async def catalog_items_all(db: Database | Transaction, catalog_id: str) -> list[Row]:
     """Every item of a catalog, whatever its status, with its stock rows."""
     return await db.fetch_all(
         "SELECT items.id, items.store_id, items.catalog_id, items.status, items.doc, "

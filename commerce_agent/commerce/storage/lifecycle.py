@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import msgspec
 
 from commerce_agent.commerce.storage import catalog
-from commerce_agent.db import Database, Transaction, locking
+from commerce_agent.db import Database, Row, Transaction, locking
 
 
-async def order_by_id(db: Database | Transaction, order_id: str) -> sqlite3.Row | None:
+async def order_by_id(db: Database | Transaction, order_id: str) -> Row | None:
     """An order whoever owns it (for the simulator and the merchant CLI). In a write, its row
     stays locked until the write ends: changes to one order take turns from their read on,
     and so do the numbers of its events (order_events.append)."""
@@ -21,11 +20,11 @@ async def order_by_id(db: Database | Transaction, order_id: str) -> sqlite3.Row 
 
 
 async def orders_for_merchant(db: Database, status: str | None, limit: int
-                              ) -> list[sqlite3.Row]:
+                              ) -> list[Row]:
     return await db.fetch_all(
         "SELECT id, owner_id, store_id, status, doc, created_at FROM orders "
-        "WHERE (:status IS NULL OR status = :status) ORDER BY created_at DESC, id DESC "
-        "LIMIT :limit", {"status": status, "limit": limit})
+        "WHERE (CAST(:status AS TEXT) IS NULL OR status = :status) "
+        "ORDER BY created_at DESC, id DESC LIMIT :limit", {"status": status, "limit": limit})
 
 
 async def schedule(tx: Transaction, order_id: str, step: int, due_at: str | None) -> None:
@@ -39,13 +38,13 @@ async def unschedule(tx: Transaction, order_id: str) -> None:
     await tx.execute("DELETE FROM fulfillment_jobs WHERE order_id = :id", {"id": order_id})
 
 
-async def job(db: Database | Transaction, order_id: str) -> sqlite3.Row | None:
+async def job(db: Database | Transaction, order_id: str) -> Row | None:
     return await db.fetch_one(
         "SELECT order_id, step, due_at FROM fulfillment_jobs WHERE order_id = :id",
         {"id": order_id})
 
 
-async def due_jobs(db: Database, now: str, limit: int) -> list[sqlite3.Row]:
+async def due_jobs(db: Database, now: str, limit: int) -> list[Row]:
     return await db.fetch_all(
         "SELECT order_id, step, due_at FROM fulfillment_jobs "
         "WHERE due_at IS NULL OR due_at <= :now ORDER BY due_at NULLS FIRST LIMIT :limit",
@@ -61,12 +60,12 @@ async def next_due(db: Database) -> str | None:
 async def book_slot(tx: Transaction, booking: dict[str, Any]) -> bool:
     """Book one slot; False when someone already holds it."""
     changed = await tx.execute(
-        "INSERT OR IGNORE INTO slot_bookings (item_id, slot_id, order_id, owner_id, created_at) "
-        "VALUES (:item, :slot, :order, :owner, :at)", booking)
+        "INSERT INTO slot_bookings (item_id, slot_id, order_id, owner_id, created_at) "
+        "VALUES (:item, :slot, :order, :owner, :at) ON CONFLICT DO NOTHING", booking)
     return changed > 0
 
 
-async def release_slots(tx: Transaction, order_id: str) -> list[sqlite3.Row]:
+async def release_slots(tx: Transaction, order_id: str) -> list[Row]:
     rows = await tx.fetch_all(
         "SELECT item_id, slot_id FROM slot_bookings WHERE order_id = :order",
         {"order": order_id})

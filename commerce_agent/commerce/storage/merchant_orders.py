@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Transaction
-
-
-def _in(name: str, values: Sequence[str]) -> tuple[str, dict[str, str]]:
-    params = {f"{name}{index}": value for index, value in enumerate(values)}
-    return ", ".join(f":{key}" for key in params) or "NULL", params
-
+from commerce_agent.db import Database, Row, Transaction
+from commerce_agent.db.placeholders import named_list
 
 ORDER_KEY = ("created_at", "id")  # newest first
 
 
 async def orders(db: Database, store_ids: Sequence[str], status: str | None, limit: int, *,
                  offset: int = 0, key: Sequence[Any] | None = None,
-                 backward: bool = False) -> list[sqlite3.Row]:
+                 backward: bool = False) -> list[Row]:
     """Up to `limit` orders of the stores, newest first, after `key` (or before it: then
     oldest first). Each store's are read in its own index range (orders_by_store or
     orders_by_store_status) and the ranges merged, so a page reads at most `limit + offset`
@@ -44,7 +38,7 @@ async def orders(db: Database, store_ids: Sequence[str], status: str | None, lim
 async def count_orders(db: Database, store_ids: Sequence[str], status: str | None,
                        cap: int) -> int:
     """Orders of the stores (of `status`), counted up to `cap`."""
-    stores, params = _in("s", store_ids)
+    stores, params = named_list("s", store_ids)
     filtered = " AND status = :status" if status is not None else ""
     row = await db.fetch_one(
         f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE store_id IN ({stores})"
@@ -58,10 +52,10 @@ async def order_store(db: Database | Transaction, order_id: str) -> str | None:
 
 
 async def returns(db: Database, store_ids: Sequence[str], status: str | None, limit: int,
-                  offset: int) -> tuple[list[sqlite3.Row], int]:
-    stores, params = _in("s", store_ids)
+                  offset: int) -> tuple[list[Row], int]:
+    stores, params = named_list("s", store_ids)
     where = (f"orders.store_id IN ({stores}) AND "
-             "(:status IS NULL OR returns.status = :status)")
+             "(CAST(:status AS TEXT) IS NULL OR returns.status = :status)")
     query = {**params, "status": status, "limit": limit, "offset": offset}
     rows = await db.fetch_all(
         "SELECT returns.id, returns.doc, orders.store_id FROM returns "

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
 
 
 async def append(tx: Transaction, event: dict[str, Any], *, first: bool = False) -> int:
@@ -26,7 +25,7 @@ async def append(tx: Transaction, event: dict[str, Any], *, first: bool = False)
     return int(row["seq"])
 
 
-async def snapshot(db: Database, order_id: str, owner_id: str) -> sqlite3.Row | None:
+async def snapshot(db: Database, order_id: str, owner_id: str) -> Row | None:
     """The order's document and its latest event's seq, read in one statement (consistent)."""
     return await db.fetch_one(
         "SELECT o.doc, o.status, (SELECT COALESCE(MAX(e.seq), 0) FROM order_events e "
@@ -34,7 +33,7 @@ async def snapshot(db: Database, order_id: str, owner_id: str) -> sqlite3.Row | 
         {"id": order_id, "owner": owner_id})
 
 
-async def after(db: Database, order_id: str, seq: int, limit: int) -> list[sqlite3.Row]:
+async def after(db: Database, order_id: str, seq: int, limit: int) -> list[Row]:
     """The order's events after `seq`, oldest first."""
     return await db.fetch_all(
         "SELECT seq, status, patch FROM order_events WHERE order_id = :order_id "
@@ -48,7 +47,7 @@ async def latest_seq(db: Database, order_id: str) -> int:
     return int(row["seq"]) if row else 0
 
 
-async def after_each(db: Database, seen: dict[str, int], limit: int) -> list[sqlite3.Row]:
+async def after_each(db: Database, seen: dict[str, int], limit: int) -> list[Row]:
     """The events of each order in `seen` after the seq given for it, by order then seq.
     Per order, not by a global id: on PostgreSQL writes to different orders commit in any
     order, so a global cursor could step over an event that commits late."""

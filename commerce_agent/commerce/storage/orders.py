@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Transaction, locking
+from commerce_agent.db import Database, Row, Transaction, locking
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -50,7 +49,7 @@ async def insert_orders(tx: Transaction, owner_id: str, docs: Sequence[dict[str,
 
 
 async def get_order(db: Database | Transaction, order_id: str, owner_id: str
-                    ) -> sqlite3.Row | None:
+                    ) -> Row | None:
     """The order; in a write its row stays locked until the write ends (see
     lifecycle.order_by_id)."""
     return await db.fetch_one(
@@ -63,7 +62,7 @@ ORDER_KEY = ("created_at", "id")  # GET /orders: newest first
 
 async def list_orders(db: Database, owner_id: str, status: str | None, limit: int, *,
                       offset: int = 0, key: Sequence[Any] | None = None,
-                      backward: bool = False) -> list[sqlite3.Row]:
+                      backward: bool = False) -> list[Row]:
     """Up to `limit` of the owner's orders, newest first, after `key` (or before it:
     then oldest first), read in orders_by_owner or orders_by_owner_status."""
     condition, order, params = keyset.window(ORDER_KEY, key, backward, descending=True)

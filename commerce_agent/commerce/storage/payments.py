@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from commerce_agent.db import Transaction
+from commerce_agent.db import Row, Transaction
 
 
 async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
@@ -15,7 +14,7 @@ async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
         ":currency, :resource, :status, :at, :at)", intent)
 
 
-async def intent(tx: Transaction, intent_id: str) -> sqlite3.Row | None:
+async def intent(tx: Transaction, intent_id: str) -> Row | None:
     return await tx.fetch_one(
         "SELECT id, client_secret_hash, owner_id, amount, currency, status, created_at "
         "FROM payment_intents WHERE id = :id", {"id": intent_id})
@@ -47,7 +46,7 @@ async def consume(tx: Transaction, intent_id: str, owner_id: str, amount: str, c
 async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str) -> bool:
     """Record a proof as spent; False when it already was (the primary key holds it once)."""
     changed = await tx.execute(
-        "INSERT OR IGNORE INTO spent_payments (scheme, proof, order_id, created_at) "
-        "VALUES (:scheme, :proof, :order, :at)",
+        "INSERT INTO spent_payments (scheme, proof, order_id, created_at) "
+        "VALUES (:scheme, :proof, :order, :at) ON CONFLICT DO NOTHING",
         {"scheme": scheme, "proof": proof, "order": order_id, "at": at})
     return changed == 1

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import msgspec
 
-from commerce_agent.db import Database, Transaction, locking
+from commerce_agent.db import Database, Row, Transaction, locking
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -28,7 +27,7 @@ async def save(tx: Transaction, doc: dict[str, Any]) -> None:
         {"status": doc["status"], "doc": _dumps(doc), "at": doc["updatedAt"], "id": doc["id"]})
 
 
-async def get(db: Database | Transaction, return_id: str) -> sqlite3.Row | None:
+async def get(db: Database | Transaction, return_id: str) -> Row | None:
     """The return; in a write its row stays locked until the write ends (two moves of one
     return take turns: it is restocked and refunded once)."""
     return await db.fetch_one(
@@ -36,8 +35,8 @@ async def get(db: Database | Transaction, return_id: str) -> sqlite3.Row | None:
         + locking(db), {"id": return_id})
 
 
-async def for_merchant(db: Database, status: str | None, limit: int) -> list[sqlite3.Row]:
+async def for_merchant(db: Database, status: str | None, limit: int) -> list[Row]:
     return await db.fetch_all(
         "SELECT id, owner_id, order_id, status, doc FROM returns "
-        "WHERE (:status IS NULL OR status = :status) ORDER BY created_at DESC, id DESC "
-        "LIMIT :limit", {"status": status, "limit": limit})
+        "WHERE (CAST(:status AS TEXT) IS NULL OR status = :status) "
+        "ORDER BY created_at DESC, id DESC LIMIT :limit", {"status": status, "limit": limit})

@@ -15,6 +15,8 @@ from typing import Any
 
 from commerce_agent.commerce.search import terms
 from commerce_agent.db import Database, Row
+from commerce_agent.db.dialect import json_text
+from commerce_agent.db.placeholders import named_list
 
 Alternatives = Sequence[tuple[str, bool]]  # (word, match as a prefix)
 
@@ -22,6 +24,9 @@ Alternatives = Sequence[tuple[str, bool]]  # (word, match as a prefix)
 WEIGHTS = {"name": 10.0, "category": 4.0, "description": 2.0, "options": 1.0, "store": 1.5,
            "translated": 5.0}
 _BM25 = "bm25(items_fts, {})".format(", ".join(str(weight) for weight in WEIGHTS.values()))
+# The same ranking as FTS5's own `rank` for one query (`rank MATCH`): the index then sorts its
+# matches itself and `ORDER BY rank LIMIT` reads only the page's rows out of it.
+_FTS5_RANK = "bm25({})".format(", ".join(str(weight) for weight in WEIGHTS.values()))
 # ts_rank has four weights, {D, C, B, A}: options and store (D), description (C), categories
 # and translations (B), name (A), in about the proportions of WEIGHTS.
 _TS_RANK = "ts_rank('{0.12, 0.2, 0.45, 1.0}', search.document, query.q)"
@@ -121,10 +126,10 @@ def _conditions(db: Database, filters: Filters) -> tuple[str, dict[str, Any]]:
         sql.append("items.store_id = :store")
         params["store"] = filters.store_id
     if filters.currency is not None:
-        sql.append("json_extract(items.doc, '$.price.currency') = :currency")
+        sql.append(f"{json_text(db.dialect, 'items.doc', 'price', 'currency')} = :currency")
         params["currency"] = filters.currency
     if filters.fulfillment_type is not None:
-        sql.append("json_extract(items.doc, '$.fulfillmentType') = :fulfillment")
+        sql.append(f"{json_text(db.dialect, 'items.doc', 'fulfillmentType')} = :fulfillment")
         params["fulfillment"] = filters.fulfillment_type
     price = _PRICE[db.dialect]
     for name, bound, compare in (("min_price", filters.min_price, ">="),
@@ -182,6 +187,42 @@ async def ranked_page(db: Database, terms_found: Sequence[Alternatives], filters
         {**params, "limit": limit, "offset": offset})
 
 
+def ranks_in_index(db: Database, terms_found: Sequence[Alternatives], sort: str) -> bool:
+    """Whether a page of these terms is read in rank order straight out of the index
+    (`indexed_page`): SQLite, one term, by relevance. More terms keep only the items that match
+    the most of them, and other orders sort every match (`ranked_page` does both)."""
+    return db.dialect == "sqlite" and len(terms_found) == 1 and sort == "relevance"
+
+
+async def indexed_page(db: Database, alternatives: Alternatives, filters: Filters, limit: int,
+                       offset: int) -> list[Row]:
+    """One page (`id`, `rank`) of the items matching any alternative and passing the filters,
+    best first, read from FTS5 in its own rank order: it stops once the page is full (and
+    with it the joins and filters), however many items match."""
+    where, params = _conditions(db, filters)
+    return await db.fetch_all(
+        "SELECT keys.item_id AS id, items_fts.rank AS rank FROM items_fts "
+        "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
+        "JOIN items ON items.id = keys.item_id "
+        f"WHERE items_fts MATCH :match AND items_fts.rank MATCH :ranking AND {where} "
+        "ORDER BY items_fts.rank LIMIT :limit OFFSET :offset",
+        {**params, "match": _fts5(alternatives), "ranking": _FTS5_RANK, "limit": limit,
+         "offset": offset})
+
+
+async def count_indexed(db: Database, alternatives: Alternatives, filters: Filters, cap: int
+                        ) -> int:
+    """The items matching any alternative and passing the filters, counted up to `cap`."""
+    where, params = _conditions(db, filters)
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM items_fts "
+        "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
+        "JOIN items ON items.id = keys.item_id "
+        f"WHERE items_fts MATCH :match AND {where} LIMIT :cap) AS counted",
+        {**params, "match": _fts5(alternatives), "cap": cap})
+    return int(row["n"]) if row else 0
+
+
 async def browse_page(db: Database, filters: Filters, sort: str, limit: int, offset: int
                       ) -> list[Row]:
     """One page (`id`, `rank` 0) of the active items passing the filters (an empty query), in
@@ -223,8 +264,8 @@ async def count_browsed(db: Database, filters: Filters, cap: int) -> int:
 
 async def items_of_page(db: Database, item_ids: Sequence[str]) -> list[Row]:
     """The page's items with their stock rows and their store's translations."""
-    placeholders = ", ".join("?" * len(item_ids)) or "NULL"
+    placeholders, params = named_list("i", item_ids)
     return await db.fetch_all(
         f"SELECT {_COLUMNS} FROM items JOIN stores ON stores.id = items.store_id "
         "LEFT JOIN stock ON stock.item_id = items.id "
-        f"WHERE items.id IN ({placeholders})", tuple(item_ids))
+        f"WHERE items.id IN ({placeholders})", params)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
+from commerce_agent.db.placeholders import named_list
 
 _SUBSCRIPTION = ("SELECT id, url, events, description, metadata, active, deactivated_reason, "
                  "created_at, updated_at FROM webhook_subscriptions")
@@ -18,15 +18,9 @@ _CLAIMABLE = ("d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_unti
               "AND s.active = 1 AND s.deleted_at IS NULL")
 
 
-def _in(prefix: str, values: Sequence[str]) -> tuple[str, dict[str, str]]:
-    """`(:p0, :p1, …)` and its parameters, for an IN list."""
-    params = {f"{prefix}{index}": value for index, value in enumerate(values)}
-    return "(" + ", ".join(f":{name}" for name in params) + ")", params
-
-
 # --- subscriptions ------------------------------------------------------------------------
 
-async def active_subscriptions(db: Database | Transaction, owner_id: str) -> list[sqlite3.Row]:
+async def active_subscriptions(db: Database | Transaction, owner_id: str) -> list[Row]:
     return await db.fetch_all(
         "SELECT id, events FROM webhook_subscriptions WHERE owner_id = :owner AND active = 1 "
         "AND deleted_at IS NULL", {"owner": owner_id})
@@ -47,7 +41,7 @@ async def insert_subscription(tx: Transaction, subscription: dict[str, Any]) -> 
 
 
 async def subscription(db: Database | Transaction, owner_id: str, subscription_id: str
-                       ) -> sqlite3.Row | None:
+                       ) -> Row | None:
     """The owner's subscription (active or deactivated); None when missing or deleted."""
     return await db.fetch_one(
         f"{_SUBSCRIPTION} WHERE id = :id AND owner_id = :owner AND deleted_at IS NULL",
@@ -55,7 +49,7 @@ async def subscription(db: Database | Transaction, owner_id: str, subscription_i
 
 
 async def list_subscriptions(db: Database, owner_id: str, include_inactive: bool, limit: int,
-                             offset: int) -> tuple[list[sqlite3.Row], int]:
+                             offset: int) -> tuple[list[Row], int]:
     params = {"owner": owner_id, "all": int(include_inactive), "limit": limit,
               "offset": offset}
     where = "owner_id = :owner AND deleted_at IS NULL AND (active = 1 OR :all = 1)"
@@ -108,14 +102,14 @@ async def insert_delivery(tx: Transaction, delivery: dict[str, Any]) -> None:
 
 
 async def delivery(db: Database | Transaction, subscription_id: str, delivery_id: str
-                   ) -> sqlite3.Row | None:
+                   ) -> Row | None:
     return await db.fetch_one(
         f"{_DELIVERY} WHERE d.id = :id AND d.subscription_id = :subscription",
         {"id": delivery_id, "subscription": subscription_id})
 
 
 async def list_deliveries(db: Database, subscription_id: str, limit: int, offset: int
-                          ) -> tuple[list[sqlite3.Row], int]:
+                          ) -> tuple[list[Row], int]:
     """A page of the subscription's deliveries, newest first."""
     params = {"subscription": subscription_id, "limit": limit, "offset": offset}
     rows = await db.fetch_all(
@@ -127,13 +121,13 @@ async def list_deliveries(db: Database, subscription_id: str, limit: int, offset
     return rows, int(total["n"]) if total else 0
 
 
-async def attempts_of(db: Database, delivery_ids: Sequence[str]) -> list[sqlite3.Row]:
+async def attempts_of(db: Database, delivery_ids: Sequence[str]) -> list[Row]:
     if not delivery_ids:
         return []
-    placeholders, params = _in("d", delivery_ids)
+    placeholders, params = named_list("d", delivery_ids)
     return await db.fetch_all(
         "SELECT delivery_id, attempt, attempted_at, status_code, error, duration_ms "
-        f"FROM webhook_attempts WHERE delivery_id IN {placeholders} "
+        f"FROM webhook_attempts WHERE delivery_id IN ({placeholders}) "
         "ORDER BY delivery_id, attempt", params)
 
 
@@ -149,7 +143,7 @@ async def next_due(db: Database, now: str) -> str | None:
     return None if row is None else str(row["due"])
 
 
-async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list[sqlite3.Row]:
+async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list[Row]:
     """Lease up to `limit` due deliveries to this sender (with what sending them needs).
     PostgreSQL: senders of other processes claim at the same moment, so the rows are locked
     as they are read and rows another sender is claiming are skipped (each delivery is leased
@@ -162,9 +156,9 @@ async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list
         "AND d.next_attempt_at <= :now ORDER BY d.next_attempt_at LIMIT :limit"
         + skip_claimed, {"now": now, "limit": limit})
     if rows:
-        placeholders, params = _in("d", [str(row["id"]) for row in rows])
+        placeholders, params = named_list("d", [str(row["id"]) for row in rows])
         await tx.execute(
-            f"UPDATE webhook_deliveries SET locked_until = :lease WHERE id IN {placeholders}",
+            f"UPDATE webhook_deliveries SET locked_until = :lease WHERE id IN ({placeholders})",
             {**params, "lease": lease_until})
     return rows
 
@@ -193,7 +187,7 @@ async def record_attempt(tx: Transaction, attempt: dict[str, Any]) -> bool:
 async def release(tx: Transaction, delivery_ids: Sequence[str]) -> None:
     """Give back leases of deliveries this sender will not finish (it is stopping)."""
     if delivery_ids:
-        placeholders, params = _in("d", delivery_ids)
+        placeholders, params = named_list("d", delivery_ids)
         await tx.execute(
-            f"UPDATE webhook_deliveries SET locked_until = NULL WHERE id IN {placeholders} "
+            f"UPDATE webhook_deliveries SET locked_until = NULL WHERE id IN ({placeholders}) "
             "AND status = 'pending'", params)

@@ -13,6 +13,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import name_score
 from commerce_agent.agent.tools.base import money_text
+from commerce_agent.commerce.orders import model
 
 _REASON = "Requested by the customer"
 
@@ -72,7 +73,7 @@ def status(p: Planner) -> Decision:
         text.append(f"Tracking number: {tracking['trackingNumber']}.")
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
-        preorder = choices.meta(item, choices.PREORDER)
+        preorder = choices.meta(item, model.PREORDER)
         if preorder and order.get("status") not in ("completed", "cancelled"):
             ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
             text.append(f"{item['name']} is a pre-order that ships around "

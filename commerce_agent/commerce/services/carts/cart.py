@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -20,7 +19,7 @@ from commerce_agent.commerce.services.catalog.storefront import StockedItem, gro
 from commerce_agent.commerce.services.fulfillment import scheduling
 from commerce_agent.commerce.storage import carts as storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
-from commerce_agent.db import Transaction
+from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.ids import new_id
 
@@ -68,7 +67,7 @@ class CartLine:
 
 @dataclass
 class CartView:
-    row: Mapping[str, Any] | sqlite3.Row
+    row: Mapping[str, Any] | Row
     currency: str
     store: dict[str, Any]  # the store's document (shared: read only)
     lines: list[CartLine]
@@ -155,7 +154,7 @@ def checked_open(cart: CartView | None, cart_id: str) -> CartView:
     return cart
 
 
-def _lines(rows: list[sqlite3.Row]) -> list[CartLine]:
+def _lines(rows: list[Row]) -> list[CartLine]:
     """The lines of storage.cart_with_lines rows, each with its item and the item's stock."""
     lines: dict[str, CartLine] = {}
     items: dict[str, StockedItem] = {}
@@ -178,7 +177,7 @@ def _lines(rows: list[sqlite3.Row]) -> list[CartLine]:
     return list(lines.values())
 
 
-async def view(db: Any, row: Mapping[str, Any] | sqlite3.Row, lines: list[CartLine]
+async def view(db: Any, row: Mapping[str, Any] | Row, lines: list[CartLine]
                ) -> CartView:
     """A cart row with its lines, priced by its store's rules (kept by store_cache)."""
     store = await store_cache.rules(db, row["store_id"])

@@ -82,7 +82,9 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
 
     Of the items passing the filters, only those matching the most query terms come back
     (all of them when any item has all), ranked by bm25. Matching, filtering, ranking and
-    cutting happen in the database: only the page's items are read and rendered."""
+    cutting happen in the database: only the page's items are read and rendered. One term by
+    relevance on SQLite is read in rank order out of the index itself, which stops at the page;
+    its total is then counted up to pagination.COUNT_CAP (null past it), as a browse's is."""
     _validate(sort, fulfillment_type)
     words = search_terms.terms_of(query)
     found = [term for term in [await _resolve(db, word) for word in words] if term]
@@ -90,13 +92,19 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
         return Found([], 0, False)
     filters = storage.Filters(store_id, currency, fulfillment_type, min_price, max_price,
                               available_only)
-    if found:
+    total: int | None
+    if found and storage.ranks_in_index(db, found, sort):
+        ranked = await storage.indexed_page(db, found[0], filters, limit + 1, offset)
+        total = offset + len(ranked) if ranked and len(ranked) <= limit else \
+            pagination.total_count(await storage.count_indexed(
+                db, found[0], filters, pagination.COUNT_CAP + 1))
+    elif found:
         ranked = await storage.ranked_page(db, found, filters, sort, limit + 1, offset)
         if not ranked and offset:  # past the end: count what there is
             first = await storage.ranked_page(db, found, filters, sort, 1, 0)
         else:
             first = ranked
-        total: int | None = int(first[0]["total"]) if first else 0
+        total = int(first[0]["total"]) if first else 0
     else:
         ranked = await storage.browse_page(db, filters, sort, limit + 1, offset)
         total = pagination.total_count(

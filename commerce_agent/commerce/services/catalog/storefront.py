@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,7 +12,7 @@ import msgspec
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import versions
 from commerce_agent.commerce.storage import catalog as storage
-from commerce_agent.db import Database
+from commerce_agent.db import Database, Row
 from commerce_agent.errors import not_found
 from commerce_agent.i18n import content
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
@@ -53,7 +52,7 @@ class StockedItem:
         return any(quantity > 0 for quantity in self.stock.values())
 
 
-def group_rows(rows: Iterable[sqlite3.Row]) -> dict[str, StockedItem]:
+def group_rows(rows: Iterable[Row]) -> dict[str, StockedItem]:
     """Fold item rows joined with stock rows into one StockedItem per item, in order."""
     items: dict[str, StockedItem] = {}
     for row in rows:
@@ -121,7 +120,7 @@ def key_both_ways(metadata: dict[str, Any]) -> None:
             metadata.setdefault(f"{key}@{entry['_version']}", entry)
 
 
-def render_store(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
+def render_store(row: Row, locale: str | None) -> dict[str, Any]:
     doc: dict[str, Any] = msgspec.json.decode(row["doc"])
     doc.update(translation(row["translations"], locale, "store"))
     if isinstance(doc.get("metadata"), dict):
@@ -142,7 +141,7 @@ async def get_store(db: Database, store_id: str, locale: str | None) -> dict[str
     return render_store(row, locale)
 
 
-def _render_catalog_head(row: sqlite3.Row, locale: str | None) -> dict[str, Any]:
+def _render_catalog_head(row: Row, locale: str | None) -> dict[str, Any]:
     doc: dict[str, Any] = msgspec.json.decode(row["doc"])
     doc.update(translation(row["translations"], locale, "catalogs", row["id"]))
     doc["storeId"] = row["store_id"]
@@ -157,7 +156,7 @@ async def list_catalogs(db: Database, limit: int, offset: int, locale: str | Non
 
 
 async def catalog_head(db: Database, catalog_id: str, locale: str | None
-                       ) -> tuple[sqlite3.Row, dict[str, Any]]:
+                       ) -> tuple[Row, dict[str, Any]]:
     """The catalog's row and its document without items (not found when there is none)."""
     row = await storage.get_catalog(db, catalog_id)
     if row is None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,16 +20,16 @@ import msgspec
 
 from commerce_agent import clock, links
 from commerce_agent.auth.storage import signing_key
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.webhooks import signing
 from commerce_agent.commerce.storage import webhooks as storage
-from commerce_agent.db import Database, Transaction
+from commerce_agent.db import Database, Row, Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error
 from commerce_agent.ids import new_id
 from commerce_agent.settings import Settings
 
-ORDER_STATUSES = ("pending", "confirmed", "processing", "in_transit", "completed", "cancelled")
-EVENTS = ("order.created", "order.updated", *(f"order.{status}" for status in ORDER_STATUSES),
+EVENTS = ("order.created", "order.updated", *(f"order.{status}" for status in STATUSES),
           "refund.created", "return.created", "return.updated",
           # Catalog changes, sent to the merchants of the store (commerce/shop/writes.py).
           "product.created", "product.updated", "inventory.updated")
@@ -131,7 +130,7 @@ def check_metadata(metadata: dict[str, Any]) -> None:
 
 # --- subscriptions --------------------------------------------------------------------------
 
-def render(row: sqlite3.Row) -> dict[str, Any]:
+def render(row: Row) -> dict[str, Any]:
     return {"id": row["id"], "url": row["url"], "events": json.loads(row["events"]),
             "active": bool(row["active"]), "description": row["description"],
             "metadata": json.loads(row["metadata"]), "createdAt": row["created_at"],
@@ -186,7 +185,7 @@ async def delete(tx: Transaction, owner_id: str, subscription_id: str) -> None:
 
 # --- the delivery log -------------------------------------------------------------------------
 
-def render_delivery(row: sqlite3.Row, attempts: list[sqlite3.Row]) -> dict[str, Any]:
+def render_delivery(row: Row, attempts: list[Row]) -> dict[str, Any]:
     return {
         "id": row["id"], "subscriptionId": row["subscription_id"], "eventId": row["event_id"],
         "event": row["event"], "status": row["status"], "attempts": row["attempts"],
@@ -204,7 +203,7 @@ async def deliveries(db: Database, owner_id: str, subscription_id: str, page: Pa
     """A page of the subscription's deliveries, newest first, each with its attempts."""
     await get(db, owner_id, subscription_id)
     rows, total = await storage.list_deliveries(db, subscription_id, page.limit, page.offset)
-    attempts: dict[str, list[sqlite3.Row]] = {}
+    attempts: dict[str, list[Row]] = {}
     for attempt in await storage.attempts_of(db, [str(row["id"]) for row in rows]):
         attempts.setdefault(str(attempt["delivery_id"]), []).append(attempt)
     return [render_delivery(row, attempts.get(str(row["id"]), [])) for row in rows], total
