@@ -43,6 +43,7 @@ from commerce_agent.commerce.routes.payments import routes as payment_routes
 from commerce_agent.commerce.services.catalog.cache import CatalogCache
 from commerce_agent.commerce.services.fulfillment.simulator import simulator_worker
 from commerce_agent.commerce.services.webhooks.sender import webhook_sender_worker
+from commerce_agent.compression import compressed
 from commerce_agent.db import DatabaseUnavailable, database_for
 from commerce_agent.errors import (
     CommerceError,
@@ -58,6 +59,7 @@ from commerce_agent.routing import IndexedRouter
 from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
 from commerce_agent.web import routes as web_routes
+from commerce_agent.web.error_pages import error_page
 
 # Background services started with the app (simulator, webhook sender, …), each an async
 # context manager factory taking the app.
@@ -86,9 +88,9 @@ class CommerceApp(Starlette):
         self.agent_mount = agent_mount
 
     def build_middleware_stack(self) -> ASGIApp:
-        return request_stack.stack(self.router, self.user_middleware,
-                                   dict(self.exception_handlers),
-                                   skip=(self.agent_mount, mcp_routes.MCP_PATH))
+        return compressed(request_stack.stack(self.router, self.user_middleware,
+                                              dict(self.exception_handlers),
+                                              skip=(self.agent_mount, mcp_routes.MCP_PATH)))
 
 
 def commerce_routes() -> list[BaseRoute]:
@@ -144,4 +146,5 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     app.state.pay_to = settings.pay_to
     app.state.max_promotions = settings.max_promotions
     app.state.localize_error = localize_error
+    app.state.error_page = error_page
     return app

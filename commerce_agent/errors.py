@@ -74,6 +74,11 @@ def error_body(error: CommerceError, instance: str) -> dict[str, Any]:
 
 
 def render_error(request: Request, error: CommerceError) -> Response:
+    page = getattr(request.app.state, "error_page", None)  # HTML for browsers (web app)
+    if page is not None:
+        html: Response | None = page(request, error)
+        if html is not None:
+            return html
     localize = getattr(request.app.state, "localize_error", None)
     body = error_body(error, request.url.path)
     if localize is not None:

@@ -265,3 +265,18 @@ async def test_rating_and_subscription_tools(app: Starlette, client: httpx.Async
     assert rated["rating"]["overall"] == 4
     order = (await client.get(f"/orders/{book['id']}", headers=alice)).json()
     assert order["metadata"]["dev.commerce.order.ratings"]["overall"] == 4
+
+
+async def test_list_carts_shows_the_carts_made_elsewhere(app: Starlette,
+                                                      client: httpx.AsyncClient,
+                                                      alice: dict[str, str]) -> None:
+    """A cart made through the API (the web cart page's way) is the agent's to see, and one
+    the agent makes is listed by GET /carts."""
+    web_cart = await alice_cart(client, alice, quantity=2)
+    made = await run(app, "create_cart", {"storeId": "store_ceramics"})
+    listed = await run(app, "list_carts", {})
+    assert {cart["cartId"] for cart in listed["carts"]} == {web_cart, made["cartId"]}
+    assert listed["total"] == 2
+    api = (await client.get("/carts", headers=alice)).json()["carts"]
+    assert {cart["id"] for cart in api} == {web_cart, made["cartId"]}
+    assert (await run(app, "list_carts", {}, principal=BOB))["carts"] == []

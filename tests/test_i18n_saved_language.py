@@ -48,7 +48,7 @@ async def test_saved_language_decides_without_a_language_in_the_header(
     store = await client.get("/stores/store_ceramics", headers=headers)
     assert store.headers["content-language"] == "fr"
     assert store.json()["name"] == CERAMICS_FR
-    assert "Authorization" in store.headers.get_list("vary")
+    assert "Authorization" in ",".join(store.headers.get_list("vary")).replace(" ", "").split(",")
     error = await client.get("/carts/cart_missing", headers=headers)
     assert error.status_code == 404
     assert error.headers["content-language"] == "fr"
@@ -72,7 +72,8 @@ async def test_an_explicit_accept_language_always_wins(
                                 headers={**alice, "Accept-Language": header})
     assert response.headers["content-language"] == expected
     assert response.json()["userMessage"]["locale"] == expected
-    assert "Authorization" not in response.headers.get_list("vary")
+    assert "Authorization" not in ",".join(
+        response.headers.get_list("vary")).replace(" ", "").split(",")
     assert lookups == []  # no read at all when the header decides
 
 

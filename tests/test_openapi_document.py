@@ -119,7 +119,8 @@ async def test_protected_resource_metadata_is_only_at_the_mcp_path(
 
 async def test_auth_and_idempotency_follow_the_handlers(client: httpx.AsyncClient) -> None:
     paths = (await fetch_document(client))["paths"]
-    assert paths["/carts"]["post"]["security"] == [{"bearerAuth": []}]
+    assert paths["/carts"]["post"]["security"] == [{"bearerAuth": []}, {"guestCartToken": []}]
+    assert paths["/carts/adopt"]["post"]["security"] == [{"bearerAuth": []}]
     assert paths["/user/profile"]["get"]["security"] == [{"bearerAuth": []}]
     assert paths["/capabilities"]["get"]["security"] == []
     assert paths["/catalogs/{catalog_id}"]["get"]["security"] == [{}, {"bearerAuth": []}]

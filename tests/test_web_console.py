@@ -38,7 +38,7 @@ async def test_a_merchant_gets_each_console_page(app: Starlette, client: httpx.A
     assert page.headers["cache-control"] == "no-store"
     assert "script-src 'self'" in page.headers["content-security-policy"]
     # Scripts and styles from this server only, each shipped; no inline script.
-    sources = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', page.text)
+    sources = re.findall(r'(?:src|href)="([^"]+\.(?:js|css)(?:\?v=[0-9a-f]+)?)"', page.text)
     assert sources and all(source.startswith("/shop/static/") for source in sources)
     assert "<script>" not in page.text
     for source in sources:

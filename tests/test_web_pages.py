@@ -35,7 +35,7 @@ async def signed_in_token(client: httpx.AsyncClient) -> httpx.Response:
 @pytest.mark.parametrize("path", ["/", "/?q=mug", "/shop/stores/store_ceramics",
                                   "/shop/items/item_classic_mug", "/shop/cart", "/shop/orders",
                                   "/shop/orders/ord_unknown"])
-async def test_every_page_is_a_self_contained_shell(client: httpx.AsyncClient,
+async def test_every_page_is_self_contained(client: httpx.AsyncClient,
                                                     path: str) -> None:
     page = await client.get(path)
     assert page.status_code == 200
@@ -44,7 +44,7 @@ async def test_every_page_is_a_self_contained_shell(client: httpx.AsyncClient,
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
     assert page.headers["cache-control"] == "no-store"
     # Every script and style is served here: no CDN, no inline script.
-    sources = re.findall(r'(?:src|href)="([^"]+\.(?:js|css))"', page.text)
+    sources = re.findall(r'(?:src|href)="([^"]+\.(?:js|css)(?:\?v=[0-9a-f]+)?)"', page.text)
     assert sources and all(source.startswith("/shop/static/") for source in sources)
     assert "<script>" not in page.text
     for source in sources:
@@ -56,9 +56,10 @@ async def test_every_page_is_a_self_contained_shell(client: httpx.AsyncClient,
 
 
 async def test_page_parameters_are_escaped(client: httpx.AsyncClient) -> None:
-    page = await client.get('/shop/items/"><img src=x onerror=alert(1)>')
-    assert page.status_code == 200
-    assert "<img src=x" not in page.text and "&lt;img src=x" in page.text
+    page = await client.get('/shop/items/"><img src=x onerror=alert(1)>',
+                            headers={"Accept": "text/html"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "<img src=x" not in page.text
     search = await client.get("/", params={"q": '"><img src=x>'})
     assert "<img src=x>" not in search.text
 
@@ -92,11 +93,22 @@ async def test_the_token_needs_the_csrf_token_of_the_session(
                               headers={"X-CSRF-Token": stale})).status_code == 403
 
 
-async def test_without_a_session_there_is_no_token(client: httpx.AsyncClient) -> None:
-    page = await client.get("/")
-    assert page_csrf(page) == ""
+async def test_without_a_session_the_token_is_a_guest_cart_token(
+        client: httpx.AsyncClient) -> None:
     refused = await client.post("/shop/api-token", headers={"X-CSRF-Token": "x"})
-    assert refused.status_code == 401 and refused.json()["code"] == "unauthorized"
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    page = await client.get("/")
+    answer = await client.post("/shop/api-token", headers={"X-CSRF-Token": page_csrf(page)})
+    assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+    body = answer.json()
+    assert body["user"] is None and body["accessToken"].startswith("cgt_")
+    # the browser keeps it (HttpOnly cookie): asking again answers the same token
+    again = await client.post("/shop/api-token", headers={"X-CSRF-Token": page_csrf(page)})
+    assert again.json()["accessToken"] == body["accessToken"]
+    # it opens the cart routes only
+    bearer = {"Authorization": f"Bearer {body['accessToken']}"}
+    assert (await client.get("/carts", headers=bearer)).json()["carts"] == []
+    assert (await client.get("/orders", headers=bearer)).status_code == 401
 
 
 async def test_signing_out_revokes_the_tokens_of_the_session(
@@ -115,6 +127,7 @@ async def test_static_files_are_only_the_shipped_ones(client: httpx.AsyncClient)
     assert {"api.js", "chat.js", "app.css", "order.js", "cart.js"} <= names
     script = await client.get("/shop/static/api.js")
     assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["cache-control"] == "no-cache"
     assert script.headers["x-content-type-options"] == "nosniff"
     again = await client.get("/shop/static/api.js",
                              headers={"If-None-Match": script.headers["etag"]})

@@ -25,6 +25,7 @@ from starlette.responses import Response
 from commerce_agent import templating
 from commerce_agent.auth import accounts, flows, web
 from commerce_agent.auth.web import Browser
+from commerce_agent.commerce.services.carts import shopper
 from commerce_agent.errors import CommerceError
 from commerce_agent.routing import Route
 
@@ -80,6 +81,13 @@ async def _signed_in(request: Request, browser: Browser, user_id: str,
     session = await accounts.start_web_session(db, user_id)
     response = web.redirect(next_url or DEFAULT_NEXT)
     web.set_session_cookie(request, response, session)
+    guest = web.guest_token(request)
+    if guest is not None:  # the carts the browser filled as a guest are now the user's
+        principal = await accounts.web_session_principal(db, session)
+        if principal is not None:
+            async with db.transaction() as tx:
+                await shopper.adopt(tx, guest, principal)
+        web.clear_guest_cookie(request, response)
     return browser.respond(response)
 
 

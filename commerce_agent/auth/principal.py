@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from commerce_agent.auth import bearer
+from commerce_agent.auth import bearer, guests
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
 
@@ -24,8 +24,8 @@ def invalid_token() -> CommerceError:
 async def optional_principal(request: Request, *, confirmed: bool = True) -> Principal | None:
     """The caller if a valid token was sent; a bad token is still refused with 401."""
     token = bearer.token(request.scope)
-    if token is None:
-        return None
+    if token is None or (token and guests.is_guest_token(token)):
+        return None  # a guest cart token names no one outside the cart routes
     owner = await bearer.remembered_owner(request.scope.setdefault("state", {}),
                                    request.app.state.db, token,
                                    confirmed=confirmed) if token else None
@@ -49,3 +49,23 @@ async def writer_principal(request: Request) -> Principal:
     refused there, before any of the write's statements). Any other use needs
     require_principal."""
     return await require_principal(request, confirmed=False)
+
+
+def _guest(request: Request) -> Principal | None:
+    """The guest principal of a guest cart token (auth.guests), None for any other caller."""
+    token = bearer.token(request.scope)
+    if not token or not guests.is_guest_token(token):
+        return None
+    if not guests.well_formed(token):
+        raise invalid_token()
+    return guests.guest_principal(token)
+
+
+async def cart_principal(request: Request) -> Principal:
+    """require_principal for the cart routes, which also take a guest cart token."""
+    return _guest(request) or await require_principal(request)
+
+
+async def cart_writer(request: Request) -> Principal:
+    """writer_principal for the cart routes, which also take a guest cart token."""
+    return _guest(request) or await writer_principal(request)

@@ -23,11 +23,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from commerce_agent import templating
-from commerce_agent.auth import accounts, storage
+from commerce_agent.auth import accounts, guests, storage
 from commerce_agent.auth.tokens import Principal
 
 SESSION_COOKIE = "commerce_session"
 CSRF_COOKIE = "commerce_csrf"
+# The guest cart token (auth.guests) of a browser not signed in: HttpOnly, so only the server
+# and the answer of POST /shop/api-token hand it to the page's scripts.
+GUEST_COOKIE = "commerce_guest_cart"
+GUEST_COOKIE_LIFETIME = 30 * 24 * 3600
 CSRF_FIELD = "csrf_token"
 FORM_LIMIT = 16 * 1024
 
@@ -69,6 +73,22 @@ def _secure(request: Request) -> bool:
 def set_session_cookie(request: Request, response: Response, value: str) -> None:
     response.set_cookie(SESSION_COOKIE, value, max_age=accounts.WEB_SESSION_LIFETIME, path="/",
                         httponly=True, samesite="lax", secure=_secure(request))
+
+
+def guest_token(request: Request) -> str | None:
+    """The browser's guest cart token, when it holds a well-formed one."""
+    token = request.cookies.get(GUEST_COOKIE)
+    return token if token and guests.well_formed(token) else None
+
+
+def set_guest_cookie(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(GUEST_COOKIE, token, max_age=GUEST_COOKIE_LIFETIME, path="/",
+                        httponly=True, samesite="lax", secure=_secure(request))
+
+
+def clear_guest_cookie(request: Request, response: Response) -> None:
+    response.delete_cookie(GUEST_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=_secure(request))
 
 
 def clear_session_cookie(request: Request, response: Response) -> None:

@@ -43,7 +43,14 @@ SORT_OPTIONS = ["relevance", "price_asc", "price_desc", "name_asc", "name_desc"]
 
 def _cart(settings: Settings) -> dict[str, Any]:
     return {"_version": "1.0", "lifetimeSeconds": settings.cart_lifetime_seconds,
-            "maxLineQuantity": 999}
+            "maxLineQuantity": 999, "persistencePolicy": "user", "autoMergeOnLogin": True,
+            "listUrl": f"{settings.base_url.rstrip('/')}/carts"}
+
+
+def _guest_cart(settings: Settings) -> dict[str, Any]:
+    base = settings.base_url.rstrip("/")
+    return {"_version": "1.0", "tokenUrl": f"{base}/guest-tokens",
+            "adoptUrl": f"{base}/carts/adopt"}
 
 
 def _search(settings: Settings) -> dict[str, Any]:
@@ -78,7 +85,7 @@ def _x402_fiat(settings: Settings) -> dict[str, Any]:
 
 REGISTRY: list[Capability] = [
     Capability("dev.commerce.cart@1.0", "cart/v1.json", _cart),
-    Capability("dev.commerce.cart.guest@1.0", "cart/guest/v1.json"),
+    Capability("dev.commerce.cart.guest@1.0", "cart/guest/v1.json", _guest_cart),
     Capability("dev.commerce.order.direct@1.0", "order/direct/v1.json"),
     Capability("dev.commerce.product.search@1.0", "product/search/v1.json", _search),
     # Every served version of a versioned capability is its own entry (commerce/versions.py).

@@ -17,6 +17,8 @@ from starlette.applications import Starlette
 
 from commerce_agent.agent.agents import agent_names
 from commerce_agent.auth.principal import (
+    cart_principal,
+    cart_writer,
     optional_principal,
     require_principal,
     writer_principal,
@@ -184,7 +186,10 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
             # an empty file is refused (import_routes._read_file)
             media: {"schema": {"type": "string", "minLength": 1, "description": text}}
             for media, text in spec.raw_body.items()}}
-    if introspect.refers_to(handler, require_principal) \
+    if introspect.refers_to(handler, cart_principal) \
+            or introspect.refers_to(handler, cart_writer):
+        operation["security"] = [{"bearerAuth": []}, {"guestCartToken": []}]
+    elif introspect.refers_to(handler, require_principal) \
             or introspect.refers_to(handler, writer_principal) \
             or introspect.refers_to(handler, merchant_principal, owned, owned_write):
         operation["security"] = [{"bearerAuth": []}]
@@ -280,7 +285,12 @@ def build(app: Starlette, settings: Settings) -> dict[str, Any]:
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer",
                 "description": "Opaque token from POST /auth/token, "
-                               "`commerce-agent token create`, or the demo tokens."}},
+                               "`commerce-agent token create`, or the demo tokens."},
+                "guestCartToken": {
+                    "type": "http", "scheme": "bearer",
+                    "description": "A guest cart token from POST /guest-tokens (`cgt_…`): "
+                                   "accepted by the cart routes only; a signed-in user takes "
+                                   "its carts over with POST /carts/adopt."}},
         },
     }
     return document

@@ -165,6 +165,15 @@ class Cart(msgspec.Struct):
     actions: list[Action] = []
 
 
+class CartList(msgspec.Struct):
+    carts: list[Cart]
+    pagination: Pagination
+
+
+class AdoptedCarts(msgspec.Struct):
+    carts: list[Cart]
+
+
 class OrderList(msgspec.Struct):
     orders: list[Order]
     pagination: Pagination

@@ -16,6 +16,7 @@ from msgspec import Meta
 from commerce_agent.auth.accounts import TokenPair
 from commerce_agent.commerce.orders.model import OrderStatus
 from commerce_agent.commerce.routes import webhooks as webhook_routes
+from commerce_agent.commerce.routes.carts import GuestToken
 from commerce_agent.commerce.routes.discovery import Price
 from commerce_agent.commerce.routes.payments import ConfirmedIntent
 from commerce_agent.commerce.services.profile import Profile
@@ -151,6 +152,11 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/images/{image_id}"): Operation(
         {200: Answer("An image a merchant uploaded (cached for a year: it never changes).",
                      str, "image/*")}, tags=("Catalog",)),
+    ("GET", "/shop/media/{name}"): Operation(
+        {200: Answer("A sample store's product image (sample_data/images).", str,
+                     "image/svg+xml", headers=("ETag",)),
+         304: Answer("Not modified (If-None-Match).", None, headers=("ETag",))},
+        tags=("Web app",)),
     # --- merchant console (commerce_agent/web/console.py, docs/web.md) ----------------------
     **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts).",
                                      200, 403), tags=("Web app",))
@@ -182,6 +188,21 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     # --- carts --------------------------------------------------------------------------
     ("POST", "/carts"): Operation(ok(models.Cart, "Created", 201, ("Location",)),
                                   tags=("Carts",)),
+    ("GET", "/carts"): Operation(
+        ok(models.CartList, "A page of the caller's open carts (active, not expired), most "
+                            "recently changed first."), query=PAGE,
+        description="With a user's token: that user's carts, whichever client made them (web, "
+                    "agent, MCP). With a guest cart token: the carts that token holds.",
+        tags=("Carts",)),
+    ("POST", "/guest-tokens"): Operation(
+        ok(GuestToken, "A new guest cart token: send it as `Authorization: Bearer` to the cart "
+                       "routes; it holds the carts made with it.", 201),
+        body_required=False, tags=("Carts",)),
+    ("POST", "/carts/adopt"): Operation(
+        ok(models.AdoptedCarts, "The guest's open carts, now the signed-in user's."),
+        description="The signed-in caller takes over every open cart the guest token holds "
+                    "(the web sign-in does it for the browser's guest cart).",
+        tags=("Carts",)),
     ("GET", "/carts/{cart_id}"): Operation(ok(models.Cart), tags=("Carts",)),
     ("POST", "/carts/{cart_id}/items"): Operation(ok(models.Cart), tags=("Carts",)),
     ("PATCH", "/carts/{cart_id}/items/{line_id}"): Operation(ok(models.Cart),

@@ -16,6 +16,7 @@ STRIPE_PAY = PAYMENT_PAGE  # the payment-link page (Stripe), named by the paymen
 API_TOKEN = PREFIX + "/api-token"  # noqa: S105 - a URL path
 STATIC = PREFIX + "/static/{name}"
 STATIC_PREFIX = PREFIX + "/static/"
+MEDIA = PREFIX + "/media/{name}"
 CONSOLE = "/console"
 CONSOLE_CATALOG = CONSOLE + "/catalog"
 CONSOLE_IMPORT = CONSOLE + "/import"

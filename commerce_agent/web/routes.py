@@ -7,7 +7,7 @@ from starlette.routing import BaseRoute
 from commerce_agent.routing import Route
 from commerce_agent.web import console, pages, paths, payment_page
 from commerce_agent.web.api_token import api_token
-from commerce_agent.web.static_files import static_file
+from commerce_agent.web.static_files import media_file, static_file
 
 routes: list[BaseRoute] = [
     Route(paths.STOREFRONT, pages.storefront, methods=["GET"]),
@@ -19,6 +19,7 @@ routes: list[BaseRoute] = [
     Route(paths.API_TOKEN, api_token, methods=["POST"]),
     Route(paths.STRIPE_PAY, payment_page.pay_page, methods=["GET"]),
     Route(paths.STATIC, static_file, methods=["GET"]),
+    Route(paths.MEDIA, media_file, methods=["GET"]),
     Route(paths.CONSOLE, console.orders_board, methods=["GET"]),
     Route(paths.CONSOLE_CATALOG, console.catalog_page, methods=["GET"]),
     Route(paths.CONSOLE_IMPORT, console.import_page, methods=["GET"]),

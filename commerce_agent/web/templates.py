@@ -7,14 +7,17 @@ from typing import TYPE_CHECKING, Any
 from starlette.responses import HTMLResponse
 
 from commerce_agent import templating
+from commerce_agent.web import present, static_files
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
 PACKAGE = "commerce_agent.web"
 # Scripts and styles come only from this server; the API is called on the same origin.
+# Images may come from anywhere: imported products keep their image URLs as given.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
-                           "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
+                           "img-src 'self' data: https: http:; connect-src 'self'; "
+                           "form-action 'self'; "
                            "frame-ancestors 'none'; base-uri 'none'")
 HEADERS = {
     "Cache-Control": "no-store",
@@ -26,10 +29,18 @@ HEADERS = {
 
 
 def environment() -> Environment:
-    """The web pages' environment (commerce_agent/web/templates)."""
-    return templating.environment(PACKAGE)
+    """The web pages' environment (commerce_agent/web/templates), with the shop's filters."""
+    env = templating.environment(PACKAGE)
+    env.filters.update({
+        "price": present.price, "when": present.when, "image": present.image_for,
+        "gallery": present.gallery, "availability": present.availability, "ships": present.ships,
+        "first_choice": present.first_choice, "variant_sold_out": present.variant_sold_out,
+        "static": static_files.url, "has_static": static_files.exists,
+    })
+    return env
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """The template `name` rendered as a whole page with the web app's security headers."""
+    environment()  # the shop's filters registered on the shared environment
     return templating.render((PACKAGE,), name, status=status, headers=HEADERS, **context)

@@ -6,7 +6,9 @@ from typing import Any
 
 from commerce_agent.agent.tools.base import CART, COMMERCE, READS, Tool, ToolContext, schema
 from commerce_agent.commerce import idempotency
+from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.carts import cart as service
+from commerce_agent.commerce.services.carts import shopper
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.db import Transaction
 
@@ -71,6 +73,13 @@ async def view_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
     return cart_summary(cart.render(), cart.store.get("name"))
 
 
+async def list_carts(ctx: ToolContext, args: dict[str, Any]) -> Any:
+    """The user's open carts, as GET /carts and the web cart page show them."""
+    carts, info = await shopper.open_carts(ctx.db, ctx.user(), Page(10))
+    return {"carts": [cart_summary(cart.render(), cart.store.get("name")) for cart in carts],
+            "total": info["totalCount"]}
+
+
 async def add_to_cart(ctx: ToolContext, args: dict[str, Any]) -> Any:
     cart_id = args["cartId"]
     return await _write(ctx, "POST", f"/carts/{cart_id}/items", args, lambda tx: service.add_item(
@@ -115,6 +124,9 @@ def tools() -> list[Tool]:
              effect=CART),
         Tool("view_cart", "Show a cart: its lines and totals.",
              schema({"cartId": _CART}, ["cartId"]), view_cart, COMMERCE, effect=READS),
+        Tool("list_carts", "List the user's open carts (any made on the web, by MCP or "
+             "here), most recently changed first.", schema({}, []), list_carts, COMMERCE,
+             effect=READS),
         Tool("add_to_cart",
              "Add an item (quantity defaults to 1) to a cart: with its variantId when it has "
              "variants, its required customizations ({groupId: optionId or [optionIds]}), any "

@@ -9,8 +9,11 @@ from msgspec import UNSET, Meta, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.principal import require_principal, writer_principal
+from commerce_agent.auth import guests
+from commerce_agent.auth.principal import cart_principal, cart_writer, require_principal
+from commerce_agent.commerce.pagination import read_page
 from commerce_agent.commerce.services.carts import cart as service
+from commerce_agent.commerce.services.carts import shopper
 from commerce_agent.commerce.services.carts.pricing import MAX_LINE_QUANTITY
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -90,13 +93,27 @@ _update = msgspec.json.Decoder(UpdateItemRequest)
 _promotion = msgspec.json.Decoder(PromotionRequest)
 
 
+class AdoptRequest(msgspec.Struct, forbid_unknown_fields=True):
+    guestToken: Annotated[str, Meta(min_length=1, max_length=100)]
+
+
+class GuestToken(msgspec.Struct):
+    """A guest cart token: `Authorization: Bearer <guestToken>` on the cart routes."""
+
+    guestToken: str
+    tokenType: str = "Bearer"
+
+
+_adopt = msgspec.json.Decoder(AdoptRequest)
+
+
 def _lifetime(request: Request) -> int:
     lifetime: int = request.app.state.settings.cart_lifetime_seconds
     return lifetime
 
 
 async def create_cart(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
     body = await decode_body(request, _create)
     guest = msgspec.to_builtins(body.guestInfo) if body.guestInfo is not None else None
 
@@ -109,14 +126,39 @@ async def create_cart(request: Request) -> Response:
 
 
 async def get_cart(request: Request) -> Response:
-    principal = await require_principal(request)
+    principal = await cart_principal(request)
     cart = await service.open_cart(request.app.state.db, request.path_params["cart_id"],
                                    principal)
     return json_response(cart.render())
 
 
+async def list_carts(request: Request) -> Response:
+    """The caller's open carts (a guest token's: the guest's), most recently changed first."""
+    principal = await cart_principal(request)
+    carts, info = await shopper.open_carts(request.app.state.db, principal, read_page(request))
+    return json_response({"carts": [cart.render() for cart in carts], "pagination": info})
+
+
+async def create_guest_token(request: Request) -> Response:
+    """A new guest cart token: no account, no stored row; it holds the carts made with it."""
+    return json_response(GuestToken(guests.mint_guest_token()), status=201,
+                         headers={"Cache-Control": "no-store"})
+
+
+async def adopt_carts(request: Request) -> Response:
+    """A signed-in user takes over the open carts of a guest token it holds."""
+    principal = await require_principal(request)
+    body = await decode_body(request, _adopt)
+
+    async def work(tx: Transaction) -> Response:
+        carts = await shopper.adopt(tx, body.guestToken, principal)
+        return json_response({"carts": [cart.render() for cart in carts]})
+
+    return await write(request, principal, work)
+
+
 async def add_item(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
     body = await decode_body(request, _add)
 
     async def work(tx: Transaction) -> Response:
@@ -129,7 +171,7 @@ async def add_item(request: Request) -> Response:
 
 
 async def update_item(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
     body = await decode_body(request, _update)
     changes = {field: getattr(body, field) for field in body.__struct_fields__
                if getattr(body, field) is not UNSET}
@@ -146,7 +188,7 @@ async def update_item(request: Request) -> Response:
 
 
 async def remove_item(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
 
     async def work(tx: Transaction) -> Response:
         cart = await service.remove_item(tx, principal, request.path_params["cart_id"],
@@ -157,7 +199,7 @@ async def remove_item(request: Request) -> Response:
 
 
 async def apply_promotion(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
 
@@ -170,7 +212,7 @@ async def apply_promotion(request: Request) -> Response:
 
 
 async def remove_promotion(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
 
     async def work(tx: Transaction) -> Response:
         cart = await service.remove_promotion(tx, principal, request.path_params["cart_id"],
@@ -181,7 +223,7 @@ async def remove_promotion(request: Request) -> Response:
 
 
 async def select_shipping(request: Request) -> Response:
-    principal = await writer_principal(request)
+    principal = await cart_writer(request)
     body = await decode_body(request, _shipping)
 
     async def work(tx: Transaction) -> Response:
@@ -194,6 +236,9 @@ async def select_shipping(request: Request) -> Response:
 
 routes = [
     Route("/carts", create_cart, methods=["POST"]),
+    Route("/carts", list_carts, methods=["GET"]),
+    Route("/carts/adopt", adopt_carts, methods=["POST"]),
+    Route("/guest-tokens", create_guest_token, methods=["POST"]),
     Route("/carts/{cart_id}", get_cart, methods=["GET"]),
     Route("/carts/{cart_id}/items", add_item, methods=["POST"]),
     Route("/carts/{cart_id}/items/{line_id}", update_item, methods=["PATCH"]),

@@ -98,3 +98,36 @@ async def store_promotions(db: Any, store_id: str) -> dict[str, dict[str, Any]]:
     rows = await db.fetch_all("SELECT code, doc FROM promotions WHERE store_id = :store",
                               {"store": store_id})
     return {row["code"]: msgspec.json.decode(row["doc"]) for row in rows}
+
+
+async def open_cart_ids(db: Any, owner_id: str, now: str, limit: int, offset: int
+                        ) -> list[str]:
+    """The owner's open carts (active, not expired), most recently changed first."""
+    rows = await db.fetch_all(
+        "SELECT id FROM carts WHERE owner_id = :owner AND status = 'active' "
+        "AND expires_at > :now ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset",
+        {"owner": owner_id, "now": now, "limit": limit, "offset": offset})
+    return [str(row["id"]) for row in rows]
+
+
+async def count_open_carts(db: Any, owner_id: str, now: str, cap: int) -> int:
+    row = await db.fetch_one(
+        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM carts WHERE owner_id = :owner "
+        "AND status = 'active' AND expires_at > :now LIMIT :cap) AS counted",
+        {"owner": owner_id, "now": now, "cap": cap})
+    return int(row["n"]) if row is not None else 0
+
+
+async def change_owner(tx: Transaction, from_owner: str, to_owner: str, now: str) -> list[str]:
+    """Hand `from_owner`'s open carts to `to_owner`; the ids of the carts moved."""
+    rows = await tx.fetch_all(
+        "SELECT id FROM carts WHERE owner_id = :owner AND status = 'active' "
+        "AND expires_at > :now ORDER BY updated_at DESC, id DESC",
+        {"owner": from_owner, "now": now})
+    ids = [str(row["id"]) for row in rows]
+    if ids:
+        await tx.execute(
+            "UPDATE carts SET owner_id = :to_owner, updated_at = :now "
+            "WHERE owner_id = :owner AND status = 'active' AND expires_at > :now",
+            {"owner": from_owner, "to_owner": to_owner, "now": now})
+    return ids

@@ -17,9 +17,9 @@ export function local(url) {
 }
 
 // A short-lived API token for this browser session (POST /shop/api-token with the CSRF token),
-// kept in sessionStorage until shortly before it expires.
+// kept in sessionStorage until shortly before it expires. A guest browser gets its guest cart
+// token instead: the cart routes take it, and signing in hands its carts to the account.
 export async function token(fresh = false) {
-  if (!signedIn) { sessionStorage.removeItem(TOKEN_KEY); return null; }
   const kept = JSON.parse(sessionStorage.getItem(TOKEN_KEY) || "null");
   if (!fresh && kept && kept.until > Date.now()) return kept.token;
   const response = await fetch(body.dataset.tokenUrl, {
@@ -193,13 +193,23 @@ export const pages = {
   cart: "/shop/cart",
 };
 
-// This browser's open carts, one per store ({storeId: cartId}); there is no "list my carts" API.
-const CARTS_KEY = `commerce.carts:${user}`;
-export const carts = {
-  all: () => JSON.parse(localStorage.getItem(CARTS_KEY) || "{}"),
-  set(storeId, cartId) {
-    const all = carts.all();
-    if (cartId) all[storeId] = cartId; else delete all[storeId];
-    localStorage.setItem(CARTS_KEY, JSON.stringify(all));
-  },
-};
+// The shopper's open carts (GET /carts): the same list the agent and MCP clients read.
+export async function openCarts() {
+  const result = await api("GET", "/carts?limit=50");
+  return result.ok ? result.data.carts : [];
+}
+
+// The header's cart count, after a change.
+export function showCartCount(carts) {
+  const count = carts.reduce((sum, cart) => sum + cart.itemCount, 0);
+  const link = document.querySelector('nav a[href="/shop/cart"]');
+  if (!link) return;
+  let badge = document.getElementById("cart-count");
+  if (!badge) {
+    badge = el("span", { class: "count", id: "cart-count" });
+    link.append(" ", badge);
+  }
+  badge.textContent = String(count);
+  badge.setAttribute("aria-label", `${count} items`);
+  badge.hidden = count === 0;
+}

@@ -1,8 +1,8 @@
-// The carts this browser keeps (GET /carts/{id}), line edits (PATCH/DELETE), promotion codes,
+// The shopper's open carts (GET /carts: the ones the agent or an MCP client filled too), line edits (PATCH/DELETE), promotion codes,
 // and checkout through the x402 flow: POST /orders → 402 with `accepts` → the sandbox card form
 // posts to the `confirmUrl` it names → POST /orders again with the proof in X-PAYMENT → 201.
 // With Stripe on, the card is typed on the payment page (`paymentUrl`) instead.
-import { api, carts, el, local, money, pages, problem, signedIn } from "./api.js";
+import { api, el, local, money, openCarts, pages, problem, showCartCount, signedIn } from "./api.js";
 
 const root = document.getElementById("carts");
 
@@ -22,8 +22,18 @@ function proofHeaders(required, option, intentId) {
   return { "X-PAYMENT": btoa(JSON.stringify(proof)) };
 }
 
+// Whether anything in the cart is delivered (a download, a pickup or a booking is not).
+function ships(cart) {
+  return cart.items.some((line) => ["physical", "hybrid", null, undefined].includes(line.fulfillmentType));
+}
+
 function checkoutForm(cart) {
+  if (!signedIn) {
+    return el("p", { class: "panel checkout" }, el("a", { href: document.body.dataset.signInUrl }, "Sign in to check out"),
+      " — this cart comes with you.");
+  }
   const form = document.getElementById("checkout-template").content.firstElementChild.cloneNode(true);
+  if (!ships(cart)) form.querySelector(".delivery").remove();
   const message = form.querySelector(".message");
   const fields = form.querySelectorAll("input");
   fields.forEach((input) => { input.id = `${input.name}-${cart.id}`; });
@@ -104,7 +114,6 @@ function cardForm(cart, order, required, option) {
 }
 
 function done(cart, order) {
-  carts.set(cart.storeId || order.storeId, null);
   location.href = pages.order(order.id);
 }
 
@@ -180,18 +189,29 @@ function shippingForm(cart) {
   return el("p", { class: "row shipping" }, el("label", { for: select.id }, "Shipping"), select);
 }
 
+const storeNames = {};
+for (const heading of document.querySelectorAll("#carts section[data-cart-id] h2")) {
+  storeNames[heading.closest("section").dataset.cartId] = heading.textContent;
+}
+
+async function storeName(storeId) {
+  if (!(storeId in storeNames)) {
+    const store = await api("GET", `/stores/${encodeURIComponent(storeId)}`, undefined, {}, false);
+    storeNames[storeId] = store.ok ? store.data.name : storeId;
+  }
+  return storeNames[storeId];
+}
+
 async function show() {
-  if (!signedIn) { root.replaceChildren(); return; }
   const sections = [];
-  for (const [storeId, cartId] of Object.entries(carts.all())) {
-    const found = await api("GET", `/carts/${encodeURIComponent(cartId)}`);
-    if (!found.ok || found.data.status !== "active") { carts.set(storeId, null); continue; }
-    const cart = found.data;
+  const carts = await openCarts();
+  showCartCount(carts);
+  for (const cart of carts) {
     if (!cart.items.length) continue;
     for (const line of cart.items) await itemOf(line.itemId);
-    const store = await api("GET", `/stores/${encodeURIComponent(storeId)}`, undefined, {}, false);
+    const name = storeNames[cart.id] || await storeName(cart.storeId);
     sections.push(el("section", { class: "panel cart", "data-cart-id": cart.id },
-      el("h2", {}, store.ok ? store.data.name : storeId),
+      el("h2", {}, name),
       el("ul", { class: "lines" }, cart.items.map((line) => lineRow(cart, line))),
       (cart.promotions || []).length ? el("p", {}, `Promotions: ${cart.promotions.map((p) => p.code || p.value || p.id).join(", ")}`) : null,
       promotionForm(cart),
@@ -204,6 +224,7 @@ async function show() {
   }
   if (!sections.length) sections.push(el("p", {}, "Your cart is empty. ", el("a", { href: "/" }, "Browse the stores")));
   root.replaceChildren(...sections);
+  root.dataset.ready = "true";  // the script's forms are in place (tests wait on it)
 }
 
 resumePayment().then((placed) => { if (!placed) show(); });

@@ -27,13 +27,44 @@ function linked(text) {
     index % 2 ? el("a", { href: `/shop/orders/${part}` }, part) : part);
 }
 
+// A tool call as a short human line ("Searching mugs…"), its arguments on demand.
+const PHRASES = {
+  search_products: (a) => [`Searching ${a.query || "the stores"}`, `Searched ${a.query || "the stores"}`],
+  list_stores: () => ["Looking at the stores", "Looked at the stores"],
+  get_store: () => ["Opening the store", "Opened the store"],
+  get_catalog: () => ["Reading the catalog", "Read the catalog"],
+  get_item: () => ["Looking at the product", "Looked at the product"],
+  create_cart: () => ["Starting a cart", "Started a cart"],
+  list_carts: () => ["Checking your carts", "Checked your carts"],
+  view_cart: () => ["Checking the cart", "Checked the cart"],
+  add_to_cart: (a) => [`Adding ${a.quantity || 1} to the cart`, `Added ${a.quantity || 1} to the cart`],
+  update_cart_item: () => ["Changing the cart", "Changed the cart"],
+  remove_cart_item: () => ["Removing from the cart", "Removed from the cart"],
+  apply_promotion: (a) => [`Applying code ${a.code || ""}`, `Applied code ${a.code || ""}`],
+  place_order: () => ["Placing the order", "Placed the order"],
+  list_orders: () => ["Checking your orders", "Checked your orders"],
+  get_order: () => ["Checking the order", "Checked the order"],
+  cancel_order: () => ["Cancelling the order", "Cancelled the order"],
+};
+
+function toolLine(item) {
+  let args = {};
+  try { args = JSON.parse(item.fullArgs || item.args || "{}"); } catch { args = {}; }
+  const phrase = PHRASES[item.name];
+  const [running, done] = phrase ? phrase(args) : [`Using ${item.name.replace(/_/g, " ")}`, `Used ${item.name.replace(/_/g, " ")}`];
+  if (item.state === "running") return `${running}…`;
+  return item.state === "failed" ? `${running}: it did not work` : done;
+}
+
 function entry(item, index) {
   const key = `chat-${index}`;
   if (item.kind === "user") return el("li", { class: "msg user", id: key }, el("span", { class: "who" }, "You: "), item.text);
   if (item.kind === "assistant") return el("li", { class: "msg assistant", id: key }, el("span", { class: "who" }, "Assistant: "), el("span", { class: "text" }, linked(item.text)));
   if (item.kind === "tool") {
+    const args = item.fullArgs || item.args;
     return el("li", { class: `msg tool ${item.state}`, id: key, "data-tool": item.name },
-      `Tool ${item.name}${item.args && item.args !== "{}" ? ` ${item.args}` : ""}: ${item.state === "running" ? "running…" : item.state}`);
+      args && args !== "{}" ? el("details", {}, el("summary", {}, toolLine(item)),
+        el("code", {}, `${item.name} ${args}`)) : toolLine(item));
   }
   if (item.kind === "authorization") {
     return el("li", { class: "msg notice", id: key },
@@ -52,9 +83,15 @@ function entry(item, index) {
   return el("li", { class: "msg error", id: key }, item.text);
 }
 
+const greeting = document.getElementById("chat-greeting");
+for (const example of document.querySelectorAll("#chat-greeting button[data-example]")) {
+  example.addEventListener("click", () => { input.value = example.dataset.example; input.focus(); });
+}
+
 function draw() {
   // data-idle: the session waits for the user (tests and assistive tech can rely on it).
   panel.dataset.idle = String(!state || state.idle !== false);
+  if (greeting) greeting.hidden = Boolean(state && state.items.length);
   log.replaceChildren(...(state ? state.items.map(entry) : []));
   log.scrollTop = log.scrollHeight;
 }
@@ -74,7 +111,7 @@ function apply(event) {
       break;
     case "agent.tool_call":
       items.push({ kind: "tool", id: data.toolCallId, name: data.tool.name.split("__").pop(),
-                   args: JSON.stringify(data.args || {}).slice(0, 120), state: "running" });
+                   fullArgs: JSON.stringify(data.args || {}).slice(0, 2000), state: "running" });
       break;
     case "agent.tool_result": {
       const call = items.find((i) => i.kind === "tool" && i.id === data.toolCallId);

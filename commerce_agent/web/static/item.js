@@ -1,79 +1,50 @@
-// A product: GET /items/{id}; "Add to cart" is POST /carts (once per store) and
-// POST /carts/{id}/items with the chosen variant, options, add-ons and time slot.
-import { api, carts, el, money, pages, problem, signedIn } from "./api.js";
+// A product page, rendered by the server; this script makes it live: the price follows the
+// chosen variant, add-ons, options, time slot and quantity, the picture follows the variant,
+// and "Add to cart" is POST /carts (once per store) then POST /carts/{id}/items.
+import { api, el, openCarts, pages, problem, showCartCount } from "./api.js";
 
 const root = document.getElementById("item");
-const choices = document.getElementById("item-choices");
+const form = document.getElementById("add-form");
 const message = document.getElementById("add-message");
-let item = null;
+const priceBox = document.getElementById("item-price");
+const photo = document.querySelector(".main-photo");
 
-function radioGroup(legend, name, options, required) {
-  return el("fieldset", {}, el("legend", {}, legend),
-    options.map((option, index) => el("label", { class: "choice" },
-      el("input", { type: "radio", name, value: option.id, required,
-                    disabled: option.disabled, checked: required && index === option.first }),
-      ` ${option.label}`)));
+function money(amount) {
+  const locale = form.dataset.locale ? form.dataset.locale.replace("_", "-") : undefined;
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency: form.dataset.currency })
+      .format(amount);
+  } catch { return `${amount.toFixed(2)} ${form.dataset.currency}`; }
 }
 
-function render() {
-  const meta = item.metadata || {};
-  document.getElementById("item-name").textContent = item.name;
-  document.title = `${item.name} · commerce-agent`;
-  document.getElementById("item-description").textContent = item.description || "";
-  document.getElementById("item-price").textContent = money(item.price);
-  if (item.compareAtPrice) {  // a sale: the price it was, struck through
-    document.getElementById("item-price").after(" ", el("s", { class: "was-price", "aria-label": `was ${money(item.compareAtPrice)}` }, money(item.compareAtPrice)));
-  }
-  if (item.storeId) document.getElementById("store-link").href = pages.store(item.storeId);
-  const parts = [];
-  const variants = meta["dev.commerce.product.variants"];
-  if (variants && variants.variants.length) {
-    const first = variants.variants.findIndex((v) => v.available !== false);
-    parts.push(radioGroup(`Choose ${variants.options.join(" and ").toLowerCase()}`, "variant",
-      variants.variants.map((v) => ({
-        id: v.id, first, disabled: v.available === false,
-        label: `${v.values.join(" / ")} — ${money(v.price)}${v.compareAtPrice ? ` (was ${money(v.compareAtPrice)})` : ""}${v.available === false ? " (sold out)" : ""}`,
-      })), true));
-  }
-  const custom = meta["dev.commerce.product.customization"];
-  for (const group of (custom && custom.groups) || []) {
-    const options = group.options.map((o) => ({
-      id: o.id, first: 0,
-      label: `${o.name}${o.priceModifier && Number(o.priceModifier.amount) ? ` (+${money(o.priceModifier)})` : ""}`,
-    }));
-    if (group.selectionType === "multiple") {
-      parts.push(el("fieldset", { "data-group": group.id, "data-multiple": "true" },
-        el("legend", {}, group.name),
-        options.map((o) => el("label", { class: "choice" },
-          el("input", { type: "checkbox", name: `group:${group.id}`, value: o.id }), ` ${o.label}`))));
-    } else {
-      const fieldset = radioGroup(group.name, `group:${group.id}`, options, group.required);
-      fieldset.dataset.group = group.id;
-      parts.push(fieldset);
-    }
-  }
-  const addons = meta["dev.commerce.product.addons"];
-  if (addons && addons.items.length) {
-    parts.push(el("fieldset", {}, el("legend", {}, "Add-ons"),
-      addons.items.map((a) => el("label", { class: "choice" },
-        el("input", { type: "checkbox", name: "addon", value: a.id }),
-        ` ${a.name} (+${money(a.price)})`))));
-  }
-  const scheduling = meta["dev.commerce.service.scheduling"];
-  if (scheduling && scheduling.timeSlots) {
-    const slots = scheduling.timeSlots.map((s) => ({
-      id: s.id, first: scheduling.timeSlots.findIndex((t) => t.available !== false),
-      disabled: s.available === false,
-      label: `${new Date(s.startTime).toLocaleString()}${s.price ? ` — ${money(s.price)}` : ""}`,
-    }));
-    parts.push(radioGroup("Choose a time", "slot", slots, true));
-  }
-  choices.replaceChildren(...parts);
+// The unit price of the current choice, as the server prices a cart line
+// (commerce/services/carts/pricing.py): the slot's price, else the variant's, else the item's;
+// plus every chosen add-on and option modifier.
+function unitPrice() {
+  let base = Number(form.dataset.base);
+  const variant = form.querySelector('input[name="variant"]:checked');
+  if (variant && variant.dataset.price) base = Number(variant.dataset.price);
+  const slot = form.querySelector('input[name="slot"]:checked');
+  if (slot && slot.dataset.price) base = Number(slot.dataset.price);
+  let extra = 0;
+  for (const input of form.querySelectorAll("input[data-delta]:checked")) extra += Number(input.dataset.delta);
+  return base + extra;
 }
 
-function chosen(form) {
+function update() {
+  const quantity = Math.max(1, Number(form.elements.quantity.value) || 1);
+  const unit = unitPrice();
+  priceBox.textContent = quantity > 1 ? `${money(unit * quantity)} (${quantity} × ${money(unit)})` : money(unit);
+  const variant = form.querySelector('input[name="variant"]:checked');
+  if (photo && variant && variant.dataset.image && photo.getAttribute("src") !== variant.dataset.image) {
+    photo.src = variant.dataset.image;
+    photo.alt = variant.dataset.alt || photo.alt;
+  }
+}
+
+function chosen() {
   const data = new FormData(form);
-  const line = { itemId: item.id, quantity: Number(data.get("quantity")) };
+  const line = { itemId: root.dataset.itemId, quantity: Number(data.get("quantity")) };
   if (data.get("variant")) line.variantId = data.get("variant");
   if (data.get("slot")) line.timeSlotId = data.get("slot");
   const addOnIds = data.getAll("addon");
@@ -89,33 +60,29 @@ function chosen(form) {
   return line;
 }
 
-// The cart this browser keeps for the item's store, or a new one.
+// The shopper's open cart at this store (GET /carts), or a new one.
 async function addToCart(line) {
-  const kept = carts.all()[item.storeId];
-  if (kept) {
-    const added = await api("POST", `/carts/${encodeURIComponent(kept)}/items`, line);
-    if (added.ok || (added.status !== 404 && added.status !== 410 && added.status !== 409)) return added;
+  const storeId = root.dataset.storeId;
+  const open = (await openCarts()).find((cart) => cart.storeId === storeId);
+  if (open) {
+    const added = await api("POST", `/carts/${encodeURIComponent(open.id)}/items`, line);
+    if (added.ok || (added.status !== 404 && added.status !== 410)) return added;
   }
-  const created = await api("POST", "/carts", { storeId: item.storeId });
+  const created = await api("POST", "/carts", { storeId });
   if (!created.ok) return created;
-  carts.set(item.storeId, created.data.id);
   return api("POST", `/carts/${encodeURIComponent(created.data.id)}/items`, line);
 }
 
-document.getElementById("add-form").addEventListener("submit", async (event) => {
+form.addEventListener("input", update);
+form.addEventListener("change", update);
+form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  if (!signedIn) { location.href = document.body.dataset.signInUrl; return; }
   message.className = "";
   message.textContent = "Adding…";
-  const added = await addToCart(chosen(event.target));
+  const added = await addToCart(chosen());
   if (!added.ok) { message.className = "error"; message.textContent = problem(added); return; }
-  message.replaceChildren(`Added to your cart (${added.data.itemCount} items, ${money(added.data.total)}). `,
+  message.replaceChildren(`Added. Your cart at this store: ${added.data.itemCount} items, ${money(Number(added.data.total.amount))}. `,
     el("a", { href: pages.cart }, "Go to the cart"));
+  showCartCount(await openCarts());
 });
-
-(async () => {
-  const found = await api("GET", `/items/${encodeURIComponent(root.dataset.itemId)}`);
-  if (!found.ok) { choices.replaceChildren(el("p", { class: "error" }, problem(found))); return; }
-  item = found.data;
-  render();
-})();
+update();
