@@ -69,14 +69,14 @@ def status(p: Planner) -> Decision:
                 status=status_word(p.lang, order.get("status")))]
     tracking = order.get("tracking")
     if isinstance(tracking, dict) and tracking.get("trackingNumber"):
-        text.append(f"Tracking number: {tracking['trackingNumber']}.")
+        text.append(say(p.lang, "tracking", number=tracking["trackingNumber"]))
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         preorder = choices.meta(item, choices.PREORDER)
         if preorder and order.get("status") not in ("completed", "cancelled"):
             ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
-            text.append(f"{item['name']} is a pre-order that ships around "
-                        f"{choices.day(str(ships))}.")
+            text.append(say(p.lang, "preorder_ships", name=item["name"],
+                            day=choices.day(str(ships), p.lang)))
     return " ".join(text)
 
 
@@ -176,7 +176,8 @@ def subscription(p: Planner) -> Decision:
     state = terms.get("status", "changed")
     text = say(p.lang, "subscription_now", id=order_id, status=status_word(p.lang, state))
     if state == "active" and terms.get("nextBillingDate"):
-        text += f" The next charge is on {choices.day(str(terms['nextBillingDate']))}."
+        text += " " + say(p.lang, "next_charge",
+                          day=choices.day(str(terms["nextBillingDate"]), p.lang))
     if state == "paused":
-        text += " Say “resume my subscription” whenever you want it back."
+        text += " " + say(p.lang, "resume_hint")
     return text

@@ -189,8 +189,18 @@ def localized(choices: list[Choice], language: str) -> list[Choice]:
     return found
 
 
-def day(text: str) -> str:
+_FRENCH_MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+                  "septembre", "octobre", "novembre", "décembre")
+
+
+def day(text: str, language: str = "en") -> str:
+    """A date as the shopper's language writes it ("10 December 2026", "10 décembre 2026",
+    "2026年12月10日")."""
     moment = datetime.fromisoformat(text)
+    if language == "fr":
+        return f"{moment.day} {_FRENCH_MONTHS[moment.month - 1]} {moment.year}"
+    if language == "ja":
+        return f"{moment.year}年{moment.month}月{moment.day}日"
     return f"{moment.day} {moment:%B %Y}"
 
 

@@ -53,22 +53,30 @@ _ASSENT_PHRASES = re.compile(
 _JA_ASSENT = re.compile(r"^(?:(?:じゃあ|では|じゃ|それでは)、?)?"
                         r"(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
                         r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
-                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ)")
+                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ|(?:それ|これ|あれ)(?:に|で)(?:する|します|"
+                        r"しよう|決め)|(?:それ|これ)(?:を|で)?(?:ください|下さい|お願い))")
+# What may follow Japanese assent without naming anything new ("うん、それにする").
+_JA_ALONG = re.compile(r"^[、,。!！\s]*(?:(?:それ|これ|あれ)(?:に|で|を)?(?:する|します|しよう|決め\S*|"
+                       r"ください|下さい|お願い\S*)?|お願い\S*|ください|下さい)?[。!！\s]*$")
 _JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
                          r"やめ|止め|大丈夫です?$|なし|今はいい|また今度)")
 # A refusal: a "no" word heading a short message with nothing else asked.
 _NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|pas maintenant|"
                       r"not now|not today|not really|never ?mind|nevermind|maybe later|"
+                      r"(?:maybe )?(?:another|some other|next) time|not this time|"
+                      r"i'?ll think about it|let me think(?: about it)?|no for now|"
+                      r"une autre fois|la prochaine fois|une prochaine fois|"
                       r"i'?m good|i'?m fine|i'?ll pass|pass|skip|laisse tomber|ca ira|"
                       r"plus tard)\b")
 # What may follow a refusal without making it a correction ("no, the blue one" is one).
 _NO_TAIL = frozenset("""
 thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
 for please merci pas maintenant aujourd'hui ca va non no nope it's its alright it that's
-thats ira rien d'autre c'est tout is me not now all
+thats ira rien d'autre c'est tout is me not now all time another other next some for
+then though anyway fois autre prochaine
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|"
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
@@ -171,7 +179,8 @@ def read_act(raw: str) -> Act:
             return Act("refusal", text)
         assent = _JA_ASSENT.search(text)
         rest = text[assent.end():] if assent else ""
-        if assent and not japanese_query(rest) and quantity(rest) is None:
+        if assent and (_JA_ALONG.match(rest) or not japanese_query(rest)) and \
+                quantity(rest) is None:
             return Act("confirmation", text)  # "はい、お願いします", not "はい、2つください"
     elif (head := _NO_HEAD.search(folded)) and _declines_only(folded[head.end():]):
         return Act("refusal", text)

@@ -61,6 +61,11 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def said_words(text: str) -> frozenset[str]:
+    """The product words of what the shopper said, in any of their languages."""
+    return words.content_words(text) | frozenset(words.japanese_query(text).split())
+
+
 def price_of(item: dict[str, Any]) -> float:
     try:
         return float((item.get("price") or {}).get("amount", "inf"))
@@ -78,6 +83,8 @@ class State:
     cart_stores: list[str] = field(default_factory=list)  # most recently changed last
     last_line: str | None = None
     line_names: dict[str, str] = field(default_factory=dict)
+    # The shopper's own words for an item (the search that found it): "玄米茶", "assiettes".
+    aliases: dict[str, frozenset[str]] = field(default_factory=dict)
     store_names: dict[str, str] = field(default_factory=dict)
     stores: list[dict[str, Any]] | None = None
     store_info: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -150,6 +157,10 @@ class State:
                 self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
             for item in self.results:
                 self.items.setdefault(item["itemId"], item)
+            if self.results:
+                first = str(self.results[0]["itemId"])
+                self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(
+                    str(args.get("query", "")))
             self.focus = self.results[0]["itemId"] if self.results else self.focus
         elif name == "get_item":
             item_id = str(result.get("id"))
