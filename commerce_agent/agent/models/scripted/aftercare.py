@@ -11,10 +11,12 @@ from commerce_agent.agent.models.scripted.phrasing import (
     lines,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import name_score
+from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
 from commerce_agent.agent.tools.base import money_text
 
 _REASON = "Requested by the customer"
+# Words about orders that name no item ("注文", "commande").
+_ORDER_WORDS = frozenset({"注文", "キャンセル", "返品", "状況", "commande", "order"})
 
 
 def order_meant(p: Planner, wanted: str | None = None) -> str | None:
@@ -25,14 +27,16 @@ def order_meant(p: Planner, wanted: str | None = None) -> str | None:
         named = words.order_id(text)
         if named:
             return named
-    asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
+    asked = frozenset().union(*(said_words(p.query(t)) for t in p.frame.texts)) - _ORDER_WORDS
     # Oldest first: by creation time where known, else in the order the conversation met them.
     orders = sorted(state.orders.values(), key=lambda order: str(order.get("createdAt", "")))
     if wanted == "subscription":
         orders = [order for order in orders if order.get("subscription")]
     if asked and orders:
         def score(order: dict[str, Any]) -> int:
-            lines = max((name_score(line, asked) for line in order.get("items", [])), default=0)
+            lines = max((name_score(line, asked) + alias_score(
+                state.aliases.get(str(line.get("itemId")), frozenset()), asked)
+                for line in order.get("items", [])), default=0)
             store = words.content_words(state.store_name(order.get("storeId")))
             return 2 * lines + len(asked & store)
         best = max(score(order) for order in orders)

@@ -59,7 +59,7 @@ _CHECKS: list[tuple[str, str]] = [
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
-               r"\bdon'?t (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
                r"\bnever ?mind (?:the|that|those|this)\b|"

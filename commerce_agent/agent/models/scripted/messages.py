@@ -90,6 +90,7 @@ ENGLISH: dict[str, str] = {
     "rated": "Thank you! I rated order {id} {stars} out of 5.",
     "tipped": "Done: your tip was added to order {id}. Thank you!",
     "subscription_now": "Your subscription (order {id}) is now {status}.",
+    "offers": "{store} offers: {listing}. Say “apply code …” to use one on your cart.",
     "next_charge": "The next charge is on {day}.",
     "resume_hint": "Say “resume my subscription” whenever you want it back.",
     "tracking": "Tracking number: {number}.",

@@ -9,7 +9,12 @@ from typing import Any
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.intents import Frame
-from commerce_agent.agent.models.scripted.state import State, name_score, said_words
+from commerce_agent.agent.models.scripted.state import (
+    State,
+    alias_score,
+    name_score,
+    said_words,
+)
 
 Decision = CallTool | list[CallTool] | str
 _POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|\d+|[一二三四五])\S{0,3}")
@@ -217,7 +222,8 @@ class Planner:
                 label = next((c.words for c in choices.variant_choices(item)
                               if c.id == line.get("variantId")), "")
                 return (name_score(line, wanted) + len(wanted & words.content_words(label))
-                        + len(wanted & state.aliases.get(str(line["itemId"]), frozenset())))
+                        + alias_score(state.aliases.get(str(line["itemId"]), frozenset()),
+                                      wanted))
             scored = [(score(line), cart, line) for cart, line in candidates]
             best = max(entry[0] for entry in scored)
             top = [(cart, line) for value, cart, line in scored if value == best]

@@ -42,7 +42,8 @@ please pls thanks thank you that sounds sounds works work for me lets let's let 
 go ahead then and sure, why not of this one that one the one is it's would be nice yes
 ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
 that'd thatd be would on wonderful awesome brilliant love i'd id i avec plaisir je veux
-bien
+bien add put buy take in into to my cart basket ajoute ajoutez ajoutez-le ajoutez-la mettez-le
+mettez-la au panier le la
 """.split())
 _ASSENT_PHRASES = re.compile(
     r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"

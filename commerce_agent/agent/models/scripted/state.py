@@ -66,6 +66,17 @@ def said_words(text: str) -> frozenset[str]:
     return words.content_words(text) | frozenset(words.japanese_query(text).split())
 
 
+def alias_score(aliases: frozenset[str], wanted: frozenset[str]) -> int:
+    """How many of the wanted words are the shopper's own words for an item; a Japanese phrase
+    counts inside a longer one ("玉露" in "八女玉露")."""
+    def fits(word: str) -> bool:
+        if word in aliases:
+            return True
+        return not word.isascii() and len(word) >= 2 and any(
+            not alias.isascii() and (word in alias or alias in word) for alias in aliases)
+    return sum(1 for word in wanted if fits(word))
+
+
 def price_of(item: dict[str, Any]) -> float:
     try:
         return float((item.get("price") or {}).get("amount", "inf"))
