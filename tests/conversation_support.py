@@ -19,7 +19,8 @@ A conversation is data (tests/conversations/*.json):
 A conversation may carry "knownFailure": "why" (expected to fail, strictly). A turn may also
 check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
 "not": ["size?"], "lang": "fr"}} (the reply is in that language). `{order}` in what the
-person says is their most recent order's id, `{first_order}` their oldest.
+person says is their most recent order's id, `{first_order}` their oldest. A conversation's
+"lang" checks every reply and approval prompt is in that language.
 
 `orders` lists every order the person has, oldest first (so "exactly one order" is a list of
 one); `carts` lists every open cart that still holds lines, by store.

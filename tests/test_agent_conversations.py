@@ -86,10 +86,16 @@ async def test_conversation(conversation: dict[str, Any], app: Starlette,
             await person.merchant(turn["merchant"])
             continue
         said = await with_order_ids(person, turn["say"])
+        first = len(person.events)
         reply = await person.say(said, turn.get("approve", True),
                                  conversation.get("context"))
         if "reply" in turn:
             problems.extend(reply_problems(said, reply, turn["reply"]))
+        if conversation.get("lang"):  # every reply and approval prompt in the shopper's language
+            prompts = [e["data"].get("prompt", "") for e in person.events[first:]
+                       if e["type"] == "input.requested"]
+            for text in (reply, *prompts):
+                problems.extend(reply_problems(said, text, {"lang": conversation["lang"]}))
     transcript = "\n".join(f"> {t if isinstance(t, str) else t}\n< {r}" for t, r in zip(
         [t for t in conversation["turns"] if isinstance(t, str) or "say" in t],
         person.replies, strict=False))
