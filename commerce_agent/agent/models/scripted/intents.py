@@ -20,9 +20,10 @@ _CHECKS: list[tuple[str, str]] = [
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend|suspendre)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
-    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|reprendre|reactiver)\b"
+    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
+                   rf"reactiv\w*|relanc\w*)\b"
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause)\b|再開"),
-    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resilier|annuler|arreter)\b.*"
+    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
     ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"

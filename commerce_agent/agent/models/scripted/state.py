@@ -106,6 +106,7 @@ class State:
     frame: Frame | None = None
     calls: list[Call] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
+    heard: int = 0  # messages heard so far: the first one sets the language on its own
 
     # -- reading --------------------------------------------------------------------------
 
@@ -231,7 +232,8 @@ class State:
     def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request."""
         kind, text = understand(raw)
-        self.language = language_of(raw, self.language)
+        self.language = language_of(raw, self.language, settled=self.heard > 0)
+        self.heard += 1
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
@@ -271,7 +273,7 @@ def _answers(text: str) -> bool:
                 or choices.when_named((text,)).named())
 
 
-_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][\w&'-]*")
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*")
 # Words only each language uses: a conversation switches language on a message that has some.
 _LATIN = {
     "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"
@@ -285,12 +287,13 @@ _LATIN = {
 
 
 @lru_cache(maxsize=4096)
-def language_of(raw: str, previous: str) -> str:
+def language_of(raw: str, previous: str, settled: bool = True) -> str:
     """The language of a message, judged without its proper names ("check out my Trattoria
-    Fiamma cart" is English): the conversation keeps its language when a message cannot tell."""
+    Fiamma cart" is English): the conversation keeps its language when a message cannot tell
+    (once an earlier message `settled` it)."""
     common = _PROPER_NAME.sub(" ", raw)
     found = detect_language(common, previous)
-    if found in _LATIN and previous in _LATIN and found != previous and not \
+    if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
         return previous  # a short or mixed message keeps the conversation's language
     return found
