@@ -59,6 +59,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
+    ("cart", r"\b(?:my|the|cart|order|grand) total\b|\btotal (?:so far|now)\b|\ben tout\b|"
+             r"\bau total\b|\bmontant total\b|合計|総額"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
                r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
@@ -75,6 +77,7 @@ _CHECKS: list[tuple[str, str]] = [
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
+                 r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
                  r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|\bfinalement\b|\ben fait\b|"
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
@@ -226,6 +229,8 @@ def understand(raw: str) -> tuple[str, str]:
     kind = intent(act.text)
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
+        if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
+            return "remove", " ".join((act.text, *act.negated))
         if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
             return "policy", " ".join((*act.negated, act.text))
     if act.just_asking:  # "just asking", "only looking": answered, never done

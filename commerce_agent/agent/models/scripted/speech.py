@@ -162,7 +162,14 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(kept), negated
 
 
+# Questions asked as statements ("I want to know if…", "je voudrais savoir…").
+_INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
+                       r"\b(?:voudrais|veux|aimerais|voulais) savoir\b|知りたい|教えてほしい")
+
+
 def _question(raw: str, folded: str) -> bool:
+    if _INDIRECT.search(folded):
+        return True
     if _is_japanese(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
