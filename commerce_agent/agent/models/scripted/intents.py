@@ -29,12 +29,15 @@ _CHECKS: list[tuple[str, str]] = [
     ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
               r"what time do you (?:open|close)|where are you(?: located)?|your address|"
               r"horaires|heures d'ouverture|ou etes-vous)\b|営業時間|何時から|場所はどこ"),
-    ("fees", r"(?<!when )\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b(?! (?:yet|already))|\bship(?:ping)? to\b.*\?|"
+    ("fees", r"(?<!when )\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b(?! (?:yet|"
+             r"already))|\bship(?:ping)? to\b.*\?|"
              r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
              r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
-             r"\bfrais (?:de |d')?(?:port|livraison|envoi|expedition)\b|\bminimum (?:order|purchase|"
+             r"\bfrais (?:de |d')?(?:port|livraison|envoi|expedition)\b|\bminimum (?:order|"
+             r"purchase|"
              r"spend|de commande|d'achat)\b|\b(?:order|commande) minimum\b|"
-             r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
+             r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|"
+             r"\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
              r"\bfree (?:shipping|delivery)\b|送料|配送料|最低注文|最低金額"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
@@ -43,8 +46,10 @@ _CHECKS: list[tuple[str, str]] = [
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
                r"^\s*ord_[0-9a-z]+\s*\??$|\bou en est\b|\bsuivi\b|\bstatut\b|"
                r"\b(?:any )?(?:news|updates?) (?:on|about|for|with)\b|"
-               r"\b(?:c'est|est-(?:il|elle|ce)|sont-(?:ils|elles)) (?:deja )?(?:parti|expedie|envoye)e?s?\b|"
-               r"\b(?:deja )?(?:partie?s?|envoyee?s?) \?|ord_[0-9a-z]{6,}.*(?:\?|？|状況|状態|どう)|"
+               r"\b(?:c'est|est-(?:il|elle|ce)|sont-(?:ils|elles)) (?:deja )?(?:parti|expedie|"
+               r"envoye)e?s?\b|"
+               r"\b(?:deja )?(?:partie?s?|envoyee?s?) \?|"
+               r"ord_[0-9a-z]{6,}.*(?:\?|？|状況|状態|どう)|"
                r"\bupdate on\b.*\border|\border\b.*\b(?:on (?:its|the) way|go out|gone out|"
                r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
@@ -52,9 +57,11 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bou\b.{0,24}\ben est\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
-    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|\bmoney back\b|"
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
+               r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
-    ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|\bnoter\b|\betoiles?\b|評価|星"),
+    ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
+             r"\bnoter\b|\betoiles?\b|評価|星"),
     ("tip", r"\btip\b|\bpourboire\b|チップ"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
@@ -62,7 +69,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("cart", r"\b(?:my|the|cart|order|grand) total\b|\btotal (?:so far|now)\b|\ben tout\b|"
              r"\bau total\b|\bmontant total\b|合計|総額"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
-               r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|"
+               r"\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
                r"\bnever ?mind (?:the|that|those|this)\b|"
@@ -78,18 +86,22 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
                  r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
-                 r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|\bfinalement\b|\ben fait\b|"
+                 r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|"
+                 r"\bfinalement\b|\ben fait\b|"
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
-            r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|買|購入"),
+            r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
+            r"買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
                  r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
                  r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
-                 r"\bpayer\b|\bcommander\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$|\border (?:it |them )?now\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|レジ|"
+                 r"\bpayer\b|\bcommander\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$|"
+                 r"\border (?:it |them )?now\b|\bvalide[rz]?\b|"
+                 r"注文を確定|確定|会計|チェックアウト|決済|レジ|"
                  r"支払|精算|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"

@@ -17,7 +17,8 @@ from commerce_agent.agent.models.scripted.state import (
 )
 
 Decision = CallTool | list[CallTool] | str
-_POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|\d+|[一二三四五])\S{0,3}")
+_POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|"
+                      r"\d+|[一二三四五])\S{0,3}")
 _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
 
 

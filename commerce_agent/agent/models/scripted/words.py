@@ -43,7 +43,8 @@ veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
 quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
-said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve enlever supprimez
+said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
+enlever supprimez
 supprime supprimer donnez donne donner voulais aimerais faut maintenant finalement plutot
 deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 """.split())
