@@ -132,8 +132,8 @@ def _is_japanese(text: str) -> bool:
 
 def _assent_only(folded: str) -> bool:
     words = re.findall(r"[\w'-]+", folded)
-    if not words or len(words) > 8:
-        return False
+    if not words or len(words) > 16 or len([w for w in words if w not in _ALONG]) > 8:
+        return False  # politeness does not count towards the length of a plain assent
     has_head = any(word in _ASSENT for word in words) or _ASSENT_PHRASES.search(folded)
     return bool(has_head) and all(word in _ASSENT or word in _ALONG for word in words)
 
