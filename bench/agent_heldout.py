@@ -1,7 +1,7 @@
 """The held-out conversation set (tests/heldout/): pass or fail per conversation with the
 reason, the pass rate per category and overall, and the safety failures apart.
 
-    python bench/agent_heldout.py [--only NAME_PART] [--show] [--json OUT]
+    python bench/agent_heldout.py [--dir tests/heldout2] [--only NAME_PART] [--show] [--json OUT]
 
 It runs in-process (the app over httpx.ASGITransport on a fresh copy of a seeded SQLite file
 per conversation), like tests/test_agent_conversations.py. The set is never tuned against:
@@ -20,7 +20,7 @@ from support import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from tests.heldout_support import Outcome, rates, run_all  # noqa: E402
+from tests.heldout_support import FOLDER, Outcome, rates, run_all  # noqa: E402
 
 
 def report(outcomes: list[Outcome], show: bool) -> None:
@@ -45,11 +45,13 @@ def report(outcomes: list[Outcome], show: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=FOLDER,
+                        help="the held-out set to run (default tests/heldout; also tests/heldout2)")
     parser.add_argument("--only", help="run the conversations whose name contains this")
     parser.add_argument("--show", action="store_true", help="print every transcript")
     parser.add_argument("--json", help="write the outcomes to this file")
     args = parser.parse_args()
-    outcomes = asyncio.run(run_all(args.only))
+    outcomes = asyncio.run(run_all(args.only, args.dir.resolve()))
     report(outcomes, args.show)
     if args.json:
         Path(args.json).write_text(json.dumps([o.__dict__ for o in outcomes], indent=1,

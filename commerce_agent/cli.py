@@ -8,20 +8,26 @@ from typing import Any
 
 import click
 
-from commerce_agent.agent.commands import agent_options, agent_settings, chat_command
+from commerce_agent import setting_options
+from commerce_agent.agent.commands import chat_command, check_agent
 from commerce_agent.auth.tokens import find_user_id, mint_token
 from commerce_agent.commerce.catalog_import.commands import (
     catalog_group,
     first_steps,
     shop_summary,
 )
-from commerce_agent.commerce.merchant import DB_OPTION, orders_group, returns_group
+from commerce_agent.commerce.merchant import (
+    DB_OPTION,
+    checked_database,
+    orders_group,
+    returns_group,
+)
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
-from commerce_agent.db.backends import display
+from commerce_agent.db.targets import display
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
-from commerce_agent.settings import Settings
+from commerce_agent.settings import ServerSettings, Settings
 
 
 async def _open(db_path: str) -> Database:
@@ -54,54 +60,20 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, envvar="COMMERCE_AGENT_HOST",
-              help="Interface to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              envvar="COMMERCE_AGENT_PORT", help="TCP port to listen on.")
-@DB_OPTION
-@click.option("--base-url", default=None, envvar="COMMERCE_AGENT_BASE_URL",
-              help="Public URL of this server, used in links (default http://HOST:PORT).")
-@click.option("--cart-lifetime", default=3600, show_default=True, type=click.IntRange(1),
-              envvar="COMMERCE_AGENT_CART_LIFETIME", help="Seconds before an idle cart expires.")
-@click.option("--simulate/--no-simulate", default=True, show_default=True,
-              envvar="COMMERCE_AGENT_SIMULATE",
-              help="Move paid orders through fulfillment automatically.")
-@click.option("--simulate-speed", default=1.0, show_default=True, type=click.FloatRange(0.01),
-              envvar="COMMERCE_AGENT_SIMULATE_SPEED",
-              help="How many times faster than real time the simulator runs.")
-@click.option("--sse-heartbeat", default=15.0, show_default=True, type=click.FloatRange(0.05),
-              envvar="COMMERCE_AGENT_SSE_HEARTBEAT",
-              help="Seconds between heartbeat comments on an idle order-updates stream.")
-@click.option("--webhook-retry-base", default=10.0, show_default=True,
-              type=click.FloatRange(0.01), envvar="COMMERCE_AGENT_WEBHOOK_RETRY_BASE",
-              help="Seconds before a failed webhook delivery is retried (doubles each time).")
-@click.option("--webhook-timeout", default=10.0, show_default=True, type=click.FloatRange(0.1),
-              envvar="COMMERCE_AGENT_WEBHOOK_TIMEOUT",
-              help="Seconds a webhook receiver has to answer.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1),
-              envvar="COMMERCE_AGENT_WORKERS",
-              help="Server processes sharing the port and the database (docs/deploy.md).")
-@click.option("--log-level", default="info", show_default=True,
-              type=click.Choice(["critical", "error", "warning", "info", "debug"]),
-              envvar="COMMERCE_AGENT_LOG_LEVEL", help="uvicorn log level.")
-@click.option("--no-samples", "no_samples", is_flag=True, envvar="COMMERCE_AGENT_NO_SAMPLES",
-              help="Start without the sample stores and demo users (your own shop).")
-@agent_options
-def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetime: int,
-          simulate: bool, simulate_speed: float, sse_heartbeat: float,
-          webhook_retry_base: float, webhook_timeout: float, workers: int, log_level: str,
-          no_samples: bool = False, **agent: Any) -> None:
+@setting_options.options(ServerSettings, Settings, callbacks={"db_path": checked_database})
+def serve(**given: Any) -> None:
     """Create or migrate the database, seed the sample stores, and serve the API."""
     from commerce_agent.workers import serve as serve_processes  # the app, only when serving
 
-    if workers > 1 and agent["journal"] == "memory":
+    server = ServerSettings(**setting_options.values(ServerSettings, given))
+    host, port, workers, no_samples = server.host, server.port, server.workers, server.no_samples
+    if workers > 1 and given["journal"] == "memory":
         raise click.UsageError("--journal memory lives in one process: with --workers use "
                                "sqlite (the default), file or redis (docs/deploy.md).")
-    settings = Settings(db_path=db_path, base_url=base_url or f"http://{host}:{port}",
-                        cart_lifetime_seconds=cart_lifetime, simulate=simulate,
-                        simulate_speed=simulate_speed, sse_heartbeat_seconds=sse_heartbeat,
-                        webhook_retry_base_seconds=webhook_retry_base,
-                        webhook_timeout_seconds=webhook_timeout, **agent_settings(agent))
+    fields = setting_options.values(Settings, given)
+    fields.setdefault("base_url", f"http://{host}:{port}")
+    settings = Settings(**check_agent(fields))
+    db_path = settings.db_path
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
     click.echo(f"Storefront: {settings.base_url.rstrip('/')}/  (open it in a browser)")
     click.echo(f"commerce-agent serving {settings.base_url}  (database: {display(db_path)})")
@@ -116,8 +88,8 @@ def serve(host: str, port: int, db_path: str, base_url: str | None, cart_lifetim
                f"{settings.journal}; chat: commerce-agent chat --url {settings.base_url})")
     if workers > 1:
         click.echo(f"Serving with {workers} worker processes on one socket.")
-    serve_processes(settings, host=host, port=port, workers=workers, log_level=log_level,
-                    seed_data=not no_samples)
+    serve_processes(settings, host=host, port=port, workers=workers,
+                    log_level=server.log_level, seed_data=not no_samples)
 
 
 @main.command("seed")

@@ -10,8 +10,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent import error_codes
 from commerce_agent.db.base import RETRY_AFTER_SECONDS, DatabaseUnavailable
-from commerce_agent.http import MEDIA_TYPE, json_response
+from commerce_agent.responses import MEDIA_TYPE, json_response
 
 
 class CommerceError(Exception):
@@ -85,13 +86,9 @@ async def commerce_error_handler(request: Request, exc: Exception) -> Response:
     return render_error(request, exc)
 
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-               415: "unsupported_media_type", 406: "not_acceptable"}
-
-
 async def http_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    code = _HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500 else "error")
+    code = error_codes.for_status(exc.status_code)
     message = exc.detail if exc.detail else HTTPStatus(exc.status_code).phrase
     headers = dict(exc.headers or {})
     return render_error(request, CommerceError(exc.status_code, code, message, headers=headers))

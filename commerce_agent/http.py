@@ -7,43 +7,21 @@ from typing import Any, TypeVar
 
 import msgspec
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
 
 from commerce_agent import json_input
+from commerce_agent.errors import CommerceError, validation_error
 
-MEDIA_TYPE = "application/commerce+json; version=1.0"
+# Re-exported: routes take their response helpers from here with the request helpers.
+from commerce_agent.responses import MEDIA_TYPE as MEDIA_TYPE
+from commerce_agent.responses import EncodedResponse as EncodedResponse
+from commerce_agent.responses import encoder as encoder
+from commerce_agent.responses import json_response as json_response
+
 _ACCEPTED_BODY_TYPES = ("application/commerce+json", "application/json")
 
-encoder = msgspec.json.Encoder()
 T = TypeVar("T")
 
 _PATH_RE = re.compile(r" - at `\$(.*)`$")
-
-
-_CONTENT_TYPE = (b"content-type", MEDIA_TYPE.encode("latin-1"))
-
-
-class EncodedResponse(Response):
-    """A Response for a body already encoded. Without extra headers, in the Commerce API's
-    media type, its two headers are set directly: Starlette's init_headers looks through
-    the headers and the media type for every response, and most answers have neither."""
-
-    def __init__(self, body: bytes, status: int, headers: dict[str, str] | None,
-                 media_type: str) -> None:
-        if headers or media_type != MEDIA_TYPE or status < 200 or status in (204, 304):
-            super().__init__(body, status_code=status, headers=headers, media_type=media_type)
-            return
-        self.status_code = status
-        self.media_type = media_type
-        self.background = None
-        self.body = body
-        self.raw_headers = [(b"content-length", str(len(body)).encode("latin-1")),
-                            _CONTENT_TYPE]
-
-
-def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None,
-                  media_type: str = MEDIA_TYPE) -> Response:
-    return EncodedResponse(encoder.encode(body), status, headers, media_type)
 
 
 def header(request: Request, name: bytes) -> str | None:
@@ -70,8 +48,6 @@ def reason_of(message: str) -> str:
 
 
 def _too_large(limit: int) -> Exception:
-    from commerce_agent.errors import CommerceError  # errors imports this module
-
     return CommerceError(413, "payload_too_large", f"Request body exceeds {limit} bytes.",
                          params={"limit": limit})
 
@@ -115,8 +91,6 @@ async def read_body(request: Request) -> bytes:
     state["raw_body"] = body
     if body and content_type.split(b";")[0].strip().lower().decode("latin-1") \
             not in _ACCEPTED_BODY_TYPES:
-        from commerce_agent.errors import CommerceError
-
         raise CommerceError(415, "unsupported_media_type",
                             f"Send JSON bodies as {MEDIA_TYPE} or application/json.")
     return body
@@ -165,7 +139,6 @@ def _with_whole_numbers(body: bytes, decoder: msgspec.json.Decoder[T]) -> T:
 
 def _refusal(failure: Exception | None) -> Exception:
     """The 400 for a body that is empty (None), malformed, invalid or nested too deeply."""
-    from commerce_agent.errors import CommerceError, validation_error  # errors imports us
 
     if failure is None:
         return CommerceError(400, "bad_request", "A JSON request body is required.",
@@ -194,8 +167,6 @@ def _refusal(failure: Exception | None) -> Exception:
 
 
 def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
-    from commerce_agent.errors import validation_error
-
     raw = request.query_params.get(name)
     if raw is None:
         return default

@@ -47,6 +47,9 @@ from tests.conversation_support import (
 )
 
 FOLDER = Path(__file__).parent / "heldout"
+# The held-out sets, each with its own FLOOR.json; tests/heldout2/ was written later, by
+# another hand, and is kept out of tuning like the first.
+FOLDERS = (FOLDER, Path(__file__).parent / "heldout2")
 FLOOR = FOLDER / "FLOOR.json"
 MEDIA = "application/commerce+json; version=1.0"
 Mention = str | list[str]
@@ -62,7 +65,9 @@ ENGLISH = frozenset("""the your and is are with for this that you it order cart 
 KANA = re.compile(r"[\u3040-\u30ff]")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]")
 LATIN = re.compile(r"[A-Za-z]")
-ID_LIKE = re.compile(r"\S*[_\d]\S*")  # ids, prices and codes say nothing about the language
+# Ids, prices and codes say nothing about the language. ASCII runs only: Japanese has no
+# spaces, so a run of any characters around a digit would swallow a whole Japanese sentence.
+ID_LIKE = re.compile(r"[\w.,:/+-]*[_\d][\w.,:/+-]*", re.ASCII)
 SAMPLE_STORES = Path(__file__).parent.parent / "sample_data" / "stores"
 
 
@@ -89,10 +94,10 @@ def _catalog_names() -> list[str]:
 CATALOG_NAMES = _catalog_names()
 
 
-def load_heldout() -> list[dict[str, Any]]:
+def load_heldout(folder: Path = FOLDER) -> list[dict[str, Any]]:
     found = []
-    for path in sorted(FOLDER.glob("*.json")):
-        if path == FLOOR:
+    for path in sorted(folder.glob("*.json")):
+        if path.name == FLOOR.name:
             continue
         for conversation in json.loads(path.read_text(encoding="utf-8")):
             conversation["file"] = path.name
@@ -153,6 +158,13 @@ def changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]])
     return said
 
 
+def changed_orders(changed: Sequence[str]) -> set[str]:
+    """The ids of the orders `changes` names: one approval covers everything one action
+    changes in one order (a cancelled subscription order changes its status and its
+    subscription)."""
+    return {change.split()[0] for change in changed}
+
+
 @dataclass
 class Outcome:
     name: str
@@ -201,7 +213,7 @@ async def run_conversation(conversation: dict[str, Any], app: Starlette,
             f"? {p} [{'approved' if approve else 'rejected'}]" for p in prompts] + [f"< {reply}"]
         changed = changes(before, await states(person))
         granted = len(prompts) if approve else 0
-        if len(changed) > granted:
+        if len(changed_orders(changed)) > granted:
             outcome.safety.append(f"turn {number} {turn['say']!r}: {'; '.join(changed)} "
                                   f"with {granted} approval(s) given")
         if turn.get("promptMentions"):
@@ -256,10 +268,10 @@ def rates(outcomes: Sequence[Outcome]) -> tuple[float, dict[str, tuple[int, int]
     return overall, dict(sorted(per.items()))
 
 
-async def run_all(only: str | None = None) -> list[Outcome]:
-    """Every held-out conversation (or those whose name contains `only`), each on a fresh
-    copy of one seeded database."""
-    conversations = [c for c in load_heldout() if not only or only in c["name"]]
+async def run_all(only: str | None = None, folder: Path = FOLDER) -> list[Outcome]:
+    """Every held-out conversation of `folder` (or those whose name contains `only`), each on
+    a fresh copy of one seeded database."""
+    conversations = [c for c in load_heldout(folder) if not only or only in c["name"]]
     outcomes = []
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)

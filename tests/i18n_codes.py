@@ -1,7 +1,7 @@
 """Every error code the server can produce, found by walking the source tree's syntax.
 
 Codes come from `CommerceError(status, "code", …)` calls, from `not_found("kind", id)`
-(`kind_not_found`), from errors._HTTP_CODES, and from helpers that pass a code parameter through
+(`kind_not_found`), from error_codes.for_status, and from helpers that pass a code parameter through
 to CommerceError (their callers' string arguments). A CommerceError whose code cannot be traced
 to a string is reported, so a new code never slips past the translation test.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import commerce_agent
-from commerce_agent import errors
+from commerce_agent import error_codes
 
 ROOT = Path(commerce_agent.__file__).parent
 # Calls whose code is computed and accounted for above (not_found, the HTTPException handler).
@@ -105,6 +105,7 @@ def walk(root: Path = ROOT) -> Found:
                 value = _arg(call, position, keyword)
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):
                     found.add(value.value, None)
-    for code in [*errors._HTTP_CODES.values(), "bad_request", "error"]:
+    for code in [*(error_codes.for_status(status) for status in range(400, 600)),
+                 "bad_request", error_codes.SERVER_ERROR]:
         found.add(code, set())
     return found

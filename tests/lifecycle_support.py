@@ -11,8 +11,8 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from commerce_agent.commerce.orders import events as order_events
 from commerce_agent.commerce.services.fulfillment import simulator
-from commerce_agent.commerce.services.orders import events as order_events
 from tests.helpers import US_ADDRESS, add_item, new_cart, pay_and_order
 
 PORTLAND_NEARBY = {"address": "800 SW Broadway, Portland, OR, US", "countryCode": "US",

@@ -134,7 +134,7 @@ def test_sign_in_form_renderer_escapes_and_drops_bad_next() -> None:
     html = sign_in_form(action="/agent/v1/consent/s/x", next_url="//evil", email='"><b>',
                         error="<oops>", extra='<button name="decision">Decline</button>')
     assert 'name="next"' not in html
-    assert "&quot;&gt;&lt;b&gt;" in html and "&lt;oops&gt;" in html
+    assert "&#34;&gt;&lt;b&gt;" in html and "&lt;oops&gt;" in html  # escaped (Jinja2)
     assert 'action="/agent/v1/consent/s/x"' in html and "Decline" in html
     kept = sign_in_form(action="/account/sign-in", next_url="/orders")
     assert 'name="next" value="/orders"' in kept

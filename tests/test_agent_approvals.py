@@ -233,6 +233,16 @@ async def test_subscription_prompts_say_what_happens_to_billing(
     with pytest.raises(CommerceError) as refused:
         await prompt(app, "change_subscription", {**held, "action": "cancel"}, "en")
     assert refused.value.code == "minimum_commitment_not_met"
+    # Cancelling the whole order ends the subscription too: the same rule answers, for the
+    # prompt and for the tool itself (which MCP offers as it is).
+    with pytest.raises(CommerceError) as refused:
+        await prompt(app, "cancel_order", {"orderId": studio["id"]}, "en")
+    assert refused.value.code == "minimum_commitment_not_met"
+    with pytest.raises(CommerceError) as refused:
+        await TOOLS["cancel_order"].run(context(app), {"orderId": studio["id"]})
+    assert refused.value.code == "minimum_commitment_not_met"
+    kept = (await client.get(f"/orders/{studio['id']}", headers=alice)).json()
+    assert kept["status"] == "confirmed" and "dev.commerce.order.refunds" not in kept["metadata"]
 
 
 async def test_an_order_of_someone_else_is_not_found(app: Starlette, client: httpx.AsyncClient,

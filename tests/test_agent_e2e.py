@@ -150,7 +150,7 @@ async def test_the_agent_cancels_the_order(app: Starlette, client: httpx.AsyncCl
 
 async def test_the_agent_starts_a_return_of_a_completed_order(
         app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
-    from commerce_agent.commerce.services.fulfillment import lifecycle
+    from commerce_agent.commerce.orders import lifecycle
 
     agent, session = await bought(app, client)
     [order] = (await client.get("/orders", headers=alice)).json()["orders"]

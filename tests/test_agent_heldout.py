@@ -1,8 +1,9 @@
-"""The held-out conversation set (tests/heldout/): well formed, its expectations name what the
-stores really sell, its checks judge what they claim to, and the agent stays at or above the
-floor recorded in tests/heldout/FLOOR.json (safety failures at most, pass rate at least).
+"""The held-out conversation sets (tests/heldout/ and tests/heldout2/): well formed, their
+expectations name what the stores really sell, their checks judge what they claim to, and the
+agent stays at or above the floor each set records in its FLOOR.json (safety failures at most,
+pass rate at least).
 
-The set is never tuned against; see tests/heldout/README.md."""
+The sets are never tuned against; see tests/heldout/README.md and tests/heldout2/README.md."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ import pytest
 
 from tests.heldout_support import (
     FLOOR,
+    FOLDERS,
     Outcome,
+    changed_orders,
     changes,
     in_language,
     load_heldout,
@@ -24,7 +27,8 @@ from tests.heldout_support import (
     run_all,
 )
 
-CONVERSATIONS = load_heldout()
+SETS = {folder.name: load_heldout(folder) for folder in FOLDERS}
+CONVERSATIONS = [c | {"set": name} for name, found in SETS.items() for c in found]
 STORES = Path(__file__).parent.parent / "sample_data" / "stores"
 # What the set exists to measure (issue 21): each must have conversations of its own.
 CATEGORIES = {"question-no-change", "negation", "decline-offer", "variant-change",
@@ -75,22 +79,27 @@ def wrong_lines(store: dict[str, Any], lines: list[list[Any]]) -> list[str]:
     return wrong
 
 
-def test_the_set_is_well_formed_and_covers_what_it_measures() -> None:
-    assert len(CONVERSATIONS) >= 70
-    names = [c["name"] for c in CONVERSATIONS]
+@pytest.mark.parametrize("folder", FOLDERS, ids=[folder.name for folder in FOLDERS])
+def test_the_set_is_well_formed_and_covers_what_it_measures(folder: Path) -> None:
+    conversations = SETS[folder.name]
+    assert len(conversations) >= 70
+    names = [c["name"] for c in conversations]
     assert len(set(names)) == len(names)
-    assert CATEGORIES - {tag for c in CONVERSATIONS for tag in c["covers"]} == set()
-    assert {c["store"] for c in CONVERSATIONS} == set(catalog())
-    for conversation in CONVERSATIONS:
+    assert CATEGORIES - {tag for c in conversations for tag in c["covers"]} == set()
+    assert {c["store"] for c in conversations} == set(catalog())
+    assert (folder / FLOOR.name).is_file()
+    for conversation in conversations:
         assert {"name", "store", "covers", "turns", "expect"} <= set(conversation)
         assert conversation.get("replyLanguage") in (None, "fr", "ja")
         for turn in conversation["turns"]:
             assert isinstance(turn, str) or "say" in turn or "merchant" in turn, turn
 
 
-@pytest.mark.parametrize("conversation", CONVERSATIONS, ids=[c["name"] for c in CONVERSATIONS])
+@pytest.mark.parametrize("conversation", CONVERSATIONS,
+                         ids=[f"{c['set']}/{c['name']}" for c in CONVERSATIONS])
 def test_expectations_name_what_the_stores_sell(conversation: dict[str, Any]) -> None:
     stores = catalog()
+    assert conversation["store"] in stores
     for order in conversation["expect"].get("orders", []):
         store = stores[order["store"]]
         assert order["currency"] == store["currency"]
@@ -110,6 +119,10 @@ def test_the_language_check_tells_french_and_japanese_from_english() -> None:
     assert in_language("ご注文 ord_01a2142fae7c は確定しました。合計 8800 JPY。", "ja")
     assert not in_language("I found Uji Matcha (1800 JPY). Want me to add it?", "ja")
     assert not in_language("宇治抹茶 Uji Matcha ceremonial grade thirty grams tin", "ja")
+    # A Japanese sentence holding a number is still Japanese (no spaces around the number).
+    assert in_language("お届けから14日以内なら返品できます。", "ja")
+    assert in_language("常滑焼の急須 300ml を1つ：￥8,800", "ja")
+    assert not in_language("Returns are accepted within 14 days of delivery.", "ja")
 
 
 def test_mentions_accept_any_of_their_words_case_insensitively() -> None:
@@ -128,21 +141,30 @@ def test_a_change_is_any_new_order_or_changed_state() -> None:
     assert changes(before, paused) == ["ord_a subscription: active -> paused"]
     placed = {**before, "ord_b": {**before["ord_a"], "subscription": None}}
     assert changes(before, placed) == ["ord_b was placed (confirmed)"]
+    # One approved cancel of a subscription order changes two things of one order.
+    cancelled = {"ord_a": {**before["ord_a"], "status": "cancelled", "subscription": "cancelled"}}
+    assert changed_orders(changes(before, cancelled)) == {"ord_a"}
+    assert changed_orders(changes(before, {**placed, **cancelled})) == {"ord_a", "ord_b"}
 
 
-@pytest.fixture(scope="module")
-def outcomes() -> list[Outcome]:
-    return asyncio.run(run_all())
+@pytest.fixture(scope="module", params=FOLDERS, ids=[folder.name for folder in FOLDERS])
+def judged(request: pytest.FixtureRequest) -> tuple[dict[str, Any], list[Outcome]]:
+    """A set's floor and its outcomes, each set run once per module."""
+    folder: Path = request.param
+    floor = json.loads((folder / FLOOR.name).read_text())
+    return floor, asyncio.run(run_all(folder=folder))
 
 
-def test_safety_failures_stay_at_or_below_the_floor(outcomes: list[Outcome]) -> None:
-    floor = json.loads(FLOOR.read_text())
+def test_safety_failures_stay_at_or_below_the_floor(
+        judged: tuple[dict[str, Any], list[Outcome]]) -> None:
+    floor, outcomes = judged
     unsafe = [f"{o.name}: {f}" for o in outcomes for f in o.safety]
     assert len(unsafe) <= floor["max_safety_failures"], "\n".join(unsafe)
 
 
-def test_the_pass_rate_stays_at_or_above_the_floor(outcomes: list[Outcome]) -> None:
-    floor = json.loads(FLOOR.read_text())
+def test_the_pass_rate_stays_at_or_above_the_floor(
+        judged: tuple[dict[str, Any], list[Outcome]]) -> None:
+    floor, outcomes = judged
     overall, _ = rates(outcomes)
     failed = [f"{o.name}: {(o.reasons + o.safety)[0][:200]}" for o in outcomes if not o.passed]
     assert overall >= floor["min_pass_rate"], "\n".join(failed)

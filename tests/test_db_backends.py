@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from commerce_agent.cli import main
 from commerce_agent.db import database_for
-from commerce_agent.db.backends import MissingExtra, backend_for, display
+from commerce_agent.db.backends import MissingExtra, backend_for
 from commerce_agent.db.database import SqliteDatabase
 from commerce_agent.db.dialect import NotPortable, to_postgres
 from commerce_agent.db.migrations import migration_files
+from commerce_agent.db.targets import display
 
 
 def test_both_migration_folders_have_the_same_numbers() -> None:

@@ -142,16 +142,16 @@ def test_names_a_language() -> None:
 async def test_one_token_read_serves_locale_and_authentication(
         client: httpx.AsyncClient, alice: dict[str, str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from commerce_agent.auth import tokens
+    from commerce_agent.auth import bearer
 
     reads: list[str] = []
-    real = tokens.token_owner
+    real = bearer.token_owner
 
     async def counting(db: Any, token: str) -> Any:
         reads.append(token)
         return await real(db, token)
 
-    monkeypatch.setattr(tokens, "token_owner", counting)
+    monkeypatch.setattr(bearer, "token_owner", counting)
     await save_language(client, alice, "fr")
     reads.clear()
     # No Accept-Language, signed in: the 404's message comes in the saved language.

@@ -273,6 +273,20 @@ async def test_subscription_with_a_commitment(client: httpx.AsyncClient,
     assert_error(response, 403, "minimum_commitment_not_met")
 
 
+async def test_the_commitment_also_holds_when_the_order_is_cancelled(
+        client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    """Cancelling the order ends its subscription, so it asks the same rule: one answer."""
+    placed = await order(client, alice, "store_lumen_studio",
+                         [("item_unlimited_studio_monthly", 1)])
+    assert "cancel" not in action_ids(placed)
+    response = await _post(client, alice, f"/orders/{placed['id']}/cancel")
+    assert_error(response, 403, "minimum_commitment_not_met")
+    after = (await client.get(f"/orders/{placed['id']}", headers=alice)).json()
+    assert after["status"] == placed["status"]
+    assert after["metadata"][SUBSCRIPTION]["status"] == "active"
+    assert "dev.commerce.order.refunds" not in after["metadata"]
+
+
 async def test_cancelling_the_order_ends_the_subscription(client: httpx.AsyncClient,
                                                           alice: dict[str, str]) -> None:
     placed = await digital_order(client, alice, "item_folio_unlimited_monthly")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from starlette.applications import Starlette
 
 from commerce_agent.cli import main
-from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.orders import lifecycle, model, rules
 from commerce_agent.errors import CommerceError
 from commerce_agent.settings import Settings
 from tests.lifecycle_support import (
@@ -26,7 +26,7 @@ from tests.lifecycle_support import (
 
 pytestmark = pytest.mark.both_backends
 
-STATUSES = lifecycle.STATUSES
+STATUSES = model.STATUSES
 ALLOWED_SHIPPING = {("pending", "confirmed"), ("pending", "cancelled"),
                     ("confirmed", "processing"), ("confirmed", "cancelled"),
                     ("processing", "in_transit"), ("in_transit", "completed")}
@@ -38,7 +38,7 @@ HYBRID = {"id": "o", "items": [{"fulfillmentType": "hybrid", "fulfillmentCompone
 DIGITAL = {"id": "o", "items": [{"fulfillmentType": "digital"}]}
 PICKUP = {"id": "o", "items": [{"fulfillmentType": "pickup"}]}
 PICKED_UP_PHYSICAL = {"id": "o", "items": [{"fulfillmentType": "physical"}], "metadata": {
-    lifecycle.FULFILLMENT_INTENT: {"fulfillmentType": "pickup"}}}
+    model.FULFILLMENT_INTENT: {"fulfillmentType": "pickup"}}}
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ def test_every_pair_of_statuses(doc: dict[str, Any], allowed: set[tuple[str, str
     for current in STATUSES:
         for target in STATUSES:
             order = {**doc, "status": current}
-            assert lifecycle.can_move(order, target) == ((current, target) in allowed), \
+            assert rules.can_move(order, target) == ((current, target) in allowed), \
                 (current, target)
             if (current, target) not in allowed:
                 with pytest.raises(CommerceError) as refused:

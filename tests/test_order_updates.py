@@ -10,8 +10,8 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.commerce.services.orders import feed as order_feed
-from commerce_agent.commerce.services.orders.feed import DROPPED, OrderFeed
+from commerce_agent.commerce.orders import feed as order_feed
+from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed
 from commerce_agent.commerce.storage import order_events as storage
 from tests.lifecycle_support import advance, get_order, kitchen_order, mug_order
 from tests.sse import apply, parse, updates

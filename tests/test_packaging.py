@@ -41,6 +41,11 @@ def test_wheel_installs_seeds_and_serves(tmp_path: Any) -> None:
     expected = {f"commerce_agent/db/migrations/postgres/{sql.name}"
                 for sql in folder.glob("*.sql")}
     assert expected and expected <= shipped
+    # So do the account, consent and /docs pages' templates.
+    for package in ("auth", "agent", "openapi"):
+        templates = ROOT / "commerce_agent" / package / "templates"
+        assert {f"commerce_agent/{package}/templates/{page.name}"
+                for page in templates.glob("*.html")} <= shipped
     venv = work / "venv"
     _run(sys.executable, "-m", "venv", str(venv))
     bin_dir = venv / "bin"
@@ -76,6 +81,8 @@ def test_wheel_installs_seeds_and_serves(tmp_path: Any) -> None:
         assert script.status_code == 200 and "readNdjson" in script.text
         console = httpx.get(f"http://127.0.0.1:{port}/console", timeout=5)
         assert console.status_code == 200 and "Merchant console" in console.text
+        sign_in = httpx.get(f"http://127.0.0.1:{port}/account/sign-in", timeout=5)
+        assert sign_in.status_code == 200 and 'name="csrf_token"' in sign_in.text
     finally:
         server.terminate()
         server.wait(timeout=15)

@@ -9,10 +9,13 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from commerce_agent.app import create_app
 from commerce_agent.commerce import versions
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import json_response
+from commerce_agent.settings import Settings
 from tests.conftest import MEDIA
 
 
@@ -96,3 +99,47 @@ async def test_the_agent_api_keeps_starlettes_stack(app: Starlette, extra_routes
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as plain:
         failed = await plain.get("/agent/v1/test/boom")
     assert failed.status_code == 500 and failed.json()["code"] == "internal_error"
+
+
+class _Seen:
+    """Plain ASGI middleware noting each request's path and response status."""
+
+    def __init__(self, app: ASGIApp, seen: list[tuple[str, int]]) -> None:
+        self.app = app
+        self.seen = seen
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def noting(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.seen.append((scope["path"], message["status"]))
+                message = {**message, "headers": [*message.get("headers", ()),
+                                                   (b"x-seen", b"yes")]}
+            await send(message)
+
+        await self.app(scope, receive, noting)
+
+
+async def test_add_middleware_sees_every_route_commerce_api_included(
+        settings: Settings) -> None:
+    app = create_app(settings)
+    seen: list[tuple[str, int]] = []
+    app.add_middleware(_Seen, seen=seen)
+    app.router.routes[:0] = [Route("/carts/test/refuse", _refuse)]
+    transport = httpx.ASGITransport(app=app)
+    async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=transport, base_url="http://test") as client:
+        found = await client.get("/capabilities")
+        refused = await client.get("/carts/test/refuse", headers={"Accept-Language": "fr"})
+        missing = await client.get("/carts/cart_nope")
+        agent = await client.get("/agent/v1/health")
+    assert seen == [("/capabilities", 200), ("/carts/test/refuse", 409),
+                    ("/carts/cart_nope", 401), ("/agent/v1/health", 200)]
+    assert all(response.headers["x-seen"] == "yes"
+               for response in (found, refused, missing, agent))
+    # Still inside the negotiation layer: its headers wrap what the middleware answered.
+    assert refused.json()["code"] == "out_of_luck" and "content-language" in refused.headers
+    assert "Accept-Commerce-Capabilities" in _varies(found)

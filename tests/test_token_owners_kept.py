@@ -11,7 +11,7 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent import clock
-from commerce_agent.auth import tokens
+from commerce_agent.auth import bearer
 from commerce_agent.auth.tokens import hash_token, mint_token
 from tests.conftest import token_for
 from tests.elsewhere import read_one, write
@@ -25,7 +25,7 @@ def _change_elsewhere(target: str, sql: str, params: tuple[Any, ...] = ()) -> No
 
 
 def _kept_hashes(app: Starlette) -> set[str]:
-    kept = tokens._kept.get(app.state.db)
+    kept = bearer._kept.get(app.state.db)
     return set() if kept is None else set(kept.owners)
 
 
@@ -87,7 +87,7 @@ async def test_unknown_tokens_are_not_kept_and_a_new_one_is_found(
 
 async def test_what_is_kept_is_bounded(app: Starlette, client: httpx.AsyncClient,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tokens, "MAX_KEPT", 3)
+    monkeypatch.setattr(bearer, "MAX_KEPT", 3)
     minted = [await token_for(app, "user_alice") for _ in range(7)]
     for token in minted:
         assert await _status(client, token) == 200
@@ -145,12 +145,12 @@ async def test_a_write_after_another_tokens_change_is_checked_and_kept_again(
         app: Starlette, client: httpx.AsyncClient) -> None:
     token, other = await token_for(app, "user_alice"), await token_for(app, "user_bob")
     cart_id = await _new_cart(client, token)
-    version = tokens._kept[app.state.db].version
+    version = bearer._kept[app.state.db].version
     _change_elsewhere(app.state.settings.db_path,  # moves the counter; alice's token stays live
                       "UPDATE tokens SET revoked_at = '2026-01-01T00:00:00Z' "
                       "WHERE token_hash = ?", (hash_token(other),))
     assert (await _add_to_cart(client, token, cart_id)).status_code == 200
-    kept = tokens._kept[app.state.db]
+    kept = bearer._kept[app.state.db]
     assert kept.version == version + 1 and hash_token(token) in kept.owners
     assert (await _add_to_cart(client, other, cart_id)).status_code == 401
 

@@ -5,7 +5,8 @@ check, the same browser session and CSRF protection. A browser already signed in
 approve; otherwise the form asks for email and password, and signing in here also signs the
 browser in to the site. Approving binds that user to the agent session (its commerce tools act
 for them), emits `authorization.granted` and resumes the parked turn; declining resumes it with
-a failed tool result. The link carries a one-time secret, stored hashed.
+a failed tool result. The link carries a one-time secret, stored hashed. The page is
+templates/consent.html, on the account pages' layout and sign-in form macro.
 """
 
 from __future__ import annotations
@@ -16,36 +17,24 @@ from starlette.responses import Response
 from commerce_agent.agent.sessions import Sessions
 from commerce_agent.auth import accounts, pages, web
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.auth.web import Browser, esc
+from commerce_agent.auth.web import Browser
 from commerce_agent.errors import CommerceError
 from commerce_agent.routing import Route
 
-_DECLINE = ('<button type="submit" name="decision" value="decline" formnovalidate>'
-            "Decline</button>")
-
-
-def _intro(connection: str) -> str:
-    return (f"<p>The shopping agent asks to use your <strong>{esc(connection)}</strong> "
-            "account: to manage your carts and to place, pay for and follow orders for you. "
-            "It asks you again before it spends money.</p>")
+PACKAGES = ("commerce_agent.agent", *web.PACKAGES)  # consent.html, on the account layout
 
 
 def _form(browser: Browser, connection: str, *, email: str = "", error: str = "",
           status: int = 200) -> Response:
-    if browser.principal is not None:
-        body = (f"{_intro(connection)}{web.problem(error)}<form method=\"post\">"
-                f"{browser.csrf_field()}<p>Signed in as {esc(browser.principal.email)}.</p>"
-                '<button type="submit" name="decision" value="approve">Approve</button>'
-                f"{_DECLINE}</form>")
-    else:
-        body = _intro(connection) + pages.sign_in_form(
-            action="", csrf_field=browser.csrf_field(), email=email, error=error,
-            submit_label="Sign in and approve", extra=_DECLINE)
-    return browser.respond(web.page("Connect your account", body, status))
+    signed_in = browser.principal.email if browser.principal is not None else None
+    return browser.respond(web.page(
+        "consent.html", status, packages=PACKAGES, title="Connect your account",
+        connection=connection, email_signed_in=signed_in, csrf_token=browser.csrf_token(),
+        email=email, error=error, **pages.LIMITS))
 
 
 def _done(browser: Browser, title: str, message: str, status: int = 200) -> Response:
-    return browser.respond(web.page(title, f"<p>{esc(message)}</p>", status))
+    return browser.respond(web.message(title, message, status))
 
 
 def _gone(browser: Browser) -> Response:

@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from commerce_agent import error_codes
 from commerce_agent.errors import CommerceError
 
 log = logging.getLogger("commerce_agent.agent")
@@ -44,18 +45,13 @@ def error_response(status: int, code: str, message: str,
                         headers=headers)
 
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-               415: "unsupported_media_type"}
-
-
 async def handle(request: Request, exc: Exception) -> Response:
     if isinstance(exc, AgentError):
         return error_response(exc.status, exc.code, exc.message, exc.headers)
     if isinstance(exc, CommerceError):
         return error_response(exc.status, exc.code, exc.message, exc.headers)
     if isinstance(exc, HTTPException):
-        code = _HTTP_CODES.get(exc.status_code, "bad_request" if exc.status_code < 500
-                               else "error")
+        code = error_codes.for_status(exc.status_code)
         message = exc.detail or HTTPStatus(exc.status_code).phrase
         return error_response(exc.status_code, code, message, dict(exc.headers or {}))
     log.exception("agent route failed", exc_info=exc)

@@ -22,6 +22,7 @@ from commerce_agent.agent import consent, events, policy, schemas
 from commerce_agent.agent.agents import DEFAULT_AGENT, connections
 from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
+from commerce_agent.auth import bearer
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
 from commerce_agent.json_input import MalformedJson, check
@@ -151,20 +152,12 @@ def message_text(value: Any, *, required: bool) -> str | None:
     return value
 
 
-def bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else ""
-
-
 def require_secret(request: Request, token_hash: str | None = None) -> None:
     """With --auth-secret set, demand it (or, for a stream, the session's own token)."""
     secret: str = request.app.state.settings.auth_secret
     if not secret:
         return
-    token = bearer(request)
+    token = bearer.token(request.scope)
     if token and hmac.compare_digest(token.encode(), secret.encode()):
         return
     if token and token_hash is not None and same_secret(token, token_hash):
@@ -205,7 +198,7 @@ async def create_session(request: Request) -> Response:
 
 
 def continuation_token(request: Request, in_body: str | None) -> str | None:
-    header = bearer(request)
+    header = bearer.token(request.scope)
     if header and in_body and not hmac.compare_digest(header.encode(), in_body.encode()):
         raise AgentError(400, "token_mismatch",
                          "The Authorization header and continuationToken differ.")

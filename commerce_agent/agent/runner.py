@@ -16,14 +16,10 @@ import os
 import secrets
 import socket
 import time
-from typing import TYPE_CHECKING
 
 from commerce_agent.agent.journals import Conflict
 from commerce_agent.agent.records import SessionRecord
-from commerce_agent.agent.turn import LEASE_SECONDS, LostLease, Turn, lease
-
-if TYPE_CHECKING:
-    from commerce_agent.agent.sessions import Sessions
+from commerce_agent.agent.turn import LEASE_SECONDS, LostLease, SessionHost, Turn, lease
 
 log = logging.getLogger("commerce_agent.agent")
 
@@ -56,7 +52,7 @@ def owner_gone(owner: str, me: str) -> bool:
 
 
 class Runner:
-    def __init__(self, sessions: Sessions) -> None:
+    def __init__(self, sessions: SessionHost) -> None:
         self.sessions = sessions
         self.owner = sessions.owner
         self.turns: dict[str, Turn] = {}

@@ -26,6 +26,7 @@ from commerce_agent.agent.errors import AgentError, not_found, unauthorized
 from commerce_agent.agent.events import BOUNDARIES, Event, decode_line, event
 from commerce_agent.agent.journals import Conflict, Journal
 from commerce_agent.agent.records import SessionRecord
+from commerce_agent.agent.runner import Runner
 from commerce_agent.agent.turn import lease
 from commerce_agent.db import Database
 from commerce_agent.ids import new_id
@@ -62,8 +63,6 @@ class Sessions:
     def __init__(self, *, settings: Settings, db: Database, journal: Journal,
                  agents: dict[str, Agent], owner: str, pay_to: str, max_promotions: int,
                  mount: str) -> None:
-        from commerce_agent.agent.runner import Runner
-
         self.settings = settings
         self.db = db
         self.journal = journal

@@ -17,7 +17,7 @@ import hashlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from commerce_agent.agent import policy, schemas, storage
 from commerce_agent.agent.conversation import (
@@ -28,7 +28,7 @@ from commerce_agent.agent.conversation import (
     tool_result,
 )
 from commerce_agent.agent.events import Event, delta, event, session_failed
-from commerce_agent.agent.journals import Conflict
+from commerce_agent.agent.journals import Conflict, Journal
 from commerce_agent.agent.models.base import (
     CallTool,
     ModelError,
@@ -39,15 +39,35 @@ from commerce_agent.agent.models.base import (
 from commerce_agent.agent.records import PendingAuthorization, PendingInput, SessionRecord
 from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.db import Database
 from commerce_agent.errors import CommerceError
+from commerce_agent.settings import Settings
 
 if TYPE_CHECKING:
     from commerce_agent.agent.agents import Agent
-    from commerce_agent.agent.sessions import Sessions
 
 log = logging.getLogger("commerce_agent.agent")
 
 LEASE_SECONDS = 10.0
+
+
+class SessionHost(Protocol):
+    """What a turn (and the runner) use of the process's sessions (agent/sessions.py), which
+    create the runner: typed here so that neither imports the sessions module back."""
+
+    settings: Settings
+    db: Database
+    journal: Journal
+    agents: dict[str, Agent]
+    owner: str
+    pay_to: str
+    max_promotions: int
+
+    async def conversation(self, session_id: str) -> Conversation: ...
+
+    def remember(self, session_id: str, length: int, conversation: Conversation) -> None: ...
+
+    def consent_url(self, session_id: str, secret: str) -> str: ...
 # Model steps (each one answer or one round of tool calls) a turn may take: a model that keeps
 # calling tools would otherwise loop, and spend, forever.
 MAX_MODEL_STEPS = 25
@@ -66,7 +86,7 @@ def lease() -> float:
 
 
 class Turn:
-    def __init__(self, sessions: Sessions, record: SessionRecord) -> None:
+    def __init__(self, sessions: SessionHost, record: SessionRecord) -> None:
         self.sessions = sessions
         self.journal = sessions.journal
         self.record = record

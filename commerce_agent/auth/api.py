@@ -16,7 +16,7 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth import accounts, flows
+from commerce_agent.auth import accounts, bearer, flows
 from commerce_agent.auth.principal import require_principal
 from commerce_agent.http import decode_body, json_response
 from commerce_agent.routing import Route
@@ -70,8 +70,9 @@ async def revoke(request: Request) -> Response:
 async def sign_out(request: Request) -> Response:
     """Revoke the bearer token of this request (and the rest of its sign-in)."""
     await require_principal(request)
-    bearer = request.headers["authorization"].partition(" ")[2].strip()
-    await accounts.revoke(request.app.state.db, bearer)
+    token = bearer.token(request.scope)
+    assert token  # require_principal found its holder
+    await accounts.revoke(request.app.state.db, token)
     return Response(status_code=204, headers=dict(_NO_STORE))
 
 

@@ -1,10 +1,11 @@
-"""Account pages: sign in, register, sign out (plain HTML forms, CSRF-protected, no JavaScript).
+"""Account pages: sign in, register, sign out (plain HTML forms, CSRF-protected, no JavaScript),
+each a Jinja2 template in commerce_agent/auth/templates.
 
 Reusable pieces for other pages that need a sign-in (the agent's consent page):
 
-- ``sign_in_form(action=..., csrf_field=..., next_url=..., email=..., error=...)`` returns the
-  HTML of the email + password form (a fragment to put inside ``web.page(...)``);
-  ``extra`` adds fields or buttons inside the form.
+- the ``sign_in_form`` macro of ``templates/forms.html`` (the email + password form), for
+  templates; ``sign_in_form(action=..., csrf_token=..., next_url=..., email=..., error=...)``
+  renders it as an HTML fragment; ``extra`` adds fields or buttons inside the form.
 - ``safe_next(url)`` keeps a ``next`` URL only when it is a same-origin relative path
   (``/orders``), never ``//host``, ``https://…``, backslashes or control characters.
 - ``accounts.authenticate_password(db, email, password)`` checks the credentials; it raises
@@ -15,13 +16,15 @@ Reusable pieces for other pages that need a sign-in (the agent's consent page):
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
 from urllib.parse import quote, urlsplit
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent import templating
 from commerce_agent.auth import accounts, flows, web
-from commerce_agent.auth.web import Browser, esc
+from commerce_agent.auth.web import Browser
 from commerce_agent.errors import CommerceError
 from commerce_agent.routing import Route
 
@@ -40,21 +43,21 @@ def safe_next(url: str | None) -> str | None:
     return url
 
 
-def sign_in_form(*, action: str, csrf_field: str = "", next_url: str | None = None,
+LIMITS: dict[str, Any] = {"email_max": accounts.EMAIL_MAX, "password_max": accounts.PASSWORD_MAX,
+          "password_min": accounts.PASSWORD_MIN, "name_max": accounts.NAME_MAX}
+
+
+def sign_in_form(*, action: str, csrf_token: str = "", next_url: str | None = None,
                  email: str = "", error: str = "", submit_label: str = "Sign in",
                  extra: str = "") -> str:
-    """The sign-in form (HTML fragment); posts email, password, next and the CSRF field."""
-    kept = safe_next(next_url)
-    next_field = (f"<input type=\"hidden\" name=\"next\" value=\"{esc(kept)}\">"
-                  if kept else "")
-    return f"""{web.problem(error)}
-<form method="post" action="{esc(action)}">{csrf_field}{next_field}
-<label>Email <input name="email" type="email" autocomplete="username" required
- maxlength="{accounts.EMAIL_MAX}" value="{esc(email)}"></label>
-<label>Password <input name="password" type="password" autocomplete="current-password"
- required maxlength="{accounts.PASSWORD_MAX}"></label>
-<button type="submit">{esc(submit_label)}</button>{extra}
-</form>"""
+    """The sign-in form (an HTML fragment, from the `sign_in_form` macro of
+    templates/forms.html, which pages include directly); `extra` is trusted markup."""
+    from markupsafe import Markup
+
+    template = templating.environment(*web.PACKAGES).get_template("sign_in_form.html")
+    return template.render(action=action, csrf_token=csrf_token, next_url=safe_next(next_url),
+                           email=email, error=error, submit_label=submit_label,
+                           extra=Markup(extra), **LIMITS)  # noqa: S704 - the caller's markup
 
 
 def _with_next(path: str, next_url: str | None) -> str:
@@ -63,11 +66,10 @@ def _with_next(path: str, next_url: str | None) -> str:
 
 def _sign_in_page(browser: Browser, next_url: str | None, email: str = "", error: str = "",
                   status: int = 200) -> Response:
-    register = _with_next(flows.REGISTRATION_PATH, next_url)
-    body = sign_in_form(action=flows.SIGN_IN_PATH, csrf_field=browser.csrf_field(),
-                        next_url=next_url, email=email, error=error)
-    body += f"<p>No account yet? <a href=\"{esc(register)}\">Create one</a>.</p>"
-    return browser.respond(web.page("Sign in", body, status))
+    return browser.respond(web.page(
+        "sign_in.html", status, title="Sign in", action=flows.SIGN_IN_PATH,
+        csrf_token=browser.csrf_token(), next_url=next_url, email=email, error=error,
+        register_url=_with_next(flows.REGISTRATION_PATH, next_url), **LIMITS))
 
 
 async def _signed_in(request: Request, browser: Browser, user_id: str,
@@ -90,15 +92,31 @@ async def sign_in_page(request: Request) -> Response:
     return _sign_in_page(browser, next_url)
 
 
-async def sign_in(request: Request) -> Response:
-    """Check the credentials, start a browser session, and redirect (303) to `next`."""
+class _Post(NamedTuple):
+    browser: Browser
+    form: dict[str, str]
+    next_url: str | None
+
+
+async def _posted(request: Request, path: str) -> _Post | Response:
+    """The browser, form and `next` of a post to the form at `path`; or the answer to a post
+    that is not a form (400, 413) or does not carry this browser's CSRF token (403)."""
     browser = await Browser.of(request)
     form = await web.read_form(request)
     if form is None:
         return web.bad_form(request)
     next_url = safe_next(form.get("next"))
     if not browser.csrf_ok(form):
-        return web.form_expired(browser, _with_next(flows.SIGN_IN_PATH, next_url))
+        return web.form_expired(browser, _with_next(path, next_url))
+    return _Post(browser, form, next_url)
+
+
+async def sign_in(request: Request) -> Response:
+    """Check the credentials, start a browser session, and redirect (303) to `next`."""
+    posted = await _posted(request, flows.SIGN_IN_PATH)
+    if isinstance(posted, Response):
+        return posted
+    browser, form, next_url = posted
     email = form.get("email", "")
     try:
         user_id = await accounts.authenticate_password(request.app.state.db, email,
@@ -116,24 +134,12 @@ async def sign_in(request: Request) -> Response:
 
 def _register_page(browser: Browser, next_url: str | None, fields: dict[str, str],
                    problems: dict[str, str], status: int = 200) -> Response:
-    errors = "".join(web.problem(f"{name.capitalize()} {reason}.")
-                     for name, reason in problems.items())
-    next_field = (f"<input type=\"hidden\" name=\"next\" value=\"{esc(next_url)}\">"
-                  if next_url else "")
-    sign_in = _with_next(flows.SIGN_IN_PATH, next_url)
-    body = f"""{errors}
-<form method="post" action="{flows.REGISTRATION_PATH}">{browser.csrf_field()}{next_field}
-<label>Name <input name="name" autocomplete="name" required maxlength="{accounts.NAME_MAX}"
- value="{esc(fields.get('name', ''))}"></label>
-<label>Email <input name="email" type="email" autocomplete="username" required
- maxlength="{accounts.EMAIL_MAX}" value="{esc(fields.get('email', ''))}"></label>
-<label>Password ({accounts.PASSWORD_MIN} characters or more)
- <input name="password" type="password" autocomplete="new-password" required
- minlength="{accounts.PASSWORD_MIN}" maxlength="{accounts.PASSWORD_MAX}"></label>
-<button type="submit">Create account</button>
-</form>
-<p>Already registered? <a href="{esc(sign_in)}">Sign in</a>.</p>"""
-    return browser.respond(web.page("Create an account", body, status))
+    return browser.respond(web.page(
+        "register.html", status, title="Create an account", action=flows.REGISTRATION_PATH,
+        csrf_token=browser.csrf_token(), next_url=next_url,
+        problems=[f"{name.capitalize()} {reason}." for name, reason in problems.items()],
+        name=fields.get("name", ""), email=fields.get("email", ""),
+        sign_in_url=_with_next(flows.SIGN_IN_PATH, next_url), **LIMITS))
 
 
 async def register_page(request: Request) -> Response:
@@ -144,13 +150,10 @@ async def register_page(request: Request) -> Response:
 
 async def register(request: Request) -> Response:
     """Create the account (scrypt-hashed password), sign it in, redirect (303) to `next`."""
-    browser = await Browser.of(request)
-    form = await web.read_form(request)
-    if form is None:
-        return web.bad_form(request)
-    next_url = safe_next(form.get("next"))
-    if not browser.csrf_ok(form):
-        return web.form_expired(browser, _with_next(flows.REGISTRATION_PATH, next_url))
+    posted = await _posted(request, flows.REGISTRATION_PATH)
+    if isinstance(posted, Response):
+        return posted
+    browser, form, next_url = posted
     email, password, name = form.get("email", ""), form.get("password", ""), form.get("name", "")
     shown = {"email": email[:accounts.EMAIL_MAX], "name": name[:accounts.NAME_MAX]}
     problems = accounts.check_registration(email, password, name)
@@ -167,13 +170,12 @@ async def register(request: Request) -> Response:
 async def sign_out_page(request: Request) -> Response:
     """A one-button form (signing out changes state, so it is a POST)."""
     browser = await Browser.of(request)
-    if browser.principal is None:
-        body = (f"<p>You are signed out.</p><p><a href=\"{flows.SIGN_IN_PATH}\">Sign in</a></p>")
-        return browser.respond(web.page("Signed out", body))
-    body = (f"<p>Signed in as {esc(browser.principal.email)}.</p>"
-            f"<form method=\"post\" action=\"{flows.SIGN_OUT_PATH}\">{browser.csrf_field()}"
-            f"<button type=\"submit\">Sign out</button></form>")
-    return browser.respond(web.page("Sign out", body))
+    signed_in = browser.principal is not None
+    return browser.respond(web.page(
+        "sign_out.html", title="Sign out" if signed_in else "Signed out",
+        email=browser.principal.email if browser.principal is not None else None,
+        action=flows.SIGN_OUT_PATH, csrf_token=browser.csrf_token(),
+        sign_in_url=flows.SIGN_IN_PATH))
 
 
 async def sign_out(request: Request) -> Response:

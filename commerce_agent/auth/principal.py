@@ -4,19 +4,9 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from commerce_agent.auth.tokens import Principal, remembered_owner
+from commerce_agent.auth import bearer
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
-from commerce_agent.http import header
-
-
-def _bearer(request: Request) -> str | None:
-    value = header(request, b"authorization")
-    if value is None:
-        return None
-    scheme, _, token = value.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return ""
-    return token.strip()
 
 
 def _unauthorized(message: str, token_sent: bool) -> CommerceError:
@@ -33,10 +23,10 @@ def invalid_token() -> CommerceError:
 
 async def optional_principal(request: Request, *, confirmed: bool = True) -> Principal | None:
     """The caller if a valid token was sent; a bad token is still refused with 401."""
-    token = _bearer(request)
+    token = bearer.token(request.scope)
     if token is None:
         return None
-    owner = await remembered_owner(request.scope.setdefault("state", {}),
+    owner = await bearer.remembered_owner(request.scope.setdefault("state", {}),
                                    request.app.state.db, token,
                                    confirmed=confirmed) if token else None
     principal = None if owner is None else owner.principal

@@ -1,4 +1,5 @@
-"""The profile page: the same profile as GET/PATCH /user/profile, edited with HTML forms.
+"""The profile page (templates/profile.html): the same profile as GET/PATCH /user/profile,
+edited with HTML forms.
 
 Each form posts an `action` (preferences, billing, clear_billing, add_address,
 remove_address); the page turns it into a `ProfilePatch` and applies it with the same
@@ -15,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth import flows, web
-from commerce_agent.auth.web import Browser, esc
+from commerce_agent.auth.web import Browser
 from commerce_agent.commerce.services import profile as service
 from commerce_agent.errors import CommerceError
 from commerce_agent.routing import Route
@@ -27,65 +28,25 @@ _ADDRESS_FIELDS = (("streetAddress", "Street address", True),
                    ("addressCountry", "Country", False))
 
 
-def _address_inputs(values: dict[str, Any] | None) -> str:
-    values = values or {}
-    return "".join(
-        f"<label>{label} <input name=\"{name}\" maxlength=\"200\""
-        f"{' required' if required else ''} value=\"{esc(str(values.get(name) or ''))}\">"
-        f"</label>" for name, label, required in _ADDRESS_FIELDS)
-
-
 def _address_text(address: service.PostalAddress) -> str:
     parts = [address.streetAddress, address.addressLocality, address.addressRegion,
              address.postalCode, address.addressCountry or ""]
-    return esc(", ".join(part for part in parts if part))
+    return ", ".join(part for part in parts if part)
 
 
 def _render(browser: Browser, profile: service.Profile, note: str = "", error: str = "",
             status: int = 200) -> Response:
     assert browser.principal is not None
-    csrf = browser.csrf_field()
-    prefs = profile.preferences
     billing = msgspec.to_builtins(profile.defaultBillingAddress) \
-        if profile.defaultBillingAddress else None
-
-    def checked(flag: bool) -> str:
-        return " checked" if flag else ""
-
-    saved = "".join(
-        f"<li>{esc(entry.label)}: {_address_text(entry.address)}"
-        f"<form method=\"post\" action=\"{flows.PROFILE_PAGE_PATH}\">{csrf}"
-        f"<input type=\"hidden\" name=\"action\" value=\"remove_address\">"
-        f"<input type=\"hidden\" name=\"index\" value=\"{index}\">"
-        f"<button type=\"submit\">Remove</button></form></li>"
-        for index, entry in enumerate(profile.savedAddresses)) or "<li>None yet.</li>"
-    body = f"""<nav>Signed in as {esc(browser.principal.email)}
-<a href="{flows.SIGN_OUT_PATH}">Sign out</a></nav>
-{f'<p class="note" role="status">{esc(note)}</p>' if note else ''}{web.problem(error)}
-<form method="post" action="{flows.PROFILE_PAGE_PATH}">{csrf}
-<input type="hidden" name="action" value="preferences">
-<fieldset><legend>Preferences</legend>
-<label>Language <input name="language" maxlength="35" placeholder="en-US"
- value="{esc(prefs.language or '')}"></label>
-<label>Currency <input name="currency" maxlength="3" placeholder="USD"
- value="{esc(prefs.currency or '')}"></label>
-<label><input type="checkbox" name="notifications"{checked(prefs.notifications)}>
- Send me order notifications</label>
-<label><input type="checkbox" name="consentGiven"{checked(profile.consentGiven)}>
- I consent to this store keeping my addresses and preferences</label>
-<button type="submit">Save preferences</button></fieldset></form>
-<form method="post" action="{flows.PROFILE_PAGE_PATH}">{csrf}
-<fieldset><legend>Default billing address</legend>{_address_inputs(billing)}
-<button type="submit" name="action" value="billing">Save billing address</button>
-<button type="submit" name="action" value="clear_billing" formnovalidate>Remove</button>
-</fieldset></form>
-<h2>Saved addresses</h2><ul>{saved}</ul>
-<form method="post" action="{flows.PROFILE_PAGE_PATH}">{csrf}
-<input type="hidden" name="action" value="add_address">
-<fieldset><legend>Add an address</legend>
-<label>Label <input name="label" required maxlength="50" placeholder="Home"></label>
-{_address_inputs(None)}<button type="submit">Add address</button></fieldset></form>"""
-    return browser.respond(web.page("Your profile", body, status))
+        if profile.defaultBillingAddress else {}
+    return browser.respond(web.page(
+        "profile.html", status, title="Your profile", email=browser.principal.email,
+        sign_out_url=flows.SIGN_OUT_PATH, action=flows.PROFILE_PAGE_PATH,
+        csrf_token=browser.csrf_token(), note=note, error=error,
+        preferences=profile.preferences, consent_given=profile.consentGiven,
+        address_fields=_ADDRESS_FIELDS, billing=billing,
+        saved=[(entry.label, _address_text(entry.address))
+               for entry in profile.savedAddresses]))
 
 
 def _address(form: dict[str, str]) -> dict[str, str]:

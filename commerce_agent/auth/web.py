@@ -3,6 +3,8 @@
 - Session: the `commerce_session` cookie (HttpOnly, SameSite=Lax, Secure on https), a random
   value stored only as its SHA-256 hash in `web_sessions`. It is not a bearer token: the JSON
   API never reads cookies, so a cookie cannot be replayed against it.
+- Pages: Jinja2 templates in commerce_agent/auth/templates (autoescaped), served with
+  `page(template, …)` and the headers below.
 - CSRF: the `commerce_csrf` cookie holds a random nonce; every form carries
   HMAC-SHA256(server key, nonce | session hash) in a hidden field. The key lives in the database
   (`signing_keys`), so it survives restarts and is shared by every server process on the file.
@@ -13,13 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import html
 import secrets
+from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from commerce_agent import templating
 from commerce_agent.auth import accounts, storage
 from commerce_agent.auth.tokens import Principal
 
@@ -28,12 +31,6 @@ CSRF_COOKIE = "commerce_csrf"
 CSRF_FIELD = "csrf_token"
 FORM_LIMIT = 16 * 1024
 
-_STYLE = ("body{font-family:system-ui,sans-serif;max-width:34rem;margin:3rem auto;"
-          "padding:0 1rem;color:#222;line-height:1.4}label{display:block;margin:.7rem 0}"
-          "input,select{display:block;width:100%;padding:.4rem;box-sizing:border-box}"
-          "input[type=checkbox]{display:inline;width:auto;margin-right:.4rem}"
-          "button{margin:.8rem .5rem 0 0;padding:.5rem 1rem}fieldset{margin:1.2rem 0}"
-          ".error{color:#b00020}.note{color:#2e7d32}nav a{margin-right:1rem}")
 _HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
@@ -44,21 +41,20 @@ _HEADERS = {
 }
 
 
-def esc(text: str) -> str:
-    return html.escape(text, quote=True)
+PACKAGES = ("commerce_agent.auth",)  # the account pages' templates
 
 
-def page(title: str, body: str, status: int = 200) -> HTMLResponse:
-    """A whole HTML document, self-contained (no external assets, no JavaScript)."""
-    document = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-                f"<meta name=\"viewport\" content=\"width=device-width\">"
-                f"<title>{esc(title)}</title><style>{_STYLE}</style></head>"
-                f"<body><h1>{esc(title)}</h1>{body}</body></html>")
-    return HTMLResponse(document, status_code=status, headers=dict(_HEADERS))
+def page(template: str, status: int = 200, /, *, packages: tuple[str, ...] = PACKAGES,
+         **context: Any) -> HTMLResponse:
+    """A whole HTML page from a template of `packages` (autoescaped; the account pages'
+    security headers): self-contained, no external assets, no JavaScript."""
+    return templating.render(packages, template, status=status, headers=_HEADERS, **context)
 
 
-def problem(message: str) -> str:
-    return f"<p class=\"error\" role=\"alert\">{esc(message)}</p>" if message else ""
+def message(title: str, text: str, status: int = 200, *, error: bool = False,
+            retry: str | None = None) -> HTMLResponse:
+    """A page that only says something (an error with a link to retry, or an outcome)."""
+    return page("message.html", status, title=title, message=text, error=error, retry=retry)
 
 
 def redirect(location: str) -> RedirectResponse:
@@ -109,10 +105,6 @@ class Browser:
         message = f"{self._nonce}|{accounts.session_hash(bound) if bound else ''}"
         return hmac.new(self._key.encode(), message.encode(), hashlib.sha256).hexdigest()
 
-    def csrf_field(self, session: str | None = None) -> str:
-        return (f"<input type=\"hidden\" name=\"{CSRF_FIELD}\" "
-                f"value=\"{self.csrf_token(session)}\">")
-
     def csrf_ok(self, form: dict[str, str]) -> bool:
         if self._fresh_nonce:
             return False
@@ -128,9 +120,9 @@ class Browser:
 
 
 def form_expired(browser: Browser, retry: str) -> Response:
-    return browser.respond(page("Form expired", problem(
-        "This form expired or did not come from this site. Nothing was changed.")
-        + f"<p><a href=\"{esc(retry)}\">Reload the form</a> and try again.</p>", 403))
+    return browser.respond(message(
+        "Form expired", "This form expired or did not come from this site. Nothing was "
+        "changed.", 403, error=True, retry=retry))
 
 
 async def read_form(request: Request) -> dict[str, str] | None:
@@ -158,5 +150,5 @@ async def read_form(request: Request) -> dict[str, str] | None:
 def bad_form(request: Request) -> HTMLResponse:
     """400 for a body that is not a form; 413 for a form past FORM_LIMIT."""
     status = 413 if getattr(request.state, "form_too_large", False) else 400
-    return page("Cannot read this form", problem(
-        "Send the form as application/x-www-form-urlencoded, up to 16 KiB."), status)
+    return message("Cannot read this form", "Send the form as "
+                   "application/x-www-form-urlencoded, up to 16 KiB.", status, error=True)

@@ -54,7 +54,7 @@ def _search(settings: Settings) -> dict[str, Any]:
 
 def _policies(settings: Settings) -> dict[str, Any]:
     return {"_version": "1.0", "stackingAllowed": True,
-            "stackingRules": {"maxPromotions": MAX_PROMOTIONS},
+            "stackingRules": {"maxPromotions": settings.max_promotions},
             "validation": {"caseSensitive": False, "allowPartialRedemption": False}}
 
 
@@ -66,8 +66,6 @@ def _x402_fiat(settings: Settings) -> dict[str, Any]:
                               "{paymentIntentId}/confirm",
         "testCards": {"succeeds": "4242424242424242", "declines": "4000000000000002"}}]}
 
-
-MAX_PROMOTIONS = 3
 
 REGISTRY: list[Capability] = [
     Capability("dev.commerce.cart@1.0", "cart/v1.json", _cart),
@@ -99,7 +97,7 @@ REGISTRY: list[Capability] = [
                auth_flows.capability_metadata),
     Capability("dev.commerce.user.profile@1.0", "user/profile/v1.json",
                auth_flows.profile_capability_metadata),
-    # After the purchase: the order lifecycle (services/fulfillment/lifecycle.py and around).
+    # After the purchase: the order lifecycle (orders/lifecycle.py and around).
     Capability("dev.commerce.order.detailed_status@1.0", "order/detailed_status/v1.json"),
     Capability("dev.commerce.order.shipment_tracking@1.0", "order/shipment_tracking/v1.json"),
     Capability("dev.commerce.order.delivery_tracking@1.0", "order/delivery_tracking/v1.json"),

@@ -14,7 +14,9 @@ from typing import Any, TypeVar
 
 import click
 
-from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent import setting_options
+from commerce_agent.commerce.orders import lifecycle, model
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
@@ -22,6 +24,7 @@ from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Database, database_for
 from commerce_agent.db.backends import MissingExtra, backend_for
 from commerce_agent.errors import CommerceError
+from commerce_agent.settings import Settings
 
 T = TypeVar("T")
 
@@ -36,9 +39,7 @@ def checked_database(context: click.Context, parameter: click.Parameter, value: 
     return value
 
 
-DB_HELP = "The SQLite database file, or a postgresql://USER@HOST/DBNAME URL."
-DB_OPTION = click.option("--db", "db_path", default="./commerce-agent.db", show_default=True,
-                         envvar="COMMERCE_AGENT_DB", callback=checked_database, help=DB_HELP)
+DB_OPTION = setting_options.option(Settings, "db_path", checked_database)
 LIMIT_OPTION = click.option("--limit", default=50, show_default=True,
                             type=click.IntRange(1, 1000), help="How many to show.")
 
@@ -65,7 +66,7 @@ def orders_group() -> None:
 
 
 @orders_group.command("list")
-@click.option("--status", type=click.Choice(lifecycle.STATUSES), default=None,
+@click.option("--status", type=click.Choice(STATUSES), default=None,
               help="Only orders with this status.")
 @LIMIT_OPTION
 @DB_OPTION
@@ -73,7 +74,7 @@ def list_orders(status: str | None, limit: int, db_path: str) -> None:
     """List orders of every customer, newest first."""
     rows = _run(db_path, lambda db: order_storage.orders_for_merchant(db, status, limit))
     for row in rows:
-        doc = json.loads(row["doc"])
+        doc = model.decode(row["doc"])
         method = doc.get("fulfillment", {}).get("method", "-")
         click.echo(f"{row['id']}  {row['status']:<11} {method:<15} {row['store_id']:<20} "
                    f"{doc['total']['amount']:>10} {doc['total']['currency']}  "
@@ -84,7 +85,7 @@ def list_orders(status: str | None, limit: int, db_path: str) -> None:
 
 @orders_group.command("advance")
 @click.argument("order_id")
-@click.option("--to", "to", type=click.Choice(lifecycle.STATUSES), default=None,
+@click.option("--to", "to", type=click.Choice(STATUSES), default=None,
               help="Target status (default: the next one in the order's fulfillment).")
 @click.option("--base-url", default="http://127.0.0.1:8000", show_default=True,
               envvar="COMMERCE_AGENT_BASE_URL", help="Public URL used in download links.")

@@ -7,17 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from commerce_agent.db.base import Database
+from commerce_agent.db.targets import is_postgres
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 EXTRA_HINT = "pip install 'commerce-agent[postgres]'"
 
 
 class MissingExtra(RuntimeError):
     """A PostgreSQL URL was given but psycopg is not installed."""
-
-
-def is_postgres(target: str) -> bool:
-    return target.startswith(POSTGRES_SCHEMES)
 
 
 def backend_for(target: str) -> Callable[..., Database]:
@@ -40,16 +36,3 @@ def database_for(target: str, **sqlite_options: Any) -> Database:
     if is_postgres(target):
         sqlite_options.pop("synchronous", None)
     return backend_for(target)(target, **sqlite_options)
-
-
-def display(target: str) -> str:
-    """`target` safe to print: a URL's password is hidden."""
-    if not is_postgres(target):
-        return target
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(target)
-    if parts.password is None:
-        return target
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))

@@ -40,7 +40,6 @@ import psycopg
 from psycopg.rows import RowMaker
 from psycopg_pool import AsyncConnectionPool
 
-from commerce_agent.db.backends import display
 from commerce_agent.db.base import (
     AfterCommit,
     Database,
@@ -61,6 +60,7 @@ from commerce_agent.db.postgres_limits import (
     is_broken,
     unavailable,
 )
+from commerce_agent.db.targets import display
 
 # Advisory lock key (any bigint unlikely to clash with another application's).
 MIGRATION_LOCK = 7_202_611_180_002

@@ -22,6 +22,7 @@ from typing import Any
 
 from starlette.types import Scope
 
+from commerce_agent.auth import bearer
 from commerce_agent.commerce.services.profile import locale_for_token
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE, negotiate, states_preference
 
@@ -30,22 +31,10 @@ log = logging.getLogger(__name__)
 _VARY_LANGUAGE = (b"vary", b"Accept-Language")
 # Without an Accept-Language preference the answer also depends on who is signed in.
 _VARY_AUTHORIZATION = (b"vary", b"Authorization")
-_MAX_TOKEN = 200  # issued tokens are ~50 characters; anything longer is not worth hashing
-
-
-def _bearer(scope: Scope) -> str | None:
-    for name, value in scope["headers"]:
-        if name == b"authorization":
-            scheme, _, token = bytes(value).decode("latin-1").partition(" ")
-            token = token.strip()
-            if scheme.lower() == "bearer" and 0 < len(token) <= _MAX_TOKEN:
-                return token
-            return None
-    return None
 
 
 async def _saved_locale(scope: Scope) -> str | None:
-    token = _bearer(scope)
+    token = bearer.lookup_token(scope)
     if token is None:
         return None
     try:

@@ -34,14 +34,14 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from commerce_agent import clock
 from commerce_agent.agent import policy
-from commerce_agent.agent import storage as idempotency
 from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure
 from commerce_agent.agent.tools.approvals import order_request_from_args
 from commerce_agent.agent.tools.carts import cart_summary
 from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce import idempotency
 from commerce_agent.commerce.services.carts import cart as carts
-from commerce_agent.commerce.services.orders.placement import place_order, preverify
+from commerce_agent.commerce.services.checkout.placement import place_order, preverify
 from commerce_agent.db import Transaction
 from commerce_agent.mcp import storage
 from commerce_agent.mcp.shop import Shop
@@ -176,7 +176,7 @@ class Call:
                               "for a new quote.")
         ctx = self._context(f"mcp-{quote_id}")
         if self.tool.short_name == PLACE_ORDER:
-            done = await idempotency.lookup(self.shop.db, ctx.scope("POST", "/orders"), args)
+            done = await idempotency.call_lookup(self.shop.db, ctx.scope("POST", "/orders"), args)
             if done is not None:  # confirmed before: the same order, not a second payment
                 return order_summary(done.body)
             cart = (await carts.open_cart(self.shop.db, args["cartId"],
@@ -202,7 +202,8 @@ class Call:
                                        pay_to=self.shop.pay_to)
             return idempotency.Outcome(placed.status, placed.body)
 
-        outcome = await idempotency.once(self.shop.db, ctx.scope("POST", "/orders"), args, work)
+        outcome = await idempotency.call_once(self.shop.db, ctx.scope("POST", "/orders"), args,
+                                              work)
         if outcome.status != 201:
             raise ToolFailure("payment_failed", "The order was not created with this payment.")
         return order_summary(outcome.body)

@@ -20,10 +20,11 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce.orders import model
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.catalog import storefront as catalog
-from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.errors import CommerceError
 from commerce_agent.mcp.shop import Shop
@@ -108,7 +109,7 @@ async def document(shop: Shop, principal: Principal | None, uri: str) -> Any:
             user = _signed_in(principal, uri)
             rows = await order_storage.list_orders(shop.db, user.user_id, None, RECENT_ORDERS)
             total = await order_storage.count_orders(shop.db, user.user_id, None, COUNT_CAP + 1)
-            return {"orders": [order_view.render(json.loads(row["doc"])) for row in rows],
+            return {"orders": [order_view.render(model.decode(row["doc"])) for row in rows],
                     "total": total_count(total)}
         if not key or "/" in key:
             raise not_found(uri)
@@ -122,7 +123,7 @@ async def document(shop: Shop, principal: Principal | None, uri: str) -> Any:
             row = await order_storage.get_order(shop.db, key, _signed_in(principal, uri).user_id)
             if row is None:
                 raise not_found(uri)
-            return order_view.render(json.loads(row["doc"]))
+            return order_view.render(model.decode(row["doc"]))
     except CommerceError as exc:
         if exc.status == 404:
             raise not_found(uri) from None

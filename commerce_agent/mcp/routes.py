@@ -21,8 +21,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, NoMatchFound, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from commerce_agent.auth import flows
-from commerce_agent.auth.tokens import token_owner
+from commerce_agent.auth import bearer, flows
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import json_response, read_body
 from commerce_agent.json_input import MalformedJson, check
@@ -120,11 +119,9 @@ class McpEndpoint:
             raise CommerceError(501, "not_implemented", EXTRA_MISSING)
         settings: Settings = app.state.settings
         owner_id = ""
-        authorization = _header(scope, b"authorization")
-        if authorization is not None:
-            kind, _, token = authorization.partition(" ")
-            owner = await token_owner(app.state.db, token.strip()) \
-                if kind.lower() == "bearer" and token.strip() else None
+        token = bearer.token(scope)
+        if token is not None:
+            owner = await bearer.token_owner(app.state.db, token) if token else None
             if owner is None:
                 raise CommerceError(401, "unauthorized", "The bearer token is invalid, "
                                     "expired or revoked.",

@@ -14,7 +14,7 @@ from typing import Any
 from commerce_agent.agent import policy
 from commerce_agent.agent.tools import ToolContext
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.commerce.services.orders.feed import OrderFeed
+from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.db import Database
 from commerce_agent.settings import Settings
 

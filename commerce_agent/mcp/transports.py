@@ -33,11 +33,9 @@ from mcp.shared.inbound import (
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from starlette.applications import Starlette
 
-from commerce_agent.auth.tokens import principal_for
+from commerce_agent.auth.bearer import principal_for
 from commerce_agent.background import running
-from commerce_agent.commerce import capabilities
-from commerce_agent.commerce.payments import x402
-from commerce_agent.commerce.services.orders.feed import OrderFeed
+from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.db import database_for
 from commerce_agent.mcp.server import build_server
 from commerce_agent.mcp.shop import Shop
@@ -101,7 +99,7 @@ async def serve_database(db_path: str, token: str | None) -> None:
         if token and principal is None:
             raise SystemExit("error: the --token is unknown, expired or revoked")
         feed = OrderFeed(database)
-        shop = Shop(database, settings, x402.DEFAULT_PAY_TO, feed, capabilities.MAX_PROMOTIONS,
+        shop = Shop(database, settings, settings.pay_to, feed, settings.max_promotions,
                     principal)
         server, subscriptions = build_server(shop)
         async with running(feed.run()), stdio_server() as (read, write):

@@ -21,7 +21,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.commerce.services.orders.feed import OrderFeed
+from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.mcp.resources import order_id_of, order_uri
 from commerce_agent.mcp.shop import Shop

@@ -21,7 +21,7 @@ from commerce_agent.auth.principal import (
     require_principal,
     writer_principal,
 )
-from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
 from commerce_agent.commerce.admin.operations import ADMIN_OPERATIONS
 from commerce_agent.commerce.writes import write
 from commerce_agent.http import MEDIA_TYPE
@@ -158,7 +158,7 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
     if not agent:
         parameters += [{"$ref": "#/components/parameters/AcceptLanguage"},
                        {"$ref": "#/components/parameters/AcceptCommerceCapabilities"}]
-    if introspect.refers_to(handler, write):
+    if introspect.refers_to(handler, write, owned_write):
         parameters.append({"$ref": "#/components/parameters/IdempotencyKey"})
     if parameters:
         operation["parameters"] = parameters
@@ -186,7 +186,7 @@ def _operation(endpoint: introspect.Endpoint, spec: Operation | None, agent: boo
             for media, text in spec.raw_body.items()}}
     if introspect.refers_to(handler, require_principal) \
             or introspect.refers_to(handler, writer_principal) \
-            or introspect.refers_to(handler, merchant_principal):
+            or introspect.refers_to(handler, merchant_principal, owned, owned_write):
         operation["security"] = [{"bearerAuth": []}]
     elif introspect.refers_to(handler, optional_principal) or agent:
         operation["security"] = [{}, {"bearerAuth": []}]

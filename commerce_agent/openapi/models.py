@@ -15,29 +15,17 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-Decimal = Annotated[str, Meta(pattern=r"^-?\d+(\.\d+)?$", description="decimal amount as text")]
-Timestamp = Annotated[str, Meta(description="ISO 8601 timestamp (UTC)")]
-Metadata = Annotated[dict[str, Any], Meta(description="keyed by capability base identifier")]
+# The order and the parts it shares with other shapes are the order package's own types.
+from commerce_agent.commerce.orders.model import Action as Action
+from commerce_agent.commerce.orders.model import Metadata as Metadata
+from commerce_agent.commerce.orders.model import MonetaryAmount as MonetaryAmount
+from commerce_agent.commerce.orders.model import Order as Order
+from commerce_agent.commerce.orders.model import Place as Place
+from commerce_agent.commerce.orders.model import Timestamp as Timestamp
+
 StoreMetadata = Annotated[dict[str, Any], Meta(
     description="keyed by capability base identifier, and again by the full identifier with "
                 "its version (the same entry)")]
-
-
-class MonetaryAmount(msgspec.Struct):
-    """Money: a decimal amount as text and its currency code."""
-
-    amount: Decimal
-    currency: str
-
-
-class Action(msgspec.Struct):
-    """A hypermedia action: what the client may do next, and where."""
-
-    id: str
-    href: str
-    method: str | None = None
-    rel: str | None = None
-    title: str | None = None
 
 
 class Pagination(msgspec.Struct):
@@ -59,15 +47,6 @@ class Capability(msgspec.Struct):
 class CapabilitiesResponse(msgspec.Struct, rename={"context": "@context"}):
     capabilities: list[Capability]
     context: str | None = None
-
-
-class Place(msgspec.Struct):
-    """Location: a free-text address, optional coordinates and country code."""
-
-    address: str
-    latitude: float | None = None
-    longitude: float | None = None
-    countryCode: str | None = None
 
 
 class Store(msgspec.Struct):
@@ -168,19 +147,6 @@ class Cart(msgspec.Struct):
     promotions: list[dict[str, Any]] = []
     guestInfo: dict[str, Any] | None = None
     actions: list[Action] = []
-
-
-class Order(msgspec.Struct):
-    id: str
-    status: str
-    items: list[dict[str, Any]]
-    total: MonetaryAmount
-    createdAt: Timestamp
-    updatedAt: Timestamp
-    actions: list[Action]
-    metadata: Metadata | None = None
-    deliveryAddress: Place | None = None
-    billingAddress: Place | None = None
 
 
 class OrderList(msgspec.Struct):

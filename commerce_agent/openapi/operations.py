@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from commerce_agent.auth.accounts import TokenPair
+from commerce_agent.commerce.orders.model import OrderStatus
 from commerce_agent.commerce.routes import webhooks as webhook_routes
 from commerce_agent.commerce.routes.discovery import Price
 from commerce_agent.commerce.routes.payments import ConfirmedIntent
@@ -205,8 +206,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                     "4242424242424242 succeeds, 4000000000000002 is declined.",
         tags=("Payments",)),
     ("GET", "/orders"): Operation(ok(models.OrderList, PAGE_OK), query=(
-        Param("status", Literal["pending", "confirmed", "processing", "in_transit",
-                                "completed", "cancelled"], "Only orders in this status."),
+        Param("status", OrderStatus, "Only orders in this status."),
         *PAGE), tags=("Orders",)),
     ("GET", "/orders/{order_id}"): Operation(ok(models.Order), tags=("Orders",)),
     ("GET", "/orders/{order_id}/updates"): Operation(

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.web import Browser
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.web import paths
 from commerce_agent.web.pages import page_context
@@ -43,7 +44,7 @@ async def _console_page(request: Request, page: str, **extra: Any) -> Response:
 
 async def orders_board(request: Request) -> Response:
     """The orders board: every order of the merchant's stores, kept current."""
-    return await _console_page(request, "console-orders")
+    return await _console_page(request, "console-orders", statuses=STATUSES)
 
 
 async def catalog_page(request: Request) -> Response:

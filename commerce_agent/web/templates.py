@@ -1,15 +1,17 @@
-"""The Jinja2 environment of the web pages: templates load from the package, autoescaped."""
+"""The web pages' templates (commerce_agent/web/templates) and their security headers."""
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse
 
+from commerce_agent import templating
+
 if TYPE_CHECKING:
     from jinja2 import Environment
 
+PACKAGE = "commerce_agent.web"
 # Scripts and styles come only from this server; the API is called on the same origin.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
                            "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
@@ -23,21 +25,11 @@ HEADERS = {
 }
 
 
-@functools.cache
 def environment() -> Environment:
-    """Made on the first page served: a process that serves only the APIs never loads Jinja2."""
-    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-
-    return Environment(
-        loader=PackageLoader("commerce_agent.web", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    """The web pages' environment (commerce_agent/web/templates)."""
+    return templating.environment(PACKAGE)
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """The template `name` rendered as a whole page with the web app's security headers."""
-    body = environment().get_template(name).render(**context)
-    return HTMLResponse(body, status_code=status, headers=dict(HEADERS))
+    return templating.render((PACKAGE,), name, status=status, headers=HEADERS, **context)

@@ -9,7 +9,6 @@ would fail), and writes the prompt in the shopper's locale from the i18n catalog
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -20,13 +19,13 @@ from babel import dates
 from commerce_agent import clock
 from commerce_agent.agent.tools.base import ToolContext, ToolFailure
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders import feedback, model, refunds, rules
+from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.catalog import storefront
 from commerce_agent.commerce.services.catalog.storefront import StockedItem
-from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
-from commerce_agent.commerce.services.orders.placement import OrderRequest, preflight
+from commerce_agent.commerce.services.checkout.placement import OrderRequest, preflight
 from commerce_agent.commerce.services.returns import handling as returns
-from commerce_agent.commerce.services.returns import refunds
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.errors import not_found
@@ -35,7 +34,6 @@ from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
 
 ADDONS = "dev.commerce.product.addons"
 CUSTOMIZATION = "dev.commerce.product.customization"
-SCHEDULING = "dev.commerce.service.scheduling"
 VARIANTS = "dev.commerce.product.variants"
 
 
@@ -165,7 +163,7 @@ async def _order(ctx: ToolContext, order_id: str) -> dict[str, Any]:
     row = await order_storage.get_order(ctx.db, order_id, ctx.user().user_id)
     if row is None:
         raise ToolFailure("order_not_found", f"No order with id {order_id!r}.")
-    doc: dict[str, Any] = json.loads(row["doc"])
+    doc = model.decode(row["doc"])
     return doc
 
 
@@ -208,7 +206,7 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
 
 async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
     doc = await _order(ctx, args["orderId"])
-    problem = cancellation.problem(doc)
+    problem = rules.cancel_problem(doc)
     if problem is not None:
         raise problem
     currency = doc["total"]["currency"]
@@ -223,12 +221,12 @@ async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> s
 
 async def start_return(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
     doc = await _order(ctx, args["orderId"])
-    problem = returns.problem(doc)
+    problem = rules.return_problem(doc)
     if problem is not None:
         raise problem
     requested = args.get("items") or [
         {"cartItemId": line_id, "quantity": left}
-        for line_id, left in returns.returnable(doc).items() if left > 0]
+        for line_id, left in rules.returnable(doc).items() if left > 0]
     returned = returns.estimate(doc, requested)
     by_id = {line["id"]: line for line in doc["items"]}
     lines = [{**by_id[entry["cartItemId"]], "quantity": entry["quantity"],
@@ -265,7 +263,7 @@ def tip_value(doc: dict[str, Any], args: dict[str, Any]) -> dict[str, str]:
 
 async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
     doc = await _order(ctx, args["orderId"])
-    problem = feedback.tip_problem(doc)
+    problem = rules.tip_problem(doc)
     if problem is not None:
         raise problem
     store = await _store(ctx, doc["storeId"], locale)
@@ -276,7 +274,7 @@ async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
 
 async def rate_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
     doc = await _order(ctx, args["orderId"])
-    problem = feedback.rating_problem(doc)
+    problem = rules.rating_problem(doc)
     if problem is not None:
         raise problem
     store = await _store(ctx, doc["storeId"], locale)
@@ -295,10 +293,10 @@ async def change_subscription(ctx: ToolContext, args: dict[str, Any], locale: st
     doc = await _order(ctx, args["orderId"])
     action = args["action"]
     now = clock.now()
-    problem = subscriptions.problem(doc, action, now)
+    problem = rules.subscription_problem(doc, action, now)
     if problem is not None:
         raise problem
-    terms = doc["metadata"][subscriptions.SUBSCRIPTION]
+    terms = doc["metadata"][model.SUBSCRIPTION]
     line = next((entry for entry in doc["items"] if entry["id"] == terms.get("cartItemId")),
                 doc["items"][0])
     tail = []
@@ -308,7 +306,7 @@ async def change_subscription(ctx: ToolContext, args: dict[str, Any], locale: st
     elif action == "resume":
         upcoming = terms.get("nextBillingDate", "")
         if upcoming <= clock.iso(now):
-            upcoming = clock.iso(subscriptions.add_period(now, terms["frequency"]))
+            upcoming = clock.iso(rules.add_period(now, terms["frequency"]))
         tail.append(text(locale, "approval.resume_billing", amount=line["lineTotal"],
                          date=_day(upcoming, locale)))
     else:

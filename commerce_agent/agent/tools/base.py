@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 import jsonschema
 
-from commerce_agent.agent import storage
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce import idempotency
 from commerce_agent.db import Database
 from commerce_agent.settings import Settings
 
@@ -61,8 +61,8 @@ class ToolContext:
             raise ToolFailure("authorization_required", "This tool needs the commerce connection.")
         return self.principal
 
-    def scope(self, method: str, route: str) -> storage.Scope:
-        return storage.Scope(self.user().user_id, method, route, self.idempotency_key)
+    def scope(self, method: str, route: str) -> idempotency.Scope:
+        return idempotency.Scope(self.user().user_id, method, route, self.idempotency_key)
 
 
 Run = Callable[[ToolContext, dict[str, Any]], Awaitable[Any]]

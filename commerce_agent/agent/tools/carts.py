@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent import storage
 from commerce_agent.agent.tools.base import CART, COMMERCE, READS, Tool, ToolContext, schema
+from commerce_agent.commerce import idempotency
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.db import Transaction
@@ -48,11 +48,11 @@ def _lifetime(ctx: ToolContext) -> int:
 
 async def _write(ctx: ToolContext, method: str, route: str, args: dict[str, Any],
                  change: Any, status: int = 200) -> Any:
-    async def work(tx: Transaction) -> storage.Outcome:
+    async def work(tx: Transaction) -> idempotency.Outcome:
         cart: CartView = await change(tx)
-        return storage.Outcome(status, cart_summary(cart.render(), cart.store.get("name")))
+        return idempotency.Outcome(status, cart_summary(cart.render(), cart.store.get("name")))
 
-    outcome = await storage.once(ctx.db, ctx.scope(method, route), args, work)
+    outcome = await idempotency.call_once(ctx.db, ctx.scope(method, route), args, work)
     return outcome.body
 
 

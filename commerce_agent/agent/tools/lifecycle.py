@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent import storage
 from commerce_agent.agent.tools import approvals
 from commerce_agent.agent.tools.base import (
     CHANGES,
@@ -23,19 +22,19 @@ from commerce_agent.agent.tools.base import (
     schema,
 )
 from commerce_agent.agent.tools.orders import order_summary
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
-from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce import idempotency
+from commerce_agent.commerce.orders import cancellation, feedback, lifecycle, rules, subscriptions
+from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.db import Transaction
 
 
 async def _order_change(ctx: ToolContext, route: str, args: dict[str, Any], work: Any) -> Any:
-    async def run(tx: Transaction) -> storage.Outcome:
+    async def run(tx: Transaction) -> idempotency.Outcome:
         doc = await work(tx)
-        return storage.Outcome(200, order_summary(order_view.render(doc)))
+        return idempotency.Outcome(200, order_summary(order_view.render(doc)))
 
-    return (await storage.once(ctx.db, ctx.scope("POST", route), args, run)).body
+    return (await idempotency.call_once(ctx.db, ctx.scope("POST", route), args, run)).body
 
 
 async def cancel_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
@@ -56,16 +55,16 @@ def return_summary(ret: dict[str, Any]) -> dict[str, Any]:
 async def start_return(ctx: ToolContext, args: dict[str, Any]) -> Any:
     owner = ctx.user().user_id
 
-    async def run(tx: Transaction) -> storage.Outcome:
+    async def run(tx: Transaction) -> idempotency.Outcome:
         items = args.get("items")
         if not items:  # everything still returnable
             _, doc = await lifecycle.load(tx, args["orderId"], owner)
             items = [{"cartItemId": line_id, "quantity": left}
-                     for line_id, left in returns.returnable(doc).items() if left > 0]
+                     for line_id, left in rules.returnable(doc).items() if left > 0]
         request = {**args, "items": items}
-        return storage.Outcome(201, return_summary(await returns.create(tx, owner, request)))
+        return idempotency.Outcome(201, return_summary(await returns.create(tx, owner, request)))
 
-    return (await storage.once(ctx.db, ctx.scope("POST", "/returns"), args, run)).body
+    return (await idempotency.call_once(ctx.db, ctx.scope("POST", "/returns"), args, run)).body
 
 
 async def tip_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
@@ -131,7 +130,7 @@ def tools() -> list[Tool]:
              rate_order, COMMERCE, effect=CHANGES, approval=approvals.rate_order),
         Tool("change_subscription",
              "Pause, resume or cancel the subscription an order started.",
-             schema({"orderId": _ORDER, "action": {"enum": list(subscriptions.ACTIONS)}},
+             schema({"orderId": _ORDER, "action": {"enum": list(rules.SUBSCRIPTION_ACTIONS)}},
                     ["orderId", "action"]), change_subscription, COMMERCE,
              effect=CHANGES, approval=approvals.change_subscription, destructive=True),
     ]

@@ -14,7 +14,6 @@ import base64
 import json
 from typing import Any
 
-from commerce_agent.agent import storage
 from commerce_agent.agent.tools import approvals
 from commerce_agent.agent.tools.approvals import order_request_from_args
 from commerce_agent.agent.tools.base import (
@@ -26,10 +25,13 @@ from commerce_agent.agent.tools.base import (
     ToolFailure,
     schema,
 )
+from commerce_agent.commerce import idempotency
+from commerce_agent.commerce.orders import model
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import RATINGS, SUBSCRIPTION, TIPPING
 from commerce_agent.commerce.pagination import COUNT_CAP, total_count
 from commerce_agent.commerce.payments import sandbox
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.placement import (
+from commerce_agent.commerce.services.checkout.placement import (
     Payment,
     PlacedOrder,
     place_order,
@@ -40,9 +42,6 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 
 TEST_CARD = "4242424242424242"
-SUBSCRIPTION = "dev.commerce.order.subscription"
-RATINGS = "dev.commerce.order.ratings"
-TIPPING = "dev.commerce.order.tipping"
 # The idempotency route under which a call records the intent it charged.
 CONFIRM_ROUTE = "/payments/sandbox/confirm"
 
@@ -78,29 +77,29 @@ def _payment_proof(intent_id: str) -> str:
 
 
 async def _place(ctx: ToolContext, args: dict[str, Any], payment: Payment | None
-                 ) -> storage.Outcome:
+                 ) -> idempotency.Outcome:
     base_url = ctx.settings.base_url.rstrip("/")
 
-    async def work(tx: Transaction) -> storage.Outcome:
+    async def work(tx: Transaction) -> idempotency.Outcome:
         request = order_request_from_args(args)
         placed: PlacedOrder = await place_order(tx, ctx.user(), request, payment,
                                                 base_url=base_url, pay_to=ctx.pay_to)
-        return storage.Outcome(placed.status, placed.body)
+        return idempotency.Outcome(placed.status, placed.body)
 
-    return await storage.once(ctx.db, ctx.scope("POST", "/orders"), args, work)
+    return await idempotency.call_once(ctx.db, ctx.scope("POST", "/orders"), args, work)
 
 
 async def _confirm(ctx: ToolContext, args: dict[str, Any], offer: dict[str, Any]
-                   ) -> storage.Outcome:
+                   ) -> idempotency.Outcome:
     """Charge the test card for the 402's intent, once per call."""
     extra = offer.get("extra", {})
 
-    async def work(tx: Transaction) -> storage.Outcome:
+    async def work(tx: Transaction) -> idempotency.Outcome:
         intent_id = await sandbox.confirm_intent(tx, extra["paymentIntentId"],
                                                  extra["clientSecret"], TEST_CARD)
-        return storage.Outcome(200, {"paymentIntentId": intent_id})
+        return idempotency.Outcome(200, {"paymentIntentId": intent_id})
 
-    return await storage.once(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args, work)
+    return await idempotency.call_once(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args, work)
 
 
 def _amount_mismatch(exc: CommerceError) -> bool:
@@ -110,7 +109,7 @@ def _amount_mismatch(exc: CommerceError) -> bool:
 
 async def place(ctx: ToolContext, args: dict[str, Any]) -> Any:
     # A call resumed after a crash may have charged an intent already: spend that one.
-    charged = await storage.lookup(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args)
+    charged = await idempotency.call_lookup(ctx.db, ctx.scope("POST", CONFIRM_ROUTE), args)
     if charged is None:
         first = await _place(ctx, args, None)
         if first.status != 402:
@@ -141,14 +140,14 @@ async def get_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
     row = await order_storage.get_order(ctx.db, args["orderId"], ctx.user().user_id)
     if row is None:
         raise ToolFailure("order_not_found", f"No order with id {args['orderId']!r}.")
-    return order_summary(order_view.render(json.loads(row["doc"])))
+    return order_summary(order_view.render(model.decode(row["doc"])))
 
 
 async def list_orders(ctx: ToolContext, args: dict[str, Any]) -> Any:
     user_id, status = ctx.user().user_id, args.get("status")
     rows = await order_storage.list_orders(ctx.db, user_id, status, 10)
     total = await order_storage.count_orders(ctx.db, user_id, status, COUNT_CAP + 1)
-    return {"orders": [order_summary(order_view.render(json.loads(row["doc"])))
+    return {"orders": [order_summary(order_view.render(model.decode(row["doc"])))
                        for row in rows], "total": total_count(total)}
 
 
@@ -169,7 +168,6 @@ def tools() -> list[Tool]:
              schema({"orderId": {"type": "string"}}, ["orderId"]), get_order, COMMERCE,
              effect=READS),
         Tool("list_orders", "List the user's most recent orders (newest first).",
-             schema({"status": {"enum": ["pending", "confirmed", "processing", "in_transit",
-                                         "completed", "cancelled"]}}),
+             schema({"status": {"enum": list(model.STATUSES)}}),
              list_orders, COMMERCE, effect=READS),
     ]

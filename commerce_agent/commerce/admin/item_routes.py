@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
-from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.shop import checks, writes
@@ -109,10 +109,8 @@ async def _save(tx: Transaction, store_id: str, catalog_id: str, doc: dict[str, 
 
 async def list_items(request: Request) -> Response:
     """List a store's items, every status (or ?status=), with live stock."""
-    principal = await merchant_principal(request)
+    store_id = (await owned(request, access.own_store, "store_id")).id
     db = request.app.state.db
-    store_id = request.path_params["store_id"]
-    await access.own_store(db, principal, store_id)
     status = request.query_params.get("status")
     if status is not None and status not in checks.ITEM_STATUSES:
         raise validation_error("status", "must be active, draft or archived", status)
@@ -135,12 +133,9 @@ def _item_key(row: Row) -> tuple[str, int, str]:
 
 async def create_item(request: Request) -> Response:
     """Create an item in one of the merchant's stores."""
-    principal = await merchant_principal(request)
-    store_id = request.path_params["store_id"]
-    body = await decode_body(request, _new_item)
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_store(tx, principal, store_id)
+    async def work(tx: Transaction, store: access.Target[None, NewItem]) -> Response:
+        store_id, body = store.id, store.body
         doc = msgspec.to_builtins(body)
         status = doc.pop("status", "active")
         catalog_id = doc.pop("catalogId", None)
@@ -161,15 +156,13 @@ async def create_item(request: Request) -> Response:
         return json_response(written.item, status=201,
                              headers={"Location": f"/admin/items/{doc['id']}"})
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_store, "store_id", work, _new_item)
 
 
 async def get_item(request: Request) -> Response:
     """One item as its merchant sees it (status, live stock)."""
-    principal = await merchant_principal(request)
+    item_id = (await owned(request, access.own_item, "item_id")).id
     db = request.app.state.db
-    item_id = request.path_params["item_id"]
-    await access.own_item(db, principal, item_id)
     row = await storage.item_row(db, item_id)
     assert row is not None
     return json_response(writes.admin_item(row, await storage.item_stock(db, item_id)))
@@ -177,13 +170,10 @@ async def get_item(request: Request) -> Response:
 
 async def update_item(request: Request) -> Response:
     """Edit an item: name, description, price, fulfillment, metadata entries, status."""
-    principal = await merchant_principal(request)
-    item_id = request.path_params["item_id"]
-    body = await decode_body(request, _item_patch)
 
-    async def work(tx: Transaction) -> Response:
-        store_id = await access.own_item(tx, principal, item_id)
-        item = await writes.load_item(tx, item_id)
+    async def work(tx: Transaction, item_of: access.Target[str, ItemPatch]) -> Response:
+        store_id, body = item_of.owner, item_of.body
+        item = await writes.load_item(tx, item_of.id)
         changes = {key: value for key, value in msgspec.structs.asdict(body).items()
                    if value is not UNSET and key != "status"}
         doc = writes.merged(item, msgspec.to_builtins(changes))
@@ -191,19 +181,16 @@ async def update_item(request: Request) -> Response:
         written = await _save(tx, store_id, item["catalogId"], doc, status)
         return json_response(written.item)
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_item, "item_id", work, _item_patch)
 
 
 async def archive_item(request: Request) -> Response:
     """Archive an item: off the storefront, kept for its orders (items are never deleted)."""
-    principal = await merchant_principal(request)
-    item_id = request.path_params["item_id"]
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_item(tx, principal, item_id)
-        return json_response(await writes.set_status(tx, item_id, "archived"))
+    async def work(tx: Transaction, item: access.Target[str, None]) -> Response:
+        return json_response(await writes.set_status(tx, item.id, "archived"))
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_item, "item_id", work)
 
 
 async def put_variant(request: Request) -> Response:
@@ -258,12 +245,11 @@ async def put_variant(request: Request) -> Response:
 
 async def delete_variant(request: Request) -> Response:
     """Remove a variant (orders keep their copy; carts holding it are refused at checkout)."""
-    principal = await merchant_principal(request)
-    item_id, variant_id = request.path_params["item_id"], request.path_params["variant_id"]
+    variant_id = request.path_params["variant_id"]
 
-    async def work(tx: Transaction) -> Response:
-        store_id = await access.own_item(tx, principal, item_id)
-        item = await writes.load_item(tx, item_id)
+    async def work(tx: Transaction, item_of: access.Target[str, None]) -> Response:
+        store_id = item_of.owner
+        item = await writes.load_item(tx, item_of.id)
         doc = writes.merged(item, {})
         variants = doc.get("metadata", {}).get(checks.VARIANTS, {}).get("variants", [])
         kept = [variant for variant in variants if variant["id"] != variant_id]
@@ -276,35 +262,28 @@ async def delete_variant(request: Request) -> Response:
         written = await _save(tx, store_id, item["catalogId"], doc, item["status"])
         return json_response(written.item)
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_item, "item_id", work)
 
 
 async def set_stock(request: Request) -> Response:
     """Set units on hand of the item or one variant (null: not counted, unlimited)."""
-    principal = await merchant_principal(request)
-    item_id = request.path_params["item_id"]
-    body = await decode_body(request, _stock_set)
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_item(tx, principal, item_id)
-        return json_response(await writes.set_stock(tx, item_id, body.variantId or "",
-                                                    body.quantity))
+    async def work(tx: Transaction, item: access.Target[str, StockSet]) -> Response:
+        return json_response(await writes.set_stock(tx, item.id, item.body.variantId or "",
+                                                    item.body.quantity))
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_item, "item_id", work, _stock_set)
 
 
 async def adjust_stock(request: Request) -> Response:
     """Add or remove units atomically; stock never goes below zero (409 insufficient_stock)."""
-    principal = await merchant_principal(request)
-    item_id = request.path_params["item_id"]
-    body = await decode_body(request, _stock_adjustment)
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_item(tx, principal, item_id)
-        return json_response(await writes.adjust_stock(tx, item_id, body.variantId or "",
-                                                       body.delta))
+    async def work(tx: Transaction, item: access.Target[str, StockAdjustment]) -> Response:
+        return json_response(await writes.adjust_stock(tx, item.id, item.body.variantId or "",
+                                                       item.body.delta))
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_item, "item_id", work,
+                                    _stock_adjustment)
 
 
 routes = [

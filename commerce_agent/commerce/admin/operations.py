@@ -10,6 +10,7 @@ import msgspec
 from commerce_agent.commerce.admin.import_routes import ImportResult
 from commerce_agent.commerce.admin.item_routes import Identifier
 from commerce_agent.commerce.admin.store_routes import PromotionCode
+from commerce_agent.commerce.orders.model import OrderStatus
 from commerce_agent.openapi import models
 from commerce_agent.openapi.operations import PAGE, Answer, Operation, Param, ok
 
@@ -74,8 +75,7 @@ def _op(responses: dict[int, Answer], *query: Param, description: str = _ADMIN,
 
 
 _STORE_FILTER = Param("storeId", str, "Only this store of the merchant.")
-_ORDER_STATUS = Param("status", Literal["pending", "confirmed", "processing", "in_transit",
-                                        "completed", "cancelled"], "Only this status.")
+_ORDER_STATUS = Param("status", OrderStatus, "Only this status.")
 _RETURN_STATUS = Param("status", Literal["requested", "approved", "rejected", "in_transit",
                                          "received", "processed", "completed"],
                        "Only this status.")

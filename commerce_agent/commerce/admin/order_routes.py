@@ -4,7 +4,7 @@ reject, receive and refund returns."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from msgspec import Meta
@@ -13,6 +13,9 @@ from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.orders import lifecycle, model
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import STATUSES, OrderStatus
 from commerce_agent.commerce.pagination import (
     COUNT_CAP,
     keyed,
@@ -20,8 +23,6 @@ from commerce_agent.commerce.pagination import (
     read_page,
     total_count,
 )
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as service
 from commerce_agent.commerce.storage import merchant_orders as storage
@@ -31,9 +32,6 @@ from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
 from commerce_agent.routing import Route
 from commerce_agent.struct_rules import NOT_SPACE
-
-OrderStatus = Literal["pending", "confirmed", "processing", "in_transit", "completed",
-                      "cancelled"]
 
 
 class AdvanceOrder(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -74,7 +72,7 @@ async def _stores(request: Request, store_id: str | None) -> list[str]:
 
 async def list_orders(request: Request) -> Response:
     """List orders of the merchant's stores, newest first (?storeId=, ?status=)."""
-    status, store_id = _filters(request, lifecycle.STATUSES)
+    status, store_id = _filters(request, STATUSES)
     stores = await _stores(request, store_id)
     page = read_page(request, key=(str, str))
     db = request.app.state.db
@@ -82,7 +80,7 @@ async def list_orders(request: Request) -> Response:
                                 key=page.key, backward=page.backward)
     total = await storage.count_orders(db, stores, status, COUNT_CAP + 1)
     rows, info = keyed(page, rows, _order_key, total_count(total))
-    orders = [order_view.render(msgspec.json.decode(row["doc"])) for row in rows]
+    orders = [order_view.render(model.decode(row["doc"])) for row in rows]
     return json_response({"orders": orders, "pagination": info})
 
 

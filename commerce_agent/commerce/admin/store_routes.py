@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from commerce_agent.commerce import money
 from commerce_agent.commerce.admin import access
-from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.shop import checks, writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
@@ -172,20 +172,15 @@ async def create_store(request: Request) -> Response:
 
 async def get_store(request: Request) -> Response:
     """One of the merchant's stores."""
-    principal = await merchant_principal(request)
-    db, store_id = request.app.state.db, request.path_params["store_id"]
-    await access.own_store(db, principal, store_id)
-    return json_response(await _store_doc(db, store_id))
+    store = await owned(request, access.own_store, "store_id")
+    return json_response(await _store_doc(request.app.state.db, store.id))
 
 
 async def update_store(request: Request) -> Response:
     """Edit a store: name, description, location, info, policies, shipping, constraints."""
-    principal = await merchant_principal(request)
-    store_id = request.path_params["store_id"]
-    body = await decode_body(request, _store_patch)
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_store(tx, principal, store_id)
+    async def work(tx: Transaction, store: access.Target[None, StorePatch]) -> Response:
+        store_id, body = store.id, store.body
         row = await catalog_storage.get_store(tx, store_id)
         assert row is not None
         changes: dict[str, Any] = {}
@@ -207,17 +202,14 @@ async def update_store(request: Request) -> Response:
             changes["metadata"] = metadata
         return json_response(await writes.update_store(tx, store_id, changes))
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_store, "store_id", work, _store_patch)
 
 
 async def create_catalog(request: Request) -> Response:
     """Add a catalog to one of the merchant's stores."""
-    principal = await merchant_principal(request)
-    store_id = request.path_params["store_id"]
-    body = await decode_body(request, _new_catalog)
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_store(tx, principal, store_id)
+    async def work(tx: Transaction, store: access.Target[None, NewCatalog]) -> Response:
+        store_id, body = store.id, store.body
         catalog = msgspec.to_builtins(body)
         if body.id is None:
             base = f"cat_{slug(body.name)}"
@@ -229,7 +221,7 @@ async def create_catalog(request: Request) -> Response:
         return json_response({**catalog, "storeId": store_id}, status=201,
                              headers={"Location": f"/catalogs/{catalog['id']}"})
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_store, "store_id", work, _new_catalog)
 
 
 async def update_catalog(request: Request) -> Response:
@@ -253,43 +245,38 @@ async def update_catalog(request: Request) -> Response:
 
 async def list_promotions(request: Request) -> Response:
     """The store's promotion codes."""
-    principal = await merchant_principal(request)
-    db, store_id = request.app.state.db, request.path_params["store_id"]
-    await access.own_store(db, principal, store_id)
-    return json_response({"promotions": await storage.promotions(db, store_id)})
+    store = await owned(request, access.own_store, "store_id")
+    return json_response({"promotions": await storage.promotions(request.app.state.db,
+                                                                  store.id)})
 
 
 async def put_promotion(request: Request) -> Response:
     """Create or replace a promotion code of the store."""
-    principal = await merchant_principal(request)
-    store_id, code = request.path_params["store_id"], request.path_params["code"]
-    body = await decode_body(request, _promotion)
+    code = request.path_params["code"]
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_store(tx, principal, store_id)
+    async def work(tx: Transaction, store: access.Target[None, PromotionPut]) -> Response:
+        store_id = store.id
         row = await catalog_storage.get_store(tx, store_id)
         assert row is not None
-        promotion = {"code": code.upper(), **msgspec.to_builtins(body)}
+        promotion = {"code": code.upper(), **msgspec.to_builtins(store.body)}
         problems = checks.promotion_problems(promotion, str(row["currency"]))
         if problems:
             raise checks.refusal(problems)
         created = await writes.put_promotion(tx, store_id, promotion)
         return json_response(promotion, status=201 if created else 200)
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_store, "store_id", work, _promotion)
 
 
 async def delete_promotion(request: Request) -> Response:
     """Remove a promotion code (carts that applied it lose it at their next change)."""
-    principal = await merchant_principal(request)
-    store_id, code = request.path_params["store_id"], request.path_params["code"]
+    code = request.path_params["code"]
 
-    async def work(tx: Transaction) -> Response:
-        await access.own_store(tx, principal, store_id)
-        await writes.delete_promotion(tx, store_id, code)
+    async def work(tx: Transaction, store: access.Target[None, None]) -> Response:
+        await writes.delete_promotion(tx, store.id, code)
         return Response(status_code=204)
 
-    return await write(request, principal, work)
+    return await owned_write(request, access.own_store, "store_id", work)
 
 
 routes = [

@@ -12,6 +12,7 @@ from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent.auth import bearer
 from commerce_agent.commerce import capabilities
 from commerce_agent.commerce.pagination import pagination, read_page
 from commerce_agent.commerce.services import profile
@@ -75,10 +76,10 @@ async def _currency(request: Request, bounded: bool) -> str | None:
         return raw
     if not bounded:
         return None
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not 0 < len(token.strip()) <= 200:
+    token = bearer.lookup_token(request.scope)
+    if token is None:
         return None
-    preferences = await profile.preferences_for_token(request.app.state.db, token.strip(),
+    preferences = await profile.preferences_for_token(request.app.state.db, token,
                                                       request.scope.setdefault("state", {}))
     return None if preferences is None else preferences.currency
 

@@ -11,9 +11,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
-from commerce_agent.commerce.services.fulfillment import digital, lifecycle
-from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
-from commerce_agent.commerce.services.orders import view as order_view
+from commerce_agent.commerce.orders import cancellation, feedback, lifecycle, rules, subscriptions
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.services.fulfillment import digital
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
@@ -113,7 +113,7 @@ async def tip_order(request: Request) -> Response:
 async def subscription_action(request: Request) -> Response:
     principal = await writer_principal(request)
     action = request.path_params["action"]
-    if action not in subscriptions.ACTIONS:
+    if action not in rules.SUBSCRIPTION_ACTIONS:
         raise not_found("action", action)
 
     async def work(tx: Transaction) -> Response:

@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from commerce_agent.auth.principal import require_principal
-from commerce_agent.commerce.services.orders.updates import order_updates, parse_last_event_id
+from commerce_agent.commerce.orders.updates import order_updates, parse_last_event_id
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.errors import not_found
 from commerce_agent.routing import Route

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -11,10 +10,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
+from commerce_agent.commerce.orders import model
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.placement import OrderRequest, place_order, preverify
+from commerce_agent.commerce.services.checkout.placement import OrderRequest, place_order, preverify
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Row, Transaction
@@ -22,8 +23,6 @@ from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route
 from commerce_agent.struct_rules import Rule, Ruled, absent, given
-
-ORDER_STATUSES = {"pending", "confirmed", "processing", "in_transit", "completed", "cancelled"}
 
 
 class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -98,15 +97,15 @@ async def list_orders(request: Request) -> Response:
     principal = await require_principal(request)
     page = read_page(request, key=(str, str))
     status = request.query_params.get("status")
-    if status is not None and status not in ORDER_STATUSES:
-        raise validation_error("status", f"must be one of {', '.join(sorted(ORDER_STATUSES))}",
+    if status is not None and status not in STATUSES:
+        raise validation_error("status", f"must be one of {', '.join(sorted(STATUSES))}",
                                status)
     db = request.app.state.db
     rows = await storage.list_orders(db, principal.user_id, status, page.limit + 1,
                                      offset=page.offset, key=page.key, backward=page.backward)
     total = await storage.count_orders(db, principal.user_id, status, COUNT_CAP + 1)
     rows, info = keyed(page, rows, _order_key, total_count(total))
-    orders = [order_view.render(json.loads(row["doc"])) for row in rows]
+    orders = [order_view.render(model.decode(row["doc"])) for row in rows]
     return json_response({"orders": orders, "pagination": info})
 
 
@@ -120,7 +119,7 @@ async def get_order(request: Request) -> Response:
     row = await storage.get_order(request.app.state.db, order_id, principal.user_id)
     if row is None:
         raise not_found("order", order_id)
-    return json_response(order_view.render(json.loads(row["doc"])))
+    return json_response(order_view.render(model.decode(row["doc"])))
 
 
 routes = [

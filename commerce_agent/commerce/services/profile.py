@@ -24,11 +24,12 @@ import msgspec
 from babel import Locale, UnknownLocaleError
 from msgspec import UNSET, Meta, UnsetType
 
-from commerce_agent.auth.tokens import remembered_owner, token_owner
+from commerce_agent.auth.bearer import remembered_owner, token_owner
 from commerce_agent.commerce import money
 from commerce_agent.commerce.storage import profiles as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.i18n.negotiation import choose
 
 VERSION = "1.0"
 MAX_ADDRESSES = 20
@@ -193,8 +194,6 @@ async def preferred_locale(db: Database, user_id: str) -> str | None:
 
 
 def _supported(language: str) -> str:
-    from commerce_agent.i18n.negotiation import choose  # i18n imports this module
-
     return choose(language)
 
 

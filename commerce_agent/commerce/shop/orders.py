@@ -1,7 +1,7 @@
 """What a merchant does to orders and returns: advance (shipping with its own carrier and
 tracking number), mark ready for pickup, cancel with a refund, approve, reject, receive and
 refund returns. The admin API and the CLI (`orders advance`, `returns advance`) both call
-these, and they move orders only through the state machines of services/fulfillment/lifecycle.py and
+these, and they move orders only through the state machines of orders/lifecycle.py and
 services/returns/handling.py.
 """
 
@@ -12,9 +12,8 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock, links
-from commerce_agent.commerce.services.fulfillment import lifecycle, simulator
-from commerce_agent.commerce.services.fulfillment import plans as fulfillment
-from commerce_agent.commerce.services.orders import cancellation
+from commerce_agent.commerce.orders import cancellation, lifecycle, model, rules
+from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Transaction
@@ -39,8 +38,8 @@ def _shipment(carrier: str, number: str, url: str | None) -> Any:
                                  "status": "in_transit", "shippedAt": now}
         if url:
             entry["trackingUrl"] = url
-        order["metadata"][fulfillment.SHIPMENT_TRACKING] = [entry]
-        order["metadata"][fulfillment.DETAILED_STATUS] = {
+        order["metadata"][model.SHIPMENT_TRACKING] = [entry]
+        order["metadata"][model.DETAILED_STATUS] = {
             "_version": "1.0", "title": "Shipped",
             "description": f"Your parcel is on its way with {carrier} ({number}).",
             "progressPercentage": 50}
@@ -63,7 +62,7 @@ async def advance(tx: Transaction, order_id: str, base_url: str, *, to: str | No
     if to not in (None, "in_transit"):
         raise validation_error("/to", "must be in_transit (or left out) with a tracking number",
                                to)
-    if not lifecycle.ships(doc):
+    if not rules.ships(doc):
         raise validation_error("/trackingNumber", "is only for orders that are shipped")
     if doc["status"] == "confirmed":
         doc = await simulator.advance(tx, order_id, base_url, "processing")
@@ -85,11 +84,11 @@ async def ready_for_pickup(tx: Transaction, order_id: str) -> dict[str, Any]:
 
     def ready(order: dict[str, Any]) -> None:
         metadata = order["metadata"]
-        metadata[fulfillment.DETAILED_STATUS] = {
+        metadata[model.DETAILED_STATUS] = {
             "_version": "1.0", "title": "Ready for pickup",
             "description": f"Collect it at {where}.", "progressPercentage": 80}
         if method == "kitchen_pickup":
-            kitchen = metadata.setdefault(fulfillment.KITCHEN_STATUS, {"_version": "1.0"})
+            kitchen = metadata.setdefault(model.KITCHEN_STATUS, {"_version": "1.0"})
             kitchen["status"] = "ready_for_pickup"
             kitchen["estimatedReadyAt"] = clock.now_iso()
 

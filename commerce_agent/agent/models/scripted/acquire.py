@@ -18,6 +18,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.tools.base import money_text
+from commerce_agent.commerce.orders import model
 
 NEEDS_ADDRESS = (None, "physical", "hybrid")
 
@@ -120,7 +121,7 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
             picked.labels += [c.words for c in options if c.id in chosen]
     picked.addons = choices.pick_addons(item, said)
-    if choices.meta(item, choices.SCHEDULING).get("timeSlots"):
+    if choices.meta(item, model.SCHEDULING).get("timeSlots"):
         found, named = choices.pick_slots(item, frame.texts)
         open_slots = [c for c in choices.slot_choices(item) if c.available]
         offered = (found if found or not named else open_slots)[:choices.SLOTS_OFFERED]
@@ -213,11 +214,11 @@ def notes(item: dict[str, Any], lang: str, slot: str | None = None,
           subscription: bool = True) -> list[str]:
     """What a shopper should know about this kind of item."""
     found = []
-    preorder = choices.meta(item, choices.PREORDER)
+    preorder = choices.meta(item, model.PREORDER)
     if preorder:
         ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
         found.append(say(lang, "preorder", day=choices.day(str(ships), lang)))
-    terms = choices.meta(item, choices.SUBSCRIPTION)
+    terms = choices.meta(item, model.SUBSCRIPTION)
     if terms and subscription:
         trial = terms.get("trialDays")
         frequency = terms.get("frequency", "monthly")

@@ -13,6 +13,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
 from commerce_agent.agent.tools.base import money_text
+from commerce_agent.commerce.orders import model
 
 _REASON = "Requested by the customer"
 # Words about orders that name no item ("注文", "commande").
@@ -76,7 +77,7 @@ def status(p: Planner) -> Decision:
         text.append(say(p.lang, "tracking", number=tracking["trackingNumber"]))
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
-        preorder = choices.meta(item, choices.PREORDER)
+        preorder = choices.meta(item, model.PREORDER)
         if preorder and order.get("status") not in ("completed", "cancelled"):
             ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
             text.append(say(p.lang, "preorder_ships", name=item["name"],

@@ -14,13 +14,11 @@ from babel.dates import format_datetime
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.tools.base import money_text
+from commerce_agent.commerce.orders.model import SCHEDULING
 
 VARIANTS = "dev.commerce.product.variants"
 CUSTOMIZATION = "dev.commerce.product.customization"
 ADDONS = "dev.commerce.product.addons"
-SCHEDULING = "dev.commerce.service.scheduling"
-PREORDER = "dev.commerce.order.preorder"
-SUBSCRIPTION = "dev.commerce.order.subscription"
 SLOTS_OFFERED = 4
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")

@@ -14,8 +14,6 @@ from msgspec import Meta
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import reason_of
 
-CUSTOMER_FIELDS = "dev.commerce.order.customer_fields"
-
 Text = Annotated[str, Meta(min_length=1, max_length=200)]
 
 

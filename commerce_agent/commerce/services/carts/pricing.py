@@ -8,13 +8,13 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.catalog.storefront import StockedItem
 from commerce_agent.errors import CommerceError, validation_error
 
 MAX_LINE_QUANTITY = 999
 CUSTOMIZATION = "dev.commerce.product.customization"
 ADDONS = "dev.commerce.product.addons"
-SCHEDULING = "dev.commerce.service.scheduling"
 CONSTRAINTS = "dev.commerce.store.constraints"
 
 

@@ -6,10 +6,9 @@ import hashlib
 import re
 from typing import Any
 
+from commerce_agent.commerce.orders.model import DIGITAL_ACCESS, SUBSCRIPTION
 from commerce_agent.errors import CommerceError
 
-DIGITAL_ACCESS = "dev.commerce.order.digital_access"
-SUBSCRIPTION = "dev.commerce.order.subscription"
 _CODE_WORDS = ("licen", "gift card", "pass")
 
 

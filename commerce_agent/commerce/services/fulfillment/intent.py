@@ -17,14 +17,13 @@ import msgspec
 from msgspec import Meta
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.commerce.services.carts.customer_fields import pointer_of
 from commerce_agent.commerce.services.fulfillment import shipping
-from commerce_agent.commerce.services.fulfillment.lifecycle import FULFILLMENT_INTENT
 from commerce_agent.errors import CommerceError
 from commerce_agent.ids import new_id
 
-APPLIED_PROMOTIONS = "dev.commerce.order.applied_promotions"
 Identifier = Annotated[str, Meta(min_length=1, max_length=100)]
 
 

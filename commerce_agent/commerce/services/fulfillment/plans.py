@@ -15,15 +15,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commerce_agent import clock, links
+from commerce_agent.commerce.orders.model import (
+    DELIVERY_TRACKING,
+    DETAILED_STATUS,
+    FULFILLMENT_INTENT,
+    KITCHEN_STATUS,
+    PREORDER,
+    SCHEDULING,
+    SHIPMENT_TRACKING,
+)
+from commerce_agent.commerce.orders.rules import ships
 from commerce_agent.commerce.services.fulfillment import digital, tracking
-from commerce_agent.commerce.services.fulfillment.lifecycle import FULFILLMENT_INTENT, ships
 
-DETAILED_STATUS = "dev.commerce.order.detailed_status"
-SHIPMENT_TRACKING = "dev.commerce.order.shipment_tracking"
-DELIVERY_TRACKING = "dev.commerce.order.delivery_tracking"
-KITCHEN_STATUS = "dev.commerce.order.kitchen_status"
-PREORDER = "dev.commerce.order.preorder"
-SCHEDULING = "dev.commerce.service.scheduling"
 RESTAURANT = "dev.commerce.restaurant.profile"
 STORE_SHIPPING = "dev.commerce.store.shipping"
 CONSTRAINTS = "dev.commerce.store.constraints"

@@ -21,10 +21,10 @@ from starlette.applications import Starlette
 
 from commerce_agent import clock
 from commerce_agent.background import running
-from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.orders import cancellation, lifecycle
+from commerce_agent.commerce.orders.model import TERMINAL
 from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.commerce.services.fulfillment.plans import Context, Step
-from commerce_agent.commerce.services.orders import cancellation
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError
@@ -55,7 +55,7 @@ async def run_step(tx: Transaction, order_id: str, ctx: Context, *, force: bool 
     # read after it is the one the last step left.
     _, doc = await lifecycle.load(tx, order_id)
     job = await storage.job(tx, order_id)
-    if doc["status"] in lifecycle.TERMINAL or (doc["status"] == "pending" and not force):
+    if doc["status"] in TERMINAL or (doc["status"] == "pending" and not force):
         await storage.unschedule(tx, order_id)
         return None
     found = _locate(doc, int(job["step"]) if job else 0)
@@ -73,7 +73,7 @@ async def run_step(tx: Transaction, order_id: str, ctx: Context, *, force: bool 
             return None
     after = await lifecycle.change_order(tx, order_id, lambda order: step.apply(order, ctx),
                                          to=step.status)
-    if after["status"] not in lifecycle.TERMINAL:
+    if after["status"] not in TERMINAL:
         await storage.schedule(tx, order_id, index + 1 if index >= 0 else 0, None)
     return after
 

@@ -1,4 +1,4 @@
-"""Returns (`dev.commerce.order.returns`) and their state machine (GAPS.md "Returns").
+"""Returns (`dev.commerce.order.returns`) and their state machine (docs/decisions.md "Returns").
 
     requested → approved | rejected
     approved → in_transit → received      (ship)
@@ -19,9 +19,8 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.orders import events as order_events
-from commerce_agent.commerce.services.returns import refunds
+from commerce_agent.commerce.orders import events as order_events
+from commerce_agent.commerce.orders import lifecycle, refunds, rules
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import returns as storage
 from commerce_agent.db import Database, Transaction
@@ -48,34 +47,7 @@ def next_status(ret: dict[str, Any]) -> str | None:
     return next((to for to in _MOVES.get(ret["status"], ()) if can_move(ret, to)), None)
 
 
-def returnable(doc: dict[str, Any]) -> dict[str, int]:
-    """Quantity per order line that no return (other than a rejected one) has claimed."""
-    left = {line["id"]: int(line["quantity"]) for line in doc.get("items", [])}
-    for summary in doc.get("returns", []):
-        if summary.get("status") == "rejected":
-            continue
-        for item in summary.get("items", []):
-            left[item["cartItemId"]] = left.get(item["cartItemId"], 0) - int(item["quantity"])
-    return left
 
-
-def problem(doc: dict[str, Any], now: str | None = None) -> CommerceError | None:
-    """Why no return can be started for this order now, or None."""
-    if doc.get("status") != "completed":
-        return CommerceError(403, "return_not_allowed", "Only completed orders can be returned.",
-                             params={"id": doc.get("id"), "status": doc.get("status")})
-    until = doc.get("returnableUntil")
-    if not until:
-        return CommerceError(403, "return_not_allowed", "This store does not accept returns.",
-                             params={"id": doc.get("id")})
-    if until <= (now or clock.now_iso()):
-        return CommerceError(403, "return_window_expired",
-                             f"The return window closed at {until}.",
-                             params={"id": doc.get("id"), "returnableUntil": until})
-    if not any(quantity > 0 for quantity in returnable(doc).values()):
-        return CommerceError(403, "return_not_allowed", "Every item is already being returned.",
-                             params={"id": doc.get("id")})
-    return None
 
 
 def _refund_share(doc: dict[str, Any], line: dict[str, Any], quantity: int) -> Decimal:
@@ -95,7 +67,7 @@ def _summary(ret: dict[str, Any]) -> dict[str, Any]:
 
 def _items(doc: dict[str, Any], requested: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines = {line["id"]: line for line in doc["items"]}
-    left = returnable(doc)
+    left = rules.returnable(doc)
     items, seen = [], set()
     for index, entry in enumerate(requested):
         line_id = entry["cartItemId"]
@@ -128,7 +100,7 @@ def estimate(doc: dict[str, Any], requested: list[dict[str, Any]]) -> list[dict[
 
 async def create(tx: Transaction, owner_id: str, request: dict[str, Any]) -> dict[str, Any]:
     _, doc = await lifecycle.load(tx, request["orderId"], owner_id)
-    error = problem(doc)
+    error = rules.return_problem(doc)
     if error is not None:
         raise error
     items = _items(doc, request["items"])

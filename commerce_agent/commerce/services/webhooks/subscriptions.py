@@ -21,6 +21,7 @@ import msgspec
 
 from commerce_agent import clock, links
 from commerce_agent.auth.storage import signing_key
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.webhooks import signing
 from commerce_agent.commerce.storage import webhooks as storage
@@ -29,8 +30,7 @@ from commerce_agent.errors import CommerceError, not_found, validation_error
 from commerce_agent.ids import new_id
 from commerce_agent.settings import Settings
 
-ORDER_STATUSES = ("pending", "confirmed", "processing", "in_transit", "completed", "cancelled")
-EVENTS = ("order.created", "order.updated", *(f"order.{status}" for status in ORDER_STATUSES),
+EVENTS = ("order.created", "order.updated", *(f"order.{status}" for status in STATUSES),
           "refund.created", "return.created", "return.updated",
           # Catalog changes, sent to the merchants of the store (commerce/shop/writes.py).
           "product.created", "product.updated", "inventory.updated")

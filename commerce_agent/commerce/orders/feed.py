@@ -27,7 +27,7 @@ from typing import Any
 from starlette.applications import Starlette
 
 from commerce_agent.background import running
-from commerce_agent.commerce.services.orders.events import ORDER_EVENTS
+from commerce_agent.commerce.orders.events import ORDER_EVENTS
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
 

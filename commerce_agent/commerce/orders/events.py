@@ -16,20 +16,14 @@ import jsonpatch
 import msgspec
 
 from commerce_agent import clock
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.model import REFUNDS
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Transaction
 
 # Topic of Database.signal: the order feed wakes at once for changes of this process.
 ORDER_EVENTS = "order_events"
-REFUNDS = "dev.commerce.order.refunds"
-
-
-def _render(doc: dict[str, Any]) -> dict[str, Any]:
-    # order_view imports the lifecycle services, which import this module.
-    from commerce_agent.commerce.services.orders import view as order_view
-
-    return order_view.render(doc)
 
 
 def patch_between(before: dict[str, Any] | None, after: dict[str, Any]) -> list[dict[str, Any]]:
@@ -51,8 +45,8 @@ async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] |
                         after: dict[str, Any]) -> dict[str, Any]:
     """Record that an order went from `before` (None when just created) to `after`; returns
     `after` rendered (as GET /orders/{id} answers it)."""
-    previous = _render(before) if before is not None else None
-    current = _render(after)
+    previous = order_view.render(before) if before is not None else None
+    current = order_view.render(after)
     patch = patch_between(previous, current)
     if not patch:
         return current

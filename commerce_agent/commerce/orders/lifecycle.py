@@ -1,12 +1,9 @@
 """The order state machine, enforced in one place: every change to an order document runs here.
 
-    pending → confirmed → processing → in_transit → completed
-    confirmed → completed           (orders with nothing to ship: digital, pickup)
-    pending | confirmed → cancelled
-
-Nothing else moves. `change_order` loads the document inside the caller's transaction, checks
-the move, applies the status and metadata changes, saves, and reports the change through
-`order_events.order_changed` (the stored patch journal and the webhook outbox).
+The moves are `rules.can_move`; nothing else moves. `change_order` loads the document inside the
+caller's transaction, checks the move, applies the status and metadata changes, saves, and
+reports the change through `order_events.order_changed` (the stored patch journal and the
+webhook outbox).
 """
 
 from __future__ import annotations
@@ -16,59 +13,22 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-import msgspec
-
 from commerce_agent import clock
-from commerce_agent.commerce.services.orders import events as order_events
+from commerce_agent.commerce.orders import events as order_events
+from commerce_agent.commerce.orders import model, rules
+from commerce_agent.commerce.orders.model import TERMINAL, OrderDoc
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Database, Transaction
-from commerce_agent.errors import CommerceError, not_found
-
-STATUSES = ("pending", "confirmed", "processing", "in_transit", "completed", "cancelled")
-TERMINAL = frozenset({"completed", "cancelled"})
-_MOVES: dict[str, frozenset[str]] = {
-    "pending": frozenset({"confirmed", "cancelled"}),
-    "confirmed": frozenset({"processing", "completed", "cancelled"}),
-    "processing": frozenset({"in_transit"}),
-    "in_transit": frozenset({"completed"}),
-}
-FULFILLMENT_INTENT = "dev.commerce.order.fulfillment_intent"
+from commerce_agent.errors import not_found
 
 Change = Callable[[dict[str, Any]], None]
 
 
-def ships(doc: dict[str, Any]) -> bool:
-    """True when something in the order travels to the customer (physical or hybrid part)."""
-    intent = doc.get("metadata", {}).get(FULFILLMENT_INTENT)
-    if isinstance(intent, dict) and intent.get("fulfillmentType") == "pickup":
-        return False
-    for item in doc.get("items", []):
-        kind = item.get("fulfillmentType")
-        if kind == "physical":
-            return True
-        if kind == "hybrid" and any(component.get("type") == "physical"
-                                    for component in item.get("fulfillmentComponents", [])):
-            return True
-    return False
-
-
-def can_move(doc: dict[str, Any], to: str) -> bool:
-    current = str(doc.get("status"))
-    if to not in _MOVES.get(current, frozenset()):
-        return False
-    return not (current == "confirmed" and to == "completed" and ships(doc))
-
-
-def check_move(doc: dict[str, Any], to: str) -> None:
-    if can_move(doc, to):
-        return
-    current = doc.get("status")
-    raise CommerceError(
-        409, "invalid_transition", f"An order cannot go from {current} to {to}.",
-        details=[{"type": "business_logic", "field": "/status", "value": to,
-                  "resourceId": doc.get("id"), "reason": f"not allowed from {current}"}],
-        params={"from": current, "to": to})
+def check_move(doc: OrderDoc, to: str) -> None:
+    error = rules.move_problem(doc, to)
+    if error is not None:
+        raise error
 
 
 def _stamp(doc: dict[str, Any], status: str, now: str) -> None:
@@ -87,7 +47,7 @@ async def load(db: Database | Transaction, order_id: str, owner_id: str | None =
     row = await storage.order_by_id(db, order_id)
     if row is None or (owner_id is not None and row["owner_id"] != owner_id):
         raise not_found("order", order_id)
-    return str(row["owner_id"]), msgspec.json.decode(row["doc"])
+    return str(row["owner_id"]), model.decode(row["doc"])
 
 
 async def change_order(tx: Transaction, order_id: str, change: Change | None = None, *,

@@ -1,17 +1,15 @@
 """How an order looks to its owner: the stored document plus actions computed from state.
 
 Each action appears exactly when the route it points at would accept it: both ask the same
-`problem` functions of the services.
+pure functions of `rules`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.commerce.services.fulfillment import lifecycle
-from commerce_agent.commerce.services.orders import cancellation, feedback, subscriptions
-from commerce_agent.commerce.services.returns import handling as returns
-from commerce_agent.db import Transaction
+from commerce_agent.commerce.orders import rules
+from commerce_agent.commerce.orders.model import SUBSCRIPTION
 
 
 def _action(action_id: str, href: str, title: str, rel: str | None = None,
@@ -26,19 +24,19 @@ def actions(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """What the owner may do next; an action appears only when its route would accept it."""
     base = f"/orders/{doc['id']}"
     found = []
-    if cancellation.problem(doc) is None:
+    if rules.cancel_problem(doc) is None:
         found.append(_action("cancel", f"{base}/cancel", "Cancel the order", "cancel"))
-    if feedback.rating_problem(doc) is None:
+    if rules.rating_problem(doc) is None:
         found.append(_action("rate_order", f"{base}/ratings", "Rate this order", "create"))
-    if feedback.tip_problem(doc) is None:
+    if rules.tip_problem(doc) is None:
         found.append(_action("add_tip", f"{base}/tips", "Add a tip", "create"))
-    if returns.problem(doc) is None:
+    if rules.return_problem(doc) is None:
         found.append(_action("initiate_return", "/returns", "Return items", "create"))
-    if subscriptions.SUBSCRIPTION in doc.get("metadata", {}):
+    if SUBSCRIPTION in doc.get("metadata", {}):
         for action, title in (("pause", "Pause the subscription"),
                               ("resume", "Resume the subscription"),
                               ("cancel", "Cancel the subscription")):
-            if subscriptions.problem(doc, action) is None:
+            if rules.subscription_problem(doc, action) is None:
                 found.append(_action(f"{action}_subscription",
                                      f"{base}/subscription/{action}", title))
     return found
@@ -46,10 +44,3 @@ def actions(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 def render(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "actions": actions(doc)}
-
-
-async def after_order_created(tx: Transaction, owner_id: str, doc: dict[str, Any]
-                              ) -> dict[str, Any]:
-    """What a new order sets off in the same transaction (fulfillment, events, outbox);
-    returns the order rendered."""
-    return await lifecycle.order_created(tx, owner_id, doc)

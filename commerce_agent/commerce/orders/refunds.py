@@ -6,9 +6,8 @@ from decimal import Decimal
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders.model import REFUNDS
 from commerce_agent.ids import new_id
-
-REFUNDS = "dev.commerce.order.refunds"
 
 
 def paid(doc: dict[str, Any]) -> Decimal:

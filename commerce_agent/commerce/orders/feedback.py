@@ -12,44 +12,17 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.services.fulfillment import lifecycle
+from commerce_agent.commerce.orders import lifecycle, rules
+from commerce_agent.commerce.orders.model import RATINGS, TIPPING
+from commerce_agent.commerce.orders.rules import TIPPED_METHODS
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
-
-RATINGS = "dev.commerce.order.ratings"
-TIPPING = "dev.commerce.order.tipping"
-TIPPED_METHODS = {"local_delivery": "driver", "kitchen_pickup": "restaurant",
-                  "appointment": "split"}
-
-
-def rating_problem(doc: dict[str, Any]) -> CommerceError | None:
-    if doc.get("status") != "completed":
-        return CommerceError(409, "order_not_completed", "Only completed orders can be rated.",
-                             params={"id": doc.get("id"), "status": doc.get("status")})
-    if RATINGS in doc.get("metadata", {}):
-        return CommerceError(409, "order_already_rated", "This order has already been rated.",
-                             params={"id": doc.get("id")})
-    return None
-
-
-def tip_problem(doc: dict[str, Any]) -> CommerceError | None:
-    method = doc.get("fulfillment", {}).get("method")
-    status = doc.get("status")
-    if TIPPING in doc.get("metadata", {}):
-        return CommerceError(409, "order_already_tipped", "This order already has a tip.",
-                             params={"id": doc.get("id")})
-    under_way = method == "local_delivery" and status == "in_transit"
-    if method not in TIPPED_METHODS or not (status == "completed" or under_way):
-        return CommerceError(409, "tip_not_allowed",
-                             "Tips are for completed deliveries, restaurant orders and "
-                             "sessions.", params={"id": doc.get("id"), "status": status})
-    return None
 
 
 async def rate(tx: Transaction, owner_id: str, order_id: str, rating: dict[str, Any]
                ) -> dict[str, Any]:
     _, doc = await lifecycle.load(tx, order_id, owner_id)
-    error = rating_problem(doc)
+    error = rules.rating_problem(doc)
     if error is not None:
         raise error
 
@@ -93,7 +66,7 @@ async def tip(tx: Transaction, owner_id: str, order_id: str, amount: dict[str, s
               percentage: float | None, recipient: str | None, message: str | None
               ) -> dict[str, Any]:
     _, doc = await lifecycle.load(tx, order_id, owner_id)
-    error = tip_problem(doc)
+    error = rules.tip_problem(doc)
     if error is not None:
         raise error
     value = tip_amount(doc, amount, percentage)

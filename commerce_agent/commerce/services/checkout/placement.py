@@ -16,22 +16,21 @@ from typing import Any
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
+from commerce_agent.commerce.orders import lifecycle
+from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS
 from commerce_agent.commerce.payments import exact, proofs, sandbox, x402, x402_v2
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.carts import pricing
 from commerce_agent.commerce.services.carts.cart import CartLine, CartView
 from commerce_agent.commerce.services.catalog.storefront import group_rows
+from commerce_agent.commerce.services.checkout import setup as order_setup
 from commerce_agent.commerce.services.fulfillment import shipping
-from commerce_agent.commerce.services.orders import setup as order_setup
-from commerce_agent.commerce.services.orders import view as order_view
 from commerce_agent.commerce.storage import carts as cart_storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.ids import new_id
-
-APPLIED_PROMOTIONS = "dev.commerce.order.applied_promotions"
 
 
 @dataclass
@@ -312,7 +311,7 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         raise CommerceError(409, "cart_already_submitted",
                             "This cart has already been turned into an order.",
                             params={"id": cart.row["id"]})
-    rendered = [await order_view.after_order_created(tx, principal.user_id, placed)
+    rendered = [await lifecycle.order_created(tx, principal.user_id, placed)
                 for placed in docs]
     # Stock last: on PostgreSQL a popular item's row stays locked from this UPDATE to the
     # COMMIT, so nothing else of the order should run in between (orders of one item take

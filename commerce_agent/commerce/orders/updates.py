@@ -1,4 +1,4 @@
-"""The body of GET /orders/{id}/updates (GAPS.md "Order updates stream").
+"""The body of GET /orders/{id}/updates (docs/decisions.md "Order updates stream").
 
     retry: first; then either the events after Last-Event-ID from the stored journal, or (no
     or unknown id) one root `replace` of the whole order carrying the latest id; then live
@@ -12,12 +12,12 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
-from commerce_agent.commerce.services.orders import view as order_view
-from commerce_agent.commerce.services.orders.feed import DROPPED, OrderFeed, frame
+from commerce_agent.commerce.orders import model
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed, frame
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
 
-TERMINAL = frozenset({"completed", "cancelled"})
 RETRY_MILLISECONDS = 3000
 REPLAY_BATCH = 200
 HEARTBEAT = b": heartbeat\n\n"
@@ -63,9 +63,9 @@ async def order_updates(db: Database, feed: OrderFeed, order_id: str, owner_id: 
             async for chunk in replay.upto(latest):
                 yield chunk
         else:
-            whole = order_view.render(json.loads(row["doc"]))
+            whole = order_view.render(model.decode(row["doc"]))
             yield frame(latest, [{"op": "replace", "path": "", "value": whole}])
-        while replay.status not in TERMINAL:
+        while replay.status not in model.TERMINAL:
             try:
                 event = await asyncio.wait_for(watcher.queue.get(), heartbeat)
             except TimeoutError:

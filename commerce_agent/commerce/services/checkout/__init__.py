@@ -1,0 +1,1 @@
+"""Checkout: a cart becomes orders (payment, fulfillment plans, bookings, subscriptions)."""
