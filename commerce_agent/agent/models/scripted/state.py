@@ -247,6 +247,10 @@ class State:
             self.frame = pending.answered("yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
+                # "I'd rather have the blue one" answering "which one?" before anything is in
+                # the cart: a choice, not a change to a cart line
+                or (kind == "quantity" and pending.intent in SHOPPING and not pending.added
+                    and _answers(text))
                 or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
