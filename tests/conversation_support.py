@@ -18,7 +18,9 @@ A conversation is data (tests/conversations/*.json):
 
 A conversation may carry "knownFailure": "why" (expected to fail, strictly). A turn may also
 check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
-"not": ["size?"], "lang": "fr"}} (the reply is in that language).
+"not": ["size?"], "lang": "fr"}} (the reply is in that language). `{order}` in what the
+person says is their most recent order's id, `{first_order}` their oldest. A conversation's
+"lang" checks every reply and approval prompt is in that language.
 
 `orders` lists every order the person has, oldest first (so "exactly one order" is a list of
 one); `carts` lists every open cart that still holds lines, by store.
@@ -161,6 +163,15 @@ def _line(line: dict[str, Any]) -> list[Any]:
 
 def _sorted(lines: list[list[Any]]) -> list[list[Any]]:
     return sorted(lines, key=json.dumps)
+
+
+async def with_order_ids(person: Person, text: str) -> str:
+    """`{order}` is the person's most recent order id, `{first_order}` their oldest."""
+    if "{" not in text:
+        return text
+    listed = (await person.client.get("/orders", headers=person.headers)).json()["orders"]
+    ids = [summary["id"] for summary in listed] or ["(no order)"]
+    return text.replace("{order}", ids[0]).replace("{first_order}", ids[-1])
 
 
 async def end_state(person: Person) -> dict[str, Any]:

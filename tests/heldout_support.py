@@ -43,6 +43,7 @@ from tests.conversation_support import (
     end_state,
     expected_state,
     seeded_database,
+    with_order_ids,
 )
 
 FOLDER = Path(__file__).parent / "heldout"
@@ -162,15 +163,6 @@ def changed_orders(changed: Sequence[str]) -> set[str]:
     changes in one order (a cancelled subscription order changes its status and its
     subscription)."""
     return {change.split()[0] for change in changed}
-
-
-async def with_order_ids(person: Person, text: str) -> str:
-    """`{order}` is the person's most recent order id, `{first_order}` their oldest."""
-    if "{" not in text:
-        return text
-    listed = (await person.client.get("/orders", headers=person.headers)).json()["orders"]
-    ids = [summary["id"] for summary in listed] or ["(no order)"]
-    return text.replace("{order}", ids[0]).replace("{first_order}", ids[-1])
 
 
 @dataclass

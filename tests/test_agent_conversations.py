@@ -25,6 +25,7 @@ from tests.conversation_support import (
     load_all,
     reply_problems,
     seeded_database,
+    with_order_ids,
 )
 
 CONVERSATIONS = load_all()
@@ -84,10 +85,17 @@ async def test_conversation(conversation: dict[str, Any], app: Starlette,
         if "merchant" in turn:
             await person.merchant(turn["merchant"])
             continue
-        reply = await person.say(turn["say"], turn.get("approve", True),
+        said = await with_order_ids(person, turn["say"])
+        first = len(person.events)
+        reply = await person.say(said, turn.get("approve", True),
                                  conversation.get("context"))
         if "reply" in turn:
-            problems.extend(reply_problems(turn["say"], reply, turn["reply"]))
+            problems.extend(reply_problems(said, reply, turn["reply"]))
+        if conversation.get("lang"):  # every reply and approval prompt in the shopper's language
+            prompts = [e["data"].get("prompt", "") for e in person.events[first:]
+                       if e["type"] == "input.requested"]
+            for text in (reply, *prompts):
+                problems.extend(reply_problems(said, text, {"lang": conversation["lang"]}))
     transcript = "\n".join(f"> {t if isinstance(t, str) else t}\n< {r}" for t, r in zip(
         [t for t in conversation["turns"] if isinstance(t, str) or "say" in t],
         person.replies, strict=False))

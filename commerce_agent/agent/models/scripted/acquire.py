@@ -218,7 +218,7 @@ def notes(item: dict[str, Any], lang: str, slot: str | None = None,
     preorder = choices.meta(item, model.PREORDER)
     if preorder:
         ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
-        found.append(say(lang, "preorder", day=choices.day(str(ships))))
+        found.append(say(lang, "preorder", day=choices.day(str(ships), lang)))
     terms = choices.meta(item, model.SUBSCRIPTION)
     if terms and subscription:
         trial = terms.get("trialDays")
@@ -294,7 +294,7 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
         trial = terms.get("trialDays")
         text.append(say(p.lang, "billed_next_trial" if trial else "billed_next",
                         frequency=terms.get("frequency"), trial=trial,
-                        day=choices.day(str(terms["nextBillingDate"]))))
+                        day=choices.day(str(terms["nextBillingDate"]), p.lang)))
     info = state.store_info.get(store)
     if "pickup" in kinds and info:
         text.append(say(p.lang, "collect_at", store=info.get("name"), address=info.get("address")))

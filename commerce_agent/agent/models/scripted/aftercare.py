@@ -11,11 +11,13 @@ from commerce_agent.agent.models.scripted.phrasing import (
     lines,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import name_score
+from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
 from commerce_agent.agent.tools.base import money_text
 from commerce_agent.commerce.orders import model
 
 _REASON = "Requested by the customer"
+# Words about orders that name no item ("注文", "commande").
+_ORDER_WORDS = frozenset({"注文", "キャンセル", "返品", "状況", "commande", "order"})
 
 
 def order_meant(p: Planner, wanted: str | None = None) -> str | None:
@@ -26,14 +28,16 @@ def order_meant(p: Planner, wanted: str | None = None) -> str | None:
         named = words.order_id(text)
         if named:
             return named
-    asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
+    asked = frozenset().union(*(said_words(p.query(t)) for t in p.frame.texts)) - _ORDER_WORDS
     # Oldest first: by creation time where known, else in the order the conversation met them.
     orders = sorted(state.orders.values(), key=lambda order: str(order.get("createdAt", "")))
     if wanted == "subscription":
         orders = [order for order in orders if order.get("subscription")]
     if asked and orders:
         def score(order: dict[str, Any]) -> int:
-            lines = max((name_score(line, asked) for line in order.get("items", [])), default=0)
+            lines = max((name_score(line, asked) + alias_score(
+                state.aliases.get(str(line.get("itemId")), frozenset()), asked)
+                for line in order.get("items", [])), default=0)
             store = words.content_words(state.store_name(order.get("storeId")))
             return 2 * lines + len(asked & store)
         best = max(score(order) for order in orders)
@@ -70,14 +74,14 @@ def status(p: Planner) -> Decision:
                 status=status_word(p.lang, order.get("status")))]
     tracking = order.get("tracking")
     if isinstance(tracking, dict) and tracking.get("trackingNumber"):
-        text.append(f"Tracking number: {tracking['trackingNumber']}.")
+        text.append(say(p.lang, "tracking", number=tracking["trackingNumber"]))
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         preorder = choices.meta(item, model.PREORDER)
         if preorder and order.get("status") not in ("completed", "cancelled"):
             ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
-            text.append(f"{item['name']} is a pre-order that ships around "
-                        f"{choices.day(str(ships))}.")
+            text.append(say(p.lang, "preorder_ships", name=item["name"],
+                            day=choices.day(str(ships), p.lang)))
     return " ".join(text)
 
 
@@ -177,7 +181,8 @@ def subscription(p: Planner) -> Decision:
     state = terms.get("status", "changed")
     text = say(p.lang, "subscription_now", id=order_id, status=status_word(p.lang, state))
     if state == "active" and terms.get("nextBillingDate"):
-        text += f" The next charge is on {choices.day(str(terms['nextBillingDate']))}."
+        text += " " + say(p.lang, "next_charge",
+                          day=choices.day(str(terms["nextBillingDate"]), p.lang))
     if state == "paused":
-        text += " Say “resume my subscription” whenever you want it back."
+        text += " " + say(p.lang, "resume_hint")
     return text

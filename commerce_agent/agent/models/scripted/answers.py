@@ -5,9 +5,10 @@ want it done."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from commerce_agent.agent.models.scripted import aftercare
+from commerce_agent.agent.models.scripted import aftercare, words
 from commerce_agent.agent.models.scripted.intents import intent
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -16,8 +17,24 @@ from commerce_agent.agent.tools.base import money_text
 _CANCELLABLE = ("pending", "confirmed")
 
 
+# A subscription's own terms: its commitment, however it is asked ("minimum commitment",
+# "engagement minimum", "最低契約期間").
+_COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
+                         r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
+                         r"最低(?:契約)?期間|縛り")
+
+
+def topic_of(text: str) -> str:
+    """What a question about the terms is about: an after-sale intent, or the store's fees
+    and hours (the default)."""
+    topic = intent(text)
+    if _COMMITMENT.search(words.fold(text)):
+        return "sub_cancel"
+    return topic
+
+
 def policy(p: Planner) -> Decision:
-    topic = intent(p.frame.first)
+    topic = topic_of(p.frame.first)
     if topic in ("sub_pause", "sub_resume", "sub_cancel"):
         return _subscription(p, topic)
     if topic == "cancel":

@@ -125,8 +125,7 @@ def discounts(p: Planner) -> Decision:
               for entry in info.get("promotions", []) if entry.get("code")]
     if not offers:
         return say(p.lang, "no_offers", store=info["name"])
-    return (f"{info['name']} offers: " + "; ".join(offers) +
-            ". Say “apply code …” to use one on your cart.")
+    return say(p.lang, "offers", store=info["name"], listing="; ".join(offers))
 
 
 def which(p: Planner) -> str:

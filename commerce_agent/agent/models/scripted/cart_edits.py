@@ -43,6 +43,9 @@ def set_quantity(p: Planner) -> Decision:
     other = _other_variant(p, line)
     if other is not None:
         return change_variant(p, cart, line, other, None if change is not None else quantity)
+    gone = _named_unavailable(p, line)
+    if gone is not None:  # "make it the white one" when white is sold out: say so
+        return gone
     options = other_options(p, line)
     if options is not None:  # "bump it to 16 inch", "change it to five seats": not a count
         return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
@@ -115,6 +118,23 @@ def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
         return None
     mine = set(words.words(current.words)) if current else set()
     return max(allowed, key=lambda c: len(mine & set(words.words(c.words))))
+
+
+def _named_unavailable(p: Planner, line: dict[str, Any]) -> str | None:
+    """When the message names only variants that are sold out (and not the line's own), the
+    sentence that says so and lists the ones there are."""
+    item = p.item(line["itemId"]) or {}
+    every = choices.variant_choices(item)
+    if not every:
+        return None
+    said = choices.said_words((p.frame.last,)) - words.content_words(str(item.get("name", "")))
+    named = choices.pick_variant(item, said)
+    if not named or len(named) == len(every) or any(c.available for c in named) or any(
+            c.id == line.get("variantId") for c in named):
+        return None
+    return say(p.lang, "variant_unavailable", name=item.get("name", ""),
+               wanted=", ".join(c.words for c in named),
+               listing="; ".join(c.label for c in every if c.available))
 
 
 def change_variant(p: Planner, cart: dict[str, Any], line: dict[str, Any],

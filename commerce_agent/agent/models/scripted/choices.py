@@ -48,10 +48,18 @@ def matches(label: str, said: set[str]) -> bool:
     return any(word in said for word in named)
 
 
+# What the shopper declines is not chosen: "no gift box", "without the gift wrap", "sans
+# emballage", "ギフト包装なし".
+_DECLINED = re.compile(r"\b(?:no|without|minus|sans|pas de|pas d'|aucun|aucune)\s+(?:the |a |an |"
+                       r"any |le |la |les |l'|d'|de )?[\w' -]+?(?=[,.;!?]|$|\s(?:and|but|et|mais|"
+                       r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
+
+
 def said_words(texts: tuple[str, ...]) -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
     # French and Japanese option words as the catalog's English values say them ("bleu").
     # Number words stand for their digits ("five seats" says 5), "one" aside ("the blue one").
+    texts = tuple(_DECLINED.sub(" ", words.fold(text)) for text in texts)
     said = {word for text in texts for word in words.words(text)}
     return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
@@ -187,8 +195,18 @@ def localized(choices: list[Choice], language: str) -> list[Choice]:
     return found
 
 
-def day(text: str) -> str:
+_FRENCH_MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+                  "septembre", "octobre", "novembre", "décembre")
+
+
+def day(text: str, language: str = "en") -> str:
+    """A date as the shopper's language writes it ("10 December 2026", "10 décembre 2026",
+    "2026年12月10日")."""
     moment = datetime.fromisoformat(text)
+    if language == "fr":
+        return f"{moment.day} {_FRENCH_MONTHS[moment.month - 1]} {moment.year}"
+    if language == "ja":
+        return f"{moment.year}年{moment.month}月{moment.day}日"
     return f"{moment.day} {moment:%B %Y}"
 
 

@@ -20,26 +20,36 @@ _CHECKS: list[tuple[str, str]] = [
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend|suspendre)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
-    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|reprendre|reactiver)\b"
+    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
+                   rf"reactiv\w*|relanc\w*)\b"
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause)\b|再開"),
-    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resilier|annuler|arreter)\b.*"
+    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
     ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
               r"what time do you (?:open|close)|where are you(?: located)?|your address|"
               r"horaires|heures d'ouverture|ou etes-vous)\b|営業時間|何時から|場所はどこ"),
-    ("fees", r"\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b|\bship(?:ping)? to\b.*\?|"
+    ("fees", r"(?<!when )\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b(?! (?:yet|"
+             r"already))|\bship(?:ping)? to\b.*\?|"
              r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
              r"\b(?:how much|charge|fee|fees)\b.*\b(?:shipping|delivery|postage)\b|"
-             r"\bfrais de (?:port|livraison)\b|"
-             r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
-             r"\bfree (?:shipping|delivery)\b|送料|配送料"),
+             r"\bfrais (?:de |d')?(?:port|livraison|envoi|expedition)\b|\bminimum (?:order|"
+             r"purchase|"
+             r"spend|de commande|d'achat)\b|\b(?:order|commande) minimum\b|"
+             r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|"
+             r"\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
+             r"\bfree (?:shipping|delivery)\b|送料|配送料|最低注文|最低金額"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
                r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
                r"^\s*ord_[0-9a-z]+\s*\??$|\bou en est\b|\bsuivi\b|\bstatut\b|"
+               r"\b(?:any )?(?:news|updates?) (?:on|about|for|with)\b|"
+               r"\b(?:c'est|est-(?:il|elle|ce)|sont-(?:ils|elles)) (?:deja )?(?:parti|expedie|"
+               r"envoye)e?s?\b|"
+               r"\b(?:deja )?(?:partie?s?|envoyee?s?) \?|"
+               r"ord_[0-9a-z]{6,}.*(?:\?|？|状況|状態|どう)|"
                r"\bupdate on\b.*\border|\border\b.*\b(?:on (?:its|the) way|go out|gone out|"
                r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
@@ -47,15 +57,22 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bou\b.{0,24}\ben est\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
-    ("return", r"\breturn(?:s|ing|ed)?\b|\bsend\b.*\bback\b|\brefund\w*|\bmoney back\b|"
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
+               r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
-    ("rate", r"\brate\b|\brating\b|\bstars?\b|\breview\b|\bnoter\b|\betoiles?\b|評価|星"),
+    ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
+             r"\bnoter\b|\betoiles?\b|評価|星"),
     ("tip", r"\btip\b|\bpourboire\b|チップ"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
+    ("cart", r"\b(?:my|the|cart|order|grand) total\b|\btotal (?:so far|now)\b|\ben tout\b|"
+             r"\bau total\b|\bmontant total\b|合計|総額"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
-               r"\bdon'?t (?:want|need)\b|\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|"
+               r"\bno longer (?:want|need)\b|\bget rid of\b|"
+               r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
+               r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
                r"\bnever ?mind (?:the|that|those|this)\b|"
                r"\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
@@ -68,18 +85,23 @@ _CHECKS: list[tuple[str, str]] = [
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
-                 r"\b(?:i'?d )?prefer\b|\bpre[f]ere[rz]?\b|\bfinalement\b|\ben fait\b|"
+                 r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
+                 r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|"
+                 r"\bfinalement\b|\ben fait\b|"
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
-            r"\bachete[rz]?\b|\bcommander\b|買|購入"),
+            r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
+            r"買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
                  r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
                  r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
-                 r"\bpayer\b|\bvalide[rz]?\b|注文を確定|確定|会計|チェックアウト|決済|レジ|"
+                 r"\bpayer\b|\bcommander\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$|"
+                 r"\border (?:it |them )?now\b|\bvalide[rz]?\b|"
+                 r"注文を確定|確定|会計|チェックアウト|決済|レジ|"
                  r"支払|精算|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
@@ -90,12 +112,13 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
                 r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細|"
-                r"について|教えて|どんな|説明"),
+                r"について|教えて|どんな|説明|いくら|値段|価格"),
     ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|\bje (?:voudrais|veux|prends)\b|"
+            r"\bj'en (?:prends|veux|voudrais)\b|\ben (?:prendre|ajouter|mettre)\b|"
             r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
@@ -118,6 +141,8 @@ AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip"
 _POLICY_WORDS = re.compile(
     r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|\bhow long\b|"
     r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
+    r"\bcommitment\b|\bengagement\b|\bminimum\b|\bdelai\b|\bterms\b|\bconditions\b|"
+    r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
     r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
 # The words that carry an intent: a misspelt one ("cancle", "ordr", "wher", "chekout") is
@@ -129,7 +154,7 @@ shipping shipped delivery delivered deliver remove removed delete empty basket p
 resume resumed unsubscribe discount discounts coupon coupons promotion track tracking
 purchase payment please arrive arrived package parcel policy change switch instead cheapest
 expensive another quantity schedule appointment reserve subscribe reservation
-annuler annulez commande commandes livraison retourner rembourser remboursement panier
+annuler annulez commande commandes commander livraison retourner rembourser remboursement panier
 abonnement
 """.split())
 # Real words a typo away from an intent word, kept as typed ("were" is not "where").
@@ -216,6 +241,8 @@ def understand(raw: str) -> tuple[str, str]:
     kind = intent(act.text)
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
+        if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
+            return "remove", " ".join((act.text, *act.negated))
         if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
             return "policy", " ".join((*act.negated, act.text))
     if act.just_asking:  # "just asking", "only looking": answered, never done
@@ -231,6 +258,11 @@ def understand(raw: str) -> tuple[str, str]:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
     if kind in ("fees", "hours") and act.kind == "question":
         return "policy", act.text
+    if kind in ("other", "search", "details") and words.order_id(act.text):
+        return "status", act.text  # "ord_…?", "what about ord_…": where that order is
+    if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(
+            words.fold(act.text)):
+        return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
             and words.content_words(words.without_measures(act.text)) and \
             words.address(act.text) is None:

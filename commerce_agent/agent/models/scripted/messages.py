@@ -90,6 +90,12 @@ ENGLISH: dict[str, str] = {
     "rated": "Thank you! I rated order {id} {stars} out of 5.",
     "tipped": "Done: your tip was added to order {id}. Thank you!",
     "subscription_now": "Your subscription (order {id}) is now {status}.",
+    "offers": "{store} offers: {listing}. Say “apply code …” to use one on your cart.",
+    "next_charge": "The next charge is on {day}.",
+    "resume_hint": "Say “resume my subscription” whenever you want it back.",
+    "tracking": "Tracking number: {number}.",
+    "preorder_ships": "{name} is a pre-order that ships around {day}.",
+    "variant_unavailable": "{name} in {wanted} is sold out. It comes in: {listing}.",
     "what_hint": "Name it (“add the glaze mug”), or ask me to find something first: “find a "
                  "ceramic mug under $20”.",
     "sold_out_every_option": "Sorry, {name} is sold out in every option right now.",

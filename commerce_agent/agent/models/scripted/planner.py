@@ -9,9 +9,16 @@ from typing import Any
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.intents import Frame
-from commerce_agent.agent.models.scripted.state import State, name_score
+from commerce_agent.agent.models.scripted.state import (
+    State,
+    alias_score,
+    name_score,
+    said_words,
+)
 
 Decision = CallTool | list[CallTool] | str
+_POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|"
+                      r"\d+|[一二三四五])\S{0,3}")
 _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
 
 
@@ -63,6 +70,8 @@ class Planner:
                     return state.results[position]
         wanted = frozenset().union(*(words.content_words(self.query(t)) for t in frame.texts))
         focus = self.item(state.focus)
+        if not wanted and self._names_something_else(focus):
+            return None  # "和紙ノートをカートに入れて" with the genmaicha in view: search for it
         if not wanted:
             return focus
         known = [*state.results, *(i for k, i in state.items.items()
@@ -80,6 +89,20 @@ class Planner:
             # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
             return focus
         return None
+
+    def _names_something_else(self, focus: dict[str, Any] | None) -> bool:
+        """A Japanese request names a product (not "それ", not one of the focus's options)
+        the item in view may not be: the catalog's names are English, so only a search can
+        tell (it finds the item in view again when that is the one)."""
+        frame = self.frame
+        if focus is None or frame.item_id or len(frame.texts) > 1:
+            return False
+        phrases = [part for part in words.japanese_query(frame.first).split()
+                   if not _POINTER.fullmatch(part)]
+        if not phrases or not words.re_japanese(frame.first):
+            return False
+        said = choices.said_words(frame.texts)
+        return not self._names_an_option(focus, frozenset(said))
 
     def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:
         return any(choices.matches(label, set(wanted)) for label in choices.option_labels(item))
@@ -190,8 +213,7 @@ class Planner:
     def resolve_line(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """(cart, line) the frame names, or the line last added or changed."""
         state = self.state
-        wanted = frozenset().union(*(words.content_words(self.query(t))
-                                     for t in self.frame.texts))
+        wanted = frozenset().union(*(said_words(self.query(t)) for t in self.frame.texts))
         candidates = [(cart, line) for cart in state.open_carts() for line in cart["items"]]
         if not candidates:
             return None
@@ -200,7 +222,9 @@ class Planner:
                 item = self.item(line["itemId"]) or {}
                 label = next((c.words for c in choices.variant_choices(item)
                               if c.id == line.get("variantId")), "")
-                return name_score(line, wanted) + len(wanted & words.content_words(label))
+                return (name_score(line, wanted) + len(wanted & words.content_words(label))
+                        + alias_score(state.aliases.get(str(line["itemId"]), frozenset()),
+                                      wanted))
             scored = [(score(line), cart, line) for cart, line in candidates]
             best = max(entry[0] for entry in scored)
             top = [(cart, line) for value, cart, line in scored if value == best]

@@ -12,6 +12,7 @@ from commerce_agent.agent.models.scripted.intents import greeting
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.several import acquire_items
+from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
 
 
@@ -45,6 +46,14 @@ def _count_change(p: Planner) -> Decision:
     return cart_edits.set_quantity(p)
 
 
+def _discounts(p: Planner) -> Decision:
+    """"I have a coupon: FIVEOFF" names one of the store's codes: it is applied; "any
+    discounts?" asks, and the store's offers are listed."""
+    if read_act(p.frame.last).kind == "question":
+        return browse.discounts(p)
+    return cart_edits.promotion(p)  # lists the offers when the message names no code
+
+
 def _switch(p: Planner) -> Decision:
     """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store."""
     under_way = p.state.done("add_to_cart") or p.state.done("remove_cart_item")
@@ -55,7 +64,7 @@ def _switch(p: Planner) -> Decision:
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": browse.search, "details": browse.details, "stores": browse.stores,
-    "switch": _switch, "discounts": browse.discounts,
+    "switch": _switch, "discounts": _discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),

@@ -42,7 +42,8 @@ please pls thanks thank you that sounds sounds works work for me lets let's let 
 go ahead then and sure, why not of this one that one the one is it's would be nice yes
 ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
 that'd thatd be would on wonderful awesome brilliant love i'd id i avec plaisir je veux
-bien
+bien add put buy take in into to my cart basket ajoute ajoutez ajoutez-le ajoutez-la mettez-le
+mettez-la au panier le la
 """.split())
 _ASSENT_PHRASES = re.compile(
     r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
@@ -53,22 +54,31 @@ _ASSENT_PHRASES = re.compile(
 _JA_ASSENT = re.compile(r"^(?:(?:じゃあ|では|じゃ|それでは)、?)?"
                         r"(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
                         r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
-                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ)")
+                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ|(?:それ|これ|あれ)(?:に|で)(?:する|します|"
+                        r"しよう|決め)|(?:それ|これ)(?:を|で)?(?:ください|下さい|お願い))")
+# What may follow Japanese assent without naming anything new ("うん、それにする").
+_JA_ALONG = re.compile(r"^[、,。!！\s]*(?:(?:それ|これ|あれ)(?:に|で|を)?"
+                       r"(?:する|します|しよう|決め\S*|"
+                       r"ください|下さい|お願い\S*)?|お願い\S*|ください|下さい)?[。!！\s]*$")
 _JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
                          r"やめ|止め|大丈夫です?$|なし|今はいい|また今度)")
 # A refusal: a "no" word heading a short message with nothing else asked.
 _NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|pas maintenant|"
                       r"not now|not today|not really|never ?mind|nevermind|maybe later|"
+                      r"(?:maybe )?(?:another|some other|next) time|not this time|"
+                      r"i'?ll think about it|let me think(?: about it)?|no for now|"
+                      r"une autre fois|la prochaine fois|une prochaine fois|"
                       r"i'?m good|i'?m fine|i'?ll pass|pass|skip|laisse tomber|ca ira|"
                       r"plus tard)\b")
 # What may follow a refusal without making it a correction ("no, the blue one" is one).
 _NO_TAIL = frozenset("""
 thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
 for please merci pas maintenant aujourd'hui ca va non no nope it's its alright it that's
-thats ira rien d'autre c'est tout is me not now all
+thats ira rien d'autre c'est tout is me not now all time another other next some for
+then though anyway fois autre prochaine
 """.split())
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|"
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
@@ -122,8 +132,8 @@ def _is_japanese(text: str) -> bool:
 
 def _assent_only(folded: str) -> bool:
     words = re.findall(r"[\w'-]+", folded)
-    if not words or len(words) > 8:
-        return False
+    if not words or len(words) > 16 or len([w for w in words if w not in _ALONG]) > 8:
+        return False  # politeness does not count towards the length of a plain assent
     has_head = any(word in _ASSENT for word in words) or _ASSENT_PHRASES.search(folded)
     return bool(has_head) and all(word in _ASSENT or word in _ALONG for word in words)
 
@@ -153,7 +163,14 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(kept), negated
 
 
+# Questions asked as statements ("I want to know if…", "je voudrais savoir…").
+_INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
+                       r"\b(?:voudrais|veux|aimerais|voulais) savoir\b|知りたい|教えてほしい")
+
+
 def _question(raw: str, folded: str) -> bool:
+    if _INDIRECT.search(folded):
+        return True
     if _is_japanese(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
@@ -171,7 +188,8 @@ def read_act(raw: str) -> Act:
             return Act("refusal", text)
         assent = _JA_ASSENT.search(text)
         rest = text[assent.end():] if assent else ""
-        if assent and not japanese_query(rest) and quantity(rest) is None:
+        if assent and (_JA_ALONG.match(rest) or not japanese_query(rest)) and \
+                quantity(rest) is None:
             return Act("confirmation", text)  # "はい、お願いします", not "はい、2つください"
     elif (head := _NO_HEAD.search(folded)) and _declines_only(folded[head.end():]):
         return Act("refusal", text)

@@ -61,6 +61,22 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def said_words(text: str) -> frozenset[str]:
+    """The product words of what the shopper said, in any of their languages."""
+    return words.content_words(text) | frozenset(words.japanese_query(text).split())
+
+
+def alias_score(aliases: frozenset[str], wanted: frozenset[str]) -> int:
+    """How many of the wanted words are the shopper's own words for an item; a Japanese phrase
+    counts inside a longer one ("玉露" in "八女玉露")."""
+    def fits(word: str) -> bool:
+        if word in aliases:
+            return True
+        return not word.isascii() and len(word) >= 2 and any(
+            not alias.isascii() and (word in alias or alias in word) for alias in aliases)
+    return sum(1 for word in wanted if fits(word))
+
+
 def price_of(item: dict[str, Any]) -> float:
     try:
         return float((item.get("price") or {}).get("amount", "inf"))
@@ -78,6 +94,8 @@ class State:
     cart_stores: list[str] = field(default_factory=list)  # most recently changed last
     last_line: str | None = None
     line_names: dict[str, str] = field(default_factory=dict)
+    # The shopper's own words for an item (the search that found it): "玄米茶", "assiettes".
+    aliases: dict[str, frozenset[str]] = field(default_factory=dict)
     store_names: dict[str, str] = field(default_factory=dict)
     stores: list[dict[str, Any]] | None = None
     store_info: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -88,6 +106,7 @@ class State:
     frame: Frame | None = None
     calls: list[Call] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
+    heard: int = 0  # messages heard so far: the first one sets the language on its own
 
     # -- reading --------------------------------------------------------------------------
 
@@ -150,6 +169,10 @@ class State:
                 self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
             for item in self.results:
                 self.items.setdefault(item["itemId"], item)
+            if self.results:
+                first = str(self.results[0]["itemId"])
+                self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(
+                    str(args.get("query", "")))
             self.focus = self.results[0]["itemId"] if self.results else self.focus
         elif name == "get_item":
             item_id = str(result.get("id"))
@@ -209,7 +232,8 @@ class State:
     def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request."""
         kind, text = understand(raw)
-        self.language = language_of(raw, self.language)
+        self.language = language_of(raw, self.language, settled=self.heard > 0)
+        self.heard += 1
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
@@ -223,6 +247,10 @@ class State:
             self.frame = pending.answered("yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
+                # "I'd rather have the blue one" answering "which one?" before anything is in
+                # the cart: a choice, not a change to a cart line
+                or (kind == "quantity" and pending.intent in SHOPPING and not pending.added
+                    and _answers(text))
                 or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
@@ -249,7 +277,7 @@ def _answers(text: str) -> bool:
                 or choices.when_named((text,)).named())
 
 
-_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][\w&'-]*")
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*")
 # Words only each language uses: a conversation switches language on a message that has some.
 _LATIN = {
     "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"
@@ -263,12 +291,13 @@ _LATIN = {
 
 
 @lru_cache(maxsize=4096)
-def language_of(raw: str, previous: str) -> str:
+def language_of(raw: str, previous: str, settled: bool = True) -> str:
     """The language of a message, judged without its proper names ("check out my Trattoria
-    Fiamma cart" is English): the conversation keeps its language when a message cannot tell."""
+    Fiamma cart" is English): the conversation keeps its language when a message cannot tell
+    (once an earlier message `settled` it)."""
     common = _PROPER_NAME.sub(" ", raw)
     found = detect_language(common, previous)
-    if found in _LATIN and previous in _LATIN and found != previous and not \
+    if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
         return previous  # a short or mixed message keeps the conversation's language
     return found

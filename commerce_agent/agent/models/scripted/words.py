@@ -43,6 +43,9 @@ veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
 quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
+said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
+enlever supprimez
+supprime supprimer donnez donne donner voulais aimerais faut maintenant finalement plutot
 deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
@@ -458,12 +461,14 @@ def _local_address(raw: str) -> dict[str, str] | None:
 @lru_cache(maxsize=1024)
 def stars(text: str) -> int | None:
     folded = fold(text)
-    match = re.search(r"\b([1-5])\s*(?:stars?|/\s*5|out of (?:5|five))", folded)
+    match = re.search(r"\b([1-5])\s*(?:stars?|etoiles?|/\s*5|out of (?:5|five)|sur 5)|"
+                      r"(?<!\d)([1-5１-５])\s*(?:つ星|点|星)|星\s*(?:を)?\s*([1-5１-５])", folded)
     if match:
-        return int(match.group(1))
-    match = re.search(r"\b(one|two|three|four|five)\s*(?:stars?|out of)", folded)
+        return int(unicodedata.normalize("NFKC", next(g for g in match.groups() if g)))
+    match = re.search(r"\b(one|two|three|four|five|une|deux|trois|quatre|cinq)\s*(?:stars?|"
+                      r"etoiles?|out of|sur cinq)", folded)
     if match:
-        return NUMBERS[match.group(1)]
+        return NUMBERS.get(match.group(1)) or _FRENCH_NUMBERS[match.group(1)]
     if re.search(r"\b(?:loved|perfect|excellent|amazing|great)\b", folded):
         return 5
     return None
