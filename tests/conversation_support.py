@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,18 @@ async def with_order_ids(person: Person, text: str) -> str:
     return text.replace("{order}", ids[0]).replace("{first_order}", ids[-1])
 
 
+def goods_total(doc: dict[str, Any]) -> str:
+    """What the order's goods came to: its total less shipping and tax. Conversations check what
+    the shopper asked for; shipping and tax are the store's (tests/test_shipping.py checks them),
+    so a conversation's `total` holds without knowing the store's shipping table."""
+    total = Decimal(doc["total"]["amount"])
+    for charge in ("shipping", "tax"):
+        if isinstance(doc.get(charge), dict):
+            total -= Decimal(doc[charge]["amount"])
+    places = len(doc["total"]["amount"].partition(".")[2])  # as the currency writes it
+    return f"{total:.{places}f}"
+
+
 async def end_state(person: Person) -> dict[str, Any]:
     """Orders (oldest first) and open carts, as the Commerce API shows them."""
     client, headers = person.client, person.headers
@@ -185,7 +198,7 @@ async def end_state(person: Person) -> dict[str, Any]:
         found: dict[str, Any] = {
             "store": doc["storeId"], "currency": doc["total"]["currency"],
             "status": doc["status"], "items": _sorted([_line(line) for line in doc["items"]]),
-            "total": doc["total"]["amount"]}
+            "total": goods_total(doc)}
         slots = [line["timeSlotId"] for line in doc["items"] if line.get("timeSlotId")]
         if slots:
             found["slots"] = slots

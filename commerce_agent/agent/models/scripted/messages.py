@@ -167,6 +167,11 @@ def say(language: str, key: str, **params: Any) -> str:
     return ENGLISH[key].format(**params)
 
 
+def catalog_text(language: str, key: str, **params: Any) -> str:
+    """A shared catalog message (not an agent.* one) in `language`, else in English."""
+    return str(translate(language, key, params) or translate("en", key, params) or key)
+
+
 def status(language: str, value: Any) -> str:
     key = f"status.{value}"
     return say(language, key) if key in ENGLISH else str(value)

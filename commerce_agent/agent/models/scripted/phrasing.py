@@ -4,10 +4,16 @@ errors into next steps; `messages` holds the sentences in each language)."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.models.scripted.messages import QUESTION_KEYS, every_language, say
+from commerce_agent.agent.models.scripted.messages import (
+    QUESTION_KEYS,
+    catalog_text,
+    every_language,
+    say,
+)
 from commerce_agent.agent.tools.base import money_text
 
 # Questions that leave the request open: the next message answers them.
@@ -61,7 +67,30 @@ def cart_text(cart: dict[str, Any], store: str, language: str = "en") -> str:
     saved = f" (−{money_text(discount)})" if str(discount.get("amount", "0")).strip(
         "0.") else ""
     return say(language, "cart", store=store, lines=lines(cart),
-               total=f"{money_text(cart['total'])}{saved}")
+               total=f"{money_text(cart['total'])}{saved}{charges_text(cart, language)}")
+
+
+def charges_text(cart: dict[str, Any], language: str) -> str:
+    """" (goods + shipping + tax)" when the total holds shipping or tax, so the shopper sees what
+    the goods come to and what the store adds, in the approval prompt's words."""
+    charges = []
+    if isinstance(cart.get("shipping"), dict):
+        method = cart.get("shippingMethod") or {}
+        charges.append(catalog_text(language, "approval.shipping", method=method.get("name", ""),
+                                    amount=money_text(cart["shipping"])))
+    if isinstance(cart.get("tax"), dict):
+        charges.append(catalog_text(language, "approval.tax", rate=cart.get("taxRate", ""),
+                                    amount=money_text(cart["tax"])))
+    if not charges:
+        return ""
+    goods = Decimal(str(cart["total"]["amount"]))
+    for charge in ("shipping", "tax"):
+        if isinstance(cart.get(charge), dict):
+            goods -= Decimal(str(cart[charge]["amount"]))
+    places = len(str(cart["total"]["amount"]).partition(".")[2])
+    goods_text = money_text({"amount": f"{goods:.{places}f}",
+                             "currency": cart["total"].get("currency", "")})
+    return f" ({' + '.join([goods_text, *charges])})"
 
 
 def listing(choices: list[Any]) -> str:
