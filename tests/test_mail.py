@@ -1,0 +1,80 @@
+"""Order mail: each order change queues its messages in the outbox (mail_messages), in the
+same transaction, localized in the recipient's saved language, with totals from the order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from commerce_agent.commerce.storage import mail as storage
+from tests.admin_support import CERAMICS, merchant_headers
+from tests.lifecycle_support import mug_order
+
+pytestmark = pytest.mark.both_backends
+
+
+@pytest.fixture
+async def owner(app: Starlette) -> dict[str, str]:
+    return await merchant_headers(app, "owner@hearth.example", CERAMICS)
+
+
+async def outbox(app: Starlette, order_id: str) -> list[dict[str, Any]]:
+    return [dict(row) for row in await storage.for_order(app.state.db, order_id)]
+
+
+def money_text(total: dict[str, Any]) -> str:
+    return f"{total['amount']}"
+
+
+async def test_placing_an_order_queues_a_confirmation_and_a_merchant_note(
+        app: Starlette, client: httpx.AsyncClient, owner: dict[str, str],
+        alice: dict[str, str]) -> None:
+    placed = await mug_order(client, alice)
+    messages = await outbox(app, placed["id"])
+    assert sorted(m["kind"] for m in messages) == ["order_new", "order_placed"]
+    confirmation = next(m for m in messages if m["kind"] == "order_placed")
+    note = next(m for m in messages if m["kind"] == "order_new")
+    assert confirmation["recipient_id"] == "user_alice"
+    assert confirmation["to_address"].startswith("alice")
+    assert note["to_address"] == "owner@hearth.example"
+    assert note["store_id"] == confirmation["store_id"] == "store_ceramics"
+    assert {m["status"] for m in messages} == {"pending"}
+    amount = placed["total"]["amount"]
+    assert placed["id"] in confirmation["subject"]
+    assert amount.split(".")[0] in confirmation["body"] and amount.split(".")[0] in note["body"]
+    assert confirmation["locale"] == "en"
+
+
+async def test_cancelling_and_shipping_queue_a_note(
+        app: Starlette, client: httpx.AsyncClient, owner: dict[str, str],
+        alice: dict[str, str]) -> None:
+    cancelled = await mug_order(client, alice)
+    response = await client.post(f"/admin/orders/{cancelled['id']}/cancel", headers=owner,
+                                 json={"reason": "Out of glaze"})
+    assert response.status_code == 200, response.text
+    kinds = [m["kind"] for m in await outbox(app, cancelled["id"])]
+    assert "order_cancelled" in kinds
+    shipped = await mug_order(client, alice)
+    response = await client.post(f"/admin/orders/{shipped['id']}/advance", headers=owner,
+                                 json={"carrier": "UPS", "trackingNumber": "1Z999AA10123456784"})
+    assert response.status_code == 200, response.text
+    kinds = [m["kind"] for m in await outbox(app, shipped["id"])]
+    assert kinds.count("order_shipped") == 1 and "order_cancelled" not in kinds
+
+
+async def test_a_french_customer_gets_french_mail(
+        app: Starlette, client: httpx.AsyncClient, owner: dict[str, str],
+        alice: dict[str, str]) -> None:
+    saved = await client.patch("/user/profile", headers=alice,
+                               json={"preferences": {"language": "fr-CA"}})
+    assert saved.status_code == 200, saved.text
+    placed = await mug_order(client, alice)
+    messages = await outbox(app, placed["id"])
+    confirmation = next(m for m in messages if m["kind"] == "order_placed")
+    assert confirmation["locale"] == "fr"
+    assert confirmation["subject"].startswith("Votre commande")
+    note = next(m for m in messages if m["kind"] == "order_new")
+    assert note["locale"] == "en" and note["subject"].startswith("New order")
