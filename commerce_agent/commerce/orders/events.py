@@ -1,8 +1,9 @@
 """Every change to an order goes through `order_changed`, inside the changing transaction.
 
 It is the single seam between the order lifecycle and what listens to it: the stored JSON
-Patch journal behind GET /orders/{id}/updates, the webhook outbox and the mail outbox. Both rows are written in
-the same transaction as the change; live listeners are told only after commit.
+Patch journal behind GET /orders/{id}/updates, the webhook outbox and the mail outbox
+(services/mail/outbox.py). All rows are written in the same transaction as the change; live
+listeners are told only after commit.
 
 Order, refund and return events go to the customer's subscriptions and to those of the
 store's merchants, each event carrying the order's `storeId` (a merchant who is also the
