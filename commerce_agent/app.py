@@ -21,6 +21,7 @@ from commerce_agent.commerce.admin import (
     image_routes,
     import_routes,
     item_routes,
+    mail_routes,
     order_routes,
     store_routes,
 )
@@ -98,7 +99,7 @@ def commerce_routes() -> list[BaseRoute]:
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
             *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
             *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
-            *order_routes.routes, *import_routes.routes, *image_routes.routes, *images.routes,
+            *order_routes.routes, *mail_routes.routes, *import_routes.routes, *image_routes.routes, *images.routes,
             *web_routes.routes]
 
 

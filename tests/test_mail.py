@@ -10,7 +10,7 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.storage import mail as storage
-from tests.admin_support import CERAMICS, merchant_headers
+from tests.admin_support import CERAMICS, EBOOKS, merchant_headers
 from tests.lifecycle_support import mug_order
 
 pytestmark = pytest.mark.both_backends
@@ -78,3 +78,31 @@ async def test_a_french_customer_gets_french_mail(
     assert confirmation["subject"].startswith("Votre commande")
     note = next(m for m in messages if m["kind"] == "order_new")
     assert note["locale"] == "en" and note["subject"].startswith("New order")
+
+
+async def test_kept_mail_is_listed_for_the_store_merchants_only(
+        app: Starlette, client: httpx.AsyncClient, owner: dict[str, str],
+        alice: dict[str, str]) -> None:
+    first = await mug_order(client, alice)
+    second = await mug_order(client, alice)
+    listed = await client.get("/admin/mail", headers=owner)
+    assert listed.status_code == 200, listed.text
+    messages = listed.json()["messages"]
+    assert len(messages) == 4 and listed.json()["pagination"]["totalCount"] == 4
+    assert {m["orderId"] for m in messages} == {first["id"], second["id"]}
+    assert messages[0]["orderId"] == second["id"] and messages[0]["status"] == "pending"
+    page = (await client.get("/admin/mail", params={"limit": 3}, headers=owner)).json()
+    assert len(page["messages"]) == 3
+    rest = (await client.get("/admin/mail", params={"cursor": page["pagination"]["nextCursor"]},
+                             headers=owner)).json()
+    assert len(rest["messages"]) == 1
+    assert {m["id"] for m in page["messages"] + rest["messages"]} == {m["id"] for m in messages}
+    other = await merchant_headers(app, "books@shelf.example", EBOOKS)
+    theirs = await client.get("/admin/mail", headers=other)
+    assert theirs.status_code == 200 and theirs.json()["messages"] == []
+    foreign = await client.get("/admin/mail", params={"storeId": CERAMICS}, headers=other)
+    assert foreign.status_code == 404
+    shopper = await client.get("/admin/mail", headers=alice)
+    assert shopper.status_code == 403
+    anonymous = await client.get("/admin/mail")
+    assert anonymous.status_code == 401

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Row, Transaction
+from commerce_agent.db.placeholders import named_list
 
 _COLUMNS = ("id, kind, order_id, store_id, recipient_id, to_address, locale, subject, body, "
             "status, attempts, next_attempt_at, created_at, updated_at")
+_LISTED = ("id, kind, order_id, store_id, recipient_id, to_address, locale, subject, body, "
+           "status, attempts, last_error, created_at, sent_at")
 
 
 async def recipient(tx: Transaction, user_id: str) -> Row | None:
@@ -30,3 +35,34 @@ async def for_order(db: Database, order_id: str) -> list[Row]:
         "SELECT id, kind, store_id, recipient_id, to_address, locale, subject, body, status "
         "FROM mail_messages WHERE order_id = :order ORDER BY created_at, id",
         {"order": order_id})
+
+
+MAIL_KEY = ("created_at", "id")  # newest first
+
+
+async def for_stores(db: Database, store_ids: Sequence[str], limit: int, *,
+                     offset: int = 0, key: Sequence[Any] | None = None, backward: bool = False) -> list[Row]:
+    """Up to `limit` messages about the stores' orders, newest first, after `key` (or before
+    it: then oldest first); each store's read in its index range (mail_messages_by_store)."""
+    if not store_ids:
+        return []
+    condition, order, params = keyset.window(MAIL_KEY, key, backward, descending=True)
+    parts = []
+    for index, store_id in enumerate(store_ids):
+        params[f"s{index}"] = store_id
+        parts.append(f"SELECT * FROM (SELECT {_LISTED} FROM mail_messages "
+                     f"WHERE store_id = :s{index}{condition} "
+                     f"ORDER BY {order} LIMIT :reach) AS store{index}")
+    return await db.fetch_all(
+        " UNION ALL ".join(parts) + f" ORDER BY {order} LIMIT :limit OFFSET :offset",
+        {**params, "reach": limit + offset, "limit": limit, "offset": offset})
+
+
+async def count_for_stores(db: Database, store_ids: Sequence[str], cap: int) -> int:
+    if not store_ids:
+        return 0
+    stores, params = named_list("s", store_ids)
+    row = await db.fetch_one(
+        f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM mail_messages WHERE store_id IN ({stores}) "
+        "LIMIT :cap) AS counted", {**params, "cap": cap})
+    return int(row["n"]) if row else 0
