@@ -99,7 +99,8 @@ def commerce_routes() -> list[BaseRoute]:
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
             *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
             *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
-            *order_routes.routes, *mail_routes.routes, *import_routes.routes, *image_routes.routes, *images.routes,
+            *order_routes.routes, *mail_routes.routes, *import_routes.routes,
+            *image_routes.routes, *images.routes,
             *web_routes.routes]
 
 

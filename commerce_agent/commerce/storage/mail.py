@@ -41,7 +41,8 @@ MAIL_KEY = ("created_at", "id")  # newest first
 
 
 async def for_stores(db: Database, store_ids: Sequence[str], limit: int, *,
-                     offset: int = 0, key: Sequence[Any] | None = None, backward: bool = False) -> list[Row]:
+                     offset: int = 0, key: Sequence[Any] | None = None,
+                     backward: bool = False) -> list[Row]:
     """Up to `limit` messages about the stores' orders, newest first, after `key` (or before
     it: then oldest first); each store's read in its index range (mail_messages_by_store)."""
     if not store_ids:
