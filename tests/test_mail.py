@@ -3,14 +3,22 @@ same transaction, localized in the recipient's saved language, with totals from 
 
 from __future__ import annotations
 
+import asyncio
+import os
+import socket
+from email import message_from_bytes
+from email.message import Message
 from typing import Any
 
 import httpx
 import pytest
 from starlette.applications import Starlette
 
+from commerce_agent.commerce.services.mail.sender import SmtpTarget
 from commerce_agent.commerce.storage import mail as storage
+from commerce_agent.settings import Settings
 from tests.admin_support import CERAMICS, EBOOKS, merchant_headers
+from tests.conftest import running
 from tests.lifecycle_support import mug_order
 
 pytestmark = pytest.mark.both_backends
@@ -106,3 +114,108 @@ async def test_kept_mail_is_listed_for_the_store_merchants_only(
     assert shopper.status_code == 403
     anonymous = await client.get("/admin/mail")
     assert anonymous.status_code == 401
+
+
+class Inbox:
+    """An aiosmtpd handler keeping the messages it receives."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+
+def smtp_server(port: int = 0) -> tuple[Any, Inbox]:
+    try:
+        from aiosmtpd.controller import Controller
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip("aiosmtpd is not installed (the test extra)")
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port or free_port())
+    controller.start()
+    return controller, inbox
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def until(condition: Any, seconds: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not await condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+def text(message: Message) -> str:
+    payload = message.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode(message.get_content_charset() or "utf-8")
+
+
+async def test_smtp_delivers_the_confirmation_and_the_merchant_note(
+        settings: Settings) -> None:
+    controller, inbox = smtp_server()
+    try:
+        async with running(settings, smtp=f"smtp://127.0.0.1:{controller.port}",
+                           mail_from="shop@hearth.example") as (app, client, alice):
+            owner = await merchant_headers(app, "owner@hearth.example", CERAMICS)
+            placed = await mug_order(client, alice)
+
+            async def both() -> bool:
+                return len(inbox.messages) >= 2
+            await until(both)
+            cancel = await client.post(f"/admin/orders/{placed['id']}/cancel", headers=owner,
+                                       json={"reason": "Out of glaze"})
+            assert cancel.status_code == 200, cancel.text
+
+            async def three() -> bool:
+                return len(inbox.messages) >= 3
+            await until(three)
+            sent = await outbox(app, placed["id"])
+            assert {m["status"] for m in sent} == {"sent"}
+    finally:
+        controller.stop()
+    by_to = {str(m["To"]): m for m in inbox.messages[:2]}
+    note = by_to["owner@hearth.example"]
+    confirmation = next(m for to, m in by_to.items() if to != "owner@hearth.example")
+    amount = placed["total"]["amount"].split(".")[0]
+    assert placed["id"] in str(confirmation["Subject"]) and amount in text(confirmation)
+    assert amount in text(note) and str(note["From"]) == "shop@hearth.example"
+    assert "cancelled" in str(inbox.messages[2]["Subject"])
+
+
+async def test_mail_waits_while_smtp_is_down_and_is_sent_later(settings: Settings) -> None:
+    port = free_port()
+    async with running(settings, smtp=f"smtp://127.0.0.1:{port}",
+                       mail_retry_base_seconds=0.2) as (app, client, alice):
+        placed = await mug_order(client, alice)
+
+        async def tried() -> bool:
+            rows = await app.state.db.fetch_all(
+                "SELECT attempts, status, last_error FROM mail_messages WHERE order_id = :o",
+                {"o": placed["id"]})
+            return bool(rows) and all(int(r["attempts"]) >= 1 for r in rows)
+        await until(tried)
+        waiting = await outbox(app, placed["id"])
+        assert {m["status"] for m in waiting} == {"pending"}
+        controller, inbox = smtp_server(port)
+        try:
+            async def delivered() -> bool:
+                return {m["status"] for m in await outbox(app, placed["id"])} == {"sent"}
+            await until(delivered, 30)
+        finally:
+            controller.stop()
+    assert len(inbox.messages) == 1
+
+
+def test_the_smtp_password_is_never_shown() -> None:
+    configured = Settings(smtp="smtp://shop:hunter2@mail.example:587")
+    assert "hunter2" not in repr(configured) and "shop:***@mail.example:587" in repr(configured)
+    assert "hunter2" not in repr(SmtpTarget(configured.smtp))

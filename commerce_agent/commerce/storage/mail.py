@@ -67,3 +67,31 @@ async def count_for_stores(db: Database, store_ids: Sequence[str], cap: int) -> 
         f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM mail_messages WHERE store_id IN ({stores}) "
         "LIMIT :cap) AS counted", {**params, "cap": cap})
     return int(row["n"]) if row else 0
+
+
+async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list[Row]:
+    """Lease up to `limit` due pending messages to this sender. PostgreSQL: rows another
+    sender is claiming are skipped (FOR UPDATE SKIP LOCKED); SQLite's writer runs one claim
+    at a time anyway."""
+    skip_claimed = " FOR UPDATE SKIP LOCKED" if tx.dialect == "postgresql" else ""
+    rows = await tx.fetch_all(
+        "SELECT id, to_address, subject, body, attempts FROM mail_messages "
+        "WHERE status = 'pending' AND next_attempt_at <= :now "
+        "AND (locked_until IS NULL OR locked_until <= :now) "
+        "ORDER BY next_attempt_at LIMIT :limit" + skip_claimed, {"now": now, "limit": limit})
+    if rows:
+        placeholders, params = named_list("m", [str(row["id"]) for row in rows])
+        await tx.execute(
+            f"UPDATE mail_messages SET locked_until = :lease WHERE id IN ({placeholders})",
+            {**params, "lease": lease_until})
+    return rows
+
+
+async def record(tx: Transaction, outcome: dict[str, Any]) -> None:
+    """The outcome of attempt `attempt` of a message: sent, pending (retry at `next`), or
+    failed (no retry left)."""
+    await tx.execute(
+        "UPDATE mail_messages SET attempts = :attempt, status = :status, last_error = :error, "
+        "next_attempt_at = :next, locked_until = NULL, updated_at = :at, "
+        "sent_at = CASE WHEN :status = 'sent' THEN :at ELSE sent_at END "
+        "WHERE id = :id AND attempts = :attempt - 1", outcome)
