@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.orders.model import KITCHEN_STATUS
+from commerce_agent.commerce.orders.model import DETAILED_STATUS, KITCHEN_STATUS
 from commerce_agent.commerce.storage import mail as storage
 from commerce_agent.db import Transaction
 from commerce_agent.i18n.messages import translate
@@ -24,11 +24,15 @@ from commerce_agent.ids import new_id
 
 # Status the order moved to -> the kind of mail the customer gets.
 _STATUS_MAIL = {"in_transit": "order_shipped", "cancelled": "order_cancelled"}
+_READY = frozenset({"ready", "ready_for_pickup"})
 
 
-def _kitchen(order: dict[str, Any] | None) -> Any:
-    state = (order or {}).get("metadata", {}).get(KITCHEN_STATUS)
-    return state.get("status") if isinstance(state, dict) else state
+def _ready(order: dict[str, Any]) -> bool:
+    """Whether the order waits at the counter (admin ready-for-pickup, or the kitchen's)."""
+    metadata = order.get("metadata", {})
+    kitchen, detailed = metadata.get(KITCHEN_STATUS), metadata.get(DETAILED_STATUS)
+    return ((isinstance(kitchen, dict) and kitchen.get("status") in _READY)
+            or (isinstance(detailed, dict) and detailed.get("title") == "Ready for pickup"))
 
 
 def customer_kinds(previous: dict[str, Any] | None, current: dict[str, Any]) -> list[str]:
@@ -38,7 +42,7 @@ def customer_kinds(previous: dict[str, Any] | None, current: dict[str, Any]) -> 
     kinds = []
     if previous["status"] != current["status"] and current["status"] in _STATUS_MAIL:
         kinds.append(_STATUS_MAIL[current["status"]])
-    if _kitchen(current) == "ready" and _kitchen(previous) != "ready":
+    if _ready(current) and not _ready(previous):
         kinds.append("order_ready")
     return kinds
 
