@@ -21,6 +21,7 @@ from commerce_agent.commerce.admin import (
     image_routes,
     import_routes,
     item_routes,
+    mail_routes,
     order_routes,
     store_routes,
 )
@@ -42,6 +43,7 @@ from commerce_agent.commerce.routes import (
 from commerce_agent.commerce.routes.payments import routes as payment_routes
 from commerce_agent.commerce.services.catalog.cache import CatalogCache
 from commerce_agent.commerce.services.fulfillment.simulator import simulator_worker
+from commerce_agent.commerce.services.mail.sender import mail_sender_worker
 from commerce_agent.commerce.services.webhooks.sender import webhook_sender_worker
 from commerce_agent.compression import compressed
 from commerce_agent.db import DatabaseUnavailable, database_for
@@ -98,7 +100,8 @@ def commerce_routes() -> list[BaseRoute]:
             *order_updates.routes, *payment_routes, *profile.routes, *account_routes.routes,
             *order_actions.routes, *returns.routes, *webhooks.routes, *openapi_routes.routes,
             *mcp_routes.routes, *store_routes.routes, *item_routes.routes,
-            *order_routes.routes, *import_routes.routes, *image_routes.routes, *images.routes,
+            *order_routes.routes, *mail_routes.routes, *import_routes.routes,
+            *image_routes.routes, *images.routes,
             *web_routes.routes]
 
 
@@ -109,7 +112,8 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     provider = providers.build(settings.payments, os.environ, settings.stripe_api_base)
     providers.install(provider)
     database = database_for(settings.db_path, synchronous=settings.sqlite_synchronous)
-    background = [agent_worker, order_feed_worker, webhook_sender_worker, mcp_routes.mcp_worker,
+    background = [agent_worker, order_feed_worker, webhook_sender_worker, mail_sender_worker,
+                  mcp_routes.mcp_worker,
                   *(workers or [])]
     if settings.simulate:
         background.append(simulator_worker)

@@ -28,7 +28,25 @@ def _bounded(help_text: str, ge: float | None = None, le: float | None = None,
     return Meta(description=help_text, ge=ge, le=le, extra=extra)
 
 
+def _mask_url(url: str) -> str:
+    """`url` with the password of its user part replaced by ***."""
+    scheme, sep, rest = url.partition("://")
+    user, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in user:
+        return url
+    return f"{scheme}://{user.split(':', 1)[0]}:***@{host}"
+
+
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    def __repr__(self) -> str:
+        """Every field but secrets: the SMTP password and the API keys are masked."""
+        shown = {name: getattr(self, name) for name in self.__struct_fields__}
+        shown["smtp"] = _mask_url(self.smtp)
+        for name in ("auth_secret", "openai_api_key"):
+            if shown.get(name):
+                shown[name] = "***"
+        return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
+
     db_path: Annotated[str, _(
         "The database: a SQLite file path, or a postgresql://USER@HOST/DBNAME URL (the "
         "postgres extra; docs/postgres.md).", option="db")] = "./commerce-agent.db"
@@ -61,6 +79,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_timeout_seconds: Annotated[float, _bounded(
         "Seconds a webhook receiver has to answer.", ge=0.1,
         option="webhook-timeout")] = 10.0
+    smtp: Annotated[str, _(
+        "SMTP server the order mail is sent through: smtp://USER:PASS@HOST:PORT (STARTTLS "
+        "when offered) or smtps://… (implicit TLS). Unset: mail is kept, readable in GET "
+        "/admin/mail.")] = ""
+    mail_from: Annotated[str, _(
+        "From address of the order mail.")] = "shop@localhost"
+    mail_retry_base_seconds: Annotated[float, _bounded(
+        "Seconds before an unsent mail is retried (doubles each time, capped at 6 h).",
+        ge=0.01, option="mail-retry-base")] = 30.0
     agent_mount: Annotated[str, _(
         "Path prefix of the Agent Session Streaming API.")] = "/agent/v1"
     journal: Annotated[str, _(

@@ -10,6 +10,7 @@ import msgspec
 from commerce_agent.commerce.admin.image_routes import SIGNATURES, UploadedImage
 from commerce_agent.commerce.admin.import_routes import ImportResult
 from commerce_agent.commerce.admin.item_routes import Identifier
+from commerce_agent.commerce.admin.mail_routes import MailMessage
 from commerce_agent.commerce.admin.store_routes import PromotionCode
 from commerce_agent.commerce.orders.model import OrderStatus
 from commerce_agent.openapi import models
@@ -64,6 +65,11 @@ class Promotion(msgspec.Struct):
 
 class PromotionList(msgspec.Struct):
     promotions: list[Promotion]
+
+
+class MailList(msgspec.Struct):
+    messages: list[MailMessage]
+    pagination: models.Pagination
 
 
 class ReturnList(msgspec.Struct):
@@ -122,6 +128,7 @@ ADMIN_OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/admin/orders/{order_id}/advance"): _op(ok(models.Order)),
     ("POST", "/admin/orders/{order_id}/ready-for-pickup"): _op(ok(models.Order)),
     ("POST", "/admin/orders/{order_id}/cancel"): _op(ok(models.Order)),
+    ("GET", "/admin/mail"): _op(ok(MailList), _STORE_FILTER, *PAGE),
     ("GET", "/admin/returns"): _op(ok(ReturnList), _STORE_FILTER, _RETURN_STATUS, *PAGE),
     ("POST", "/admin/returns/{return_id}/approve"): _op(_RETURN_OK),
     ("POST", "/admin/returns/{return_id}/reject"): _op(_RETURN_OK),

@@ -1,8 +1,9 @@
 """Every change to an order goes through `order_changed`, inside the changing transaction.
 
 It is the single seam between the order lifecycle and what listens to it: the stored JSON
-Patch journal behind GET /orders/{id}/updates and the webhook outbox. Both rows are written in
-the same transaction as the change; live listeners are told only after commit.
+Patch journal behind GET /orders/{id}/updates, the webhook outbox and the mail outbox
+(services/mail/outbox.py). All rows are written in the same transaction as the change; live
+listeners are told only after commit.
 
 Order, refund and return events go to the customer's subscriptions and to those of the
 store's merchants, each event carrying the order's `storeId` (a merchant who is also the
@@ -22,6 +23,7 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import REFUNDS
+from commerce_agent.commerce.services.mail import outbox as mail
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.commerce.storage.catalog_writes import store_merchant_ids
@@ -64,9 +66,14 @@ async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] |
                                     else ("order.updated", current, previous)]
     if previous is None or previous["status"] != current["status"]:
         events.append((f"order.{current['status']}", current, previous))
+    refunds = _new_refunds(before, after)
     events += [("refund.created", {**refund, "orderId": after["id"]}, None)
-               for refund in _new_refunds(before, after)]
+               for refund in refunds]
     await _emit(tx, owner_id, after.get("storeId"), events)
+    store = after.get("storeId")
+    merchants = (await store_merchant_ids(tx, str(store))
+                 if previous is None and store else [])
+    await mail.order_changed(tx, owner_id, merchants, previous, current, refunds)
     return current
 
 

@@ -1,0 +1,1 @@
+"""Transactional e-mail: the outbox written beside each order change (outbox.py)."""
