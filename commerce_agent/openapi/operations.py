@@ -231,6 +231,21 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                     "No bearer token: the client secret is the credential. Test cards: "
                     "4242424242424242 succeeds, 4000000000000002 is declined.",
         tags=("Payments",)),
+    ("GET", "/shop/pay/{intent_id}"): Operation(
+        page("The payment page of a Stripe PaymentIntent: Stripe's card form, for the link the "
+             "agent and MCP hand the shopper (`?secret=` is the intent's client secret).",
+             200, 404),
+        query=(Param("secret", str, "The PaymentIntent's client secret."),
+               Param("return", str, "A path on this shop to come back to after paying.")),
+        tags=("Web app",)),
+    ("POST", "/payments/stripe/webhook"): Operation(
+        {200: Answer("The event was applied (or was already): `{received, outcome}`.", dict),
+         400: Answer("The Stripe-Signature header does not sign this payload.", None),
+         404: Answer("Stripe is not this server's payment provider.", None)},
+        description="Stripe's events for this server's PaymentIntents and refunds, signed with "
+                    "the endpoint's secret (`STRIPE_WEBHOOK_SECRET`; docs/payments.md).",
+        raw_body={"application/json": "The event exactly as Stripe sent it."},
+        tags=("Payments",)),
     ("GET", "/orders"): Operation(ok(models.OrderList, PAGE_OK), query=(
         Param("status", OrderStatus, "Only orders in this status."),
         *PAGE), tags=("Orders",)),
