@@ -57,7 +57,7 @@ async def test_the_agent_buys_a_mug_end_to_end(app: Starlette, client: httpx.Asy
     approval = await turn(agent, session)
     request = approval[-1]
     assert request["type"] == "input.requested" and request["data"]["type"] == "approval"
-    assert "Total to pay: $36.00" in request["data"]["prompt"]
+    assert "Total to pay: $44.50" in request["data"]["prompt"]
     assert (await client.get("/orders", headers=alice)).json()["orders"] == []
 
     await agent.approve(session, request["data"]["requestId"])
@@ -78,7 +78,7 @@ async def test_the_agent_buys_a_mug_end_to_end(app: Starlette, client: httpx.Asy
     orders = (await client.get("/orders", headers=alice)).json()["orders"]
     assert [order["id"] for order in orders] == [order_id]
     order = orders[0]
-    assert order["total"] == {"amount": "36.00", "currency": "USD"}
+    assert order["total"] == {"amount": "44.50", "currency": "USD"}
     assert order["payment"]["scheme"] == "fiat_intent"
     assert [(line["itemId"], line["quantity"]) for line in order["items"]] == [
         ("item_limited_glaze_mug", 2)]
@@ -139,7 +139,7 @@ async def test_the_agent_cancels_the_order(app: Starlette, client: httpx.AsyncCl
     [order] = (await client.get("/orders", headers=alice)).json()["orders"]
     assert order["status"] == "confirmed"
     assert f"Cancel order {order['id']}" in asked[-1]["data"]["prompt"]
-    assert "Refund: $36.00" in asked[-1]["data"]["prompt"]
+    assert "Refund: $44.50" in asked[-1]["data"]["prompt"]  # the goods and their shipping
     await agent.approve(session, asked[-1]["data"]["requestId"])
     events = await turn(agent, session)
     assert tools_run(events) == ["cancel_order"]
@@ -160,6 +160,7 @@ async def test_the_agent_starts_a_return_of_a_completed_order(
     await agent.send(session, "return it")
     asked = await turn(agent, session)
     assert tools_run(asked) == ["get_order"] and asked[-1]["type"] == "input.requested"
+    # the goods: shipping is not refunded on a return
     assert "Estimated refund: $36.00" in asked[-1]["data"]["prompt"]
     await agent.approve(session, asked[-1]["data"]["requestId"])
     events = await turn(agent, session)

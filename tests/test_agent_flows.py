@@ -143,7 +143,8 @@ async def test_approval_is_asked_and_a_rejection_is_respected(
     assert asked[-1]["type"] == "input.requested"
     request = asked[-1]["data"]
     assert request["type"] == "approval" and request["options"] == ["approve", "reject"]
-    assert "Total to pay: $36.00" in request["prompt"]
+    assert "Total to pay: $44.50" in request["prompt"]
+    assert "Shipping (Standard Shipping): $8.50" in request["prompt"]  # two mugs ship
     assert "2 × Limited Edition Glaze Mug: $36.00" in request["prompt"]
 
     resumed = await chat.answer(request["requestId"], "reject")
