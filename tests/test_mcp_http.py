@@ -86,7 +86,8 @@ async def test_quote_then_confirm_by_quote_id_pays_once(live: LiveServer) -> Non
                                                     "deliveryAddress": ADDRESS})
         assert quoted["status"] == "confirmation_required"
         quote = quoted["quote"]
-        assert quote["total"]["amount"] == "18.00" and quote["cart"]["items"]
+        # one mug at 18.00 and Standard shipping 8.50
+        assert quote["total"]["amount"] == "26.50" and quote["cart"]["items"]
         assert quote["payment"]["x402"][0]["scheme"] == "exact"
         order = await call(client, "place_order", {"quoteId": quote["quoteId"]})
         assert order["status"] == "confirmed"
@@ -135,7 +136,7 @@ async def test_elicitation_confirms_or_declines(live: LiveServer, mode: str) -> 
         answer["accept"] = True
         order = await call(client, "place_order", args)
         assert order["status"] == "confirmed"
-        assert "Total to pay: $18.00" in prompts[-1] and len(prompts) == 2
+        assert "Total to pay: $26.50" in prompts[-1] and len(prompts) == 2
 
 
 @pytest.mark.parametrize(("language", "locale", "mode"), [
