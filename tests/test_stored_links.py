@@ -112,6 +112,9 @@ def test_the_cli_import_refuses_a_bad_link(db_target: str, tmp_path: Path) -> No
     store["metadata"]["dev.commerce.store.info"]["url"] = EVIL
     path = tmp_path / "evil.json"
     path.write_text(json.dumps(store), encoding="utf-8")
+    # only serve, seed and init create a database (docs/decisions.md)
+    created = CliRunner().invoke(main, ["init", "--db", db_target])
+    assert created.exit_code == 0, created.output
     result = CliRunner().invoke(main, ["catalog", "import", str(path), "--db", db_target])
     assert result.exit_code == 1, result.output
     assert "url" in result.output and "Nothing was imported" in result.output
