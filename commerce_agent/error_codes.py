@@ -52,6 +52,9 @@ STATUS: dict[str, int] = {
     "max_cart_items_exceeded": 400,
     "minimum_order_value": 400,
     "payment_failed": 400,
+    "payment_provider_unavailable": 503,  # the card provider (Stripe) cannot be reached
+    "webhook_signature_invalid": 400,  # a Stripe event not signed with our secret
+    "shipping_method_invalid": 400,  # a shipping option the store does not offer
     "payment_method_unsupported": 400,
     "product_unavailable": 400,
     "promotion_invalid": 400,

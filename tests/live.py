@@ -21,6 +21,9 @@ def cli(*args: str) -> str:
 
 
 def user_token(db_path: str, email: str = "alice@example.com") -> str:
+    """A token for a demo user; the store is seeded first (only serve, seed and init create a
+    database, and a test may ask for a token before any server opened it)."""
+    cli("seed", "--db", db_path)
     return cli("token", "create", "--user", email, "--db", db_path)
 
 

@@ -10,7 +10,14 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.commerce.admin import import_routes, item_routes, order_routes, store_routes
+from commerce_agent.commerce.admin import (
+    image_routes,
+    import_routes,
+    item_routes,
+    mail_routes,
+    order_routes,
+    store_routes,
+)
 from commerce_agent.commerce.admin.operations import ADMIN_OPERATIONS
 from tests.admin_support import CERAMICS, EBOOKS, merchant_headers
 from tests.lifecycle_support import complete, mug_order
@@ -19,7 +26,7 @@ pytestmark = pytest.mark.both_backends
 
 ADMIN_ROUTES = sorted((method, route.path) for route in
                       [*store_routes.routes, *item_routes.routes, *order_routes.routes,
-                       *import_routes.routes]
+                       *import_routes.routes, *image_routes.routes, *mail_routes.routes]
                       for method in route.methods or () if method != "HEAD")
 BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/admin/stores"): {"name": "Shop", "currency": "USD"},

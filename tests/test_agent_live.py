@@ -173,4 +173,4 @@ async def test_a_checkout_killed_mid_turn_never_buys_twice(
     placed = [e for e in journal if e["type"] == "agent.tool_result"
               and e["data"]["tool"]["name"] == "connection__commerce__place_order"]
     assert len(placed) == 1 and placed[0]["data"]["result"]["orderId"] == order["id"]
-    assert order["total"]["amount"] == "36.00"
+    assert order["total"]["amount"] == "44.50"

@@ -270,7 +270,7 @@ async def test_a_cancel_the_openai_model_asks_for_waits_for_approval(
             assert asked["type"] == "input.requested"
             assert f"Cancel order {order_id} from Hearth & Kiln Ceramics?" in \
                 asked["data"]["prompt"]
-            assert "Refund: $18.00" in asked["data"]["prompt"]
+            assert "Refund: $26.50" in asked["data"]["prompt"]
             assert "agent.tool_result" not in [e["type"] for e in events]
             answered = await client.post(
                 f"{MOUNT}/session/{session_id}",

@@ -375,7 +375,7 @@ async def test_an_approval_of_what_changed_since_is_asked_again(
     app.state.agent.agents["shopper"].model = Direct("place_order", args)
     chat = Chat(client)
     first = (await chat.signed_in("go"))[-1]["data"]
-    assert "Total to pay: $18.00" in first["prompt"]
+    assert "Total to pay: $26.50" in first["prompt"]  # with shipping
     await add_item(client, alice, args["cartId"], "item_stoneware_dinner_plate", 2)
     again = await chat.answer(first["requestId"], "approve")
     asked = again[-1]
@@ -383,7 +383,7 @@ async def test_an_approval_of_what_changed_since_is_asked_again(
     assert asked["data"]["requestId"] != first["requestId"]
     assert asked["data"]["toolCallId"] == first["toolCallId"]
     assert "Stoneware Dinner Plate" in asked["data"]["prompt"]
-    assert "Total to pay: $18.00" not in asked["data"]["prompt"]
+    assert "Total to pay: $26.50" not in asked["data"]["prompt"]
     assert (await client.get("/orders", headers=alice)).json()["orders"] == []
     stale = await client.post(
         f"{MOUNT}/session/{chat.session_id}",

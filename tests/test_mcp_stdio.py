@@ -95,7 +95,7 @@ async def test_stdio_on_a_database_file(tmp_path: Path) -> None:
         assert cart["items"][0]["quantity"] == 1
         order = await call(client, "place_order", {"cartId": cart_id,
                                                    "deliveryAddress": ADDRESS})
-        assert order["status"] == "confirmed" and order["total"]["amount"] == "18.00"
+        assert order["status"] == "confirmed" and order["total"]["amount"] == "26.50"
 
 
 def test_the_python_snippet_runs(live: LiveServer, tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_a_shopper_buys_a_variant_item_with_the_test_card(chromium: Any,
     add_classic_mug(page)
     browser.screenshot(page, "product")
     page.goto("/shop/cart")
-    page.get_by_text("Total $62.00").wait_for()
+    page.get_by_text("Total $70.50").wait_for()  # 62.00 of goods and Standard shipping 8.50
     browser.screenshot(page, "cart")
     check_out(page, "4242424242424242")
     page.wait_for_url(re.compile(r"/shop/orders/ord_"))
@@ -129,7 +129,7 @@ def test_a_shopper_buys_a_variant_item_with_the_test_card(chromium: Any,
 
     [order] = orders_of(server, "alice@example.com")
     assert page.url.endswith(f"/shop/orders/{order['id']}")
-    assert order["status"] == "confirmed" and order["total"]["amount"] == "62.00"
+    assert order["status"] == "confirmed" and order["total"]["amount"] == "70.50"
     [line] = order["items"]
     assert (line["itemId"], line["variantId"], line["addOnIds"], line["quantity"]) == \
         ("item_classic_mug", "var_mug_blue_16oz", ["addon_ceramics_gift_box"], 2)
