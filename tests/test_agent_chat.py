@@ -157,7 +157,8 @@ async def test_chat_asks_for_approval_until_it_gets_an_option(live_server: LiveS
             keyboard.lines.put("1 Main St, Springfield, US")
             await keyboard.until(r"- 2 × Limited Edition Glaze Mug: \$36\.00\n"
                                  r"Delivery to: 1 Main St, Springfield, US\n"
-                                 r"Total to pay: \$36\.00")
+                                 r"Shipping \(Standard Shipping\): \$8\.50\n"
+                                 r"Total to pay: \$44\.50")
             await keyboard.until(r"\[approve/reject\]> ")
             keyboard.lines.put("maybe")  # not an option: asked again
             await keyboard.until(r"\[approve/reject\]> ", count=2)

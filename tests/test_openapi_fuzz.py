@@ -48,7 +48,14 @@ DATA_DEPENDENT = {
                          "GET /search", "GET /orders",
                          "GET /webhooks", "GET /webhooks/{webhook_id}/deliveries",
                          "GET /admin/orders", "GET /admin/returns",
-                         "GET /admin/stores/{store_id}/items")},
+                         "GET /admin/stores/{store_id}/items", "GET /carts",
+                         "GET /admin/mail")},
+    ("POST /carts/adopt", "bad_request", "/guestToken"): "a guest token this server did not "
+                                                         "issue",
+    ("PUT /carts/{cart_id}/shipping", "shipping_method_invalid", "/shippingMethodId"):
+        "a shipping option the cart's store does not offer",
+    ("POST /orders", "shipping_method_invalid", "/shippingMethodId"):
+        "a shipping option the cart's store does not offer",
     ("POST /carts", "bad_request", "/storeId"): "no store has this id",
     ("POST /carts/{cart_id}/items", "bad_request", "/itemId"): "no item of the cart's store",
     ("POST /carts/{cart_id}/items", "bad_request", "/variantId"): "no such variant",

@@ -232,9 +232,10 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                     "4242424242424242 succeeds, 4000000000000002 is declined.",
         tags=("Payments",)),
     ("GET", "/shop/pay/{intent_id}"): Operation(
-        page("The payment page of a Stripe PaymentIntent: Stripe's card form, for the link the "
-             "agent and MCP hand the shopper (`?secret=` is the intent's client secret).",
-             200, 404),
+        {**page("The payment page of a Stripe PaymentIntent: Stripe's card form, for the link "
+                "the agent and MCP hand the shopper (`?secret=` is the intent's client secret).",
+                200),
+         404: Answer("No payment intent with this id and secret.", models.Error)},
         query=(Param("secret", str, "The PaymentIntent's client secret."),
                Param("return", str, "A path on this shop to come back to after paying.")),
         tags=("Web app",)),
