@@ -55,6 +55,15 @@ class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     location: Location | None = None
 
 
+class Taxation(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """The store's one tax rate (`dev.commerce.store.taxation`; services/carts/charges.py)."""
+
+    rate: Annotated[str, Meta(pattern=r"^(100(\.0+)?|\d{1,2}(\.\d+)?)$")] | \
+        Annotated[float, Meta(ge=0, le=100)]  # a percentage
+    taxOnShipping: bool = False
+    name: str = ""
+
+
 class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
     """Fields to change. info, policies, shipping and constraints replace the store's
     dev.commerce.store.* documents (docs/sample-data.md, "Store metadata")."""
@@ -68,7 +77,7 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
     constraints: Document | UnsetType = UNSET
     # Let the fulfillment simulator move this store's new orders (the sample stores do).
     simulateFulfillment: bool | UnsetType = UNSET
-    taxation: Document | UnsetType = UNSET  # {rate (percent), taxOnShipping, name}
+    taxation: Taxation | UnsetType = UNSET
 
 
 class NewCatalog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -199,7 +208,7 @@ async def update_store(request: Request) -> Response:
             if name is None:
                 changes[key] = msgspec.to_builtins(value)
             else:
-                metadata[name] = {**value, "_version": "1.0"}
+                metadata[name] = {**msgspec.to_builtins(value), "_version": "1.0"}
         if SHIPPING in metadata:
             _check_shipping(metadata[SHIPPING])
         if charges.TAXATION in metadata:
