@@ -6,14 +6,15 @@ and host serves it at `GET /images/{id}` (the URL an item's image gallery then l
 from __future__ import annotations
 
 import msgspec
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent import clock
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.admin.uploads import read_upload
 from commerce_agent.commerce.storage import images as storage
-from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.errors import validation_error
 from commerce_agent.http import json_response
 from commerce_agent.ids import new_id
 from commerce_agent.routing import Route
@@ -46,28 +47,9 @@ def media_of(data: bytes) -> str | None:
 
 
 async def _read_image(request: Request) -> tuple[str, bytes]:
-    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media not in SIGNATURES:
-        raise CommerceError(415, "unsupported_media_type",
-                            "Send a PNG, JPEG, GIF or WebP image as the body.")
-    too_large = CommerceError(413, "payload_too_large",
-                              f"The image exceeds {MAX_IMAGE_BYTES} bytes.",
-                              params={"limit": MAX_IMAGE_BYTES})
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_IMAGE_BYTES:
-        raise too_large
-    chunks, size = [], 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_IMAGE_BYTES:
-                raise too_large
-            chunks.append(chunk)
-    except ClientDisconnect:
-        raise CommerceError(400, "bad_request", "The upload was cut off.") from None
-    data = b"".join(chunks)
-    if not data:
-        raise validation_error("body", "must be the image (it is empty)")
+    media, data = await read_upload(request, SIGNATURES, MAX_IMAGE_BYTES,
+                                    wrong_type="Send a PNG, JPEG, GIF or WebP image as the body.",
+                                    what="image")
     if media_of(data) != media:
         raise validation_error("body", f"is not a {media.removeprefix('image/').upper()} "
                                "image (its content says otherwise)")

@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 
 import msgspec
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
+from commerce_agent.commerce.admin.uploads import read_upload
 from commerce_agent.commerce.catalog_import.loader import import_catalog, read_data
 from commerce_agent.commerce.catalog_import.source import ImportFailed, ImportProblem
 from commerce_agent.commerce.storage import catalog as catalog_storage
@@ -44,28 +45,10 @@ class ImportResult(msgspec.Struct):
 
 async def _read_file(request: Request) -> bytes:
     """The request body, refused past MAX_IMPORT_BYTES (413) and for other media types (415)."""
-    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media not in MEDIA_TYPES:
-        raise CommerceError(415, "unsupported_media_type",
-                            "Send the file as text/csv or application/json.")
-    declared = request.headers.get("content-length", "")
-    too_large = CommerceError(413, "payload_too_large",
-                              f"The file exceeds {MAX_IMPORT_BYTES} bytes.",
-                              params={"limit": MAX_IMPORT_BYTES})
-    if declared.isdigit() and int(declared) > MAX_IMPORT_BYTES:
-        raise too_large
-    chunks, size = [], 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_IMPORT_BYTES:
-                raise too_large
-            chunks.append(chunk)
-    except ClientDisconnect:
-        raise CommerceError(400, "bad_request", "The upload was cut off.") from None
-    if not size:
-        raise validation_error("body", "must be the catalog file (it is empty)")
-    return b"".join(chunks)
+    _, data = await read_upload(request, MEDIA_TYPES, MAX_IMPORT_BYTES,
+                                wrong_type="Send the file as text/csv or application/json.",
+                                what="catalog file")
+    return data
 
 
 def _problem(problem: ImportProblem) -> dict[str, object]:
