@@ -93,14 +93,18 @@ async def catalog_stock(db: Database, catalog_id: str) -> list[Row]:
         "WHERE items.catalog_id = :catalog AND items.status = 'active'", {"catalog": catalog_id})
 
 
+def items_with_stock_statement(item_ids: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The statement of `items_with_stock`, to send beside others (Transaction.fetch_each)."""
+    placeholders, params = named_list("i", item_ids)
+    return ("SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
+            "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
+            f"WHERE items.id IN ({placeholders}) AND items.status = 'active' "
+            "ORDER BY items.position", params)
+
+
 async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
                            ) -> list[Row]:
-    placeholders, params = named_list("i", item_ids)
-    return await db.fetch_all(
-        "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
-        "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
-        f"WHERE items.id IN ({placeholders}) AND items.status = 'active' "
-        "ORDER BY items.position", params)
+    return await db.fetch_all(*items_with_stock_statement(item_ids))
 
 
 # The ids a statement is asked about, bound as one JSON array: one parameter however many

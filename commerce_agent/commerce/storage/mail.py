@@ -22,8 +22,8 @@ async def recipient(tx: Transaction, user_id: str) -> Row | None:
 
 
 async def add(tx: Transaction, message: dict[str, Any]) -> None:
-    """Queue one message, in the caller's transaction."""
-    await tx.execute(
+    """Queue one message, in the caller's transaction (deferred: Transaction.defer)."""
+    await tx.defer(
         f"INSERT INTO mail_messages ({_COLUMNS}) VALUES (:id, :kind, :order_id, :store_id, "
         ":recipient_id, :to_address, :locale, :subject, :body, 'pending', 0, :at, :at, :at)",
         message)

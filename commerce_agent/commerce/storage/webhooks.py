@@ -90,13 +90,13 @@ async def cancel_pending(tx: Transaction, subscription_id: str, reason: str, at:
 # --- events and deliveries ----------------------------------------------------------------
 
 async def insert_event(tx: Transaction, event: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO webhook_events (id, owner_id, event, store_id, body, created_at) "
         "VALUES (:id, :owner, :event, :store, :body, :at)", event)
 
 
 async def insert_delivery(tx: Transaction, delivery: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, attempts, "
         "next_attempt_at, created_at, updated_at) VALUES (:id, :subscription, :event, "
         "'pending', 0, :at, :at, :at)", delivery)

@@ -340,11 +340,16 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
                                      priced)
     for placed in docs:
         await storage.insert_order(tx, principal.user_id, placed)
-    if cart.row["id"] is not None and not await cart_storage.mark_submitted(
-            tx, str(cart.row["id"]), doc["createdAt"]):
-        raise CommerceError(409, "cart_already_submitted",
-                            "This cart has already been turned into an order.",
-                            params={"id": cart.row["id"]})
+    if cart.row["id"] is not None:
+        cart_id = str(cart.row["id"])
+
+        def submitted(changed: int) -> None:
+            if changed != 1:
+                raise CommerceError(409, "cart_already_submitted",
+                                    "This cart has already been turned into an order.",
+                                    params={"id": cart_id})
+
+        await cart_storage.mark_submitted(tx, cart_id, doc["createdAt"], submitted)
     rendered = [await lifecycle.order_created(tx, principal.user_id, placed)
                 for placed in docs]
     # Stock last: on PostgreSQL a popular item's row stays locked from this UPDATE to the
