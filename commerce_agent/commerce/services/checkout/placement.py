@@ -280,14 +280,22 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
 
 async def _take_stock(tx: Transaction, cart: CartView) -> None:
     # In one order of rows for every order: two orders taking the same items never wait for
-    # each other's row locks crosswise (a deadlock) on PostgreSQL.
+    # each other's row locks crosswise (a deadlock) on PostgreSQL. Deferred with checks: the
+    # lines' statements travel together (docs/postgres.md), checked before COMMIT.
     for line in sorted(cart.lines, key=lambda line: (line.item_id, line.variant_id)):
-        if not await catalog_storage.decrement_stock(tx, line.item_id, line.variant_id,
-                                                     line.quantity):
-            raise CommerceError(
-                409, "insufficient_stock", "An item sold out while the order was placed.",
-                details=[{"type": "business_logic", "resourceId": line.item_id,
-                          "reason": "insufficient_stock"}])
+        assert line.item is not None
+        item_id = line.item_id
+
+        def taken(count: int, item_id: str = item_id) -> None:
+            if count != 1:
+                raise CommerceError(
+                    409, "insufficient_stock", "An item sold out while the order was placed.",
+                    details=[{"type": "business_logic", "resourceId": item_id,
+                              "reason": "insufficient_stock"}])
+
+        await catalog_storage.take_stock(
+            tx, item_id, line.variant_id, line.quantity,
+            counted=line.variant_id in line.item.stock, check=taken)
 
 
 async def _payment_required(tx: Transaction, principal: Principal, cart: CartView,
