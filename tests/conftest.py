@@ -17,8 +17,8 @@ from commerce_agent.app import create_app
 from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.payments import exact
 from commerce_agent.settings import Settings
-from tests.live import LiveServer, start_live_server
-from tests.pg import (
+from tests.support.live import LiveServer, start_live_server
+from tests.support.pg import (
     Templates,
     empty_postgres_url,
     postgres_template,
@@ -50,11 +50,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 # Layers the fast subset leaves out (`pytest -m "not live and not browser and not postgres"`):
 # a test is `live` when it starts servers or subprocesses, `browser` when it drives chromium,
-# `postgres` when it runs on PostgreSQL. Marked here from what each test uses, so no test
+# `postgres` when it runs on PostgreSQL. Marked here from what each test uses and where it
+# lives (everything under tests/live/ is live, under tests/browser/ browser), so no test
 # module has to remember to mark itself.
 LIVE_FIXTURES = frozenset({"live_server", "live_db", "servers"})
-LIVE_MODULES = ("tests.live", "tests.multiprocess", "tests.pg_cluster", "subprocess")
-BROWSER_MODULES = ("tests.browser", "playwright")
+LIVE_MODULES = ("tests.live", "tests.support.live", "tests.support.multiprocess",
+                "tests.support.pg_cluster", "subprocess")
+BROWSER_MODULES = ("tests.browser", "tests.support.browser", "playwright")
 POSTGRES_FIXTURES = frozenset({"postgres_url", "empty_postgres_url", "postgres_template",
                                "postgres_templates"})
 
@@ -79,7 +81,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         module = getattr(item, "module", None)
         if module is None:
             continue
-        imported = imports_of.setdefault(module.__name__, _imports(module))
+        imported = imports_of.setdefault(module.__name__, _imports(module) | {module.__name__})
         fixtures = set(getattr(item, "fixturenames", ()))
         params = getattr(getattr(item, "callspec", None), "params", {})
         if _uses(imported, BROWSER_MODULES):
@@ -88,7 +90,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 or module.__name__.endswith("_live"):
             item.add_marker(pytest.mark.live)
         if params.get("backend") == "postgres" or fixtures & POSTGRES_FIXTURES \
-                or _uses(imported, ("tests.pg", "psycopg")):
+                or _uses(imported, ("tests.support.pg", "psycopg")):
             item.add_marker(pytest.mark.postgres)
 
 
