@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import ExitStack
 from typing import Any
 
 import httpx
-import msgspec
 import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
-from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.payments import exact
 from commerce_agent.settings import Settings
+from tests.support.app import MEDIA, token_for
 from tests.support.live import LiveServer, start_live_server
 from tests.support.pg import (
     Templates,
@@ -29,7 +28,6 @@ from tests.support.pg import (
 # Fixtures, found here by pytest.
 __all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
 
-MEDIA = "application/commerce+json; version=1.0"
 
 # Tests import eth_account directly too; import it the server's way first, so its py_ecc
 # dependency cannot leave the recursion limit raised for the rest of the run.
@@ -148,11 +146,6 @@ async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
         yield http
 
 
-async def token_for(app: Starlette, user_id: str) -> str:
-    async with app.state.db.transaction() as tx:
-        return await mint_token(tx, user_id, "test")
-
-
 @pytest.fixture
 async def alice(app: Starlette) -> dict[str, str]:
     """Authorization headers for the demo user Alice."""
@@ -195,14 +188,3 @@ def servers() -> Iterator[list[LiveServer]]:
         server.stop()
 
 
-@asynccontextmanager
-async def running(settings: Settings, **changes: Any
-                  ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
-    """Another app on the same settings (and database file), with Alice's headers."""
-    application = create_app(msgspec.structs.replace(settings, **changes))
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test",
-                                     headers={"Accept": MEDIA}) as http:
-            token = await token_for(application, "user_alice")
-            yield application, http, {"Authorization": f"Bearer {token}"}

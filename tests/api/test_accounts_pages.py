@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import httpx
@@ -10,28 +9,7 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.auth.pages import safe_next, sign_in_form
-
-CSRF_RE = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
-
-
-def csrf_of(page: httpx.Response) -> str:
-    match = CSRF_RE.search(page.text)
-    assert match, page.text
-    return match.group(1)
-
-
-async def form_post(client: httpx.AsyncClient, path: str, page_path: str | None = None,
-                    **fields: str) -> httpx.Response:
-    """GET the form page, then POST the fields with the page's CSRF token."""
-    page = await client.get(page_path or path)
-    assert page.status_code == 200, page.text
-    return await client.post(path, data={"csrf_token": csrf_of(page), **fields})
-
-
-async def browser_sign_in(client: httpx.AsyncClient, email: str = "alice@example.com",
-                          password: str = "alice-demo-pass",  # noqa: S107 - demo user
-                          **extra: str) -> httpx.Response:
-    return await form_post(client, "/account/sign-in", email=email, password=password, **extra)
+from tests.support.pages import browser_sign_in, csrf_of, form_post
 
 
 def cookie_header(response: httpx.Response, name: str) -> str:

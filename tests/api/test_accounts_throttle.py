@@ -14,8 +14,8 @@ from commerce_agent.app import create_app
 from commerce_agent.auth import throttle
 from commerce_agent.i18n.messages import translate
 from commerce_agent.settings import Settings
-from tests.api.test_accounts_pages import browser_sign_in
 from tests.support.agent_support import consent
+from tests.support.pages import browser_sign_in
 
 pytestmark = pytest.mark.both_backends
 

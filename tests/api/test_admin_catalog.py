@@ -10,8 +10,8 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from tests.api.test_agent_tools import run
 from tests.support.admin_support import CERAMICS, merchant_headers, subscribe, webhook_events
+from tests.support.agent_support import run
 from tests.support.helpers import add_item, new_cart
 from tests.support.lifecycle_support import mug_order, stock
 

@@ -11,33 +11,17 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent.tools import ToolContext, ToolFailure, all_tools
+from commerce_agent.agent.tools import ToolFailure
 from commerce_agent.agent.tools import orders as order_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
+from tests.support.agent_support import ALICE, context, run, tool
 from tests.support.helpers import US_ADDRESS
 
 pytestmark = pytest.mark.both_backends
 
-ALICE = Principal("user_alice", "alice@example.com", "Alice Martin")
 BOB = Principal("user_bob", "bob@example.com", "Bob")
 MUG = "item_limited_glaze_mug"
-
-
-def tool(short_name: str) -> Any:
-    return next(t for t in all_tools() if t.short_name == short_name)
-
-
-def context(app: Starlette, principal: Principal | None, key: str) -> ToolContext:
-    state = app.state
-    return ToolContext(state.db, state.settings, state.pay_to, principal, key)
-
-
-async def run(app: Starlette, name: str, args: dict[str, Any],
-              principal: Principal | None = ALICE, key: str | None = None) -> Any:
-    chosen = tool(name)
-    chosen.check_args(args)
-    return await chosen.run(context(app, principal, key or f"agent-test-{name}-{args}"), args)
 
 
 async def alice_cart(client: httpx.AsyncClient, alice: dict[str, str], quantity: int = 1

@@ -5,12 +5,12 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.api.test_errors import assert_error
 from tests.support.helpers import (
     CERAMICS,
     LIMITED_MUG,
     US_ADDRESS,
     add_item,
+    assert_error,
     new_cart,
     pay_and_order,
 )

@@ -7,21 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.helpers import CERAMICS, LIMITED_MUG
-
-SHAPE = {"code", "message", "details", "userMessage", "nextActions", "type", "title", "status",
-         "detail", "instance", "timestamp"}
-
-
-def assert_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/commerce+json")
-    body: dict[str, Any] = response.json()
-    assert SHAPE <= body.keys()
-    assert body["code"] == code
-    assert body["status"] == status
-    assert body["userMessage"]["localizationKey"] == f"error.{code}"
-    return body
+from tests.support.helpers import CERAMICS, LIMITED_MUG, assert_error
 
 
 async def test_unknown_route_is_404_in_error_shape(client: httpx.AsyncClient) -> None:

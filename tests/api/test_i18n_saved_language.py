@@ -12,7 +12,7 @@ from commerce_agent.auth.tokens import revoke_token
 from commerce_agent.i18n import DEFAULT_LOCALE, middleware
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import names_a_language
-from tests.conftest import token_for
+from tests.support.app import token_for
 
 pytestmark = pytest.mark.both_backends
 

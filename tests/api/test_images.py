@@ -10,8 +10,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.settings import Settings
-from tests.conftest import running
 from tests.support.admin_support import CERAMICS, EBOOKS, merchant_headers
+from tests.support.app import running
 
 pytestmark = pytest.mark.both_backends
 # A 1×1 PNG.

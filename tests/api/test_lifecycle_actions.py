@@ -12,7 +12,7 @@ from starlette.applications import Starlette
 from commerce_agent import clock
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.commerce.services.fulfillment.plans import Context
-from tests.api.test_errors import assert_error
+from tests.support.helpers import assert_error
 from tests.support.lifecycle_support import (
     PORTLAND_NEARBY,
     action_ids,

@@ -10,8 +10,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from tests.api.test_errors import assert_error
-from tests.support.helpers import US_ADDRESS, add_item, new_cart, pay_and_order
+from tests.support.helpers import US_ADDRESS, add_item, assert_error, new_cart, pay_and_order
 from tests.support.lifecycle_support import action_ids, advance, get_order, order, place
 
 pytestmark = pytest.mark.both_backends

@@ -14,8 +14,7 @@ from commerce_agent.cli import main
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.errors import CommerceError
 from commerce_agent.settings import Settings
-from tests.api.test_errors import assert_error
-from tests.support.helpers import US_ADDRESS
+from tests.support.helpers import US_ADDRESS, assert_error
 from tests.support.lifecycle_support import (
     action_ids,
     complete,

@@ -17,8 +17,8 @@ from starlette.applications import Starlette
 from commerce_agent.commerce.services.mail.sender import SmtpTarget
 from commerce_agent.commerce.storage import mail as storage
 from commerce_agent.settings import Settings
-from tests.conftest import running
 from tests.support.admin_support import CERAMICS, EBOOKS, merchant_headers
+from tests.support.app import running
 from tests.support.lifecycle_support import mug_order, order
 
 pytestmark = pytest.mark.both_backends

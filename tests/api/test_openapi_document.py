@@ -7,7 +7,6 @@ import re
 from typing import Any
 
 import httpx
-import jsonschema
 import msgspec
 import pytest
 from openapi_spec_validator import validate
@@ -21,16 +20,9 @@ from commerce_agent.commerce.routes.webhooks import CreateWebhookRequest
 from commerce_agent.commerce.services.carts.pricing import MAX_LINE_QUANTITY
 from commerce_agent.commerce.services.profile import ProfilePatch
 from commerce_agent.openapi.generator import undocumented
+from tests.support.openapi import check, fetch_document
 
 ALICE = {"email": "alice@example.com", "password": "alice-demo-pass"}
-
-
-async def fetch_document(client: httpx.AsyncClient) -> dict[str, Any]:
-    response = await client.get("/openapi.json")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("application/json")
-    document: dict[str, Any] = response.json()
-    return document
 
 
 def app_routes(routes: list[BaseRoute], prefix: str = "") -> set[tuple[str, str]]:
@@ -133,25 +125,6 @@ async def test_auth_and_idempotency_follow_the_handlers(client: httpx.AsyncClien
     assert "#/components/parameters/IdempotencyKey" not in params("/auth/token", "post")
     assert "limit" in params("/stores", "get") and "cursor" in params("/stores", "get")
     assert "cart_id" in params("/carts/{cart_id}/items/{line_id}", "patch")
-
-
-def check(document: dict[str, Any], method: str, path: str,
-          response: httpx.Response) -> None:
-    """The answer matches what the document says for its status (or `default`)."""
-    responses = document["paths"][path][method.lower()]["responses"]
-    status = str(response.status_code)
-    spec = responses.get(status) or responses.get(f"{status[0]}XX") or responses["default"]
-    media = response.headers.get("content-type", "").split(";")[0]
-    if "content" not in spec:
-        assert not response.content, (method, path, status)
-        return
-    assert media in spec["content"] or "*/*" in spec["content"], (method, path, media)
-    if not media.endswith("json"):
-        return
-    schema = spec["content"].get(media, spec["content"].get("*/*"))["schema"]
-    jsonschema.validate(response.json(),
-                        {**schema, "components": document["components"]},
-                        cls=jsonschema.Draft202012Validator)
 
 
 async def test_real_answers_match_their_documented_schemas(client: httpx.AsyncClient,

@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from commerce_agent.commerce.orders import feed as order_feed
 from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed
 from commerce_agent.commerce.storage import order_events as storage
-from tests.api.test_errors import assert_error
+from tests.support.helpers import assert_error
 from tests.support.lifecycle_support import advance, get_order, kitchen_order, mug_order
 from tests.support.sse import apply, parse, updates
 

@@ -9,13 +9,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.test_errors import assert_error
 from tests.support.helpers import (
     CERAMICS,
     DECLINED_CARD,
     LIMITED_MUG,
     US_ADDRESS,
     add_item,
+    assert_error,
     buy,
     confirm_fiat,
     fiat_entry,

@@ -11,8 +11,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.errors import CommerceError
-from tests.api.test_agent_tools import run
 from tests.support.admin_support import CERAMICS, merchant_headers
+from tests.support.agent_support import run
 from tests.support.helpers import LIMITED_MUG, US_ADDRESS, add_item, new_cart, pay_and_order
 
 pytestmark = pytest.mark.both_backends

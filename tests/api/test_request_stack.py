@@ -16,7 +16,7 @@ from commerce_agent.commerce import versions
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import json_response
 from commerce_agent.settings import Settings
-from tests.conftest import MEDIA
+from tests.support.app import MEDIA
 
 
 def _varies(response: httpx.Response) -> set[str]:

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, Router
 
 from commerce_agent.routing import IndexedRouter
-from tests.conftest import MEDIA
+from tests.support.app import MEDIA
 
 
 def _sample_paths(app: Starlette) -> list[str]:

@@ -12,13 +12,13 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.services.carts import charges
-from tests.api.test_errors import assert_error
 from tests.support.admin_support import merchant_headers
 from tests.support.helpers import (
     CERAMICS,
     LIMITED_MUG,
     US_ADDRESS,
     add_item,
+    assert_error,
     new_cart,
     pay_and_order,
 )

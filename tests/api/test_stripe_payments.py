@@ -21,8 +21,14 @@ from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.payments.stripe_api import StripeConfig, StripeUnavailable
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.settings import Settings
-from tests.api.test_errors import assert_error
-from tests.support.helpers import LIMITED_MUG, US_ADDRESS, add_item, new_cart, payment_header
+from tests.support.helpers import (
+    LIMITED_MUG,
+    US_ADDRESS,
+    add_item,
+    assert_error,
+    new_cart,
+    payment_header,
+)
 from tests.support.lifecycle_support import complete, get_order
 from tests.support.stripe_support import (
     DECLINED,

@@ -12,9 +12,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.shop import merchants
-from tests.api.test_accounts_pages import browser_sign_in
-from tests.api.test_web_pages import page_csrf
 from tests.support.admin_support import CERAMICS
+from tests.support.pages import browser_sign_in, page_csrf
 
 PAGES = ["/console", "/console/catalog", "/console/import", "/console/returns",
          "/console/webhooks"]

@@ -15,15 +15,7 @@ from click.testing import CliRunner
 from commerce_agent import workers
 from commerce_agent.cli import main
 from commerce_agent.web import static_files
-from tests.api.test_accounts_pages import browser_sign_in, csrf_of
-
-DATA_CSRF = re.compile(r'data-csrf="([0-9a-f]*)"')
-
-
-def page_csrf(page: httpx.Response) -> str:
-    match = DATA_CSRF.search(page.text)
-    assert match, page.text
-    return match.group(1)
+from tests.support.pages import browser_sign_in, csrf_of, page_csrf
 
 
 async def signed_in_token(client: httpx.AsyncClient) -> httpx.Response:

@@ -25,8 +25,9 @@ from commerce_agent.commerce.services.webhooks.sender import retry_after_seconds
 from commerce_agent.commerce.storage import webhooks as storage
 from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
-from tests.api.test_errors import assert_error
-from tests.api.test_webhooks import (
+from tests.support.app import running
+from tests.support.helpers import assert_error, buy
+from tests.support.webhooks import (
     HARD_TIMEOUT,
     Answer,
     Receiver,
@@ -36,8 +37,6 @@ from tests.api.test_webhooks import (
     stored_events,
     subscribe,
 )
-from tests.conftest import running
-from tests.support.helpers import buy
 
 pytestmark = pytest.mark.both_backends
 

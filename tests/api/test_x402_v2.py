@@ -14,8 +14,8 @@ from eth_account import Account
 from starlette.applications import Starlette
 from x402.http.utils import decode_payment_required_header
 
-from tests.api.test_errors import assert_error
-from tests.live.test_x402_sdk import encoded, mug_order, order_count, payment_required, sdk_client
+from tests.support.helpers import assert_error
+from tests.support.x402 import encoded, mug_order, order_count, payment_required, sdk_client
 
 pytestmark = pytest.mark.both_backends
 

@@ -12,13 +12,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_web_browser import (
+from tests.support import browser
+from tests.support.browser import (
     PASSWORDS,
     api_token,
     chromium,  # noqa: F401 - the module's browser, launched against `server` below
     signed_in_page,
 )
-from tests.support import browser
 from tests.support.live import LiveServer, cli, start_live_server
 
 MERCHANT = "shopkeeper@hearth.example"

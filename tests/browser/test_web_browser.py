@@ -13,11 +13,14 @@ import httpx
 import pytest
 
 from tests.support import browser
+from tests.support.browser import (
+    TIMEOUT,
+    add_classic_mug,
+    api_token,
+    check_out,
+    signed_in_page,
+)
 from tests.support.live import LiveServer, cli, start_live_server
-
-TIMEOUT = 15_000  # ms, for each wait on the page
-PASSWORDS = {"alice@example.com": "alice-demo-pass", "bob@example.com": "bob-demo-pass",
-             "carol@example.com": "carol-demo-pass"}
 
 
 @pytest.fixture(scope="module")
@@ -32,50 +35,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         live.stop()
 
 
-@pytest.fixture(scope="module")
-def chromium(server: LiveServer) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = browser.launch(playwright)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
 def other_name(server: LiveServer) -> str:
     """The server under another name than its --base-url: links the server writes must
     still work from pages opened there."""
     return server.url.replace("127.0.0.1", "localhost")
-
-
-def signed_in_page(chromium: Any, server: LiveServer, email: str, next_url: str = "/",
-                   origin: str | None = None) -> Any:
-    """A new browser context signed in through the account page, on `next_url`."""
-    origin = origin or server.url
-    context = chromium.new_context(base_url=origin, viewport={"width": 1200, "height": 900})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    page.goto(f"/account/sign-in?next={next_url}")
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORDS[email])
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(re.compile(re.escape(origin + next_url.split("?")[0])))
-    return page
-
-
-def api_token(server: LiveServer, email: str = "alice@example.com") -> str:
-    """A bearer token for reading back through the Commerce API (one sign-in per user and
-    server: each module's server has its own database, so a token is good on its server only)."""
-    if email not in server.tokens:
-        answer = httpx.post(f"{server.url}/auth/token",
-                            json={"email": email, "password": PASSWORDS[email]})
-        server.tokens[email] = answer.json()["accessToken"]
-    return server.tokens[email]
 
 
 def orders_of(server: LiveServer, email: str) -> list[dict[str, Any]]:
@@ -84,27 +47,6 @@ def orders_of(server: LiveServer, email: str) -> list[dict[str, Any]]:
     assert answer.status_code == 200
     orders: list[dict[str, Any]] = answer.json()["orders"]
     return orders
-
-
-def add_classic_mug(page: Any) -> None:
-    page.goto("/shop/items/item_classic_mug")
-    page.get_by_label(re.compile(r"Cobalt Blue / 16 oz")).check()
-    page.get_by_label(re.compile(r"Gift Box")).check()
-    page.get_by_label("Quantity").fill("2")
-    page.get_by_role("button", name="Add to cart").click()
-    page.get_by_role("link", name="Go to the cart").wait_for()
-
-
-def check_out(page: Any, card: str) -> None:
-    page.goto("/shop/cart")
-    page.locator("#carts[data-ready=true]").wait_for()  # the script's forms are in place
-    address = page.get_by_label("Address")  # asked only when something ships
-    if address.count():
-        address.first.fill("1 Main St, Springfield")
-        page.get_by_label("Country code").first.fill("US")
-    page.get_by_role("button", name="Place the order").click()
-    page.get_by_label("Card number").fill(card)
-    page.get_by_role("button", name="Pay").click()
 
 
 def test_a_shopper_buys_a_variant_item_with_the_test_card(chromium: Any,

@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.test_web_browser import (
+from tests.support import browser
+from tests.support.browser import (
     PASSWORDS,
     add_classic_mug,
     api_token,
@@ -22,7 +23,6 @@ from tests.browser.test_web_browser import (
     chromium,  # noqa: F401 - the module's browser, launched against `server` below
     signed_in_page,
 )
-from tests.support import browser
 from tests.support.live import LiveServer, cli, start_live_server
 
 MERCHANT = "owner@hearth.example"

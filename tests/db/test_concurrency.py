@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import token_for
+from tests.support.app import token_for
 from tests.support.helpers import (
     LIMITED_MUG,
     US_ADDRESS,

@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from commerce_agent import clock
 from commerce_agent.auth import bearer
 from commerce_agent.auth.tokens import hash_token, mint_token
-from tests.conftest import token_for
+from tests.support.app import token_for
 from tests.support.elsewhere import read_one, write
 
 pytestmark = pytest.mark.both_backends

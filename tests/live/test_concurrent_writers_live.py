@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.live.test_order_updates_live import watch
 from tests.support.helpers import US_ADDRESS, add_item, confirm_fiat, new_cart, payment_header
 from tests.support.live import LiveServer, cli
 from tests.support.multiprocess import bearer, one_value, start_servers
+from tests.support.sse import watch
 
 pytestmark = pytest.mark.both_backends
 HARD_TIMEOUT = 120.0

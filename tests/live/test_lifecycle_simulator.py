@@ -17,7 +17,7 @@ from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.db import Database, database_for
 from commerce_agent.settings import Settings
-from tests.conftest import MEDIA, running
+from tests.support.app import MEDIA, running
 from tests.support.helpers import US_ADDRESS, buy
 from tests.support.lifecycle_support import (
     EventLog,

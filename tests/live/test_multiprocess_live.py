@@ -18,8 +18,6 @@ import pytest
 from commerce_agent.client import AgentClient, Session
 from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.seed import load_stores
-from tests.api.test_webhooks import Answer, Receiver
-from tests.live.test_order_updates_live import watch
 from tests.support.agent_support import drop_redis_keys, journal_spec
 from tests.support.helpers import (
     LIMITED_MUG,
@@ -33,6 +31,8 @@ from tests.support.helpers import (
 from tests.support.live import LiveServer
 from tests.support.multiprocess import bearer, one_value, opened_store, start_servers
 from tests.support.pg import fresh_database, require_postgres
+from tests.support.sse import watch
+from tests.support.webhooks import Answer, Receiver
 
 pytestmark = pytest.mark.both_backends
 HARD_TIMEOUT = 90.0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -13,40 +12,11 @@ import pytest
 
 from tests.support.helpers import buy
 from tests.support.live import LiveServer, cli, start_live_server, user_token
-from tests.support.sse import Event, Parser, apply, read_events
+from tests.support.sse import Event, apply, watch
 
 pytestmark = pytest.mark.both_backends
 
 HARD_TIMEOUT = 60.0
-
-
-class Watch:
-    """One open SSE connection: the events so far, read on demand."""
-
-    def __init__(self, response: httpx.Response) -> None:
-        self.response = response
-        self.parser = Parser()
-        self._events = read_events(response.aiter_lines(), self.parser)
-        self.events: list[Event] = []
-
-    async def next(self, timeout: float = 10.0) -> Event:
-        event = await asyncio.wait_for(anext(self._events), timeout)
-        self.events.append(event)
-        return event
-
-    @property
-    def last_id(self) -> str:
-        return next(event.id for event in reversed(self.events) if event.id is not None)
-
-
-@asynccontextmanager
-async def watch(http: httpx.AsyncClient, order_id: str, headers: dict[str, str],
-                last_event_id: str | None = None) -> AsyncIterator[Watch]:
-    extra = {"Last-Event-ID": last_event_id} if last_event_id else {}
-    async with http.stream("GET", f"/orders/{order_id}/updates",
-                           headers={**headers, **extra}) as response:
-        assert response.status_code == 200
-        yield Watch(response)
 
 
 def advance(db_path: str, order_id: str) -> str:

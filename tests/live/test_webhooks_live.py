@@ -11,10 +11,10 @@ import httpx
 import pytest
 from standardwebhooks import Webhook
 
-from tests.api.test_webhooks import Answer, Receiver
 from tests.support.elsewhere import read_all
 from tests.support.helpers import buy
 from tests.support.live import LiveServer, start_live_server, user_token
+from tests.support.webhooks import Answer, Receiver
 
 pytestmark = pytest.mark.both_backends
 

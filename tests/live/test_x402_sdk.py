@@ -9,8 +9,6 @@ carries it.
 from __future__ import annotations
 
 import asyncio
-import base64
-import json
 from typing import Any
 
 import httpx
@@ -18,44 +16,19 @@ import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
 from starlette.applications import Starlette
-from x402 import x402Client
 from x402.http import x402HTTPClient
 from x402.http.clients import x402_httpx_transport, x402HttpxClient
 from x402.http.utils import decode_payment_required_header, decode_payment_response_header
-from x402.mechanisms.evm.exact import register_exact_evm_client
 from x402.schemas import PaymentPayload, PaymentRequired
 from x402.schemas.v1 import PaymentRequiredV1
 
 from commerce_agent.commerce.payments import x402 as wire
-from tests.api.test_errors import assert_error
-from tests.conftest import MEDIA
-from tests.support.helpers import LIMITED_MUG, US_ADDRESS, add_item, new_cart
+from tests.support.app import MEDIA
+from tests.support.helpers import add_item, assert_error, new_cart
 from tests.support.live import LiveServer, user_token
+from tests.support.x402 import encoded, mug_order, order_count, payment_required, sdk_client
 
 BASE_SEPOLIA = "eip155:84532"
-
-
-def sdk_client(wallet: LocalAccount) -> x402Client:
-    """The SDK's client with its EVM `exact` scheme registered (v2 on eip155:*, v1 on the
-    legacy names); its default $1 spend cap is raised to cover a mug."""
-    client = x402Client()
-    register_exact_evm_client(client, wallet)
-    client.set_spend_controls({"max_amount_per_payment": "$500"})
-    return client
-
-
-async def mug_order(client: httpx.AsyncClient, headers: dict[str, str], quantity: int = 1
-                    ) -> dict[str, Any]:
-    cart = await new_cart(client, headers)
-    await add_item(client, headers, cart["id"], LIMITED_MUG, quantity)
-    return {"cartId": cart["id"], "deliveryAddress": US_ADDRESS}
-
-
-async def payment_required(client: httpx.AsyncClient, headers: dict[str, str],
-                           order: dict[str, Any]) -> httpx.Response:
-    response = await client.post("/orders", json=order, headers=headers)
-    assert response.status_code == 402, response.text
-    return response
 
 
 async def v2_payload(client: httpx.AsyncClient, headers: dict[str, str], order: dict[str, Any],
@@ -68,10 +41,6 @@ async def v2_payload(client: httpx.AsyncClient, headers: dict[str, str], order: 
     return payload
 
 
-def encoded(document: dict[str, Any]) -> str:
-    return base64.b64encode(json.dumps(document).encode()).decode()
-
-
 def as_v1(payload: PaymentPayload) -> str:
     """The same signed authorization, presented as an x402 version 1 X-PAYMENT proof."""
     return encoded({"x402Version": 1, "scheme": "exact", "network": wire.EXACT_NETWORK,
@@ -80,11 +49,6 @@ def as_v1(payload: PaymentPayload) -> str:
 
 def as_v2(payload: PaymentPayload) -> str:
     return encoded(payload.model_dump(by_alias=True, exclude_none=True))
-
-
-async def order_count(app: Starlette) -> int:
-    row = await app.state.db.fetch_one("SELECT COUNT(*) AS n FROM orders")
-    return int(row["n"])
 
 
 async def test_the_402_offers_v2_in_a_header_beside_the_v1_body(client: httpx.AsyncClient,

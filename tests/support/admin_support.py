@@ -9,7 +9,7 @@ import httpx
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.shop import merchants
-from tests.conftest import token_for
+from tests.support.app import token_for
 
 CERAMICS = "store_ceramics"
 EBOOKS = "store_ebooks"

@@ -13,8 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.applications import Starlette
 
 from commerce_agent.agent.journals import Journal, open_journal
+from commerce_agent.agent.tools import ToolContext, all_tools
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.db import database_for
 
 JOURNALS = ["memory", "file", "sqlite", "redis"]
@@ -106,3 +109,25 @@ async def consent(http: httpx.AsyncClient, url: str, decision: str = "approve",
     else:
         data.update(email=email, password=password)
     return await http.post(url, data=data)
+
+
+ALICE = Principal("user_alice", "alice@example.com", "Alice Martin")
+
+
+
+def tool(short_name: str) -> Any:
+    return next(t for t in all_tools() if t.short_name == short_name)
+
+
+
+def context(app: Starlette, principal: Principal | None, key: str) -> ToolContext:
+    state = app.state
+    return ToolContext(state.db, state.settings, state.pay_to, principal, key)
+
+
+
+async def run(app: Starlette, name: str, args: dict[str, Any],
+              principal: Principal | None = ALICE, key: str | None = None) -> Any:
+    chosen = tool(name)
+    chosen.check_args(args)
+    return await chosen.run(context(app, principal, key or f"agent-test-{name}-{args}"), args)

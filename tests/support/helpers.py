@@ -78,3 +78,19 @@ async def buy(client: httpx.AsyncClient, headers: dict[str, str], item_id: str =
     assert response.status_code == 201, response.text
     order: dict[str, Any] = response.json()
     return order
+
+
+SHAPE = {"code", "message", "details", "userMessage", "nextActions", "type", "title", "status",
+         "detail", "instance", "timestamp"}
+
+
+
+def assert_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/commerce+json")
+    body: dict[str, Any] = response.json()
+    assert SHAPE <= body.keys()
+    assert body["code"] == code
+    assert body["status"] == status
+    assert body["userMessage"]["localizationKey"] == f"error.{code}"
+    return body

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,3 +84,33 @@ async def updates(client: httpx.AsyncClient, headers: dict[str, str], order_id: 
     """GET /orders/{id}/updates in-process (finite: the order must be completed or cancelled)."""
     extra = {"Last-Event-ID": last_event_id} if last_event_id is not None else {}
     return await client.get(f"/orders/{order_id}/updates", headers={**headers, **extra})
+
+
+class Watch:
+    """One open SSE connection: the events so far, read on demand."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.parser = Parser()
+        self._events = read_events(response.aiter_lines(), self.parser)
+        self.events: list[Event] = []
+
+    async def next(self, timeout: float = 10.0) -> Event:
+        event = await asyncio.wait_for(anext(self._events), timeout)
+        self.events.append(event)
+        return event
+
+    @property
+    def last_id(self) -> str:
+        return next(event.id for event in reversed(self.events) if event.id is not None)
+
+
+
+@asynccontextmanager
+async def watch(http: httpx.AsyncClient, order_id: str, headers: dict[str, str],
+                last_event_id: str | None = None) -> AsyncIterator[Watch]:
+    extra = {"Last-Event-ID": last_event_id} if last_event_id else {}
+    async with http.stream("GET", f"/orders/{order_id}/updates",
+                           headers={**headers, **extra}) as response:
+        assert response.status_code == 200
+        yield Watch(response)
