@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,6 +15,7 @@ from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
 from commerce_agent.commerce.payments import exact
+from commerce_agent.db.targets import is_postgres
 from commerce_agent.settings import Settings
 from tests.support.app import MEDIA, token_for
 from tests.support.live import LiveServer, start_live_server
@@ -24,6 +26,7 @@ from tests.support.pg import (
     postgres_templates,
     postgres_url,
 )
+from tests.support.seeded import build_template, copy_seeded
 
 # Fixtures, found here by pytest.
 __all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
@@ -131,8 +134,16 @@ def settings(db_target: str) -> Settings:
                     simulate=False, sqlite_synchronous="NORMAL")
 
 
+@pytest.fixture(scope="session")
+def seeded_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated and seeded SQLite file, built once per session (tests/support/seeded.py)."""
+    return build_template(tmp_path_factory.mktemp("seeded"))
+
+
 @pytest.fixture
-async def app(settings: Settings) -> AsyncIterator[Starlette]:
+async def app(settings: Settings, seeded_sqlite: Path) -> AsyncIterator[Starlette]:
+    if not is_postgres(settings.db_path):
+        copy_seeded(seeded_sqlite, settings.db_path)  # unless the test made the file already
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         yield application
@@ -160,13 +171,16 @@ async def bob(app: Starlette) -> dict[str, str]:
 @pytest.fixture
 def live_db(backend: str, tmp_path: os.PathLike[str],
             request: pytest.FixtureRequest) -> Iterator[str]:
-    """Another fresh database for a live server, on the test's backend (not the settings one)."""
+    """Another fresh database for a live server, on the test's backend (not the settings one);
+    a SQLite one is the session's seeded file, copied (the server's start-up seeds nothing)."""
     if backend == "postgres":
         templates: Templates = request.getfixturevalue("postgres_templates")
         with templates.migrated.database() as url:
             yield url
     else:
-        yield os.path.join(tmp_path, "live.db")
+        path = os.path.join(tmp_path, "live.db")
+        copy_seeded(request.getfixturevalue("seeded_sqlite"), path)
+        yield path
 
 
 @pytest.fixture
