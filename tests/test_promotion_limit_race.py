@@ -14,8 +14,15 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from tests.admin_support import CERAMICS, merchant_headers
-from tests.helpers import LIMITED_MUG, US_ADDRESS, add_item, confirm_fiat, new_cart, payment_header
+from tests.support.admin_support import CERAMICS, merchant_headers
+from tests.support.helpers import (
+    LIMITED_MUG,
+    US_ADDRESS,
+    add_item,
+    confirm_fiat,
+    new_cart,
+    payment_header,
+)
 
 pytestmark = pytest.mark.both_backends
 CODE = "ONCEONLY"

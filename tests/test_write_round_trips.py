@@ -19,7 +19,14 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from tests.helpers import LIMITED_MUG, US_ADDRESS, add_item, confirm_fiat, new_cart, payment_header
+from tests.support.helpers import (
+    LIMITED_MUG,
+    US_ADDRESS,
+    add_item,
+    confirm_fiat,
+    new_cart,
+    payment_header,
+)
 
 pytestmark = pytest.mark.both_backends
 
