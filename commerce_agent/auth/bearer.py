@@ -120,7 +120,7 @@ async def remembered_owner(state: dict[str, Any], db: Database, token: str, *,
 
     With confirmed=False a kept owner is taken as it was kept, with no read at all; its
     counter version stays in state["token_kept_at"] until a confirmed call, or the write
-    transaction (still_live, from commerce/writes.py), checks it."""
+    transaction (confirm_kept, from commerce/writes.py), checks it."""
     remembered = state.get("token_owner")
     if remembered is not None and remembered[0] == token \
             and not (confirmed and "token_kept_at" in state):
