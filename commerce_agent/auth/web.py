@@ -147,6 +147,13 @@ def form_expired(browser: Browser, retry: str) -> Response:
 
 async def read_form(request: Request) -> dict[str, str] | None:
     """The urlencoded form fields (first value of each), or None for another body type."""
+    fields = await read_form_fields(request)
+    return None if fields is None else {key: values[0] for key, values in fields.items()}
+
+
+async def read_form_fields(request: Request) -> dict[str, list[str]] | None:
+    """Every value of each urlencoded form field (a group of checkboxes sends several), or
+    None for another body type, a form past FORM_LIMIT or one that cannot be read."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/x-www-form-urlencoded":
         return None
@@ -162,9 +169,10 @@ async def read_form(request: Request) -> dict[str, str] | None:
                           max_num_fields=100)
     except (UnicodeDecodeError, ValueError):
         return None
-    if any("\x00" in key or "\x00" in values[0] for key, values in parsed.items()):
+    if any("\x00" in key or any("\x00" in value for value in values)
+           for key, values in parsed.items()):
         return None  # U+0000 cannot be stored (PostgreSQL refuses it in text)
-    return {key: values[0] for key, values in parsed.items()}
+    return parsed
 
 
 def bad_form(request: Request) -> HTMLResponse:

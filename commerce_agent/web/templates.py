@@ -35,6 +35,7 @@ def environment() -> Environment:
         "price": present.price, "when": present.when, "image": present.image_for,
         "gallery": present.gallery, "availability": present.availability, "ships": present.ships,
         "first_choice": present.first_choice, "variant_sold_out": present.variant_sold_out,
+        "line_details": present.line_details,
         "static": static_files.url, "has_static": static_files.exists,
     })
     return env
