@@ -191,6 +191,10 @@ def main() -> int:
         print("lighthouse not found: npm install lighthouse outside the repository, or set "
               "COMMERCE_AGENT_LIGHTHOUSE", file=sys.stderr)
         return 2
+    if not (shutil.which(options.chromium) or Path(options.chromium).exists()):
+        print(f"chromium not found at {options.chromium} (apt-get install chromium, or "
+              "--chromium PATH)", file=sys.stderr)
+        return 2
     print(f"{'page':<11} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5} {'CLS':>6} "
           + " ".join(f"{short:>6}" for short in METRICS)
           + f"  ({options.form_factor}, median of {options.runs})")
