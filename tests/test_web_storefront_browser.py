@@ -103,6 +103,7 @@ def test_the_cart_works_without_javascript(chromium: Any, server: LiveServer,
     by forms; then signs in and the cart comes along."""
     page = new_page(chromium, server, viewport, java_script_enabled=False)
     page.goto("/shop/items/item_pour_over_dripper")
+    browser.screenshot(page, f"product-{VIEWPORTS[viewport]['width']}px")
     page.get_by_label("Quantity").fill("2")
     page.get_by_role("button", name="Add to cart").click()
     page.wait_for_url(re.compile(r"/shop/cart\?done=add$"))
@@ -146,6 +147,7 @@ def test_the_cart_forms_go_through_the_api_with_javascript(chromium: Any, server
     page.locator("#add-message a").wait_for()
     page.goto("/shop/cart")
     page.locator("#carts[data-ready=true]").wait_for()
+    browser.screenshot(page, f"cart-{VIEWPORTS[viewport]['width']}px")
     line = page.locator("#carts li.line").filter(has_text="Pour-Over Dripper")
     line.get_by_label("Quantity").fill("2")
     line.get_by_role("button", name="Update").click()
@@ -179,6 +181,7 @@ def test_a_failed_request_shows_an_alert(chromium: Any, server: LiveServer,
     alert = page.get_by_role("alert").filter(has_text="NOSUCHCODE")
     alert.wait_for()
     assert alert.is_visible() and "cannot be applied" in alert.inner_text()
+    browser.screenshot(page, f"alert-{VIEWPORTS[viewport]['width']}px")
     no_sideways_scroll(page)
     alert.get_by_role("button", name="Dismiss").click()
     assert page.get_by_role("alert").count() == 0
@@ -290,4 +293,5 @@ def test_the_order_page_renders_with_javascript_off(chromium: Any, server: LiveS
     # the order's actions are there (they work once the script runs)
     assert page.get_by_role("button", name="Cancel the order").count() == 1
     no_sideways_scroll(page)
+    browser.screenshot(page, f"order-{VIEWPORTS[viewport]['width']}px")
     page.context.close()
