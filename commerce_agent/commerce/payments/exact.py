@@ -1,6 +1,8 @@
 """The x402 `exact` scheme: an EIP-3009 TransferWithAuthorization signed with EIP-712, checked
-locally with eth-account (the `x402` extra). Nothing settles on chain: the sandbox accepts a
-valid authorization as payment, once per (payer, nonce).
+locally with eth-account (the `x402` extra), for the token the settings name (`chain`).
+Without a facilitator nothing settles on chain: a valid authorization is the payment, once
+per (payer, nonce). With one (`settlement`), this check runs first and the facilitator's
+verify and settle follow.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.commerce.payments import x402
+from commerce_agent.commerce.payments import chain, x402
 from commerce_agent.errors import CommerceError
 
 EXTRA_HINT = "pip install 'commerce-agent[x402]'"
@@ -43,7 +45,10 @@ class VerifiedTransfer:
     payer: str
     value: int
     nonce: str
-    transaction: str  # a sandbox reference derived from the signature (nothing is mined)
+    # keccak of the signature (a reference: nothing is mined) until a facilitator settles
+    # it; then the chain's transaction hash, and `settled`.
+    transaction: str
+    settled: bool = False
 
 
 def _import_eth_account() -> None:
@@ -71,7 +76,8 @@ def _failed(message: str, reason: str) -> CommerceError:
 
 
 def typed_data(authorization: dict[str, Any]) -> dict[str, Any]:
-    """The EIP-712 message USDC's transferWithAuthorization verifies."""
+    """The EIP-712 message the token's transferWithAuthorization verifies."""
+    asset = chain.active()
     return {
         "types": {
             "EIP712Domain": [{"name": "name", "type": "string"},
@@ -84,8 +90,8 @@ def typed_data(authorization: dict[str, Any]) -> dict[str, Any]:
                 {"name": "validBefore", "type": "uint256"}, {"name": "nonce", "type": "bytes32"}],
         },
         "primaryType": "TransferWithAuthorization",
-        "domain": {"name": "USDC", "version": "2", "chainId": x402.BASE_SEPOLIA_CHAIN_ID,
-                   "verifyingContract": x402.USDC_ADDRESS},
+        "domain": {"name": asset.name, "version": asset.version, "chainId": asset.chain_id,
+                   "verifyingContract": asset.address},
         "message": {"from": authorization["from"], "to": authorization["to"],
                     "value": int(authorization["value"]),
                     "validAfter": int(authorization["validAfter"]),
