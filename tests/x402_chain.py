@@ -105,12 +105,14 @@ class LocalChain:
 @dataclass
 class FacilitatorServer:
     """The SDK's facilitator for `exact` on the local chain, at `url` (/verify, /settle,
-    /supported). `settles` counts the settle calls it answered."""
+    /supported). `settles` counts the settle calls it answered; while `lose_answers` is
+    above 0, a settle is carried out but its answer is lost (a 502 instead)."""
 
     url: str
     facilitator: Any
     chain: LocalChain
     settles: int = 0
+    lose_answers: int = 0
 
 
 def _facilitator(chain: LocalChain) -> Any:
@@ -149,6 +151,9 @@ def _app(server: FacilitatorServer) -> Any:
         with server.chain.lock:
             result = server.facilitator.settle(payload, requirements)
         server.settles += 1
+        if server.lose_answers > 0:
+            server.lose_answers -= 1
+            return JSONResponse({"error": "answer lost"}, status_code=502)
         return JSONResponse(result.model_dump(by_alias=True, exclude_none=True))
 
     async def supported(request: Request) -> JSONResponse:

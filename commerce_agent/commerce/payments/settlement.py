@@ -8,7 +8,8 @@ version 2 (CAIP-2 network), whichever version the shopper's proof came in. For o
    it (`already_used`), or an Idempotency-Key replays the order it paid;
 3. an authorization recorded as settled is not settled again: its transaction is reused (an
    order whose own transaction failed after the settlement is placed by the retry);
-4. the facilitator verifies (its chain reads: balance, nonce unused, a simulated transfer);
+4. the facilitator verifies (its chain reads: balance, nonce unused, a simulated transfer),
+   unless an earlier settle of this authorization was interrupted (then 6 is asked again);
 5. the (payer, nonce) is claimed `settling` in a short transaction of its own;
 6. the facilitator settles; the answer is recorded (`settled` with the hash) in another;
 7. the order's transaction spends the proof and records the hash on the order.
@@ -182,12 +183,11 @@ async def settle(db: Database, proof: x402.PaymentProof, transfer: exact.Verifie
         raise _unknown(payer, nonce)
     was_interrupted = row is not None and row["status"] in ("settling", "interrupted")
     payload, requirements = documents(proof, transfer, pay_to, resource)
-    verified = await _call("verify", facilitator.verify(payload, requirements))
-    if not verified.is_valid:
-        if was_interrupted and verified.invalid_reason in _NONCE_USED:
-            await _finish(db, payer, nonce, "unknown", None, verified.invalid_reason)
-            raise _unknown(payer, nonce)
-        raise _refused(verified.invalid_reason, verified.invalid_message, "verify")
+    if not was_interrupted:  # an interrupted settle is asked again: the facilitator may
+        # hold its broadcast transaction (settlement_pending) and answer with its receipt
+        verified = await _call("verify", facilitator.verify(payload, requirements))
+        if not verified.is_valid:
+            raise _refused(verified.invalid_reason, verified.invalid_message, "verify")
     asset = chain.active()
     async with db.transaction() as tx:
         claimed = await storage.claim_settlement(tx, {
