@@ -135,7 +135,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         "(receipts say settled: false). docs/payments.md.")] = ""
     x402_network: Annotated[str, _(
         "Chain the x402 `exact` scheme is paid on: base (mainnet), base-sepolia, or any "
-        "EVM chain's CAIP-2 id eip155:<chain id> (then --x402-asset and "
+        "EVM chain's CAIP-2 id eip155:CHAIN_ID (then --x402-asset and "
         "--x402-asset-name are needed).")] = "base-sepolia"
     x402_asset: Annotated[str, _(
         "EIP-3009 token the `exact` scheme is paid in (6 decimals); empty: Circle's USDC "

@@ -26,6 +26,7 @@ from x402.mechanisms.evm.exact import register_exact_evm_client
 from x402.schemas import PaymentPayload
 
 from commerce_agent.commerce.payments import chain as chains
+from commerce_agent.commerce.payments import settlement
 from commerce_agent.commerce.storage import payments as storage
 from commerce_agent.settings import Settings
 from tests.conftest import running
@@ -41,6 +42,15 @@ from tests.x402_chain import (
 )
 
 FUNDS = 1_000 * 10**6  # 1,000 test USDC
+
+
+@pytest.fixture(autouse=True)
+def default_asset_after() -> Iterator[None]:
+    """An app installs its asset and facilitator process-wide (as the card provider): put the
+    defaults back, for the tests that sign without building an app of their own."""
+    yield
+    chains.install(chains.from_settings(chains.DEFAULT_NETWORK))
+    settlement.install(None)
 
 
 @pytest.fixture(scope="module")
@@ -321,3 +331,23 @@ async def test_a_settle_whose_answer_is_lost_is_never_charged_twice(
     row = await storage.settlement(app.state.db, authorization["from"].lower(),
                              authorization["nonce"].lower())
     assert row is not None and row["status"] == "unknown"
+
+
+async def test_the_paid_request_replayed_with_its_key_replays_the_receipt(
+        shop: tuple[Starlette, httpx.AsyncClient, dict[str, str], str],
+        local_chain: tuple[LocalChain, FacilitatorServer]) -> None:
+    app, client, alice, _ = shop
+    chain, server = local_chain
+    order = await mug_order(client, alice)
+    payload = await signed(client, alice, order, funded_wallet(chain))
+    headers = {**alice, **proof_header(payload), "Idempotency-Key": "pay-once-on-chain"}
+    placed = await client.post("/orders", json=order, headers=headers)
+    assert placed.status_code == 201, placed.text
+    settles = server.settles
+
+    replayed = await client.post("/orders", json=order, headers=headers)
+
+    assert replayed.status_code == 201, replayed.text
+    assert replayed.headers["payment-response"] == placed.headers["payment-response"]
+    assert replayed.json()["id"] == placed.json()["id"]
+    assert server.settles == settles and await order_count(app) == 1

@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -61,11 +62,16 @@ class LocalChain:
 
     @classmethod
     def start(cls) -> LocalChain:
-        from eth_tester import EthereumTester
-        from web3 import EthereumTesterProvider, Web3
+        limit = sys.getrecursionlimit()
+        try:  # py-evm raises the limit on import: a deep JSON body could then overflow the
+            # C stack instead of raising RecursionError (as exact._import_eth_account says)
+            from eth_tester import EthereumTester
+            from web3 import EthereumTesterProvider, Web3
 
+            w3 = Web3(EthereumTesterProvider(EthereumTester()))
+        finally:
+            sys.setrecursionlimit(limit)
         build = json.loads(TOKEN_BUILD.read_text())
-        w3 = Web3(EthereumTesterProvider(EthereumTester()))
         contract = w3.eth.contract(abi=build["abi"], bytecode=build["bytecode"])
         deployed = contract.constructor(TOKEN_NAME, TOKEN_VERSION).transact(
             {"from": w3.eth.accounts[0]})
