@@ -25,6 +25,7 @@ from x402.http.utils import decode_payment_required_header, decode_payment_respo
 from x402.mechanisms.evm.exact import register_exact_evm_client
 from x402.schemas import PaymentPayload
 
+from commerce_agent import clock
 from commerce_agent.commerce.payments import chain as chains
 from commerce_agent.commerce.payments import settlement
 from commerce_agent.commerce.storage import payments as storage
@@ -205,9 +206,11 @@ async def test_a_payer_without_funds_is_refused_before_anything_settles(
 
 async def test_an_order_that_fails_after_settling_is_placed_by_the_retry_without_a_second_charge(
         shop: tuple[Starlette, httpx.AsyncClient, dict[str, str], str],
-        local_chain: tuple[LocalChain, FacilitatorServer]) -> None:
+        local_chain: tuple[LocalChain, FacilitatorServer],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The settlement is recorded outside the order's transaction: when that transaction
-    refuses (here: no delivery address), the retry reuses the mined transfer."""
+    refuses (here: no delivery address), the retry reuses the mined transfer, even once the
+    authorization has expired (the money moved while it was valid)."""
     app, client, alice, pay_to = shop
     chain, server = local_chain
     wallet = funded_wallet(chain)
@@ -222,6 +225,8 @@ async def test_an_order_that_fails_after_settling_is_placed_by_the_retry_without
     amount = int(payload.accepted.amount)
     assert chain.balance(pay_to) == amount and await order_count(app) == 0
     settles = server.settles
+    expired = int(payload.payload["authorization"]["validBefore"]) + 1
+    monkeypatch.setattr(clock, "seconds", lambda: float(expired))
 
     placed = await client.post("/orders", json=order, headers={**alice, **proof_header(payload)})
 

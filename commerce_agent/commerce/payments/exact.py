@@ -49,6 +49,13 @@ class VerifiedTransfer:
     # it; then the chain's transaction hash, and `settled`.
     transaction: str
     settled: bool = False
+    valid_after: int = 0
+    valid_before: int = 0
+
+    def check_window(self, now: int) -> None:
+        """400 `expired` unless `now` is inside [validAfter, validBefore)."""
+        if not self.valid_after <= now < self.valid_before:
+            raise _failed("The authorization is outside its validity window.", "expired")
 
 
 def _import_eth_account() -> None:
@@ -115,9 +122,10 @@ def _payload(proof: x402.PaymentProof) -> ExactPayload:
     return payload
 
 
-def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: int
+def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: int | None
                  ) -> VerifiedTransfer:
-    """Recover the signer and check recipient, value and validity window; the nonce is spent
+    """Recover the signer and check recipient, value and validity window (`now` None: the
+    caller checks the window itself, `VerifiedTransfer.check_window`); the nonce is spent
     later, inside the order transaction."""
     if not exact_available():
         raise CommerceError(400, "payment_method_unsupported",
@@ -131,7 +139,8 @@ def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: 
     if auth.to.lower() != pay_to.lower():
         raise _failed("The authorization pays someone else than this store's payTo.",
                       "wrong_recipient")
-    if not int(auth.validAfter) <= now < int(auth.validBefore):
+    window = (int(auth.validAfter), int(auth.validBefore))
+    if now is not None and not window[0] <= now < window[1]:
         raise _failed("The authorization is outside its validity window.", "expired")
     value = int(auth.value)
     if value < min_value:
@@ -148,7 +157,8 @@ def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: 
                       "bad_signature")
     transaction = "0x" + keccak(hexstr=payload.signature).hex().removeprefix("0x")
     return VerifiedTransfer(payer=signer, value=value, nonce=auth.nonce.lower(),
-                            transaction=transaction)
+                            transaction=transaction, valid_after=window[0],
+                            valid_before=window[1])
 
 
 def sign_exact_payment(private_key: str, requirement: dict[str, Any], *,

@@ -3,7 +3,8 @@
 The facilitator is spoken to with the official x402 SDK's HTTP client, always in x402
 version 2 (CAIP-2 network), whichever version the shopper's proof came in. For one proof:
 
-1. the local check (`exact.verify_exact`) has run, before any of this;
+1. the local check (`exact.verify_exact`) has run, before any of this, all but the validity
+   window, which is checked after 3;
 2. a proof already spent on an order is passed on untouched: the order's transaction refuses
    it (`already_used`), or an Idempotency-Key replays the order it paid;
 3. an authorization recorded as settled is not settled again: its transaction is reused (an
@@ -181,6 +182,9 @@ async def settle(db: Database, proof: x402.PaymentProof, transfer: exact.Verifie
                                    settled=True)
     if row is not None and row["status"] == "unknown":
         raise _unknown(payer, nonce)
+    # Only now the validity window: an authorization settled earlier places its order even
+    # after it expired (the money moved while it was valid).
+    transfer.check_window(int(clock.now().timestamp()))
     was_interrupted = row is not None and row["status"] in ("settling", "interrupted")
     payload, requirements = documents(proof, transfer, pay_to, resource)
     if not was_interrupted:  # an interrupted settle is asked again: the facilitator may

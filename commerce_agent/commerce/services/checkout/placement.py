@@ -377,11 +377,14 @@ async def prepare_payment(db: Database, header: str | None, pay_to: str, *, base
     """`preverify`, then, with a facilitator (--x402-facilitator), an `exact` proof is
     verified and settled on chain before the order's transaction starts (settlement.py):
     what every front end calls before `place_order`."""
-    payment = preverify(header, pay_to, signature=signature)
-    if payment is not None and payment.transfer is not None:
-        payment.transfer = await settlement.settle(
-            db, payment.proof, payment.transfer, pay_to=pay_to, resource=f"{base_url}/orders")
-    return payment
+    if settlement.active() is None:
+        return preverify(header, pay_to, signature=signature)
+    proof = proofs.read_proof(header, signature)
+    if proof is None or proof.scheme != "exact":
+        return None if proof is None else Payment(proof)
+    transfer = exact.verify_exact(proof, pay_to=pay_to, min_value=0, now=None)
+    return Payment(proof, await settlement.settle(db, proof, transfer, pay_to=pay_to,
+                                                  resource=f"{base_url}/orders"))
 
 
 def preverify(header: str | None, pay_to: str, *, signature: str | None = None
