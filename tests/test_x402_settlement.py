@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
 from starlette.applications import Starlette
@@ -26,6 +27,7 @@ from x402.mechanisms.evm.exact import register_exact_evm_client
 from x402.schemas import PaymentPayload
 
 from commerce_agent import clock
+from commerce_agent.cli import main
 from commerce_agent.commerce.payments import chain as chains
 from commerce_agent.commerce.payments import settlement
 from commerce_agent.commerce.storage import payments as storage
@@ -356,3 +358,14 @@ async def test_the_paid_request_replayed_with_its_key_replays_the_receipt(
     assert replayed.headers["payment-response"] == placed.headers["payment-response"]
     assert replayed.json()["id"] == placed.json()["id"]
     assert server.settles == settles and await order_count(app) == 1
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--x402-network", "eip155:1337"], "--x402-asset"),
+    (["--x402-facilitator", "facilitator.example"], "must be an http(s) URL"),
+])
+def test_serve_refuses_settings_that_name_no_token_or_facilitator(
+        tmp_path: Any, args: list[str], says: str) -> None:
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "s.db"), *args])
+    assert result.exit_code == 2 and says in result.output, result.output
+    assert not (tmp_path / "s.db").exists()  # refused before anything was created
