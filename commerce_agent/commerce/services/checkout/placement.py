@@ -18,7 +18,14 @@ from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
-from commerce_agent.commerce.payments import exact, proofs, providers, x402, x402_v2
+from commerce_agent.commerce.payments import (
+    exact,
+    proofs,
+    providers,
+    settlement,
+    x402,
+    x402_v2,
+)
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.carts import charges, pricing
 from commerce_agent.commerce.services.carts.cart import CartLine, CartView
@@ -30,7 +37,7 @@ from commerce_agent.commerce.services.fulfillment.intent import Group
 from commerce_agent.commerce.storage import carts as cart_storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as storage
-from commerce_agent.db import Transaction
+from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.ids import new_id
 
@@ -273,9 +280,11 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
                             details=[{"type": "business_logic", "reason": "insufficient_value"}])
     await x402.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
                             order_id=order_id)
+    # `settled`: the reference is a mined transaction (a facilitator settled it); false: the
+    # signature was only checked here and the reference is no chain's.
     return {"scheme": "exact", "network": proof.network, "reference": transfer.transaction,
             "amount": money.money(total, cart.currency), "payer": transfer.payer,
-            "payTo": pay_to}
+            "payTo": pay_to, "settled": transfer.settled}
 
 
 async def _take_stock(tx: Transaction, cart: CartView) -> None:
@@ -301,10 +310,11 @@ async def _payment_required(tx: Transaction, principal: Principal, cart: CartVie
         tx, owner_id=principal.user_id, amount=total, currency=cart.currency,
         resource=resource, base_url=base_url, key=key)
     offer_exact = cart.currency == "USD" and exact.exact_available()
+    settled = settlement.active() is not None
     body = x402.payment_requirements(
         amount=total, currency=cart.currency, resource=resource,
         description=f"Order of {len(cart.lines)} item(s) from {cart.row['store_id']}",
-        fiat=fiat, exact={"payTo": pay_to} if offer_exact else None)
+        fiat=fiat, exact={"payTo": pay_to, "settled": settled} if offer_exact else None)
     version_2 = x402_v2.payment_required(body)
     headers = {"PAYMENT-REQUIRED": x402_v2.encode(version_2)} if version_2 else {}
     return PlacedOrder(402, body, headers)
@@ -353,13 +363,28 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
     await _take_stock(tx, cart)
     headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
     if payment is not None and record is not None:
-        settled = (payment.transfer.value if payment.transfer
-                   else money.to_minor(total, cart.currency))
+        paid = (payment.transfer.value if payment.transfer
+                else money.to_minor(total, cart.currency))
         headers.update(proofs.receipt_headers(
             payment.proof, transaction=str(record["reference"]), payer=str(record["payer"]),
-            amount=settled))
+            amount=paid, settled=payment.transfer.settled if payment.transfer else True))
     body = rendered[0] if len(docs) == 1 else rendered
     return PlacedOrder(201, body, headers)
+
+
+async def prepare_payment(db: Database, header: str | None, pay_to: str, *, base_url: str,
+                          signature: str | None = None) -> Payment | None:
+    """`preverify`, then, with a facilitator (--x402-facilitator), an `exact` proof is
+    verified and settled on chain before the order's transaction starts (settlement.py):
+    what every front end calls before `place_order`."""
+    if settlement.active() is None:
+        return preverify(header, pay_to, signature=signature)
+    proof = proofs.read_proof(header, signature)
+    if proof is None or proof.scheme != "exact":
+        return None if proof is None else Payment(proof)
+    transfer = exact.verify_exact(proof, pay_to=pay_to, min_value=0, now=None)
+    return Payment(proof, await settlement.settle(db, proof, transfer, pay_to=pay_to,
+                                                  resource=f"{base_url}/orders"))
 
 
 def preverify(header: str | None, pay_to: str, *, signature: str | None = None
