@@ -11,10 +11,10 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent.tools import ToolContext, ToolFailure, all_tools
-from commerce_agent.agent.tools import orders as order_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
+from commerce_agent.operations import ToolContext, ToolFailure, all_tools
+from commerce_agent.operations import orders as order_tools
 from tests.helpers import US_ADDRESS
 
 pytestmark = pytest.mark.both_backends

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
 from commerce_agent.commerce.catalog_import.source import slug
@@ -38,13 +39,6 @@ SHIPPING = "dev.commerce.store.shipping"
 CONSTRAINTS = "dev.commerce.store.constraints"
 
 
-class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    address: Annotated[str, Meta(min_length=1, max_length=500)]
-    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
-    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
-    countryCode: Annotated[str, Meta(pattern="^[A-Z]{2}$")] | None = None
-
-
 class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Name
     # checks.currency_problem refuses the codes outside the enum (with its own reason)
@@ -52,7 +46,7 @@ class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
         "enum": sorted(money.CURRENCIES)})]
     id: Identifier | None = None
     description: Description = ""
-    location: Location | None = None
+    location: Address | None = None
 
 
 class Taxation(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -70,7 +64,7 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Name | UnsetType = UNSET
     description: Description | UnsetType = UNSET
-    location: Location | UnsetType = UNSET
+    location: Address | UnsetType = UNSET
     info: Document | UnsetType = UNSET
     policies: Document | UnsetType = UNSET
     shipping: Document | UnsetType = UNSET

@@ -18,8 +18,8 @@ from commerce_agent.agent.models.scripted.phrasing import (
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.tools.base import money_text
 from commerce_agent.commerce.orders import model
+from commerce_agent.operations.base import money_text
 
 NEEDS_ADDRESS = (None, "physical", "hybrid")
 

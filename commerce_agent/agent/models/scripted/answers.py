@@ -12,10 +12,8 @@ from commerce_agent.agent.models.scripted import aftercare, words
 from commerce_agent.agent.models.scripted.intents import intent
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.tools.base import money_text
-
-_CANCELLABLE = ("pending", "confirmed")
-
+from commerce_agent.commerce.orders.model import CANCELLABLE
+from commerce_agent.operations.base import money_text
 
 # A subscription's own terms: its commitment, however it is asked ("minimum commitment",
 # "engagement minimum", "最低契約期間").
@@ -83,7 +81,7 @@ def _cancel(p: Planner) -> Decision:
     if order.get("subscription"):  # cancelling a subscription is ending it, by its terms
         return _subscription(p, "sub_cancel")
     state = order.get("status")
-    key = "can_cancel" if state in _CANCELLABLE else "cannot_cancel"
+    key = "can_cancel" if state in CANCELLABLE else "cannot_cancel"
     return say(p.lang, key, id=order["orderId"], status=status(p.lang, state),
                total=money_text(order.get("total")))
 

@@ -11,7 +11,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.operations.base import money_text
 
 
 def _price(item: dict[str, Any]) -> str:

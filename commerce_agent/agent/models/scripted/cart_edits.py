@@ -10,7 +10,7 @@ from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import name_score
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.operations.base import money_text
 
 
 def _which_line(p: Planner) -> str:

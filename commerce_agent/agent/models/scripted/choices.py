@@ -13,8 +13,8 @@ from babel.dates import format_datetime
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
-from commerce_agent.agent.tools.base import money_text
 from commerce_agent.commerce.orders.model import SCHEDULING
+from commerce_agent.operations.base import money_text
 
 VARIANTS = "dev.commerce.product.variants"
 CUSTOMIZATION = "dev.commerce.product.customization"

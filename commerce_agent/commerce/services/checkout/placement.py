@@ -17,7 +17,12 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
-from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
+from commerce_agent.commerce.orders.model import (
+    APPLIED_PROMOTIONS,
+    CONFIRMED,
+    FULFILLMENT_INTENT,
+    PENDING,
+)
 from commerce_agent.commerce.payments import exact, proofs, providers, x402, x402_v2
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.carts import charges, pricing
@@ -228,7 +233,7 @@ def _order_document(order_id: str, cart: CartView, request: OrderRequest,
         metadata[APPLIED_PROMOTIONS] = {"_version": "1.0", "promotions": promotions,
                                         "totalDiscount": money.money(discount, cart.currency)}
     doc: dict[str, Any] = {
-        "id": order_id, "status": "confirmed" if payment is not None else "pending",
+        "id": order_id, "status": CONFIRMED if payment is not None else PENDING,
         "orderType": order_type(cart.lines), "storeId": cart.row["store_id"],
         "items": items, "subtotal": money.money(subtotal, cart.currency),
         "discount": money.money(discount, cart.currency),
@@ -335,7 +340,7 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         record = await _take_payment(tx, principal, cart, payment, order_id, pay_to, total)
     doc = _order_document(order_id, cart, request, record, priced)
     if record is None:
-        doc["status"] = "confirmed"
+        doc["status"] = CONFIRMED
     docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url,
                                      priced)
     for placed in docs:

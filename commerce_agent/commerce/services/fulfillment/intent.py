@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
 from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.services.carts.cart import CartView
@@ -26,13 +27,6 @@ from commerce_agent.errors import CommerceError
 from commerce_agent.ids import new_id
 
 Identifier = Annotated[str, Meta(min_length=1, max_length=100)]
-
-
-class Address(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    address: Annotated[str, Meta(min_length=1, max_length=500)]
-    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
-    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
-    countryCode: Annotated[str, Meta(pattern="^[A-Za-z]{2}$")] | None = None
 
 
 class ItemRef(msgspec.Struct, forbid_unknown_fields=True):

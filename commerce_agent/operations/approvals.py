@@ -17,8 +17,8 @@ from typing import Any
 from babel import dates
 
 from commerce_agent import clock
-from commerce_agent.agent.tools.base import ToolContext, ToolFailure
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import stored
 from commerce_agent.commerce.orders import feedback, model, refunds, rules
 from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.carts import cart as carts
@@ -35,6 +35,7 @@ from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.errors import not_found
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
+from commerce_agent.operations.base import ToolContext, ToolFailure
 
 ADDONS = "dev.commerce.product.addons"
 CUSTOMIZATION = "dev.commerce.product.customization"
@@ -187,7 +188,7 @@ def _money(amount: Decimal, currency: str) -> dict[str, str]:
 
 def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
     """The order a `place_order` call asks for (its prompt, the tool and MCP's checkout)."""
-    return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
+    return OrderRequest(args["cartId"], None, None, None, stored(args.get("deliveryAddress")), None,
                         {}, None, shipping_method_id=args.get("shippingMethodId"))
 
 

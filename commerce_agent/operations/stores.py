@@ -5,9 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from commerce_agent.agent.tools.base import READS, Tool, ToolContext, schema
 from commerce_agent.commerce import money
 from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.operations.base import READS, Tool, ToolContext, schema
 
 _INFO = "dev.commerce.store.info"
 _SHIPPING = "dev.commerce.store.shipping"
