@@ -9,6 +9,7 @@ would fail), and writes the prompt in the shopper's locale from the i18n catalog
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -32,7 +33,7 @@ from commerce_agent.commerce.services.checkout.placement import (
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as order_storage
-from commerce_agent.errors import not_found
+from commerce_agent.errors import CommerceError, not_found
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
 from commerce_agent.operations.base import ToolContext, ToolFailure
@@ -164,11 +165,18 @@ def _where(order: dict[str, Any], store: dict[str, Any] | None, locale: str) -> 
     return text(locale, "approval.pickup", place=place) if place else ""
 
 
-async def _order(ctx: ToolContext, order_id: str) -> dict[str, Any]:
+async def _order(ctx: ToolContext, order_id: str,
+                 problem_of: Callable[[model.OrderDoc], CommerceError | None]
+                 ) -> dict[str, Any]:
+    """The caller's order, when `problem_of` (a rule of orders/rules.py) finds nothing against
+    the call; else that problem is raised."""
     row = await order_storage.get_order(ctx.db, order_id, ctx.user().user_id)
     if row is None:
         raise ToolFailure("order_not_found", f"No order with id {order_id!r}.")
     doc = model.decode(row["doc"])
+    problem = problem_of(doc)
+    if problem is not None:
+        raise problem
     return doc
 
 
@@ -218,10 +226,7 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
 
 
 async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.cancel_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.cancel_problem)
     currency = doc["total"]["currency"]
     refund = refunds.refundable(doc)
     tail = [text(locale, "approval.refund", amount=_money(refund, currency)) if refund > 0
@@ -233,10 +238,7 @@ async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> s
 
 
 async def start_return(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.return_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.return_problem)
     requested = args.get("items") or [
         {"cartItemId": line_id, "quantity": left}
         for line_id, left in rules.returnable(doc).items() if left > 0]
@@ -275,10 +277,7 @@ def tip_value(doc: dict[str, Any], args: dict[str, Any]) -> dict[str, str]:
 
 
 async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.tip_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.tip_problem)
     store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.tip_order", amount=tip_value(doc, args), order=doc["id"],
                 store=store.name)
@@ -286,10 +285,7 @@ async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
 
 
 async def rate_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.rating_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.rating_problem)
     store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.rate_order", stars=int(args["overall"]), order=doc["id"],
                 store=store.name)
@@ -303,12 +299,10 @@ def _day(stamp: str, locale: str) -> str:
 
 
 async def change_subscription(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
     action = args["action"]
     now = clock.now()
-    problem = rules.subscription_problem(doc, action, now)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"],
+                       lambda order: rules.subscription_problem(order, action, now))
     terms = doc["metadata"][model.SUBSCRIPTION]
     line = next((entry for entry in doc["items"] if entry["id"] == terms.get("cartItemId")),
                 doc["items"][0])

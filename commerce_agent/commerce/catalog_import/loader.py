@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from commerce_agent.commerce.catalog_import import json_file, shopify_csv, woocommerce_csv
+from commerce_agent.commerce.catalog_import import csv_rows, json_file, shopify_csv, woocommerce_csv
 from commerce_agent.commerce.catalog_import.source import (
     ImportFailed,
     ImportProblem,
@@ -73,7 +73,7 @@ def read_data(data: bytes, file: str, currency: str) -> SourceCatalog:
 
 def csv_header(data: bytes, file: str) -> list[str]:
     """The column names of a CSV file's first line."""
-    first = shopify_csv.decode(data[:65536].split(b"\n", 1)[0], file) if data else ""
+    first = csv_rows.decode(data[:65536].split(b"\n", 1)[0], file) if data else ""
     return [name.strip() for name in next(csv.reader([first.rstrip("\r")]), [])]
 
 

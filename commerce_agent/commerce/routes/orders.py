@@ -14,12 +14,12 @@ from commerce_agent.commerce.address import Address, stored
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import STATUSES
-from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
+from commerce_agent.commerce.pagination import COUNT_CAP, read_page
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
 from commerce_agent.commerce.services.checkout.placement import OrderRequest, place_order, preverify
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
-from commerce_agent.db import Row, Transaction
+from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route
@@ -100,13 +100,7 @@ async def list_orders(request: Request) -> Response:
     rows = await storage.list_orders(db, principal.user_id, status, page.limit + 1,
                                      offset=page.offset, key=page.key, backward=page.backward)
     total = await storage.count_orders(db, principal.user_id, status, COUNT_CAP + 1)
-    rows, info = keyed(page, rows, _order_key, total_count(total))
-    orders = [order_view.render(model.decode(row["doc"])) for row in rows]
-    return json_response({"orders": orders, "pagination": info})
-
-
-def _order_key(row: Row) -> tuple[str, str]:
-    return row["created_at"], row["id"]
+    return json_response(order_view.listing(page, rows, total))
 
 
 async def get_order(request: Request) -> Response:
