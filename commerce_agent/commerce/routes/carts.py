@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -11,9 +12,11 @@ from starlette.responses import Response
 
 from commerce_agent.auth import guests
 from commerce_agent.auth.principal import cart_principal, cart_writer, require_principal
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.pagination import read_page
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts import shopper
+from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.commerce.services.carts.pricing import MAX_LINE_QUANTITY
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -157,17 +160,28 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
-async def add_item(request: Request) -> Response:
-    principal = await cart_writer(request)
-    body = await decode_body(request, _add)
+# A change of the cart `{cart_id}`: (transaction, cart id, cart lifetime) → the cart it leaves.
+CartChange = Callable[[Transaction, str, int], Awaitable[CartView]]
+
+
+async def _change_cart(request: Request, principal: Principal, change: CartChange) -> Response:
+    """One write to the cart `{cart_id}`: `change` runs in the write's transaction (with its
+    idempotency), and the cart it leaves is the answer."""
+    cart_id, lifetime = request.path_params["cart_id"], _lifetime(request)
 
     async def work(tx: Transaction) -> Response:
-        cart = await service.add_item(tx, principal, request.path_params["cart_id"],
-                                      body.itemId, body.quantity, body.variantId or "",
-                                      body.options(), _lifetime(request))
+        cart = await change(tx, cart_id, lifetime)
         return json_response(cart.render())
 
     return await write(request, principal, work)
+
+
+async def add_item(request: Request) -> Response:
+    principal = await cart_writer(request)
+    body = await decode_body(request, _add)
+    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: service.add_item(
+        tx, principal, cart_id, body.itemId, body.quantity, body.variantId or "",
+        body.options(), lifetime))
 
 
 async def update_item(request: Request) -> Response:
@@ -177,61 +191,38 @@ async def update_item(request: Request) -> Response:
                if getattr(body, field) is not UNSET}
     if isinstance(changes.get("addOnIds"), list):
         changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.update_item(tx, principal, request.path_params["cart_id"],
-                                         request.path_params["line_id"], dict(changes),
-                                         _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    line_id = request.path_params["line_id"]
+    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
+        service.update_item(tx, principal, cart_id, line_id, dict(changes), lifetime)))
 
 
 async def remove_item(request: Request) -> Response:
     principal = await cart_writer(request)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.remove_item(tx, principal, request.path_params["cart_id"],
-                                         request.path_params["line_id"], _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    line_id = request.path_params["line_id"]
+    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
+        service.remove_item(tx, principal, cart_id, line_id, lifetime)))
 
 
 async def apply_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.apply_promotion(tx, principal, request.path_params["cart_id"],
-                                             body.value, server_max, _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
+        service.apply_promotion(tx, principal, cart_id, body.value, server_max, lifetime)))
 
 
 async def remove_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.remove_promotion(tx, principal, request.path_params["cart_id"],
-                                              request.path_params["code"], _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    code = request.path_params["code"]
+    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
+        service.remove_promotion(tx, principal, cart_id, code, lifetime)))
 
 
 async def select_shipping(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _shipping)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.select_shipping(tx, principal, request.path_params["cart_id"],
-                                             body.shippingMethodId, _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
+        service.select_shipping(tx, principal, cart_id, body.shippingMethodId, lifetime)))
 
 
 routes = [
