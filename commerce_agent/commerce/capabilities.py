@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from commerce_agent.auth import flows as auth_flows
+from commerce_agent.commerce import capability_ids as ids
 from commerce_agent.commerce import versions
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.payments import providers
@@ -92,18 +93,18 @@ REGISTRY: list[Capability] = [
     # Every served version of a versioned capability is its own entry (commerce/versions.py).
     *(Capability(served.id, served.schema, extra=served.announcement())
       for served in versions.SERVED),
-    Capability("dev.commerce.product.customization@1.0", "product/customization/v1.json"),
-    Capability("dev.commerce.product.addons@1.0", "product/addons/v1.json"),
-    Capability("dev.commerce.product.physical_properties@1.0",
+    Capability(f"{ids.PRODUCT_CUSTOMIZATION}@1.0", "product/customization/v1.json"),
+    Capability(f"{ids.PRODUCT_ADDONS}@1.0", "product/addons/v1.json"),
+    Capability(f"{ids.PRODUCT_PHYSICAL}@1.0",
                "product/physical_properties/v1.json"),
-    Capability("dev.commerce.product.categorization@1.0", "product/categorization/v1.json"),
+    Capability(f"{ids.PRODUCT_CATEGORIES}@1.0", "product/categorization/v1.json"),
     Capability("dev.commerce.product.relations@1.0", "product/relations/v1.json"),
-    Capability("dev.commerce.restaurant.profile@1.0", "restaurant/profile/v1.json"),
-    Capability("dev.commerce.store.info@1.0", "store/info/v1.json"),
-    Capability("dev.commerce.store.policies@1.0", "store/policies/v1.json"),
-    Capability("dev.commerce.store.shipping@1.0", "store/shipping/v1.json"),
-    Capability("dev.commerce.store.constraints@1.0", "store/constraints/v1.json"),
-    Capability("dev.commerce.promotions.discoverable@1.0", "promotions/discoverable/v1.json"),
+    Capability(f"{ids.RESTAURANT}@1.0", "restaurant/profile/v1.json"),
+    Capability(f"{ids.STORE_INFO}@1.0", "store/info/v1.json"),
+    Capability(f"{ids.STORE_POLICIES}@1.0", "store/policies/v1.json"),
+    Capability(f"{ids.STORE_SHIPPING}@1.0", "store/shipping/v1.json"),
+    Capability(f"{ids.STORE_CONSTRAINTS}@1.0", "store/constraints/v1.json"),
+    Capability(f"{ids.DISCOVERABLE_PROMOTIONS}@1.0", "promotions/discoverable/v1.json"),
     Capability("dev.commerce.promotions.policies@1.0", "promotions/policies/v1.json",
                _policies),
     Capability(f"{model.APPLIED_PROMOTIONS}@1.0",

@@ -20,6 +20,9 @@ from babel import dates
 from commerce_agent import clock
 from commerce_agent.commerce import money
 from commerce_agent.commerce.address import stored
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
+from commerce_agent.commerce.capability_ids import PRODUCT_CUSTOMIZATION as CUSTOMIZATION
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders import feedback, model, refunds, rules
 from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.carts import cart as carts
@@ -37,10 +40,6 @@ from commerce_agent.errors import CommerceError, not_found
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
 from commerce_agent.operations.base import ToolContext, ToolFailure
-
-ADDONS = "dev.commerce.product.addons"
-CUSTOMIZATION = "dev.commerce.product.customization"
-VARIANTS = "dev.commerce.product.variants"
 
 
 def text(locale: str, key: str, **params: Any) -> str:

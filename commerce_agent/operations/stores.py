@@ -6,13 +6,12 @@ from decimal import Decimal
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import DISCOVERABLE_PROMOTIONS as _DISCOVERABLE
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as _CONSTRAINTS
+from commerce_agent.commerce.capability_ids import STORE_INFO as _INFO
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING as _SHIPPING
 from commerce_agent.commerce.services.catalog import storefront as catalog
 from commerce_agent.operations.base import READS, Tool, ToolContext, schema
-
-_INFO = "dev.commerce.store.info"
-_SHIPPING = "dev.commerce.store.shipping"
-_CONSTRAINTS = "dev.commerce.store.constraints"
-_DISCOVERABLE = "dev.commerce.promotions.discoverable"
 
 
 def store_summary(doc: dict[str, Any]) -> dict[str, Any]:

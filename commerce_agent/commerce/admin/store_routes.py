@@ -15,6 +15,11 @@ from commerce_agent.commerce import money
 from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as CONSTRAINTS
+from commerce_agent.commerce.capability_ids import STORE_INFO as INFO
+from commerce_agent.commerce.capability_ids import STORE_POLICIES as POLICIES
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING as SHIPPING
+from commerce_agent.commerce.capability_ids import STORE_TAXATION
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.shop import checks, writes
@@ -33,10 +38,6 @@ PromotionCode = Annotated[str, Meta(pattern=checks.CODE_PATTERN.pattern)]
 Name = Annotated[str, Meta(min_length=1, max_length=checks.MAX_NAME)]
 Description = Annotated[str, Meta(max_length=checks.MAX_DESCRIPTION)]
 Document = Annotated[dict[str, Any], Meta(max_length=100)]
-INFO = "dev.commerce.store.info"
-POLICIES = "dev.commerce.store.policies"
-SHIPPING = "dev.commerce.store.shipping"
-CONSTRAINTS = "dev.commerce.store.constraints"
 
 
 class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -198,15 +199,15 @@ async def update_store(request: Request) -> Response:
             if value is UNSET:
                 continue
             name = {"info": INFO, "policies": POLICIES, "shipping": SHIPPING,
-                    "constraints": CONSTRAINTS, "taxation": charges.TAXATION}.get(key)
+                    "constraints": CONSTRAINTS, "taxation": STORE_TAXATION}.get(key)
             if name is None:
                 changes[key] = msgspec.to_builtins(value)
             else:
                 metadata[name] = {**msgspec.to_builtins(value), "_version": "1.0"}
         if SHIPPING in metadata:
             _check_shipping(metadata[SHIPPING])
-        if charges.TAXATION in metadata:
-            problem = charges.taxation_problem(metadata[charges.TAXATION])
+        if STORE_TAXATION in metadata:
+            problem = charges.taxation_problem(metadata[STORE_TAXATION])
             if problem is not None:
                 raise validation_error(f"/taxation{problem[0]}", problem[1])
         if CONSTRAINTS in metadata:

@@ -13,6 +13,10 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
+from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES as CATEGORIES
+from commerce_agent.commerce.capability_ids import PRODUCT_PHYSICAL as PHYSICAL
+from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO as RICH_INFO
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.catalog_import.csv_rows import Reader, decode
 from commerce_agent.commerce.catalog_import.html_text import plain_text, safe_html
 from commerce_agent.commerce.catalog_import.source import (
@@ -24,10 +28,6 @@ from commerce_agent.commerce.catalog_import.source import (
 )
 
 REQUIRED_COLUMNS = ("Handle", "Title", "Variant Price")
-VARIANTS = "dev.commerce.product.variants"
-RICH_INFO = "dev.commerce.product.rich_info"
-PHYSICAL = "dev.commerce.product.physical_properties"
-CATEGORIES = "dev.commerce.product.categorization"
 DEFAULT_OPTION = ("Title", "Default Title")  # Shopify's one variant of a product without options
 
 

@@ -198,9 +198,8 @@ async def update_item(request: Request) -> Response:
 
 async def remove_item(request: Request) -> Response:
     principal = await cart_writer(request)
-    line_id = request.path_params["line_id"]
     return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.remove_item(tx, principal, cart_id, line_id, lifetime)))
+        service.remove_item(tx, principal, cart_id, request.path_params["line_id"], lifetime)))
 
 
 async def apply_promotion(request: Request) -> Response:
@@ -213,9 +212,8 @@ async def apply_promotion(request: Request) -> Response:
 
 async def remove_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
-    code = request.path_params["code"]
     return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.remove_promotion(tx, principal, cart_id, code, lifetime)))
+        service.remove_promotion(tx, principal, cart_id, request.path_params["code"], lifetime)))
 
 
 async def select_shipping(request: Request) -> Response:

@@ -16,6 +16,7 @@ from babel.numbers import list_currencies
 
 from commerce_agent import clock, links
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.errors import CommerceError
 from commerce_agent.json_input import MalformedJson, check_value
 
@@ -26,7 +27,6 @@ PERCENTAGE = re.compile(r"^(?:100(?:\.0{1,2})?|(?:0?[1-9][0-9]|0{0,2}[1-9])(?:\.
                         r"|0{1,3}\.(?:[1-9][0-9]?|0[1-9]))$")
 FULFILLMENT_TYPES = ("physical", "digital", "pickup", "hybrid")
 ITEM_STATUSES = ("active", "draft", "archived")
-VARIANTS = "dev.commerce.product.variants"
 MAX_NAME = 300
 MAX_DESCRIPTION = 20_000
 MAX_STOCK = 10**9

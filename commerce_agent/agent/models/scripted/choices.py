@@ -13,12 +13,12 @@ from babel.dates import format_datetime
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
+from commerce_agent.commerce.capability_ids import PRODUCT_CUSTOMIZATION as CUSTOMIZATION
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.operations.base import money_text
 
-VARIANTS = "dev.commerce.product.variants"
-CUSTOMIZATION = "dev.commerce.product.customization"
-ADDONS = "dev.commerce.product.addons"
 SLOTS_OFFERED = 4
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")

@@ -18,6 +18,7 @@ from msgspec import Meta
 
 from commerce_agent.commerce import money
 from commerce_agent.commerce.address import Address
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
 from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.services.carts.cart import CartView
@@ -69,7 +70,7 @@ def _check_group(group: Group, index: int, cart: CartView, field: str) -> None:
         if group.deliveryDetails is None:
             raise _error("fulfillment_intent_incomplete", "A physical group needs delivery "
                          "details.", f"{at}/deliveryDetails", "is required for physical")
-        options = cart.store_metadata.get(shipping.SHIPPING, {}).get("shippingOptions", [])
+        options = cart.store_metadata.get(STORE_SHIPPING, {}).get("shippingOptions", [])
         method = group.deliveryDetails.shippingMethodId
         if method not in {option.get("id") for option in options}:
             raise _error("fulfillment_method_invalid", f"This store has no shipping method "

@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commerce_agent import clock, links
+from commerce_agent.commerce.capability_ids import RESTAURANT, STORE_SHIPPING
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as CONSTRAINTS
 from commerce_agent.commerce.orders.model import (
     COMPLETED,
     CONFIRMED,
@@ -33,9 +35,6 @@ from commerce_agent.commerce.orders.model import (
 from commerce_agent.commerce.orders.rules import ships
 from commerce_agent.commerce.services.fulfillment import digital, tracking
 
-RESTAURANT = "dev.commerce.restaurant.profile"
-STORE_SHIPPING = "dev.commerce.store.shipping"
-CONSTRAINTS = "dev.commerce.store.constraints"
 DEFAULT_CARRIER_URL = "https://tracking.example.com"
 
 
