@@ -16,6 +16,7 @@ from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.shop import checks, writes
+from commerce_agent.commerce.shop.checks import ItemStatus as Status
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.commerce.writes import write
@@ -30,7 +31,6 @@ Name = Annotated[str, Meta(min_length=1, max_length=checks.MAX_NAME)]
 Description = Annotated[str, Meta(max_length=checks.MAX_DESCRIPTION)]
 Quantity = Annotated[int, Meta(ge=0, le=checks.MAX_STOCK)]
 FulfillmentType = Literal["physical", "digital", "pickup", "hybrid"]
-Status = Literal["active", "draft", "archived"]
 
 
 class MoneyIn(msgspec.Struct, forbid_unknown_fields=True):

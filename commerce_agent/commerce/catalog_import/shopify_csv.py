@@ -26,6 +26,7 @@ from commerce_agent.commerce.catalog_import.source import (
     SourceItem,
     slug,
 )
+from commerce_agent.commerce.shop.checks import ITEM_STATUSES
 
 REQUIRED_COLUMNS = ("Handle", "Title", "Variant Price")
 DEFAULT_OPTION = ("Title", "Default Title")  # Shopify's one variant of a product without options
@@ -89,7 +90,7 @@ def _options(product: _Product) -> list[str]:
 
 def _status(reader: _Reader, product: _Product) -> str:
     status = product.row.get("Status", "").strip().lower()
-    if status and status not in ("active", "draft", "archived"):
+    if status and status not in ITEM_STATUSES:
         reader.problem(product.line, "Status",
                        f"must be active, draft or archived, not {status!r}")
     published = product.row.get("Published", "true").strip().lower()
