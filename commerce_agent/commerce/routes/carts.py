@@ -12,7 +12,6 @@ from starlette.responses import Response
 
 from commerce_agent.auth import guests
 from commerce_agent.auth.principal import cart_principal, cart_writer, require_principal
-from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.pagination import read_page
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts import shopper
@@ -160,28 +159,23 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
-# A change of the cart `{cart_id}`: (transaction, cart id, cart lifetime) → the cart it leaves.
-CartChange = Callable[[Transaction, str, int], Awaitable[CartView]]
-
-
-async def _change_cart(request: Request, principal: Principal, change: CartChange) -> Response:
-    """One write to the cart `{cart_id}`: `change` runs in the write's transaction (with its
-    idempotency), and the cart it leaves is the answer."""
-    cart_id, lifetime = request.path_params["cart_id"], _lifetime(request)
+def _rendered(change: Callable[[Transaction], Awaitable[CartView]]
+              ) -> Callable[[Transaction], Awaitable[Response]]:
+    """A write's work: `change` a cart in the write's transaction, and answer with the cart
+    it leaves."""
 
     async def work(tx: Transaction) -> Response:
-        cart = await change(tx, cart_id, lifetime)
-        return json_response(cart.render())
+        return json_response((await change(tx)).render())
 
-    return await write(request, principal, work)
+    return work
 
 
 async def add_item(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _add)
-    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: service.add_item(
-        tx, principal, cart_id, body.itemId, body.quantity, body.variantId or "",
-        body.options(), lifetime))
+    return await write(request, principal, _rendered(lambda tx: service.add_item(
+        tx, principal, request.path_params["cart_id"], body.itemId, body.quantity,
+        body.variantId or "", body.options(), _lifetime(request))))
 
 
 async def update_item(request: Request) -> Response:
@@ -191,37 +185,40 @@ async def update_item(request: Request) -> Response:
                if getattr(body, field) is not UNSET}
     if isinstance(changes.get("addOnIds"), list):
         changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
-    line_id = request.path_params["line_id"]
-    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.update_item(tx, principal, cart_id, line_id, dict(changes), lifetime)))
+    return await write(request, principal, _rendered(lambda tx: service.update_item(
+        tx, principal, request.path_params["cart_id"], request.path_params["line_id"],
+        dict(changes), _lifetime(request))))
 
 
 async def remove_item(request: Request) -> Response:
     principal = await cart_writer(request)
-    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.remove_item(tx, principal, cart_id, request.path_params["line_id"], lifetime)))
+    return await write(request, principal, _rendered(lambda tx: service.remove_item(
+        tx, principal, request.path_params["cart_id"], request.path_params["line_id"],
+        _lifetime(request))))
 
 
 async def apply_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
-    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.apply_promotion(tx, principal, cart_id, body.value, server_max, lifetime)))
+    return await write(request, principal, _rendered(lambda tx: service.apply_promotion(
+        tx, principal, request.path_params["cart_id"], body.value, server_max,
+        _lifetime(request))))
 
 
 async def remove_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
-    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.remove_promotion(tx, principal, cart_id, request.path_params["code"], lifetime)))
+    return await write(request, principal, _rendered(lambda tx: service.remove_promotion(
+        tx, principal, request.path_params["cart_id"], request.path_params["code"],
+        _lifetime(request))))
 
 
 async def select_shipping(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _shipping)
-    return await _change_cart(request, principal, lambda tx, cart_id, lifetime: (
-        service.select_shipping(tx, principal, cart_id, body.shippingMethodId, lifetime)))
-
+    return await write(request, principal, _rendered(lambda tx: service.select_shipping(
+        tx, principal, request.path_params["cart_id"], body.shippingMethodId,
+        _lifetime(request))))
 
 routes = [
     Route("/carts", create_cart, methods=["POST"]),
