@@ -11,7 +11,7 @@ from commerce_agent.commerce import address
 from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.orders import model
 from commerce_agent.operations import all_tools
-from tests.helpers import buy
+from tests.support.helpers import buy
 
 
 def test_stored_drops_unset_fields_and_checks_plain_json() -> None:
