@@ -204,11 +204,13 @@ class Call:
     async def _pay_exact(self, ctx: ToolContext, args: dict[str, Any], header: str
                          ) -> dict[str, Any]:
         settings = self.shop.settings
+        order_request = order_request_from_args(args)
         payment = await prepare_payment(self.shop.db, header, self.shop.pay_to,
-                                        base_url=settings.base_url.rstrip("/"))
+                                        base_url=settings.base_url.rstrip("/"),
+                                        principal=self.principal, request=order_request)
 
         async def work(tx: Transaction) -> idempotency.Outcome:
-            placed = await place_order(tx, self.principal, order_request_from_args(args), payment,
+            placed = await place_order(tx, self.principal, order_request, payment,
                                        base_url=settings.base_url.rstrip("/"),
                                        pay_to=self.shop.pay_to)
             return idempotency.Outcome(placed.status, placed.body)

@@ -91,7 +91,8 @@ async def create_order(request: Request) -> Response:
     base_url = state.settings.base_url.rstrip("/")
     # Outside the order's transaction: with a facilitator, this settles on chain first.
     payment = await prepare_payment(state.db, header(request, b"x-payment"), state.pay_to,
-                                    base_url=base_url,
+                                    base_url=base_url, principal=principal,
+                                    request=order_request,
                                     signature=header(request, b"payment-signature"))
 
     async def work(tx: Transaction) -> Response:
