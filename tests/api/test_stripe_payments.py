@@ -138,7 +138,7 @@ async def test_a_real_payment_intent_pays_the_order(
     assert (fiat["network"], fiat["publishableKey"]) == ("stripe", PUBLISHABLE_KEY)
     receipt = json.loads(base64.b64decode(placed.headers["X-PAYMENT-RESPONSE"]))
     assert receipt == {"success": True, "transaction": intent.id, "network": "stripe",
-                       "payer": "user_alice"}
+                       "payer": "user_alice", "settled": True}
 
 
 async def test_the_same_proof_never_pays_twice(
