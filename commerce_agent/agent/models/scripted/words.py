@@ -100,7 +100,8 @@ def content_words(text: str) -> frozenset[str]:
 def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b", " ", text)
-    text = re.sub(rf"\b\d+(?:\.\d+)?\s*-?\s*{_UNIT}", " ", text)
+    # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
+    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
     text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b",
                   " ", text)
