@@ -55,6 +55,11 @@ _DECLINED = re.compile(r"\b(?:no|without|minus|sans|pas de|pas d'|aucun|aucune)\
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
 
 
+def without_declined(text: str) -> str:
+    """`text` folded, without what it declines ("the kyusu, no gift wrap" → "the kyusu, ")."""
+    return _DECLINED.sub(" ", words.fold(text))
+
+
 def said_words(texts: tuple[str, ...]) -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
     # French and Japanese option words as the catalog's English values say them ("bleu").

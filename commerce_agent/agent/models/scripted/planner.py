@@ -47,7 +47,7 @@ class Planner:
         source = text if text is not None else self.frame.first
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]
-        plain = words.without_price_order(words.strip_prices(source))
+        plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         kept = [word for word in re.findall(r"[\w'-]+", plain)
@@ -178,6 +178,10 @@ class Planner:
             if score > best:
                 best, found = score, str(store["storeId"])
         return found
+
+    def store_named(self, text: str) -> str | None:
+        """The store whose name the words say ("the trattoria's hours"), once stores are known."""
+        return self._store_named(words.fold(text))
 
     def store_described(self, text: str) -> str | None:
         """The store whose name or description the words fit ("the ceramics shop")."""
