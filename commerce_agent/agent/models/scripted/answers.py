@@ -31,7 +31,7 @@ def topic_of(text: str) -> str:
     topic = intent(text)
     if _COMMITMENT.search(words.fold(text)):
         return "sub_cancel"
-    return topic
+    return "sub_pause" if topic == "sub_skip" else topic
 
 
 def policy(p: Planner) -> Decision:

@@ -17,8 +17,12 @@ from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
 _CHECKS: list[tuple[str, str]] = [
+    # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
+    ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
+                 r"charges?|renewals?|box\w*|shipments?|weeks?)\b|\bsauter\b.{0,20}\b(?:mois|"
+                 r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
     # Only subscriptions pause: "can I pause it?" needs no noun.
-    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend\w*)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
+    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
                    rf"reactiv\w*|relanc\w*)\b"
@@ -283,7 +287,7 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
-    if kind == "payment" or (kind in ("fees", "hours") and act.kind == "question"):
+    if kind in ("payment", "sub_skip") or (kind in ("fees", "hours") and act.kind == "question"):
         return "policy", act.text
     if act.kind == "question" and kind in ("other", "search") and _STOCK.search(
             words.fold(act.text)) and words.content_words(act.text):

@@ -141,7 +141,21 @@ class Planner:
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, **bounds)
+        head = self._head_word(query)
+        if not found and head and all(call.args.get("query") != head for call in searches):
+            # "coffee cup" found only a dripper described with both words: the thing named is
+            # the head noun ("cup"; "tasse" in "tasse à café"), searched on its own once
+            scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
+            return self.call("search_products", query=head, limit=8, **bounds, **scope)
         return None
+
+    def _head_word(self, query: str) -> str | None:
+        """The word of a query of several that names the thing: the last in English and
+        Japanese, the first in French; None for a query of one word."""
+        said = [word for word in query.split() if words.content_words(word)]
+        if len(said) < 2:
+            return None
+        return said[0] if self.lang == "fr" else said[-1]
 
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""
