@@ -22,7 +22,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"charges?|renewals?|box\w*|shipments?|weeks?)\b|\bsauter\b.{0,20}\b(?:mois|"
                  r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
     # Only subscriptions pause: "can I pause it?" needs no noun.
-    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
+    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
+                  rf"\b(?:hold)\b.*{_SUBSCRIPTION}|"
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
                    rf"reactiv\w*|relanc\w*)\b"

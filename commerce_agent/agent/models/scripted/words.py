@@ -122,6 +122,16 @@ _DOZEN = re.compile(r"\b(?:(half)\s+(?:a\s+)?|(a|one|an|\d{1,2}|two|three|four|f
                     r"dozens?\b|\b(demi-)?douzaines?\b")
 
 
+_SIZE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|oz|"
+                        r"ounces?|cm|mm|inch(?:es)?|in|\")(?![a-z])")
+
+
+def without_sizes(text: str) -> str:
+    """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
+    a name writes its size in its own unit, if at all, so a search does not need it."""
+    return _SIZE_UNIT.sub(" ", fold(text))
+
+
 def without_measures(text: str) -> str:
     """`text` without sizes, prices, times and dates: their numbers are never counts."""
     return _without_measures(fold(text))
