@@ -19,7 +19,7 @@ _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期
 _CHECKS: list[tuple[str, str]] = [
     # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
     ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
-                 r"charges?|renewals?|box\w*|shipments?|weeks?)\b|\bsauter\b.{0,20}\b(?:mois|"
+                 r"charges?|renewals?|shipments?|weeks?)\b|\bsauter\b.{0,20}\b(?:mois|"
                  r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
@@ -27,7 +27,9 @@ _CHECKS: list[tuple[str, str]] = [
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
                    rf"reactiv\w*|relanc\w*)\b"
-                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開"),
+                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
+                   rf"{_SUBSCRIPTION}.{{0,30}}\b(?:back on|again)\b|"
+                   rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
@@ -138,7 +140,8 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
-            r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|\bje (?:voudrais|veux|prends)\b|"
+            r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
+            r"\bje (?:voudrais|veux|prends)\b(?! (?:savoir|voir|regarder|chercher|connaitre))|"
             r"\bj'en (?:prends|veux|voudrais)\b|\ben (?:prendre|ajouter|mettre)\b|"
             r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
@@ -154,6 +157,8 @@ _CHECKS: list[tuple[str, str]] = [
 _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
                              r"stuff|purchase|things)s?\b|\bmy (?:order|package|parcel)s?\b|"
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+# A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
+_NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
                     r"どこ|いつ|状況")
@@ -277,6 +282,10 @@ def understand(raw: str) -> tuple[str, str]:
             return "status", act.text  # "I don't want a refund, only where my order is"
         if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
             return "policy", " ".join((*act.negated, act.text))
+        if kind == "other" and topic == "other" and act.kind != "question" and all(
+                _NOT_THE.match(words.fold(part)) for part in act.negated):
+            # "blue, but not the 12 oz": the option declined stays, as declined
+            return kind, ", ".join((act.text, *act.negated))
     if act.just_asking:  # "just asking", "only looking": answered, never done
         if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
                                           "quantity", "promotion", "rate"):
@@ -288,7 +297,8 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
-    if kind in ("payment", "sub_skip") or (kind in ("fees", "hours") and act.kind == "question"):
+    if kind in ("payment", "sub_skip", "hours") or (kind == "fees" and (
+            act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text
     if act.kind == "question" and kind in ("other", "search") and _STOCK.search(
             words.fold(act.text)) and words.content_words(act.text):

@@ -25,7 +25,7 @@ _ORDER_TOOLS = ("get_order", "cancel_order", "tip_order", "rate_order", "change_
 _GONE = ("cart_not_found", "cart_expired", "cart_already_submitted")
 SUGGESTED = Frame("add", ("add it",))  # what "yes" means after "Want me to add it?"
 # Intents a change of a cart line's option may be read as ("the other colour" names no intent).
-_MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch")
+_MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 
 
 def short(name: str) -> str:
