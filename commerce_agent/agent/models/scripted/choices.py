@@ -122,8 +122,8 @@ def pick_variant(item: dict[str, Any], said: set[str],
         kept = [choice for choice, variant in zip(choices, variants, strict=True)
                 if not any(matches(str(value), set(declined)) and not matches(str(value), said)
                            for value in variant.get("values", []))]
-        named = pick_variant(item, said)
-        return [choice for choice in named if choice in kept] or named
+        allowed = pick_variant(item, said)
+        return [choice for choice in allowed if choice in kept] or allowed
     dimensions = max(len(variant.get("values", [])) for variant in variants)
     keep = list(range(len(variants)))
     for index in range(dimensions):
