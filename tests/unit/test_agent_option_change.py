@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from commerce_agent.agent.models.scripted import option_change, words
 
-STORES = Path(__file__).parent.parent / "sample_data" / "stores"
+STORES = Path(__file__).parents[2] / "sample_data" / "stores"
 
 
 def _item(item_id: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
-STORES = Path(__file__).parent.parent / "sample_data" / "stores"
+STORES = Path(__file__).parents[2] / "sample_data" / "stores"
 
 
 def _mug() -> dict[str, Any]:

@@ -18,7 +18,7 @@ from commerce_agent.agent.models.scripted import facts
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.tools.stores import store_summary
 
-SAMPLE = Path(__file__).parent.parent / "sample_data" / "stores"
+SAMPLE = Path(__file__).parents[2] / "sample_data" / "stores"
 
 
 def _store(name: str) -> dict[str, Any]:
