@@ -87,7 +87,7 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     position = frame.option_ordinal()
     name = item["name"]
     if choices.meta(item, PRODUCT_VARIANTS).get("variants"):
-        allowed = choices.pick_variant(item, said)
+        allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts)))
         in_stock = [choice for choice in allowed if choice.available]
         every = [choice for choice in choices.variant_choices(item) if choice.available]
         if len(in_stock) != 1 and position is not None and -len(in_stock) <= position < len(
