@@ -30,9 +30,11 @@ from commerce_agent import clock
 from commerce_agent.cli import main
 from commerce_agent.commerce.payments import chain as chains
 from commerce_agent.commerce.payments import settlement
+from commerce_agent.commerce.shop import writes as shop_writes
 from commerce_agent.commerce.storage import payments as storage
 from commerce_agent.settings import Settings
 from tests.support.app import running
+from tests.support.helpers import LIMITED_MUG
 from tests.support.x402 import mug_order, order_count, payment_required
 from tests.support.x402_chain import (
     TOKEN_NAME,
@@ -194,26 +196,60 @@ async def test_a_payer_without_funds_is_refused_before_anything_settles(
     assert chain.balance(pay_to) == 0
 
 
-async def test_an_order_that_fails_after_settling_is_placed_by_the_retry_without_a_second_charge(
+async def test_an_order_that_would_be_refused_settles_nothing(
         shop: tuple[Starlette, httpx.AsyncClient, dict[str, str], str],
-        local_chain: tuple[LocalChain, FacilitatorServer],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The settlement is recorded outside the order's transaction: when that transaction
-    refuses (here: no delivery address), the retry reuses the mined transfer, even once the
-    authorization has expired (the money moved while it was valid)."""
+        local_chain: tuple[LocalChain, FacilitatorServer]) -> None:
+    """The order is checked before the facilitator is asked to settle: a request refused for
+    its own reasons (here: no delivery address) moves no money, and the same proof then pays
+    the corrected request."""
     app, client, alice, pay_to = shop
     chain, server = local_chain
     wallet = funded_wallet(chain)
     order = await mug_order(client, alice)
     payload = await signed(client, alice, order, wallet)
-    no_address = {"cartId": order["cartId"]}
+    settles = server.settles
 
-    failed = await client.post("/orders", json=no_address,
+    failed = await client.post("/orders", json={"cartId": order["cartId"]},
                                headers={**alice, **proof_header(payload)})
+
     assert failed.status_code == 400, failed.text
     assert failed.json()["code"] == "delivery_address_required"
+    assert server.settles == settles and chain.balance(pay_to) == 0
+    assert chain.balance(wallet.address) == FUNDS and await order_count(app) == 0
+    placed = await client.post("/orders", json=order, headers={**alice, **proof_header(payload)})
+    assert placed.status_code == 201, placed.text
+    assert chain.balance(pay_to) == int(payload.accepted.amount)
+
+
+async def test_an_order_that_fails_after_settling_is_placed_by_the_retry_without_a_second_charge(
+        shop: tuple[Starlette, httpx.AsyncClient, dict[str, str], str],
+        local_chain: tuple[LocalChain, FacilitatorServer],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settlement is recorded outside the order's transaction: when that transaction
+    refuses after the money moved (here: the last mug sold while the chain settled), the
+    retry reuses the mined transfer, even once the authorization has expired (the money moved
+    while it was valid)."""
+    app, client, alice, pay_to = shop
+    chain, server = local_chain
+    wallet = funded_wallet(chain)
+    order = await mug_order(client, alice)
+    payload = await signed(client, alice, order, wallet)
+    real_settle = settlement.settle
+
+    async def sold_out_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        settled = await real_settle(*args, **kwargs)
+        async with app.state.db.transaction() as tx:
+            await shop_writes.set_stock(tx, LIMITED_MUG, "", 0)
+        return settled
+
+    monkeypatch.setattr(settlement, "settle", sold_out_meanwhile)
+    failed = await client.post("/orders", json=order, headers={**alice, **proof_header(payload)})
+    assert failed.status_code == 409, failed.text
     amount = int(payload.accepted.amount)
     assert chain.balance(pay_to) == amount and await order_count(app) == 0
+    monkeypatch.setattr(settlement, "settle", real_settle)
+    async with app.state.db.transaction() as tx:
+        await shop_writes.set_stock(tx, LIMITED_MUG, "", 5)
     settles = server.settles
     expired = int(payload.payload["authorization"]["validBefore"]) + 1
     monkeypatch.setattr(clock, "seconds", lambda: float(expired))

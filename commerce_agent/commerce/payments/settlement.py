@@ -164,6 +164,13 @@ async def _call(stage: str, call: Any) -> Any:
         raise unavailable() from None
 
 
+async def paid_an_order(db: Database, transfer: exact.VerifiedTransfer) -> bool:
+    """Whether this authorization already paid an order: the order's transaction refuses it
+    again, or an Idempotency-Key replays that order."""
+    return await storage.order_paid_by(db, x402.EXACT_SCHEME,
+                                       f"{transfer.payer}:{transfer.nonce}") is not None
+
+
 async def settle(db: Database, proof: x402.PaymentProof, transfer: exact.VerifiedTransfer,
                  *, pay_to: str, resource: str) -> exact.VerifiedTransfer:
     """Settle a locally checked `exact` proof through the installed facilitator; the transfer
@@ -172,8 +179,7 @@ async def settle(db: Database, proof: x402.PaymentProof, transfer: exact.Verifie
     facilitator = active()
     if facilitator is None:
         return transfer
-    if await storage.order_paid_by(db, x402.EXACT_SCHEME,
-                                   f"{transfer.payer}:{transfer.nonce}") is not None:
+    if await paid_an_order(db, transfer):
         return transfer
     payer, nonce = transfer.payer.lower(), transfer.nonce
     row = await storage.settlement(db, payer, nonce)

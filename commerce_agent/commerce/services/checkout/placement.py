@@ -17,7 +17,12 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
-from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
+from commerce_agent.commerce.orders.model import (
+    APPLIED_PROMOTIONS,
+    CONFIRMED,
+    FULFILLMENT_INTENT,
+    PENDING,
+)
 from commerce_agent.commerce.payments import (
     exact,
     proofs,
@@ -109,7 +114,8 @@ def order_type(lines: list[CartLine]) -> str:
     return next(iter(kinds), "physical")
 
 
-async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -> CartView:
+async def _cart_for_order(tx: Transaction | Database, principal: Principal, cart_id: str
+                          ) -> CartView:
     cart = await carts.read_cart(tx, cart_id, principal)
     if cart is None:
         raise CommerceError(404, "cart_not_found", f"No cart with id {cart_id!r}.",
@@ -121,8 +127,8 @@ async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -
     return carts.checked_open(cart, cart_id)
 
 
-async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequest
-                       ) -> CartView:
+async def _direct_cart(tx: Transaction | Database, principal: Principal,
+                       request: OrderRequest) -> CartView:
     """An in-memory cart for a Buy Now order; nothing of it is stored."""
     assert request.direct_items is not None
     item_ids = [line["itemId"] for line in request.direct_items]
@@ -154,6 +160,14 @@ async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequ
                                 details=[{"type": "business_logic", "reason": promotion.reason,
                                           "value": promotion.code}])
     return view
+
+
+async def _order_cart(db: Transaction | Database, principal: Principal,
+                      request: OrderRequest) -> CartView:
+    if request.direct_items is not None:
+        return await _direct_cart(db, principal, request)
+    assert request.cart_id is not None
+    return await _cart_for_order(db, principal, request.cart_id)
 
 
 def _check_lines(cart: CartView) -> None:
@@ -235,7 +249,7 @@ def _order_document(order_id: str, cart: CartView, request: OrderRequest,
         metadata[APPLIED_PROMOTIONS] = {"_version": "1.0", "promotions": promotions,
                                         "totalDiscount": money.money(discount, cart.currency)}
     doc: dict[str, Any] = {
-        "id": order_id, "status": "confirmed" if payment is not None else "pending",
+        "id": order_id, "status": CONFIRMED if payment is not None else PENDING,
         "orderType": order_type(cart.lines), "storeId": cart.row["store_id"],
         "items": items, "subtotal": money.money(subtotal, cart.currency),
         "discount": money.money(discount, cart.currency),
@@ -270,14 +284,7 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
                 "amount": money.money(total, cart.currency), "payer": principal.user_id}
     transfer = payment.transfer
     assert transfer is not None
-    if cart.currency != "USD":
-        raise CommerceError(400, "payment_method_unsupported",
-                            "The exact (USDC) scheme is offered only for USD orders.")
-    needed = x402.usdc_units(total)
-    if transfer.value < needed:
-        raise CommerceError(400, "payment_failed",
-                            f"The authorization covers {transfer.value} units; {needed} needed.",
-                            details=[{"type": "business_logic", "reason": "insufficient_value"}])
+    _check_covers(transfer, cart.currency, total)
     await x402.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
                             order_id=order_id)
     # `settled`: the reference is a mined transaction (a facilitator settled it); false: the
@@ -285,6 +292,18 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
     return {"scheme": "exact", "network": proof.network, "reference": transfer.transaction,
             "amount": money.money(total, cart.currency), "payer": transfer.payer,
             "payTo": pay_to, "settled": transfer.settled}
+
+
+def _check_covers(transfer: exact.VerifiedTransfer, currency: str, total: Decimal) -> None:
+    """An `exact` authorization pays a USD order of `total` (400 otherwise)."""
+    if currency != "USD":
+        raise CommerceError(400, "payment_method_unsupported",
+                            "The exact (USDC) scheme is offered only for USD orders.")
+    needed = x402.usdc_units(total)
+    if transfer.value < needed:
+        raise CommerceError(400, "payment_failed",
+                            f"The authorization covers {transfer.value} units; {needed} needed.",
+                            details=[{"type": "business_logic", "reason": "insufficient_value"}])
 
 
 async def _take_stock(tx: Transaction, cart: CartView) -> None:
@@ -323,11 +342,7 @@ async def _payment_required(tx: Transaction, principal: Principal, cart: CartVie
 async def place_order(tx: Transaction, principal: Principal, request: OrderRequest,
                       payment: Payment | None, *, base_url: str, pay_to: str,
                       idempotency: str | None = None) -> PlacedOrder:
-    if request.direct_items is not None:
-        cart = await _direct_cart(tx, principal, request)
-    else:
-        assert request.cart_id is not None
-        cart = await _cart_for_order(tx, principal, request.cart_id)
+    cart = await _order_cart(tx, principal, request)
     _check_lines(cart)
     await carts.check_per_user_limits(tx, principal.user_id, cart, [
         promotion.code for promotion in cart.applied_promotions() if promotion.applicable])
@@ -345,7 +360,7 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         record = await _take_payment(tx, principal, cart, payment, order_id, pay_to, total)
     doc = _order_document(order_id, cart, request, record, priced)
     if record is None:
-        doc["status"] = "confirmed"
+        doc["status"] = CONFIRMED
     docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url,
                                      priced)
     for placed in docs:
@@ -373,18 +388,41 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
 
 
 async def prepare_payment(db: Database, header: str | None, pay_to: str, *, base_url: str,
+                          principal: Principal, request: OrderRequest,
                           signature: str | None = None) -> Payment | None:
     """`preverify`, then, with a facilitator (--x402-facilitator), an `exact` proof is
     verified and settled on chain before the order's transaction starts (settlement.py):
-    what every front end calls before `place_order`."""
+    what every front end calls before `place_order`.
+
+    Money moves only for an order that would be placed: before settling, the order is read
+    and checked as `place_order` checks it (cart, rules, address, stock, the amount the
+    authorization covers), so a request refused for any reason but a race settles nothing."""
     if settlement.active() is None:
         return preverify(header, pay_to, signature=signature)
     proof = proofs.read_proof(header, signature)
     if proof is None or proof.scheme != "exact":
         return None if proof is None else Payment(proof)
     transfer = exact.verify_exact(proof, pay_to=pay_to, min_value=0, now=None)
+    if await settlement.paid_an_order(db, transfer) or await _settles_nothing(
+            db, principal, request, transfer):
+        return Payment(proof, transfer)
     return Payment(proof, await settlement.settle(db, proof, transfer, pay_to=pay_to,
                                                   resource=f"{base_url}/orders"))
+
+
+async def _settles_nothing(db: Database, principal: Principal, request: OrderRequest,
+                           transfer: exact.VerifiedTransfer) -> bool:
+    """Check the order as place_order will, reading only: raises what it would refuse with;
+    True when the order costs nothing (place_order then takes no payment)."""
+    cart = await _order_cart(db, principal, request)
+    _check_lines(cart)
+    await carts.check_per_user_limits(db, principal.user_id, cart, [
+        promotion.code for promotion in cart.applied_promotions() if promotion.applicable])
+    total = amount_due(preflight(cart, request))
+    if total <= Decimal(0):
+        return True
+    _check_covers(transfer, cart.currency, total)
+    return False
 
 
 def preverify(header: str | None, pay_to: str, *, signature: str | None = None
