@@ -12,7 +12,7 @@ own settings for the form factor (simulated throttling: a slow 4G network and a 
 CPU on mobile) and the median of each score is printed, one row per page, with the median
 first contentful paint, largest contentful paint, total blocking time and speed index (ms).
 With --check, exits 1 when a page's median misses a target (TARGETS, MAX_CLS below).
-tests/test_web_lighthouse.py runs the same check when lighthouse and chromium are present.
+Not part of the test suite: fifteen Lighthouse runs take about ten minutes.
 """
 
 from __future__ import annotations
