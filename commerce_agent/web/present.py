@@ -13,8 +13,9 @@ from babel import Locale, UnknownLocaleError
 from babel.dates import format_datetime
 from babel.numbers import format_currency
 
-RICH_INFO = "dev.commerce.product.rich_info"
-VARIANTS = "dev.commerce.product.variants"
+from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO as RICH_INFO
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
+
 DEFAULT_LOCALE = "en_US"
 
 

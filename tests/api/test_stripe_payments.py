@@ -14,12 +14,12 @@ import msgspec
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent.tools import all_tools
-from commerce_agent.agent.tools.base import ToolContext, ToolFailure
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.payments.stripe_api import StripeConfig, StripeUnavailable
 from commerce_agent.commerce.services.returns import handling as returns
+from commerce_agent.operations import all_tools
+from commerce_agent.operations.base import ToolContext, ToolFailure
 from commerce_agent.settings import Settings
 from tests.support.helpers import (
     LIMITED_MUG,
@@ -138,7 +138,7 @@ async def test_a_real_payment_intent_pays_the_order(
     assert (fiat["network"], fiat["publishableKey"]) == ("stripe", PUBLISHABLE_KEY)
     receipt = json.loads(base64.b64decode(placed.headers["X-PAYMENT-RESPONSE"]))
     assert receipt == {"success": True, "transaction": intent.id, "network": "stripe",
-                       "payer": "user_alice"}
+                       "payer": "user_alice", "settled": True}
 
 
 async def test_the_same_proof_never_pays_twice(

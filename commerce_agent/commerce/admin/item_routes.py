@@ -12,9 +12,11 @@ from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.shop import checks, writes
+from commerce_agent.commerce.shop.checks import ItemStatus as Status
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.commerce.writes import write
@@ -29,7 +31,6 @@ Name = Annotated[str, Meta(min_length=1, max_length=checks.MAX_NAME)]
 Description = Annotated[str, Meta(max_length=checks.MAX_DESCRIPTION)]
 Quantity = Annotated[int, Meta(ge=0, le=checks.MAX_STOCK)]
 FulfillmentType = Literal["physical", "digital", "pickup", "hybrid"]
-Status = Literal["active", "draft", "archived"]
 
 
 class MoneyIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -206,12 +207,12 @@ async def put_variant(request: Request) -> Response:
         store_id = await access.own_item(tx, principal, item_id)
         item = await writes.load_item(tx, item_id)
         doc = writes.merged(item, {})
-        spec = doc.setdefault("metadata", {}).get(checks.VARIANTS)
+        spec = doc.setdefault("metadata", {}).get(PRODUCT_VARIANTS)
         if spec is None:
             if body.options is None:
                 raise validation_error("/options", "is required for an item's first variant")
             spec = {"_version": "1.0", "options": body.options, "variants": []}
-            doc["metadata"][checks.VARIANTS] = spec
+            doc["metadata"][PRODUCT_VARIANTS] = spec
             doc.pop("stock", None)
         elif body.options is not None and body.options != spec["options"]:
             raise validation_error("/options", "must be left out or equal the item's options")
@@ -231,7 +232,7 @@ async def put_variant(request: Request) -> Response:
             variants[variants.index(existing)] = variant
         # Problems of this variant point into the request body (/values, /price/amount).
         index = len(variants) - 1 if existing is None else variants.index(variant)
-        base = f"/metadata/{checks.VARIANTS}/variants/{index}"
+        base = f"/metadata/{PRODUCT_VARIANTS}/variants/{index}"
         problems = [checks.Problem(p.field.removeprefix(base) if p.field.startswith(base + "/")
                                    else p.field, p.reason, p.value)
                     for p in checks.item_problems(doc, await _currency(tx, store_id))]
@@ -251,14 +252,14 @@ async def delete_variant(request: Request) -> Response:
         store_id = item_of.owner
         item = await writes.load_item(tx, item_of.id)
         doc = writes.merged(item, {})
-        variants = doc.get("metadata", {}).get(checks.VARIANTS, {}).get("variants", [])
+        variants = doc.get("metadata", {}).get(PRODUCT_VARIANTS, {}).get("variants", [])
         kept = [variant for variant in variants if variant["id"] != variant_id]
         if len(kept) == len(variants):
             raise not_found("variant", variant_id)
         if not kept:
             raise validation_error("variant_id", "is the item's only variant: archive the "
                                    "item instead", variant_id)
-        doc["metadata"][checks.VARIANTS]["variants"] = kept
+        doc["metadata"][PRODUCT_VARIANTS]["variants"] = kept
         written = await _save(tx, store_id, item["catalogId"], doc, item["status"])
         return json_response(written.item)
 

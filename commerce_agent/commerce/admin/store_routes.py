@@ -12,8 +12,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as CONSTRAINTS
+from commerce_agent.commerce.capability_ids import STORE_INFO as INFO
+from commerce_agent.commerce.capability_ids import STORE_POLICIES as POLICIES
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING as SHIPPING
+from commerce_agent.commerce.capability_ids import STORE_TAXATION
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.shop import checks, writes
@@ -32,17 +38,6 @@ PromotionCode = Annotated[str, Meta(pattern=checks.CODE_PATTERN.pattern)]
 Name = Annotated[str, Meta(min_length=1, max_length=checks.MAX_NAME)]
 Description = Annotated[str, Meta(max_length=checks.MAX_DESCRIPTION)]
 Document = Annotated[dict[str, Any], Meta(max_length=100)]
-INFO = "dev.commerce.store.info"
-POLICIES = "dev.commerce.store.policies"
-SHIPPING = "dev.commerce.store.shipping"
-CONSTRAINTS = "dev.commerce.store.constraints"
-
-
-class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    address: Annotated[str, Meta(min_length=1, max_length=500)]
-    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
-    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
-    countryCode: Annotated[str, Meta(pattern="^[A-Z]{2}$")] | None = None
 
 
 class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -52,7 +47,7 @@ class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
         "enum": sorted(money.CURRENCIES)})]
     id: Identifier | None = None
     description: Description = ""
-    location: Location | None = None
+    location: Address | None = None
 
 
 class Taxation(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -70,7 +65,7 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Name | UnsetType = UNSET
     description: Description | UnsetType = UNSET
-    location: Location | UnsetType = UNSET
+    location: Address | UnsetType = UNSET
     info: Document | UnsetType = UNSET
     policies: Document | UnsetType = UNSET
     shipping: Document | UnsetType = UNSET
@@ -204,15 +199,15 @@ async def update_store(request: Request) -> Response:
             if value is UNSET:
                 continue
             name = {"info": INFO, "policies": POLICIES, "shipping": SHIPPING,
-                    "constraints": CONSTRAINTS, "taxation": charges.TAXATION}.get(key)
+                    "constraints": CONSTRAINTS, "taxation": STORE_TAXATION}.get(key)
             if name is None:
                 changes[key] = msgspec.to_builtins(value)
             else:
                 metadata[name] = {**msgspec.to_builtins(value), "_version": "1.0"}
         if SHIPPING in metadata:
             _check_shipping(metadata[SHIPPING])
-        if charges.TAXATION in metadata:
-            problem = charges.taxation_problem(metadata[charges.TAXATION])
+        if STORE_TAXATION in metadata:
+            problem = charges.taxation_problem(metadata[STORE_TAXATION])
             if problem is not None:
                 raise validation_error(f"/taxation{problem[0]}", problem[1])
         if CONSTRAINTS in metadata:

@@ -6,10 +6,13 @@ pure functions of `rules`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from commerce_agent.commerce.orders import rules
+from commerce_agent.commerce.orders import model, rules
 from commerce_agent.commerce.orders.model import SUBSCRIPTION
+from commerce_agent.commerce.pagination import Page, keyed, total_count
+from commerce_agent.db import Row
 
 
 def _action(action_id: str, href: str, title: str, rel: str | None = None,
@@ -44,3 +47,15 @@ def actions(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 def render(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "actions": actions(doc)}
+
+
+def listing(page: Page, rows: Sequence[Row], total: int) -> dict[str, Any]:
+    """A page of stored orders as GET /orders and GET /admin/orders answer it, from up to
+    `page.limit + 1` rows read newest first (`created_at`, `id`): each rendered, and the
+    pagination (`total`: counted up to COUNT_CAP + 1)."""
+    kept, info = keyed(page, rows, _order_key, total_count(total))
+    return {"orders": [render(model.decode(row["doc"])) for row in kept], "pagination": info}
+
+
+def _order_key(row: Row) -> tuple[str, str]:
+    return row["created_at"], row["id"]

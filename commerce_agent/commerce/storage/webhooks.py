@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from commerce_agent.commerce.storage import leases
 from commerce_agent.db import Database, Row, Transaction
 from commerce_agent.db.placeholders import named_list
 
@@ -156,11 +157,7 @@ async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list
         f"JOIN webhook_events e ON e.id = d.event_id WHERE {_CLAIMABLE} "
         "AND d.next_attempt_at <= :now ORDER BY d.next_attempt_at LIMIT :limit"
         + skip_claimed, {"now": now, "limit": limit})
-    if rows:
-        placeholders, params = named_list("d", [str(row["id"]) for row in rows])
-        await tx.execute(
-            f"UPDATE webhook_deliveries SET locked_until = :lease WHERE id IN ({placeholders})",
-            {**params, "lease": lease_until})
+    await leases.lease(tx, "webhook_deliveries", rows, lease_until)
     return rows
 
 

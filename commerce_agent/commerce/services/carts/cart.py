@@ -13,6 +13,7 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING
 from commerce_agent.commerce.services.carts import charges, pricing
 from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.services.catalog.storefront import StockedItem, group_rows
@@ -107,7 +108,7 @@ class CartView:
     def shipping_method_id(self) -> str | None:
         """The shopper's stored choice, while the store still offers it (else the default)."""
         chosen = self.row["shipping_method_id"]
-        offered = self.store_metadata.get(charges.SHIPPING, {}).get("shippingOptions", [])
+        offered = self.store_metadata.get(STORE_SHIPPING, {}).get("shippingOptions", [])
         return str(chosen) if chosen and any(
             isinstance(option, dict) and option.get("id") == chosen for option in offered) \
             else None

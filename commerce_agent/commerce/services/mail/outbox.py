@@ -15,7 +15,12 @@ import json
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.orders.model import DETAILED_STATUS, KITCHEN_STATUS
+from commerce_agent.commerce.orders.model import (
+    CANCELLED,
+    DETAILED_STATUS,
+    IN_TRANSIT,
+    KITCHEN_STATUS,
+)
 from commerce_agent.commerce.storage import mail as storage
 from commerce_agent.db import Transaction
 from commerce_agent.i18n.messages import translate
@@ -23,7 +28,7 @@ from commerce_agent.i18n.negotiation import DEFAULT_LOCALE, choose
 from commerce_agent.ids import new_id
 
 # Status the order moved to -> the kind of mail the customer gets.
-_STATUS_MAIL = {"in_transit": "order_shipped", "cancelled": "order_cancelled"}
+_STATUS_MAIL = {IN_TRANSIT: "order_shipped", CANCELLED: "order_cancelled"}
 _READY = frozenset({"ready", "ready_for_pickup"})
 
 
