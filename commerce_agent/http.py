@@ -170,7 +170,7 @@ def query_int(request: Request, name: str, default: int, low: int, high: int) ->
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
         raise validation_error(name, f"must be an integer from {low} to {high}", raw)
     return int(raw)
 

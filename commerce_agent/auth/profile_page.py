@@ -75,7 +75,7 @@ def _patch(form: dict[str, str], profile: service.Profile) -> dict[str, Any]:
                                               "address": _address(form)}]}
     if action == "remove_address":
         index = form.get("index", "")
-        if index.isdigit() and int(index) < len(current):
+        if index.isascii() and index.isdigit() and int(index) < len(current):
             del current[int(index)]
         return {"savedAddresses": current}
     raise ValueError(f"unknown action {action!r}")

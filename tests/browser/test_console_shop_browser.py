@@ -16,7 +16,6 @@ from tests.support import browser
 from tests.support.browser import (
     PASSWORDS,
     api_token,
-    chromium,  # noqa: F401 - the module's browser, launched against `server` below
     signed_in_page,
 )
 from tests.support.live import LiveServer, cli, start_live_server
@@ -49,7 +48,7 @@ def read(server: LiveServer, path: str) -> dict[str, Any]:
 
 
 def test_a_new_item_with_variants_and_its_errors_beside_the_fields(
-        chromium: Any, server: LiveServer) -> None:  # noqa: F811
+        chromium: Any, server: LiveServer) -> None:
     page = signed_in_page(chromium, server, MERCHANT, "/console/catalog")
     store = page.locator("#item-store option").first
     store.wait_for(state="attached")
@@ -82,7 +81,7 @@ def test_a_new_item_with_variants_and_its_errors_beside_the_fields(
     assert page.errors == []
 
 
-def test_store_settings_and_a_promotion(chromium: Any, server: LiveServer) -> None:  # noqa: F811
+def test_store_settings_and_a_promotion(chromium: Any, server: LiveServer) -> None:
     page = signed_in_page(chromium, server, MERCHANT, "/console/store")
     settings = page.locator("#settings-form")
     page.locator("#settings-name").wait_for()

@@ -20,7 +20,6 @@ from tests.support.browser import (
     add_classic_mug,
     api_token,
     check_out,
-    chromium,  # noqa: F401 - the module's browser, launched against `server` below
     signed_in_page,
 )
 from tests.support.live import LiveServer, cli, start_live_server
@@ -55,7 +54,7 @@ def read(server: LiveServer, path: str, email: str) -> dict[str, Any]:
 
 
 def test_a_shipped_order_shows_its_tracking_number_on_the_customers_open_page(
-        chromium: Any, server: LiveServer) -> None:  # noqa: F811
+        chromium: Any, server: LiveServer) -> None:
     console = signed_in_page(chromium, server, MERCHANT, "/console")
     console.get_by_text("No orders here yet.").wait_for()
     console.evaluate("window.sameDocument = true")
@@ -112,7 +111,7 @@ def test_a_shipped_order_shows_its_tracking_number_on_the_customers_open_page(
 
 
 def test_stock_and_price_edits_webhook_log_and_an_import_dry_run(
-        chromium: Any, server: LiveServer) -> None:  # noqa: F811
+        chromium: Any, server: LiveServer) -> None:
     page = signed_in_page(chromium, server, MERCHANT, "/console/webhooks")
     page.get_by_label("Endpoint URL (https; http only to localhost)").fill(
         "http://127.0.0.1:9/hook")
@@ -177,7 +176,7 @@ def test_stock_and_price_edits_webhook_log_and_an_import_dry_run(
 
 
 def test_a_return_is_approved_received_and_refunded_in_the_console(
-        chromium: Any, server: LiveServer) -> None:  # noqa: F811
+        chromium: Any, server: LiveServer) -> None:
     order = _shared.get("order")
     if order is None:
         pytest.skip("needs the order completed by the first test of this module")
