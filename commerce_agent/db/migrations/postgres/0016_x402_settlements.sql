@@ -1,4 +1,4 @@
--- PostgreSQL version of ../0017_x402_settlements.sql (the same statement).
+-- PostgreSQL version of ../0016_x402_settlements.sql (the same statement).
 -- x402 `exact` payments settled on chain through a facilitator (--x402-facilitator;
 -- docs/payments.md). One row per EIP-3009 authorization (payer, nonce), written in a short
 -- transaction of its own before the facilitator is asked to settle and updated with the
