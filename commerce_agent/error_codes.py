@@ -70,6 +70,7 @@ STATUS: dict[str, int] = {
     "idempotency_key_reused": 409,
     "insufficient_stock": 409,
     "invalid_transition": 409,
+    "currency_locked": 409,
     "order_already_rated": 409,
     "order_already_tipped": 409,
     "order_items_unavailable": 409,

@@ -80,7 +80,7 @@ async def list_orders(request: Request) -> Response:
                                 key=page.key, backward=page.backward)
     total = await storage.count_orders(db, stores, status, COUNT_CAP + 1)
     rows, info = keyed(page, rows, _order_key, total_count(total))
-    orders = [order_view.render(model.decode(row["doc"])) for row in rows]
+    orders = [order_view.render_for_merchant(model.decode(row["doc"])) for row in rows]
     return json_response({"orders": orders, "pagination": info})
 
 
@@ -94,7 +94,7 @@ async def get_order(request: Request) -> Response:
     db, order_id = request.app.state.db, request.path_params["order_id"]
     await access.own_order(db, principal, order_id)
     _, doc = await lifecycle.load(db, order_id)
-    return json_response(order_view.render(doc))
+    return json_response(order_view.render_for_merchant(doc))
 
 
 async def advance_order(request: Request) -> Response:
@@ -110,7 +110,7 @@ async def advance_order(request: Request) -> Response:
         doc = await service.advance(tx, order_id, base_url, to=body.to, carrier=body.carrier,
                                     tracking_number=body.trackingNumber,
                                     tracking_url=body.trackingUrl)
-        return json_response(order_view.render(doc))
+        return json_response(order_view.render_for_merchant(doc))
 
     return await write(request, principal, work)
 
@@ -122,7 +122,8 @@ async def ready_for_pickup(request: Request) -> Response:
 
     async def work(tx: Transaction) -> Response:
         await access.own_order(tx, principal, order_id)
-        return json_response(order_view.render(await service.ready_for_pickup(tx, order_id)))
+        doc = await service.ready_for_pickup(tx, order_id)
+        return json_response(order_view.render_for_merchant(doc))
 
     return await write(request, principal, work)
 
@@ -137,7 +138,7 @@ async def cancel_order(request: Request) -> Response:
     async def work(tx: Transaction) -> Response:
         await access.own_order(tx, principal, order_id)
         doc = await service.cancel(tx, order_id, body.reason)
-        return json_response(order_view.render(doc))
+        return json_response(order_view.render_for_merchant(doc))
 
     return await write(request, principal, work)
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from commerce_agent.commerce.orders import rules
-from commerce_agent.commerce.orders.model import SUBSCRIPTION
+from commerce_agent.commerce.orders.model import SUBSCRIPTION, MerchantAction
 
 
 def _action(action_id: str, href: str, title: str, rel: str | None = None,
@@ -44,3 +46,37 @@ def actions(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 def render(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "actions": actions(doc)}
+
+
+_SHIP_FIELDS = ["carrier", "trackingNumber", "trackingUrl"]
+_NEXT_TITLES = {"processing": "Start processing", "in_transit": "Mark in transit",
+                "completed": "Mark completed"}
+
+
+def merchant_actions(doc: dict[str, Any]) -> list[MerchantAction]:
+    """What the store's merchant may do next (`rules.merchant_actions`), with the admin route
+    of each."""
+    base = f"/admin/orders/{doc['id']}"
+    found = []
+    for action in rules.merchant_actions(doc):
+        if action == "ship":
+            found.append(MerchantAction("ship", f"{base}/advance", "Ship with a tracking number",
+                                        to="in_transit", fields=_SHIP_FIELDS))
+        elif action == "ready_for_pickup":
+            found.append(MerchantAction("ready_for_pickup", f"{base}/ready-for-pickup",
+                                        "Ready for pickup"))
+        elif action == "advance":
+            to = rules.merchant_next_status(doc)
+            title = "Mark delivered" if doc.get("status") == "in_transit" \
+                else _NEXT_TITLES.get(str(to), "Move on")
+            found.append(MerchantAction("advance", f"{base}/advance", title, to=to))
+        else:
+            found.append(MerchantAction("cancel", f"{base}/cancel", "Cancel and refund",
+                                        fields=["reason"]))
+    return found
+
+
+def render_for_merchant(doc: dict[str, Any]) -> dict[str, Any]:
+    """The order as the admin API answers it: `render` plus `merchantActions`."""
+    return {**render(doc),
+            "merchantActions": [msgspec.to_builtins(a) for a in merchant_actions(doc)]}

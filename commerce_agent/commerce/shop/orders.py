@@ -19,7 +19,7 @@ from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error
 
-PICKUP_METHODS = ("store_pickup", "kitchen_pickup")
+PICKUP_METHODS = rules.PICKUP_METHODS
 RETURN_ACTIONS = ("approve", "reject", "receive", "refund")
 
 
