@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     "subscription_not_found": 404,
     "user_not_found": 404,
     "variant_not_found": 404,
+    "message_not_found": 404,
     "webhook_delivery_not_found": 404,
     "webhook_not_found": 404,
     # Requests the Commerce API refuses.

@@ -4,10 +4,7 @@ reject, receive and refund returns."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
-from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -15,7 +12,7 @@ from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
 from commerce_agent.commerce.orders import lifecycle, model
 from commerce_agent.commerce.orders import view as order_view
-from commerce_agent.commerce.orders.model import STATUSES, OrderStatus
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import (
     COUNT_CAP,
     keyed,
@@ -31,24 +28,8 @@ from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
 from commerce_agent.routing import Route
-from commerce_agent.struct_rules import NOT_SPACE
 
-
-class AdvanceOrder(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """Empty: the next status. With trackingNumber: ship now with that carrier and number."""
-
-    to: OrderStatus | None = None
-    carrier: Annotated[str, Meta(min_length=1, max_length=100)] | None = None
-    trackingNumber: Annotated[str, Meta(min_length=1, max_length=100,
-                                        pattern=r"^[A-Za-z0-9 _./-]+$")] | None = None
-    trackingUrl: Annotated[str, Meta(max_length=2048,
-                                     pattern=rf"^https?://{NOT_SPACE}+$")] | None = None
-
-
-class CancelOrder(msgspec.Struct, forbid_unknown_fields=True):
-    reason: Annotated[str, Meta(max_length=500)] | None = None
-
-
+AdvanceOrder, CancelOrder = service.AdvanceOrder, service.CancelOrder
 _advance = msgspec.json.Decoder(AdvanceOrder)
 _cancel = msgspec.json.Decoder(CancelOrder)
 
