@@ -14,7 +14,7 @@ from commerce_agent.commerce.shop import merchants
 MERCHANT = "owner@hearth.example"
 OTHER_MERCHANT = "owner@ebooks.example"
 PASSWORD = "merchant-pass-123"  # noqa: S105 - a test account
-CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
+CSRF = re.compile(r'(?:name="csrf_token" value|data-csrf)="([0-9a-f]{64})"')
 
 
 def csrf_of(page: httpx.Response) -> str:
@@ -24,6 +24,7 @@ def csrf_of(page: httpx.Response) -> str:
 
 
 async def sign_in(client: httpx.AsyncClient, email: str, password: str) -> None:
+    client.cookies.clear()  # whoever was signed in before
     page = await client.get("/account/sign-in")
     signed = await client.post("/account/sign-in", data={
         "csrf_token": csrf_of(page), "email": email, "password": password})

@@ -41,6 +41,15 @@ SECTIONS = {
 }
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file sent with a form: its name, declared media type and content."""
+
+    filename: str
+    media: str
+    data: bytes
+
+
 @dataclass
 class Console:
     """One request of a signed-in merchant: their stores and the page's context."""
@@ -52,7 +61,7 @@ class Console:
     stores: list[dict[str, Any]]
     values: dict[str, Any]
     form: dict[str, str] = field(default_factory=dict)
-    files: dict[str, UploadFile] = field(default_factory=dict)
+    files: dict[str, Upload] = field(default_factory=dict)
 
     @property
     def db(self) -> Database:
@@ -135,10 +144,14 @@ async def posted(request: Request, page: str) -> Console | Response:
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
             raise CommerceError(413, "payload_too_large", "The form exceeds 11 MiB.")
-        data = await request.form(max_files=2, max_fields=50, max_part_size=64 * 1024)
-        console.form = {key: value for key, value in data.items() if isinstance(value, str)}
-        console.files = {key: value for key, value in data.items()
-                         if isinstance(value, UploadFile)}
+        async with request.form(max_files=2, max_fields=50, max_part_size=64 * 1024) as data:
+            console.form = {key: value for key, value in data.items()
+                            if isinstance(value, str)}
+            for key, value in data.items():
+                if isinstance(value, UploadFile) and value.filename:
+                    console.files[key] = Upload(value.filename,
+                                                (value.content_type or "").lower(),
+                                                await value.read(MAX_FORM_BYTES + 1))
     else:
         fields = await read_form(request)
         if fields is None:
@@ -174,9 +187,17 @@ async def refused(console: Console, error: CommerceError, form_id: str,
     """The page again (status of the refusal) with the form's problems beside its fields. A
     404 is the error page (another merchant's things do not exist here)."""
     if error.status == 404:
-        raise error
+        return await missing(console, error)
     return await shown(console, status=error.status,
-                 errors={form_id: problems(error, fields)})
+                       errors={form_id: problems(error, fields)})
+
+
+async def missing(console: Console, error: CommerceError) -> Response:
+    """The 404 page for a form about something that is not the merchant's."""
+    return console.browser.respond(render(
+        "error.html", status=404, **console.values, heading="Not found",
+        message="There is nothing at this address: the link may be wrong, or the page was "
+                "removed.", code=error.code))
 
 
 def typed(value: Any, kind: type[T]) -> T:

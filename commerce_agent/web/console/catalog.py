@@ -122,14 +122,12 @@ async def new_item(request: Request) -> Response:
         store = console.store(console.form.get("store", "")[:100])
         doc = await _new_item_doc(console, store)
         upload = console.files.get("imageFile")
-        data = await upload.read() if upload is not None and upload.filename else b""
-        if data and upload is not None:
-            images.check((upload.content_type or "").lower(), data, "body")
+        if upload is not None:
+            images.check(upload.media, upload.data, "body")
 
         async def work(tx: Transaction) -> dict[str, Any]:
-            if data and upload is not None:
-                image_id = await images.store_image(tx, store["id"],
-                                                    (upload.content_type or "").lower(), data)
+            if upload is not None:
+                image_id = await images.store_image(tx, store["id"], upload.media, upload.data)
                 doc.setdefault("metadata", {})[RICH_INFO] = {
                     "_version": "1.0",
                     "imageGallery": [{"alt": doc["name"], "fallbackUrl": f"/images/{image_id}"}]}

@@ -42,9 +42,9 @@ async def import_file(request: Request) -> Response:
     try:
         store = console.store(console.form.get("store", "")[:100])
         upload = console.files.get("file")
-        if upload is None or not upload.filename:
+        if upload is None:
             raise validation_error("/file", "choose a catalog file")
-        data = await upload.read(MAX_IMPORT_BYTES + 1)
+        data = upload.data
         if len(data) > MAX_IMPORT_BYTES:
             raise validation_error("/file", "is larger than 10 MiB")
         if not data:
