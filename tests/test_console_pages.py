@@ -379,3 +379,19 @@ async def test_kept_mail_is_listed_and_readable(app: Starlette, client: httpx.As
     await sign_in(client, OTHER_MERCHANT, PASSWORD)
     assert (await client.get(f"/console/mail/{ids[0]}", headers=HTML)).status_code == 404
     assert ids[0] not in (await client.get("/console/mail")).text
+
+
+async def test_an_arabic_customers_order_mail_is_arabic_and_shown_right_to_left(
+        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
+    saved = await client.patch("/user/profile", headers=alice,
+                               json={"preferences": {"language": "ar"}})
+    assert saved.status_code == 200, saved.text
+    await sign_in_merchant(app, client)
+    placed = await mug_order(client, alice)
+    listed = await client.get("/console/mail")
+    assert f"تم تأكيد طلبك {placed['id']}" in listed.text
+    message_id = listed.text.split("alice@example.com")[0].rsplit('data-message-id="', 1)[1]
+    one = await client.get("/console/mail/" + message_id.split('"')[0])
+    assert 'lang="ar" dir="rtl"' in one.text and "شكرًا لطلبك" in one.text
+    # The merchant's own note follows the merchant's language (English here).
+    assert f"New order {placed['id']}" in listed.text
