@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
