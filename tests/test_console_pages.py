@@ -191,6 +191,7 @@ async def test_a_new_item_with_variants_and_an_uploaded_image(
     assert message(page) == "Ash Glaze Bowl is created and on sale."
     assert 'id="item-item_ash_glaze_bowl"' in page.text
     item = (await client.get("/items/item_ash_glaze_bowl")).json()
+    assert item["fulfillmentType"] == "physical"  # so its orders are shipped
     variants = item["metadata"]["dev.commerce.product.variants"]["variants"]
     assert [(v["values"], v["price"]["amount"], v["stock"]) for v in variants] == [
         (["Small"], "29.00", 3), (["Large"], "34.00", None)]

@@ -86,6 +86,8 @@ async def save(tx: Transaction, store_id: str, catalog_id: str, doc: dict[str, A
 async def create(tx: Transaction, store_id: str, body: NewItem) -> dict[str, Any]:
     """A new item of the store (its id made from its name unless given); the admin item."""
     doc = msgspec.to_builtins(body)
+    # Written out even when it is the default: an order line reads it to know what ships.
+    doc["fulfillmentType"] = body.fulfillmentType
     status = doc.pop("status", "active")
     catalog_id = doc.pop("catalogId", None)
     if catalog_id is None:
