@@ -4,7 +4,7 @@ reason, the pass rate per category and overall, and the safety failures apart.
     python bench/agent_heldout.py [--dir tests/heldout2] [--only NAME_PART] [--show] [--json OUT]
 
 It runs in-process (the app over httpx.ASGITransport on a fresh copy of a seeded SQLite file
-per conversation), like tests/test_agent_conversations.py. The set is never tuned against:
+per conversation), like tests/e2e/test_agent_conversations.py. The set is never tuned against:
 read tests/heldout/README.md before changing it.
 """
 
@@ -20,7 +20,7 @@ from support import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from tests.heldout_support import FOLDER, Outcome, rates, run_all  # noqa: E402
+from tests.support.heldout_support import FOLDER, Outcome, rates, run_all  # noqa: E402
 
 
 def report(outcomes: list[Outcome], show: bool) -> None:

@@ -31,7 +31,7 @@ def main() -> None:
     options = parser.parse_args()
     before = memory_kib(os.getpid())["VmRSS"]
     from commerce_agent.agent.language import dates, detect, numbers, read, reading
-    from tests.normalize_support import differences, load, read_case
+    from tests.support.normalize_support import differences, load, read_case
 
     if options.no_lingua:
         detect._detector = lambda: None  # type: ignore[assignment]

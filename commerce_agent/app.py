@@ -26,7 +26,7 @@ from commerce_agent.commerce.admin import (
     store_routes,
 )
 from commerce_agent.commerce.orders.feed import OrderFeed, order_feed_worker
-from commerce_agent.commerce.payments import providers
+from commerce_agent.commerce.payments import chain, providers, settlement
 from commerce_agent.commerce.routes import (
     carts,
     catalog,
@@ -105,12 +105,22 @@ def commerce_routes() -> list[BaseRoute]:
             *web_routes.routes]
 
 
+def exact_asset(settings: Settings) -> chain.ExactAsset:
+    """The token the `exact` scheme is paid in; chain.AssetMisconfigured says what is wrong."""
+    return chain.from_settings(settings.x402_network, settings.x402_asset,
+                               settings.x402_asset_name, settings.x402_asset_version)
+
+
 def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                workers: list[Worker] | None = None) -> Starlette:
     settings = settings or Settings()
     # The card provider, its keys read from the environment here and nowhere else.
     provider = providers.build(settings.payments, os.environ, settings.stripe_api_base)
     providers.install(provider)
+    # The x402 `exact` asset and, when set, the facilitator that settles it on chain.
+    chain.install(exact_asset(settings))
+    facilitator = settlement.build(settings.x402_facilitator)
+    settlement.install(facilitator)
     database = database_for(settings.db_path, synchronous=settings.sqlite_synchronous)
     background = [agent_worker, order_feed_worker, webhook_sender_worker, mail_sender_worker,
                   mcp_routes.mcp_worker,
@@ -130,6 +140,8 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
                 yield
         finally:
             await provider.close()
+            if facilitator is not None:
+                await facilitator.close()
             await database.close()
 
     app = CommerceApp(

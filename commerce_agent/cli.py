@@ -25,7 +25,7 @@ from commerce_agent.commerce.merchant import (
     orders_group,
     returns_group,
 )
-from commerce_agent.commerce.payments import providers
+from commerce_agent.commerce.payments import chain, providers, settlement
 from commerce_agent.commerce.payments.stripe_api import StripeUnavailable
 from commerce_agent.commerce.shop.commands import merchant_group
 from commerce_agent.db import Database, database_for
@@ -86,7 +86,11 @@ def serve(**given: Any) -> None:
     db_path = settings.db_path
     try:
         providers.build(settings.payments, os.environ, settings.stripe_api_base)
-    except StripeUnavailable as exc:
+        chain.from_settings(settings.x402_network, settings.x402_asset,
+                            settings.x402_asset_name, settings.x402_asset_version)
+        settlement.build(settings.x402_facilitator)
+    except (StripeUnavailable, chain.AssetMisconfigured,
+            settlement.SettlementUnavailable) as exc:
         raise click.UsageError(str(exc)) from None
     demo = asyncio.run(_prepare(settings, samples=not no_samples))
     base = settings.base_url.rstrip("/")

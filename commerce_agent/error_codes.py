@@ -2,7 +2,7 @@
 
 The one table of codes: the Commerce API's errors (errors.CommerceError, rendered in its one
 shape), the agent API's (agent.errors.AgentError, `{error: {code, message}}`), and the codes
-given to HTTP errors raised without one (routing's 404, 405, …). tests/test_error_codes.py
+given to HTTP errors raised without one (routing's 404, 405, …). tests/api/test_error_codes.py
 walks the source: every code raised is here, with the status it is raised with.
 """
 

@@ -7,7 +7,7 @@ environment variable COMMERCE_AGENT_<OPTION>. The values arrive as keyword argum
 after the fields; `values(Settings, kwargs)` picks them out.
 
 `python -m commerce_agent.setting_options README.md` rewrites the README's block between
-`<!-- settings -->` and `<!-- /settings -->`; tests/test_setting_options.py checks it is
+`<!-- settings -->` and `<!-- /settings -->`; tests/unit/test_setting_options.py checks it is
 current.
 """
 

@@ -63,8 +63,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         "Promotions one cart may stack (advertised by the promotions capability).", ge=1,
         le=100)] = 3
     pay_to: Annotated[str, _(
-        "Address the x402 `exact` scheme (USDC on Base Sepolia) pays to; by default the "
-        "sandbox merchant's, whose key nobody holds: nothing settles on chain.")] \
+        "Address the x402 `exact` scheme (USDC on --x402-network) pays to; by default the "
+        "sandbox merchant's, whose key nobody holds: set your own wallet's with "
+        "--x402-facilitator.")] \
         = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
     simulate: Annotated[bool, _(
         "Move paid orders through fulfillment automatically.")] = True
@@ -128,6 +129,22 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     stripe_api_base: Annotated[str, _(
         "Stripe's API address: empty for Stripe's own, or a Stripe-compatible test "
         "server's URL.")] = ""
+    x402_facilitator: Annotated[str, _(
+        "URL of an x402 facilitator that verifies and settles `exact` payments on chain "
+        "(the x402 extra). Unset: signatures are checked locally and nothing settles "
+        "(receipts say settled: false). docs/payments.md.")] = ""
+    x402_network: Annotated[str, _(
+        "Chain the x402 `exact` scheme is paid on: base (mainnet), base-sepolia, or any "
+        "EVM chain's CAIP-2 id eip155:CHAIN_ID (then --x402-asset and "
+        "--x402-asset-name are needed).")] = "base-sepolia"
+    x402_asset: Annotated[str, _(
+        "EIP-3009 token the `exact` scheme is paid in (6 decimals); empty: Circle's USDC "
+        "on base and base-sepolia.")] = ""
+    x402_asset_name: Annotated[str, _(
+        "The token's EIP-712 domain name (USDC's: `USD Coin` on base, `USDC` on "
+        "base-sepolia); empty: USDC's.")] = ""
+    x402_asset_version: Annotated[str, _(
+        "The token's EIP-712 domain version; empty: 2, as USDC's.")] = ""
 
 
 class ServerSettings(msgspec.Struct, frozen=True, kw_only=True):

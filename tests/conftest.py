@@ -5,31 +5,32 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import httpx
-import msgspec
 import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
-from commerce_agent.auth.tokens import mint_token
 from commerce_agent.commerce.payments import exact
+from commerce_agent.db.targets import is_postgres
 from commerce_agent.settings import Settings
-from tests.live import LiveServer, start_live_server
-from tests.pg import (
+from tests.support.app import MEDIA, token_for
+from tests.support.live import LiveServer, start_live_server
+from tests.support.pg import (
     Templates,
     empty_postgres_url,
     postgres_template,
     postgres_templates,
     postgres_url,
 )
+from tests.support.seeded import build_template, copy_seeded
 
 # Fixtures, found here by pytest.
 __all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
 
-MEDIA = "application/commerce+json; version=1.0"
 
 # Tests import eth_account directly too; import it the server's way first, so its py_ecc
 # dependency cannot leave the recursion limit raised for the rest of the run.
@@ -50,11 +51,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 # Layers the fast subset leaves out (`pytest -m "not live and not browser and not postgres"`):
 # a test is `live` when it starts servers or subprocesses, `browser` when it drives chromium,
-# `postgres` when it runs on PostgreSQL. Marked here from what each test uses, so no test
+# `postgres` when it runs on PostgreSQL. Marked here from what each test uses and where it
+# lives (everything under tests/live/ is live, under tests/browser/ browser), so no test
 # module has to remember to mark itself.
 LIVE_FIXTURES = frozenset({"live_server", "live_db", "servers"})
-LIVE_MODULES = ("tests.live", "tests.multiprocess", "tests.pg_cluster", "subprocess")
-BROWSER_MODULES = ("tests.browser", "playwright")
+LIVE_MODULES = ("tests.live", "tests.support.live", "tests.support.multiprocess",
+                "tests.support.pg_cluster", "subprocess")
+BROWSER_MODULES = ("tests.browser", "tests.support.browser", "playwright")
 POSTGRES_FIXTURES = frozenset({"postgres_url", "empty_postgres_url", "postgres_template",
                                "postgres_templates"})
 
@@ -79,7 +82,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         module = getattr(item, "module", None)
         if module is None:
             continue
-        imported = imports_of.setdefault(module.__name__, _imports(module))
+        imported = imports_of.setdefault(module.__name__, _imports(module) | {module.__name__})
         fixtures = set(getattr(item, "fixturenames", ()))
         params = getattr(getattr(item, "callspec", None), "params", {})
         if _uses(imported, BROWSER_MODULES):
@@ -88,7 +91,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 or module.__name__.endswith("_live"):
             item.add_marker(pytest.mark.live)
         if params.get("backend") == "postgres" or fixtures & POSTGRES_FIXTURES \
-                or _uses(imported, ("tests.pg", "psycopg")):
+                or _uses(imported, ("tests.support.pg", "psycopg")):
             item.add_marker(pytest.mark.postgres)
 
 
@@ -131,8 +134,16 @@ def settings(db_target: str) -> Settings:
                     simulate=False, sqlite_synchronous="NORMAL")
 
 
+@pytest.fixture(scope="session")
+def seeded_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated and seeded SQLite file, built once per session (tests/support/seeded.py)."""
+    return build_template(tmp_path_factory.mktemp("seeded"))
+
+
 @pytest.fixture
-async def app(settings: Settings) -> AsyncIterator[Starlette]:
+async def app(settings: Settings, seeded_sqlite: Path) -> AsyncIterator[Starlette]:
+    if not is_postgres(settings.db_path):
+        copy_seeded(seeded_sqlite, settings.db_path)  # unless the test made the file already
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         yield application
@@ -144,11 +155,6 @@ async def client(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(transport=transport, base_url="http://test",
                                  headers={"Accept": MEDIA}) as http:
         yield http
-
-
-async def token_for(app: Starlette, user_id: str) -> str:
-    async with app.state.db.transaction() as tx:
-        return await mint_token(tx, user_id, "test")
 
 
 @pytest.fixture
@@ -165,13 +171,16 @@ async def bob(app: Starlette) -> dict[str, str]:
 @pytest.fixture
 def live_db(backend: str, tmp_path: os.PathLike[str],
             request: pytest.FixtureRequest) -> Iterator[str]:
-    """Another fresh database for a live server, on the test's backend (not the settings one)."""
+    """Another fresh database for a live server, on the test's backend (not the settings one);
+    a SQLite one is the session's seeded file, copied (the server's start-up seeds nothing)."""
     if backend == "postgres":
         templates: Templates = request.getfixturevalue("postgres_templates")
         with templates.migrated.database() as url:
             yield url
     else:
-        yield os.path.join(tmp_path, "live.db")
+        path = os.path.join(tmp_path, "live.db")
+        copy_seeded(request.getfixturevalue("seeded_sqlite"), path)
+        yield path
 
 
 @pytest.fixture
@@ -193,14 +202,3 @@ def servers() -> Iterator[list[LiveServer]]:
         server.stop()
 
 
-@asynccontextmanager
-async def running(settings: Settings, **changes: Any
-                  ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
-    """Another app on the same settings (and database file), with Alice's headers."""
-    application = create_app(msgspec.structs.replace(settings, **changes))
-    async with application.router.lifespan_context(application):
-        transport = httpx.ASGITransport(app=application)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test",
-                                     headers={"Accept": MEDIA}) as http:
-            token = await token_for(application, "user_alice")
-            yield application, http, {"Authorization": f"Bearer {token}"}

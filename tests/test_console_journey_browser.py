@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests import browser
-from tests.live import LiveServer, cli, free_port, start_live_server
+from tests.support import browser
+from tests.support.live import LiveServer, cli, free_port, start_live_server
 
 MERCHANT = "owner@hearth.example"
 PASSWORDS = {MERCHANT: "merchant-pass-123", "alice@example.com": "alice-demo-pass"}

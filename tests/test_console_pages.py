@@ -14,7 +14,7 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.shop import merchants
-from tests.console_support import (
+from tests.support.console_support import (
     OTHER_MERCHANT,
     PASSWORD,
     csrf_of,
@@ -23,7 +23,7 @@ from tests.console_support import (
     sign_in,
     sign_in_merchant,
 )
-from tests.lifecycle_support import complete, get_order, mug_order, stock
+from tests.support.lifecycle_support import complete, get_order, mug_order, stock
 
 PAGES = ["/console", "/console/catalog", "/console/import", "/console/returns",
          "/console/webhooks", "/console/store", "/console/mail"]

@@ -11,8 +11,8 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.orders import rules, view
-from tests.admin_support import CERAMICS, merchant_headers
-from tests.lifecycle_support import digital_order, kitchen_order, mug_order
+from tests.support.admin_support import CERAMICS, merchant_headers
+from tests.support.lifecycle_support import digital_order, kitchen_order, mug_order
 
 SHIPPED_LINE = {"id": "li_1", "itemId": "item_mug", "quantity": 1, "fulfillmentType": "physical",
                 "price": {"amount": "18.00", "currency": "USD"}}

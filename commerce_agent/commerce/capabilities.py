@@ -2,7 +2,7 @@
 
 A feature adds its entry here when it works end to end, so the list is never more or less
 than what the server does. `schema` is a path below /schemas/ (served by this server); every
-capability has one (tests/test_catalog.py checks it).
+capability has one (tests/api/test_catalog.py checks it).
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from commerce_agent.commerce.services.checkout.placement import (
     amount_due,
     place_order,
     preflight,
-    preverify,
+    prepare_payment,
 )
 from commerce_agent.db import Transaction
 from commerce_agent.mcp import storage
@@ -203,11 +203,14 @@ class Call:
 
     async def _pay_exact(self, ctx: ToolContext, args: dict[str, Any], header: str
                          ) -> dict[str, Any]:
-        payment = preverify(header, self.shop.pay_to)
         settings = self.shop.settings
+        order_request = order_request_from_args(args)
+        payment = await prepare_payment(self.shop.db, header, self.shop.pay_to,
+                                        base_url=settings.base_url.rstrip("/"),
+                                        principal=self.principal, request=order_request)
 
         async def work(tx: Transaction) -> idempotency.Outcome:
-            placed = await place_order(tx, self.principal, order_request_from_args(args), payment,
+            placed = await place_order(tx, self.principal, order_request, payment,
                                        base_url=settings.base_url.rstrip("/"),
                                        pay_to=self.shop.pay_to)
             return idempotency.Outcome(placed.status, placed.body)

@@ -2,7 +2,7 @@
 
 Request bodies, path parameters, auth and Idempotency-Key come from the app itself
 (introspect.py). An operation missing here is still in the document, with its success answer
-undescribed; `tests/test_openapi_document.py` lists such operations so they get an entry.
+undescribed; `tests/api/test_openapi_document.py` lists such operations so they get an entry.
 Keys are (METHOD, path); agent routes are keyed by their path below the agent mount.
 """
 

@@ -1,6 +1,8 @@
 """The x402 `exact` scheme: an EIP-3009 TransferWithAuthorization signed with EIP-712, checked
-locally with eth-account (the `x402` extra). Nothing settles on chain: the sandbox accepts a
-valid authorization as payment, once per (payer, nonce).
+locally with eth-account (the `x402` extra), for the token the settings name (`chain`).
+Without a facilitator nothing settles on chain: a valid authorization is the payment, once
+per (payer, nonce). With one (`settlement`), this check runs first and the facilitator's
+verify and settle follow.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.commerce.payments import x402
+from commerce_agent.commerce.payments import chain, x402
 from commerce_agent.errors import CommerceError
 
 EXTRA_HINT = "pip install 'commerce-agent[x402]'"
@@ -43,7 +45,17 @@ class VerifiedTransfer:
     payer: str
     value: int
     nonce: str
-    transaction: str  # a sandbox reference derived from the signature (nothing is mined)
+    # keccak of the signature (a reference: nothing is mined) until a facilitator settles
+    # it; then the chain's transaction hash, and `settled`.
+    transaction: str
+    settled: bool = False
+    valid_after: int = 0
+    valid_before: int = 0
+
+    def check_window(self, now: int) -> None:
+        """400 `expired` unless `now` is inside [validAfter, validBefore)."""
+        if not self.valid_after <= now < self.valid_before:
+            raise _failed("The authorization is outside its validity window.", "expired")
 
 
 def _import_eth_account() -> None:
@@ -71,7 +83,8 @@ def _failed(message: str, reason: str) -> CommerceError:
 
 
 def typed_data(authorization: dict[str, Any]) -> dict[str, Any]:
-    """The EIP-712 message USDC's transferWithAuthorization verifies."""
+    """The EIP-712 message the token's transferWithAuthorization verifies."""
+    asset = chain.active()
     return {
         "types": {
             "EIP712Domain": [{"name": "name", "type": "string"},
@@ -84,8 +97,8 @@ def typed_data(authorization: dict[str, Any]) -> dict[str, Any]:
                 {"name": "validBefore", "type": "uint256"}, {"name": "nonce", "type": "bytes32"}],
         },
         "primaryType": "TransferWithAuthorization",
-        "domain": {"name": "USDC", "version": "2", "chainId": x402.BASE_SEPOLIA_CHAIN_ID,
-                   "verifyingContract": x402.USDC_ADDRESS},
+        "domain": {"name": asset.name, "version": asset.version, "chainId": asset.chain_id,
+                   "verifyingContract": asset.address},
         "message": {"from": authorization["from"], "to": authorization["to"],
                     "value": int(authorization["value"]),
                     "validAfter": int(authorization["validAfter"]),
@@ -109,9 +122,10 @@ def _payload(proof: x402.PaymentProof) -> ExactPayload:
     return payload
 
 
-def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: int
+def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: int | None
                  ) -> VerifiedTransfer:
-    """Recover the signer and check recipient, value and validity window; the nonce is spent
+    """Recover the signer and check recipient, value and validity window (`now` None: the
+    caller checks the window itself, `VerifiedTransfer.check_window`); the nonce is spent
     later, inside the order transaction."""
     if not exact_available():
         raise CommerceError(400, "payment_method_unsupported",
@@ -125,7 +139,8 @@ def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: 
     if auth.to.lower() != pay_to.lower():
         raise _failed("The authorization pays someone else than this store's payTo.",
                       "wrong_recipient")
-    if not int(auth.validAfter) <= now < int(auth.validBefore):
+    window = (int(auth.validAfter), int(auth.validBefore))
+    if now is not None and not window[0] <= now < window[1]:
         raise _failed("The authorization is outside its validity window.", "expired")
     value = int(auth.value)
     if value < min_value:
@@ -142,7 +157,8 @@ def verify_exact(proof: x402.PaymentProof, *, pay_to: str, min_value: int, now: 
                       "bad_signature")
     transaction = "0x" + keccak(hexstr=payload.signature).hex().removeprefix("0x")
     return VerifiedTransfer(payer=signer, value=value, nonce=auth.nonce.lower(),
-                            transaction=transaction)
+                            transaction=transaction, valid_after=window[0],
+                            valid_before=window[1])
 
 
 def sign_exact_payment(private_key: str, requirement: dict[str, Any], *,

@@ -49,11 +49,11 @@ def read_proof(x_payment: str | None, payment_signature: str | None
 
 
 def receipt_headers(proof: x402.PaymentProof, *, transaction: str, payer: str,
-                    amount: int) -> dict[str, str]:
+                    amount: int, settled: bool = True) -> dict[str, str]:
     """The settlement receipt in the header of the proof's version (`amount` in the units of
-    the proof's asset, reported by version 2 only)."""
+    the proof's asset, reported by version 2 only; `settled` false when nothing settled)."""
     if proof.x402Version == x402_v2.X402_VERSION:
         return {"PAYMENT-RESPONSE": x402_v2.encode_payment_response(
-            transaction, proof.network, payer, amount)}
+            transaction, proof.network, payer, amount, settled)}
     return {"X-PAYMENT-RESPONSE": x402.encode_payment_response(
-        True, transaction, proof.network, payer)}
+        True, transaction, proof.network, payer, settled)}

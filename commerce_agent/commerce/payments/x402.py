@@ -15,20 +15,18 @@ import msgspec
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
-from commerce_agent.commerce.payments import providers
+from commerce_agent.commerce.payments import chain, providers
 from commerce_agent.commerce.storage import payments as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 
 X402_VERSION = 1
 FIAT_SCHEME, FIAT_NETWORK = "fiat_intent", "sandbox"
-EXACT_SCHEME, EXACT_NETWORK = "exact", "base-sepolia"
-NETWORKS = {FIAT_SCHEME: FIAT_NETWORK, EXACT_SCHEME: EXACT_NETWORK}
-
-# USDC on Base Sepolia (EIP-3009 token: domain name "USDC", version "2").
-USDC_ADDRESS = "0x036CbD53842c5426634e7929541eC2318f3dCF7e"
-USDC_DECIMALS = 6
-BASE_SEPOLIA_CHAIN_ID = 84532
+EXACT_SCHEME = "exact"
+# The default `exact` asset (--x402-network base-sepolia): USDC on Base Sepolia. Code paths
+# read the configured one from `chain.active()`; these names are the default's, for tests.
+EXACT_NETWORK, BASE_SEPOLIA_CHAIN_ID, USDC_ADDRESS = chain.KNOWN[chain.DEFAULT_NETWORK][:3]
+USDC_DECIMALS = chain.USDC_DECIMALS
 FIAT_PAY_TO = "acct_sandbox_merchant"
 MAX_TIMEOUT_SECONDS = 900
 MAX_HEADER_BYTES = 8 * 1024
@@ -79,7 +77,7 @@ def decode_v1(raw: bytes, field: str = "X-PAYMENT") -> PaymentProof:
     except (msgspec.DecodeError, RecursionError):
         raise refused(f"{field} must be base64 of a JSON payment payload "
                       "{x402Version, scheme, network, payload}.", "malformed", field) from None
-    networks = {**NETWORKS, FIAT_SCHEME: providers.active().name}
+    networks = {FIAT_SCHEME: providers.active().name, EXACT_SCHEME: chain.active().network}
     if networks.get(proof.scheme) != proof.network:
         offered = ", ".join(f"{scheme} on {network}" for scheme, network in networks.items())
         raise unsupported(proof.scheme, proof.network, offered, field)
@@ -87,8 +85,8 @@ def decode_v1(raw: bytes, field: str = "X-PAYMENT") -> PaymentProof:
 
 
 def usdc_units(amount: Decimal) -> int:
-    """A USD amount in USDC base units (6 decimals)."""
-    return int(money.quantize(amount, "USD").scaleb(USDC_DECIMALS))
+    """A USD amount in base units of the `exact` asset (USDC: 6 decimals)."""
+    return int(money.quantize(amount, "USD").scaleb(chain.active().decimals))
 
 
 def _entry(scheme: str, network: str, amount: str, asset: str, pay_to: str, resource: str,
@@ -101,7 +99,8 @@ def _entry(scheme: str, network: str, amount: str, asset: str, pay_to: str, reso
 
 def payment_requirements(*, amount: Decimal, currency: str, resource: str, description: str,
                          fiat: dict[str, Any], exact: dict[str, Any] | None) -> dict[str, Any]:
-    """The 402 body: the sandbox card intent, and USDC `exact` when offered."""
+    """The 402 body: the card intent, and USDC `exact` when offered (`exact["settled"]`: a
+    facilitator settles it on chain; otherwise the signature is only checked here)."""
     provider = providers.active()
     if "paymentUrl" in fiat:  # a real provider: the shopper pays on its card form
         fiat_extra = {
@@ -119,19 +118,24 @@ def payment_requirements(*, amount: Decimal, currency: str, resource: str, descr
     accepts = [_entry(FIAT_SCHEME, provider.name, str(money.to_minor(amount, currency)),
                       currency, pay_to, resource, description, fiat_extra)]
     if exact is not None:
+        asset = chain.active()
+        how = ("settled on chain" if exact.get("settled")
+               else "signature checked locally, not settled")
         accepts.append(_entry(
-            EXACT_SCHEME, EXACT_NETWORK, str(usdc_units(amount)), USDC_ADDRESS,
+            EXACT_SCHEME, asset.network, str(usdc_units(amount)), asset.address,
             exact["payTo"], resource, description,
-            {"name": "USDC", "version": "2", "chainId": BASE_SEPOLIA_CHAIN_ID,
-             "displayName": "USDC on Base Sepolia (signature checked locally)"}))
+            {"name": asset.name, "version": asset.version, "chainId": asset.chain_id,
+             "displayName": f"{asset.label} ({how})"}))
     return {"x402Version": X402_VERSION, "error": "Payment is required to place this order.",
             "accepts": accepts}
 
 
-def encode_payment_response(success: bool, transaction: str, network: str, payer: str) -> str:
-    """The X-PAYMENT-RESPONSE header: base64 JSON settlement receipt."""
+def encode_payment_response(success: bool, transaction: str, network: str, payer: str,
+                            settled: bool = True) -> str:
+    """The X-PAYMENT-RESPONSE header: base64 JSON settlement receipt. `settled` is false when
+    nothing settled on chain (`exact` checked locally: `transaction` is then no chain's)."""
     receipt = {"success": success, "transaction": transaction, "network": network,
-               "payer": payer}
+               "payer": payer, "settled": settled}
     return base64.b64encode(msgspec.json.encode(receipt)).decode()
 
 

@@ -17,14 +17,21 @@ from typing import Any
 
 import msgspec
 
-from commerce_agent.commerce.payments import x402
+from commerce_agent.commerce.payments import chain, x402
 from commerce_agent.errors import CommerceError
 
 X402_VERSION = 2
 HEADER = "PAYMENT-SIGNATURE"
-# v1 network names → CAIP-2 ids; only networks offered in the v1 body are listed.
-CAIP2 = {x402.EXACT_NETWORK: f"eip155:{x402.BASE_SEPOLIA_CHAIN_ID}"}
-NETWORKS = {x402.EXACT_SCHEME: CAIP2[x402.EXACT_NETWORK]}
+
+
+def caip2() -> dict[str, str]:
+    """v1 network names → CAIP-2 ids; only the network offered in the v1 body is listed."""
+    asset = chain.active()
+    return {asset.network: asset.caip2}
+
+
+def networks() -> dict[str, str]:
+    return {x402.EXACT_SCHEME: chain.active().caip2}
 
 
 class Requirement(msgspec.Struct):
@@ -54,17 +61,18 @@ _payload = msgspec.json.Decoder(PaymentPayload)
 
 
 def _offered() -> str:
-    return ", ".join(f"{scheme} on {network}" for scheme, network in NETWORKS.items())
+    return ", ".join(f"{scheme} on {network}" for scheme, network in networks().items())
 
 
 def payment_required(body: dict[str, Any]) -> dict[str, Any] | None:
     """The v2 form of a v1 402 body; None when none of its entries exists in v2."""
-    accepts = [{"scheme": entry["scheme"], "network": CAIP2[entry["network"]],
+    names = caip2()
+    accepts = [{"scheme": entry["scheme"], "network": names[entry["network"]],
                 "amount": entry["maxAmountRequired"], "asset": entry["asset"],
                 "payTo": entry["payTo"], "maxTimeoutSeconds": entry["maxTimeoutSeconds"],
                 "extra": {key: entry["extra"][key] for key in ("name", "version", "displayName")
                           if key in entry["extra"]}}
-               for entry in body["accepts"] if entry["network"] in CAIP2]
+               for entry in body["accepts"] if entry["network"] in names]
     if not accepts:
         return None
     first = body["accepts"][0]
@@ -88,19 +96,20 @@ def decode(raw: bytes, field: str = HEADER) -> x402.PaymentProof:
                            f"{{x402Version, accepted, payload, resource}}: {exc}.",
                            "malformed", field) from None
     accepted = proof.accepted
-    if NETWORKS.get(accepted.scheme) != accepted.network:
+    names, asset = caip2(), chain.active()
+    if networks().get(accepted.scheme) != accepted.network:
         hint = ""
         if accepted.scheme == x402.FIAT_SCHEME:
             hint = (f" The sandbox card scheme is x402 version 1 only: send "
                     f"{{x402Version: 1, scheme: {x402.FIAT_SCHEME!r}, network: "
                     f"{x402.FIAT_NETWORK!r}, payload}} in X-PAYMENT.")
-        elif accepted.network in CAIP2:
-            hint = f" In x402 version 2 {accepted.network!r} is {CAIP2[accepted.network]!r}."
+        elif accepted.network in names:
+            hint = f" In x402 version 2 {accepted.network!r} is {names[accepted.network]!r}."
         raise x402.unsupported(accepted.scheme, accepted.network, _offered(), field, hint)
-    if accepted.asset.lower() != x402.USDC_ADDRESS.lower():
+    if accepted.asset.lower() != asset.address.lower():
         raise CommerceError(
             400, "payment_method_unsupported",
-            f"Only USDC ({x402.USDC_ADDRESS}) is accepted on {accepted.network}, "
+            f"Only {asset.name} ({asset.address}) is accepted on {accepted.network}, "
             f"not {accepted.asset!r}.",
             details=[{"type": "validation", "field": field, "reason": "unsupported_asset",
                       "value": accepted.asset}])
@@ -108,7 +117,9 @@ def decode(raw: bytes, field: str = HEADER) -> x402.PaymentProof:
                              network=accepted.network, payload=proof.payload)
 
 
-def encode_payment_response(transaction: str, network: str, payer: str, amount: int) -> str:
-    """The PAYMENT-RESPONSE header: base64 JSON of the settlement result."""
+def encode_payment_response(transaction: str, network: str, payer: str, amount: int,
+                            settled: bool = True) -> str:
+    """The PAYMENT-RESPONSE header: base64 JSON of the settlement result (`settled` false:
+    checked locally, nothing settled on chain)."""
     return encode({"success": True, "transaction": transaction, "network": network,
-                   "payer": payer, "amount": str(amount)})
+                   "payer": payer, "amount": str(amount), "settled": settled})

@@ -15,7 +15,11 @@ from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
-from commerce_agent.commerce.services.checkout.placement import OrderRequest, place_order, preverify
+from commerce_agent.commerce.services.checkout.placement import (
+    OrderRequest,
+    place_order,
+    prepare_payment,
+)
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Row, Transaction
@@ -84,12 +88,16 @@ async def create_order(request: Request) -> Response:
     body = await decode_body(request, _create)
     order_request = _order_request(body)
     state = request.app.state
-    payment = preverify(header(request, b"x-payment"), state.pay_to,
-                        signature=header(request, b"payment-signature"))
+    base_url = state.settings.base_url.rstrip("/")
+    # Outside the order's transaction: with a facilitator, this settles on chain first.
+    payment = await prepare_payment(state.db, header(request, b"x-payment"), state.pay_to,
+                                    base_url=base_url, principal=principal,
+                                    request=order_request,
+                                    signature=header(request, b"payment-signature"))
 
     async def work(tx: Transaction) -> Response:
         placed = await place_order(tx, principal, order_request, payment,
-                                   base_url=state.settings.base_url.rstrip("/"),
+                                   base_url=base_url,
                                    pay_to=state.pay_to,
                                    idempotency=header(request, b"idempotency-key"))
         return json_response(placed.body, status=placed.status, headers=placed.headers)

@@ -1,4 +1,4 @@
-"""SQL for payments: sandbox payment intents and spent payment proofs."""
+"""SQL for payments: payment intents, spent payment proofs and x402 settlements."""
 
 from __future__ import annotations
 
@@ -77,3 +77,38 @@ async def offered(tx: Transaction, owner_id: str, offer_key: str) -> Row | None:
         "SELECT id, amount, currency, status FROM payment_intents WHERE owner_id = :owner "
         "AND offer_key = :key AND status <> 'consumed' ORDER BY created_at DESC LIMIT 1",
         {"owner": owner_id, "key": offer_key})
+
+
+async def settlement(db: Transaction | Database, payer: str, nonce: str) -> Row | None:
+    """The settlement record of one x402 authorization, if it was ever sent to settle."""
+    return await db.fetch_one(
+        "SELECT payer, nonce, network, asset, amount, status, transaction_hash, reason, "
+        "updated_at FROM x402_settlements WHERE payer = :payer AND nonce = :nonce",
+        {"payer": payer, "nonce": nonce})
+
+
+async def claim_settlement(tx: Transaction, row: dict[str, Any], *, stale_before: str
+                           ) -> bool:
+    """Mark an authorization `settling` before the facilitator settles it: a new one, one
+    whose earlier attempt failed or was interrupted, or one left `settling` since before
+    `stale_before` (a process that died mid-call). False while another call is in flight or
+    once it settled."""
+    changed = await tx.execute(
+        "INSERT INTO x402_settlements (payer, nonce, network, asset, amount, status, "
+        "created_at, updated_at) VALUES (:payer, :nonce, :network, :asset, :amount, "
+        "'settling', :at, :at) ON CONFLICT (payer, nonce) DO UPDATE SET status = 'settling', "
+        "amount = :amount, updated_at = :at WHERE x402_settlements.status IN "
+        "('failed', 'interrupted') OR (x402_settlements.status = 'settling' AND "
+        "x402_settlements.updated_at < :stale)", {**row, "stale": stale_before})
+    return changed == 1
+
+
+async def finish_settlement(tx: Transaction, payer: str, nonce: str, *, status: str,
+                            transaction_hash: str | None, reason: str | None, at: str) -> None:
+    """Record what the facilitator answered (or that no answer came: `interrupted`)."""
+    await tx.execute(
+        "UPDATE x402_settlements SET status = :status, transaction_hash = COALESCE("
+        ":hash, transaction_hash), reason = :reason, updated_at = :at "
+        "WHERE payer = :payer AND nonce = :nonce",
+        {"payer": payer, "nonce": nonce, "status": status, "hash": transaction_hash,
+         "reason": reason, "at": at})

@@ -18,7 +18,14 @@ from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
-from commerce_agent.commerce.payments import exact, proofs, providers, x402, x402_v2
+from commerce_agent.commerce.payments import (
+    exact,
+    proofs,
+    providers,
+    settlement,
+    x402,
+    x402_v2,
+)
 from commerce_agent.commerce.services.carts import cart as carts
 from commerce_agent.commerce.services.carts import charges, pricing
 from commerce_agent.commerce.services.carts.cart import CartLine, CartView
@@ -30,7 +37,7 @@ from commerce_agent.commerce.services.fulfillment.intent import Group
 from commerce_agent.commerce.storage import carts as cart_storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as storage
-from commerce_agent.db import Transaction
+from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.ids import new_id
 
@@ -102,7 +109,8 @@ def order_type(lines: list[CartLine]) -> str:
     return next(iter(kinds), "physical")
 
 
-async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -> CartView:
+async def _cart_for_order(tx: Transaction | Database, principal: Principal, cart_id: str
+                          ) -> CartView:
     cart = await carts.read_cart(tx, cart_id, principal)
     if cart is None:
         raise CommerceError(404, "cart_not_found", f"No cart with id {cart_id!r}.",
@@ -114,8 +122,8 @@ async def _cart_for_order(tx: Transaction, principal: Principal, cart_id: str) -
     return carts.checked_open(cart, cart_id)
 
 
-async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequest
-                       ) -> CartView:
+async def _direct_cart(tx: Transaction | Database, principal: Principal,
+                       request: OrderRequest) -> CartView:
     """An in-memory cart for a Buy Now order; nothing of it is stored."""
     assert request.direct_items is not None
     item_ids = [line["itemId"] for line in request.direct_items]
@@ -147,6 +155,14 @@ async def _direct_cart(tx: Transaction, principal: Principal, request: OrderRequ
                                 details=[{"type": "business_logic", "reason": promotion.reason,
                                           "value": promotion.code}])
     return view
+
+
+async def _order_cart(db: Transaction | Database, principal: Principal,
+                      request: OrderRequest) -> CartView:
+    if request.direct_items is not None:
+        return await _direct_cart(db, principal, request)
+    assert request.cart_id is not None
+    return await _cart_for_order(db, principal, request.cart_id)
 
 
 def _check_lines(cart: CartView) -> None:
@@ -263,7 +279,19 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
                 "amount": money.money(total, cart.currency), "payer": principal.user_id}
     transfer = payment.transfer
     assert transfer is not None
-    if cart.currency != "USD":
+    _check_covers(transfer, cart.currency, total)
+    await x402.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
+                            order_id=order_id)
+    # `settled`: the reference is a mined transaction (a facilitator settled it); false: the
+    # signature was only checked here and the reference is no chain's.
+    return {"scheme": "exact", "network": proof.network, "reference": transfer.transaction,
+            "amount": money.money(total, cart.currency), "payer": transfer.payer,
+            "payTo": pay_to, "settled": transfer.settled}
+
+
+def _check_covers(transfer: exact.VerifiedTransfer, currency: str, total: Decimal) -> None:
+    """An `exact` authorization pays a USD order of `total` (400 otherwise)."""
+    if currency != "USD":
         raise CommerceError(400, "payment_method_unsupported",
                             "The exact (USDC) scheme is offered only for USD orders.")
     needed = x402.usdc_units(total)
@@ -271,11 +299,6 @@ async def _take_payment(tx: Transaction, principal: Principal, cart: CartView,
         raise CommerceError(400, "payment_failed",
                             f"The authorization covers {transfer.value} units; {needed} needed.",
                             details=[{"type": "business_logic", "reason": "insufficient_value"}])
-    await x402.spend_proof(tx, scheme="exact", proof=f"{transfer.payer}:{transfer.nonce}",
-                            order_id=order_id)
-    return {"scheme": "exact", "network": proof.network, "reference": transfer.transaction,
-            "amount": money.money(total, cart.currency), "payer": transfer.payer,
-            "payTo": pay_to}
 
 
 async def _take_stock(tx: Transaction, cart: CartView) -> None:
@@ -301,10 +324,11 @@ async def _payment_required(tx: Transaction, principal: Principal, cart: CartVie
         tx, owner_id=principal.user_id, amount=total, currency=cart.currency,
         resource=resource, base_url=base_url, key=key)
     offer_exact = cart.currency == "USD" and exact.exact_available()
+    settled = settlement.active() is not None
     body = x402.payment_requirements(
         amount=total, currency=cart.currency, resource=resource,
         description=f"Order of {len(cart.lines)} item(s) from {cart.row['store_id']}",
-        fiat=fiat, exact={"payTo": pay_to} if offer_exact else None)
+        fiat=fiat, exact={"payTo": pay_to, "settled": settled} if offer_exact else None)
     version_2 = x402_v2.payment_required(body)
     headers = {"PAYMENT-REQUIRED": x402_v2.encode(version_2)} if version_2 else {}
     return PlacedOrder(402, body, headers)
@@ -313,11 +337,7 @@ async def _payment_required(tx: Transaction, principal: Principal, cart: CartVie
 async def place_order(tx: Transaction, principal: Principal, request: OrderRequest,
                       payment: Payment | None, *, base_url: str, pay_to: str,
                       idempotency: str | None = None) -> PlacedOrder:
-    if request.direct_items is not None:
-        cart = await _direct_cart(tx, principal, request)
-    else:
-        assert request.cart_id is not None
-        cart = await _cart_for_order(tx, principal, request.cart_id)
+    cart = await _order_cart(tx, principal, request)
     _check_lines(cart)
     await carts.check_per_user_limits(tx, principal.user_id, cart, [
         promotion.code for promotion in cart.applied_promotions() if promotion.applicable])
@@ -353,13 +373,51 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
     await _take_stock(tx, cart)
     headers = {"Location": f"/orders/{order_id}"} if len(docs) == 1 else {}
     if payment is not None and record is not None:
-        settled = (payment.transfer.value if payment.transfer
-                   else money.to_minor(total, cart.currency))
+        paid = (payment.transfer.value if payment.transfer
+                else money.to_minor(total, cart.currency))
         headers.update(proofs.receipt_headers(
             payment.proof, transaction=str(record["reference"]), payer=str(record["payer"]),
-            amount=settled))
+            amount=paid, settled=payment.transfer.settled if payment.transfer else True))
     body = rendered[0] if len(docs) == 1 else rendered
     return PlacedOrder(201, body, headers)
+
+
+async def prepare_payment(db: Database, header: str | None, pay_to: str, *, base_url: str,
+                          principal: Principal, request: OrderRequest,
+                          signature: str | None = None) -> Payment | None:
+    """`preverify`, then, with a facilitator (--x402-facilitator), an `exact` proof is
+    verified and settled on chain before the order's transaction starts (settlement.py):
+    what every front end calls before `place_order`.
+
+    Money moves only for an order that would be placed: before settling, the order is read
+    and checked as `place_order` checks it (cart, rules, address, stock, the amount the
+    authorization covers), so a request refused for any reason but a race settles nothing."""
+    if settlement.active() is None:
+        return preverify(header, pay_to, signature=signature)
+    proof = proofs.read_proof(header, signature)
+    if proof is None or proof.scheme != "exact":
+        return None if proof is None else Payment(proof)
+    transfer = exact.verify_exact(proof, pay_to=pay_to, min_value=0, now=None)
+    if await settlement.paid_an_order(db, transfer) or await _settles_nothing(
+            db, principal, request, transfer):
+        return Payment(proof, transfer)
+    return Payment(proof, await settlement.settle(db, proof, transfer, pay_to=pay_to,
+                                                  resource=f"{base_url}/orders"))
+
+
+async def _settles_nothing(db: Database, principal: Principal, request: OrderRequest,
+                           transfer: exact.VerifiedTransfer) -> bool:
+    """Check the order as place_order will, reading only: raises what it would refuse with;
+    True when the order costs nothing (place_order then takes no payment)."""
+    cart = await _order_cart(db, principal, request)
+    _check_lines(cart)
+    await carts.check_per_user_limits(db, principal.user_id, cart, [
+        promotion.code for promotion in cart.applied_promotions() if promotion.applicable])
+    total = amount_due(preflight(cart, request))
+    if total <= Decimal(0):
+        return True
+    _check_covers(transfer, cart.currency, total)
+    return False
 
 
 def preverify(header: str | None, pay_to: str, *, signature: str | None = None
