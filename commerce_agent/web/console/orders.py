@@ -4,7 +4,7 @@ tracking number, ready for pickup, move on, cancel with a refund)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -12,7 +12,7 @@ from starlette.responses import Response
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.orders import lifecycle, model, rules
 from commerce_agent.commerce.orders import view as order_view
-from commerce_agent.commerce.orders.model import STATUSES
+from commerce_agent.commerce.orders.model import STATUSES, MerchantActionId
 from commerce_agent.commerce.shop import orders as service
 from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.db import Transaction
@@ -67,6 +67,8 @@ async def order_action(request: Request) -> Response:
 
     async def work(tx: Transaction) -> str:
         await access.own_order(tx, console.principal, order_id)
+        if action not in get_args(MerchantActionId):
+            raise CommerceError(404, "not_found", "No such action.")
         _, doc = await lifecycle.load(tx, order_id)
         if action not in rules.merchant_actions(doc):
             raise CommerceError(409, "invalid_transition",
