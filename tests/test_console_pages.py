@@ -75,8 +75,10 @@ async def test_customers_get_403_and_strangers_a_sign_in(client: httpx.AsyncClie
     signed_out = await client.get("/console/store")
     assert signed_out.status_code == 200 and 'id="console"' not in signed_out.text
     assert "/account/sign-in?next=/console/store" in signed_out.text
-    posted = await client.post("/console/stores/store_ceramics/settings", data={"name": "X"},
-                               follow_redirects=False)
+    posted = await client.post("/console/stores/store_ceramics/settings", data={"name": "X"})
+    assert posted.status_code == 403 and "Form expired" in posted.text  # no CSRF token
+    posted = await client.post("/console/stores/store_ceramics/settings", data={
+        "csrf_token": csrf_of(signed_out), "name": "X"}, follow_redirects=False)
     assert posted.status_code == 303 and "/account/sign-in" in posted.headers["location"]
     await sign_in(client, "alice@example.com", "alice-demo-pass")
     for path in PAGES:

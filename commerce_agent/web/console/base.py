@@ -112,10 +112,11 @@ class Console:
             return await work(tx)
 
 
-async def open_console(request: Request, page: str) -> Console | Response:
+async def open_console(request: Request, page: str, browser: Browser | None = None
+                       ) -> Console | Response:
     """The console for this request, or the page that stands in for it: a sign-in prompt
     for a browser not signed in, "merchant accounts only" (403) for a customer."""
-    browser = await Browser.of(request)
+    browser = browser or await Browser.of(request)
     values = await page_context(request, browser, page)
     values["done"] = unquote(request.cookies.get(FLASH_COOKIE, ""))[:300]
     shared: dict[str, Any] = {"sections": SECTIONS, "title": SECTIONS[page][1]}
@@ -130,36 +131,43 @@ async def open_console(request: Request, page: str) -> Console | Response:
     return Console(request, browser, browser.principal, page, stores, values)
 
 
-async def posted(request: Request, page: str) -> Console | Response:
-    """The console with the posted form read and its CSRF token checked (403 otherwise);
-    a browser not signed in is sent to sign in."""
-    console = await open_console(request, page)
-    if not isinstance(console, Console):
-        if console.status_code == 200:  # not signed in
-            return RedirectResponse(f"{flows.SIGN_IN_PATH}?next={quote(SECTIONS[page][0])}",
-                                    status_code=303)
-        return console
+async def _read(request: Request) -> tuple[dict[str, str], dict[str, Upload]]:
+    """The posted fields and files (400 for a body that is not a form, 413 past the limit)."""
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    files: dict[str, Upload] = {}
     if media == "multipart/form-data":
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
             raise CommerceError(413, "payload_too_large", "The form exceeds 11 MiB.")
         async with request.form(max_files=2, max_fields=50, max_part_size=64 * 1024) as data:
-            console.form = {key: value for key, value in data.items()
-                            if isinstance(value, str)}
+            fields = {key: value for key, value in data.items() if isinstance(value, str)}
             for key, value in data.items():
                 if isinstance(value, UploadFile) and value.filename:
-                    console.files[key] = Upload(value.filename,
-                                                (value.content_type or "").lower(),
-                                                await value.read(MAX_FORM_BYTES + 1))
-    else:
-        fields = await read_form(request)
-        if fields is None:
-            raise CommerceError(400, "bad_request", "Send the form as "
-                                "application/x-www-form-urlencoded, up to 16 KiB.")
-        console.form = fields
-    if not console.browser.csrf_ok({CSRF_FIELD: console.form.get(CSRF_FIELD, "")}):
-        return form_expired(console.browser, console.back(SECTIONS[page][0]))
+                    files[key] = Upload(value.filename, (value.content_type or "").lower(),
+                                        await value.read(MAX_FORM_BYTES + 1))
+        return fields, files
+    found = await read_form(request)
+    if found is None:
+        raise CommerceError(400, "bad_request", "Send the form as "
+                            "application/x-www-form-urlencoded, up to 16 KiB.")
+    return found, files
+
+
+async def posted(request: Request, page: str) -> Console | Response:
+    """The console with the posted form read, in this order: 400/413 for a body that is not
+    a form, 403 for a missing or stale CSRF token, then who is asking (signed out: on to the
+    sign-in; a customer: 403)."""
+    browser = await Browser.of(request)
+    fields, files = await _read(request)
+    if not browser.csrf_ok({CSRF_FIELD: fields.get(CSRF_FIELD, "")}):
+        return form_expired(browser, SECTIONS[page][0])
+    console = await open_console(request, page, browser)
+    if not isinstance(console, Console):
+        if console.status_code == 200:  # not signed in
+            return RedirectResponse(f"{flows.SIGN_IN_PATH}?next={quote(SECTIONS[page][0])}",
+                                    status_code=303)
+        return console
+    console.form, console.files = fields, files
     return console
 
 
