@@ -10,12 +10,21 @@ from typing import Any, TypeVar
 from urllib.parse import quote, unquote
 
 from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from commerce_agent.auth import flows
 from commerce_agent.auth.tokens import Principal
-from commerce_agent.auth.web import CSRF_FIELD, Browser, form_expired, read_form
+from commerce_agent.auth.web import (
+    CSRF_FIELD,
+    Browser,
+    bad_form,
+    form_expired,
+    message,
+    read_form,
+)
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog_writes
 from commerce_agent.db import Database, Transaction
@@ -131,26 +140,28 @@ async def open_console(request: Request, page: str, browser: Browser | None = No
     return Console(request, browser, browser.principal, page, stores, values)
 
 
-async def _read(request: Request) -> tuple[dict[str, str], dict[str, Upload]]:
-    """The posted fields and files (400 for a body that is not a form, 413 past the limit)."""
+async def _read(request: Request) -> tuple[dict[str, str], dict[str, Upload]] | Response:
+    """The posted fields and files, or the page refusing the body: 400 for a body that is
+    not a form, 413 past the limit. A multipart body that cannot be parsed has no fields (so
+    no CSRF token: the form is refused as expired)."""
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     files: dict[str, Upload] = {}
-    if media == "multipart/form-data":
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
-            raise CommerceError(413, "payload_too_large", "The form exceeds 11 MiB.")
+    if media != "multipart/form-data":
+        found = await read_form(request)
+        return bad_form(request) if found is None else (found, files)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
+        return message("Cannot read this form", "The form exceeds 11 MiB.", 413, error=True)
+    try:
         async with request.form(max_files=2, max_fields=50, max_part_size=64 * 1024) as data:
             fields = {key: value for key, value in data.items() if isinstance(value, str)}
             for key, value in data.items():
                 if isinstance(value, UploadFile) and value.filename:
                     files[key] = Upload(value.filename, (value.content_type or "").lower(),
                                         await value.read(MAX_FORM_BYTES + 1))
-        return fields, files
-    found = await read_form(request)
-    if found is None:
-        raise CommerceError(400, "bad_request", "Send the form as "
-                            "application/x-www-form-urlencoded, up to 16 KiB.")
-    return found, files
+    except (HTTPException, MultiPartException):
+        return {}, {}
+    return fields, files
 
 
 async def posted(request: Request, page: str) -> Console | Response:
@@ -158,7 +169,10 @@ async def posted(request: Request, page: str) -> Console | Response:
     a form, 403 for a missing or stale CSRF token, then who is asking (signed out: on to the
     sign-in; a customer: 403)."""
     browser = await Browser.of(request)
-    fields, files = await _read(request)
+    read = await _read(request)
+    if isinstance(read, Response):
+        return browser.respond(read)
+    fields, files = read
     if not browser.csrf_ok({CSRF_FIELD: fields.get(CSRF_FIELD, "")}):
         return form_expired(browser, SECTIONS[page][0])
     console = await open_console(request, page, browser)
