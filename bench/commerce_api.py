@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 from support import ROOT, free_port, pin, serve_bare, serve_ours, stop, wait_until_up
@@ -123,19 +124,31 @@ async def prepare(base: str, token: str, carts: int, orders: int
         paid: list[tuple[str, str]] = []
         semaphore = asyncio.Semaphore(48)
 
+        async def post(path: str, expected: int, **kwargs: Any) -> Any:
+            """The answer's JSON; a 503 (a loaded machine: the database's bounded waits) is
+            tried again, any other unexpected answer stops the bench."""
+            for _ in range(20):
+                answer = await client.post(path, **kwargs)
+                if answer.status_code != 503:
+                    break
+                await asyncio.sleep(0.2)
+            if answer.status_code != expected:
+                raise SystemExit(f"preparing: POST {path} answered {answer.status_code}: "
+                                 f"{answer.text[:300]}")
+            return answer.json()
+
         async def one() -> None:
             async with semaphore:
-                cart = (await client.post("/carts", json={"storeId": "store_ceramics"})).json()
-                await client.post(f"/carts/{cart['id']}/items",
-                                  json={"itemId": ITEM, "quantity": 1})
+                cart = await post("/carts", 201, json={"storeId": "store_ceramics"})
+                await post(f"/carts/{cart['id']}/items", 200,
+                           json={"itemId": ITEM, "quantity": 1})
                 body = json.dumps({"cartId": cart["id"], "deliveryAddress": ADDRESS})
-                required = (await client.post("/orders", content=body,
-                                              headers={"Content-Type": "application/json"})
-                            ).json()
+                required = await post("/orders", 402, content=body,
+                                      headers={"Content-Type": "application/json"})
                 entry = next(a for a in required["accepts"] if a["scheme"] == "fiat_intent")
-                confirmed = (await client.post(entry["extra"]["confirmUrl"], json={
+                confirmed = await post(entry["extra"]["confirmUrl"], 200, json={
                     "clientSecret": entry["extra"]["clientSecret"],
-                    "card": "4242424242424242"})).json()
+                    "card": "4242424242424242"})
                 proof = {"x402Version": 1, "scheme": "fiat_intent", "network": "sandbox",
                          "payload": {"paymentIntentId": confirmed["paymentIntentId"]}}
                 paid.append((body, base64.b64encode(json.dumps(proof).encode()).decode()))

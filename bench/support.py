@@ -33,7 +33,7 @@ def pin_self(cpu: int) -> None:
         os.sched_setaffinity(0, {cpu})
 
 
-def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -62,6 +62,7 @@ from commerce_agent.seed import seed
 from commerce_agent.settings import Settings
 from commerce_agent.web import routes as web_routes
 from commerce_agent.web.error_pages import error_page
+from commerce_agent.web.site_layout import site_page
 
 # Background services started with the app (simulator, webhook sender, …), each an async
 # context manager factory taking the app.
@@ -163,4 +164,5 @@ def create_app(settings: Settings | None = None, *, seed_data: bool = True,
     app.state.max_promotions = settings.max_promotions
     app.state.localize_error = localize_error
     app.state.error_page = error_page
+    app.state.site_page = site_page  # the account and consent pages' layout (the shop's)
     return app

@@ -16,8 +16,10 @@ from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import lifecycle as lifecycle_storage
 from commerce_agent.db import Database, Transaction
 
-# --reset keeps accounts and tokens (so CLI-minted tokens keep working) and clears the rest.
-_KEPT_ON_RESET = {"schema_migrations", "users", "tokens"}
+# --reset keeps accounts and tokens (so CLI-minted tokens keep working) and clears the rest;
+# auth_changes goes with them: its one row is the counter under which each process keeps the
+# tokens it has read (auth/bearer.py), and without it every request would read its token.
+_KEPT_ON_RESET = {"schema_migrations", "users", "tokens", "auth_changes"}
 
 
 def sample_data_dir() -> Traversable:

@@ -10,7 +10,7 @@ import httpx
 from commerce_agent.agent.models.base import Model
 from commerce_agent.agent.models.openai import OpenAIModel, RetryPolicy
 from commerce_agent.agent.models.scripted import ScriptedModel
-from commerce_agent.agent.tools import COMMERCE, Tool, all_tools
+from commerce_agent.operations import COMMERCE, Tool, all_tools
 from commerce_agent.settings import Settings
 
 DEFAULT_AGENT = "shopper"

@@ -27,14 +27,14 @@ PACKAGES = ("commerce_agent.agent", *web.PACKAGES)  # consent.html, on the accou
 def _form(browser: Browser, connection: str, *, email: str = "", error: str = "",
           status: int = 200) -> Response:
     signed_in = browser.principal.email if browser.principal is not None else None
-    return browser.respond(web.page(
+    return browser.page(
         "consent.html", status, packages=PACKAGES, title="Connect your account",
         connection=connection, email_signed_in=signed_in, csrf_token=browser.csrf_token(),
-        email=email, error=error, **pages.LIMITS))
+        email=email, error=error, **pages.LIMITS)
 
 
 def _done(browser: Browser, title: str, message: str, status: int = 200) -> Response:
-    return browser.respond(web.message(title, message, status))
+    return browser.message(title, message, status)
 
 
 def _gone(browser: Browser) -> Response:

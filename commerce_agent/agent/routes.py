@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Router
 
-from commerce_agent.agent import consent, events, policy, schemas
+from commerce_agent.agent import consent, events, schemas
 from commerce_agent.agent.agents import DEFAULT_AGENT, connections
 from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
@@ -26,6 +26,7 @@ from commerce_agent.auth import bearer
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
 from commerce_agent.json_input import MalformedJson, check
+from commerce_agent.operations import policy
 from commerce_agent.routing import Mount, Route, share_methods
 from commerce_agent.struct_rules import NOT_SPACE, Rule, Ruled, at_least_one, given
 

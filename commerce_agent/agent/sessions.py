@@ -19,7 +19,6 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock
-from commerce_agent.agent import policy
 from commerce_agent.agent.agents import DEFAULT_AGENT, Agent
 from commerce_agent.agent.conversation import Conversation, close_turn, fold
 from commerce_agent.agent.errors import AgentError, not_found, unauthorized
@@ -30,6 +29,7 @@ from commerce_agent.agent.runner import Runner
 from commerce_agent.agent.turn import lease
 from commerce_agent.db import Database
 from commerce_agent.ids import new_id
+from commerce_agent.operations import policy
 from commerce_agent.settings import Settings
 
 # 28 hex digits (ids.new_id); 24 for sessions created before ids began with their time.

@@ -4,7 +4,7 @@ A turn runs in the process that holds its lease (`record.owner`). It starts by f
 journal, so the same code starts a new turn and resumes one after a crash or a pause: tool
 calls without a result are (re)run first, with the idempotency key of their call id, then the
 model is asked for the next step. Whether a call runs, waits for the person's approval or was
-rejected is the policy's answer (commerce_agent.agent.policy), asked again on every resume.
+rejected is the policy's answer (commerce_agent.operations.policy), asked again on every resume.
 Every event is committed before the turn goes on, through a compare-and-set on the session
 record that also renews the lease.
 """
@@ -19,7 +19,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from commerce_agent.agent import policy, schemas, storage
+from commerce_agent.agent import schemas, storage
 from commerce_agent.agent.conversation import (
     CallState,
     Conversation,
@@ -29,6 +29,7 @@ from commerce_agent.agent.conversation import (
 )
 from commerce_agent.agent.events import Event, delta, event, session_failed
 from commerce_agent.agent.journals import Conflict, Journal
+from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.models.base import (
     CallTool,
     ModelError,
@@ -37,10 +38,11 @@ from commerce_agent.agent.models.base import (
     TextDelta,
 )
 from commerce_agent.agent.records import PendingAuthorization, PendingInput, SessionRecord
-from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.db import Database
 from commerce_agent.errors import CommerceError
+from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
+from commerce_agent.operations import Tool, ToolContext, ToolFailure, policy
 from commerce_agent.settings import Settings
 
 if TYPE_CHECKING:
@@ -231,7 +233,7 @@ class Turn:
     def _locale(self) -> str:
         said = [message.content for message in self.conversation.messages
                 if message.role == "user"]
-        return policy.shopper_locale(self.record.locale, said)
+        return shopper_locale(self.record.locale, said)
 
     async def _prompt(self, tool: Tool, call: CallState) -> str | None:
         """The approval prompt for the call, written now; None when the call cannot run (its
@@ -417,3 +419,19 @@ def _failure(exc: CommerceError | ToolFailure) -> dict[str, Any]:
     if exc.details:
         result["details"] = exc.details
     return result
+
+
+# How many of the shopper's latest messages tell their language (each one read with the
+# language of those before it as the default, so "yes" or an address keeps it).
+LANGUAGE_WINDOW = 5
+
+
+def shopper_locale(session_locale: str | None, user_messages: list[str]) -> str:
+    """The shopper's language: the session's locale when it carries one, else the language
+    of their latest messages."""
+    if session_locale:
+        return policy.prompt_locale(session_locale)
+    language = DEFAULT_LOCALE
+    for message in user_messages[-LANGUAGE_WINDOW:]:
+        language = detect_language(message, language)
+    return policy.prompt_locale(language)

@@ -10,9 +10,10 @@ tokens it has read, with their users, per database (`_Kept`), for as long as the
 `auth_changes` counter stands still: triggers move it with every change or removal of a token
 or user row, whichever process makes it (migration 0008). So a request costs one single-row
 read of the counter, and a revocation or profile change is seen by the next request, as when
-every request read the rows. A write reads that counter inside its own transaction instead
-(`still_live`, called by commerce/writes.py for routes that take
-`auth.principal.writer_principal`).
+every request read the rows. A write checks that counter inside its own transaction instead
+(`confirm_kept`, called by commerce/writes.py for routes that take
+`auth.principal.writer_principal`), and is made again after a read of the token when it
+moved.
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ async def remembered_owner(state: dict[str, Any], db: Database, token: str, *,
 
     With confirmed=False a kept owner is taken as it was kept, with no read at all; its
     counter version stays in state["token_kept_at"] until a confirmed call, or the write
-    transaction (still_live, from commerce/writes.py), checks it."""
+    transaction (confirm_kept, from commerce/writes.py), checks it."""
     remembered = state.get("token_owner")
     if remembered is not None and remembered[0] == token \
             and not (confirmed and "token_kept_at" in state):
@@ -137,23 +138,32 @@ async def remembered_owner(state: dict[str, Any], db: Database, token: str, *,
     return owner
 
 
-async def still_live(db: Database, tx: Transaction, token: str, kept_at: int,
-                     user_id: str) -> bool:
-    """Whether a token kept while the counter stood at `kept_at` is still live and still
-    `user_id`'s, read inside `db`'s write transaction `tx` before the write's own statements:
-    a change committed before it is seen, and one after it comes after the write too. When
-    nothing changed that is one read of a page the writer has at hand; otherwise the token is
-    read again, and kept at the new version."""
-    version = await auth_version(tx)
-    if version is not None and version == kept_at:
-        return True
-    token_hash = hash_token(token)
-    owner = await read_owner(tx, token_hash)
-    if owner is None or not _live(owner) or owner.principal.user_id != user_id:
-        return False
-    if version is not None:
-        _keep(_kept_at(db, version), token_hash, owner)
-    return True
+class TokenChanged(Exception):
+    """The auth_changes counter moved since a kept token was taken without a read: the write
+    that relied on it is rolled back, and made again once the token has been read anew
+    (commerce/writes.py)."""
+
+
+async def confirm_kept(tx: Transaction, kept_at: int) -> None:
+    """Refuse the write `tx` (TokenChanged) unless the auth_changes counter still stands at
+    `kept_at`, the version a token was kept at. Read inside the write before its own
+    statements, so a change committed before it is seen and one after it comes after the
+    write too; deferred with a check (Transaction.defer), so on PostgreSQL it travels with
+    the write's first statement and no result of that statement is used before it passed."""
+    def unchanged(rows: int) -> None:
+        if rows != 1:
+            raise TokenChanged
+
+    await tx.defer("SELECT 1 FROM auth_changes WHERE id = 1 AND version = :version",
+                   {"version": kept_at}, check=unchanged)
+
+
+async def reread_owner(db: Database, state: dict[str, Any], token: str) -> TokenOwner | None:
+    """After TokenChanged: who holds `token` now, read (and kept at the new counter)."""
+    state.pop("token_kept_at", None)
+    owner = await token_owner(db, token)
+    state["token_owner"] = (token, owner)
+    return owner
 
 
 async def principal_for(db: Database, token: str) -> Principal | None:

@@ -67,10 +67,10 @@ def _with_next(path: str, next_url: str | None) -> str:
 
 def _sign_in_page(browser: Browser, next_url: str | None, email: str = "", error: str = "",
                   status: int = 200) -> Response:
-    return browser.respond(web.page(
+    return browser.page(
         "sign_in.html", status, title="Sign in", action=flows.SIGN_IN_PATH,
         csrf_token=browser.csrf_token(), next_url=next_url, email=email, error=error,
-        register_url=_with_next(flows.REGISTRATION_PATH, next_url), **LIMITS))
+        register_url=_with_next(flows.REGISTRATION_PATH, next_url), **LIMITS)
 
 
 async def _signed_in(request: Request, browser: Browser, user_id: str,
@@ -142,12 +142,12 @@ async def sign_in(request: Request) -> Response:
 
 def _register_page(browser: Browser, next_url: str | None, fields: dict[str, str],
                    problems: dict[str, str], status: int = 200) -> Response:
-    return browser.respond(web.page(
+    return browser.page(
         "register.html", status, title="Create an account", action=flows.REGISTRATION_PATH,
         csrf_token=browser.csrf_token(), next_url=next_url,
         problems=[f"{name.capitalize()} {reason}." for name, reason in problems.items()],
         name=fields.get("name", ""), email=fields.get("email", ""),
-        sign_in_url=_with_next(flows.SIGN_IN_PATH, next_url), **LIMITS))
+        sign_in_url=_with_next(flows.SIGN_IN_PATH, next_url), **LIMITS)
 
 
 async def register_page(request: Request) -> Response:
@@ -179,11 +179,11 @@ async def sign_out_page(request: Request) -> Response:
     """A one-button form (signing out changes state, so it is a POST)."""
     browser = await Browser.of(request)
     signed_in = browser.principal is not None
-    return browser.respond(web.page(
+    return browser.page(
         "sign_out.html", title="Sign out" if signed_in else "Signed out",
         email=browser.principal.email if browser.principal is not None else None,
         action=flows.SIGN_OUT_PATH, csrf_token=browser.csrf_token(),
-        sign_in_url=flows.SIGN_IN_PATH))
+        sign_in_url=flows.SIGN_IN_PATH)
 
 
 async def sign_out(request: Request) -> Response:

@@ -39,14 +39,14 @@ def _render(browser: Browser, profile: service.Profile, note: str = "", error: s
     assert browser.principal is not None
     billing = msgspec.to_builtins(profile.defaultBillingAddress) \
         if profile.defaultBillingAddress else {}
-    return browser.respond(web.page(
+    return browser.page(
         "profile.html", status, title="Your profile", email=browser.principal.email,
         sign_out_url=flows.SIGN_OUT_PATH, action=flows.PROFILE_PAGE_PATH,
         csrf_token=browser.csrf_token(), note=note, error=error,
         preferences=profile.preferences, consent_given=profile.consentGiven,
         address_fields=_ADDRESS_FIELDS, billing=billing,
         saved=[(entry.label, _address_text(entry.address))
-               for entry in profile.savedAddresses]))
+               for entry in profile.savedAddresses])
 
 
 def _address(form: dict[str, str]) -> dict[str, str]:

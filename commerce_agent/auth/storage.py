@@ -40,13 +40,22 @@ async def insert_grant(tx: Transaction, grant_id: str, user_id: str) -> None:
         {"id": grant_id, "user": user_id, "at": clock.now_iso()})
 
 
+async def _insert_token(tx: Transaction, table: str, owner_column: str, token_hash: str,
+                        owner: str, lifetime_seconds: float) -> None:
+    """A token (by its hash) of `table`, owned by `owner_column` = `owner`, living
+    `lifetime_seconds` from now. Both names are written in this module, never taken from
+    input."""
+    await tx.execute(
+        f"INSERT INTO {table} (token_hash, {owner_column}, created_at, expires_at) "  # noqa: S608
+        "VALUES (:hash, :owner, :at, :expires)",
+        {"hash": token_hash, "owner": owner, "at": clock.now_iso(),
+         "expires": clock.later_iso(lifetime_seconds)})
+
+
 async def insert_refresh_token(tx: Transaction, token_hash: str, grant_id: str,
                                lifetime_seconds: float) -> None:
-    await tx.execute(
-        "INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) "
-        "VALUES (:hash, :grant, :at, :expires)",
-        {"hash": token_hash, "grant": grant_id, "at": clock.now_iso(),
-         "expires": clock.later_iso(lifetime_seconds)})
+    await _insert_token(tx, "refresh_tokens", "grant_id", token_hash, grant_id,
+                        lifetime_seconds)
 
 
 async def refresh_token(tx: Transaction, token_hash: str) -> Row | None:
@@ -89,11 +98,7 @@ async def revoke_grant(tx: Transaction, grant_id: str, reason: str) -> None:
 
 async def insert_web_session(tx: Transaction, token_hash: str, user_id: str,
                              lifetime_seconds: float) -> None:
-    await tx.execute(
-        "INSERT INTO web_sessions (token_hash, user_id, created_at, expires_at) "
-        "VALUES (:hash, :user, :at, :expires)",
-        {"hash": token_hash, "user": user_id, "at": clock.now_iso(),
-         "expires": clock.later_iso(lifetime_seconds)})
+    await _insert_token(tx, "web_sessions", "user_id", token_hash, user_id, lifetime_seconds)
 
 
 async def web_session_user(db: Database, token_hash: str) -> Row | None:

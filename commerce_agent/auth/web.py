@@ -4,7 +4,9 @@
   value stored only as its SHA-256 hash in `web_sessions`. It is not a bearer token: the JSON
   API never reads cookies, so a cookie cannot be replayed against it.
 - Pages: Jinja2 templates in commerce_agent/auth/templates (autoescaped), served with
-  `page(template, …)` and the headers below.
+  `page(request, template, …)` (or `Browser.page`) and the headers below, drawn in the site's
+  layout: the shop's header and footer, which the app installs as `app.state.site_page`
+  (web/site_layout.py; this package cannot import the web app). No JavaScript.
 - CSRF: the `commerce_csrf` cookie holds a random nonce; every form carries
   HMAC-SHA256(server key, nonce | session hash) in a hidden field. The key lives in the database
   (`signing_keys`), so it survives restarts and is shared by every server process on the file.
@@ -16,13 +18,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from commerce_agent import templating
 from commerce_agent.auth import accounts, guests, storage
 from commerce_agent.auth.tokens import Principal
 
@@ -40,25 +42,35 @@ _HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+    # The site's stylesheet and pictures; never a script.
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; "
                                "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 }
 
 
 PACKAGES = ("commerce_agent.auth",)  # the account pages' templates
 
+# How the app draws a page in the site's layout: (request, template packages, template,
+# status, headers, signed-in user, context) -> the page.
+SitePage = Callable[[Request, tuple[str, ...], str, int, Mapping[str, str], Principal | None,
+                     dict[str, Any]], HTMLResponse]
 
-def page(template: str, status: int = 200, /, *, packages: tuple[str, ...] = PACKAGES,
+
+def page(request: Request, template: str, status: int = 200, /, *,
+         packages: tuple[str, ...] = PACKAGES, user: Principal | None = None,
          **context: Any) -> HTMLResponse:
     """A whole HTML page from a template of `packages` (autoescaped; the account pages'
-    security headers): self-contained, no external assets, no JavaScript."""
-    return templating.render(packages, template, status=status, headers=_HEADERS, **context)
+    security headers) in the site's layout, for `user` (None: nobody signed in)."""
+    site_page: SitePage = request.app.state.site_page
+    return site_page(request, packages, template, status, _HEADERS, user, context)
 
 
-def message(title: str, text: str, status: int = 200, *, error: bool = False,
-            retry: str | None = None) -> HTMLResponse:
+def message(request: Request, title: str, text: str, status: int = 200, *,
+            error: bool = False, retry: str | None = None,
+            user: Principal | None = None) -> HTMLResponse:
     """A page that only says something (an error with a link to retry, or an outcome)."""
-    return page("message.html", status, title=title, message=text, error=error, retry=retry)
+    return page(request, "message.html", status, title=title, message=text, error=error,
+                retry=retry, user=user)
 
 
 def redirect(location: str) -> RedirectResponse:
@@ -131,6 +143,16 @@ class Browser:
         return hmac.compare_digest(form.get(CSRF_FIELD, "").encode(),
                                    self.csrf_token().encode())
 
+    def page(self, template: str, status: int = 200, /, **context: Any) -> Response:
+        """`page` for this browser's user, with its CSRF cookie."""
+        return self.respond(page(self.request, template, status, user=self.principal,
+                                 **context))
+
+    def message(self, title: str, text: str, status: int = 200, **options: Any) -> Response:
+        """`message` for this browser's user, with its CSRF cookie."""
+        return self.respond(message(self.request, title, text, status, user=self.principal,
+                                    **options))
+
     def respond(self, response: Response) -> Response:
         """Attach the CSRF nonce cookie when this browser did not have one yet."""
         if self._fresh_nonce:
@@ -140,13 +162,19 @@ class Browser:
 
 
 def form_expired(browser: Browser, retry: str) -> Response:
-    return browser.respond(message(
-        "Form expired", "This form expired or did not come from this site. Nothing was "
-        "changed.", 403, error=True, retry=retry))
+    return browser.message("Form expired", "This form expired or did not come from this "
+                           "site. Nothing was changed.", 403, error=True, retry=retry)
 
 
 async def read_form(request: Request) -> dict[str, str] | None:
     """The urlencoded form fields (first value of each), or None for another body type."""
+    fields = await read_form_fields(request)
+    return None if fields is None else {key: values[0] for key, values in fields.items()}
+
+
+async def read_form_fields(request: Request) -> dict[str, list[str]] | None:
+    """Every value of each urlencoded form field (a group of checkboxes sends several), or
+    None for another body type, a form past FORM_LIMIT or one that cannot be read."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/x-www-form-urlencoded":
         return None
@@ -162,13 +190,14 @@ async def read_form(request: Request) -> dict[str, str] | None:
                           max_num_fields=100)
     except (UnicodeDecodeError, ValueError):
         return None
-    if any("\x00" in key or "\x00" in values[0] for key, values in parsed.items()):
+    if any("\x00" in key or any("\x00" in value for value in values)
+           for key, values in parsed.items()):
         return None  # U+0000 cannot be stored (PostgreSQL refuses it in text)
-    return {key: values[0] for key, values in parsed.items()}
+    return parsed
 
 
 def bad_form(request: Request) -> HTMLResponse:
     """400 for a body that is not a form; 413 for a form past FORM_LIMIT."""
     status = 413 if getattr(request.state, "form_too_large", False) else 400
-    return message("Cannot read this form", "Send the form as "
+    return message(request, "Cannot read this form", "Send the form as "
                    "application/x-www-form-urlencoded, up to 16 KiB.", status, error=True)

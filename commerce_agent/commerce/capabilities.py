@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from commerce_agent.auth import flows as auth_flows
+from commerce_agent.commerce import capability_ids as ids
 from commerce_agent.commerce import versions
+from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.i18n import locales
@@ -91,21 +93,21 @@ REGISTRY: list[Capability] = [
     # Every served version of a versioned capability is its own entry (commerce/versions.py).
     *(Capability(served.id, served.schema, extra=served.announcement())
       for served in versions.SERVED),
-    Capability("dev.commerce.product.customization@1.0", "product/customization/v1.json"),
-    Capability("dev.commerce.product.addons@1.0", "product/addons/v1.json"),
-    Capability("dev.commerce.product.physical_properties@1.0",
+    Capability(f"{ids.PRODUCT_CUSTOMIZATION}@1.0", "product/customization/v1.json"),
+    Capability(f"{ids.PRODUCT_ADDONS}@1.0", "product/addons/v1.json"),
+    Capability(f"{ids.PRODUCT_PHYSICAL}@1.0",
                "product/physical_properties/v1.json"),
-    Capability("dev.commerce.product.categorization@1.0", "product/categorization/v1.json"),
+    Capability(f"{ids.PRODUCT_CATEGORIES}@1.0", "product/categorization/v1.json"),
     Capability("dev.commerce.product.relations@1.0", "product/relations/v1.json"),
-    Capability("dev.commerce.restaurant.profile@1.0", "restaurant/profile/v1.json"),
-    Capability("dev.commerce.store.info@1.0", "store/info/v1.json"),
-    Capability("dev.commerce.store.policies@1.0", "store/policies/v1.json"),
-    Capability("dev.commerce.store.shipping@1.0", "store/shipping/v1.json"),
-    Capability("dev.commerce.store.constraints@1.0", "store/constraints/v1.json"),
-    Capability("dev.commerce.promotions.discoverable@1.0", "promotions/discoverable/v1.json"),
+    Capability(f"{ids.RESTAURANT}@1.0", "restaurant/profile/v1.json"),
+    Capability(f"{ids.STORE_INFO}@1.0", "store/info/v1.json"),
+    Capability(f"{ids.STORE_POLICIES}@1.0", "store/policies/v1.json"),
+    Capability(f"{ids.STORE_SHIPPING}@1.0", "store/shipping/v1.json"),
+    Capability(f"{ids.STORE_CONSTRAINTS}@1.0", "store/constraints/v1.json"),
+    Capability(f"{ids.DISCOVERABLE_PROMOTIONS}@1.0", "promotions/discoverable/v1.json"),
     Capability("dev.commerce.promotions.policies@1.0", "promotions/policies/v1.json",
                _policies),
-    Capability("dev.commerce.order.applied_promotions@1.0",
+    Capability(f"{model.APPLIED_PROMOTIONS}@1.0",
                "order/applied_promotions/v1.json"),
     Capability("dev.commerce.payment.x402_fiat@1.0", "payment/x402_fiat/v1.json", _x402_fiat),
     Capability("dev.commerce.i18n@1.0", "i18n/v1.json", locales.capability_metadata),
@@ -114,22 +116,22 @@ REGISTRY: list[Capability] = [
     Capability("dev.commerce.user.profile@1.0", "user/profile/v1.json",
                auth_flows.profile_capability_metadata),
     # After the purchase: the order lifecycle (orders/lifecycle.py and around).
-    Capability("dev.commerce.order.detailed_status@1.0", "order/detailed_status/v1.json"),
-    Capability("dev.commerce.order.shipment_tracking@1.0", "order/shipment_tracking/v1.json"),
-    Capability("dev.commerce.order.delivery_tracking@1.0", "order/delivery_tracking/v1.json"),
-    Capability("dev.commerce.order.kitchen_status@1.0", "restaurant/kitchen_status/v1.json"),
-    Capability("dev.commerce.order.digital_access@1.0", "order/digital_access/v1.json"),
-    Capability("dev.commerce.order.subscription@1.0", "order/subscription/v1.json"),
-    Capability("dev.commerce.order.preorder@1.0", "order/preorder/v1.json"),
-    Capability("dev.commerce.service.scheduling@1.0", "service/scheduling/v1.json"),
-    Capability("dev.commerce.order.customer_fields@1.0", "order/customer_fields/v1.json"),
-    Capability("dev.commerce.order.fulfillment_intent@1.0",
+    Capability(f"{model.DETAILED_STATUS}@1.0", "order/detailed_status/v1.json"),
+    Capability(f"{model.SHIPMENT_TRACKING}@1.0", "order/shipment_tracking/v1.json"),
+    Capability(f"{model.DELIVERY_TRACKING}@1.0", "order/delivery_tracking/v1.json"),
+    Capability(f"{model.KITCHEN_STATUS}@1.0", "restaurant/kitchen_status/v1.json"),
+    Capability(f"{model.DIGITAL_ACCESS}@1.0", "order/digital_access/v1.json"),
+    Capability(f"{model.SUBSCRIPTION}@1.0", "order/subscription/v1.json"),
+    Capability(f"{model.PREORDER}@1.0", "order/preorder/v1.json"),
+    Capability(f"{model.SCHEDULING}@1.0", "service/scheduling/v1.json"),
+    Capability(f"{model.CUSTOMER_FIELDS}@1.0", "order/customer_fields/v1.json"),
+    Capability(f"{model.FULFILLMENT_INTENT}@1.0",
                "order/fulfillment_intent/v1.json"),
     Capability("dev.commerce.order.cancellation@1.0", "order/actions/cancel_request/v1.json"),
-    Capability("dev.commerce.order.ratings@1.0", "order/actions/rating_request/v1.json"),
-    Capability("dev.commerce.order.tipping@1.0", "order/tipping/v1.json"),
+    Capability(f"{model.RATINGS}@1.0", "order/actions/rating_request/v1.json"),
+    Capability(f"{model.TIPPING}@1.0", "order/tipping/v1.json"),
     Capability("dev.commerce.order.returns@1.0", "order/actions/return_request/v1.json"),
-    Capability("dev.commerce.order.refunds@1.0", "order/refunds/v1.json"),
+    Capability(f"{model.REFUNDS}@1.0", "order/refunds/v1.json"),
     Capability("dev.commerce.server.webhooks@1.0", "server/webhooks/v1.json",
                webhooks.capability_metadata),
 ]

@@ -10,7 +10,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -22,7 +22,7 @@ from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as shop_orders
 from commerce_agent.commerce.storage import lifecycle as order_storage
 from commerce_agent.commerce.storage import returns as return_storage
-from commerce_agent.db import Database, database_for
+from commerce_agent.db import Database, Row, database_for
 from commerce_agent.db.backends import MissingExtra, backend_for, exists
 from commerce_agent.db.targets import display, is_postgres
 from commerce_agent.errors import CommerceError
@@ -87,27 +87,38 @@ def _run(db_path: str, job: Callable[[Database], Awaitable[T]]) -> T:
         sys.exit(1)
 
 
+def _listing(group: click.Group, noun: str, statuses: Sequence[str],
+             read: Callable[[Database, str | None, int], Awaitable[list[Row]]],
+             line: Callable[[Row], str]) -> None:
+    """The group's `list` command: the rows `read` finds (of one status), one line a row."""
+
+    @group.command("list", help=f"List {noun} of every customer, newest first.")
+    @click.option("--status", type=click.Choice(statuses), default=None,
+                  help=f"Only {noun} with this status.")
+    @LIMIT_OPTION
+    @DB_OPTION
+    def list_rows(status: str | None, limit: int, db_path: str) -> None:
+        rows = _run(db_path, lambda db: read(db, status, limit))
+        for row in rows:
+            click.echo(line(row))
+        if not rows:
+            click.echo(f"No {noun}.")
+
+
 @click.group("orders")
 def orders_group() -> None:
     """Merchant view of orders: list them, move them along by hand."""
 
 
-@orders_group.command("list")
-@click.option("--status", type=click.Choice(STATUSES), default=None,
-              help="Only orders with this status.")
-@LIMIT_OPTION
-@DB_OPTION
-def list_orders(status: str | None, limit: int, db_path: str) -> None:
-    """List orders of every customer, newest first."""
-    rows = _run(db_path, lambda db: order_storage.orders_for_merchant(db, status, limit))
-    for row in rows:
-        doc = model.decode(row["doc"])
-        method = doc.get("fulfillment", {}).get("method", "-")
-        click.echo(f"{row['id']}  {row['status']:<11} {method:<15} {row['store_id']:<20} "
-                   f"{doc['total']['amount']:>10} {doc['total']['currency']}  "
-                   f"{row['owner_id']}  {row['created_at']}")
-    if not rows:
-        click.echo("No orders.")
+def _order_line(row: Row) -> str:
+    doc = model.decode(row["doc"])
+    method = doc.get("fulfillment", {}).get("method", "-")
+    return (f"{row['id']}  {row['status']:<11} {method:<15} {row['store_id']:<20} "
+            f"{doc['total']['amount']:>10} {doc['total']['currency']}  "
+            f"{row['owner_id']}  {row['created_at']}")
+
+
+_listing(orders_group, "orders", STATUSES, order_storage.orders_for_merchant, _order_line)
 
 
 @orders_group.command("advance")
@@ -142,21 +153,14 @@ def returns_group() -> None:
     """Merchant view of returns: list them, approve, receive, refund."""
 
 
-@returns_group.command("list")
-@click.option("--status", type=click.Choice(returns.STATUSES), default=None,
-              help="Only returns with this status.")
-@LIMIT_OPTION
-@DB_OPTION
-def list_returns(status: str | None, limit: int, db_path: str) -> None:
-    """List returns of every customer, newest first."""
-    rows = _run(db_path, lambda db: return_storage.for_merchant(db, status, limit))
-    for row in rows:
-        doc = json.loads(row["doc"])
-        click.echo(f"{row['id']}  {row['status']:<10} order {row['order_id']}  "
-                   f"{doc['refundAmount']['amount']} {doc['refundAmount']['currency']}  "
-                   f"{row['owner_id']}")
-    if not rows:
-        click.echo("No returns.")
+def _return_line(row: Row) -> str:
+    doc = json.loads(row["doc"])
+    return (f"{row['id']}  {row['status']:<10} order {row['order_id']}  "
+            f"{doc['refundAmount']['amount']} {doc['refundAmount']['currency']}  "
+            f"{row['owner_id']}")
+
+
+_listing(returns_group, "returns", returns.STATUSES, return_storage.for_merchant, _return_line)
 
 
 @returns_group.command("advance")

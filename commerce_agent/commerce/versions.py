@@ -21,9 +21,9 @@ from typing import Any
 
 from starlette.types import Scope
 
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.errors import CommerceError
 
-VARIANTS = "dev.commerce.product.variants"
 MAX_HEADER_LENGTH = 4096
 _ENTRY = re.compile(r"^([a-z0-9_-]+(?:\.[a-z0-9_-]+)+)@(\d{1,4})\.(\d{1,4})$")
 

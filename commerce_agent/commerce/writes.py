@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth.bearer import still_live
+from commerce_agent.auth.bearer import TokenChanged, confirm_kept, reread_owner
 from commerce_agent.auth.principal import invalid_token
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import idempotency
@@ -37,17 +37,13 @@ def _idempotency_key(request: Request) -> str | None:
     return key
 
 
-async def _confirm_token(request: Request, principal: Principal, tx: Transaction) -> None:
-    """Refuse a token kept without a read (auth.principal.writer_principal) that is no longer
-    live, first thing in the write's transaction."""
-    state = request.scope.get("state", {})
-    kept_at = state.get("token_kept_at")
-    if kept_at is None:
-        return
-    if not await still_live(request.app.state.db, tx, state["token_owner"][0], kept_at,
-                            principal.user_id):
-        raise invalid_token()
-    del state["token_kept_at"]
+async def _confirm_token(request: Request, tx: Transaction) -> None:
+    """Refuse the write if a token kept without a read (auth.principal.writer_principal) may
+    have changed since (bearer.TokenChanged: `write` reads it and tries again), first thing
+    in the write's transaction."""
+    kept_at = request.scope.get("state", {}).get("token_kept_at")
+    if kept_at is not None:
+        await confirm_kept(tx, kept_at)
 
 
 def _kept(response: Response) -> idempotency.Result:
@@ -63,16 +59,27 @@ def _replay(result: idempotency.Result) -> Response:
 
 async def write(request: Request, principal: Principal, work: Work) -> Response:
     """Run `work` in one transaction, replaying or refusing a reused Idempotency-Key."""
+    try:
+        return await _write(request, principal, work)
+    except TokenChanged:
+        state = request.scope["state"]
+        owner = await reread_owner(request.app.state.db, state, state["token_owner"][0])
+        if owner is None or owner.principal.user_id != principal.user_id:
+            raise invalid_token() from None
+        return await _write(request, principal, work)
+
+
+async def _write(request: Request, principal: Principal, work: Work) -> Response:
     key = _idempotency_key(request)
     db = request.app.state.db
 
     async def confirm(tx: Transaction) -> None:
-        await _confirm_token(request, principal, tx)
+        await _confirm_token(request, tx)
 
     if key is None:
         async def plain() -> Response:
             async with db.transaction() as tx:
-                await _confirm_token(request, principal, tx)
+                await _confirm_token(request, tx)
                 return await work(tx)
 
         return await retry_conflicts(plain)

@@ -3,6 +3,7 @@ migrations for each."""
 
 from commerce_agent.db.backends import database_for
 from commerce_agent.db.base import (
+    Check,
     Database,
     DatabaseUnavailable,
     IntegrityError,
@@ -13,5 +14,5 @@ from commerce_agent.db.base import (
     retry_conflicts,
 )
 
-__all__ = ["Database", "DatabaseUnavailable", "IntegrityError", "Row", "Transaction",
+__all__ = ["Check", "Database", "DatabaseUnavailable", "IntegrityError", "Row", "Transaction",
            "WriteConflict", "database_for", "locking", "retry_conflicts"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 
@@ -15,6 +15,8 @@ T = TypeVar("T")
 # A statement's parameters, by the names its `:name` placeholders give (db/placeholders.py).
 Params = Mapping[str, Any]
 AfterCommit = Callable[[], Awaitable[None] | None]
+# Judges a deferred statement's row count once it is known; raises to refuse the write.
+Check = Callable[[int], None]
 
 
 class Row(Protocol):
@@ -98,11 +100,26 @@ class Transaction(ABC):
     async def execute(self, sql: str, params: Params | None = None) -> int:
         """Run one statement; returns the number of rows it changed."""
 
-    async def defer(self, sql: str, params: Params | None = None) -> None:
-        """A statement whose row count the write does not need: the backend may send it with
-        the next statement or the COMMIT (PostgreSQL: one round trip for them all). A failure
-        then surfaces there, still inside the write, which rolls back whole."""
-        await self.execute(sql, params)
+    async def defer(self, sql: str, params: Params | None = None, *,
+                    check: Check | None = None) -> None:
+        """A statement whose row count the write does not need yet: the backend may send it
+        with the next statement or the COMMIT (PostgreSQL: one round trip for them all). A
+        failure then surfaces there, still inside the write, which rolls back whole.
+
+        `check`, when given, is called with the statement's row count (rows changed, or the
+        rows a SELECT returned) as soon as it is known
+        (on PostgreSQL when the next statement returns, and before COMMIT at the latest) and
+        raises to refuse the write: a conditional UPDATE or an `INSERT … ON CONFLICT DO
+        NOTHING` whose count decides, sent without a round trip of its own."""
+        count = await self.execute(sql, params)
+        if check is not None:
+            check(count)
+
+    async def fetch_each(self, statements: Sequence[tuple[str, Params | None]]
+                         ) -> list[list[Row]]:
+        """Reads that do not depend on each other, each one's rows, in order: PostgreSQL
+        sends them, with whatever is deferred, in one round trip."""
+        return [await self.fetch_all(sql, params) for sql, params in statements]
 
     @abstractmethod
     async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None: ...

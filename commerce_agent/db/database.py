@@ -51,6 +51,7 @@ import aiosqlite
 from commerce_agent.db.base import (
     DATABASE_TIMEOUT_SECONDS,
     AfterCommit,
+    Check,
     Database,
     DatabaseUnavailable,
     IntegrityError,
@@ -105,6 +106,19 @@ class SqliteTransaction(Transaction):
         count = cursor.rowcount
         cursor.close()
         return count
+
+    async def defer(self, sql: str, params: Params | None = None, *,
+                    check: Check | None = None) -> None:
+        """Run at once (the writer holds the file); `check` gets the rows changed, or the
+        rows a SELECT returned."""
+        try:
+            cursor = self._connection.execute(sql, params or ())
+        except sqlite3.IntegrityError as exc:
+            raise IntegrityError(str(exc)) from exc
+        count = len(cursor.fetchall()) if cursor.description else cursor.rowcount
+        cursor.close()
+        if check is not None:
+            check(count)
 
     async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
         try:

@@ -33,7 +33,7 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, ClassVar, TypeVar, cast
@@ -44,6 +44,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from commerce_agent.db.base import (
     AfterCommit,
+    Check,
     Database,
     DatabaseUnavailable,
     IntegrityError,
@@ -144,53 +145,73 @@ class PostgresTransaction(Transaction):
         self._after_commit: list[AfterCommit] = []
         self.topics: list[str] = []
         self.begun = False
-        self.deferred: list[str] = []  # statements with their values, ready to send
+        # Statements with their values, ready to send, and the check of each one's row count.
+        self.deferred: list[tuple[str, Check | None]] = []
 
-    def _pending(self) -> str:
-        """What must precede the next statement: BEGIN (writer connections are autocommit:
-        the transaction is begun here, in the same round trip) and the deferred statements,
-        each followed by "; "."""
-        pending = ("" if self.begun else "BEGIN; ") + "".join(
-            statement + "; " for statement in self.deferred)
+    def _pending(self) -> tuple[list[str], list[Check | None]]:
+        """What must precede the next statement, with the check of each one's row count:
+        BEGIN (writer connections are autocommit: the transaction is begun here, in the same
+        round trip) and the deferred statements."""
+        statements: list[str] = [] if self.begun else ["BEGIN"]
+        checks: list[Check | None] = [] if self.begun else [None]
+        for statement, check in self.deferred:
+            statements.append(statement)
+            checks.append(check)
         self.begun, self.deferred = True, []
-        return pending
+        return statements, checks
 
-    async def _run(self, query: str, params: Params | None, *, many: bool = False
-                   ) -> psycopg.AsyncCursor[Any]:
-        """One statement, with whatever is pending in the same round trip (then through the
-        client-side binding cursor, which sends several statements as one text); bounded in
-        time. A constraint's refusal is IntegrityError, a database that cannot answer is
-        DatabaseUnavailable. Returns the cursor holding its result."""
-        connection = self._connection
-        params = {} if params is None else params  # None would leave `%%` doubled
+    @staticmethod
+    def _checked(cursor: psycopg.AsyncCursor[Any], checks: list[Check | None]) -> None:
+        """Walk the results of the statements sent before the caller's (one result each),
+        giving each check its row count; the cursor is left at the caller's first result."""
+        for check in checks:
+            if check is not None:
+                check(cursor.rowcount)
+            cursor.nextset()
+
+    async def _send(self, work: Awaitable[T]) -> T:
+        """One round trip, bounded in time. A constraint's refusal is IntegrityError, a
+        database that cannot answer is DatabaseUnavailable."""
         try:
-            if many:
-                if not self.begun or self.deferred:  # no parameters: sent as it is
-                    await bounded(connection, self._texts.execute(
-                        cast(Any, self._pending().removesuffix("; ")), None))
-                await bounded(connection, self._cursor.executemany(query, cast(Any, params)))
-                return self._cursor
-            if self.begun and not self.deferred:
-                await bounded(connection, self._cursor.execute(query, params))
-                return self._cursor
-            texts = self._texts
-            # `%` doubled in what goes before: the statement's parameters are merged after.
-            text = self._pending().replace("%", "%%") + query
-            await bounded(connection, texts.execute(cast(Any, text), params))
-            while texts.nextset():  # the result of the statement itself is the last one
-                pass
-            return texts
+            return await bounded(self._connection, work)
         except psycopg.errors.IntegrityError as exc:
             raise IntegrityError(str(exc)) from exc
         except psycopg.OperationalError as exc:
             raise unavailable(exc) from exc
 
+    async def _run(self, query: str, params: Params | None, *, many: bool = False
+                   ) -> psycopg.AsyncCursor[Any]:
+        """One statement, with whatever is pending in the same round trip (then through the
+        client-side binding cursor, which sends several statements as one text). Returns the
+        cursor holding its result."""
+        params = {} if params is None else params  # None would leave `%%` doubled
+        if many:
+            if not self.begun or self.deferred:  # no parameters: sent as it is
+                statements, checks = self._pending()
+                await self._send(self._texts.execute(cast(Any, "; ".join(statements)), None))
+                self._checked(self._texts, checks)
+            await self._send(self._cursor.executemany(query, cast(Any, params)))
+            return self._cursor
+        if self.begun and not self.deferred:
+            await self._send(self._cursor.execute(query, params))
+            return self._cursor
+        statements, checks = self._pending()
+        # `%` doubled in what goes before: the statement's parameters are merged after.
+        text = "".join(statement.replace("%", "%%") + "; " for statement in statements) + query
+        await self._send(self._texts.execute(cast(Any, text), params))
+        self._checked(self._texts, checks)
+        return self._texts
+
     async def execute(self, sql: str, params: Params | None = None) -> int:
         return (await self._run(to_pyformat(sql), params)).rowcount
 
-    async def defer(self, sql: str, params: Params | None = None) -> None:
-        self.deferred.append(self._texts.mogrify(cast(Any, to_pyformat(sql)),
-                                                 {} if params is None else params))
+    def _bound(self, sql: str, params: Params | None) -> str:
+        """A statement with its values in it (quoted by psycopg), ready to travel with others."""
+        return self._texts.mogrify(cast(Any, to_pyformat(sql)), {} if params is None else params)
+
+    async def defer(self, sql: str, params: Params | None = None, *,
+                    check: Check | None = None) -> None:
+        self.deferred.append((self._bound(sql, params), check))
 
     async def fetch_one(self, sql: str, params: Params | None = None) -> Row | None:
         cursor = await self._run(to_pyformat(sql), params)
@@ -199,6 +220,29 @@ class PostgresTransaction(Transaction):
     async def fetch_all(self, sql: str, params: Params | None = None) -> list[Row]:
         cursor = await self._run(to_pyformat(sql), params)
         return cast(list[Row], await cursor.fetchall())
+
+    async def fetch_each(self, statements: Sequence[tuple[str, Params | None]]
+                         ) -> list[list[Row]]:
+        reads = [self._bound(sql, params) for sql, params in statements]
+        if not reads:
+            return []
+        pending, checks = self._pending()
+        cursor = self._texts
+        await self._send(cursor.execute(cast(Any, "; ".join(pending + reads)), None))
+        self._checked(cursor, checks)
+        found = []
+        for _ in reads:
+            found.append(cast(list[Row], await cursor.fetchall()))
+            cursor.nextset()
+        return found
+
+    async def flush(self) -> None:
+        """Send the deferred statements that carry a check, and run the checks: before
+        COMMIT, which must not travel with them (it would commit whatever they found)."""
+        if any(check is not None for _, check in self.deferred):
+            statements, checks = self._pending()
+            await self._send(self._texts.execute(cast(Any, "; ".join(statements)), None))
+            self._checked(self._texts, checks)
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         rows = list(rows)
@@ -250,9 +294,10 @@ async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransact
     IntegrityError."""
     if not tx.begun and not tx.topics and not tx.deferred:
         return  # nothing was run
+    await tx.flush()
     notices = "".join(f"NOTIFY {CHANNEL}, '{topic}'; " for topic in tx.topics)
     text = ("" if tx.begun else "BEGIN; ") + "".join(
-        statement + "; " for statement in tx.deferred) + notices + "COMMIT"
+        statement + "; " for statement, _ in tx.deferred) + notices + "COMMIT"
     try:
         await _statement(connection, text)
     except psycopg.errors.IntegrityError as exc:

@@ -1,6 +1,6 @@
 """The commerce tools as a Model Context Protocol server (the optional `mcp` extra).
 
-One registry (commerce_agent.agent.tools), two front ends: the built-in agent calls the tools
+One registry (commerce_agent.operations), two front ends: the built-in agent calls the tools
 from its turns, and any MCP client calls the same tools through `server.build_server`, served
 over streamable HTTP at /mcp (`http`) or over stdio by `commerce-agent mcp` (`stdio`).
 """

@@ -1,6 +1,6 @@
 """Tools that need approval over MCP: the person confirms before an order changes or money moves.
 
-Which tools those are is the agent's policy (commerce_agent.agent.policy: every CHANGES tool,
+Which tools those are is the agent's policy (commerce_agent.operations.policy: every CHANGES tool,
 place_order, tip_order, cancel_order, start_return, rate_order, change_subscription), and the
 prompt is the one the agent's approval request shows, in the request's Accept-Language. Every
 such call first becomes a quote, stored for its caller (migration 0011): the prompt, the
@@ -33,11 +33,6 @@ from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from commerce_agent import clock
-from commerce_agent.agent import policy
-from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure
-from commerce_agent.agent.tools.approvals import order_request_from_args
-from commerce_agent.agent.tools.carts import cart_summary
-from commerce_agent.agent.tools.orders import order_summary
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import idempotency, money
 from commerce_agent.commerce.payments import providers
@@ -51,6 +46,10 @@ from commerce_agent.commerce.services.checkout.placement import (
 from commerce_agent.db import Transaction
 from commerce_agent.mcp import storage
 from commerce_agent.mcp.shop import Shop
+from commerce_agent.operations import Tool, ToolContext, ToolFailure, policy
+from commerce_agent.operations.approvals import order_request_from_args
+from commerce_agent.operations.carts import cart_summary
+from commerce_agent.operations.orders import order_summary
 
 QUOTE_LIFETIME = 15 * 60
 CONFIRM_KEY = "confirm"

@@ -12,14 +12,13 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from commerce_agent.agent import policy
-from commerce_agent.agent.tools import ToolFailure
 from commerce_agent.errors import CommerceError
 from commerce_agent.json_input import MalformedJson, check_value
 from commerce_agent.mcp import resources, tools
 from commerce_agent.mcp.checkout import Call
 from commerce_agent.mcp.shop import Shop
 from commerce_agent.mcp.updates import Listen, Subscriptions
+from commerce_agent.operations import ToolFailure, policy
 
 INSTRUCTIONS = (
     "Shop the stores of this commerce-agent server: search products, fill a cart, place and "

@@ -11,11 +11,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from commerce_agent.agent import policy
-from commerce_agent.agent.tools import ToolContext
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.db import Database
+from commerce_agent.operations import ToolContext, policy
 from commerce_agent.settings import Settings
 
 # Where the HTTP endpoint leaves the caller in the ASGI scope's state.

@@ -13,11 +13,10 @@ from typing import Any
 
 import mcp_types as types
 
-from commerce_agent.agent import policy
-from commerce_agent.agent.tools import Tool, ToolFailure, all_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
 from commerce_agent.mcp import checkout
+from commerce_agent.operations import Tool, ToolFailure, all_tools, policy
 
 SIGN_IN_HINT = ("This tool acts for a signed-in customer: connect with "
                 "`Authorization: Bearer <token>` (see /.well-known/oauth-protected-resource/mcp).")

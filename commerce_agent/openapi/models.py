@@ -15,12 +15,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from commerce_agent.commerce.address import Address
+
 # The order and the parts it shares with other shapes are the order package's own types.
 from commerce_agent.commerce.orders.model import Action as Action
 from commerce_agent.commerce.orders.model import Metadata as Metadata
 from commerce_agent.commerce.orders.model import MonetaryAmount as MonetaryAmount
 from commerce_agent.commerce.orders.model import Order as Order
-from commerce_agent.commerce.orders.model import Place as Place
 from commerce_agent.commerce.orders.model import ShippingMethod as ShippingMethod
 from commerce_agent.commerce.orders.model import Timestamp as Timestamp
 
@@ -56,7 +57,7 @@ class Store(msgspec.Struct):
     currency: str
     metadata: StoreMetadata
     description: str | None = None
-    location: Place | None = None
+    location: Address | None = None
     catalogIds: list[str] = []
 
 

@@ -8,14 +8,11 @@ store, order or path; 410 for a gone cart), and the error's code in a meta tag. 
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.auth import flows
 from commerce_agent.errors import CommerceError
-from commerce_agent.web import paths
+from commerce_agent.web.site_layout import layout_values
 from commerce_agent.web.templates import render
 
 HEADINGS = {404: "Not found", 410: "No longer here", 401: "Sign in needed",
@@ -40,14 +37,7 @@ def error_page(request: Request, error: CommerceError) -> Response | None:
     """The HTML page for `error`, or None when the client wants JSON."""
     if not wants_html(request):
         return None
-    values: dict[str, Any] = {
-        "page": "error", "user": None, "csrf_token": "", "merchant": False,
-        "agent_mount": request.app.state.settings.agent_mount,
-        "base_url": request.app.state.settings.base_url.rstrip("/"), "locale": None,
-        "paths": paths, "sign_in_url": flows.SIGN_IN_PATH, "sign_out_url": flows.SIGN_OUT_PATH,
-        "register_url": flows.REGISTRATION_PATH, "profile_url": flows.PROFILE_PAGE_PATH,
-        "cart_count": None,
-    }
+    values = layout_values(request, "error", None)
     heading = HEADINGS.get(error.status, "Something went wrong")
     message = MESSAGES.get(error.status, error.message)
     response = render("error.html", status=error.status, heading=heading, message=message,

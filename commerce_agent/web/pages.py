@@ -21,7 +21,7 @@ from commerce_agent.commerce.services.catalog import search as search_service
 from commerce_agent.commerce.services.catalog import storefront as catalog
 from commerce_agent.commerce.shop import merchants
 from commerce_agent.commerce.storage import orders as order_storage
-from commerce_agent.errors import not_found
+from commerce_agent.errors import CommerceError, not_found
 from commerce_agent.http import request_locale
 from commerce_agent.web import paths
 from commerce_agent.web.templates import render
@@ -122,9 +122,36 @@ async def item_page(request: Request) -> Response:
     return await _page(request, "item.html", "item", item=item, store=store)
 
 
+# What the cart page says after a form's change worked (cart_forms.py, ?done=…).
+CART_CHANGES = {"add": "Added to your cart.", "update": "Quantity changed.",
+                "remove": "Removed from your cart.", "promotion": "Promotion code applied.",
+                "shipping": "Shipping option chosen."}
+
+
 async def cart_page(request: Request) -> Response:
-    """The shopper's open carts (the same as GET /carts) and checkout through the 402 flow."""
-    return await _page(request, "cart.html", "cart", store_names=await _store_names(request))
+    """The shopper's open carts (the same as GET /carts), each line's quantity and removal as
+    a form (cart_forms.py), and checkout through the 402 flow (the page's script)."""
+    return await cart_page_response(request, await Browser.of(request))
+
+
+async def cart_page_response(request: Request, browser: Browser, problem: str = "",
+                             status: int = 200) -> Response:
+    """The cart page; after a refused form, with `problem` as an alert and the error's
+    status."""
+    db, locale = request.app.state.db, request_locale(request)
+    values = await page_context(request, browser, "cart")
+    items: dict[str, Any] = {}
+    for view in values["carts"]:
+        for line in view.lines:
+            if line.item_id not in items:
+                try:
+                    items[line.item_id] = await catalog.get_item(db, line.item_id, None, locale)
+                except CommerceError:  # no longer sold: the line shows its own name
+                    items[line.item_id] = None
+    done = CART_CHANGES.get(request.query_params.get("done", "")) if not problem else None
+    return browser.respond(render("cart.html", status=status, **values, items=items,
+                                  problem=problem, done=done,
+                                  store_names=await _store_names(request)))
 
 
 async def orders_page(request: Request) -> Response:

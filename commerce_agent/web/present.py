@@ -13,8 +13,9 @@ from babel import Locale, UnknownLocaleError
 from babel.dates import format_datetime
 from babel.numbers import format_currency
 
-RICH_INFO = "dev.commerce.product.rich_info"
-VARIANTS = "dev.commerce.product.variants"
+from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO as RICH_INFO
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
+
 DEFAULT_LOCALE = "en_US"
 
 
@@ -99,3 +100,21 @@ def ships(cart: dict[str, Any]) -> bool:
     """Whether anything in the cart is delivered to an address (physical or hybrid)."""
     return any(line.get("fulfillmentType") in ("physical", "hybrid", None)
                for line in cart.get("items", []))
+
+
+def line_details(line: dict[str, Any], item: dict[str, Any] | None,
+                 locale: str | None = None) -> str:
+    """What was chosen on a cart line, by name: its variant, add-ons and time slot ("Cobalt
+    Blue / 16 oz, Gift Box"); the ids when the item is no longer sold."""
+    meta = (item or {}).get("metadata", {})
+    variant = next((v for v in variants(item or {}) if v.get("id") == line.get("variantId")),
+                   None)
+    add_ons = {a.get("id"): a.get("name") for a in
+               meta.get("dev.commerce.product.addons", {}).get("items", [])}
+    slots = {s.get("id"): s for s in
+             meta.get("dev.commerce.service.scheduling", {}).get("timeSlots", [])}
+    slot = slots.get(line.get("timeSlotId"))
+    parts = [" / ".join(variant.get("values", [])) if variant else line.get("variantId"),
+             *(add_ons.get(a) or a for a in line.get("addOnIds", [])),
+             when(slot.get("startTime"), locale) if slot else line.get("timeSlotId")]
+    return ", ".join(str(part) for part in parts if part)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from commerce_agent.routing import Route
-from commerce_agent.web import pages, paths, payment_page
+from commerce_agent.web import cart_forms, pages, paths, payment_page
 from commerce_agent.web.api_token import api_token
 from commerce_agent.web.console import catalog, imports, mail, orders, returns, store, webhooks
 from commerce_agent.web.static_files import media_file, static_file
@@ -15,6 +15,7 @@ routes: list[BaseRoute] = [
     Route(paths.STORE, pages.store_page, methods=["GET"]),
     Route(paths.ITEM, pages.item_page, methods=["GET"]),
     Route(paths.CART, pages.cart_page, methods=["GET"]),
+    Route(paths.CART, cart_forms.cart_form, methods=["POST"]),
     Route(paths.ORDERS, pages.orders_page, methods=["GET"]),
     Route(paths.ORDER, pages.order_page, methods=["GET"]),
     Route(paths.API_TOKEN, api_token, methods=["POST"]),

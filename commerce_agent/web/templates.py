@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from starlette.responses import HTMLResponse
@@ -28,13 +29,15 @@ HEADERS = {
 }
 
 
-def environment() -> Environment:
-    """The web pages' environment (commerce_agent/web/templates), with the shop's filters."""
-    env = templating.environment(PACKAGE)
+def environment(*first: str) -> Environment:
+    """The web pages' environment (commerce_agent/web/templates, after the templates of the
+    packages `first`), with the shop's filters."""
+    env = templating.environment(*first, PACKAGE)
     env.filters.update({
         "price": present.price, "when": present.when, "image": present.image_for,
         "gallery": present.gallery, "availability": present.availability, "ships": present.ships,
         "first_choice": present.first_choice, "variant_sold_out": present.variant_sold_out,
+        "line_details": present.line_details,
         "static": static_files.url, "has_static": static_files.exists,
     })
     return env
@@ -42,5 +45,12 @@ def environment() -> Environment:
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """The template `name` rendered as a whole page with the web app's security headers."""
-    environment()  # the shop's filters registered on the shared environment
-    return templating.render((PACKAGE,), name, status=status, headers=HEADERS, **context)
+    return render_with((), name, status=status, headers=HEADERS, **context)
+
+
+def render_with(packages: tuple[str, ...], name: str, /, *, status: int,
+                headers: Mapping[str, str], **context: Any) -> HTMLResponse:
+    """The template `name` of `packages` (or of the web app), which may extend base.html."""
+    environment(*packages)  # the shop's filters registered on that environment
+    return templating.render((*packages, PACKAGE), name, status=status, headers=headers,
+                             **context)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -23,7 +24,12 @@ async def test_sign_in_page_is_a_plain_form(client: httpx.AsyncClient) -> None:
     page = await client.get("/account/sign-in")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    assert "<script" not in page.text.lower() and "http" not in page.text.split("<body>")[1]
+    # In the shop's layout (its stylesheet, header and footer), with no script and nothing
+    # from another server.
+    assert "<script" not in page.text.lower()
+    assert not re.search(r'(href|src|action)="(https?:)?//', page.text)
+    assert '<header class="top">' in page.text and '<footer class="bottom">' in page.text
+    assert '<a class="brand" href="/">' in page.text and "Back to the shop" in page.text
     assert '<form method="post" action="/account/sign-in">' in page.text
     assert "default-src 'none'" in page.headers["content-security-policy"]
     nonce = cookie_header(page, "commerce_csrf").lower()

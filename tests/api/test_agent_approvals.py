@@ -11,11 +11,10 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent import policy
-from commerce_agent.agent.tools import Tool, ToolContext, ToolFailure, all_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
 from commerce_agent.i18n.messages import catalog, placeholders
+from commerce_agent.operations import Tool, ToolContext, ToolFailure, all_tools, policy
 from tests.support.helpers import US_ADDRESS, add_item, new_cart
 from tests.support.lifecycle_support import (
     JP_ADDRESS,

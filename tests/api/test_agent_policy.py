@@ -13,17 +13,16 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent import policy
 from commerce_agent.agent.conversation import Conversation, call_id
 from commerce_agent.agent.events import event
 from commerce_agent.agent.models.base import CallTool, ModelOutput, ModelRequest, TextDelta
 from commerce_agent.agent.records import SessionRecord
 from commerce_agent.agent.runner import HOST
 from commerce_agent.agent.sessions import hash_secret, user_message
-from commerce_agent.agent.tools import ToolContext, all_tools
-from commerce_agent.agent.tools.base import CART, CHANGES, READS, Tool
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.ids import new_id
+from commerce_agent.operations import ToolContext, all_tools, policy
+from commerce_agent.operations.base import CART, CHANGES, READS, Tool
 from tests.support.agent_support import consent, ndjson
 from tests.support.helpers import US_ADDRESS, add_item, new_cart
 from tests.support.lifecycle_support import (

@@ -11,10 +11,10 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent.tools import ToolFailure
-from commerce_agent.agent.tools import orders as order_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.errors import CommerceError
+from commerce_agent.operations import ToolFailure
+from commerce_agent.operations import orders as order_tools
 from tests.support.agent_support import ALICE, context, run, tool
 from tests.support.helpers import US_ADDRESS
 

@@ -3,6 +3,7 @@ stale for at most the TTL after a change by another process, keyed by locale and
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -15,6 +16,7 @@ from tests.support.elsewhere import write
 from tests.support.helpers import CERAMICS, LIMITED_MUG, buy
 
 pytestmark = pytest.mark.both_backends
+READERS = 20
 
 
 async def _mug(client: httpx.AsyncClient, catalog_id: str, **headers: str) -> dict[str, Any]:
@@ -87,3 +89,42 @@ async def test_signed_in_reads_are_never_served_from_the_cache(client: httpx.Asy
     mine = await _mug(client, catalog_id, **alice)
     assert [action["id"] for action in mine["actions"]] == ["add_review"]
     assert (await _mug(client, catalog_id))["actions"] == []
+
+
+async def test_readers_of_a_catalog_being_rendered_wait_for_that_one_render(
+        client: httpx.AsyncClient, app: Starlette) -> None:
+    catalog_id = await _catalog_id(client)
+    _frozen_clock(app)  # a new, empty cache whose entries never expire
+    cache: catalog_cache.CatalogCache = app.state.catalog_cache
+    answers = await asyncio.gather(*(client.get(f"/catalogs/{catalog_id}")
+                                     for _ in range(READERS)))
+    assert {answer.status_code for answer in answers} == {200}
+    assert len({answer.content for answer in answers}) == 1
+    assert cache.builds == 1  # one render for every reader that asked meanwhile
+
+
+async def test_a_stock_change_re_renders_the_item_it_touches_once(
+        client: httpx.AsyncClient, app: Starlette) -> None:
+    catalog_id = await _catalog_id(client)
+    _frozen_clock(app)
+    cache: catalog_cache.CatalogCache = app.state.catalog_cache
+    before = (await client.get(f"/catalogs/{catalog_id}")).json()
+    async with app.state.db.transaction() as tx:
+        assert await catalog_storage.decrement_stock(tx, LIMITED_MUG, "", 10)  # all of it
+    answers = await asyncio.gather(*(client.get(f"/catalogs/{catalog_id}")
+                                     for _ in range(READERS)))
+    assert len({answer.content for answer in answers}) == 1
+    # One more render for all the readers, and it brought the kept catalog's stock up to
+    # date instead of rendering it whole again.
+    assert (cache.builds, cache.restocks) == (2, 1)
+    after = answers[0].json()
+    mug = {item["id"]: item for item in after["items"]}[LIMITED_MUG]
+    was = {item["id"]: item for item in before["items"]}[LIMITED_MUG]
+    assert was["available"] is True and mug["available"] is False
+    others = [item for item in after["items"] if item["id"] != LIMITED_MUG]
+    assert others == [item for item in before["items"] if item["id"] != LIMITED_MUG]
+    # A change of the items themselves drops the kept catalogs: the next read renders whole.
+    async with app.state.db.transaction() as tx:
+        tx.notify(catalog_storage.CHANGED)  # what every writer of items notifies
+    assert (await client.get(f"/catalogs/{catalog_id}")).status_code == 200
+    assert (cache.builds, cache.restocks) == (3, 1)

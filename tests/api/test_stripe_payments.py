@@ -14,12 +14,12 @@ import msgspec
 import pytest
 from starlette.applications import Starlette
 
-from commerce_agent.agent.tools import all_tools
-from commerce_agent.agent.tools.base import ToolContext, ToolFailure
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.payments.stripe_api import StripeConfig, StripeUnavailable
 from commerce_agent.commerce.services.returns import handling as returns
+from commerce_agent.operations import all_tools
+from commerce_agent.operations.base import ToolContext, ToolFailure
 from commerce_agent.settings import Settings
 from tests.support.helpers import (
     LIMITED_MUG,

@@ -18,6 +18,7 @@ from tests.support.browser import (
     add_classic_mug,
     api_token,
     check_out,
+    chromium,  # noqa: F401 - the module's browser, launched against `server` below
     signed_in_page,
 )
 from tests.support.live import LiveServer, cli, start_live_server
@@ -49,7 +50,7 @@ def orders_of(server: LiveServer, email: str) -> list[dict[str, Any]]:
     return orders
 
 
-def test_a_shopper_buys_a_variant_item_with_the_test_card(chromium: Any,
+def test_a_shopper_buys_a_variant_item_with_the_test_card(chromium: Any,  # noqa: F811
                                                             server: LiveServer) -> None:
     page = signed_in_page(chromium, server, "alice@example.com")
     page.get_by_role("link", name="Hearth & Kiln Ceramics").wait_for()
@@ -77,7 +78,7 @@ def test_a_shopper_buys_a_variant_item_with_the_test_card(chromium: Any,
         ("item_classic_mug", "var_mug_blue_16oz", ["addon_ceramics_gift_box"], 2)
 
 
-def test_the_order_page_follows_the_order_live(chromium: Any, server: LiveServer) -> None:
+def test_the_order_page_follows_the_order_live(chromium: Any, server: LiveServer) -> None:  # noqa: F811
     page = signed_in_page(chromium, server, "alice@example.com", "/shop/orders")
     [order] = orders_of(server, "alice@example.com")
     link = page.locator(f'#order-list a[href="/shop/orders/{order["id"]}"]')
@@ -115,7 +116,7 @@ def test_the_order_page_follows_the_order_live(chromium: Any, server: LiveServer
     assert page.errors == []
 
 
-def test_a_declined_card_shows_the_decline_and_places_nothing(chromium: Any,
+def test_a_declined_card_shows_the_decline_and_places_nothing(chromium: Any,  # noqa: F811
                                                                server: LiveServer) -> None:
     page = signed_in_page(chromium, server, "bob@example.com", origin=other_name(server))
     add_classic_mug(page)
@@ -158,7 +159,7 @@ def wait_idle(page: Any, count: int) -> None:
         "document.getElementById('chat').dataset.idle === 'true'", arg=count)
 
 
-def test_the_agent_chat_buys_a_mug_with_consent_and_approval(chromium: Any,
+def test_the_agent_chat_buys_a_mug_with_consent_and_approval(chromium: Any,  # noqa: F811
                                                              server: LiveServer) -> None:
     page = signed_in_page(chromium, server, "carol@example.com", origin=other_name(server))
     chat(page, "find a ceramic mug under $20")
@@ -211,7 +212,7 @@ def test_the_agent_chat_buys_a_mug_with_consent_and_approval(chromium: Any,
 
 
 def test_a_reload_mid_reply_resumes_the_chat_without_duplicated_text(
-        chromium: Any, server: LiveServer) -> None:
+        chromium: Any, server: LiveServer) -> None:  # noqa: F811
     context = chromium.new_context(base_url=server.url)
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
@@ -235,7 +236,7 @@ def test_a_reload_mid_reply_resumes_the_chat_without_duplicated_text(
     context.close()
 
 
-def test_the_pages_work_at_375_px_and_from_the_keyboard(chromium: Any,
+def test_the_pages_work_at_375_px_and_from_the_keyboard(chromium: Any,  # noqa: F811
                                                         server: LiveServer) -> None:
     context = chromium.new_context(base_url=server.url, viewport={"width": 375, "height": 800})
     context.set_default_timeout(TIMEOUT)
@@ -260,7 +261,7 @@ def test_the_pages_work_at_375_px_and_from_the_keyboard(chromium: Any,
     context.close()
 
 
-def test_a_dropped_stream_resumes_from_the_last_index(chromium: Any, server: LiveServer,
+def test_a_dropped_stream_resumes_from_the_last_index(chromium: Any, server: LiveServer,  # noqa: F811
                                                       request: pytest.FixtureRequest) -> None:
     """The server restarts in the middle of a reply: the panel's stream drops, reconnects
     from the index it had reached, and the reply (resumed by the restarted server) appears

@@ -92,8 +92,8 @@ async def test_a_repeated_place_order_call_is_a_replay(app: Starlette,
                                                        alice: dict[str, str]) -> None:
     """The tool itself, called twice with one idempotency key (a turn resumed after a crash
     between placing the order and journaling the result): one order, the same answer."""
-    from commerce_agent.agent.tools import ToolContext, all_tools
     from commerce_agent.auth.tokens import Principal
+    from commerce_agent.operations import ToolContext, all_tools
 
     cart = (await client.post("/carts", json={"storeId": "store_ceramics"},
                               headers=alice)).json()

@@ -1,9 +1,9 @@
-"""The held-out conversation sets (tests/heldout/, tests/heldout2/ and tests/heldout3/): well formed, their
-expectations name what the stores really sell, their checks judge what they claim to, and the
-agent stays at or above the floor each set records in its FLOOR.json (safety failures at most,
-pass rate at least).
+"""The held-out conversation sets (tests/heldout/, tests/heldout2/ and tests/heldout3/): well
+formed, their expectations name what the stores really sell, their checks judge what they
+claim to, and the agent stays at or above the floor each set records in its FLOOR.json (safety
+failures at most, pass rate at least).
 
-The sets are never tuned against; see tests/heldout/README.md and tests/heldout2/README.md."""
+The sets are never tuned against; see the README.md of each set."""
 
 from __future__ import annotations
 

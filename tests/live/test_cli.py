@@ -34,6 +34,8 @@ def test_seed_is_idempotent_and_reset_clears(make_db: Callable[[str], str]) -> N
     reset = runner.invoke(main, ["seed", "--db", db, "--reset"])
     assert reset.exit_code == 0 and "Seeded" in reset.output
     assert _count(db, "reviews") == 0 and _count(db, "stores") >= 5
+    # The auth counter stays: without its row no process could keep the tokens it has read.
+    assert _count(db, "auth_changes") == 1
 
 
 def test_token_create_prints_only_the_token(make_db: Callable[[str], str]) -> None:

@@ -16,9 +16,9 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.agent.journals import Journal, open_journal
-from commerce_agent.agent.tools import ToolContext, all_tools
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.db import database_for
+from commerce_agent.operations import ToolContext, all_tools
 
 JOURNALS = ["memory", "file", "sqlite", "redis"]
 REDIS_URL = os.environ.get("COMMERCE_AGENT_TEST_REDIS", "redis://127.0.0.1:6379/0")

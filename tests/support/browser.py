@@ -85,7 +85,7 @@ def signed_in_page(chromium: Any, server: LiveServer, email: str, next_url: str 
                    origin: str | None = None) -> Any:
     """A new browser context signed in through the account page, on `next_url`."""
     origin = origin or server.url
-    context = chromium.new_context(base_url=origin, viewport={"width": 1200, "height": 900})
+    context = chromium.new_context(base_url=origin, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(TIMEOUT)
     page = context.new_page()
     errors: list[str] = []

@@ -11,11 +11,10 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from commerce_agent.agent import policy
-from commerce_agent.agent.tools import ToolContext, all_tools
 from commerce_agent.auth.tokens import Principal, mint_token
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.db import database_for
+from commerce_agent.operations import ToolContext, all_tools, policy
 from commerce_agent.settings import Settings
 
 MUG = "item_limited_glaze_mug"

@@ -24,7 +24,7 @@ from commerce_agent.agent.models.scripted import ScriptedModel, fragments, words
 from commerce_agent.agent.models.scripted.intents import intent
 from commerce_agent.agent.models.scripted.planner import Planner
 from commerce_agent.agent.models.scripted.state import State, fold, relevant
-from commerce_agent.agent.tools import all_tools
+from commerce_agent.operations import all_tools
 
 MUG = {"itemId": "item_limited_glaze_mug", "name": "Limited Edition Glaze Mug",
        "price": {"amount": "18.00", "currency": "USD"}, "storeId": "store_ceramics",

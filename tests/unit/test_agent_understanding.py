@@ -168,7 +168,8 @@ def test_every_sentence_in_every_language(language: str) -> None:
               "items": "1 × Mug", "refund": "$1", "stars": 5, "hours": "Mo-Fr",
               "address": "1 Main St", "gone": "Blue", "min": 1, "max": 3,
               "need": "optional", "day": "1 May", "frequency": "monthly", "trial": 7,
-              "slot": "Mon 10:00", "carts": "1 item", "number": "1Z", "wanted": "White"}
+              "slot": "Mon 10:00", "carts": "1 item", "number": "1Z", "wanted": "White",
+              "methods": "Cash", "country": "Canada", "weight": "420 g", "size": "9 cm"}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)

@@ -159,8 +159,30 @@ def test_orders_never_import_fulfillment() -> None:
 
 
 def test_the_order_rules_import_nothing_that_writes() -> None:
-    """model and rules are pure: only the standard library, msgspec, the clock and the
-    error type."""
+    """model and rules are pure: only the standard library, msgspec, the clock, the error
+    type and the address type."""
     for module in ("commerce_agent.commerce.orders.model", "commerce_agent.commerce.orders.rules"):
         assert GRAPH[module] <= {"commerce_agent.clock", "commerce_agent.errors",
+                                 "commerce_agent.commerce.address",
                                  "commerce_agent.commerce.orders.model"}, GRAPH[module]
+
+
+def _inside(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
+def test_front_ends_share_one_registry_of_operations() -> None:
+    """The agent and MCP both adapt commerce_agent.operations (the tools and their approval
+    policy): MCP imports nothing of the agent's, the agent nothing of MCP's, and the registry
+    imports neither (docs/decisions.md, "One registry of operations")."""
+    operations = "commerce_agent.operations"
+    rules = (("commerce_agent.mcp", ("commerce_agent.agent",)),
+             ("commerce_agent.agent", ("commerce_agent.mcp",)),
+             (operations, FRONT_ENDS))
+    wrong = sorted((module, target) for importer, forbidden in rules
+                   for module, targets in _allowed_graph().items()
+                   if _inside(module, (importer,))
+                   for target in targets if _inside(target, forbidden))
+    assert not wrong, wrong
+    assert operations + ".policy" in GRAPH["commerce_agent.mcp.server"]
+    assert operations + ".policy" in GRAPH["commerce_agent.agent.turn"]

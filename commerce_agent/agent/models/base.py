@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from commerce_agent.agent.tools import Tool
+from commerce_agent.operations import Tool
 
 
 @dataclass

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
 from commerce_agent.commerce.shop import checks, items, writes
 from commerce_agent.commerce.storage import catalog_writes as storage
@@ -126,14 +127,14 @@ async def delete_variant(request: Request) -> Response:
         store_id = item_of.owner
         item = await writes.load_item(tx, item_of.id)
         doc = writes.merged(item, {})
-        variants = doc.get("metadata", {}).get(checks.VARIANTS, {}).get("variants", [])
+        variants = doc.get("metadata", {}).get(PRODUCT_VARIANTS, {}).get("variants", [])
         kept = [variant for variant in variants if variant["id"] != variant_id]
         if len(kept) == len(variants):
             raise not_found("variant", variant_id)
         if not kept:
             raise validation_error("variant_id", "is the item's only variant: archive the "
                                    "item instead", variant_id)
-        doc["metadata"][checks.VARIANTS]["variants"] = kept
+        doc["metadata"][PRODUCT_VARIANTS]["variants"] = kept
         written = await items.save(tx, store_id, item["catalogId"], doc, item["status"])
         return json_response(written.item)
 

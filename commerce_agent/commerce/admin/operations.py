@@ -13,6 +13,8 @@ from commerce_agent.commerce.admin.item_routes import Identifier
 from commerce_agent.commerce.admin.mail_routes import MailMessage
 from commerce_agent.commerce.admin.store_routes import PromotionCode
 from commerce_agent.commerce.orders.model import MerchantOrder, OrderStatus
+from commerce_agent.commerce.services.returns.handling import ReturnStatus
+from commerce_agent.commerce.shop.checks import ItemStatus
 from commerce_agent.openapi import models
 from commerce_agent.openapi.operations import PAGE, Answer, Operation, Param, ok
 
@@ -29,7 +31,7 @@ class AdminItem(msgspec.Struct):
     price: models.MonetaryAmount
     storeId: str
     catalogId: str
-    status: Literal["active", "draft", "archived"]
+    status: ItemStatus
     stock: int | None = None
     description: str | None = None
     fulfillmentType: str | None = None
@@ -89,10 +91,8 @@ def _op(responses: dict[int, Answer], *query: Param, description: str = _ADMIN,
 
 _STORE_FILTER = Param("storeId", str, "Only this store of the merchant.")
 _ORDER_STATUS = Param("status", OrderStatus, "Only this status.")
-_RETURN_STATUS = Param("status", Literal["requested", "approved", "rejected", "in_transit",
-                                         "received", "processed", "completed"],
-                       "Only this status.")
-_ITEM_STATUS = Param("status", Literal["active", "draft", "archived"], "Only this status.")
+_RETURN_STATUS = Param("status", ReturnStatus, "Only this status.")
+_ITEM_STATUS = Param("status", ItemStatus, "Only this status.")
 _CREATED = ("Location",)
 _DRY_RUN = Param("dryRun", bool, "Check and count everything, change nothing.")
 _FILE_NAME = Param("filename", str, "The file's name, used in problem messages.")

@@ -10,21 +10,19 @@ from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
-from commerce_agent.commerce.orders import lifecycle, model
+from commerce_agent.commerce.orders import lifecycle
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import (
     COUNT_CAP,
-    keyed,
     pagination,
     read_page,
-    total_count,
 )
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.shop import orders as service
 from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.commerce.writes import write
-from commerce_agent.db import Row, Transaction
+from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
 from commerce_agent.routing import Route
@@ -60,13 +58,7 @@ async def list_orders(request: Request) -> Response:
     rows = await storage.orders(db, stores, status, page.limit + 1, offset=page.offset,
                                 key=page.key, backward=page.backward)
     total = await storage.count_orders(db, stores, status, COUNT_CAP + 1)
-    rows, info = keyed(page, rows, _order_key, total_count(total))
-    orders = [order_view.render_for_merchant(model.decode(row["doc"])) for row in rows]
-    return json_response({"orders": orders, "pagination": info})
-
-
-def _order_key(row: Row) -> tuple[str, str]:
-    return row["created_at"], row["id"]
+    return json_response(order_view.listing(page, rows, total, merchant=True))
 
 
 async def get_order(request: Request) -> Response:

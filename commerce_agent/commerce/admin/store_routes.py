@@ -10,8 +10,10 @@ from msgspec import UNSET, Meta, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
+from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
+from commerce_agent.commerce.capability_ids import STORE_INFO as INFO
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.shop import checks, stores, writes
 from commerce_agent.commerce.storage import catalog_writes as storage
@@ -27,7 +29,6 @@ PromotionCode = Annotated[str, Meta(pattern=checks.CODE_PATTERN.pattern)]
 Name = stores.Name
 Description = stores.Description
 Document = stores.Document
-INFO = stores.INFO
 
 
 class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -35,7 +36,7 @@ class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     currency: stores.Currency
     id: Identifier | None = None
     description: Description = ""
-    location: stores.Location | None = None
+    location: Address | None = None
 
 
 class NewCatalog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from commerce_agent.commerce.catalog_import import json_file, shopify_csv, woocommerce_csv
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
+from commerce_agent.commerce.capability_ids import STORE_INFO
+from commerce_agent.commerce.catalog_import import csv_rows, json_file, shopify_csv, woocommerce_csv
 from commerce_agent.commerce.catalog_import.source import (
     ImportFailed,
     ImportProblem,
@@ -17,7 +19,7 @@ from commerce_agent.commerce.catalog_import.source import (
     slug,
 )
 from commerce_agent.commerce.shop import writes
-from commerce_agent.commerce.shop.checks import VARIANTS, currency_problem, item_problems
+from commerce_agent.commerce.shop.checks import currency_problem, item_problems
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Database, Transaction
@@ -73,7 +75,7 @@ def read_data(data: bytes, file: str, currency: str) -> SourceCatalog:
 
 def csv_header(data: bytes, file: str) -> list[str]:
     """The column names of a CSV file's first line."""
-    first = shopify_csv.decode(data[:65536].split(b"\n", 1)[0], file) if data else ""
+    first = csv_rows.decode(data[:65536].split(b"\n", 1)[0], file) if data else ""
     return [name.strip() for name in next(csv.reader([first.rstrip("\r")]), [])]
 
 
@@ -112,7 +114,7 @@ async def _store(tx: Transaction, source: SourceCatalog, store_id: str | None,
     new_id = await writes.free_id(tx, "stores", f"store_{slug(name)}", name)
     await writes.add_store(tx, {
         "id": new_id, "name": name, "description": "", "currency": currency,
-        "metadata": {"dev.commerce.store.info": {"_version": "1.0", "name": name}}})
+        "metadata": {STORE_INFO: {"_version": "1.0", "name": name}}})
     return new_id, True
 
 

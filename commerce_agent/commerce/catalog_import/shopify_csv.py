@@ -9,48 +9,33 @@ docs/merchant.md.
 
 from __future__ import annotations
 
-import csv
-import io
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
-from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES as CATEGORIES
+from commerce_agent.commerce.capability_ids import PRODUCT_PHYSICAL as PHYSICAL
+from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO as RICH_INFO
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
+from commerce_agent.commerce.catalog_import.csv_rows import Reader, decode
 from commerce_agent.commerce.catalog_import.html_text import plain_text, safe_html
 from commerce_agent.commerce.catalog_import.source import (
     ImportFailed,
-    ImportProblem,
     Place,
     SourceCatalog,
     SourceItem,
     slug,
 )
+from commerce_agent.commerce.shop.checks import ITEM_STATUSES
 
 REQUIRED_COLUMNS = ("Handle", "Title", "Variant Price")
-VARIANTS = "dev.commerce.product.variants"
-RICH_INFO = "dev.commerce.product.rich_info"
-PHYSICAL = "dev.commerce.product.physical_properties"
-CATEGORIES = "dev.commerce.product.categorization"
 DEFAULT_OPTION = ("Title", "Default Title")  # Shopify's one variant of a product without options
-MAX_ROWS = 50_000
 
 
 def looks_like_shopify(header: list[str]) -> bool:
     """Shopify's export starts with Handle (a file with Handle but no Variant Price is a
     Shopify file missing a column: reported as such)."""
     return "Handle" in header
-
-
-def decode(data: bytes, file: str) -> str:
-    """UTF-8 text (Shopify exports UTF-8, with or without a BOM); anything else is refused with
-    the line of the first byte that is not."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ImportFailed([ImportProblem(
-            file, line, None, f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); export the "
-            "file again as UTF-8")]) from None
 
 
 class _Product:
@@ -62,32 +47,8 @@ class _Product:
         self.images: list[tuple[int, dict[str, str]]] = []
 
 
-class _Reader:
-    def __init__(self, file: str, currency: str) -> None:
-        self.file = file
-        self.currency = currency
-        self.problems: list[ImportProblem] = []
-
-    def problem(self, line: int | None, column: str | None, reason: str) -> None:
-        self.problems.append(ImportProblem(self.file, line, column, reason))
-
-    def price(self, line: int, column: str, text: str, required: bool) -> str | None:
-        text = text.strip()
-        if not text:
-            if required:
-                self.problem(line, column, "is required")
-            return None
-        try:
-            value = Decimal(text)
-        except InvalidOperation:
-            value = Decimal("NaN")
-        if not value.is_finite() or value < 0:
-            self.problem(line, column, f"must be a price such as 24.00, not {text!r}")
-            return None
-        if value != money.quantize(value, self.currency):
-            self.problem(line, column, f"{text} has more decimals than {self.currency} allows")
-            return None
-        return str(money.quantize(value, self.currency))
+class _Reader(Reader):
+    """The shared reader, with Shopify's stock and weight columns."""
 
     def quantity(self, line: int, row: dict[str, str]) -> int | None:
         text = row.get("Variant Inventory Qty", "").strip()
@@ -129,7 +90,7 @@ def _options(product: _Product) -> list[str]:
 
 def _status(reader: _Reader, product: _Product) -> str:
     status = product.row.get("Status", "").strip().lower()
-    if status and status not in ("active", "draft", "archived"):
+    if status and status not in ITEM_STATUSES:
         reader.problem(product.line, "Status",
                        f"must be active, draft or archived, not {status!r}")
     published = product.row.get("Published", "true").strip().lower()
@@ -254,29 +215,10 @@ def read(data: bytes, file: str, currency: str) -> SourceCatalog:
     """Every product of the export, or ImportFailed naming every bad line."""
     text = decode(data, file)
     reader = _Reader(file, currency)
-    rows = csv.reader(io.StringIO(text, newline=""))
-    header = next(rows, None)
-    if header is None:
-        raise ImportFailed([ImportProblem(file, 1, None, "is empty")])
-    header = [name.strip() for name in header]
-    missing = [name for name in REQUIRED_COLUMNS if name not in header]
-    if missing:
-        raise ImportFailed([ImportProblem(file, 1, name, "column is missing from the header")
-                            for name in missing])
     products: list[_Product] = []
     seen: dict[str, int] = {}
     vendor: str | None = None
-    for line_index, values in enumerate(rows, start=2):
-        if line_index > MAX_ROWS:
-            reader.problem(line_index, None, f"more than {MAX_ROWS} rows")
-            break
-        if not any(value.strip() for value in values):
-            continue
-        if len(values) != len(header):
-            reader.problem(line_index, None, f"has {len(values)} fields, the header "
-                           f"{len(header)}")
-            continue
-        row = dict(zip(header, values, strict=True))
+    for line_index, row in reader.rows(text, REQUIRED_COLUMNS):
         handle = row["Handle"].strip()
         if not handle:
             reader.problem(line_index, "Handle", "is required")

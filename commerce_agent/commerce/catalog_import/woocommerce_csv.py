@@ -9,18 +9,18 @@ column maps is in docs/merchant.md ("WooCommerce product CSV").
 
 from __future__ import annotations
 
-import csv
-import io
 from decimal import Decimal
 from typing import Any
 from urllib.parse import quote
 
+from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES as CATEGORIES
+from commerce_agent.commerce.capability_ids import PRODUCT_PHYSICAL as PHYSICAL
+from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO as RICH_INFO
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
+from commerce_agent.commerce.catalog_import.csv_rows import Reader, decode
 from commerce_agent.commerce.catalog_import.html_text import plain_text, safe_html
-from commerce_agent.commerce.catalog_import.shopify_csv import MAX_ROWS, decode
-from commerce_agent.commerce.catalog_import.shopify_csv import _Reader as Reader
 from commerce_agent.commerce.catalog_import.source import (
     ImportFailed,
-    ImportProblem,
     Place,
     SourceCatalog,
     SourceItem,
@@ -28,10 +28,6 @@ from commerce_agent.commerce.catalog_import.source import (
 )
 
 REQUIRED_COLUMNS = ("Type", "Name", "Regular price")
-VARIANTS = "dev.commerce.product.variants"
-RICH_INFO = "dev.commerce.product.rich_info"
-PHYSICAL = "dev.commerce.product.physical_properties"
-CATEGORIES = "dev.commerce.product.categorization"
 # Weight columns as WooCommerce names them by the shop's unit, in grams.
 WEIGHTS = {"Weight (kg)": 1000.0, "Weight (g)": 1.0, "Weight (lbs)": 453.59237,
            "Weight (oz)": 28.349523125}
@@ -213,25 +209,7 @@ def _item(reader: Reader, product: _Row) -> SourceItem:
 
 
 def _rows(reader: Reader, text: str) -> list[_Row]:
-    rows = csv.reader(io.StringIO(text, newline=""))
-    header = [name.strip() for name in next(rows, [])]
-    missing = [name for name in REQUIRED_COLUMNS if name not in header]
-    if missing:
-        raise ImportFailed([ImportProblem(reader.file, 1, name,
-                                          "column is missing from the header")
-                            for name in missing])
-    read = []
-    for line, values in enumerate(rows, start=2):
-        if line > MAX_ROWS:
-            reader.problem(line, None, f"more than {MAX_ROWS} rows")
-            break
-        if not any(value.strip() for value in values):
-            continue
-        if len(values) != len(header):
-            reader.problem(line, None, f"has {len(values)} fields, the header {len(header)}")
-            continue
-        read.append(_Row(line, dict(zip(header, values, strict=True))))
-    return read
+    return [_Row(line, row) for line, row in reader.rows(text, REQUIRED_COLUMNS)]
 
 
 def read(data: bytes, file: str, currency: str) -> SourceCatalog:

@@ -11,6 +11,7 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce.orders import bookings, lifecycle, refunds, rules, subscriptions
+from commerce_agent.commerce.orders.model import CANCELLED
 from commerce_agent.commerce.payments import providers
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.db import Transaction
@@ -38,4 +39,4 @@ async def cancel(tx: Transaction, order_id: str, *, owner_id: str | None, reason
         subscriptions.end(order, now)
         refunds.record(order, amount, "Cancellation", clock.iso(now), **provider_refund)
 
-    return await lifecycle.change_order(tx, order_id, change, to="cancelled", owner_id=owner_id)
+    return await lifecycle.change_order(tx, order_id, change, to=CANCELLED, owner_id=owner_id)

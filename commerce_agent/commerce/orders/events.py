@@ -26,8 +26,7 @@ from commerce_agent.commerce.orders.model import REFUNDS
 from commerce_agent.commerce.services.mail import outbox as mail
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
 from commerce_agent.commerce.storage import order_events as storage
-from commerce_agent.commerce.storage.catalog_writes import store_merchant_ids
-from commerce_agent.db import Transaction
+from commerce_agent.db import Row, Transaction
 
 # Topic of Database.signal: the order feed wakes at once for changes of this process.
 ORDER_EVENTS = "order_events"
@@ -69,24 +68,28 @@ async def order_changed(tx: Transaction, owner_id: str, before: dict[str, Any] |
     refunds = _new_refunds(before, after)
     events += [("refund.created", {**refund, "orderId": after["id"]}, None)
                for refund in refunds]
-    await _emit(tx, owner_id, after.get("storeId"), events)
-    store = after.get("storeId")
-    merchants = (await store_merchant_ids(tx, str(store))
-                 if previous is None and store else [])
-    await mail.order_changed(tx, owner_id, merchants, previous, current, refunds)
+    store = str(after["storeId"]) if after.get("storeId") else None
+    subscriptions, people = await storage.audience(
+        tx, owner_id, store, people=mail.needs_people(previous, current, refunds))
+    await _emit(tx, owner_id, store, events, subscriptions)
+    await mail.order_changed(tx, owner_id, people, previous, current, refunds)
     return current
 
 
-async def _emit(tx: Transaction, owner_id: str, store_id: Any, events: list[webhooks.Event]
-                ) -> None:
-    """The customer's subscriptions, then each merchant's of the store, hear of `events`."""
-    store = str(store_id) if store_id else None
-    await webhooks.emit_all(tx, owner_id, events, store_id=store)
-    if store is None:
-        return
-    for merchant_id in await store_merchant_ids(tx, store):
-        if merchant_id != owner_id:
-            await webhooks.emit_all(tx, merchant_id, events, store_id=store)
+async def _emit(tx: Transaction, owner_id: str, store: str | None, events: list[webhooks.Event],
+                subscriptions: list[Row] | None = None) -> None:
+    """The customer's subscriptions, then each merchant's of the store, hear of `events`
+    (`subscriptions`: theirs, read already by storage.order_events.audience)."""
+    if subscriptions is None:
+        subscriptions, _ = await storage.audience(tx, owner_id, store, people=False)
+    by_owner: dict[str, list[Row]] = {}
+    for row in subscriptions:
+        by_owner.setdefault(str(row["owner_id"]), []).append(row)
+    customer = by_owner.pop(owner_id, [])
+    if customer:
+        await webhooks.emit_all(tx, owner_id, events, store_id=store, active=customer)
+    for merchant_id, active in sorted(by_owner.items()):
+        await webhooks.emit_all(tx, merchant_id, events, store_id=store, active=active)
 
 
 async def return_changed(tx: Transaction, owner_id: str, store_id: str | None,

@@ -16,7 +16,7 @@ from typing import Any
 from commerce_agent import clock
 from commerce_agent.commerce.orders import events as order_events
 from commerce_agent.commerce.orders import model, rules
-from commerce_agent.commerce.orders.model import TERMINAL, OrderDoc
+from commerce_agent.commerce.orders.model import CANCELLED, COMPLETED, CONFIRMED, TERMINAL, OrderDoc
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Database, Transaction
@@ -32,12 +32,12 @@ def check_move(doc: OrderDoc, to: str) -> None:
 
 
 def _stamp(doc: dict[str, Any], status: str, now: str) -> None:
-    if status == "completed":
+    if status == COMPLETED:
         doc["completedAt"] = now
         days = int(doc.get("fulfillment", {}).get("returnWindowDays") or 0)
         if days > 0:
             doc["returnableUntil"] = clock.iso(clock.parse(now) + timedelta(days=days))
-    elif status == "cancelled":
+    elif status == CANCELLED:
         doc["cancelledAt"] = now
 
 
@@ -68,7 +68,7 @@ async def change_order(tx: Transaction, order_id: str, change: Change | None = N
     await order_storage.save_doc(tx, after)
     if to in TERMINAL:
         await storage.unschedule(tx, order_id)
-    elif to == "confirmed":
+    elif to == CONFIRMED:
         await storage.schedule(tx, order_id, 0, None)
     await order_events.order_changed(tx, owner, before, after)
     return after
@@ -78,6 +78,6 @@ async def order_created(tx: Transaction, owner_id: str, doc: dict[str, Any]
                         ) -> dict[str, Any]:
     """A new order: confirmed ones start fulfillment; listeners hear of it. Returns the order
     rendered."""
-    if doc["status"] == "confirmed":
+    if doc["status"] == CONFIRMED:
         await storage.schedule(tx, doc["id"], 0, None)
     return await order_events.order_changed(tx, owner_id, None, doc)

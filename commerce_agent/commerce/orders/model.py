@@ -13,12 +13,21 @@ from typing import Annotated, Any, Literal, get_args
 import msgspec
 from msgspec import Meta
 
+from commerce_agent.commerce.address import Address
+
 OrderStatus = Literal["pending", "confirmed", "processing", "in_transit", "completed",
                       "cancelled"]
 STATUSES: tuple[OrderStatus, ...] = get_args(OrderStatus)
-TERMINAL: frozenset[OrderStatus] = frozenset({"completed", "cancelled"})
+# Each status by name: every other module writes these, never the string.
+PENDING: OrderStatus = "pending"
+CONFIRMED: OrderStatus = "confirmed"
+PROCESSING: OrderStatus = "processing"
+IN_TRANSIT: OrderStatus = "in_transit"
+COMPLETED: OrderStatus = "completed"
+CANCELLED: OrderStatus = "cancelled"
+TERMINAL: frozenset[OrderStatus] = frozenset({COMPLETED, CANCELLED})
 # Statuses in which the customer may still cancel (docs/decisions.md "Cancellation window").
-CANCELLABLE: frozenset[OrderStatus] = frozenset({"pending", "confirmed"})
+CANCELLABLE: frozenset[OrderStatus] = frozenset({PENDING, CONFIRMED})
 
 # Capability ids of the order metadata this server writes (keys of `Order.metadata`).
 APPLIED_PROMOTIONS = "dev.commerce.order.applied_promotions"
@@ -38,6 +47,7 @@ SCHEDULING = "dev.commerce.service.scheduling"
 
 KitchenStatus = Literal["confirmed", "preparing", "ready", "picked_up"]
 KITCHEN_STATES: tuple[KitchenStatus, ...] = get_args(KitchenStatus)
+KITCHEN_CONFIRMED: KitchenStatus = "confirmed"
 
 DecimalText = Annotated[str, Meta(pattern=r"^-?\d+(\.\d+)?$",
                                   description="decimal amount as text")]
@@ -76,15 +86,6 @@ class MerchantAction(msgspec.Struct, omit_defaults=True):
     method: str = "POST"
     to: OrderStatus | None = None
     fields: list[str] = []
-
-
-class Place(msgspec.Struct):
-    """Location: a free-text address, optional coordinates and country code."""
-
-    address: str
-    latitude: float | None = None
-    longitude: float | None = None
-    countryCode: str | None = None
 
 
 class OrderLine(msgspec.Struct):
@@ -126,8 +127,8 @@ class Order(msgspec.Struct):
     tax: MonetaryAmount | None = None  # present when the store sets a tax rate
     taxRate: str | None = None  # percent
     metadata: Metadata | None = None
-    deliveryAddress: Place | None = None
-    billingAddress: Place | None = None
+    deliveryAddress: Address | None = None
+    billingAddress: Address | None = None
 
 
 class MerchantOrder(Order):

@@ -21,8 +21,15 @@ from typing import Any
 from commerce_agent import clock
 from commerce_agent.commerce.orders.model import (
     CANCELLABLE,
+    CANCELLED,
+    COMPLETED,
+    CONFIRMED,
     FULFILLMENT_INTENT,
+    IN_TRANSIT,
+    KITCHEN_CONFIRMED,
     KITCHEN_STATUS,
+    PENDING,
+    PROCESSING,
     RATINGS,
     SUBSCRIPTION,
     TIPPING,
@@ -33,10 +40,10 @@ from commerce_agent.commerce.orders.model import (
 from commerce_agent.errors import CommerceError
 
 _MOVES: dict[str, frozenset[str]] = {
-    "pending": frozenset({"confirmed", "cancelled"}),
-    "confirmed": frozenset({"processing", "completed", "cancelled"}),
-    "processing": frozenset({"in_transit"}),
-    "in_transit": frozenset({"completed"}),
+    PENDING: frozenset({CONFIRMED, CANCELLED}),
+    CONFIRMED: frozenset({PROCESSING, COMPLETED, CANCELLED}),
+    PROCESSING: frozenset({IN_TRANSIT}),
+    IN_TRANSIT: frozenset({COMPLETED}),
 }
 TIPPED_METHODS = {"local_delivery": "driver", "kitchen_pickup": "restaurant",
                   "appointment": "split"}
@@ -66,7 +73,7 @@ def can_move(doc: OrderDoc, to: str) -> bool:
     current = str(doc.get("status"))
     if to not in _MOVES.get(current, frozenset()):
         return False
-    return not (current == "confirmed" and to == "completed" and ships(doc))
+    return not (current == CONFIRMED and to == COMPLETED and ships(doc))
 
 
 def move_problem(doc: OrderDoc, to: str) -> CommerceError | None:
@@ -113,7 +120,7 @@ def merchant_actions(doc: OrderDoc) -> list[MerchantActionId]:
 
 def kitchen_status(doc: OrderDoc) -> str:
     """Where the kitchen is with a restaurant order ("confirmed" for every other order)."""
-    return str(doc.get("metadata", {}).get(KITCHEN_STATUS, {}).get("status", "confirmed"))
+    return str(doc.get("metadata", {}).get(KITCHEN_STATUS, {}).get("status", KITCHEN_CONFIRMED))
 
 
 # --- subscriptions ---------------------------------------------------------------------------
@@ -160,7 +167,7 @@ def subscription_problem(doc: OrderDoc, action: str, now: datetime | None = None
         return CommerceError(404, "subscription_not_found", "This order has no subscription.")
     status = terms.get("status")
     wanted = {"pause": {"active"}, "resume": {"paused"}, "cancel": {"active", "paused"}}[action]
-    if doc.get("status") in ("pending", "cancelled") or status not in wanted:
+    if doc.get("status") in (PENDING, CANCELLED) or status not in wanted:
         return CommerceError(409, "invalid_transition",
                              f"A {status} subscription cannot be {action}d.",
                              params={"from": status, "action": action})
@@ -175,20 +182,20 @@ def cancel_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceError 
     whose minimum commitment is unmet (cancelling the order ends the subscription; an unpaid
     order has not started it)."""
     status = doc.get("status")
-    if status == "cancelled":
+    if status == CANCELLED:
         return CommerceError(403, "order_already_cancelled", "This order is already cancelled.",
                              params={"id": doc.get("id")})
-    if status not in CANCELLABLE or kitchen_status(doc) != "confirmed":
+    if status not in CANCELLABLE or kitchen_status(doc) != KITCHEN_CONFIRMED:
         return CommerceError(403, "cancellation_window_expired",
                              f"This order is {status} and can no longer be cancelled.",
                              params={"id": doc.get("id"), "status": status})
-    return None if status == "pending" else commitment_problem(doc, now)
+    return None if status == PENDING else commitment_problem(doc, now)
 
 
 # --- ratings and tips ------------------------------------------------------------------------
 
 def rating_problem(doc: OrderDoc) -> CommerceError | None:
-    if doc.get("status") != "completed":
+    if doc.get("status") != COMPLETED:
         return CommerceError(409, "order_not_completed", "Only completed orders can be rated.",
                              params={"id": doc.get("id"), "status": doc.get("status")})
     if RATINGS in doc.get("metadata", {}):
@@ -203,8 +210,8 @@ def tip_problem(doc: OrderDoc) -> CommerceError | None:
     if TIPPING in doc.get("metadata", {}):
         return CommerceError(409, "order_already_tipped", "This order already has a tip.",
                              params={"id": doc.get("id")})
-    under_way = method == "local_delivery" and status == "in_transit"
-    if method not in TIPPED_METHODS or not (status == "completed" or under_way):
+    under_way = method == "local_delivery" and status == IN_TRANSIT
+    if method not in TIPPED_METHODS or not (status == COMPLETED or under_way):
         return CommerceError(409, "tip_not_allowed",
                              "Tips are for completed deliveries, restaurant orders and "
                              "sessions.", params={"id": doc.get("id"), "status": status})
@@ -226,7 +233,7 @@ def returnable(doc: OrderDoc) -> dict[str, int]:
 
 def return_problem(doc: OrderDoc, now: str | None = None) -> CommerceError | None:
     """Why no return can be started for this order now, or None."""
-    if doc.get("status") != "completed":
+    if doc.get("status") != COMPLETED:
         return CommerceError(403, "return_not_allowed", "Only completed orders can be returned.",
                              params={"id": doc.get("id"), "status": doc.get("status")})
     until = doc.get("returnableUntil")

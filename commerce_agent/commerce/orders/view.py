@@ -6,12 +6,15 @@ pure functions of `rules`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from commerce_agent.commerce.orders import rules
+from commerce_agent.commerce.orders import model, rules
 from commerce_agent.commerce.orders.model import SUBSCRIPTION, MerchantAction
+from commerce_agent.commerce.pagination import Page, keyed, total_count
+from commerce_agent.db import Row
 
 
 def _action(action_id: str, href: str, title: str, rel: str | None = None,
@@ -80,3 +83,16 @@ def render_for_merchant(doc: dict[str, Any]) -> dict[str, Any]:
     """The order as the admin API answers it: `render` plus `merchantActions`."""
     return {**render(doc),
             "merchantActions": [msgspec.to_builtins(a) for a in merchant_actions(doc)]}
+def listing(page: Page, rows: Sequence[Row], total: int, *, merchant: bool = False
+            ) -> dict[str, Any]:
+    """A page of stored orders as GET /orders and GET /admin/orders answer it, from up to
+    `page.limit + 1` rows read newest first (`created_at`, `id`): each rendered (with its
+    `merchantActions` for the admin API), and the pagination (`total`: counted up to
+    COUNT_CAP + 1)."""
+    kept, info = keyed(page, rows, _order_key, total_count(total))
+    shown = render_for_merchant if merchant else render
+    return {"orders": [shown(model.decode(row["doc"])) for row in kept], "pagination": info}
+
+
+def _order_key(row: Row) -> tuple[str, str]:
+    return row["created_at"], row["id"]

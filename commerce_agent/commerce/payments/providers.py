@@ -150,7 +150,7 @@ class StripeProvider:
             await storage.set_intent_status(tx, intent_id, "succeeded", was=row["status"],
                                             at=clock.now_iso())
         if not await storage.consume(tx, intent_id, owner_id, row["amount"], row["currency"],
-                                     clock.now_iso()):
+                                     clock.now_iso(), self.name):
             raise _failed("This payment intent has already paid for an order.", "already_used")
 
     async def refund(self, order: dict[str, Any], amount: Decimal, *, key: str

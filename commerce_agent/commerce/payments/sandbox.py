@@ -76,11 +76,11 @@ async def consume_intent(tx: Transaction, *, owner_id: str, intent_id: str, amou
                          currency: str) -> None:
     """Spend a succeeded intent on an order of exactly its amount, for its owner only."""
     expected = money.money(amount, currency)
-    row = await storage.intent(tx, intent_id) if intent_id else None
-    if row is not None and row["provider"] == "sandbox" and await storage.consume(
-            tx, intent_id, owner_id, expected["amount"], currency, clock.now_iso()):
+    if intent_id and await storage.consume(tx, intent_id, owner_id, expected["amount"],
+                                           currency, clock.now_iso(), "sandbox"):
         return
-    # Not spendable: say why.
+    # Not spendable: read it to say why.
+    row = await storage.intent(tx, intent_id) if intent_id else None
     if row is None or row["owner_id"] != owner_id or row["provider"] != "sandbox":
         raise _failed("The payment intent is unknown.", "unknown_intent")
     if row["status"] == "requires_confirmation":

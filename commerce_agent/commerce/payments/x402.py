@@ -140,7 +140,13 @@ def encode_payment_response(success: bool, transaction: str, network: str, payer
 
 
 async def spend_proof(tx: Transaction, *, scheme: str, proof: str, order_id: str) -> None:
-    """Mark a proof spent in the order's transaction: a proof never pays twice."""
-    if not await storage.spend(tx, scheme, proof, order_id, clock.now_iso()):
-        raise CommerceError(400, "payment_failed", "This payment proof has already been used.",
-                            details=[{"type": "business_logic", "reason": "already_used"}])
+    """Mark a proof spent in the order's transaction: a proof never pays twice (the write is
+    refused when its row was there already; on PostgreSQL the statement travels with the
+    order's next one)."""
+    def spent(inserted: int) -> None:
+        if inserted != 1:
+            raise CommerceError(400, "payment_failed",
+                                "This payment proof has already been used.",
+                                details=[{"type": "business_logic", "reason": "already_used"}])
+
+    await storage.spend(tx, scheme, proof, order_id, clock.now_iso(), spent)

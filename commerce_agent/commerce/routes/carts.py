@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -14,6 +15,7 @@ from commerce_agent.auth.principal import cart_principal, cart_writer, require_p
 from commerce_agent.commerce.pagination import read_page
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts import shopper
+from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.commerce.services.carts.pricing import MAX_LINE_QUANTITY
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -157,17 +159,23 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
+def _rendered(change: Callable[[Transaction], Awaitable[CartView]]
+              ) -> Callable[[Transaction], Awaitable[Response]]:
+    """A write's work: `change` a cart in the write's transaction, and answer with the cart
+    it leaves."""
+
+    async def work(tx: Transaction) -> Response:
+        return json_response((await change(tx)).render())
+
+    return work
+
+
 async def add_item(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _add)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.add_item(tx, principal, request.path_params["cart_id"],
-                                      body.itemId, body.quantity, body.variantId or "",
-                                      body.options(), _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await write(request, principal, _rendered(lambda tx: service.add_item(
+        tx, principal, request.path_params["cart_id"], body.itemId, body.quantity,
+        body.variantId or "", body.options(), _lifetime(request))))
 
 
 async def update_item(request: Request) -> Response:
@@ -177,62 +185,40 @@ async def update_item(request: Request) -> Response:
                if getattr(body, field) is not UNSET}
     if isinstance(changes.get("addOnIds"), list):
         changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.update_item(tx, principal, request.path_params["cart_id"],
-                                         request.path_params["line_id"], dict(changes),
-                                         _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await write(request, principal, _rendered(lambda tx: service.update_item(
+        tx, principal, request.path_params["cart_id"], request.path_params["line_id"],
+        dict(changes), _lifetime(request))))
 
 
 async def remove_item(request: Request) -> Response:
     principal = await cart_writer(request)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.remove_item(tx, principal, request.path_params["cart_id"],
-                                         request.path_params["line_id"], _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await write(request, principal, _rendered(lambda tx: service.remove_item(
+        tx, principal, request.path_params["cart_id"], request.path_params["line_id"],
+        _lifetime(request))))
 
 
 async def apply_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.apply_promotion(tx, principal, request.path_params["cart_id"],
-                                             body.value, server_max, _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await write(request, principal, _rendered(lambda tx: service.apply_promotion(
+        tx, principal, request.path_params["cart_id"], body.value, server_max,
+        _lifetime(request))))
 
 
 async def remove_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.remove_promotion(tx, principal, request.path_params["cart_id"],
-                                              request.path_params["code"], _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
+    return await write(request, principal, _rendered(lambda tx: service.remove_promotion(
+        tx, principal, request.path_params["cart_id"], request.path_params["code"],
+        _lifetime(request))))
 
 
 async def select_shipping(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _shipping)
-
-    async def work(tx: Transaction) -> Response:
-        cart = await service.select_shipping(tx, principal, request.path_params["cart_id"],
-                                             body.shippingMethodId, _lifetime(request))
-        return json_response(cart.render())
-
-    return await write(request, principal, work)
-
+    return await write(request, principal, _rendered(lambda tx: service.select_shipping(
+        tx, principal, request.path_params["cart_id"], body.shippingMethodId,
+        _lifetime(request))))
 
 routes = [
     Route("/carts", create_cart, methods=["POST"]),

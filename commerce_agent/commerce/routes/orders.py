@@ -10,10 +10,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.auth.principal import require_principal, writer_principal
+from commerce_agent.commerce.address import Address, stored
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import STATUSES
-from commerce_agent.commerce.pagination import COUNT_CAP, keyed, read_page, total_count
+from commerce_agent.commerce.pagination import COUNT_CAP, read_page
 from commerce_agent.commerce.routes.carts import AddItemRequest, GuestInfo, Identifier
 from commerce_agent.commerce.services.checkout.placement import (
     OrderRequest,
@@ -22,19 +23,11 @@ from commerce_agent.commerce.services.checkout.placement import (
 )
 from commerce_agent.commerce.storage import orders as storage
 from commerce_agent.commerce.writes import write
-from commerce_agent.db import Row, Transaction
+from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, header, json_response
 from commerce_agent.routing import Route
 from commerce_agent.struct_rules import Rule, Ruled, absent, given
-
-
-class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    address: Annotated[str, Meta(min_length=1, max_length=500)]
-    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
-    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
-    countryCode: Annotated[str, Meta(pattern="^[A-Za-z]{2}$")] | None = None
-
 
 # A direct order names its items (orderType "direct", or items without an orderType); any
 # other order is placed from a cart.
@@ -55,8 +48,8 @@ class CreateOrderRequest(Ruled, forbid_unknown_fields=True):
     orderType: Literal["from_cart", "direct"] | None = None
     cartId: Identifier | None = None
     items: Annotated[list[AddItemRequest], Meta(max_length=100)] | None = None
-    deliveryAddress: Location | None = None
-    billingAddress: Location | None = None
+    deliveryAddress: Address | None = None
+    billingAddress: Address | None = None
     metadata: Annotated[dict[str, Any], Meta(max_length=50)] = {}
     notes: Annotated[str, Meta(max_length=1000)] | None = None
     consentGiven: bool | None = None
@@ -72,14 +65,13 @@ _create = msgspec.json.Decoder(CreateOrderRequest)
 
 def _order_request(body: CreateOrderRequest) -> OrderRequest:
     direct = body.orderType == "direct" or (body.orderType is None and body.items is not None)
-    address = msgspec.to_builtins(body.deliveryAddress) if body.deliveryAddress else None
-    billing = msgspec.to_builtins(body.billingAddress) if body.billingAddress else None
     items = None
     if direct and body.items is not None:
         items = [{"itemId": item.itemId, "quantity": item.quantity,
                   "variantId": item.variantId, "options": item.options()}
                  for item in body.items]
-    return OrderRequest(body.cartId, items, None, body.promotionCode, address, billing,
+    return OrderRequest(body.cartId, items, None, body.promotionCode, stored(body.deliveryAddress),
+                        stored(body.billingAddress),
                         body.metadata, body.notes, shipping_method_id=body.shippingMethodId)
 
 
@@ -116,13 +108,7 @@ async def list_orders(request: Request) -> Response:
     rows = await storage.list_orders(db, principal.user_id, status, page.limit + 1,
                                      offset=page.offset, key=page.key, backward=page.backward)
     total = await storage.count_orders(db, principal.user_id, status, COUNT_CAP + 1)
-    rows, info = keyed(page, rows, _order_key, total_count(total))
-    orders = [order_view.render(model.decode(row["doc"])) for row in rows]
-    return json_response({"orders": orders, "pagination": info})
-
-
-def _order_key(row: Row) -> tuple[str, str]:
-    return row["created_at"], row["id"]
+    return json_response(order_view.listing(page, rows, total))
 
 
 async def get_order(request: Request) -> Response:

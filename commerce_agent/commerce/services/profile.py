@@ -173,13 +173,19 @@ async def update_profile(tx: Transaction, user_id: str, patch: ProfilePatch) -> 
     return _view(updated)
 
 
-async def preferred_language(db: Database, user_id: str) -> str | None:
-    """The language tag the user saved (profile preferences.language), as written."""
+async def _saved_preferences(db: Database, user_id: str) -> Preferences | None:
+    """The user's saved preferences; None when the profile cannot be read."""
     try:
         stored = await _load(db, user_id)
     except CommerceError:
         return None
-    return stored.preferences.language
+    return stored.preferences
+
+
+async def preferred_language(db: Database, user_id: str) -> str | None:
+    """The language tag the user saved (profile preferences.language), as written."""
+    preferences = await _saved_preferences(db, user_id)
+    return None if preferences is None else preferences.language
 
 
 async def preferred_locale(db: Database, user_id: str) -> str | None:
@@ -229,8 +235,5 @@ async def locale_for_token(db: Database, token: str, state: dict[str, Any] | Non
 
 
 async def preferred_currency(db: Database, user_id: str) -> str | None:
-    try:
-        stored = await _load(db, user_id)
-    except CommerceError:
-        return None
-    return stored.preferences.currency
+    preferences = await _saved_preferences(db, user_id)
+    return None if preferences is None else preferences.currency

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal, get_args
 
 from babel.numbers import list_currencies
 
 from commerce_agent import clock, links
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.errors import CommerceError
 from commerce_agent.json_input import MalformedJson, check_value
 
@@ -25,8 +26,8 @@ CODE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$")
 PERCENTAGE = re.compile(r"^(?:100(?:\.0{1,2})?|(?:0?[1-9][0-9]|0{0,2}[1-9])(?:\.[0-9]{1,2})?"
                         r"|0{1,3}\.(?:[1-9][0-9]?|0[1-9]))$")
 FULFILLMENT_TYPES = ("physical", "digital", "pickup", "hybrid")
-ITEM_STATUSES = ("active", "draft", "archived")
-VARIANTS = "dev.commerce.product.variants"
+ItemStatus = Literal["active", "draft", "archived"]
+ITEM_STATUSES: tuple[ItemStatus, ...] = get_args(ItemStatus)
 MAX_NAME = 300
 MAX_DESCRIPTION = 20_000
 MAX_STOCK = 10**9

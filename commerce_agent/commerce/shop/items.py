@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.catalog_import.source import slug
 from commerce_agent.commerce.shop import checks, writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
@@ -129,12 +130,12 @@ async def put_variant(tx: Transaction, store_id: str, item_id: str, variant_id: 
                                variant_id)
     item = await writes.load_item(tx, item_id)
     doc = writes.merged(item, {})
-    spec = doc.setdefault("metadata", {}).get(checks.VARIANTS)
+    spec = doc.setdefault("metadata", {}).get(PRODUCT_VARIANTS)
     if spec is None:
         if body.options is None:
             raise validation_error("/options", "is required for an item's first variant")
         spec = {"_version": "1.0", "options": body.options, "variants": []}
-        doc["metadata"][checks.VARIANTS] = spec
+        doc["metadata"][PRODUCT_VARIANTS] = spec
         doc.pop("stock", None)
     elif body.options is not None and body.options != spec["options"]:
         raise validation_error("/options", "must be left out or equal the item's options")
@@ -154,7 +155,7 @@ async def put_variant(tx: Transaction, store_id: str, item_id: str, variant_id: 
         variants[variants.index(existing)] = variant
     # Problems of this variant point into the request body (/values, /price/amount).
     index = len(variants) - 1 if existing is None else variants.index(variant)
-    base = f"/metadata/{checks.VARIANTS}/variants/{index}"
+    base = f"/metadata/{PRODUCT_VARIANTS}/variants/{index}"
     problems = [checks.Problem(p.field.removeprefix(base) if p.field.startswith(base + "/")
                                else p.field, p.reason, p.value)
                 for p in checks.item_problems(doc, await currency(tx, store_id))]

@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from commerce_agent import clock, links
 from commerce_agent.commerce.orders import cancellation, lifecycle, model, rules
-from commerce_agent.commerce.orders.model import OrderStatus
+from commerce_agent.commerce.orders.model import CONFIRMED, IN_TRANSIT, PROCESSING, OrderStatus
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import returns as return_storage
@@ -77,25 +77,25 @@ async def advance(tx: Transaction, order_id: str, base_url: str, *, to: str | No
             raise validation_error("/trackingNumber", "is required with a carrier or URL")
         return await simulator.advance(tx, order_id, base_url, to)
     _, doc = await lifecycle.load(tx, order_id)
-    if to not in (None, "in_transit"):
+    if to not in (None, IN_TRANSIT):
         raise validation_error("/to", "must be in_transit (or left out) with a tracking number",
                                to)
     if not rules.ships(doc):
         raise validation_error("/trackingNumber", "is only for orders that are shipped")
-    if doc["status"] == "confirmed":
-        doc = await simulator.advance(tx, order_id, base_url, "processing")
-    if doc["status"] != "processing":
+    if doc["status"] == CONFIRMED:
+        doc = await simulator.advance(tx, order_id, base_url, PROCESSING)
+    if doc["status"] != PROCESSING:
         raise _refused(doc, "be shipped")
     chosen = carrier or doc.get("fulfillment", {}).get("carrier") or "Carrier"
     return await lifecycle.change_order(
-        tx, order_id, _shipment(chosen, tracking_number, tracking_url), to="in_transit")
+        tx, order_id, _shipment(chosen, tracking_number, tracking_url), to=IN_TRANSIT)
 
 
 async def ready_for_pickup(tx: Transaction, order_id: str) -> dict[str, Any]:
     """Tell the customer a pickup order waits at the counter (the order stays confirmed)."""
     _, doc = await lifecycle.load(tx, order_id)
     method = doc.get("fulfillment", {}).get("method")
-    if method not in PICKUP_METHODS or doc["status"] != "confirmed":
+    if method not in PICKUP_METHODS or doc["status"] != CONFIRMED:
         raise _refused(doc, "be made ready for pickup" if method in PICKUP_METHODS
                        else "be picked up (it is not a pickup order)")
     where = doc["fulfillment"].get("location", "the store")

@@ -18,6 +18,13 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import (
+    STORE_CONSTRAINTS,
+    STORE_INFO,
+    STORE_POLICIES,
+    STORE_SHIPPING,
+    STORE_TAXATION,
+)
 from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.shop import checks, writes
 from commerce_agent.commerce.storage import catalog as catalog_storage
@@ -33,10 +40,8 @@ Document = Annotated[dict[str, Any], Meta(max_length=100)]
 # checks.currency_problem refuses the codes outside the enum (with its own reason)
 Currency = Annotated[str, Meta(pattern="^[A-Z]{3}$",
                                extra_json_schema={"enum": sorted(money.CURRENCIES)})]
-INFO = "dev.commerce.store.info"
-POLICIES = "dev.commerce.store.policies"
-SHIPPING = "dev.commerce.store.shipping"
-CONSTRAINTS = "dev.commerce.store.constraints"
+INFO, POLICIES, SHIPPING = STORE_INFO, STORE_POLICIES, STORE_SHIPPING
+CONSTRAINTS = STORE_CONSTRAINTS
 ITEMS_RELABELLED = 10_000
 
 
@@ -180,15 +185,15 @@ async def update(tx: Transaction, store_id: str, body: StorePatch) -> dict[str, 
         if value is UNSET or key == "currency":
             continue
         name = {"info": INFO, "policies": POLICIES, "shipping": SHIPPING,
-                "constraints": CONSTRAINTS, "taxation": charges.TAXATION}.get(key)
+                "constraints": CONSTRAINTS, "taxation": STORE_TAXATION}.get(key)
         if name is None:
             changes[key] = msgspec.to_builtins(value)
         else:
             metadata[name] = {**msgspec.to_builtins(value), "_version": "1.0"}
     if SHIPPING in metadata:
         _check_shipping(metadata[SHIPPING])
-    if charges.TAXATION in metadata:
-        problem = charges.taxation_problem(metadata[charges.TAXATION])
+    if STORE_TAXATION in metadata:
+        problem = charges.taxation_problem(metadata[STORE_TAXATION])
         if problem is not None:
             raise validation_error(f"/taxation{problem[0]}", problem[1])
     if CONSTRAINTS in metadata:

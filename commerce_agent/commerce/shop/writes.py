@@ -16,9 +16,10 @@ from typing import Any
 
 import msgspec
 
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.services.webhooks import subscriptions as webhooks
-from commerce_agent.commerce.shop.checks import VARIANTS, ensure_stored
+from commerce_agent.commerce.shop.checks import ensure_stored
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.commerce.storage import lifecycle as lifecycle_storage

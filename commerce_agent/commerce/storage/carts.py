@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from commerce_agent.db import Row, Transaction, locking
+from commerce_agent.commerce.storage import catalog
+from commerce_agent.db import Check, Row, Transaction, locking
 
 
 async def insert_cart(tx: Transaction, cart: dict[str, Any]) -> None:
@@ -40,6 +42,16 @@ async def cart_with_lines(db: Any, cart_id: str, owner_id: str) -> list[Row]:
     rows: list[Row] = await db.fetch_all(_CART_WITH_LINES + locking(db, "carts"),
                                                  {"id": cart_id, "owner": owner_id})
     return rows
+
+
+async def cart_with_lines_and_items(tx: Transaction, cart_id: str, owner_id: str,
+                                    item_ids: Sequence[str]) -> tuple[list[Row], list[Row]]:
+    """`cart_with_lines` and catalog.items_with_stock(item_ids) together, in one round trip
+    on PostgreSQL (a line about to be added reads its item beside the cart)."""
+    cart, items = await tx.fetch_each([
+        (_CART_WITH_LINES + locking(tx, "carts"), {"id": cart_id, "owner": owner_id}),
+        catalog.items_with_stock_statement(item_ids)])
+    return cart, items
 
 
 async def touch(tx: Transaction, cart_id: str, now: str, expires_at: str) -> None:
@@ -87,11 +99,12 @@ async def set_shipping_method(tx: Transaction, cart_id: str, method_id: str | No
                      {"method": method_id, "id": cart_id})
 
 
-async def mark_submitted(tx: Transaction, cart_id: str, now: str) -> bool:
-    changed = await tx.execute(
+async def mark_submitted(tx: Transaction, cart_id: str, now: str, check: Check) -> None:
+    """Turn an active cart into a submitted one; `check` gets the row count (0: it was not
+    active), deferred (Transaction.defer)."""
+    await tx.defer(
         "UPDATE carts SET status = 'submitted', updated_at = :now "
-        "WHERE id = :id AND status = 'active'", {"now": now, "id": cart_id})
-    return changed > 0
+        "WHERE id = :id AND status = 'active'", {"now": now, "id": cart_id}, check=check)
 
 
 async def store_promotions(db: Any, store_id: str) -> dict[str, dict[str, Any]]:

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent.commerce.storage import keyset
-from commerce_agent.db import Database, Row, Transaction
+from commerce_agent.db import Check, Database, Row, Transaction
 from commerce_agent.db.placeholders import named_list
 
 # Database.signal topics: an item changed (cached catalog reads are dropped), or only stock
@@ -93,14 +93,18 @@ async def catalog_stock(db: Database, catalog_id: str) -> list[Row]:
         "WHERE items.catalog_id = :catalog AND items.status = 'active'", {"catalog": catalog_id})
 
 
+def items_with_stock_statement(item_ids: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The statement of `items_with_stock`, to send beside others (Transaction.fetch_each)."""
+    placeholders, params = named_list("i", item_ids)
+    return ("SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
+            "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
+            f"WHERE items.id IN ({placeholders}) AND items.status = 'active' "
+            "ORDER BY items.position", params)
+
+
 async def items_with_stock(db: Database | Transaction, item_ids: Sequence[str]
                            ) -> list[Row]:
-    placeholders, params = named_list("i", item_ids)
-    return await db.fetch_all(
-        "SELECT items.id, items.doc, items.store_id, items.catalog_id, stock.variant_id, "
-        "stock.quantity FROM items LEFT JOIN stock ON stock.item_id = items.id "
-        f"WHERE items.id IN ({placeholders}) AND items.status = 'active' "
-        "ORDER BY items.position", params)
+    return await db.fetch_all(*items_with_stock_statement(item_ids))
 
 
 # The ids a statement is asked about, bound as one JSON array: one parameter however many
@@ -179,6 +183,24 @@ async def decrement_stock(tx: Transaction, item_id: str, variant_id: str, quanti
         "SELECT 1 FROM stock WHERE item_id = :item AND variant_id = :variant",
         {"item": item_id, "variant": variant_id})
     return row is None
+
+
+async def take_stock(tx: Transaction, item_id: str, variant_id: str, quantity: int, *,
+                     counted: bool, check: Check) -> None:
+    """`decrement_stock` for a write that read the item's stock rows already (`counted`:
+    it had one), deferred with `check` (Transaction.defer), which gets 1 when it holds: the
+    conditional UPDATE took the units of a counted item, or an uncounted one still has no
+    row (0 then: sold out, or counted since; refuse the write). On PostgreSQL an order's
+    stock statements then travel together, in one round trip."""
+    params = {"qty": quantity, "item": item_id, "variant": variant_id}
+    if counted:
+        tx.notify(STOCK_CHANGED)
+        await tx.defer("UPDATE stock SET quantity = quantity - :qty "
+                       "WHERE item_id = :item AND variant_id = :variant AND quantity >= :qty",
+                       params, check=check)
+        return
+    await tx.defer("SELECT 1 AS uncounted WHERE NOT EXISTS (SELECT 1 FROM stock "
+                   "WHERE item_id = :item AND variant_id = :variant)", params, check=check)
 
 
 async def restock(tx: Transaction, item_id: str, variant_id: str, quantity: int) -> None:

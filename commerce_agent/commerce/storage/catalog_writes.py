@@ -12,11 +12,12 @@ from typing import Any
 import msgspec
 
 from commerce_agent import clock
+from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO
 from commerce_agent.commerce.storage import keyset
 from commerce_agent.db import Database, Row, Transaction, locking
 from commerce_agent.db.dialect import json_text
 
-RICH_INFO_SLUG = ("metadata", "dev.commerce.product.rich_info", "seo", "slug")
+RICH_INFO_SLUG = ("metadata", PRODUCT_RICH_INFO, "seo", "slug")
 
 
 def dumps(value: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from commerce_agent.commerce.storage import keyset
+from commerce_agent.commerce.storage import keyset, leases
 from commerce_agent.db import Database, Row, Transaction
 from commerce_agent.db.placeholders import named_list
 
@@ -22,8 +22,8 @@ async def recipient(tx: Transaction, user_id: str) -> Row | None:
 
 
 async def add(tx: Transaction, message: dict[str, Any]) -> None:
-    """Queue one message, in the caller's transaction."""
-    await tx.execute(
+    """Queue one message, in the caller's transaction (deferred: Transaction.defer)."""
+    await tx.defer(
         f"INSERT INTO mail_messages ({_COLUMNS}) VALUES (:id, :kind, :order_id, :store_id, "
         ":recipient_id, :to_address, :locale, :subject, :body, 'pending', 0, :at, :at, :at)",
         message)
@@ -45,18 +45,9 @@ async def for_stores(db: Database, store_ids: Sequence[str], limit: int, *,
                      backward: bool = False) -> list[Row]:
     """Up to `limit` messages about the stores' orders, newest first, after `key` (or before
     it: then oldest first); each store's read in its index range (mail_messages_by_store)."""
-    if not store_ids:
-        return []
-    condition, order, params = keyset.window(MAIL_KEY, key, backward, descending=True)
-    parts = []
-    for index, store_id in enumerate(store_ids):
-        params[f"s{index}"] = store_id
-        parts.append(f"SELECT * FROM (SELECT {_LISTED} FROM mail_messages "
-                     f"WHERE store_id = :s{index}{condition} "
-                     f"ORDER BY {order} LIMIT :reach) AS store{index}")
-    return await db.fetch_all(
-        " UNION ALL ".join(parts) + f" ORDER BY {order} LIMIT :limit OFFSET :offset",
-        {**params, "reach": limit + offset, "limit": limit, "offset": offset})
+    return await keyset.newest_of_stores(db, f"{_LISTED} FROM mail_messages", store_ids, limit,
+                                         columns=MAIL_KEY, offset=offset, key=key,
+                                         backward=backward)
 
 
 async def count_for_stores(db: Database, store_ids: Sequence[str], cap: int) -> int:
@@ -79,11 +70,7 @@ async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list
         "WHERE status = 'pending' AND next_attempt_at <= :now "
         "AND (locked_until IS NULL OR locked_until <= :now) "
         "ORDER BY next_attempt_at LIMIT :limit" + skip_claimed, {"now": now, "limit": limit})
-    if rows:
-        placeholders, params = named_list("m", [str(row["id"]) for row in rows])
-        await tx.execute(
-            f"UPDATE mail_messages SET locked_until = :lease WHERE id IN ({placeholders})",
-            {**params, "lease": lease_until})
+    await leases.lease(tx, "mail_messages", rows, lease_until)
     return rows
 
 

@@ -19,20 +19,11 @@ async def orders(db: Database, store_ids: Sequence[str], status: str | None, lim
     oldest first). Each store's are read in its own index range (orders_by_store or
     orders_by_store_status) and the ranges merged, so a page reads at most `limit + offset`
     rows per store, however many orders the stores have."""
-    if not store_ids:
-        return []
-    condition, order, params = keyset.window(ORDER_KEY, key, backward, descending=True)
     filtered = " AND status = :status" if status is not None else ""
-    parts = []
-    for index, store_id in enumerate(store_ids):
-        params[f"s{index}"] = store_id
-        parts.append(f"SELECT * FROM (SELECT id, store_id, created_at, doc FROM orders "
-                     f"WHERE store_id = :s{index}{filtered}{condition} "
-                     f"ORDER BY {order} LIMIT :reach) AS store{index}")
-    return await db.fetch_all(
-        " UNION ALL ".join(parts) + f" ORDER BY {order} LIMIT :limit OFFSET :offset",
-        {**params, "status": status, "reach": limit + offset, "limit": limit,
-         "offset": offset})
+    return await keyset.newest_of_stores(db, "id, store_id, created_at, doc FROM orders",
+                                         store_ids, limit, columns=ORDER_KEY, offset=offset,
+                                         key=key, backward=backward, filtered=filtered,
+                                         params={"status": status})
 
 
 async def count_orders(db: Database | Transaction, store_ids: Sequence[str], status: str | None,

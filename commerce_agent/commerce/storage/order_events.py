@@ -61,3 +61,29 @@ async def after_each(db: Database, seen: dict[str, int], limit: int) -> list[Row
     return await db.fetch_all(
         "SELECT order_id, seq, status, patch FROM order_events WHERE "
         + " OR ".join(clauses) + " ORDER BY order_id, seq LIMIT :limit", params)
+
+
+# The store's merchants (a bare None store has none).
+_MERCHANTS = "SELECT user_id FROM store_merchants WHERE store_id = :store"
+
+
+async def audience(tx: Transaction, owner_id: str, store_id: str | None, *, people: bool
+                   ) -> tuple[list[Row], list[Row]]:
+    """Who hears of a change of the customer's order in the store, read in one round trip on
+    PostgreSQL: the active webhook subscriptions of the customer and of the store's
+    merchants (id, owner_id, events; by owner), and, when `people`, those users' addresses
+    and profiles (id, email, profile, merchant: whether a merchant of the store; by id)."""
+    params = {"owner": owner_id, "store": store_id}
+    statements: list[tuple[str, dict[str, Any]]] = [(
+        "SELECT id, owner_id, events FROM webhook_subscriptions WHERE active = 1 "
+        "AND deleted_at IS NULL AND (owner_id = :owner OR owner_id IN (" + _MERCHANTS + ")) "
+        "ORDER BY owner_id, created_at, id", params)]
+    if people:
+        statements.append((
+            "SELECT users.id, users.email, users.profile, EXISTS (SELECT 1 FROM store_merchants "
+            "WHERE store_merchants.user_id = users.id AND store_merchants.store_id = :store) "
+            "AS merchant FROM users WHERE users.id = :owner OR users.id IN (" + _MERCHANTS
+            + ") ORDER BY users.id", params))
+    found = await tx.fetch_each(statements)
+    return found[0], (found[1] if people else [])
+

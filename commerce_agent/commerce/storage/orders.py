@@ -107,7 +107,18 @@ _CODE_USES = {
 
 async def promotion_uses(db: Database | Transaction, owner_id: str, store_id: str, code: str
                          ) -> int:
-    """How many of the owner's orders in the store (not cancelled) used the code."""
-    row = await db.fetch_one(_CODE_USES[db.dialect],
-                             {"owner": owner_id, "store": store_id, "code": code})
+    """How many of the owner's orders in the store (not cancelled) used the code.
+
+    In a write on PostgreSQL the count is made under a transaction-scoped advisory lock of
+    (owner, store, code), taken by the statement before it: concurrent writes of one
+    customer with one code take turns from the count to their COMMIT, and under READ
+    COMMITTED the second counts after the first committed, so a `perUserLimit` holds
+    however many processes place orders. Other customers, and other codes, do not wait.
+    (SQLite's writer already runs writes one at a time.)"""
+    params = {"owner": owner_id, "store": store_id, "code": code}
+    if isinstance(db, Transaction) and db.dialect == "postgresql":
+        await db.defer("SELECT pg_advisory_xact_lock(hashtextextended("
+                       "'promotion_uses:' || :owner || ':' || :store || ':' || :code, 0))",
+                       params)
+    row = await db.fetch_one(_CODE_USES[db.dialect], params)
     return int(row["n"]) if row else 0

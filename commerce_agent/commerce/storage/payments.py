@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.db import Database, Row, Transaction
+from commerce_agent.db import Check, Database, Row, Transaction
 
 
 async def insert_intent(tx: Transaction, intent: dict[str, Any]) -> None:
@@ -42,25 +42,26 @@ async def set_intent_status(tx: Transaction, intent_id: str, status: str, *, was
 
 
 async def consume(tx: Transaction, intent_id: str, owner_id: str, amount: str, currency: str,
-                  at: str) -> bool:
-    """Spend a succeeded intent of this owner, amount and currency in one statement; False
-    when it is not one (the caller reads it to say why)."""
+                  at: str, provider: str) -> bool:
+    """Spend a succeeded intent of this owner, amount, currency and provider in one
+    statement; False when it is not one (the caller reads it to say why)."""
     changed = await tx.execute(
         "UPDATE payment_intents SET status = 'consumed', updated_at = :at WHERE id = :id "
         "AND owner_id = :owner AND status = 'succeeded' AND amount = :amount "
-        "AND currency = :currency",
+        "AND currency = :currency AND provider = :provider",
         {"id": intent_id, "owner": owner_id, "amount": amount, "currency": currency,
-         "at": at})
+         "at": at, "provider": provider})
     return changed == 1
 
 
-async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str) -> bool:
-    """Record a proof as spent; False when it already was (the primary key holds it once)."""
-    changed = await tx.execute(
+async def spend(tx: Transaction, scheme: str, proof: str, order_id: str, at: str,
+                check: Check) -> None:
+    """Record a proof as spent; `check` gets the row count (0 when it already was: the
+    primary key holds it once), deferred (Transaction.defer)."""
+    await tx.defer(
         "INSERT INTO spent_payments (scheme, proof, order_id, created_at) "
         "VALUES (:scheme, :proof, :order, :at) ON CONFLICT DO NOTHING",
-        {"scheme": scheme, "proof": proof, "order": order_id, "at": at})
-    return changed == 1
+        {"scheme": scheme, "proof": proof, "order": order_id, "at": at}, check=check)
 
 
 async def order_paid_by(db: Transaction | Database, scheme: str, proof: str) -> str | None:

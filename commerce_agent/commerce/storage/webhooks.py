@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from commerce_agent.commerce.storage import leases
 from commerce_agent.db import Database, Row, Transaction
 from commerce_agent.db.placeholders import named_list
 
@@ -90,13 +91,13 @@ async def cancel_pending(tx: Transaction, subscription_id: str, reason: str, at:
 # --- events and deliveries ----------------------------------------------------------------
 
 async def insert_event(tx: Transaction, event: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO webhook_events (id, owner_id, event, store_id, body, created_at) "
         "VALUES (:id, :owner, :event, :store, :body, :at)", event)
 
 
 async def insert_delivery(tx: Transaction, delivery: dict[str, Any]) -> None:
-    await tx.execute(
+    await tx.defer(
         "INSERT INTO webhook_deliveries (id, subscription_id, event_id, status, attempts, "
         "next_attempt_at, created_at, updated_at) VALUES (:id, :subscription, :event, "
         "'pending', 0, :at, :at, :at)", delivery)
@@ -156,11 +157,7 @@ async def claim(tx: Transaction, now: str, lease_until: str, limit: int) -> list
         f"JOIN webhook_events e ON e.id = d.event_id WHERE {_CLAIMABLE} "
         "AND d.next_attempt_at <= :now ORDER BY d.next_attempt_at LIMIT :limit"
         + skip_claimed, {"now": now, "limit": limit})
-    if rows:
-        placeholders, params = named_list("d", [str(row["id"]) for row in rows])
-        await tx.execute(
-            f"UPDATE webhook_deliveries SET locked_until = :lease WHERE id IN ({placeholders})",
-            {**params, "lease": lease_until})
+    await leases.lease(tx, "webhook_deliveries", rows, lease_until)
     return rows
 
 

@@ -151,7 +151,8 @@ async def _read(request: Request) -> tuple[dict[str, str], dict[str, Upload]] | 
         return bad_form(request) if found is None else (found, files)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
-        return message("Cannot read this form", "The form exceeds 11 MiB.", 413, error=True)
+        return message(request, "Cannot read this form", "The form exceeds 11 MiB.", 413,
+                       error=True)
     try:
         async with request.form(max_files=2, max_fields=50, max_part_size=64 * 1024) as data:
             fields = {key: value for key, value in data.items() if isinstance(value, str)}

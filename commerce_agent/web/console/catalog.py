@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.shop import checks, images, items, writes
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Transaction
@@ -21,7 +22,7 @@ from commerce_agent.web.console.base import Console, open_console, posted, refus
 PAGE = "console-catalog"
 SHOWN = 100
 RICH_INFO = "dev.commerce.product.rich_info"
-VARIANTS_FIELD = f"/metadata/{checks.VARIANTS}"
+VARIANTS_FIELD = f"/metadata/{PRODUCT_VARIANTS}"
 NEW_ITEM_FIELDS = {"/name": "name", "/description": "description", "/price": "price",
                    "/stock": "stock", "/fulfillmentType": "fulfillmentType",
                    f"{VARIANTS_FIELD}/options": "options", VARIANTS_FIELD: "variants",
@@ -101,7 +102,7 @@ async def _new_item_doc(console: Console, store: dict[str, Any]) -> dict[str, An
                                    "name the options the variants choose (e.g. Size)")
         for line in lines:
             line["id"] = items.variant_id_for(f"item_{name}", line["values"])
-        metadata[checks.VARIANTS] = {"_version": "1.0", "options": options,
+        metadata[PRODUCT_VARIANTS] = {"_version": "1.0", "options": options,
                                      "variants": lines}
         doc.pop("stock", None)
     image = form.get("image", "").strip()
@@ -143,7 +144,7 @@ async def new_item(request: Request) -> Response:
 def _variant(item: dict[str, Any], variant_id: str) -> dict[str, Any] | None:
     if not variant_id:
         return None
-    for variant in item.get("metadata", {}).get(checks.VARIANTS, {}).get("variants", []):
+    for variant in item.get("metadata", {}).get(PRODUCT_VARIANTS, {}).get("variants", []):
         if variant["id"] == variant_id:
             return dict(variant)
     raise validation_error("variant_id", "is not a variant of this item", variant_id)

@@ -193,14 +193,37 @@ export const pages = {
   cart: "/shop/cart",
 };
 
-// The shopper's open carts (GET /carts): the same list the agent and MCP clients read.
+// A failure the shopper should know of: a visible alert (role=alert, announced at once) in a
+// fixed box over the page's corner (nothing moves), until dismissed or replaced.
+export function showAlert(message) {
+  let box = document.getElementById("alerts");
+  if (!box) {
+    box = el("div", { id: "alerts", class: "alerts" });
+    document.body.append(box);
+  }
+  const alert = el("div", { class: "alert", role: "alert" }, el("p", {}, message),
+    el("button", { type: "button", class: "link", onclick: () => alert.remove() }, "Dismiss"));
+  box.replaceChildren(alert);
+  return alert;
+}
+
+// A script that failed where no one caught it still tells the shopper.
+addEventListener("unhandledrejection", (event) => {
+  showAlert(`Something went wrong on this page: ${event.reason && event.reason.message ? event.reason.message : event.reason}. Reload the page to try again.`);
+});
+
+// The shopper's open carts (GET /carts): the same list the agent and MCP clients read; null
+// (and an alert) when they cannot be read.
 export async function openCarts() {
   const result = await api("GET", "/carts?limit=50");
-  return result.ok ? result.data.carts : [];
+  if (result.ok) return result.data.carts;
+  showAlert(`Your cart could not be loaded: ${problem(result)}`);
+  return null;
 }
 
 // The header's cart count, after a change.
 export function showCartCount(carts) {
+  if (!carts) return;
   const count = carts.reduce((sum, cart) => sum + cart.itemCount, 0);
   const link = document.querySelector('nav a[href="/shop/cart"]');
   if (!link) return;

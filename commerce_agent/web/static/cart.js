@@ -1,8 +1,11 @@
-// The shopper's open carts (GET /carts: the ones the agent or an MCP client filled too), line edits (PATCH/DELETE), promotion codes,
-// and checkout through the x402 flow: POST /orders → 402 with `accepts` → the sandbox card form
-// posts to the `confirmUrl` it names → POST /orders again with the proof in X-PAYMENT → 201.
-// With Stripe on, the card is typed on the payment page (`paymentUrl`) instead.
-import { api, el, local, money, openCarts, pages, problem, showCartCount, signedIn } from "./api.js";
+// The cart page, rendered by the server with a form for every change (it works without this
+// script). The script sends the same changes to the Commerce API (PATCH/DELETE a line, POST a
+// promotion code, PUT the shipping option) and redraws the carts from the page as the server
+// renders it then; a refused change shows an alert. Checkout is the x402 flow: POST /orders →
+// 402 with `accepts` → the sandbox card form posts to the `confirmUrl` it names → POST /orders
+// again with the proof in X-PAYMENT → 201. With Stripe on, the card is typed on the payment
+// page (`paymentUrl`) instead.
+import { api, local, pages, problem, showAlert } from "./api.js";
 
 const root = document.getElementById("carts");
 
@@ -22,44 +25,28 @@ function proofHeaders(required, option, intentId) {
   return { "X-PAYMENT": btoa(JSON.stringify(proof)) };
 }
 
-// Whether anything in the cart is delivered (a download, a pickup or a booking is not).
-function ships(cart) {
-  return cart.items.some((line) => ["physical", "hybrid", null, undefined].includes(line.fulfillmentType));
-}
-
-function checkoutForm(cart) {
-  if (!signedIn) {
-    return el("p", { class: "panel checkout" }, el("a", { href: document.body.dataset.signInUrl }, "Sign in to check out"),
-      " — this cart comes with you.");
+// The checkout form the server rendered for `cartId` (the address only when something ships).
+async function checkout(form, cartId) {
+  const data = new FormData(form);
+  const order = { cartId };
+  if (data.get("address")) {
+    order.deliveryAddress = { address: data.get("address"),
+                              countryCode: String(data.get("countryCode")).toUpperCase() };
   }
-  const form = document.getElementById("checkout-template").content.firstElementChild.cloneNode(true);
-  if (!ships(cart)) form.querySelector(".delivery").remove();
   const message = form.querySelector(".message");
-  const fields = form.querySelectorAll("input");
-  fields.forEach((input) => { input.id = `${input.name}-${cart.id}`; });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const data = new FormData(form);
-    const order = { cartId: cart.id };
-    if (data.get("address")) {
-      order.deliveryAddress = { address: data.get("address"),
-                                countryCode: String(data.get("countryCode")).toUpperCase() };
-    }
-    message.className = "message";
-    message.textContent = "Placing the order…";
-    const placed = await api("POST", "/orders", order);
-    if (placed.status === 201 || placed.ok) return done(cart, placed.data);
-    if (placed.status !== 402) { message.className = "message error"; message.textContent = problem(placed); return; }
-    const required = paymentOptions(placed);
-    const option = (required.accepts || []).find((a) => a.scheme === "fiat_intent");
-    if (!option) { message.className = "message error"; message.textContent = "No card payment is offered."; return; }
-    message.textContent = "Payment required.";
-    form.querySelector("button").disabled = true;
-    if (option.extra && option.extra.paymentUrl) return payWithProvider(order, required, option);
-    form.after(cardForm(cart, order, required, option));
-    form.parentElement.querySelector(".card-form input").focus();
-  });
-  return form;
+  message.textContent = "Placing the order…";
+  const placed = await api("POST", "/orders", order);
+  if (placed.status === 201 || placed.ok) return done(placed.data);
+  if (placed.status !== 402) { message.textContent = ""; showAlert(`The order was not placed: ${problem(placed)}`); return; }
+  const required = paymentOptions(placed);
+  const option = (required.accepts || []).find((a) => a.scheme === "fiat_intent");
+  if (!option) { message.textContent = ""; showAlert("No card payment is offered."); return; }
+  message.textContent = "Payment required.";
+  form.querySelector("button[type=submit]").disabled = true;
+  if (option.extra && option.extra.paymentUrl) return payWithProvider(order, required, option);
+  const total = form.closest("section").dataset.total;
+  form.after(cardForm(cartId, total, order, required, option));
+  form.parentElement.querySelector(".card-form input").focus();
 }
 
 // A real card provider (Stripe): its card form is on the payment page (Stripe.js there), which
@@ -80,18 +67,18 @@ async function resumePayment() {
   sessionStorage.removeItem(PENDING);
   const placed = await api("POST", "/orders", pending.order,
     proofHeaders(pending.required, pending.option, intentId));
-  if (placed.ok) { done({ storeId: null }, placed.data); return true; }
-  root.prepend(el("p", { class: "message error", role: "alert" }, problem(placed)));
+  if (placed.ok) { done(placed.data); return true; }
+  showAlert(`The order was not placed: ${problem(placed)}`);
   return false;
 }
 
-function cardForm(cart, order, required, option) {
+function cardForm(cartId, total, order, required, option) {
   const form = document.getElementById("card-template").content.firstElementChild.cloneNode(true);
   const message = form.querySelector(".message");
   const extra = option.extra;
-  form.querySelector("input").id = `card-${cart.id}`;
+  form.querySelector("input").id = `card-${cartId}`;
   form.querySelector(".amount").textContent =
-    `${money(cart.total)} — ${extra.displayName || "Card"}. ${option.description || ""}`;
+    `${total} — ${extra.displayName || "Card"}. ${option.description || ""}`;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const card = String(new FormData(form).get("card")).replace(/\s+/g, "");
@@ -108,123 +95,65 @@ function cardForm(cart, order, required, option) {
     const placed = await api("POST", "/orders", order,
       proofHeaders(required, option, confirmed.data.paymentIntentId || extra.paymentIntentId));
     if (!placed.ok) { message.className = "message error"; message.textContent = problem(placed); return; }
-    done(cart, placed.data);
+    done(placed.data);
   });
   return form;
 }
 
-function done(cart, order) {
+function done(order) {
   location.href = pages.order(order.id);
 }
 
-// The item of each line (GET /items/{id}), for the names of its variant, add-ons and slot.
-const items = {};
-async function itemOf(id) {
-  if (!(id in items)) {
-    const found = await api("GET", `/items/${encodeURIComponent(id)}`, undefined, {}, false);
-    items[id] = found.ok ? found.data : null;
+// Redraw the carts (and the header's count) from the cart page as the server renders it now.
+async function refresh(focusId) {
+  let response;
+  try {
+    response = await fetch(pages.cart, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+  } catch (error) {
+    showAlert(`The cart could not be reloaded (${error.message}). Reload the page.`);
+    return;
   }
-  return items[id];
+  if (!response.ok) { showAlert(`The cart could not be reloaded (the server answered ${response.status}).`); return; }
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+  root.replaceChildren(...document.adoptNode(fresh.getElementById("carts")).childNodes);
+  const count = fresh.getElementById("cart-count");
+  const badge = document.getElementById("cart-count");
+  if (badge && count) badge.replaceWith(document.adoptNode(count));
+  else if (badge) badge.remove();
+  else if (count) document.querySelector(`nav a[href="${pages.cart}"]`).append(" ", document.adoptNode(count));
+  const again = focusId && document.getElementById(focusId);
+  (again || document.querySelector("#carts h2, #carts a") || document.getElementById("main")).focus();
 }
 
-function describe(line, item) {
-  const meta = (item && item.metadata) || {};
-  const variants = (meta["dev.commerce.product.variants"] || {}).variants || [];
-  const addons = (meta["dev.commerce.product.addons"] || {}).items || [];
-  const slots = (meta["dev.commerce.service.scheduling"] || {}).timeSlots || [];
-  const variant = variants.find((v) => v.id === line.variantId);
-  const slot = slots.find((t) => t.id === line.timeSlotId);
-  return [
-    variant ? variant.values.join(" / ") : line.variantId,
-    ...(line.addOnIds || []).map((id) => (addons.find((a) => a.id === id) || { name: id }).name),
-    slot ? new Date(slot.startTime).toLocaleString() : line.timeSlotId,
-  ].filter(Boolean).join(", ");
-}
-
-function lineRow(cart, line) {
-  const quantity = el("input", { type: "number", min: "1", max: "99", value: line.quantity,
-                                 id: `qty-${line.cartItemId}`, name: "quantity" });
-  const details = describe(line, items[line.itemId]);
-  return el("li", { class: "line" },
-    el("span", { class: "line-name" }, el("a", { href: pages.item(line.itemId) }, line.name),
-       details ? el("small", {}, ` (${details})`) : null),
-    el("label", { for: `qty-${line.cartItemId}` }, "Quantity"), quantity,
-    el("button", { type: "button", onclick: async () => {
-      const result = await api("PATCH", `/carts/${cart.id}/items/${line.cartItemId}`,
-        { quantity: Number(quantity.value) });
-      if (result.ok) show(); else alert(problem(result));
-    } }, "Update"),
-    el("button", { type: "button", onclick: async () => {
-      const result = await api("DELETE", `/carts/${cart.id}/items/${line.cartItemId}`);
-      if (result.ok) show(); else alert(problem(result));
-    } }, `Remove ${line.name}`),
-    el("span", { class: "price" }, money(line.lineTotal)));
-}
-
-function promotionForm(cart) {
-  const form = el("form", { class: "row promo" },
-    el("label", { for: `promo-${cart.id}` }, "Promotion code"),
-    el("input", { id: `promo-${cart.id}`, name: "code", maxlength: "64", required: true }),
-    el("button", { type: "submit" }, "Apply"));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const result = await api("POST", `/carts/${cart.id}/promotions`,
-      { type: "promo_code", value: new FormData(form).get("code") });
-    if (result.ok) show(); else alert(problem(result));
-  });
-  return form;
-}
-
-// The store's shipping options for what the cart ships; choosing one reprices the cart.
-function shippingForm(cart) {
-  if (!(cart.shippingOptions || []).length) return null;
-  const select = el("select", { id: `shipping-${cart.id}`, name: "shippingMethodId" },
-    cart.shippingOptions.map((option) => el("option",
-      { value: option.id, selected: cart.shippingMethod && cart.shippingMethod.id === option.id },
-      `${option.name} — ${money(option.amount)}`)));
-  select.addEventListener("change", async () => {
-    const result = await api("PUT", `/carts/${cart.id}/shipping`, { shippingMethodId: select.value });
-    if (result.ok) show(); else alert(problem(result));
-  });
-  return el("p", { class: "row shipping" }, el("label", { for: select.id }, "Shipping"), select);
-}
-
-const storeNames = {};
-for (const heading of document.querySelectorAll("#carts section[data-cart-id] h2")) {
-  storeNames[heading.closest("section").dataset.cartId] = heading.textContent;
-}
-
-async function storeName(storeId) {
-  if (!(storeId in storeNames)) {
-    const store = await api("GET", `/stores/${encodeURIComponent(storeId)}`, undefined, {}, false);
-    storeNames[storeId] = store.ok ? store.data.name : storeId;
+// A change of the form's cart, through the Commerce API.
+function change(data) {
+  const cart = `/carts/${encodeURIComponent(data.get("cart_id"))}`;
+  const line = `${cart}/items/${encodeURIComponent(data.get("line_id"))}`;
+  switch (data.get("action")) {
+    case "update": return api("PATCH", line, { quantity: Number(data.get("quantity")) });
+    case "remove": return api("DELETE", line);
+    case "promotion": return api("POST", `${cart}/promotions`, { type: "promo_code", value: data.get("code") });
+    case "shipping": return api("PUT", `${cart}/shipping`, { shippingMethodId: data.get("shippingMethodId") || null });
+    default: return null;
   }
-  return storeNames[storeId];
 }
 
-async function show() {
-  const sections = [];
-  const carts = await openCarts();
-  showCartCount(carts);
-  for (const cart of carts) {
-    if (!cart.items.length) continue;
-    for (const line of cart.items) await itemOf(line.itemId);
-    const name = storeNames[cart.id] || await storeName(cart.storeId);
-    sections.push(el("section", { class: "panel cart", "data-cart-id": cart.id },
-      el("h2", {}, name),
-      el("ul", { class: "lines" }, cart.items.map((line) => lineRow(cart, line))),
-      (cart.promotions || []).length ? el("p", {}, `Promotions: ${cart.promotions.map((p) => p.code || p.value || p.id).join(", ")}`) : null,
-      promotionForm(cart),
-      shippingForm(cart),
-      el("p", {}, "Subtotal ", money(cart.subtotal), " · discount ", money(cart.discount),
-         cart.shipping ? ` · shipping ${money(cart.shipping)}` : "",
-         cart.tax ? ` · tax ${money(cart.tax)}` : "",
-         " · ", el("strong", { class: "total" }, `Total ${money(cart.total)}`)),
-      checkoutForm(cart)));
-  }
-  if (!sections.length) sections.push(el("p", {}, "Your cart is empty. ", el("a", { href: "/" }, "Browse the stores")));
-  root.replaceChildren(...sections);
-  root.dataset.ready = "true";  // the script's forms are in place (tests wait on it)
-}
+root.addEventListener("submit", async (event) => {
+  const form = event.target;
+  const data = new FormData(form, event.submitter);
+  if (!data.get("cart_id")) return;  // the card form has its own handler
+  event.preventDefault();
+  if (data.get("action") === "checkout") { await checkout(form, data.get("cart_id")); return; }
+  const pending = change(data);
+  if (!pending) return;
+  const result = await pending;
+  if (!result.ok) { showAlert(problem(result)); return; }
+  await refresh(event.submitter && data.get("action") === "update" ? `qty-${data.get("line_id")}` : null);
+});
 
-resumePayment().then((placed) => { if (!placed) show(); });
+// Choosing a shipping option applies it at once.
+root.addEventListener("change", (event) => {
+  if (event.target.name === "shippingMethodId") event.target.form.requestSubmit();
+});
+
+resumePayment().finally(() => { root.dataset.ready = "true"; });  // tests wait on data-ready

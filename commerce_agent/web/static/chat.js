@@ -3,7 +3,7 @@
 // (GET {mount}/session/{id}/stream?startIndex=N&follow=true) as it is written. What was shown and
 // the next index are kept in sessionStorage, so a reload or a dropped connection resumes from
 // the last index: nothing is shown twice and nothing is missed.
-import { el, local, readNdjson, user } from "./api.js";
+import { el, local, readNdjson, showAlert, user } from "./api.js";
 
 const mount = document.body.dataset.agentMount;
 const KEY = "commerce.chat";
@@ -179,7 +179,12 @@ async function stream() {
 async function post(path, body) {
   const headers = { "Content-Type": "application/json" };
   if (state) headers.Authorization = `Bearer ${state.continuationToken}`;
-  const response = await fetch(`${mount}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  let response;
+  try {
+    response = await fetch(`${mount}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  } catch (error) {
+    throw new Error(`could not reach the server (${error.message})`);
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error((data.error && data.error.message) || `The server answered ${response.status}.`);
   return data;
@@ -193,7 +198,7 @@ async function respond(item, choice) {
     state.idle = false;
     save();
     draw();
-  } catch (error) { status.textContent = error.message; }
+  } catch (error) { showAlert(`Your answer did not reach the assistant: ${error.message}`); }
 }
 
 form.addEventListener("submit", async (event) => {
@@ -216,7 +221,11 @@ form.addEventListener("submit", async (event) => {
     draw();
     status.textContent = "The assistant is replying…";
     stream();
-  } catch (error) { status.textContent = error.message; input.value = message; }
+  } catch (error) {
+    status.textContent = "";
+    input.value = message;
+    showAlert(`Your message was not sent: ${error.message}`);
+  }
 });
 
 document.getElementById("chat-new").addEventListener("click", () => {

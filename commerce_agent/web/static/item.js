@@ -1,7 +1,7 @@
 // A product page, rendered by the server; this script makes it live: the price follows the
 // chosen variant, add-ons, options, time slot and quantity, the picture follows the variant,
 // and "Add to cart" is POST /carts (once per store) then POST /carts/{id}/items.
-import { api, el, openCarts, pages, problem, showCartCount } from "./api.js";
+import { api, el, openCarts, pages, problem, showAlert, showCartCount } from "./api.js";
 
 const root = document.getElementById("item");
 const form = document.getElementById("add-form");
@@ -34,7 +34,8 @@ function unitPrice() {
 function update() {
   const quantity = Math.max(1, Number(form.elements.quantity.value) || 1);
   const unit = unitPrice();
-  priceBox.textContent = quantity > 1 ? `${money(unit * quantity)} (${quantity} × ${money(unit)})` : money(unit);
+  const shown = quantity > 1 ? `${money(unit * quantity)} (${quantity} × ${money(unit)})` : money(unit);
+  if (priceBox.textContent !== shown) priceBox.textContent = shown;  // no repaint when unchanged
   const variant = form.querySelector('input[name="variant"]:checked');
   if (photo && variant && variant.dataset.image && photo.getAttribute("src") !== variant.dataset.image) {
     photo.src = variant.dataset.image;
@@ -60,10 +61,13 @@ function chosen() {
   return line;
 }
 
-// The shopper's open cart at this store (GET /carts), or a new one.
+// The shopper's open cart at this store (GET /carts), or a new one; null when the carts could
+// not be read (openCarts showed why).
 async function addToCart(line) {
   const storeId = root.dataset.storeId;
-  const open = (await openCarts()).find((cart) => cart.storeId === storeId);
+  const carts = await openCarts();
+  if (carts === null) return null;
+  const open = carts.find((cart) => cart.storeId === storeId);
   if (open) {
     const added = await api("POST", `/carts/${encodeURIComponent(open.id)}/items`, line);
     if (added.ok || (added.status !== 404 && added.status !== 410)) return added;
@@ -77,10 +81,13 @@ form.addEventListener("input", update);
 form.addEventListener("change", update);
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  message.className = "";
   message.textContent = "Adding…";
   const added = await addToCart(chosen());
-  if (!added.ok) { message.className = "error"; message.textContent = problem(added); return; }
+  if (!added || !added.ok) {
+    message.textContent = "";
+    if (added) showAlert(`Not added to the cart: ${problem(added)}`);
+    return;
+  }
   message.replaceChildren(`Added. Your cart at this store: ${added.data.itemCount} items, ${money(Number(added.data.total.amount))}. `,
     el("a", { href: pages.cart }, "Go to the cart"));
   showCartCount(await openCarts());

@@ -1,13 +1,18 @@
 // One order, live: GET /orders/{id}/updates (Server-Sent Events of JSON Patch, read with fetch
 // so it can carry the bearer token) applied to the order in place; buttons from `actions[]`.
-import { api, applyPatch, el, local, money, problem, readEvents, signedIn, token } from "./api.js";
+// The server rendered the order already, so the connection starts once the page has loaded and
+// the browser is idle, and a render leaves alone what did not change (no repaint, no new
+// largest paint, no layout shift).
+import { api, applyPatch, el, local, money, problem, readEvents, showAlert, signedIn, token } from "./api.js";
 
 const root = document.getElementById("order");
 const orderId = root.dataset.orderId;
 const live = document.getElementById("live-state");
 let order = null;
 let lastEventId = null;
-const timeline = [];
+// The statuses this page has seen, the first rendered by the server; later ones date from when
+// the page saw them.
+const steps = document.getElementById("timeline");
 
 const TRACKING = "dev.commerce.order.shipment_tracking";
 const DELIVERY = "dev.commerce.order.delivery_tracking";
@@ -15,7 +20,17 @@ const KITCHEN = "dev.commerce.order.kitchen_status";
 const DIGITAL = "dev.commerce.order.digital_access";
 const DETAILED = "dev.commerce.order.detailed_status";
 
-function text(id, value) { document.getElementById(id).textContent = value; }
+function text(id, value) {
+  const node = document.getElementById(id);
+  if (node.textContent !== value) node.textContent = value;
+}
+
+// Replace `box`'s children with `nodes` only when they read differently.
+function children(box, nodes) {
+  const shown = nodes.filter(Boolean);
+  const fresh = el("div", {}, shown);
+  if (box.innerHTML !== fresh.innerHTML) box.replaceChildren(...shown);
+}
 
 // A map without tiles (no network): the store, the customer and the courier on one line.
 function deliveryMap(tracking) {
@@ -61,12 +76,18 @@ function renderTracking(meta) {
     parts.push(deliveryMap(delivery));
   }
   document.getElementById("tracking").hidden = !parts.length;
-  document.getElementById("tracking-body").replaceChildren(...parts.filter(Boolean));
+  children(document.getElementById("tracking-body"), parts);
 }
 
 async function download(entry) {
-  const response = await fetch(local(entry.url), { headers: { Authorization: `Bearer ${await token()}` } });
-  if (!response.ok) { text("action-message", `Download failed (${response.status}).`); return; }
+  let response;
+  try {
+    response = await fetch(local(entry.url), { headers: { Authorization: `Bearer ${await token()}` } });
+  } catch (error) {
+    showAlert(`The download failed: could not reach the server (${error.message}).`);
+    return;
+  }
+  if (!response.ok) { showAlert(`The download failed (the server answered ${response.status}).`); return; }
   const link = el("a", { href: URL.createObjectURL(await response.blob()), download: entry.name });
   document.body.append(link);
   link.click();
@@ -76,7 +97,10 @@ async function download(entry) {
 function renderDownloads(meta) {
   const entries = meta[DIGITAL] || [];
   document.getElementById("downloads").hidden = !entries.length;
-  document.getElementById("download-list").replaceChildren(...entries.map((entry) =>
+  const list = document.getElementById("download-list");
+  if (list.dataset.shown === JSON.stringify(entries)) return;
+  list.dataset.shown = JSON.stringify(entries);
+  list.replaceChildren(...entries.map((entry) =>
     el("li", {}, entry.type === "download"
       ? el("button", { type: "button", onclick: () => download(entry) }, `Download ${entry.name}`)
       : [`${entry.name}: `, el("code", {}, entry.code || ""), ` ${entry.description || ""}`])));
@@ -84,11 +108,10 @@ function renderDownloads(meta) {
 
 async function act(action, payload) {
   const message = document.getElementById("action-message");
-  message.className = "";
   message.textContent = `${action.title}…`;
   const result = await api(action.method, action.href, payload);
-  message.className = result.ok ? "" : "error";
-  message.textContent = result.ok ? `Done: ${action.title.toLowerCase()}.` : problem(result);
+  message.textContent = result.ok ? `Done: ${action.title.toLowerCase()}.` : "";
+  if (!result.ok) showAlert(`${action.title} did not work: ${problem(result)}`);
 }
 
 // The inline form each action needs (a plain confirmation when it takes no input).
@@ -126,48 +149,80 @@ function actionForm(action) {
   return form;
 }
 
+// The order's actions as buttons (the server rendered the first ones); a click opens the
+// action's form below its button.
 function renderActions() {
   const box = document.getElementById("actions");
   const actions = order.actions || [];
-  box.replaceChildren(...(actions.length ? actions.map((action) => el("button", {
-    type: "button", "data-action": action.id,
-    onclick: (event) => {
-      box.querySelectorAll(".action-form").forEach((f) => f.remove());
-      const form = actionForm(action);
-      event.target.after(form);
-      (form.querySelector("input, select") || form.querySelector("button")).focus();
-    } }, action.title)) : [el("p", { class: "muted" }, "Nothing to do right now.")]));
+  const shown = [...box.querySelectorAll("button[data-action]")].map((button) => button.dataset.action);
+  if (shown.join(" ") === actions.map((action) => action.id).join(" ") && (actions.length || box.querySelector("p"))) return;
+  box.replaceChildren(...(actions.length ? actions.map((action) =>
+    el("button", { type: "button", "data-action": action.id }, action.title))
+    : [el("p", { class: "muted" }, "Nothing to do right now.")]));
+}
+
+// The order as the API reads it now, for an action chosen before the live stream connected.
+async function current() {
+  if (order) return order;
+  const result = await api("GET", `/orders/${encodeURIComponent(orderId)}`);
+  if (!result.ok) { showAlert(`The order could not be loaded: ${problem(result)}`); return null; }
+  order = result.data;
+  return order;
+}
+
+function actionsClicked(box) {
+  box.addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (!button || !(await current())) return;
+    const action = (order.actions || []).find((a) => a.id === button.dataset.action);
+    if (!action) { showAlert("This action is no longer possible for this order."); return; }
+    box.querySelectorAll(".action-form").forEach((f) => f.remove());
+    const form = actionForm(action);
+    button.after(form);
+    (form.querySelector("input, select") || form.querySelector("button")).focus();
+  });
+  for (const button of box.querySelectorAll("button[data-action]")) button.disabled = false;
 }
 
 function render() {
   const meta = order.metadata || {};
-  const last = timeline[timeline.length - 1];
-  if (!last || last.status !== order.status) {
-    // The first status dates from the order itself; later ones from when the page saw them.
-    timeline.push({ status: order.status, at: last ? new Date() : new Date(order.updatedAt || order.createdAt) });
+  const last = steps.lastElementChild;
+  if (!last || last.dataset.status !== order.status) {
+    for (const step of steps.children) step.removeAttribute("aria-current");
+    steps.append(el("li", { "aria-current": "step", "data-status": order.status },
+      `${order.status.replace(/_/g, " ")} `, el("small", {}, new Date().toLocaleTimeString())));
   }
   text("order-status", order.status.replace(/_/g, " "));
   root.dataset.status = order.status;
   const detailed = meta[DETAILED];
   text("detailed-status", detailed ? `${detailed.title}: ${detailed.description}` : "");
-  document.getElementById("progress").value = detailed ? detailed.progressPercentage || 0 : 0;
-  document.getElementById("timeline").replaceChildren(...timeline.map((step, index) =>
-    el("li", { "aria-current": index === timeline.length - 1 ? "step" : false },
-      `${step.status.replace(/_/g, " ")} `, el("small", {}, step.at.toLocaleTimeString()))));
+  const progress = document.getElementById("progress");
+  const percent = detailed ? detailed.progressPercentage || 0 : 0;
+  if (Number(progress.value) !== percent) progress.value = percent;
   renderTracking(meta);
   const kitchen = meta[KITCHEN];
   document.getElementById("kitchen").hidden = !kitchen;
   const waiting = kitchen && kitchen.estimatedReadyAt && !["ready_for_pickup", "picked_up", "completed"].includes(kitchen.status);
   if (kitchen) text("kitchen-status", `${kitchen.status.replace(/_/g, " ")}${waiting ? ` — ready about ${new Date(kitchen.estimatedReadyAt).toLocaleTimeString()}` : ""}`);
   renderDownloads(meta);
-  document.getElementById("order-items").replaceChildren(...order.items.map((line) =>
-    el("li", {}, `${line.name} × ${line.quantity} — ${money(line.lineTotal)}`)));
-  text("order-total", money(order.total));
+  // Lines and total as the server wrote them (in the shopper's locale) unless they changed.
+  const lines = JSON.stringify(order.items.map((line) => [line.name, line.quantity, line.lineTotal]));
+  const itemsBox = document.getElementById("order-items");
+  if (itemsBox.dataset.lines !== lines) {
+    itemsBox.dataset.lines = lines;
+    if (itemsBox.dataset.rendered) {
+      itemsBox.replaceChildren(...order.items.map((line) =>
+        el("li", {}, `${line.name} × ${line.quantity} — ${money(line.lineTotal)}`)));
+      text("order-total", money(order.total));
+    }
+    itemsBox.dataset.rendered = "true";
+  }
   renderActions();
 }
 
 async function follow() {
-  if (!signedIn) { live.textContent = ""; return; }
+  if (!signedIn) return;
+  live.textContent = "Connecting…";
   for (let attempt = 0; ; attempt++) {
     let closed = false;
     try {
@@ -185,7 +240,11 @@ async function follow() {
         },
       });
       if (status === 401 && attempt < 2) { await token(true); continue; }  // token ran out
-      if (status >= 400) { live.className = "error"; live.textContent = status === 404 ? "No such order for this account." : `The server answered ${status}.`; return; }
+      if (status >= 400) {
+        live.textContent = "";
+        showAlert(status === 404 ? "No such order for this account." : `Live updates stopped: the server answered ${status}. Reload the page to try again.`);
+        return;
+      }
       attempt = 0;
     } catch {
       live.textContent = "Connection lost; reconnecting…";
@@ -195,4 +254,11 @@ async function follow() {
   }
 }
 
-follow();
+// After the load event, when the browser is idle: the page is complete without the stream.
+function whenIdle(start) {
+  const idle = () => (window.requestIdleCallback ? requestIdleCallback(start, { timeout: 2000 }) : setTimeout(start, 200));
+  if (document.readyState === "complete") idle(); else addEventListener("load", idle, { once: true });
+}
+
+actionsClicked(document.getElementById("actions"));
+whenIdle(follow);

@@ -18,8 +18,9 @@ from commerce_agent.agent.models.scripted.phrasing import (
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.orders import model
+from commerce_agent.operations.base import money_text
 
 NEEDS_ADDRESS = (None, "physical", "hybrid")
 
@@ -85,8 +86,8 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     said = choices.said_words(frame.texts) - words.content_words(str(item.get("name", "")))
     position = frame.option_ordinal()
     name = item["name"]
-    if choices.meta(item, choices.VARIANTS).get("variants"):
-        allowed = choices.pick_variant(item, said)
+    if choices.meta(item, PRODUCT_VARIANTS).get("variants"):
+        allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts)))
         in_stock = [choice for choice in allowed if choice.available]
         every = [choice for choice in choices.variant_choices(item) if choice.available]
         if len(in_stock) != 1 and position is not None and -len(in_stock) <= position < len(

@@ -12,8 +12,9 @@ from commerce_agent.agent.models.scripted.phrasing import (
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
-from commerce_agent.agent.tools.base import money_text
 from commerce_agent.commerce.orders import model
+from commerce_agent.commerce.orders.model import CANCELLED, COMPLETED
+from commerce_agent.operations.base import money_text
 
 _REASON = "Requested by the customer"
 # Words about orders that name no item ("注文", "commande").
@@ -78,7 +79,7 @@ def status(p: Planner) -> Decision:
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         preorder = choices.meta(item, model.PREORDER)
-        if preorder and order.get("status") not in ("completed", "cancelled"):
+        if preorder and order.get("status") not in (COMPLETED, CANCELLED):
             ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
             text.append(say(p.lang, "preorder_ships", name=item["name"],
                             day=choices.day(str(ships), p.lang)))
@@ -94,7 +95,7 @@ def cancel(p: Planner) -> Decision:
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
-    if order.get("status") != "cancelled":  # say only what the tool result shows
+    if order.get("status") != CANCELLED:  # say only what the tool result shows
         return say(p.lang, "order_status", id=order_id, lines=lines(order),
                    total=money_text(order.get("total")),
                    status=status_word(p.lang, order.get("status")))

@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language.countries import country_name, country_named
 from commerce_agent.agent.models.scripted import aftercare, words
 from commerce_agent.agent.models.scripted.intents import intent
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.tools.base import money_text
-
-_CANCELLABLE = ("pending", "confirmed")
-
+from commerce_agent.commerce.orders.model import CANCELLABLE
+from commerce_agent.operations.base import money_text
 
 # A subscription's own terms: its commitment, however it is asked ("minimum commitment",
 # "engagement minimum", "最低契約期間").
@@ -30,7 +29,7 @@ def topic_of(text: str) -> str:
     topic = intent(text)
     if _COMMITMENT.search(words.fold(text)):
         return "sub_cancel"
-    return topic
+    return "sub_pause" if topic == "sub_skip" else topic
 
 
 def policy(p: Planner) -> Decision:
@@ -43,7 +42,7 @@ def policy(p: Planner) -> Decision:
         return _returns(p)
     if topic == "tip":
         return say(p.lang, "tips")
-    return _store_terms(p)
+    return store_terms(p)
 
 
 def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Decision | None:
@@ -83,7 +82,7 @@ def _cancel(p: Planner) -> Decision:
     if order.get("subscription"):  # cancelling a subscription is ending it, by its terms
         return _subscription(p, "sub_cancel")
     state = order.get("status")
-    key = "can_cancel" if state in _CANCELLABLE else "cannot_cancel"
+    key = "can_cancel" if state in CANCELLABLE else "cannot_cancel"
     return say(p.lang, key, id=order["orderId"], status=status(p.lang, state),
                total=money_text(order.get("total")))
 
@@ -91,7 +90,7 @@ def _cancel(p: Planner) -> Decision:
 def _returns(p: Planner) -> Decision:
     order = _known_order(p)
     if order is None:  # no order yet: the store's own window, when a store is in view
-        return _store_terms(p) if p.current_store() or p.mentioned_store() else say(
+        return store_terms(p) if p.current_store() or p.mentioned_store() else say(
             p.lang, "returns_unknown")
     if not isinstance(order, dict):
         return order
@@ -101,12 +100,14 @@ def _returns(p: Planner) -> Decision:
     return say(p.lang, "returns_unknown")
 
 
-def _store_terms(p: Planner) -> Decision:
+def store_terms(p: Planner) -> Decision:
     """Fees, delivery and hours: the store's minimum order, where it delivers, when it opens
     and where it is."""
     if p.needs_stores():
         return p.call("list_stores")
-    store = p.mentioned_store() or p.store_described(p.frame.first) or p.current_store()
+    # A store named outright, else the one in view, else the one the words describe.
+    store = p.mentioned_store() or p.store_named(p.frame.first) or p.current_store() or \
+        p.store_described(p.frame.first)
     stores = [store] if store is not None else [
         str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
     if not stores:
@@ -119,14 +120,25 @@ def _store_terms(p: Planner) -> Decision:
 
 
 def _terms_of(p: Planner, info: dict[str, Any]) -> str:
-    if intent(p.frame.first) == "hours":
+    topic = intent(p.frame.first)
+    if topic == "hours":
         return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",
                    address=_address_text(info.get("address")))
+    if topic == "payment":
+        methods = ", ".join(str(method) for method in info.get("paymentAccepted") or [])
+        return say(p.lang, "payment", store=info.get("name"), methods=methods) if methods else \
+            say(p.lang, "payment_unknown", store=info.get("name"))
+    areas = [str(code) for code in info.get("deliveryAreas") or []]
     minimum = info.get("minimumOrderValue")
     text = say(p.lang, "fees", store=info.get("name"),
-               areas=", ".join(info.get("deliveryAreas") or []) or "—",
+               areas=", ".join(country_name(code, p.lang) for code in areas) or "—",
                minimum=money_text(minimum) if minimum else "—")
+    asked = country_named(p.frame.first)
+    if asked is not None and areas:  # "do you ship to Canada?": yes or no first
+        key = "ships_there" if asked in areas else "does_not_ship_there"
+        text = say(p.lang, key, store=info.get("name"),
+                   country=country_name(asked, p.lang)) + " " + text
     options = [f"{option.get('name')} {money_text(option['cost'])}"
                + (f" ({say(p.lang, 'days_range', min=option['minDays'], max=option['maxDays'])})"
                   if option.get("maxDays") else "")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices
+from commerce_agent.agent.models.scripted import choices, facts
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import (
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.agent.models.scripted.speech import read_act
+from commerce_agent.operations.base import money_text
 
 
 def _price(item: dict[str, Any]) -> str:
@@ -66,6 +67,8 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".")
     if about:
         text.append(f"{about}.")
+    if read_act(p.frame.last).kind == "question":  # "is it dishwasher safe?": what says so
+        text += facts.answer(item, p.frame.last, p.lang)
     if item.get("available") is False:
         text.append(say(p.lang, "sold_out_now"))
     variants = [c for c in choices.variant_choices(item) if c.available]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, option_change, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import name_score
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.operations.base import money_text
 
 
 def _which_line(p: Planner) -> str:
@@ -92,7 +92,9 @@ def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
         if chosen:
             wanted[str(group["id"])] = chosen[0] if group.get("selectionType") == "single" \
                 else chosen
-    return wanted if wanted != current else None
+    if wanted == current:  # "swap to large": the size group moves along its sizes
+        return option_change.option_change(item, current, p.frame.last)
+    return wanted
 
 
 def names_an_option_change(p: Planner) -> bool:
@@ -112,7 +114,9 @@ def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
     allowed = [c for c in choices.pick_variant(item, said) if c.available]
     every = choices.variant_choices(item)
     if not allowed or len(allowed) == len([c for c in every if c.available]):
-        return None  # no variant named
+        # no value named as written: a typo of one, a size relative to the line's, the other
+        changed = option_change.variant_change(item, line.get("variantId"), p.frame.last)
+        return next((c for c in every if c.id == changed), None)
     current = next((c for c in every if c.id == line.get("variantId")), None)
     if current is not None and current in allowed:
         return None

@@ -13,12 +13,12 @@ from babel.dates import format_datetime
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
+from commerce_agent.commerce.capability_ids import PRODUCT_CUSTOMIZATION as CUSTOMIZATION
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING
+from commerce_agent.operations.base import money_text
 
-VARIANTS = "dev.commerce.product.variants"
-CUSTOMIZATION = "dev.commerce.product.customization"
-ADDONS = "dev.commerce.product.addons"
 SLOTS_OFFERED = 4
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -50,9 +50,24 @@ def matches(label: str, said: set[str]) -> bool:
 
 # What the shopper declines is not chosen: "no gift box", "without the gift wrap", "sans
 # emballage", "ギフト包装なし".
-_DECLINED = re.compile(r"\b(?:no|without|minus|sans|pas de|pas d'|aucun|aucune)\s+(?:the |a |an |"
+_DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|pas la|pas le|"
+                       r"pas les|aucun|aucune)\s+(?:the |a |an |"
                        r"any |le |la |les |l'|d'|de )?[\w' -]+?(?=[,.;!?]|$|\s(?:and|but|et|mais|"
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
+
+
+def declined_words(texts: tuple[str, ...]) -> set[str]:
+    """The words of what the person declines ("not the 12 oz" → {"12", "oz"})."""
+    found: set[str] = set()
+    for text in texts:
+        for match in _DECLINED.finditer(words.fold(text)):
+            found |= set(words.words(match.group())) | set(re.findall(r"\d+", match.group()))
+    return found - {"no", "without", "minus", "skip", "hold", "not", "sans", "pas", "de", "the"}
+
+
+def without_declined(text: str) -> str:
+    """`text` folded, without what it declines ("the kyusu, no gift wrap" → "the kyusu, ")."""
+    return _DECLINED.sub(" ", words.fold(text))
 
 
 def said_words(texts: tuple[str, ...]) -> set[str]:
@@ -95,12 +110,20 @@ def prices(item: dict[str, Any]) -> list[Decimal]:
     return found or [Decimal(0)]
 
 
-def pick_variant(item: dict[str, Any], said: set[str]) -> list[Choice]:
-    """The variants the words allow: one per option the person named, any for the rest."""
+def pick_variant(item: dict[str, Any], said: set[str],
+                 declined: frozenset[str] = frozenset()) -> list[Choice]:
+    """The variants the words allow: one per option the person named, any for the rest, and
+    none whose value they declined ("blue, not the 12 oz")."""
     variants = meta(item, VARIANTS).get("variants", [])
     choices = variant_choices(item)
     if not variants:
         return []
+    if declined:
+        kept = [choice for choice, variant in zip(choices, variants, strict=True)
+                if not any(matches(str(value), set(declined)) and not matches(str(value), said)
+                           for value in variant.get("values", []))]
+        allowed = pick_variant(item, said)
+        return [choice for choice in allowed if choice in kept] or allowed
     dimensions = max(len(variant.get("values", [])) for variant in variants)
     keep = list(range(len(variants)))
     for index in range(dimensions):

@@ -17,18 +17,40 @@ from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
 _CHECKS: list[tuple[str, str]] = [
+    # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
+    ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
+                 r"charges?|renewals?|shipments?|weeks?)\b|\bsauter\b.{0,20}\b(?:mois|"
+                 r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
     # Only subscriptions pause: "can I pause it?" needs no noun.
-    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend|suspendre)\b|\b(?:hold)\b.*{_SUBSCRIPTION}|"
+    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
+                  rf"\b(?:hold)\b.*{_SUBSCRIPTION}|"
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
                    rf"reactiv\w*|relanc\w*)\b"
-                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause)\b|再開"),
+                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
+                   rf"{_SUBSCRIPTION}.{{0,30}}\b(?:back on|again)\b|"
+                   rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
     ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
               r"what time do you (?:open|close)|where are you(?: located)?|your address|"
-              r"horaires|heures d'ouverture|ou etes-vous)\b|営業時間|何時から|場所はどこ"),
+              r"(?:your|the|store|shop|business|pick ?up|collection) hours|"
+              r"(?:what time|when) (?:can|could|do|should) (?:i|we) (?:pick|collect|come)|"
+              r"pick ?up (?:times?|window)|are you open|"
+              r"horaires|heures d'ouverture|ou etes-vous|a quelle heure\b.{0,40}"
+              r"(?:retirer|recuperer|ouvr\w*|passer))\b|営業時間|何時から|何時まで|場所はどこ|"
+              r"受け取り.{0,8}(?:時間|何時)"),
+    # How a store is paid: asked about, never a checkout ("what payment do you accept?").
+    ("payment", r"\bpayment (?:methods?|options?|types?)\b|\bways? to pay\b|"
+                r"\b(?:pay|paying) (?:with|by|in|using|via)\b|"
+                r"\b(?:accept|take)s?\b.{0,30}\b(?:cards?|cash|paypal|visa|mastercard|amex|"
+                r"apple pay|google pay|payments?|crypto|bitcoin|cheques?|checks?)\b|"
+                r"\bwhat (?:kind of )?payments?\b|"
+                r"\b(?:moyens?|modes?|methodes?) de (?:paiement|payment|reglement)\b|"
+                r"\bpayer (?:par|avec|en)\b|\bacceptez\b.{0,30}\b(?:cartes?|especes|paiements?|"
+                r"payments?|cheques?)\b|支払い?方法|支払方法|お支払い?方法|決済方法|"
+                r"(?:カード|現金|クレジット).{0,8}(?:払え|使え|支払|決済|でき)"),
     ("fees", r"(?<!when )\b(?:do|does|can) (?:you|they|it) (?:deliver|ship)\b(?! (?:yet|"
              r"already))|\bship(?:ping)? to\b.*\?|"
              r"\b(?:shipping|delivery|postage)\b.*\b(?:cost|costs|charge|fee|fees|price|much)\b|"
@@ -91,7 +113,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
-    ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|登録"),
+    ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|"
+                  r"\babonnez-moi\b|\binscri(?:s|vez)-moi\b|登録|申し込"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
@@ -117,7 +140,8 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
-            r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|\bje (?:voudrais|veux|prends)\b|"
+            r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
+            r"\bje (?:voudrais|veux|prends)\b(?! (?:savoir|voir|regarder|chercher|connaitre))|"
             r"\bj'en (?:prends|veux|voudrais)\b|\ben (?:prendre|ajouter|mettre)\b|"
             r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
@@ -133,6 +157,14 @@ _CHECKS: list[tuple[str, str]] = [
 _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
                              r"stuff|purchase|things)s?\b|\bmy (?:order|package|parcel)s?\b|"
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+# A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
+_NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
+# Where or when an order is: its status.
+_WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
+                    r"どこ|いつ|状況")
+# Asking whether an item is there to buy: its details say what is in stock.
+_STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
+                    r"\ben stock\b|\bdisponibles?\b|\bepuise|在庫|売り切れ")
 # A question that asks the agent to act now rather than whether it could be done.
 _ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"
                           r"\bpourriez-vous\b|\bpeux-tu\b|ください|てもらえ|ていただけ")
@@ -193,7 +225,9 @@ class Frame:
     def quantity(self, name: str = "") -> int | None:
         """How many: from the latest message that says, not counting the words of the item's
         name ("a family feast for four" is one)."""
-        named = [word for word in words.fold(name).split() if word.isalpha()]
+        # its words, and its tokens of digits and letters ("10-class pass" is not ten)
+        named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
+            re.search(r"\d", word) and re.search(r"[a-z]", word))]
         for text in reversed(self.texts):
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             for word in named:
@@ -243,8 +277,15 @@ def understand(raw: str) -> tuple[str, str]:
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
+        if topic in AFTER_SALE and act.kind == "question" and _ABOUT_AN_ORDER.search(
+                words.fold(act.text)) and _WHERE.search(words.fold(act.text)):
+            return "status", act.text  # "I don't want a refund, only where my order is"
         if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
             return "policy", " ".join((*act.negated, act.text))
+        if kind == "other" and topic == "other" and act.kind != "question" and all(
+                _NOT_THE.match(words.fold(part)) for part in act.negated):
+            # "blue, but not the 12 oz": the option declined stays, as declined
+            return kind, ", ".join((act.text, *act.negated))
     if act.just_asking:  # "just asking", "only looking": answered, never done
         if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
                                           "quantity", "promotion", "rate"):
@@ -256,8 +297,12 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
-    if kind in ("fees", "hours") and act.kind == "question":
+    if kind in ("payment", "sub_skip", "hours") or (kind == "fees" and (
+            act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text
+    if act.kind == "question" and kind in ("other", "search") and _STOCK.search(
+            words.fold(act.text)) and words.content_words(act.text):
+        return "details", act.text  # "is the speckled mug in stock?": that item's stock
     if kind in ("other", "search", "details") and words.order_id(act.text):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is
     if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(

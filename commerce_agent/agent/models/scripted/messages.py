@@ -69,6 +69,12 @@ ENGLISH: dict[str, str] = {
     "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
             "or “tip 5 dollars” on a completed order.",
     "hours": "{store} is open {hours}; it is at {address}.",
+    "payment": "{store} accepts {methods}.",
+    "weighs": "It weighs {weight}.",
+    "measures": "It measures {size}.",
+    "payment_unknown": "{store} takes payment by card when you check out.",
+    "ships_there": "Yes: {store} delivers to {country}.",
+    "does_not_ship_there": "Sorry: {store} does not deliver to {country}.",
     "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",

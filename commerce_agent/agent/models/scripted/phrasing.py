@@ -14,7 +14,7 @@ from commerce_agent.agent.models.scripted.messages import (
     every_language,
     say,
 )
-from commerce_agent.agent.tools.base import money_text
+from commerce_agent.operations.base import money_text
 
 # Questions that leave the request open: the next message answers them.
 WHICH = "Which one would you like?"

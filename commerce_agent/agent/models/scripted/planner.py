@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, option_change, words
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.state import (
     State,
@@ -47,7 +47,8 @@ class Planner:
         source = text if text is not None else self.frame.first
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]
-        plain = words.without_price_order(words.strip_prices(source))
+        plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
+        plain = words.without_sizes(plain)  # "the 30 cl kyusu": the name says "300 ml"
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         kept = [word for word in re.findall(r"[\w'-]+", plain)
@@ -80,6 +81,7 @@ class Planner:
         best = max((score for score, _ in scored), default=0)
         if best > 0 and best * 2 >= len(wanted):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
+            top = self.by_measure(top) or top
             if focus is not None and any(i["itemId"] == focus["itemId"] for i in top):
                 return focus
             return top[0]
@@ -141,7 +143,19 @@ class Planner:
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, **bounds)
+        head = self._head_word(query)
+        if not found and head and all(call.args.get("query") != head for call in searches):
+            # "coffee cup" found only a dripper described with both words: the thing named is
+            # the head noun ("cup"), searched on its own once
+            scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
+            return self.call("search_products", query=head, limit=8, **bounds, **scope)
         return None
+
+    def _head_word(self, query: str) -> str | None:
+        """The word of an English query of several that names the thing (the last); None for
+        one word, or in French and Japanese, whose words the English names cannot show."""
+        said = [word for word in query.split() if words.content_words(word)]
+        return said[-1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""
@@ -151,9 +165,17 @@ class Planner:
             return []
         best = name_score(results[0], wanted)
         tied = [item for item in results if name_score(item, wanted) == best]
+        sized = self.by_measure(tied)
+        if len(sized) == 1:  # "the 70cl teapot": the teapot whose name says 700 ml
+            return sized
         if best == 0 or len(tied) == 1 or len(wanted) == 1:
             return results[:1]
         return tied
+
+    def by_measure(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The items whose names carry the size the request names, in any unit."""
+        return [item for item in items if any(option_change.same_measure(
+            text, str(item.get("name", ""))) for text in self.frame.texts)]
 
     # -- stores ---------------------------------------------------------------------------
 
@@ -178,6 +200,10 @@ class Planner:
             if score > best:
                 best, found = score, str(store["storeId"])
         return found
+
+    def store_named(self, text: str) -> str | None:
+        """The store whose name the words say ("the trattoria's hours"), once stores are known."""
+        return self._store_named(words.fold(text))
 
     def store_described(self, text: str) -> str | None:
         """The store whose name or description the words fit ("the ceramics shop")."""

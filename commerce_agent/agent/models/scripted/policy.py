@@ -62,6 +62,16 @@ def _switch(p: Planner) -> Decision:
     return browse.switch(p)
 
 
+def _status(p: Planner) -> Decision:
+    """"Where's my order?"; asked with no order yet ("how many days until it arrives?") it is
+    about the store's delivery terms, answered for the store in view."""
+    found = aftercare.status(p)
+    if isinstance(found, str) and aftercare.order_meant(p) is None and (
+            p.current_store() or p.mentioned_store()) and read_act(p.frame.last).kind == "question":
+        return answers.store_terms(p)
+    return found
+
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": browse.search, "details": browse.details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
@@ -71,7 +81,8 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "quantity": _count_change, "remove": cart_edits.remove,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
-    "status": aftercare.status, "cancel": aftercare.cancel, "return": aftercare.start_return,
+    "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
+    "return": aftercare.start_return,
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,

@@ -85,12 +85,14 @@ _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|ma
                       r"plutot)\b|(?:けど|だけ)")
 _QUESTION_OPENING = re.compile(
     r"^(?:how|what|what's|whats|which|when|where|where's|wheres|why|who|is|are|am|was|"
-    r"does|do|did|can i|could i|may i|am i|is it|are there|is there|has|have|will|would it|"
+    r"does|did|do(?= (?:you|u|i|we|they|these|those|any|your|all|both)\b)|can i|could i|"
+    r"may i|am i|is it|are there|is there|has|have|will|would it|"
     r"comment|combien|quand|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|puis-je|"
     r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
 # Questions that are really requests ("can you add two?", "could I get a dozen?").
 _POLITE_REQUEST = re.compile(
-    r"^(?:(?:please )?(?:can|could|would|will) you|can i (?:get|have|order|buy)|"
+    r"^(?:(?:please )?(?:can|could|would|will) you|(?:can|could|shall) we|"
+    r"can i (?:get|have|order|buy)|"
     r"could i (?:get|have|order|buy)|may i (?:get|have)|i'?d like|i want|i need|"
     r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"

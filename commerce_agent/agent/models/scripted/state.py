@@ -15,14 +15,17 @@ from typing import Any
 
 from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.models.base import Message
-from commerce_agent.agent.models.scripted import choices, phrasing, words
+from commerce_agent.agent.models.scripted import choices, option_change, phrasing, words
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
+from commerce_agent.agent.models.scripted.speech import read_act
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
 _ORDER_TOOLS = ("get_order", "cancel_order", "tip_order", "rate_order", "change_subscription")
 _GONE = ("cart_not_found", "cart_expired", "cart_already_submitted")
 SUGGESTED = Frame("add", ("add it",))  # what "yes" means after "Want me to add it?"
+# Intents a change of a cart line's option may be read as ("the other colour" names no intent).
+_MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 
 
 def short(name: str) -> str:
@@ -232,6 +235,8 @@ class State:
     def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request."""
         kind, text = understand(raw)
+        if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
+            kind = "quantity"  # "the other colour", "swap to large": the line in the cart
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
@@ -261,6 +266,24 @@ class State:
         if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
                                   or "ship" in words.fold(text) or "send" in words.fold(text)):
             self.address = given
+
+    def _changes_the_line(self, text: str) -> bool:
+        """Whether `text` moves the last cart line to another of its item's options and names
+        nothing else: "make it the blue one", "swap to large", "actually the other colour",
+        "can we go bigger?" (not "is the blue one dearer?", a question)."""
+        line = next((line for cart in self.carts.values() for line in cart.get("items", [])
+                     if line["cartItemId"] == self.last_line), None)
+        item = self.items.get(str(line["itemId"])) if line else None
+        if line is None or item is None or read_act(text).kind == "question":
+            return False
+        said = option_change.said(item, text)
+        extra = words.content_words(words.without_measures(text)) - said - \
+            words.content_words(str(item.get("name", ""))) - option_change.CHANGE_WORDS
+        if extra:
+            return False
+        return option_change.variant_change(item, line.get("variantId"), text) is not None \
+            or option_change.option_change(item, dict(line.get("customizations") or {}),
+                                           text) is not None
 
     def replied(self, content: str) -> None:
         """The agent's reply ended a turn: its request stays open only if it asked."""

@@ -51,7 +51,7 @@ deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 _WORD = re.compile(r"[a-z0-9]+")
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
          r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|in\b|\"|''|seats?|stars?|"
-         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|x\b|/5|out of|"
+         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
          r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
@@ -100,7 +100,8 @@ def content_words(text: str) -> frozenset[str]:
 def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b", " ", text)
-    text = re.sub(rf"\b\d+(?:\.\d+)?\s*-?\s*{_UNIT}", " ", text)
+    # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
+    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
     text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b",
                   " ", text)
@@ -119,6 +120,16 @@ _KANJI = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, 
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
 _DOZEN = re.compile(r"\b(?:(half)\s+(?:a\s+)?|(a|one|an|\d{1,2}|two|three|four|five|six)\s+)?"
                     r"dozens?\b|\b(demi-)?douzaines?\b")
+
+
+_SIZE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|oz|"
+                        r"ounces?|cm|mm|inch(?:es)?|in|\")(?![a-z])")
+
+
+def without_sizes(text: str) -> str:
+    """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
+    a name writes its size in its own unit, if at all, so a search does not need it."""
+    return _SIZE_UNIT.sub(" ", fold(text))
 
 
 def without_measures(text: str) -> str:

@@ -13,12 +13,12 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING
 from commerce_agent.commerce.services.carts import charges, pricing
 from commerce_agent.commerce.services.catalog import store_cache
 from commerce_agent.commerce.services.catalog.storefront import StockedItem, group_rows
 from commerce_agent.commerce.services.fulfillment import scheduling
 from commerce_agent.commerce.storage import carts as storage
-from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Row, Transaction
 from commerce_agent.errors import CommerceError, validation_error
@@ -107,7 +107,7 @@ class CartView:
     def shipping_method_id(self) -> str | None:
         """The shopper's stored choice, while the store still offers it (else the default)."""
         chosen = self.row["shipping_method_id"]
-        offered = self.store_metadata.get(charges.SHIPPING, {}).get("shippingOptions", [])
+        offered = self.store_metadata.get(STORE_SHIPPING, {}).get("shippingOptions", [])
         return str(chosen) if chosen and any(
             isinstance(option, dict) and option.get("id") == chosen for option in offered) \
             else None
@@ -278,10 +278,13 @@ def _check_stock(item: StockedItem, variant_id: str, wanted: int) -> None:
 async def add_item(tx: Transaction, principal: Principal, cart_id: str, item_id: str,
                    quantity: int, variant_id: str, options: dict[str, Any],
                    lifetime: int) -> CartView:
-    cart = await open_cart(tx, cart_id, principal)
+    # The item is read beside the cart (one round trip on PostgreSQL).
+    rows, item_rows = await storage.cart_with_lines_and_items(tx, cart_id, principal.user_id,
+                                                              [item_id])
+    cart = checked_open(await view(tx, rows[0], _lines(rows)) if rows else None, cart_id)
     pricing.check_quantity(quantity)
     item = next((line.item for line in cart.lines if line.item_id == item_id), None) \
-        or group_rows(await catalog_storage.items_with_stock(tx, [item_id])).get(item_id)
+        or group_rows(item_rows).get(item_id)
     if item is None or item.store_id != cart.row["store_id"]:
         raise validation_error("/itemId", "names no item of this cart's store", item_id)
     pricing.check_options(item, variant_id, options)

@@ -24,10 +24,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING as SHIPPING
+from commerce_agent.commerce.capability_ids import STORE_TAXATION as TAXATION
 from commerce_agent.errors import CommerceError
 
-SHIPPING = "dev.commerce.store.shipping"
-TAXATION = "dev.commerce.store.taxation"
 # The fields Charges.render adds to a cart or order.
 RENDERED = ("shipping", "shippingMethod", "tax", "taxRate")
 

@@ -8,14 +8,14 @@ from typing import Any
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
+from commerce_agent.commerce.capability_ids import PRODUCT_CUSTOMIZATION as CUSTOMIZATION
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as CONSTRAINTS
 from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.catalog.storefront import StockedItem
 from commerce_agent.errors import CommerceError, validation_error
 
 MAX_LINE_QUANTITY = 999
-CUSTOMIZATION = "dev.commerce.product.customization"
-ADDONS = "dev.commerce.product.addons"
-CONSTRAINTS = "dev.commerce.store.constraints"
 
 
 def check_quantity(quantity: int, field: str = "/quantity") -> None:

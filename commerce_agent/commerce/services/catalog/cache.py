@@ -61,6 +61,7 @@ class CatalogCache:
         self._stock_generation = 0  # moves when stock changed
         self._bytes = 0
         self.builds = 0  # renders started (whole or restocked), for tests and benches
+        self.restocks = 0  # of them, kept catalogs brought up to date rather than re-rendered
 
     def _take_signals(self) -> None:
         if self._changed.is_set():
@@ -119,6 +120,7 @@ class CatalogCache:
         if not parts.complete:  # too large to keep: remember only that it is
             parts = Parts(parts.catalog_id, "", b"", {}, {}, complete=False)
         if current is not None:  # restocked: the kept text, its languages and its expiry
+            self.restocks += 1
             rendered = Entry(parts, tuple(dict.fromkeys((*current.languages, *recorded))),
                              current.expires, stock_seen)
         else:

@@ -11,13 +11,12 @@ import msgspec
 
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import versions
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.storage import catalog as storage
 from commerce_agent.db import Database, Row
 from commerce_agent.errors import not_found
 from commerce_agent.i18n import content
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
-
-VARIANTS = "dev.commerce.product.variants"
 
 
 @dataclass

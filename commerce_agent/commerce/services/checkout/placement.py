@@ -17,7 +17,12 @@ from commerce_agent import clock
 from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce import money
 from commerce_agent.commerce.orders import lifecycle
-from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
+from commerce_agent.commerce.orders.model import (
+    APPLIED_PROMOTIONS,
+    CONFIRMED,
+    FULFILLMENT_INTENT,
+    PENDING,
+)
 from commerce_agent.commerce.payments import (
     exact,
     proofs,
@@ -244,7 +249,7 @@ def _order_document(order_id: str, cart: CartView, request: OrderRequest,
         metadata[APPLIED_PROMOTIONS] = {"_version": "1.0", "promotions": promotions,
                                         "totalDiscount": money.money(discount, cart.currency)}
     doc: dict[str, Any] = {
-        "id": order_id, "status": "confirmed" if payment is not None else "pending",
+        "id": order_id, "status": CONFIRMED if payment is not None else PENDING,
         "orderType": order_type(cart.lines), "storeId": cart.row["store_id"],
         "items": items, "subtotal": money.money(subtotal, cart.currency),
         "discount": money.money(discount, cart.currency),
@@ -303,14 +308,22 @@ def _check_covers(transfer: exact.VerifiedTransfer, currency: str, total: Decima
 
 async def _take_stock(tx: Transaction, cart: CartView) -> None:
     # In one order of rows for every order: two orders taking the same items never wait for
-    # each other's row locks crosswise (a deadlock) on PostgreSQL.
+    # each other's row locks crosswise (a deadlock) on PostgreSQL. Deferred with checks: the
+    # lines' statements travel together (docs/postgres.md), checked before COMMIT.
     for line in sorted(cart.lines, key=lambda line: (line.item_id, line.variant_id)):
-        if not await catalog_storage.decrement_stock(tx, line.item_id, line.variant_id,
-                                                     line.quantity):
-            raise CommerceError(
-                409, "insufficient_stock", "An item sold out while the order was placed.",
-                details=[{"type": "business_logic", "resourceId": line.item_id,
-                          "reason": "insufficient_stock"}])
+        assert line.item is not None
+        item_id = line.item_id
+
+        def taken(count: int, item_id: str = item_id) -> None:
+            if count != 1:
+                raise CommerceError(
+                    409, "insufficient_stock", "An item sold out while the order was placed.",
+                    details=[{"type": "business_logic", "resourceId": item_id,
+                              "reason": "insufficient_stock"}])
+
+        await catalog_storage.take_stock(
+            tx, item_id, line.variant_id, line.quantity,
+            counted=line.variant_id in line.item.stock, check=taken)
 
 
 async def _payment_required(tx: Transaction, principal: Principal, cart: CartView,
@@ -355,16 +368,21 @@ async def place_order(tx: Transaction, principal: Principal, request: OrderReque
         record = await _take_payment(tx, principal, cart, payment, order_id, pay_to, total)
     doc = _order_document(order_id, cart, request, record, priced)
     if record is None:
-        doc["status"] = "confirmed"
+        doc["status"] = CONFIRMED
     docs = await order_setup.prepare(tx, principal.user_id, doc, cart, groups, base_url,
                                      priced)
     for placed in docs:
         await storage.insert_order(tx, principal.user_id, placed)
-    if cart.row["id"] is not None and not await cart_storage.mark_submitted(
-            tx, str(cart.row["id"]), doc["createdAt"]):
-        raise CommerceError(409, "cart_already_submitted",
-                            "This cart has already been turned into an order.",
-                            params={"id": cart.row["id"]})
+    if cart.row["id"] is not None:
+        cart_id = str(cart.row["id"])
+
+        def submitted(changed: int) -> None:
+            if changed != 1:
+                raise CommerceError(409, "cart_already_submitted",
+                                    "This cart has already been turned into an order.",
+                                    params={"id": cart_id})
+
+        await cart_storage.mark_submitted(tx, cart_id, doc["createdAt"], submitted)
     rendered = [await lifecycle.order_created(tx, principal.user_id, placed)
                 for placed in docs]
     # Stock last: on PostgreSQL a popular item's row stays locked from this UPDATE to the

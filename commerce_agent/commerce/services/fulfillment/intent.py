@@ -17,6 +17,8 @@ import msgspec
 from msgspec import Meta
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import Address
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING
 from commerce_agent.commerce.orders.model import APPLIED_PROMOTIONS, FULFILLMENT_INTENT
 from commerce_agent.commerce.services.carts import charges
 from commerce_agent.commerce.services.carts.cart import CartView
@@ -26,13 +28,6 @@ from commerce_agent.errors import CommerceError
 from commerce_agent.ids import new_id
 
 Identifier = Annotated[str, Meta(min_length=1, max_length=100)]
-
-
-class Address(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    address: Annotated[str, Meta(min_length=1, max_length=500)]
-    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
-    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
-    countryCode: Annotated[str, Meta(pattern="^[A-Za-z]{2}$")] | None = None
 
 
 class ItemRef(msgspec.Struct, forbid_unknown_fields=True):
@@ -75,7 +70,7 @@ def _check_group(group: Group, index: int, cart: CartView, field: str) -> None:
         if group.deliveryDetails is None:
             raise _error("fulfillment_intent_incomplete", "A physical group needs delivery "
                          "details.", f"{at}/deliveryDetails", "is required for physical")
-        options = cart.store_metadata.get(shipping.SHIPPING, {}).get("shippingOptions", [])
+        options = cart.store_metadata.get(STORE_SHIPPING, {}).get("shippingOptions", [])
         method = group.deliveryDetails.shippingMethodId
         if method not in {option.get("id") for option in options}:
             raise _error("fulfillment_method_invalid", f"This store has no shipping method "

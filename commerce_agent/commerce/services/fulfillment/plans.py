@@ -15,21 +15,26 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from commerce_agent import clock, links
+from commerce_agent.commerce.capability_ids import RESTAURANT, STORE_SHIPPING
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as CONSTRAINTS
 from commerce_agent.commerce.orders.model import (
+    COMPLETED,
+    CONFIRMED,
     DELIVERY_TRACKING,
     DETAILED_STATUS,
     FULFILLMENT_INTENT,
+    IN_TRANSIT,
+    KITCHEN_CONFIRMED,
     KITCHEN_STATUS,
+    PENDING,
     PREORDER,
+    PROCESSING,
     SCHEDULING,
     SHIPMENT_TRACKING,
 )
 from commerce_agent.commerce.orders.rules import ships
 from commerce_agent.commerce.services.fulfillment import digital, tracking
 
-RESTAURANT = "dev.commerce.restaurant.profile"
-STORE_SHIPPING = "dev.commerce.store.shipping"
-CONSTRAINTS = "dev.commerce.store.constraints"
 DEFAULT_CARRIER_URL = "https://tracking.example.com"
 
 
@@ -132,7 +137,7 @@ def initial_metadata(doc: dict[str, Any], ctx: Context) -> None:
         metadata[DETAILED_STATUS] = _status(
             "Booked", f"See you on {first['startTime']} at {first['location']}.", 50)
     elif method == "kitchen_pickup":
-        metadata[KITCHEN_STATUS] = {"_version": "1.0", "status": "confirmed",
+        metadata[KITCHEN_STATUS] = {"_version": "1.0", "status": KITCHEN_CONFIRMED,
                                     "estimatedReadyAt": ctx.later(_KITCHEN_READY)}
         metadata[DETAILED_STATUS] = _status("Order received",
                                             "The kitchen has your order.", 10)
@@ -161,7 +166,7 @@ def _grant(doc: dict[str, Any], ctx: Context) -> None:
 
 def _digital_plan(doc: dict[str, Any]) -> list[Step]:
     return [Step(5, _both(_grant, _set_status("Ready", "Your digital items are ready.", 100)),
-                 "completed")]
+                 COMPLETED)]
 
 
 def _shipping_plan(doc: dict[str, Any]) -> list[Step]:
@@ -185,10 +190,10 @@ def _shipping_plan(doc: dict[str, Any]) -> list[Step]:
 
     return [Step(30, _both(_grant, _set_status("Packing your order",
                                                "Your items are being packed.", 25)),
-                 "processing"),
-            Step(60, ship, "in_transit"),
+                 PROCESSING),
+            Step(60, ship, IN_TRANSIT),
             Step(120, _set_status("Out for delivery", f"{carrier} is delivering today.", 85)),
-            Step(60, deliver, "completed")]
+            Step(60, deliver, COMPLETED)]
 
 
 _LEGS = 4
@@ -217,10 +222,10 @@ def _courier_plan(doc: dict[str, Any]) -> list[Step]:
 
     return [Step(20, _both(_grant, _set_status("Preparing your order",
                                                "The store is getting it ready.", 20)),
-                 "processing"),
-            Step(30, move(0), "in_transit"),
+                 PROCESSING),
+            Step(30, move(0), IN_TRANSIT),
             *(Step(_LEG_SECONDS, move(leg)) for leg in range(1, _LEGS)),
-            Step(_LEG_SECONDS, move(_LEGS), "completed")]
+            Step(_LEG_SECONDS, move(_LEGS), COMPLETED)]
 
 
 _KITCHEN_READY = 75.0
@@ -240,20 +245,20 @@ def _kitchen_plan(doc: dict[str, Any]) -> list[Step]:
                            _set_status("In the kitchen", "Your food is being prepared.", 40))),
             Step(60, _both(_kitchen("ready_for_pickup", 0),
                            _set_status("Ready for pickup", f"Collect it at {where}.", 80))),
-            Step(120, _set_status("Picked up", "Enjoy your meal!", 100), "completed")]
+            Step(120, _set_status("Picked up", "Enjoy your meal!", 100), COMPLETED)]
 
 
 def _pickup_plan(doc: dict[str, Any]) -> list[Step]:
     where = doc["fulfillment"].get("location", "the store")
     return [Step(60, _set_status("Ready for pickup", f"Collect it at {where}.", 60)),
-            Step(120, _both(_grant, _set_status("Picked up", "Thank you!", 100)), "completed")]
+            Step(120, _both(_grant, _set_status("Picked up", "Thank you!", 100)), COMPLETED)]
 
 
 def _appointment_plan(doc: dict[str, Any]) -> list[Step]:
     bookings = doc["metadata"].get(SCHEDULING, {}).get("bookings", [])
     ends = max((b["endTime"] for b in bookings), default=None)
     return [Step(0, _both(_grant, _set_status("Completed", "Thank you for visiting!", 100)),
-                 "completed", not_before=clock.iso(clock.parse(ends)) if ends else None)]
+                 COMPLETED, not_before=clock.iso(clock.parse(ends)) if ends else None)]
 
 
 _PLANS = {"digital": _digital_plan, "shipping": _shipping_plan,
@@ -277,22 +282,23 @@ def plan(doc: dict[str, Any]) -> list[Step]:
 
 def statuses_before(steps: list[Step]) -> list[str]:
     """The order status each step expects to find (plans start from confirmed)."""
-    current, expected = "confirmed", []
+    current: str = CONFIRMED
+    expected: list[str] = []
     for step in steps:
         expected.append(current)
         current = step.status or current
     return expected
 
 
-_FORWARD = {"pending": "confirmed", "processing": "in_transit", "in_transit": "completed"}
+_FORWARD: dict[str, str] = {PENDING: CONFIRMED, PROCESSING: IN_TRANSIT, IN_TRANSIT: COMPLETED}
 
 
 def fallback_step(doc: dict[str, Any]) -> Step | None:
     """A bare forward move for an order that left its plan (moved by hand)."""
     status = str(doc.get("status"))
     target = _FORWARD.get(status)
-    if status == "confirmed":
-        target = "processing" if ships(doc) else "completed"
+    if status == CONFIRMED:
+        target = PROCESSING if ships(doc) else COMPLETED
     if target is None:
         return None
     return Step(10, lambda order, ctx: None, target)

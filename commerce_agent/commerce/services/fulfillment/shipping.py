@@ -7,9 +7,8 @@ from typing import Any
 
 from babel import Locale
 
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING as SHIPPING
 from commerce_agent.errors import CommerceError
-
-SHIPPING = "dev.commerce.store.shipping"
 
 
 @lru_cache(maxsize=1)

@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 from commerce_agent import clock
 from commerce_agent.background import running
 from commerce_agent.commerce.orders import cancellation, lifecycle
-from commerce_agent.commerce.orders.model import TERMINAL
+from commerce_agent.commerce.orders.model import CANCELLED, PENDING, TERMINAL
 from commerce_agent.commerce.services.fulfillment import plans as fulfillment
 from commerce_agent.commerce.services.fulfillment.plans import Context, Step
 from commerce_agent.commerce.storage import lifecycle as storage
@@ -55,7 +55,7 @@ async def run_step(tx: Transaction, order_id: str, ctx: Context, *, force: bool 
     # read after it is the one the last step left.
     _, doc = await lifecycle.load(tx, order_id)
     job = await storage.job(tx, order_id)
-    if doc["status"] in TERMINAL or (doc["status"] == "pending" and not force):
+    if doc["status"] in TERMINAL or (doc["status"] == PENDING and not force):
         await storage.unschedule(tx, order_id)
         return None
     found = _locate(doc, int(job["step"]) if job else 0)
@@ -126,7 +126,7 @@ async def advance(tx: Transaction, order_id: str, base_url: str, to: str | None 
     """The merchant's move: to the next status, running the plan's steps on the way, or to
     `to` (along the plan when it passes there, else directly if the state machine allows)."""
     _, doc = await lifecycle.load(tx, order_id)
-    if to == "cancelled":
+    if to == CANCELLED:
         return await cancellation.cancel(tx, order_id, owner_id=None,
                                          reason="Cancelled by the merchant", by="merchant")
     if to is not None and to not in _ahead(doc):

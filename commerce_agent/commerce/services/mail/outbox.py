@@ -12,18 +12,24 @@ without it they stay readable in the outbox.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from commerce_agent import clock
-from commerce_agent.commerce.orders.model import DETAILED_STATUS, KITCHEN_STATUS
+from commerce_agent.commerce.orders.model import (
+    CANCELLED,
+    DETAILED_STATUS,
+    IN_TRANSIT,
+    KITCHEN_STATUS,
+)
 from commerce_agent.commerce.storage import mail as storage
-from commerce_agent.db import Transaction
+from commerce_agent.db import Row, Transaction
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE, choose
 from commerce_agent.ids import new_id
 
 # Status the order moved to -> the kind of mail the customer gets.
-_STATUS_MAIL = {"in_transit": "order_shipped", "cancelled": "order_cancelled"}
+_STATUS_MAIL = {IN_TRANSIT: "order_shipped", CANCELLED: "order_cancelled"}
 _READY = frozenset({"ready", "ready_for_pickup"})
 
 
@@ -65,30 +71,40 @@ def render(kind: str, locale: str, params: dict[str, Any]) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-async def _queue(tx: Transaction, kind: str, user_id: str, order: dict[str, Any],
+async def _queue(tx: Transaction, kind: str, person: Row | None, order: dict[str, Any],
                  params: dict[str, Any]) -> None:
-    row = await storage.recipient(tx, user_id)
-    if row is None or not row["email"]:
+    """Queue a `kind` mail to `person` (a row of id, email, profile; None: nobody)."""
+    if person is None or not person["email"]:
         return
-    locale = _locale(row["profile"])
+    locale = _locale(person["profile"])
     subject, body = render(kind, locale, params)
     await storage.add(tx, {"id": new_id("mail"), "kind": kind, "order_id": order["id"],
-                           "store_id": order.get("storeId"), "recipient_id": user_id,
-                           "to_address": str(row["email"]), "locale": locale,
+                           "store_id": order.get("storeId"), "recipient_id": person["id"],
+                           "to_address": str(person["email"]), "locale": locale,
                            "subject": subject, "body": body, "at": clock.now_iso()})
 
 
-async def order_changed(tx: Transaction, owner_id: str, merchant_ids: list[str],
+def needs_people(previous: dict[str, Any] | None, current: dict[str, Any],
+                 refunds: list[dict[str, Any]]) -> bool:
+    """Whether this change sends any mail (then `order_changed` needs its people)."""
+    return previous is None or bool(refunds) or bool(customer_kinds(previous, current))
+
+
+async def order_changed(tx: Transaction, owner_id: str, people: Sequence[Row],
                         previous: dict[str, Any] | None, current: dict[str, Any],
                         refunds: list[dict[str, Any]]) -> None:
-    """Queue the mails for an order going from `previous` to `current` (both rendered)."""
+    """Queue the mails for an order going from `previous` to `current` (both rendered).
+    `people`: the customer and the store's merchants, with their addresses and profiles
+    (storage.order_events.audience)."""
+    customer = next((person for person in people if person["id"] == owner_id), None)
     params = {"orderId": current["id"], "total": current.get("total") or {},
               "storeId": current.get("storeId") or ""}
     for kind in customer_kinds(previous, current):
-        await _queue(tx, kind, owner_id, current, params)
+        await _queue(tx, kind, customer, current, params)
     for refund in refunds:
         amount = refund.get("amount") or current.get("total") or {}
-        await _queue(tx, "order_refunded", owner_id, current, {**params, "amount": amount})
+        await _queue(tx, "order_refunded", customer, current, {**params, "amount": amount})
     if previous is None:
-        for merchant_id in merchant_ids:
-            await _queue(tx, "order_new", merchant_id, current, params)
+        for merchant in people:
+            if merchant["merchant"]:
+                await _queue(tx, "order_new", merchant, current, params)

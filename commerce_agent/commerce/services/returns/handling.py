@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import json
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal, get_args
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
@@ -28,8 +28,9 @@ from commerce_agent.db import Database, Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error
 from commerce_agent.ids import new_id
 
-STATUSES = ("requested", "approved", "rejected", "in_transit", "received", "processed",
-            "completed")
+ReturnStatus = Literal["requested", "approved", "rejected", "in_transit", "received",
+                       "processed", "completed"]
+STATUSES: tuple[ReturnStatus, ...] = get_args(ReturnStatus)
 _MOVES = {"requested": ("approved", "rejected"), "approved": ("in_transit", "received"),
           "in_transit": ("received",), "received": ("processed",), "processed": ("completed",)}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -67,11 +68,14 @@ async def emit(tx: Transaction, owner_id: str, event: str, data: dict[str, Any],
 
 
 async def emit_all(tx: Transaction, owner_id: str, events: list[Event], *,
-                   store_id: str | None = None) -> list[str | None]:
-    """`emit` for several events of one change, reading the owner's subscriptions once."""
+                   store_id: str | None = None, active: Sequence[Row] | None = None
+                   ) -> list[str | None]:
+    """`emit` for several events of one change, reading the owner's subscriptions once
+    (`active`: read already, with id and events)."""
     for event, _, _ in events:
         assert event in EVENTS, event
-    active = await storage.active_subscriptions(tx, owner_id)
+    if active is None:
+        active = await storage.active_subscriptions(tx, owner_id)
     if not active:  # the common case: nothing to store
         return [None] * len(events)
     ids: list[str | None] = []

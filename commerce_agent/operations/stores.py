@@ -5,14 +5,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from commerce_agent.agent.tools.base import READS, Tool, ToolContext, schema
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import DISCOVERABLE_PROMOTIONS as _DISCOVERABLE
+from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as _CONSTRAINTS
+from commerce_agent.commerce.capability_ids import STORE_INFO as _INFO
+from commerce_agent.commerce.capability_ids import STORE_SHIPPING as _SHIPPING
 from commerce_agent.commerce.services.catalog import storefront as catalog
-
-_INFO = "dev.commerce.store.info"
-_SHIPPING = "dev.commerce.store.shipping"
-_CONSTRAINTS = "dev.commerce.store.constraints"
-_DISCOVERABLE = "dev.commerce.promotions.discoverable"
+from commerce_agent.operations.base import READS, Tool, ToolContext, schema
 
 
 def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
@@ -22,6 +21,7 @@ def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
         "storeId": doc["id"], "name": doc.get("name"), "currency": doc.get("currency"),
         "address": (doc.get("location") or {}).get("address"),
         "openingHours": metadata.get(_INFO, {}).get("openingHours"),
+        "paymentAccepted": metadata.get(_INFO, {}).get("paymentAccepted", []),
         "deliveryAreas": metadata.get(_SHIPPING, {}).get("deliveryAreas", []),
         "minimumOrderValue": constraints.get("minimumOrderValue"),
         "maxCartItems": constraints.get("maxCartItems"),
@@ -51,8 +51,8 @@ async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 def tools() -> list[Tool]:
     return [Tool("get_store",
-                 "Show one store: where it is (for pickups), its currency, where it delivers, "
-                 "its minimum order, shipping options and costs, return window and the "
-                 "promotions it advertises.",
+                 "Show one store: where it is (for pickups), its currency, opening hours, the "
+                 "payment it accepts, where it delivers, its minimum order, shipping options "
+                 "and costs, return window and the promotions it advertises.",
                  schema({"storeId": {"type": "string"}}, ["storeId"]), get_store,
                  effect=READS)]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.tools.base import CART, COMMERCE, READS, Tool, ToolContext, schema
 from commerce_agent.commerce import idempotency
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts import shopper
 from commerce_agent.commerce.services.carts.cart import CartView
 from commerce_agent.db import Transaction
+from commerce_agent.operations.base import CART, COMMERCE, READS, Tool, ToolContext, schema
 
 
 def cart_summary(cart: dict[str, Any], store_name: str | None = None) -> dict[str, Any]:

@@ -8,7 +8,8 @@ at which model asked, what the tool is called or what the conversation said: a m
 talk its way past it, and a tool added later is covered by declaring its effect.
 
 The agent's turn (commerce_agent.agent.turn) and MCP's confirmation
-(commerce_agent.mcp.checkout) both ask this module; neither has its own rule.
+(commerce_agent.mcp.checkout) both ask this module; neither has its own rule. It lives beside
+the operations (commerce_agent.operations), not in either front end.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from commerce_agent.agent.language import detect_language
-from commerce_agent.agent.tools.base import CHANGES, Tool, ToolContext
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE, choose, names_a_language
+from commerce_agent.operations.base import CHANGES, Tool, ToolContext
 
 APPROVE = "approve"
 REJECT = "reject"
@@ -113,19 +113,3 @@ def session_locale(stated: Any, accept_language: str | None) -> str:
             if found:
                 return found
     return ""
-
-
-# How many of the shopper's latest messages tell their language (each one read with the
-# language of those before it as the default, so "yes" or an address keeps it).
-LANGUAGE_WINDOW = 5
-
-
-def shopper_locale(session_locale: str | None, user_messages: list[str]) -> str:
-    """The shopper's language: the session's locale when it carries one, else the language
-    of their latest messages."""
-    if session_locale:
-        return prompt_locale(session_locale)
-    language = DEFAULT_LOCALE
-    for message in user_messages[-LANGUAGE_WINDOW:]:
-        language = detect_language(message, language)
-    return prompt_locale(language)

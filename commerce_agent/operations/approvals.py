@@ -9,6 +9,7 @@ would fail), and writes the prompt in the shopper's locale from the i18n catalog
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -17,8 +18,11 @@ from typing import Any
 from babel import dates
 
 from commerce_agent import clock
-from commerce_agent.agent.tools.base import ToolContext, ToolFailure
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import stored
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
+from commerce_agent.commerce.capability_ids import PRODUCT_CUSTOMIZATION as CUSTOMIZATION
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders import feedback, model, refunds, rules
 from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.commerce.services.carts import cart as carts
@@ -32,13 +36,10 @@ from commerce_agent.commerce.services.checkout.placement import (
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.commerce.storage import orders as order_storage
-from commerce_agent.errors import not_found
+from commerce_agent.errors import CommerceError, not_found
 from commerce_agent.i18n.messages import translate
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
-
-ADDONS = "dev.commerce.product.addons"
-CUSTOMIZATION = "dev.commerce.product.customization"
-VARIANTS = "dev.commerce.product.variants"
+from commerce_agent.operations.base import ToolContext, ToolFailure
 
 
 def text(locale: str, key: str, **params: Any) -> str:
@@ -163,11 +164,18 @@ def _where(order: dict[str, Any], store: dict[str, Any] | None, locale: str) -> 
     return text(locale, "approval.pickup", place=place) if place else ""
 
 
-async def _order(ctx: ToolContext, order_id: str) -> dict[str, Any]:
+async def _order(ctx: ToolContext, order_id: str,
+                 problem_of: Callable[[model.OrderDoc], CommerceError | None]
+                 ) -> dict[str, Any]:
+    """The caller's order, when `problem_of` (a rule of orders/rules.py) finds nothing against
+    the call; else that problem is raised."""
     row = await order_storage.get_order(ctx.db, order_id, ctx.user().user_id)
     if row is None:
         raise ToolFailure("order_not_found", f"No order with id {order_id!r}.")
     doc = model.decode(row["doc"])
+    problem = problem_of(doc)
+    if problem is not None:
+        raise problem
     return doc
 
 
@@ -187,7 +195,7 @@ def _money(amount: Decimal, currency: str) -> dict[str, str]:
 
 def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
     """The order a `place_order` call asks for (its prompt, the tool and MCP's checkout)."""
-    return OrderRequest(args["cartId"], None, None, None, args.get("deliveryAddress"), None,
+    return OrderRequest(args["cartId"], None, None, None, stored(args.get("deliveryAddress")), None,
                         {}, None, shipping_method_id=args.get("shippingMethodId"))
 
 
@@ -217,10 +225,7 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
 
 
 async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.cancel_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.cancel_problem)
     currency = doc["total"]["currency"]
     refund = refunds.refundable(doc)
     tail = [text(locale, "approval.refund", amount=_money(refund, currency)) if refund > 0
@@ -232,10 +237,7 @@ async def cancel_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> s
 
 
 async def start_return(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.return_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.return_problem)
     requested = args.get("items") or [
         {"cartItemId": line_id, "quantity": left}
         for line_id, left in rules.returnable(doc).items() if left > 0]
@@ -274,10 +276,7 @@ def tip_value(doc: dict[str, Any], args: dict[str, Any]) -> dict[str, str]:
 
 
 async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.tip_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.tip_problem)
     store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.tip_order", amount=tip_value(doc, args), order=doc["id"],
                 store=store.name)
@@ -285,10 +284,7 @@ async def tip_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
 
 
 async def rate_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
-    problem = rules.rating_problem(doc)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"], rules.rating_problem)
     store = await _store(ctx, doc["storeId"], locale)
     head = text(locale, "approval.rate_order", stars=int(args["overall"]), order=doc["id"],
                 store=store.name)
@@ -302,12 +298,10 @@ def _day(stamp: str, locale: str) -> str:
 
 
 async def change_subscription(ctx: ToolContext, args: dict[str, Any], locale: str) -> str:
-    doc = await _order(ctx, args["orderId"])
     action = args["action"]
     now = clock.now()
-    problem = rules.subscription_problem(doc, action, now)
-    if problem is not None:
-        raise problem
+    doc = await _order(ctx, args["orderId"],
+                       lambda order: rules.subscription_problem(order, action, now))
     terms = doc["metadata"][model.SUBSCRIPTION]
     line = next((entry for entry in doc["items"] if entry["id"] == terms.get("cartItemId")),
                 doc["items"][0])

@@ -5,7 +5,7 @@ Tools acting for a user belong to a connection (`commerce`); their public name c
 
 Every tool declares its effect: it only reads (READS), it edits the user's open cart (CART),
 or it changes an existing order, return or subscription or moves money (CHANGES). A CHANGES
-tool cannot be built without its approval-prompt writer; commerce_agent.agent.policy decides
+tool cannot be built without its approval-prompt writer; commerce_agent.operations.policy decides
 from the effect alone that such a call waits for the person's approval.
 """
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from commerce_agent.agent.tools.base import READS, Tool, ToolContext, ToolFailure, schema
 from commerce_agent.commerce import money
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.operations.base import READS, Tool, ToolContext, ToolFailure, schema
 
 _AMOUNT = {"type": ["string", "number"], "pattern": r"^\d+(\.\d+)?$", "minimum": 0,
            "description": "A decimal amount, e.g. \"20\" or \"19.99\"."}

@@ -4,7 +4,7 @@ and pause, resume or cancel a subscription.
 They call the same services as POST /orders/{id}/cancel, POST /returns,
 POST /orders/{id}/tips, POST /orders/{id}/ratings and POST /orders/{id}/subscription/{action},
 each in one transaction guarded by the call's idempotency key. Every one of them changes an
-existing order (or moves money), so each asks the person first (commerce_agent.agent.policy),
+existing order (or moves money), so each asks the person first (commerce_agent.operations.policy),
 with the prompt its writer in `approvals` makes.
 """
 
@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.tools import approvals
-from commerce_agent.agent.tools.base import (
+from commerce_agent.commerce import idempotency
+from commerce_agent.commerce.orders import cancellation, feedback, lifecycle, rules, subscriptions
+from commerce_agent.commerce.orders import view as order_view
+from commerce_agent.commerce.services.returns import handling as returns
+from commerce_agent.db import Transaction
+from commerce_agent.operations import approvals
+from commerce_agent.operations.base import (
     CHANGES,
     COMMERCE,
     Tool,
@@ -21,12 +26,7 @@ from commerce_agent.agent.tools.base import (
     ToolFailure,
     schema,
 )
-from commerce_agent.agent.tools.orders import order_summary
-from commerce_agent.commerce import idempotency
-from commerce_agent.commerce.orders import cancellation, feedback, lifecycle, rules, subscriptions
-from commerce_agent.commerce.orders import view as order_view
-from commerce_agent.commerce.services.returns import handling as returns
-from commerce_agent.db import Transaction
+from commerce_agent.operations.orders import order_summary
 
 
 async def _order_change(ctx: ToolContext, route: str, args: dict[str, Any], work: Any) -> Any:

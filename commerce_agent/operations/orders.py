@@ -14,18 +14,7 @@ import base64
 import json
 from typing import Any
 
-from commerce_agent.agent.tools import approvals
-from commerce_agent.agent.tools.approvals import order_request_from_args
-from commerce_agent.agent.tools.base import (
-    CHANGES,
-    COMMERCE,
-    READS,
-    Tool,
-    ToolContext,
-    ToolFailure,
-    schema,
-)
-from commerce_agent.commerce import idempotency
+from commerce_agent.commerce import address, idempotency
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.model import RATINGS, SUBSCRIPTION, TIPPING
@@ -40,6 +29,17 @@ from commerce_agent.commerce.services.checkout.placement import (
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
+from commerce_agent.operations import approvals
+from commerce_agent.operations.approvals import order_request_from_args
+from commerce_agent.operations.base import (
+    CHANGES,
+    COMMERCE,
+    READS,
+    Tool,
+    ToolContext,
+    ToolFailure,
+    schema,
+)
 
 TEST_CARD = "4242424242424242"
 # The idempotency route under which a call records the intent it charged.
@@ -182,12 +182,6 @@ async def list_orders(ctx: ToolContext, args: dict[str, Any]) -> Any:
                        for row in rows], "total": total_count(total)}
 
 
-_ADDRESS = {"type": "object", "properties": {
-    "address": {"type": "string", "minLength": 1, "maxLength": 500},
-    "countryCode": {"type": "string", "pattern": "^[A-Za-z]{2}$"}},
-    "required": ["address"], "additionalProperties": False}
-
-
 def tools() -> list[Tool]:
     return [
         Tool("place_order",
@@ -195,7 +189,7 @@ def tools() -> list[Tool]:
              "need a deliveryAddress; shippingMethodId picks one of the cart's "
              "shippingOptions (default: the cart's choice, else the store's first). The user "
              "is asked to approve the payment first.",
-             schema({"cartId": {"type": "string"}, "deliveryAddress": _ADDRESS,
+             schema({"cartId": {"type": "string"}, "deliveryAddress": address.json_schema(),
                      "shippingMethodId": {"type": "string", "minLength": 1,
                                           "maxLength": 100}}, ["cartId"]),
              place, COMMERCE, effect=CHANGES, approval=approvals.place_order),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from commerce_agent.agent.tools import carts, catalog, lifecycle, orders, stores
-from commerce_agent.agent.tools.base import Tool
+from commerce_agent.operations import carts, catalog, lifecycle, orders, stores
+from commerce_agent.operations.base import Tool
 
 
 def all_tools() -> list[Tool]:

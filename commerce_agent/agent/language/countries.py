@@ -1,0 +1,55 @@
+"""Countries named in a shopper's words ("do you ship to Canada?", "livrez-vous en Allemagne ?",
+"ドイツに発送できますか？") and country names to show, from Babel's CLDR territory names.
+
+Babel is already the project's locale library (money and dates); its territory names in
+English, French and Japanese are the table, so no list of ours grows with the stores' areas.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from babel import Locale
+
+_LANGUAGES = ("en", "fr", "ja")
+# Everyday names CLDR does not list as a territory's name.
+_EXTRA = {"usa": "US", "america": "US", "the states": "US", "uk": "GB", "england": "GB",
+          "scotland": "GB", "wales": "GB", "britain": "GB", "great britain": "GB",
+          "holland": "NL", "etats-unis": "US", "angleterre": "GB", "アメリカ": "US",
+          "イギリス": "GB", "米国": "US", "英国": "GB"}
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+@lru_cache(maxsize=1)
+def _names() -> tuple[re.Pattern[str], dict[str, str]]:
+    table: dict[str, str] = {}
+    for language in _LANGUAGES:
+        for code, name in Locale.parse(language).territories.items():
+            if len(code) == 2 and code.isalpha() and code not in ("ZZ", "EU", "UN", "EZ"):
+                table.setdefault(_fold(name), code)
+    table.update(_EXTRA)
+    spellings = sorted(table, key=len, reverse=True)
+    latin = "|".join(re.escape(name) for name in spellings if name.isascii())
+    other = "|".join(re.escape(name) for name in spellings if not name.isascii())
+    return re.compile(rf"(?<![\w-])(?:{latin})(?![\w-])|{other}"), table
+
+
+def country_named(text: str) -> str | None:
+    """The ISO code of the first country `text` names, or None."""
+    pattern, table = _names()
+    found = pattern.search(_fold(text))
+    return table[found.group()] if found else None
+
+
+def country_name(code: str, language: str) -> str:
+    """The country's name in `language` ("CA" → "Canada", "カナダ"), else the code."""
+    try:
+        return str(Locale.parse(language).territories.get(code.upper(), code))
+    except (ValueError, TypeError):
+        return code

@@ -1,0 +1,56 @@
+"""Answers about an item from its own data: "is it dishwasher safe?", "what's in the lasagna?",
+"does the diavola have salami?", "how heavy is it?", "how big is the plate?".
+
+The item's description is split into sentences and the ones sharing a word (singular, accents
+folded, a typo forgiven) with the question are the answer; weight and dimensions come from the
+item's physical properties when the question asks about weight or size, in any of en/fr/ja.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from commerce_agent.agent.language.fuzzy import similarity
+from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted.messages import say
+
+PHYSICAL = "dev.commerce.product.physical_properties"
+_WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
+_SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
+                   r"deep|depth|measure|measurements?|taille|grande?|hauteur|largeur|longueur)\b|"
+                   r"大きさ|サイズ|寸法|高さ|幅")
+# Words of a question that say nothing about the item ("is it", "does it have", "safe").
+_QUESTION_WORDS = frozenset("""
+does have contain contains made safe use used inside put go goe any there come with
+contient contenir fait faite avec dedans passer est-ce sans
+""".split())
+
+
+def _sentences(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"(?<=[.!?。])\s+", text) if part.strip()]
+
+
+def _fits(asked: frozenset[str], sentence: str) -> bool:
+    mine = set(words.words(sentence))
+    return any(word in mine or any(len(word) > 4 and similarity(word, other) >= 85
+                                   for other in mine) for word in asked)
+
+
+def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
+    """The sentences of the item's data that answer `question` (none when it asks nothing the
+    data says)."""
+    asked = words.content_words(question) - words.content_words(str(item.get("name", ""))) - \
+        _QUESTION_WORDS
+    found = [sentence for sentence in _sentences(str(item.get("description", "")))[1:]
+             if asked and _fits(asked, sentence)]
+    physical = choices.meta(item, PHYSICAL)
+    folded = words.fold(question)
+    weight = physical.get("weight") if isinstance(physical.get("weight"), dict) else None
+    if weight and _WEIGHT.search(folded):
+        found.append(say(lang, "weighs", weight=f"{weight.get('value')} {weight.get('unit')}"))
+    size = physical.get("dimensions") if isinstance(physical.get("dimensions"), dict) else None
+    if size and _SIZE.search(folded):
+        sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
+        found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
+    return found
