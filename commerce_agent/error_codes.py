@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     "subscription_not_found": 404,
     "user_not_found": 404,
     "variant_not_found": 404,
+    "message_not_found": 404,
     "webhook_delivery_not_found": 404,
     "webhook_not_found": 404,
     # Requests the Commerce API refuses.
@@ -70,6 +71,7 @@ STATUS: dict[str, int] = {
     "idempotency_key_reused": 409,
     "insufficient_stock": 409,
     "invalid_transition": 409,
+    "currency_locked": 409,
     "order_already_rated": 409,
     "order_already_tipped": 409,
     "order_items_unavailable": 409,

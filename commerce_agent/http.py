@@ -119,6 +119,15 @@ async def decode_body(request: Request, decoder: msgspec.json.Decoder[T]) -> T:
     raise _refusal(failure) from None
 
 
+def convert(value: Any, kind: type[T]) -> T:
+    """`value` (built from a form's fields) as the struct `kind`, every failure a 400 naming
+    the field, as for a JSON body."""
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError as exc:
+        raise _refusal(exc) from None
+
+
 def _whole(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)

@@ -136,6 +136,24 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                                                 tags=("Web app",)),
     ("GET", "/shop/cart"): Operation(page("The carts and checkout page.", 200),
                                      tags=("Web app",)),
+    ("POST", "/shop/cart"): Operation(
+        {303: redirect("Done: back to the cart page, which says what changed (a guest's "
+                       "first add sets the guest cart cookie)."),
+         **page("The cart page again with the reason as an alert, nothing changed (403: the "
+                "form expired; 404: no such cart, line or item for this shopper)",
+                400, 403, 404, 409, 413)},
+        form={**CSRF,
+              "action": "add, update, remove, promotion or shipping.",
+              "store_id": "The item's store (add).", "item_id": "The item (add).",
+              "variant": "The variant (add, optional).", "addon": "An add-on (add, repeated).",
+              "notes": "Notes for the line (add, optional).", "slot": "A time slot (add).",
+              "cart_id": "The cart (update, remove, promotion, shipping).",
+              "line_id": "The line (update, remove).", "quantity": "Quantity (add, update).",
+              "code": "Promotion code (promotion).",
+              "shippingMethodId": "Shipping option (shipping)."},
+        required_form=("csrf_token",), tags=("Web app",),
+        description="The cart page's forms without JavaScript: one change to the shopper's "
+                    "carts through the same cart services as the API."),
     ("GET", "/shop/orders"): Operation(page("The orders page.", 200), tags=("Web app",)),
     ("GET", "/shop/orders/{order_id}"): Operation(page("A live order page.", 200),
                                                   tags=("Web app",)),
@@ -157,14 +175,77 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                      "image/svg+xml", headers=("ETag",)),
          304: Answer("Not modified (If-None-Match).", None, headers=("ETag",))},
         tags=("Web app",)),
-    # --- merchant console (commerce_agent/web/console.py, docs/web.md) ----------------------
-    **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts).",
-                                     200, 403), tags=("Web app",))
+    # --- merchant console (commerce_agent/web/console/, docs/decisions.md) -----------------
+    **{("GET", path): Operation(page(f"Merchant console: {what} (403 for customer accounts; "
+                                     "signed out, a sign-in prompt).", 200, 403, 404),
+                                tags=("Web app",))
        for path, what in (("/console", "the orders board"),
                           ("/console/catalog", "items, variants, stock and prices"),
                           ("/console/import", "catalog import"), ("/console/returns", "returns"),
-                          ("/console/webhooks", "webhooks and their delivery log"),
-                          ("/console/store", "store settings and promotion codes"))},
+                          ("/console/webhooks", "webhooks"),
+                          ("/console/webhooks/{webhook_id}", "a webhook's delivery log"),
+                          ("/console/store", "store settings and promotion codes"),
+                          ("/console/mail", "the kept order mail"),
+                          ("/console/mail/{message_id}", "one message"))},
+    **{("POST", path): Operation(
+        {303: redirect("Done: back to the page, which says what changed (signed out: on "
+                       "to the sign-in page)."),
+         **page("The page again with the problem beside its field, nothing changed (403: "
+                "the form expired or a customer account; 404: not the merchant's)",
+                400, 403, 404, 409, 413),
+         **({200: Answer(ok_text, str, HTML)} if ok_text else {})},
+        form={**CSRF, **fields}, required_form=("csrf_token",), tags=("Web app",),
+        description=what)
+       for path, what, fields, ok_text in (
+           ("/console/orders/{order_id}/{action}",
+            "One of the order's merchant actions (ship, ready_for_pickup, advance, cancel).",
+            {"carrier": "Carrier (ship).", "trackingNumber": "Tracking number (ship).",
+             "trackingUrl": "Tracking URL (ship, optional).",
+             "reason": "Reason for the customer (cancel, optional)."}, ""),
+           ("/console/items/{item_id}/{action}",
+            "Change an item: details, price, stock, adjust, variant, archive, restore.",
+            {"variantId": "The variant (price, stock, adjust).", "name": "Name.",
+             "description": "Description.", "amount": "Price.", "quantity": "Units on hand "
+             "(empty: not counted).", "delta": "Units to add (negative: remove).",
+             "values": "Option values of a new variant, separated by /.",
+             "options": "Option names of an item's first variant.", "stock": "Stock."}, ""),
+           ("/console/returns/{return_id}/{action}",
+            "Decide a return: approve, reject, receive, refund.", {}, ""),
+           ("/console/webhooks", "Subscribe a URL (the answer shows its signing secret once).",
+            {"url": "Endpoint URL.", "description": "Description.",
+             "event:*": "Every event (or event:<name> for each one)."},
+            "The subscription made, with its signing secret shown once."),
+           ("/console/webhooks/{webhook_id}/delete", "Delete a subscription.", {}, ""),
+           ("/console/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
+            "Send a delivery's event again.", {}, ""),
+           ("/console/stores/{store_id}/settings",
+            "Store settings: name, currency, delivery areas, pickup address, shipping fee.",
+            {"name": "Name.", "currency": "Currency (ISO 4217).",
+             "confirmCurrency": "Confirms prices keep their numbers in a new currency.",
+             "deliveryAreas": "Country codes, comma separated.",
+             "address": "Pickup address.", "shippingFee": "Flat shipping fee.",
+             "simulate": "Let the fulfillment simulator move new orders."}, ""),
+           ("/console/stores/{store_id}/promotions", "Create or replace a promotion code.",
+            {"code": "Code.", "type": "percentage or fixed_amount.", "value": "Value.",
+             "description": "Description.", "minimumSubtotal": "Minimum subtotal.",
+             "startsAt": "Start (UTC).", "expiresAt": "End (UTC).",
+             "perUserLimit": "Uses per customer."}, ""),
+           ("/console/stores/{store_id}/promotions/{code}/delete", "Delete a promotion code.",
+            {}, ""))},
+    **{("POST", path): Operation(
+        {303: redirect("Done: back to the page, which says what changed."),
+         200: Answer(ok_text, str, HTML),
+         **page("The page again with the problem beside its field, nothing changed",
+                400, 403, 404, 413, 415)},
+        raw_body={"multipart/form-data": fields}, tags=("Web app",), description=what)
+       for path, what, fields, ok_text in (
+           ("/console/catalog/items", "A new item (multipart: its image file with it).",
+            "csrf_token, store, name, description, price, stock, fulfillmentType, options, "
+            "variants (one a line: values / …, price, stock), imageFile, image (URL).",
+            "Not used: a new item answers 303."),
+           ("/console/import", "Import a catalog file into a store (all or nothing).",
+            "csrf_token, store, file (a Shopify or WooCommerce CSV, or a JSON store file), "
+            "dryRun.", "A dry run's counts (nothing changed)."))},
     # --- catalog ------------------------------------------------------------------------
     ("GET", "/stores"): Operation(ok(models.StoreList, PAGE_OK), query=PAGE,
                                   tags=("Catalog",)),

@@ -1,5 +1,6 @@
 """The merchant console in a real browser (Debian's chromium driven by Playwright) against a
-live server, beside a customer's browser: shipping an order with a tracking number shows on the
+live server, beside a customer's browser: the board (rendered on the server, refreshed by its
+script) shows a new order by itself; shipping it with a tracking number by form shows on the
 customer's open order page without a reload; stock and price edits, a webhook subscription
 with its delivery log, a catalog import dry run, and a return decided through the console.
 Launch, sign-in and checkout come from tests/browser/test_web_browser.py."""
@@ -71,14 +72,13 @@ def test_a_shipped_order_shows_its_tracking_number_on_the_customers_open_page(
     card.wait_for()
     assert console.evaluate("window.sameDocument") is True
     browser.screenshot(console, "console-orders")
-    card.get_by_role("button", name="Ship…").click()
-    card.get_by_label("Carrier").fill("UPS")
-    card.get_by_label("Tracking number").fill(TRACKING_NUMBER)
+    card.get_by_text("Ship with a tracking number…").click()
+    card.get_by_label("Carrier", exact=True).fill("UPS")
+    card.get_by_label("Tracking number", exact=True).fill(TRACKING_NUMBER)
     card.get_by_role("button", name="Ship with this tracking number").click()
     console.locator(f'[data-order-id="{order_id}"][data-status="in_transit"]').wait_for()
-    # The focus stays with the order just shipped (keyboard users keep their place).
-    console.wait_for_function("id => document.activeElement.dataset.orderId === id",
-                              arg=order_id)
+    # The form posts and the page comes back at the order just shipped.
+    assert console.evaluate("location.hash") == f"#order-{order_id}"
 
     customer.locator("#tracking-body", has_text=TRACKING_NUMBER).wait_for()
     customer.locator("#order-status", has_text="in transit").wait_for()
@@ -101,9 +101,9 @@ def test_a_shipped_order_shows_its_tracking_number_on_the_customers_open_page(
     customer.wait_for_url(re.compile(r"/shop/orders/ord_(?!" + order_id[4:] + ")"))
     second = customer.url.rsplit("/", 1)[-1]
     card = console.locator(f'[data-order-id="{second}"]')
-    card.get_by_role("button", name="Cancel…").click()
+    card.get_by_text("Cancel and refund…").click()
     card.get_by_label("Reason for the customer (optional)").fill("Out of glaze, sorry")
-    card.get_by_role("button", name="Cancel and refund").click()
+    card.get_by_role("button", name="Cancel and refund", exact=True).click()
     console.locator(f'[data-order-id="{second}"][data-status="cancelled"]').wait_for()
     customer.locator("#order-status", has_text="cancelled").wait_for()
     assert read(server, f"/orders/{second}", "alice@example.com")["status"] == "cancelled"
@@ -123,8 +123,8 @@ def test_stock_and_price_edits_webhook_log_and_an_import_dry_run(
     page.goto("/console/catalog")
     row = page.locator('[data-key="var_mug_blue_16oz"]')
     row.get_by_label("Set stock to").fill("7")
-    row.get_by_role("button", name="Set").click()
-    page.get_by_text("7 in stock.").first.wait_for()
+    row.get_by_role("button", name="Set", exact=True).click()
+    page.locator('[data-key="var_mug_blue_16oz"] [data-stock="7"]').wait_for()
     row = page.locator('[data-key="var_mug_blue_16oz"]')
     row.get_by_label("Add (or remove, with −)").fill("-2")
     row.get_by_role("button", name="Adjust").click()
@@ -148,7 +148,7 @@ def test_stock_and_price_edits_webhook_log_and_an_import_dry_run(
 
     # The stock changes were sent to the subscription: its log, and a redelivery.
     page.goto("/console/webhooks")
-    page.get_by_role("button", name="Delivery log of http://127.0.0.1:9/hook").click()
+    page.get_by_role("link", name="Delivery log of http://127.0.0.1:9/hook").click()
     rows = page.locator("#delivery-rows tr[data-delivery-id]")
     rows.first.wait_for()
     before = rows.count()

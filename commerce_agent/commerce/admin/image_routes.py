@@ -9,24 +9,17 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent import clock
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
 from commerce_agent.commerce.admin.uploads import read_upload
-from commerce_agent.commerce.storage import images as storage
+from commerce_agent.commerce.shop import images
 from commerce_agent.errors import validation_error
 from commerce_agent.http import json_response
-from commerce_agent.ids import new_id
 from commerce_agent.routing import Route
 
-MAX_IMAGE_BYTES = 2 * 1024 * 1024
-# media type → how its files start
-SIGNATURES: dict[str, tuple[bytes, ...]] = {
-    "image/png": (b"\x89PNG\r\n\x1a\n",),
-    "image/jpeg": (b"\xff\xd8\xff",),
-    "image/gif": (b"GIF87a", b"GIF89a"),
-    "image/webp": (b"RIFF",),
-}
+MAX_IMAGE_BYTES = images.MAX_IMAGE_BYTES
+SIGNATURES = images.SIGNATURES
+media_of = images.media_of
 
 
 class UploadedImage(msgspec.Struct):
@@ -36,14 +29,6 @@ class UploadedImage(msgspec.Struct):
     url: str
     mediaType: str
     size: int
-
-
-def media_of(data: bytes) -> str | None:
-    """The image type `data` is, by its first bytes, or None."""
-    for media, starts in SIGNATURES.items():
-        if data.startswith(starts) and (media != "image/webp" or data[8:12] == b"WEBP"):
-            return media
-    return None
 
 
 async def _read_image(request: Request) -> tuple[str, bytes]:
@@ -62,9 +47,8 @@ async def upload_image(request: Request) -> Response:
     db, store_id = request.app.state.db, request.path_params["store_id"]
     await access.own_store(db, principal, store_id)
     media, data = await _read_image(request)
-    image_id = new_id("img")
     async with db.transaction() as tx:
-        await storage.insert_image(tx, image_id, store_id, media, data, clock.now_iso())
+        image_id = await images.store_image(tx, store_id, media, data)
     return json_response(UploadedImage(image_id, f"/images/{image_id}", media, len(data)),
                          status=201, headers={"Location": f"/images/{image_id}"})
 

@@ -12,7 +12,7 @@ from commerce_agent.commerce.admin.import_routes import ImportResult
 from commerce_agent.commerce.admin.item_routes import Identifier
 from commerce_agent.commerce.admin.mail_routes import MailMessage
 from commerce_agent.commerce.admin.store_routes import PromotionCode
-from commerce_agent.commerce.orders.model import OrderStatus
+from commerce_agent.commerce.orders.model import MerchantOrder, OrderStatus
 from commerce_agent.commerce.services.returns.handling import ReturnStatus
 from commerce_agent.commerce.shop.checks import ItemStatus
 from commerce_agent.openapi import models
@@ -74,6 +74,11 @@ class MailList(msgspec.Struct):
     pagination: models.Pagination
 
 
+class AdminOrderList(msgspec.Struct):
+    orders: list[MerchantOrder]
+    pagination: models.Pagination
+
+
 class ReturnList(msgspec.Struct):
     returns: list[models.Return]
     pagination: models.Pagination
@@ -123,11 +128,11 @@ ADMIN_OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/admin/items/{item_id}/stock/adjustments"): _op(
         ok(AdminItem), description=_ADMIN + " 409 insufficient_stock when the adjustment "
         "would take stock below zero (nothing changes)."),
-    ("GET", "/admin/orders"): _op(ok(models.OrderList), _STORE_FILTER, _ORDER_STATUS, *PAGE),
-    ("GET", "/admin/orders/{order_id}"): _op(ok(models.Order)),
-    ("POST", "/admin/orders/{order_id}/advance"): _op(ok(models.Order)),
-    ("POST", "/admin/orders/{order_id}/ready-for-pickup"): _op(ok(models.Order)),
-    ("POST", "/admin/orders/{order_id}/cancel"): _op(ok(models.Order)),
+    ("GET", "/admin/orders"): _op(ok(AdminOrderList), _STORE_FILTER, _ORDER_STATUS, *PAGE),
+    ("GET", "/admin/orders/{order_id}"): _op(ok(MerchantOrder)),
+    ("POST", "/admin/orders/{order_id}/advance"): _op(ok(MerchantOrder)),
+    ("POST", "/admin/orders/{order_id}/ready-for-pickup"): _op(ok(MerchantOrder)),
+    ("POST", "/admin/orders/{order_id}/cancel"): _op(ok(MerchantOrder)),
     ("GET", "/admin/mail"): _op(ok(MailList), _STORE_FILTER, *PAGE),
     ("GET", "/admin/returns"): _op(ok(ReturnList), _STORE_FILTER, _RETURN_STATUS, *PAGE),
     ("POST", "/admin/returns/{return_id}/approve"): _op(_RETURN_OK),

@@ -4,10 +4,7 @@ reject, receive and refund returns."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
-from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -15,7 +12,7 @@ from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal
 from commerce_agent.commerce.orders import lifecycle
 from commerce_agent.commerce.orders import view as order_view
-from commerce_agent.commerce.orders.model import STATUSES, OrderStatus
+from commerce_agent.commerce.orders.model import STATUSES
 from commerce_agent.commerce.pagination import (
     COUNT_CAP,
     pagination,
@@ -29,24 +26,8 @@ from commerce_agent.db import Transaction
 from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response, read_body
 from commerce_agent.routing import Route
-from commerce_agent.struct_rules import NOT_SPACE
 
-
-class AdvanceOrder(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """Empty: the next status. With trackingNumber: ship now with that carrier and number."""
-
-    to: OrderStatus | None = None
-    carrier: Annotated[str, Meta(min_length=1, max_length=100)] | None = None
-    trackingNumber: Annotated[str, Meta(min_length=1, max_length=100,
-                                        pattern=r"^[A-Za-z0-9 _./-]+$")] | None = None
-    trackingUrl: Annotated[str, Meta(max_length=2048,
-                                     pattern=rf"^https?://{NOT_SPACE}+$")] | None = None
-
-
-class CancelOrder(msgspec.Struct, forbid_unknown_fields=True):
-    reason: Annotated[str, Meta(max_length=500)] | None = None
-
-
+AdvanceOrder, CancelOrder = service.AdvanceOrder, service.CancelOrder
 _advance = msgspec.json.Decoder(AdvanceOrder)
 _cancel = msgspec.json.Decoder(CancelOrder)
 
@@ -77,7 +58,7 @@ async def list_orders(request: Request) -> Response:
     rows = await storage.orders(db, stores, status, page.limit + 1, offset=page.offset,
                                 key=page.key, backward=page.backward)
     total = await storage.count_orders(db, stores, status, COUNT_CAP + 1)
-    return json_response(order_view.listing(page, rows, total))
+    return json_response(order_view.listing(page, rows, total, merchant=True))
 
 
 async def get_order(request: Request) -> Response:
@@ -86,7 +67,7 @@ async def get_order(request: Request) -> Response:
     db, order_id = request.app.state.db, request.path_params["order_id"]
     await access.own_order(db, principal, order_id)
     _, doc = await lifecycle.load(db, order_id)
-    return json_response(order_view.render(doc))
+    return json_response(order_view.render_for_merchant(doc))
 
 
 async def advance_order(request: Request) -> Response:
@@ -102,7 +83,7 @@ async def advance_order(request: Request) -> Response:
         doc = await service.advance(tx, order_id, base_url, to=body.to, carrier=body.carrier,
                                     tracking_number=body.trackingNumber,
                                     tracking_url=body.trackingUrl)
-        return json_response(order_view.render(doc))
+        return json_response(order_view.render_for_merchant(doc))
 
     return await write(request, principal, work)
 
@@ -114,7 +95,8 @@ async def ready_for_pickup(request: Request) -> Response:
 
     async def work(tx: Transaction) -> Response:
         await access.own_order(tx, principal, order_id)
-        return json_response(order_view.render(await service.ready_for_pickup(tx, order_id)))
+        doc = await service.ready_for_pickup(tx, order_id)
+        return json_response(order_view.render_for_merchant(doc))
 
     return await write(request, principal, work)
 
@@ -129,7 +111,7 @@ async def cancel_order(request: Request) -> Response:
     async def work(tx: Transaction) -> Response:
         await access.own_order(tx, principal, order_id)
         doc = await service.cancel(tx, order_id, body.reason)
-        return json_response(order_view.render(doc))
+        return json_response(order_view.render_for_merchant(doc))
 
     return await write(request, principal, work)
 

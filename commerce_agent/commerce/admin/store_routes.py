@@ -3,27 +3,19 @@ catalogs, and promotion codes."""
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
-from commerce_agent.commerce import money
 from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.admin import access
 from commerce_agent.commerce.admin.access import merchant_principal, owned, owned_write
-from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as CONSTRAINTS
 from commerce_agent.commerce.capability_ids import STORE_INFO as INFO
-from commerce_agent.commerce.capability_ids import STORE_POLICIES as POLICIES
-from commerce_agent.commerce.capability_ids import STORE_SHIPPING as SHIPPING
-from commerce_agent.commerce.capability_ids import STORE_TAXATION
 from commerce_agent.commerce.catalog_import.source import slug
-from commerce_agent.commerce.services.carts import charges
-from commerce_agent.commerce.shop import checks, writes
-from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.commerce.shop import checks, stores, writes
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.commerce.writes import write
 from commerce_agent.db import Transaction
@@ -31,48 +23,20 @@ from commerce_agent.errors import not_found, validation_error
 from commerce_agent.http import decode_body, json_response
 from commerce_agent.ids import new_id
 from commerce_agent.routing import Route
-from commerce_agent.struct_rules import Rule, Ruled
 
 Identifier = Annotated[str, Meta(pattern=checks.ID_PATTERN.pattern)]
 PromotionCode = Annotated[str, Meta(pattern=checks.CODE_PATTERN.pattern)]
-Name = Annotated[str, Meta(min_length=1, max_length=checks.MAX_NAME)]
-Description = Annotated[str, Meta(max_length=checks.MAX_DESCRIPTION)]
-Document = Annotated[dict[str, Any], Meta(max_length=100)]
+Name = stores.Name
+Description = stores.Description
+Document = stores.Document
 
 
 class NewStore(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     name: Name
-    # checks.currency_problem refuses the codes outside the enum (with its own reason)
-    currency: Annotated[str, Meta(pattern="^[A-Z]{3}$", extra_json_schema={
-        "enum": sorted(money.CURRENCIES)})]
+    currency: stores.Currency
     id: Identifier | None = None
     description: Description = ""
     location: Address | None = None
-
-
-class Taxation(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """The store's one tax rate (`dev.commerce.store.taxation`; services/carts/charges.py)."""
-
-    rate: Annotated[str, Meta(pattern=r"^(100(\.0+)?|\d{1,2}(\.\d+)?)$")] | \
-        Annotated[float, Meta(ge=0, le=100)]  # a percentage
-    taxOnShipping: bool = False
-    name: str = ""
-
-
-class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
-    """Fields to change. info, policies, shipping and constraints replace the store's
-    dev.commerce.store.* documents (docs/sample-data.md, "Store metadata")."""
-
-    name: Name | UnsetType = UNSET
-    description: Description | UnsetType = UNSET
-    location: Address | UnsetType = UNSET
-    info: Document | UnsetType = UNSET
-    policies: Document | UnsetType = UNSET
-    shipping: Document | UnsetType = UNSET
-    constraints: Document | UnsetType = UNSET
-    # Let the fulfillment simulator move this store's new orders (the sample stores do).
-    simulateFulfillment: bool | UnsetType = UNSET
-    taxation: Taxation | UnsetType = UNSET
 
 
 class NewCatalog(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -87,26 +51,10 @@ class CatalogPatch(msgspec.Struct, forbid_unknown_fields=True):
     metadata: Document | UnsetType = UNSET
 
 
-class PromotionPut(Ruled, forbid_unknown_fields=True, omit_defaults=True):
-    # (a fixed amount's digits depend on the store's currency: checks.promotion_problems)
-    rules = (Rule({"if": {"properties": {"type": {"const": "percentage"}}},
-                   "then": {"properties": {"value": {"pattern": checks.PERCENTAGE.pattern}}}},
-                  lambda: validation_error("/value", "must be a percentage from 0.01 to 100")),)
-
-    type: Literal["percentage", "fixed_amount"]
-    value: Annotated[str, Meta(max_length=20)]
-    description: Annotated[str, Meta(max_length=500)] = ""
-    minimumSubtotal: Annotated[str, Meta(max_length=20)] | None = None
-    startsAt: Annotated[str, Meta(max_length=40)] | None = None
-    expiresAt: Annotated[str, Meta(max_length=40)] | None = None
-    # How many of one customer's orders may use the code (not cancelled ones); none: no limit.
-    perUserLimit: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None
-
-
 _new_store = msgspec.json.Decoder(NewStore)
-_store_patch = msgspec.json.Decoder(StorePatch)
+_store_patch = msgspec.json.Decoder(stores.StorePatch)
 _new_catalog = msgspec.json.Decoder(NewCatalog)
-_promotion = msgspec.json.Decoder(PromotionPut)
+_promotion = msgspec.json.Decoder(stores.PromotionPut)
 _catalog_patch = msgspec.json.Decoder(CatalogPatch)
 
 
@@ -114,45 +62,13 @@ async def _store_doc(tx: Any, store_id: str) -> dict[str, Any]:
     return await writes.admin_store(tx, store_id)
 
 
-def _check_shipping(shipping: dict[str, Any]) -> None:
-    areas = shipping.get("deliveryAreas", [])
-    if not isinstance(areas, list):
-        raise validation_error("/shipping/deliveryAreas", "must be a list of country codes")
-    for index, area in enumerate(areas):
-        if not isinstance(area, str) or not re.fullmatch(r"[A-Z]{2}", area):
-            raise validation_error(f"/shipping/deliveryAreas/{index}",
-                                   "must be an ISO 3166 alpha-2 country code", str(area))
-    problem = charges.shipping_problem(shipping)
-    if problem is not None:
-        raise validation_error(f"/shipping{problem[0]}", problem[1])
-
-
-def _check_constraints(constraints: dict[str, Any], currency: str) -> None:
-    minimum = constraints.get("minimumOrderValue")
-    if minimum is not None:
-        if not isinstance(minimum, dict):
-            raise validation_error("/constraints/minimumOrderValue", "must be Money")
-        reason = checks.amount_problem(minimum.get("amount"), currency)
-        if reason or minimum.get("currency") != currency:
-            raise validation_error("/constraints/minimumOrderValue/amount",
-                                   reason or f"must be in the store's currency {currency}")
-    items = constraints.get("maxCartItems")
-    if items is not None and (not isinstance(items, int) or isinstance(items, bool)
-                              or not 1 <= items <= 1000):
-        raise validation_error("/constraints/maxCartItems", "must be 1 to 1000")
-    stacking = constraints.get("promotions", {}).get("stackingPolicy")
-    if stacking is not None and stacking not in ("none", "all"):
-        raise validation_error("/constraints/promotions/stackingPolicy", "must be none or all",
-                               str(stacking))
-
-
 async def list_stores(request: Request) -> Response:
     """List the merchant's stores."""
     principal = await merchant_principal(request)
     db = request.app.state.db
-    stores = [await _store_doc(db, store_id)
+    found = [await _store_doc(db, store_id)
               for store_id in await access.store_ids(db, principal)]
-    return json_response({"stores": stores})
+    return json_response({"stores": found})
 
 
 async def create_store(request: Request) -> Response:
@@ -189,32 +105,9 @@ async def get_store(request: Request) -> Response:
 async def update_store(request: Request) -> Response:
     """Edit a store: name, description, location, info, policies, shipping, constraints."""
 
-    async def work(tx: Transaction, store: access.Target[None, StorePatch]) -> Response:
-        store_id, body = store.id, store.body
-        row = await catalog_storage.get_store(tx, store_id)
-        assert row is not None
-        changes: dict[str, Any] = {}
-        metadata: dict[str, Any] = {}
-        for key, value in msgspec.structs.asdict(body).items():
-            if value is UNSET:
-                continue
-            name = {"info": INFO, "policies": POLICIES, "shipping": SHIPPING,
-                    "constraints": CONSTRAINTS, "taxation": STORE_TAXATION}.get(key)
-            if name is None:
-                changes[key] = msgspec.to_builtins(value)
-            else:
-                metadata[name] = {**msgspec.to_builtins(value), "_version": "1.0"}
-        if SHIPPING in metadata:
-            _check_shipping(metadata[SHIPPING])
-        if STORE_TAXATION in metadata:
-            problem = charges.taxation_problem(metadata[STORE_TAXATION])
-            if problem is not None:
-                raise validation_error(f"/taxation{problem[0]}", problem[1])
-        if CONSTRAINTS in metadata:
-            _check_constraints(metadata[CONSTRAINTS], str(row["currency"]))
-        if metadata:
-            changes["metadata"] = metadata
-        return json_response(await writes.update_store(tx, store_id, changes))
+    async def work(tx: Transaction, store: access.Target[None, stores.StorePatch]
+                   ) -> Response:
+        return json_response(await stores.update(tx, store.id, store.body))
 
     return await owned_write(request, access.own_store, "store_id", work, _store_patch)
 
@@ -268,15 +161,9 @@ async def put_promotion(request: Request) -> Response:
     """Create or replace a promotion code of the store."""
     code = request.path_params["code"]
 
-    async def work(tx: Transaction, store: access.Target[None, PromotionPut]) -> Response:
-        store_id = store.id
-        row = await catalog_storage.get_store(tx, store_id)
-        assert row is not None
-        promotion = {"code": code.upper(), **msgspec.to_builtins(store.body)}
-        problems = checks.promotion_problems(promotion, str(row["currency"]))
-        if problems:
-            raise checks.refusal(problems)
-        created = await writes.put_promotion(tx, store_id, promotion)
+    async def work(tx: Transaction, store: access.Target[None, stores.PromotionPut]
+                   ) -> Response:
+        promotion, created = await stores.put_promotion(tx, store.id, code, store.body)
         return json_response(promotion, status=201 if created else 200)
 
     return await owned_write(request, access.own_store, "store_id", work, _promotion)

@@ -72,6 +72,22 @@ class Action(msgspec.Struct):
     title: str | None = None
 
 
+MerchantActionId = Literal["ship", "ready_for_pickup", "advance", "cancel"]
+
+
+class MerchantAction(msgspec.Struct, omit_defaults=True):
+    """What the store's merchant may do with an order now (`rules.merchant_actions`): POST
+    `href` with a JSON body of `fields` (all optional but `trackingNumber` of `ship`);
+    `advance` moves the order to `to`."""
+
+    id: MerchantActionId
+    href: str
+    title: str
+    method: str = "POST"
+    to: OrderStatus | None = None
+    fields: list[str] = []
+
+
 class OrderLine(msgspec.Struct):
     """One line of an order, as it was in the cart when the order was placed."""
 
@@ -113,6 +129,12 @@ class Order(msgspec.Struct):
     metadata: Metadata | None = None
     deliveryAddress: Address | None = None
     billingAddress: Address | None = None
+
+
+class MerchantOrder(Order):
+    """An order as the admin API answers it: `Order` plus what its merchant may do now."""
+
+    merchantActions: list[MerchantAction] = []
 
 
 # The stored document, decoded: the shape of `Order` (without `actions`), as a dict.

@@ -33,7 +33,9 @@ from commerce_agent.commerce.orders.model import (
     RATINGS,
     SUBSCRIPTION,
     TIPPING,
+    MerchantActionId,
     OrderDoc,
+    OrderStatus,
 )
 from commerce_agent.errors import CommerceError
 
@@ -83,6 +85,37 @@ def move_problem(doc: OrderDoc, to: str) -> CommerceError | None:
         details=[{"type": "business_logic", "field": "/status", "value": to,
                   "resourceId": doc.get("id"), "reason": f"not allowed from {current}"}],
         params={"from": current, "to": to})
+
+
+PICKUP_METHODS = ("store_pickup", "kitchen_pickup")
+# The merchant's next status by hand (the console's "advance" button; `ship` sets tracking).
+_NEXT: dict[str, OrderStatus] = {"processing": "in_transit", "in_transit": "completed"}
+
+
+def merchant_next_status(doc: OrderDoc) -> OrderStatus | None:
+    """Where the merchant's plain "advance" takes the order (None: nowhere by hand). A pending
+    order waits for its payment, so the merchant never advances it."""
+    status = str(doc.get("status"))
+    if status == "confirmed":
+        return "processing" if ships(doc) else "completed"
+    return _NEXT.get(status)
+
+
+def merchant_actions(doc: OrderDoc) -> list[MerchantActionId]:
+    """What the store's merchant may do with the order now, in the order a console shows them:
+    ship it with a tracking number, say a pickup order is ready, move it on, cancel it. Each
+    appears exactly when the admin route it names would accept it."""
+    status = doc.get("status")
+    found: list[MerchantActionId] = []
+    if status in ("confirmed", "processing") and ships(doc):
+        found.append("ship")
+    if status == "confirmed" and doc.get("fulfillment", {}).get("method") in PICKUP_METHODS:
+        found.append("ready_for_pickup")
+    if merchant_next_status(doc) is not None:
+        found.append("advance")
+    if cancel_problem(doc) is None:
+        found.append("cancel")
+    return found
 
 
 def kitchen_status(doc: OrderDoc) -> str:

@@ -7,20 +7,37 @@ services/returns/handling.py.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from msgspec import Meta
 
 from commerce_agent import clock, links
 from commerce_agent.commerce.orders import cancellation, lifecycle, model, rules
-from commerce_agent.commerce.orders.model import CONFIRMED, IN_TRANSIT, PROCESSING
+from commerce_agent.commerce.orders.model import CONFIRMED, IN_TRANSIT, PROCESSING, OrderStatus
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.commerce.services.returns import handling as returns
 from commerce_agent.commerce.storage import returns as return_storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, not_found, validation_error
+from commerce_agent.struct_rules import NOT_SPACE
 
-PICKUP_METHODS = ("store_pickup", "kitchen_pickup")
+PICKUP_METHODS = rules.PICKUP_METHODS
+
+
+class AdvanceOrder(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """Empty: the next status. With trackingNumber: ship now with that carrier and number."""
+
+    to: OrderStatus | None = None
+    carrier: Annotated[str, Meta(min_length=1, max_length=100)] | None = None
+    trackingNumber: Annotated[str, Meta(min_length=1, max_length=100,
+                                        pattern=r"^[A-Za-z0-9 _./-]+$")] | None = None
+    trackingUrl: Annotated[str, Meta(max_length=2048,
+                                     pattern=rf"^https?://{NOT_SPACE}+$")] | None = None
+
+
+class CancelOrder(msgspec.Struct, forbid_unknown_fields=True):
+    reason: Annotated[str, Meta(max_length=500)] | None = None
 RETURN_ACTIONS = ("approve", "reject", "receive", "refund")
 
 
@@ -100,6 +117,16 @@ async def cancel(tx: Transaction, order_id: str, reason: str | None) -> dict[str
     """Cancel for the customer: stock back, slots freed, what was paid refunded."""
     return await cancellation.cancel(tx, order_id, owner_id=None,
                                      reason=reason or "Cancelled by the merchant", by="merchant")
+
+
+_RETURN_DECISIONS = {"requested": ("approve", "reject"), "approved": ("receive",),
+                     "in_transit": ("receive",), "received": ("refund",),
+                     "processed": ("refund",)}
+
+
+def return_actions(ret: dict[str, Any]) -> tuple[str, ...]:
+    """What the merchant may decide about a return now (each an `advance_return` action)."""
+    return _RETURN_DECISIONS.get(str(ret.get("status")), ())
 
 
 def _return_path(ret: dict[str, Any], action: str) -> list[str]:

@@ -49,6 +49,11 @@ async def save_store_doc(tx: Transaction, store_id: str, doc: dict[str, Any]) ->
                      {"doc": dumps(doc), "id": store_id})
 
 
+async def set_store_currency(tx: Transaction, store_id: str, currency: str) -> None:
+    await tx.execute("UPDATE stores SET currency = :currency WHERE id = :id",
+                     {"currency": currency, "id": store_id})
+
+
 async def store_ids_named(tx: Transaction | Database, name: str) -> list[str]:
     rows = await tx.fetch_all(
         f"SELECT id FROM stores WHERE {json_text(tx.dialect, 'doc', 'name')} = :name "

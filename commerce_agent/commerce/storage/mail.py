@@ -82,3 +82,9 @@ async def record(tx: Transaction, outcome: dict[str, Any]) -> None:
         "next_attempt_at = :next, locked_until = NULL, updated_at = :at, "
         "sent_at = CASE WHEN :status = 'sent' THEN :at ELSE sent_at END "
         "WHERE id = :id AND attempts = :attempt - 1", outcome)
+
+
+async def message(db: Database, message_id: str) -> Row | None:
+    """One message, as listed."""
+    return await db.fetch_one(f"SELECT {_LISTED} FROM mail_messages WHERE id = :id",
+                              {"id": message_id})

@@ -26,7 +26,7 @@ async def orders(db: Database, store_ids: Sequence[str], status: str | None, lim
                                          params={"status": status})
 
 
-async def count_orders(db: Database, store_ids: Sequence[str], status: str | None,
+async def count_orders(db: Database | Transaction, store_ids: Sequence[str], status: str | None,
                        cap: int) -> int:
     """Orders of the stores (of `status`), counted up to `cap`."""
     stores, params = named_list("s", store_ids)

@@ -1,0 +1,71 @@
+"""Returns (GET /console/returns): the returns of the merchant's stores and the decisions each
+is open to now (approve or reject a request, receive the goods, refund), as forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from commerce_agent.commerce.admin import access
+from commerce_agent.commerce.services.returns import handling
+from commerce_agent.commerce.shop import orders as service
+from commerce_agent.commerce.storage import merchant_orders as storage
+from commerce_agent.db import Transaction
+from commerce_agent.errors import CommerceError
+from commerce_agent.web import paths
+from commerce_agent.web.console.base import Console, open_console, posted, refused
+
+PAGE = "console-returns"
+SHOWN = 50
+TITLES = {"approve": "Approve", "reject": "Reject", "receive": "Mark received",
+          "refund": "Refund"}
+
+
+async def _returns(console: Console, status: int = 200, **extra: Any) -> Response:
+    request = console.request
+    wanted_status = request.query_params.get("status") or None
+    if wanted_status not in (None, *handling.STATUSES):
+        wanted_status = None
+    wanted_store = request.query_params.get("store") or None
+    stores = [console.store(wanted_store)["id"]] if wanted_store \
+        else [store["id"] for store in console.stores]
+    rows, total = await storage.returns(console.db, stores, wanted_status, SHOWN, 0)
+    found = []
+    for row in rows:
+        ret = msgspec.json.decode(row["doc"])
+        found.append({**ret, "decisions": [(action, TITLES[action])
+                                           for action in service.return_actions(ret)]})
+    return console.show("console/returns.html", status, returns=found, total=total,
+                        statuses=handling.STATUSES, chosen_store=wanted_store or "",
+                        chosen_status=wanted_status or "", **extra)
+
+
+async def returns_page(request: Request) -> Response:
+    """Returns of the merchant's stores (?store=, ?status=)."""
+    console = await open_console(request, PAGE)
+    return console if not isinstance(console, Console) else await _returns(console)
+
+
+async def return_action(request: Request) -> Response:
+    """POST /console/returns/{id}/{action}: approve, reject, receive or refund."""
+    console = await posted(request, PAGE)
+    if not isinstance(console, Console):
+        return console
+    return_id = request.path_params["return_id"][:100]
+    action = request.path_params["action"]
+
+    async def work(tx: Transaction) -> str:
+        await access.own_return(tx, console.principal, return_id)
+        if action not in service.RETURN_ACTIONS:
+            raise CommerceError(404, "not_found", "No such action.")
+        await service.advance_return(tx, return_id, action)
+        return f"{TITLES[action]}: {return_id}."
+
+    try:
+        outcome = await console.write(work)
+    except CommerceError as error:
+        return await refused(console, error, f"{action}-{return_id}", {}, _returns)
+    return console.done(console.back(paths.CONSOLE_RETURNS) + f"#return-{return_id}", outcome)
