@@ -133,7 +133,8 @@ async def cart_form(request: Request) -> Response:
         if action not in ACTIONS:
             raise validation_error("/action", f"must be one of {', '.join(ACTIONS)}", action)
         if owner is None:
-            raise CommerceError(404, "cart_not_found", "This browser holds no cart.")
+            raise CommerceError(404, "cart_not_found", "This browser holds no cart.",
+                                params={"id": form.get("cart_id", "")[:100]})
         db, shopper_now = request.app.state.db, owner
 
         async def run() -> None:

@@ -22,6 +22,7 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "capability": "dev.commerce.product.variants", "requested": "3.0",
     "served": "1.0, 1.1, 2.0", "limit": 1048576, "field": "/quantity", "minutes": 15,
     "shippingMethodId": "ship_nope", "options": ["ship_standard", "ship_express"],
+    "currency": "USD",
 }
 
 
