@@ -76,15 +76,9 @@ def _uses(imported: set[str], prefixes: tuple[str, ...]) -> bool:
                for name in imported for prefix in prefixes)
 
 
-# Before pytest-xdist reads the groups (`--dist loadgroup` in pyproject.toml).
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     imports_of: dict[str, set[str]] = {}
     for item in items:
-        # A module's tests run on one worker, so its module-scoped servers and browsers start
-        # once; a test that names its own group (the held-out sets) keeps it.
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
         module = getattr(item, "module", None)
         if module is None:
             continue

@@ -147,11 +147,7 @@ def test_a_change_is_any_new_order_or_changed_state() -> None:
     assert changed_orders(changes(before, {**placed, **cancelled})) == {"ord_a", "ord_b"}
 
 
-# Each set is minutes of conversations: its own xdist group, so the sets run on different
-# workers at once (tests/conftest.py keeps every other module's tests on one worker).
-@pytest.fixture(scope="module", ids=[folder.name for folder in FOLDERS], params=[
-    pytest.param(folder, marks=pytest.mark.xdist_group(f"heldout-{folder.name}"))
-    for folder in FOLDERS])
+@pytest.fixture(scope="module", ids=[folder.name for folder in FOLDERS], params=FOLDERS)
 def judged(request: pytest.FixtureRequest) -> tuple[dict[str, Any], list[Outcome]]:
     """A set's floor and its outcomes, each set run once per module (and worker)."""
     folder: Path = request.param

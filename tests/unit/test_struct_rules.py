@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.routes import FollowUpBody
-from commerce_agent.commerce.admin.store_routes import PromotionPut
 from commerce_agent.commerce.routes.order_actions import RatingRequest, TipRequest
 from commerce_agent.commerce.routes.orders import CreateOrderRequest
 from commerce_agent.commerce.routes.webhooks import CreateWebhookRequest
+from commerce_agent.commerce.shop.stores import PromotionPut
 from commerce_agent.struct_rules import NOT_SPACE, Rule, matches
 
 RULES = [rule for kind in (FollowUpBody, PromotionPut, RatingRequest, TipRequest,

@@ -18,6 +18,7 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.address import Address
 from commerce_agent.commerce.capability_ids import (
     STORE_CONSTRAINTS,
     STORE_INFO,
@@ -45,13 +46,6 @@ CONSTRAINTS = STORE_CONSTRAINTS
 ITEMS_RELABELLED = 10_000
 
 
-class Location(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    address: Annotated[str, Meta(min_length=1, max_length=500)]
-    latitude: Annotated[float, Meta(ge=-90, le=90)] | None = None
-    longitude: Annotated[float, Meta(ge=-180, le=180)] | None = None
-    countryCode: Annotated[str, Meta(pattern="^[A-Z]{2}$")] | None = None
-
-
 class Taxation(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """The store's one tax rate (`dev.commerce.store.taxation`; services/carts/charges.py)."""
 
@@ -69,7 +63,7 @@ class StorePatch(msgspec.Struct, forbid_unknown_fields=True):
     name: Name | UnsetType = UNSET
     description: Description | UnsetType = UNSET
     currency: Currency | UnsetType = UNSET
-    location: Location | UnsetType = UNSET
+    location: Address | UnsetType = UNSET
     info: Document | UnsetType = UNSET
     policies: Document | UnsetType = UNSET
     shipping: Document | UnsetType = UNSET
