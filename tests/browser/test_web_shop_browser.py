@@ -15,12 +15,14 @@ import httpx
 import pytest
 
 from tests.support import browser
+from tests.support.browser import (
+    VIEWPORTS,
+    fresh_token,
+    new_page,
+    no_sideways_scroll,
+    sign_in,
+)
 from tests.support.live import LiveServer, start_live_server
-
-TIMEOUT = 15_000  # ms, for each wait on the page
-PASSWORD = {"alice@example.com": "alice-demo-pass", "bob@example.com": "bob-demo-pass",
-            "carol@example.com": "carol-demo-pass"}
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
@@ -34,55 +36,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         live.stop()
 
 
-@pytest.fixture(scope="module")
-def chromium(server: LiveServer) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = browser.launch(playwright)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def new_page(chromium: Any, server: LiveServer, viewport: str, **options: Any) -> Any:
-    context = chromium.new_context(base_url=server.url, viewport=VIEWPORTS[viewport],
-                                   **options)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
-def sign_in(page: Any, email: str, next_url: str) -> None:
-    page.goto(f"/account/sign-in?next={next_url}")
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORD[email])
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(re.compile(re.escape(next_url) + "$"))
-
-
-def no_sideways_scroll(page: Any) -> None:
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], (page.url, width)
-
-
-def token_of(server: LiveServer, email: str) -> str:
-    answer = httpx.post(f"{server.url}/auth/token",
-                        json={"email": email, "password": PASSWORD[email]})
-    token: str = answer.json()["accessToken"]
-    return token
-
-
 def agent_builds_a_cart(server: LiveServer, email: str) -> str:
     """An agent (an MCP client with the user's token) makes a cart: create_cart, add_to_cart."""
     from tests.support.mcp_support import call, mcp_client
 
     async def build() -> str:
-        async with mcp_client(server.url, token_of(server, email)) as client:
+        async with mcp_client(server.url, fresh_token(server, email)) as client:
             cart = await call(client, "create_cart", {"storeId": "store_midori"})
             await call(client, "add_to_cart", {"cartId": cart["cartId"],
                                                "itemId": "item_chasen_whisk", "quantity": 2})
@@ -162,7 +121,7 @@ def test_a_guest_cart_survives_signing_in(chromium: Any, server: LiveServer,
     page.locator("#carts[data-ready=true]").wait_for()
     assert "Pour-Over Dripper" in page.locator("#carts").inner_text()
     carts = httpx.get(f"{server.url}/carts",
-                      headers={"Authorization": f"Bearer {token_of(server, email)}"}).json()
+                      headers={"Authorization": f"Bearer {fresh_token(server, email)}"}).json()
     assert any(line["itemId"] == "item_pour_over_dripper"
                for cart in carts["carts"] for line in cart["items"])
     assert page.errors == []

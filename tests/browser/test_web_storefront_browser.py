@@ -17,12 +17,14 @@ import httpx
 import pytest
 
 from tests.support import browser
+from tests.support.browser import (
+    VIEWPORTS,
+    fresh_token,
+    new_page,
+    no_sideways_scroll,
+    sign_in,
+)
 from tests.support.live import LiveServer, start_live_server
-
-TIMEOUT = 15_000  # ms, for each wait on the page
-PASSWORD = {"alice@example.com": "alice-demo-pass", "bob@example.com": "bob-demo-pass",
-            "carol@example.com": "carol-demo-pass"}
-VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
 @pytest.fixture(scope="module")
@@ -36,42 +38,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         live.stop()
 
 
-@pytest.fixture(scope="module")
-def chromium(server: LiveServer) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = browser.launch(playwright)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-def new_page(chromium: Any, server: LiveServer, viewport: str, **options: Any) -> Any:
-    context = chromium.new_context(base_url=server.url, viewport=VIEWPORTS[viewport],
-                                   **options)
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
-def sign_in(page: Any, email: str, next_url: str) -> None:
-    page.goto(f"/account/sign-in?next={next_url}")
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORD[email])
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(re.compile(re.escape(next_url) + "$"))
-
-
-def no_sideways_scroll(page: Any) -> None:
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], (page.url, width)
-
-
 def shop_chrome(page: Any) -> None:
     """The shop's header (brand and main navigation), footer, and a way back to the shop."""
     assert page.locator("header.top a.brand").get_attribute("href") == "/"
@@ -83,16 +49,9 @@ def shop_chrome(page: Any) -> None:
         "system-ui")  # the shop's stylesheet
 
 
-def token_of(server: LiveServer, email: str) -> str:
-    answer = httpx.post(f"{server.url}/auth/token",
-                        json={"email": email, "password": PASSWORD[email]})
-    token: str = answer.json()["accessToken"]
-    return token
-
-
 def lines_of(server: LiveServer, email: str) -> list[dict[str, Any]]:
     carts = httpx.get(f"{server.url}/carts",
-                      headers={"Authorization": f"Bearer {token_of(server, email)}"}).json()
+                      headers={"Authorization": f"Bearer {fresh_token(server, email)}"}).json()
     return [line for cart in carts["carts"] for line in cart["items"]]
 
 
@@ -265,7 +224,7 @@ def test_the_consent_page_wears_the_shops_look(chromium: Any, server: LiveServer
 def test_the_order_page_renders_with_javascript_off(chromium: Any, server: LiveServer,
                                                     viewport: str) -> None:
     email = "alice@example.com" if viewport == "desktop" else "bob@example.com"
-    token = token_of(server, email)
+    token = fresh_token(server, email)
     bearer = {"Authorization": f"Bearer {token}"}
     cart = httpx.post(f"{server.url}/carts", json={"storeId": "store_ceramics"},
                       headers=bearer).json()

@@ -131,3 +131,40 @@ def check_out(page: Any, card: str) -> None:
     page.get_by_role("button", name="Place the order").click()
     page.get_by_label("Card number").fill(card)
     page.get_by_role("button", name="Pay").click()
+
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def new_page(chromium: Any, server: LiveServer, viewport: str, **options: Any) -> Any:
+    """A new browser context at a named viewport, its page errors collected in `page.errors`."""
+    context = chromium.new_context(base_url=server.url, viewport=VIEWPORTS[viewport],
+                                   **options)
+    context.set_default_timeout(TIMEOUT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def sign_in(page: Any, email: str, next_url: str) -> None:
+    """Sign `page` in through the account page, landing on `next_url`."""
+    page.goto(f"/account/sign-in?next={next_url}")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(PASSWORDS[email])
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(re.compile(re.escape(next_url) + "$"))
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], (page.url, width)
+
+
+def fresh_token(server: LiveServer, email: str) -> str:
+    """A new bearer token for `email` on `server` (each call signs in again)."""
+    answer = httpx.post(f"{server.url}/auth/token",
+                        json={"email": email, "password": PASSWORDS[email]})
+    token: str = answer.json()["accessToken"]
+    return token
