@@ -25,6 +25,8 @@ from tests.support.console_support import (
 )
 from tests.support.lifecycle_support import complete, get_order, mug_order, stock
 
+pytestmark = pytest.mark.both_backends
+
 PAGES = ["/console", "/console/catalog", "/console/import", "/console/returns",
          "/console/webhooks", "/console/store", "/console/mail"]
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwAB"

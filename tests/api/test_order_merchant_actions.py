@@ -14,6 +14,8 @@ from commerce_agent.commerce.orders import rules, view
 from tests.support.admin_support import CERAMICS, merchant_headers
 from tests.support.lifecycle_support import digital_order, kitchen_order, mug_order
 
+pytestmark = pytest.mark.both_backends
+
 SHIPPED_LINE = {"id": "li_1", "itemId": "item_mug", "quantity": 1, "fulfillmentType": "physical",
                 "price": {"amount": "18.00", "currency": "USD"}}
 DIGITAL_LINE = {**SHIPPED_LINE, "fulfillmentType": "digital"}
