@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -24,6 +23,7 @@ from commerce_agent.auth.tokens import mint_token
 from commerce_agent.settings import Settings
 from tests.support.agent_support import consent, ndjson
 from tests.support.lifecycle_support import mug_order
+from tests.support.live import free_port
 
 MOUNT = "/agent/v1"
 AGENT = "openai-shopper"
@@ -68,12 +68,6 @@ class FakeOpenAI:
                     "arguments": encoded[start:start + 5]}}]})
         yield chunk({}, "tool_calls" if reply.get("calls") else "stop")
         yield b"data: [DONE]\n\n"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

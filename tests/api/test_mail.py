@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 from email import message_from_bytes
 from email.message import Message
 from typing import Any
@@ -20,6 +19,7 @@ from commerce_agent.settings import Settings
 from tests.support.admin_support import CERAMICS, EBOOKS, merchant_headers
 from tests.support.app import running
 from tests.support.lifecycle_support import mug_order, order
+from tests.support.live import free_port
 
 pytestmark = pytest.mark.both_backends
 
@@ -143,12 +143,6 @@ def smtp_server(port: int = 0) -> tuple[Any, Inbox]:
     controller = Controller(inbox, hostname="127.0.0.1", port=port or free_port())
     controller.start()
     return controller, inbox
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def until(condition: Any, seconds: float = 10.0) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from commerce_agent.agent.models.openai.transport import retry_after
 from commerce_agent.app import create_app
 from commerce_agent.settings import Settings
 from tests.support.agent_support import ndjson
+from tests.support.live import free_port
 
 RECORDINGS = Path(__file__).parents[1] / "recordings" / "openai"
 KEY = "sk-test"
@@ -85,12 +85,6 @@ class Provider:
                 return
             yield (item + "\n\n").encode()
             await asyncio.sleep(0)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

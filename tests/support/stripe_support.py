@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from tests.support.live import free_port
 
 SECRET_KEY = "sk_test_commerce_agent_tests"  # noqa: S105 - localstripe takes any key
 PUBLISHABLE_KEY = "pk_test_commerce_agent_tests"
@@ -39,12 +40,6 @@ def require_localstripe() -> None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass

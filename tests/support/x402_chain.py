@@ -16,7 +16,6 @@ import asyncio
 import importlib.util
 import json
 import os
-import socket
 import sys
 import threading
 import time
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.live import free_port
 
 TOKEN_BUILD = Path(__file__).parent.parent / "data" / "chain" / "TestUSDC.json"
 TOKEN_NAME, TOKEN_VERSION = "USDC", "2"
@@ -43,12 +44,6 @@ def require_chain() -> None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(reason)
         pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
