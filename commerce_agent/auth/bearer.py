@@ -28,6 +28,7 @@ from commerce_agent.auth.tokens import (
     Principal,
     TokenOwner,
     auth_version,
+    defer_version_check,
     hash_token,
     read_owner,
 )
@@ -154,8 +155,7 @@ async def confirm_kept(tx: Transaction, kept_at: int) -> None:
         if rows != 1:
             raise TokenChanged
 
-    await tx.defer("SELECT 1 FROM auth_changes WHERE id = 1 AND version = :version",
-                   {"version": kept_at}, check=unchanged)
+    await defer_version_check(tx, kept_at, unchanged)
 
 
 async def reread_owner(db: Database, state: dict[str, Any], token: str) -> TokenOwner | None:

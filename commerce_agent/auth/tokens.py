@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 
 import msgspec
 
@@ -78,6 +79,14 @@ async def auth_version(db: Database | Transaction) -> int | None:
     (migration 0008); None without its row."""
     counter = await db.fetch_one("SELECT version FROM auth_changes WHERE id = 1")
     return None if counter is None else int(counter[0])
+
+
+async def defer_version_check(tx: Transaction, version: int,
+                              check: Callable[[int], None]) -> None:
+    """Send, with the write's next statement, a read of the auth_changes counter that
+    `check` is given the row count of: 1 while it still stands at `version`."""
+    await tx.defer("SELECT 1 FROM auth_changes WHERE id = 1 AND version = :version",
+                   {"version": version}, check=check)
 
 
 async def find_user_id(db: Database, email: str) -> str | None:
