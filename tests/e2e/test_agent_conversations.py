@@ -91,6 +91,11 @@ async def test_conversation(conversation: dict[str, Any], app: Starlette,
                                  conversation.get("context"))
         if "reply" in turn:
             problems.extend(reply_problems(said, reply, turn["reply"]))
+        if "prompt" in turn:  # the approval this turn raised names what will happen
+            asked = "\n".join(e["data"].get("prompt", "") for e in person.events[first:]
+                              if e["type"] == "input.requested")
+            problems.extend(reply_problems(said, asked, turn["prompt"]) if asked else
+                            [f"{said!r}: no approval was asked"])
         if conversation.get("lang"):  # every reply and approval prompt in the shopper's language
             prompts = [e["data"].get("prompt", "") for e in person.events[first:]
                        if e["type"] == "input.requested"]

@@ -13,12 +13,16 @@ A conversation is data (tests/conversations/*.json):
                             "items": [["item_classic_mug", 2, {"variantId": "var_…"}]],
                             "total": "48.00",                       # optional
                             "slots": ["slot_…"], "subscription": "paused", "rating": 5,
-                            "returns": 1, "tipped": true}],
+                            "returns": 1, "tipped": true,
+                            "address": "12 Oak St, Portland, OR 97202",  # or "addressHas": [parts]
+                            }],
                 "carts": {"store_ceramics": [["item_limited_glaze_mug", 3]]}}}
 
 A conversation may carry "knownFailure": "why" (expected to fail, strictly). A turn may also
 check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
-"not": ["size?"], "lang": "fr"}} (the reply is in that language). `{order}` in what the
+"not": ["size?"], "lang": "fr"}} (the reply is in that language), and the approval
+prompts it raised: {"prompt": {"has": ["Delivery to: 12 Oak St"], "not": ["thanks"]}} (the
+turn must raise one). `{order}` in what the
 person says is their most recent order's id, `{first_order}` their oldest. A conversation's
 "lang" checks every reply and approval prompt is in that language.
 
@@ -214,6 +218,8 @@ async def end_state(person: Person) -> dict[str, Any]:
             found["rating"] = metadata["dev.commerce.order.ratings"]["overall"]
         if "dev.commerce.order.tipping" in metadata:
             found["tipped"] = True
+        if isinstance(doc.get("deliveryAddress"), dict):
+            found["address"] = doc["deliveryAddress"].get("address", "")
         if doc.get("returns"):
             for summary_return in doc["returns"]:
                 ret = await client.get(f"/returns/{summary_return['id']}", headers=headers)
@@ -234,8 +240,19 @@ def expected_state(expect: dict[str, Any], found: dict[str, Any]) -> dict[str, A
     for position, order in enumerate(expect.get("orders", [])):
         wanted = {"status": "confirmed", **order}
         wanted["items"] = _sorted(wanted["items"])
-        if "total" not in wanted and position < len(found["orders"]):
-            found["orders"][position].pop("total", None)
+        mine = found["orders"][position] if position < len(found["orders"]) else {}
+        if "total" not in wanted:
+            mine.pop("total", None)
+        given = mine.pop("address", None)
+        parts = wanted.pop("addressHas", None)
+        if parts is not None:  # each part, in any spacing or punctuation
+            missing = [part for part in parts if _address_key(part) not in _address_key(given)]
+            mine["addressHas"] = missing or parts
+            wanted["addressHas"] = parts
+        if "address" in wanted:
+            mine["address"] = given
+            if _address_key(given) == _address_key(wanted["address"]):
+                mine["address"] = wanted["address"]
         orders.append(wanted)
     carts = {store: _sorted(lines) for store, lines in expect.get("carts", {}).items()}
     return {"orders": orders, "carts": carts}
@@ -246,6 +263,12 @@ _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _FRENCH = re.compile(r"\b(?:vous|votre|vos|est|dans|pour|le|la|les|des|une|je|il|à)\b",
                      re.IGNORECASE)
 _ENGLISH = re.compile(r"\b(?:the|your|you|is|and|to|it|would|which)\b", re.IGNORECASE)
+
+
+def _address_key(address: str | None) -> str:
+    """An address's words without its punctuation, spacing and case: "12 Oak St,\nPortland"
+    and "12 oak st portland" are the same address."""
+    return " ".join(re.findall(r"[^\W_]+", (address or "").casefold()))
 
 
 def reply_problems(said: str, reply: str, wanted: dict[str, Any]) -> list[str]:
