@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.language.countries import country_name
+from commerce_agent.agent.language.delivery import missing, wants_pickup
 from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say, status
@@ -18,6 +20,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
     listing,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 from commerce_agent.commerce.orders import model
 from commerce_agent.operations.base import money_text
@@ -239,11 +242,45 @@ def _cart_to_order(p: Planner, store: str | None) -> dict[str, Any] | None:
         store = p.mentioned_store()
     if store is not None and state.cart_for(store):
         return state.cart_for(store)
+    carts = state.open_carts()
+    named = _cart_naming(p, carts)
+    if named is not None:  # "check out my mug" with a cart at each of two stores
+        return named
     current = state.cart_for(p.current_store())
     if current and current.get("items"):
-        return current
-    carts = state.open_carts()
+        delivers = _delivers_to(p, current)
+        if delivers is not False or len(carts) < 2:
+            return current
+        # the address is outside the current store's areas: the cart of a store it is in
+        return next((cart for cart in carts if _delivers_to(p, cart)), current)
     return carts[0] if carts else None
+
+
+def _cart_naming(p: Planner, carts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one cart of several whose lines the request's words name."""
+    if len(carts) < 2:
+        return None
+    said = frozenset().union(*(words.content_words(p.query(text)) for text in p.frame.texts
+                               if words.address(text) is None))
+    if not said:
+        return None
+    naming = [cart for cart in carts if any(
+        said & words.content_words(str(line.get("name", ""))) for line in cart["items"])]
+    return naming[0] if len(naming) == 1 else None
+
+
+def _delivers_to(p: Planner, cart: dict[str, Any]) -> bool | None:
+    """Whether the cart's store delivers to the address's country (None: not known)."""
+    country = (p.state.address or {}).get("countryCode")
+    areas = _areas(p, str(cart.get("storeId")))
+    if not country or not areas:
+        return None
+    return str(country).upper() in areas
+
+
+def _areas(p: Planner, store: str) -> list[str]:
+    info = p.state.store_info.get(store) or {}
+    return [str(area).upper() for area in info.get("deliveryAreas") or []]
 
 
 def check_out(p: Planner, store: str | None = None) -> Decision:
@@ -258,13 +295,27 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
     if cart is None or not cart.get("items"):
         return say(p.lang, "cart_empty")
     needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
-    address = next((found for found in map(words.address, reversed(p.frame.texts)) if found),
-                   None) or state.address
+    address = state.address
     if needs_address and address is None:
-        return " ".join((say(p.lang, "cart_holds", lines=lines(cart)), say(p.lang, "where"),
-                         say(p.lang, "example_address")))
+        asked = [say(p.lang, "cart_holds", lines=lines(cart)), say(p.lang, "where"),
+                 say(p.lang, "example_address")]
+        if any(wants_pickup(text) for text in p.frame.texts):
+            asked[0] = say(p.lang, "no_pickup", store=state.store_name(cart.get("storeId")),
+                           lines=lines(cart))
+        return " ".join(asked)
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
+        lacking = missing(str(address["address"]), address.get("countryCode"))
+        if lacking is not None:  # "12 Oak Street": ask for the part a delivery still needs
+            return say(p.lang, f"which_{lacking}", address=address["address"])
+        store_id = str(cart.get("storeId"))
+        if _delivers_to(p, cart) is False:
+            return " ".join((
+                say(p.lang, "does_not_ship_there", store=state.store_name(store_id),
+                    country=country_name(str(address["countryCode"]), p.lang)),
+                say(p.lang, "delivers_to", areas=", ".join(
+                    country_name(area, p.lang) for area in _areas(p, store_id))),
+                say(p.lang, "where")))
         args["deliveryAddress"] = address
     options = cart.get("shippingOptions") or []
     method = next((found for found in (chosen_option(text, options)
@@ -272,6 +323,22 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
     if method is not None:  # "express", "the cheaper shipping": else the cart's choice
         args["shippingMethodId"] = method
     return p.call("place_order", **args)
+
+
+def pickup(p: Planner) -> Decision:
+    """"I'll collect it", "can I pick it up?": a cart of pickup lines is ordered (or, asked
+    about, said to be collected at the store); delivered lines have no pickup, so the
+    address is asked for."""
+    cart = _cart_to_order(p, None)
+    if cart is None or not cart.get("items"):
+        return say(p.lang, "cart_empty")
+    store = p.state.store_name(cart.get("storeId"))
+    if any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"]):
+        return " ".join((say(p.lang, "no_pickup", store=store, lines=lines(cart)),
+                         say(p.lang, "where"), say(p.lang, "example_address")))
+    if read_act(p.frame.last).kind == "question":
+        return say(p.lang, "pickup_possible", store=store, lines=lines(cart))
+    return check_out(p)
 
 
 def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import EXAMPLE_ADDRESS, WHERE
 from commerce_agent.agent.models.scripted.state import Call, State
@@ -86,10 +87,15 @@ def explain(call: Call, state: State) -> str:
     if code == "minimum_order_value":
         least = _money_in(message)
         return say(language, "minimum_order", store=store, minimum=least or "…")
-    if code == "geographic_restriction":
-        areas = ", ".join(re.findall(r"\b[A-Z]{2}\b", message.split("delivers to")[-1]))
-        return (f"{store} doesn't deliver there; it delivers to {areas or 'other countries'}. "
-                f"{WHERE} {EXAMPLE_ADDRESS}")
+    if code == "geographic_restriction":  # the country by its name, in the shopper's words
+        country = str(_detail(result, "value") or "")
+        areas = re.findall(r"\b[A-Z]{2}\b", message.split("delivers to")[-1])
+        return " ".join((
+            say(language, "does_not_ship_there", store=store,
+                country=country_name(country, language) if country else "—"),
+            say(language, "delivers_to", areas=", ".join(
+                country_name(area, language) for area in areas) or "—"),
+            say(language, "where")))
     if code == "bad_request" and "country" in message.lower():
         return f"I couldn't tell which country that address is in. {WHERE} {EXAMPLE_ADDRESS}"
     if code == "promotion_invalid":

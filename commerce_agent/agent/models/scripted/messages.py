@@ -74,6 +74,11 @@ ENGLISH: dict[str, str] = {
     "measures": "It measures {size}.",
     "payment_unknown": "{store} takes payment by card when you check out.",
     "ships_there": "Yes: {store} delivers to {country}.",
+    "delivers_to": "It delivers to {areas}.",
+    "which_place": "Which city and ZIP or postcode is “{address}” in?",
+    "which_country": "Which country is “{address}” in?",
+    "no_pickup": "{store} delivers {lines}; there is no pickup for them.",
+    "pickup_possible": "Yes: you collect {lines} at {store}. Say “check out” when you're ready.",
     "does_not_ship_there": "Sorry: {store} does not deliver to {country}.",
     "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
     "in_stock": "In stock: {listing}.",
@@ -160,8 +165,8 @@ ENGLISH: dict[str, str] = {
     "status.approved": "approved",
 }
 # Sentences that leave the request open: the next message answers them.
-QUESTION_KEYS = ("which", "which_time", "where", "which_store", "how_many", "what",
-                 "how_many_stars", "how_much_tip")
+QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
+                 "how_many", "what", "how_many_stars", "how_much_tip")
 
 
 def say(language: str, key: str, **params: Any) -> str:

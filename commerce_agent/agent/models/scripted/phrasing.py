@@ -37,8 +37,9 @@ EXAMPLE_ADDRESS = "Give me an address such as “1 Main St, Springfield, US”."
 
 # The agent's own questions in every language it speaks: a reply holding one leaves the request
 # open for the next message to answer.
-_ASKS = re.compile("|".join(re.escape(question) for key in QUESTION_KEYS
-                            for question in every_language(key)))
+# (a question that names its subject, "Which country is “{address}” in?", matches any subject)
+_ASKS = re.compile("|".join(re.sub(r"\\\{\w+\\\}", ".+?", re.escape(question))
+                            for key in QUESTION_KEYS for question in every_language(key)))
 _SUGGESTS = tuple(every_language("suggest_add"))
 
 

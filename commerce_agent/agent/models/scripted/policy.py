@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from commerce_agent.agent.models.scripted import aftercare, answers, browse, cart_edits, words
-from commerce_agent.agent.models.scripted.acquire import acquire, check_out
+from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import greeting
 from commerce_agent.agent.models.scripted.messages import say
@@ -79,7 +79,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
-    "checkout": check_out, "quantity": _count_change, "remove": cart_edits.remove,
+    "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
     "return": aftercare.start_return,

@@ -14,6 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language.delivery import (
+    amended,
+    country_of,
+    read_delivery,
+    without_pickup,
+)
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import choices, option_change, phrasing, words
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
@@ -26,6 +32,11 @@ _GONE = ("cart_not_found", "cart_expired", "cart_already_submitted")
 SUGGESTED = Frame("add", ("add it",))  # what "yes" means after "Want me to add it?"
 # Intents a change of a cart line's option may be read as ("the other colour" names no intent).
 _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
+# Requests a message keeps when it also gives an address ("buy the mug and ship it to …");
+# any other reading of what is left around an address is a checkout to that address.
+_KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
+# Readings of a message that only speaks of collecting the order ("can I pick it up?").
+_ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes")
 
 
 def short(name: str) -> str:
@@ -233,8 +244,25 @@ class State:
         self.last_order = order["orderId"]
 
     def hear(self, raw: str) -> None:
-        """A message from the person: it answers the open question or starts a request."""
-        kind, text = understand(raw)
+        """A message from the person: it answers the open question or starts a request.
+        Its delivery details are read first and kept apart: the address (or its correction)
+        becomes the conversation's, and the words around it are the request."""
+        delivery = read_delivery(raw)
+        corrected = None
+        if delivery.address is None and self.address is not None:
+            corrected = amended(str(self.address["address"]), raw)
+        request = delivery.rest if delivery.address and delivery.rest else raw
+        kind, text = understand(request)
+        if delivery.address is not None or corrected is not None:
+            given = delivery.address or corrected or ""
+            code = delivery.country_code if delivery.address else country_of(given)
+            self.address = {"address": given, **({"countryCode": code} if code else {})}
+            if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
+                kind = "checkout"  # "wrong zip, it should be 94110" is about the address
+        elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
+                kind not in ("add", "search", "details")
+                or not words.content_words(without_pickup(text))):
+            kind = "pickup"  # "I'll collect it", not "the seconds box for pickup"
         if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
         self.language = language_of(raw, self.language, settled=self.heard > 0)
@@ -262,10 +290,6 @@ class State:
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
         else:
             self.frame = Frame(kind, (text,))
-        given = words.address(text)
-        if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
-                                  or "ship" in words.fold(text) or "send" in words.fold(text)):
-            self.address = given
 
     def _changes_the_line(self, text: str) -> bool:
         """Whether `text` moves the last cart line to another of its item's options and names

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.models.scripted import normalized
 
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
@@ -415,58 +416,16 @@ def order_id(text: str) -> str | None:
     return match.group(0) if match else None
 
 
-# Country from an address's shape when it names none: "IL 62704" (US), "K1A 0B1" (Canada).
-_US_STATE_ZIP = re.compile(r"\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b")
-_CA_POSTAL = re.compile(r"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b")
-_JP_POSTAL = re.compile(r"〒?\s?\d{3}-\d{4}\b")
-_COURTESY = re.compile(r"[\s,.;!]*(?:thanks?(?: you)?|thx|please|pls|merci|svp|s'il vous pla[iî]t|"
-                       r"お願いします)?[\s,.;!]*$", re.IGNORECASE)
-
-
 @lru_cache(maxsize=1024)
 def address(raw: str) -> dict[str, str] | None:
-    """A delivery address the person typed, alone or inside a sentence ("please send it to
-    742 Evergreen Terrace, Springfield, IL 62704, thanks"): the normalize stage's, else after
-    "deliver/ship/send to", or a line that reads as one (a number, and two commas, a closing
-    country code, or a US state and ZIP)."""
-    mine = _local_address(raw)
-    if mine is not None and "countryCode" in mine:
-        # An explicit country or postal shape ("Toronto, ON M5J 2J5, CA" is Canada, not
-        # California; a Japanese address runs to its block number).
-        return mine
-    return normalized.address(raw) or mine
-
-
-_JA_ADDRESS = re.compile(r"((?:〒?\s?\d{3}-\d{4}\s*)?\S*?(?:都|道|府|県)\S*?(?:市|区|町|村)\S*?"
-                         r"\d+(?:[-－丁目番地号]\d*)*)")
-
-
-def _local_address(raw: str) -> dict[str, str] | None:
-    if match := _JA_ADDRESS.search(unicodedata.normalize("NFKC", raw)):
-        return {"address": match.group(1), "countryCode": "JP"}
-    match = re.search(r"\b(?:deliver(?:ed)?|ship(?:ped)?|send (?:it|them)|livre[rz]?(?:-le|-la|"
-                      r"-les)?|envoye[rz]?(?:-le|-la)?)\s+(?:it\s+|them\s+)?(?:to|au|a|à)\s+(.+)$",
-                      raw, re.IGNORECASE)
-    text = match.group(1) if match else None
-    if text is None and re.search(r"\d", raw) and len(raw) < 300 and (
-            raw.count(",") >= 2 or re.search(r",\s*[A-Za-z]{2}\s*\.?\s*$", raw)
-            or _US_STATE_ZIP.search(raw)):
-        text = re.sub(r"^(?:(?:my )?address is|it'?s|address:?|to|mon adresse est)\s+", "",
-                      raw.strip(), flags=re.IGNORECASE)
-    if not text or not re.search(r"\d", text):
+    """The delivery address inside a message, without its lead-in, the name, e-mail or phone
+    around it and its courtesy ("please send it to 742 Evergreen Terrace, Springfield, IL
+    62704, thanks"): the normalize stage's `read_delivery`. None when it gives none."""
+    found = read_delivery(raw)
+    if found.address is None:
         return None
-    text = _COURTESY.sub("", text).strip(" .")
-    found = {"address": text}
-    country = text.rsplit(",", 1)[-1].strip()
-    if re.fullmatch(r"[A-Za-z]{2}", country):
-        found["countryCode"] = country.upper()
-    elif _US_STATE_ZIP.search(text):
-        found["countryCode"] = "US"
-    elif _CA_POSTAL.search(text):
-        found["countryCode"] = "CA"
-    elif _JP_POSTAL.search(text) or re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text):
-        found["countryCode"] = "JP"
-    return found
+    return {"address": found.address, **({"countryCode": found.country_code}
+                                          if found.country_code else {})}
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,288 @@
+"""Delivery details in a shopper's own words: the address apart from the request around it.
+
+"buy the glaze mug and ship it to 12 Oak St, Portland, OR 97202, thanks!" is a request ("buy
+the glaze mug") and an address ("12 Oak St, Portland, OR 97202"). The address starts after a
+lead-in ("ship to", "my address is", "livraison au", "送り先は") or, without one, where
+`addresses.find_address` sees a house number and a street; it loses what is no part of a
+place (a name before it, an e-mail, a phone number, "thanks", "です"). An address written on
+several lines drops its label and name lines. What is left of the message is `rest`.
+
+`missing` says what a delivery still needs: the city and postcode (a street alone) or the
+country (a postcode no country claims). `amended` applies a later correction ("wrong zip,
+94110", "actually it's apartment 4B") or completion ("Portland, OR 97202") to an address.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from babel import Locale
+
+from commerce_agent.agent.language.addresses import (
+    CA_PROVINCES,
+    US_STATES,
+    find_address,
+)
+from commerce_agent.agent.language.countries import country_named
+
+_LEAD_IN = re.compile(
+    r"(?:(?:\band|\bthen|,|\bet|\bpuis)\s+)?(?:\bplease\s+)?"
+    r"(?:\b(?:ship|send|deliver|post|mail|bring)(?:\s+(?:it|them|this|that|these|those|"
+    r"everything|all|the\s+\w+|my\s+\w+|it\s+all))?(?:\s+(?:over|out|off))?\s+to\b|"
+    r"\b(?:my|our|the)\s+(?:delivery\s+|shipping\s+|home\s+)?address\s+(?:is|will be)\b|"
+    r"\b(?:delivery|shipping)\s+address\b|\baddress\b\s*:|\bship\s+to\s*:|"
+    r"\b(?:livre[rz]?|envoie[rz]?|envoyer|expedie[rz]?|expédie[rz]?|livraison)"
+    r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi))?\s+(?:à|au|aux|a|chez)\b|"
+    r"\b(?:mon|notre)\s+adresse\s+(?:est|:)|\badresse(?:\s+de\s+livraison)?\s*:|"
+    r"(?:送り先|お届け先|配送先|届け先|住所|宛先)(?:は|：|:))\s*:?\s*",
+    re.IGNORECASE)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"(?:\+\d[\d ().-]{7,}\d|\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b|"
+                    r"\b0\d{1,4}-\d{1,4}-\d{3,4}\b)")
+# Where the words about the place end: courtesy, a new request, a question.
+_AFTER = re.compile(
+    r"[!?？！]|\n\s*\n|\b(?:thanks?|thank you|thx|cheers|please|pls|merci|svp|"
+    r"s'il vous pla[iî]t|s'il te pla[iî]t)\b|(?:です|でお願い|にお願い|へお願い|まで|に送|へ送|"
+    r"に届|へ届|お願いします|。)", re.IGNORECASE)
+_NAME = re.compile(r"^\s*(?:(?:mr|mrs|ms|dr|mme|m)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'.-]+){1,3}"
+                   r"\s*$")
+_LABEL = re.compile(r"^\s*(?:ship(?:ping)? to|deliver(?:y)? to|send to|address|delivery address|"
+                    r"shipping address|adresse(?: de livraison)?|livraison|送り先|お届け先|配送先|"
+                    r"住所|宛先)\s*[:：]?\s*$", re.IGNORECASE)
+_DANGLING = re.compile(r"(?:[\s,;:]|\b(?:and|then|to|at|et|à|au)\b)+$", re.IGNORECASE)
+_UNIT = re.compile(r"\b(?:apartment|apt|flat|suite|ste|unit|appartement|appt|bureau|room)\b\.?"
+                   r"\s*(?:#|no\.?|n°)?\s*[\w-]*\d[\w-]*|#\s*\w*\d\w*|\b\d+[a-z]?\s*号室",
+                   re.IGNORECASE)
+_POSTCODES = (
+    re.compile(r"\b\d{5}(?:-\d{4})?\b"),                              # US ZIP, FR, DE
+    re.compile(r"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b", re.IGNORECASE),      # Canada
+    re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b", re.IGNORECASE),  # UK
+    re.compile(r"〒?\s?\b\d{3}-\d{4}\b"),                             # Japan
+    re.compile(r"\b[A-Z]\d{2}\s?[A-Z\d]{4}\b", re.IGNORECASE),       # Ireland (Eircode)
+    re.compile(r"\b\d{4}\b"),                                         # AU, NZ, CH, AT, BE…
+)
+_AU_STATES = frozenset("nsw vic qld wa sa tas act nt".split())
+_CORRECTION = re.compile(
+    r"\b(?:wrong|actually|sorry|correction|typo|should be|meant|instead|not|oops|i mean|"
+    r"it'?s|c'est|en fait|plutôt|plutot|pardon|erreur|mauvais)\b|間違|訂正|ではなく|じゃなく|"
+    r"でした|正しくは", re.IGNORECASE)
+_PICKUP = re.compile(
+    r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
+    r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
+    r"retrait|retirer|récupérer|recuperer|passe(?:rai|r)? (?:les |le |la )?(?:chercher|prendre)|"
+    r"en magasin|en boutique|sur place)\b|店頭|受け取り|受取|取りに", re.IGNORECASE)
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# A Japanese address from its prefecture (and postal mark) to its block number; hiragana may
+# run through a town's name ("丸の内").
+_JAPANESE_ADDRESS = re.compile(r"(?:〒?\s?\d{3}-\d{4}\s*)?[^\s、。,]*?(?:都|道|府|県)[^\s、。,]*?"
+                               r"(?:市|区|町|村)[^\s、。,]*?\d+(?:[-－−丁目番地号]+\d*)*(?:号)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """The address in a message (None when it gives none), the message without it, and
+    whether the shopper means to collect the order themselves."""
+
+    address: str | None
+    country_code: str | None
+    rest: str
+    pickup: bool
+
+
+def read_delivery(text: str) -> Delivery:
+    """The delivery details of one message."""
+    normal = unicodedata.normalize("NFKC", text)
+    pickup = bool(_PICKUP.search(normal))
+    lines = [line.strip() for line in normal.splitlines() if line.strip()]
+    if len(lines) > 1 and any(re.search(r"\d", line) for line in lines):
+        found = _from_lines(lines)
+        if found is not None:
+            address, rest = found
+            return Delivery(address, country_of(address), rest, pickup)
+    lead = next((match for match in _LEAD_IN.finditer(normal)
+                 if re.search(r"\d", _cut(normal[match.end():]))), None)
+    if lead is not None:
+        address = _clean(_cut(normal[lead.end():]))
+        if address:
+            after = lead.end() + _end(normal[lead.end():])
+            rest = _tidy(normal[:lead.start()] + " " + normal[after:])
+            return Delivery(address, country_of(address), rest, pickup)
+    japanese = _JAPANESE_ADDRESS.search(normal)
+    if japanese is not None:
+        start, end = japanese.span()
+        return Delivery(japanese.group(0).strip(), "JP", _tidy(normal[:start] + " " +
+                                                              normal[end:]), pickup)
+    bare = find_address(normal)
+    if bare is None:
+        whole = _clean(_cut(normal))
+        if "," in whole and re.search(r"\d", whole.split(",")[0]) and country_of(whole) and \
+                len(whole) < 200:
+            # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
+            return Delivery(whole, country_of(whole), "", pickup)
+        return Delivery(None, None, normal.strip(), pickup)
+    start, end = bare.span
+    address = _clean(_cut(normal[start:end]))
+    rest = _tidy(normal[:start] + " " + normal[end:])
+    return Delivery(address, bare.country_code or country_of(address), rest, pickup)
+
+
+def _end(after: str) -> int:
+    """Where the address that starts `after` ends: at its courtesy, e-mail or phone."""
+    cut = len(after)
+    for pattern in (_AFTER, _EMAIL, _PHONE):
+        found = pattern.search(after)
+        if found and re.search(r"\d", after[:found.start()]):
+            cut = min(cut, found.start())
+    return cut
+
+
+def _cut(after: str) -> str:
+    return after[:_end(after)]
+
+
+def _clean(address: str) -> str:
+    """The place alone: no name before it, no dangling words or punctuation after it."""
+    parts = [part.strip() for part in address.split(",")]
+    while len(parts) > 1 and not re.search(r"\d", parts[0]) and _NAME.match(parts[0]):
+        parts.pop(0)  # "Jane Doe, 400 Pine St, …"
+    joined = ", ".join(part for part in parts if part)
+    return _DANGLING.sub("", joined).strip(" .,;:").strip()
+
+
+def _tidy(rest: str) -> str:
+    """What is left of the message: no e-mail, phone or Japanese copula of the address."""
+    rest = _PHONE.sub(" ", _EMAIL.sub(" ", rest))
+    rest = re.sub(r"^\s*(?:です|でお願いします|にお願いします|まで)", "", rest.strip())
+    rest = re.sub(r"(?<=。)\s*(?:です|でお願いします|にお願いします)\s*$", "", rest)
+    return _DANGLING.sub("", re.sub(r"\s+", " ", rest)).strip(" ,;:.")
+
+
+def _from_lines(lines: list[str]) -> tuple[str, str] | None:
+    """An address written on lines: from its first line with a number to its last line with
+    one (a country after it stays); labels and a name above it are no part of it."""
+    numbered = [i for i, line in enumerate(lines) if re.search(r"\d", line)
+                and not _EMAIL.fullmatch(line) and not _PHONE.fullmatch(line)]
+    if not numbered:
+        return None
+    first, last = numbered[0], numbered[-1]
+    while last + 1 < len(lines) and country_named(lines[last + 1]) and \
+            len(lines[last + 1].split()) <= 3:
+        last += 1
+    block = lines[first:last + 1]
+    head = lines[:first]
+    if len(block) < 2 and not any(_LABEL.match(line) for line in head):
+        return None
+    rest = [line for line in head if not _LABEL.match(line) and not _NAME.match(line)]
+    rest += [line for line in lines[last + 1:] if not _NAME.match(line)
+             and not _EMAIL.search(line) and not _PHONE.search(line)
+             and not (_JAPANESE.search(line) and len(line) <= 6)]
+    glue = "" if all(_JAPANESE.search(line) or re.fullmatch(r"〒?\s?\d{3}-\d{4}", line)
+                     for line in block) else ", "
+    address = (" " if glue == "" else glue).join(_clean(_cut(line)) or line for line in block)
+    return address.strip(), _tidy(" ".join(rest))
+
+
+def country_of(address: str) -> str | None:
+    """The ISO code of the address's country: named at its end, else told by its shape (a US
+    state and ZIP, a Canadian province and postal code, a UK postcode, Japanese script)."""
+    parts = [part.strip() for part in address.split(",") if part.strip()]
+    if not parts:
+        return None
+    last = parts[-1]
+    words = re.findall(r"[\w.]+", last.casefold())
+    earlier_postcode = any(_postcode(part) for part in parts[:-1])
+    if re.fullmatch(r"[A-Za-z]{2}", last):
+        # an ISO code ("…, M5J 2J5, CA" is Canada, "Berlin, DE" Germany), else a US state
+        # ("Portland, OR")
+        if earlier_postcode or last.upper() in _territories() or last.casefold() not in \
+                US_STATES:
+            return last.upper()
+        return "US"
+    named = country_named(last)
+    if named:
+        return named
+    if _JAPANESE.search(address) or re.search(r"〒", address):
+        return "JP"
+    tail = [w.strip(".") for w in re.findall(r"[\w.]+", " ".join(parts[-2:]).casefold())]
+    if re.search(r"\b\d{5}(?:-\d{4})?\s*$", address) and any(w in US_STATES for w in tail):
+        return "US"
+    if _POSTCODES[1].search(address) and any(w in CA_PROVINCES for w in tail):
+        return "CA"
+    if _POSTCODES[2].search(last) and not re.search(r"\d{5}", last):
+        return "GB"
+    if re.search(r"\b\d{4}\s*$", last) and any(w in _AU_STATES for w in words):
+        return "AU"
+    if any(w in US_STATES and len(w) > 2 for w in tail) or (
+            any(w in US_STATES for w in words[-1:]) and len(parts) >= 3):
+        return "US"  # "Springfield, Illinois", "12 Oak St, Portland, OR"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _territories() -> frozenset[str]:
+    return frozenset(code for code in Locale.parse("en").territories
+                     if len(code) == 2 and code.isalpha())
+
+
+def _postcode(text: str) -> re.Match[str] | None:
+    for pattern in _POSTCODES[:-1]:
+        found = pattern.search(text)
+        if found:
+            return found
+    return None
+
+
+def missing(address: str, country_code: str | None = None) -> str | None:
+    """What a delivery to `address` still needs: "place" (the city and postcode of a street
+    alone), "country" (a postcode no country claims), or None when it is enough."""
+    if country_code or country_of(address):
+        return None
+    return "country" if _postcode(address) else "place"
+
+
+def amended(previous: str, text: str) -> str | None:
+    """`previous` with the correction or completion `text` gives, or None when `text` is
+    neither: a unit ("apartment 4B") is added or replaced, a postcode of the same shape
+    replaces the old one ("wrong zip, 94110"), and places after an incomplete address complete
+    it ("Portland, OR 97202")."""
+    normal = unicodedata.normalize("NFKC", text).strip()
+    if find_address(normal) is not None or len(normal.split()) > 14:
+        return None  # a whole address of its own, or a request
+    unit = _UNIT.search(normal)
+    if unit:
+        said = unit.group(0).strip()
+        old = _UNIT.search(previous)
+        if old:
+            return previous[:old.start()] + said + previous[old.end():]
+        parts = previous.split(",", 1)
+        return f"{parts[0]}, {said}" + (f",{parts[1]}" if len(parts) > 1 else "")
+    new = _postcode(normal)
+    if missing(previous) is not None and (new or country_named(normal) or re.search(
+            r"\b(?:" + "|".join(sorted(US_STATES)) + r")\b", normal.casefold())):
+        fragment = _clean(_cut(_CORRECTION.sub(" ", normal)))
+        fragment = re.sub(r"^(?:in|at|to|à|au|city is|it'?s)\s+", "", fragment.strip(" ,"),
+                          flags=re.IGNORECASE)
+        return f"{previous.rstrip(' ,')}, {fragment}" if fragment else None
+    if new and _CORRECTION.search(normal):
+        for pattern in _POSTCODES[:-1]:
+            if pattern.fullmatch(new.group(0).strip()):
+                olds = list(pattern.finditer(previous))
+                if olds:
+                    old_code = olds[-1]
+                    return previous[:old_code.start()] + new.group(0).strip() + \
+                        previous[old_code.end():]
+    return None
+
+
+def without_pickup(text: str) -> str:
+    """`text` without its words about collecting the order."""
+    return _PICKUP.sub(" ", unicodedata.normalize("NFKC", text))
+
+
+def wants_pickup(text: str) -> bool:
+    """Whether the shopper speaks of collecting the order ("I'll collect it", "retrait en
+    magasin", "店頭で受け取り")."""
+    return bool(_PICKUP.search(unicodedata.normalize("NFKC", text)))
