@@ -45,7 +45,8 @@ _PHONE = re.compile(r"(?:\+\d[\d ().-]{7,}\d|\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b
 # Where the words about the place end: courtesy, a new request, a question.
 _AFTER = re.compile(
     r"[!?？！]|\n\s*\n|\b(?:thanks?|thank you|thx|cheers|please|pls|merci|svp|"
-    r"s'il vous pla[iî]t|s'il te pla[iî]t)\b|(?:です|でお願い|にお願い|へお願い|まで|に送|へ送|"
+    r"s'il vous pla[iî]t|s'il te pla[iî]t|(?:my\s+|mon\s+)?(?:phone|tel|telephone|mobile|cell|"
+    r"e-?mail|téléphone|portable|courriel)(?:\s+(?:number|is|est|:))?)\b|電話|メール|(?:です|でお願い|にお願い|へお願い|まで|に送|へ送|"
     r"に届|へ届|お願いします|。)", re.IGNORECASE)
 _NAME = re.compile(r"^\s*(?:(?:mr|mrs|ms|dr|mme|m)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'.-]+){1,3}"
                    r"\s*$")
@@ -64,6 +65,10 @@ _POSTCODES = (
     re.compile(r"\b[A-Z]\d{2}\s?[A-Z\d]{4}\b", re.IGNORECASE),       # Ireland (Eircode)
     re.compile(r"\b\d{4}\b"),                                         # AU, NZ, CH, AT, BE…
 )
+_FRENCH_STREET = re.compile(r"\b(?:rue|avenue|boulevard|bd|place|quai|allée|allee|impasse|"
+                            r"chemin|route|cours|passage)\b", re.IGNORECASE)
+_GERMAN_STREET = re.compile(r"(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer)\b",
+                            re.IGNORECASE)
 _AU_STATES = frozenset("nsw vic qld wa sa tas act nt".split())
 _CORRECTION = re.compile(
     r"\b(?:wrong|actually|sorry|correction|typo|should be|meant|instead|not|oops|i mean|"
@@ -145,6 +150,7 @@ def _cut(after: str) -> str:
 
 def _clean(address: str) -> str:
     """The place alone: no name before it, no dangling words or punctuation after it."""
+    address = re.sub(r"^[^\d:]{1,30}:\s*(?=\S*\d)", "", address.strip())  # "my place: 45 Elm St"
     parts = [part.strip() for part in address.split(",")]
     while len(parts) > 1 and not re.search(r"\d", parts[0]) and _NAME.match(parts[0]):
         parts.pop(0)  # "Jane Doe, 400 Pine St, …"
@@ -173,6 +179,10 @@ def _from_lines(lines: list[str]) -> tuple[str, str] | None:
         last += 1
     block = lines[first:last + 1]
     head = lines[:first]
+    lead = _LEAD_IN.search(block[0])
+    if lead is not None and re.search(r"\d", block[0][lead.end():]):  # "deliver to: 10 Downing St"
+        head = [*head, block[0][:lead.start()]]
+        block = [block[0][lead.end():], *block[1:]]
     if len(block) < 2 and not any(_LABEL.match(line) for line in head):
         return None
     rest = [line for line in head if not _LABEL.match(line) and not _NAME.match(line)]
@@ -194,13 +204,11 @@ def country_of(address: str) -> str | None:
     last = parts[-1]
     words = re.findall(r"[\w.]+", last.casefold())
     earlier_postcode = any(_postcode(part) for part in parts[:-1])
-    if re.fullmatch(r"[A-Za-z]{2}", last):
+    if re.fullmatch(r"[A-Za-z]{2}", last) and (last.upper() in _territories() or
+                                               last.casefold() in US_STATES):
         # an ISO code ("…, M5J 2J5, CA" is Canada, "Berlin, DE" Germany), else a US state
         # ("Portland, OR")
-        if earlier_postcode or last.upper() in _territories() or last.casefold() not in \
-                US_STATES:
-            return last.upper()
-        return "US"
+        return last.upper() if earlier_postcode or last.upper() in _territories() else "US"
     named = country_named(last)
     if named:
         return named
@@ -215,6 +223,14 @@ def country_of(address: str) -> str | None:
         return "GB"
     if re.search(r"\b\d{4}\s*$", last) and any(w in _AU_STATES for w in words):
         return "AU"
+    if re.search(r"\b\d{3}-\d{4}\s*$", last) or re.search(r"\w-(?:ku|shi|cho|machi)\b", address,
+                                                           re.IGNORECASE):
+        return "JP"  # "Tokyo 110-0001", "Taito-ku"
+    local = re.search(r"\b\d{5}\s+[^\W\d]", address)  # a postcode before its city
+    if local and _FRENCH_STREET.search(address):
+        return "FR"
+    if local and _GERMAN_STREET.search(address):
+        return "DE"
     if any(w in US_STATES and len(w) > 2 for w in tail) or (
             any(w in US_STATES for w in words[-1:]) and len(parts) >= 3):
         return "US"  # "Springfield, Illinois", "12 Oak St, Portland, OR"

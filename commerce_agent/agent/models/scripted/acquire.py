@@ -303,6 +303,11 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
             asked[0] = say(p.lang, "no_pickup", store=state.store_name(cart.get("storeId")),
                            lines=lines(cart))
         return " ".join(asked)
+    kinds = {line.get("fulfillmentType") for line in cart["items"]}
+    if kinds == {"pickup"} and any(words.address(text) for text in p.frame.texts):
+        # an address for lines the store only hands over: say so before ordering
+        return say(p.lang, "pickup_only", store=state.store_name(cart.get("storeId")),
+                   lines=lines(cart))
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
         lacking = missing(str(address["address"]), address.get("countryCode"))

@@ -60,7 +60,13 @@ _CHECKS: list[tuple[str, str]] = [
              r"spend|de commande|d'achat)\b|\b(?:order|commande) minimum\b|"
              r"\b(?:combien|prix|cout\w*|tarifs?)\b.*\b(?:livraison|port|expedition)\b|"
              r"\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
-             r"\bfree (?:shipping|delivery)\b|送料|配送料|最低注文|最低金額"),
+             r"\bfree (?:shipping|delivery)\b|送料|配送料|最低注文|最低金額|"
+             # how an order can reach the shopper: the store's delivery terms answer
+             r"\b(?:delivery|shipping|shipment|postage|pick ?up|collection|fulfil?ment)\s+"
+             r"(?:options?|methods?|choices?|possibilities)\b|"
+             r"\bhow (?:can|do|will|would) (?:i|you|we) (?:get|receive|have) (?:it|them|my)\b|"
+             r"\b(?:modes?|options?|methodes?|moyens?) de (?:livraison|retrait|reception)\b|"
+             r"配送方法|お届け方法|受け取り方法|受取方法"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"

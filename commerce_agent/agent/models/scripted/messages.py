@@ -78,6 +78,8 @@ ENGLISH: dict[str, str] = {
     "which_place": "Which city and ZIP or postcode is “{address}” in?",
     "which_country": "Which country is “{address}” in?",
     "no_pickup": "{store} delivers {lines}; there is no pickup for them.",
+    "pickup_only": "{store} doesn't deliver {lines}: you collect them at the store. Say “check "
+                   "out” to order them for pickup.",
     "pickup_possible": "Yes: you collect {lines} at {store}. Say “check out” when you're ready.",
     "does_not_ship_there": "Sorry: {store} does not deliver to {country}.",
     "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
