@@ -239,8 +239,8 @@ def country_of(address: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _territories() -> frozenset[str]:
-    return frozenset(code for code in Locale.parse("en").territories
-                     if len(code) == 2 and code.isalpha())
+    codes = (str(code) for code in Locale.parse("en").territories)
+    return frozenset(code for code in codes if len(code) == 2 and code.isalpha())
 
 
 def _postcode(text: str) -> re.Match[str] | None:

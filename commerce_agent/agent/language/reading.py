@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.addresses import Address, find_address
 from commerce_agent.agent.language.dates import When, find_when
+from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.detect import detect_language
 from commerce_agent.agent.language.measures import Measure, Size, find_measures, find_sizes
 from commerce_agent.agent.language.numbers import Count, find_counts, fold_numbers
@@ -100,6 +101,7 @@ def warm_up(languages: tuple[str, ...] = ("en", "fr", "ja")) -> None:
                "ja": "急須を二つ、2000円以下、金曜日の19時"}
     for language in languages:
         read(samples[language], now=now)
+    read_delivery(samples["en"])  # Babel's territory names, for an address's country
 
 
 def _lower_keeping_length(text: str) -> str:
