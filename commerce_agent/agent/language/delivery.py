@@ -30,9 +30,12 @@ from commerce_agent.agent.language.countries import country_named
 
 _LEAD_IN = re.compile(
     r"(?:(?:\band|\bthen|,|\bet|\bpuis)\s+)?(?:\bplease\s+)?"
-    r"(?:\b(?:ship|send|deliver|post|mail|bring)(?:\s+(?:it|them|this|that|these|those|"
-    r"everything|all|the\s+\w+|my\s+\w+|it\s+all))?(?:\s+(?:over|out|off))?\s+to\b|"
-    r"\b(?:my|our|the)\s+(?:delivery\s+|shipping\s+|home\s+)?address\s+(?:is|will be)\b|"
+    r"(?:\b(?:ship(?:ped|ping)?|send(?:ing)?|sent|deliver(?:ed|ing)?|post(?:ed)?|mail(?:ed)?|"
+    r"bring|brought)(?:\s+(?:it|them|this|that|these|those|everything|all|the\s+\w+|my\s+\w+|"
+    r"it\s+all))?(?:\s+(?:over|out|off))?\s+to\b|"
+    r"\b(?:(?:my|our|the)\s+)?(?:delivery\s+|shipping\s+|home\s+)?address\s+(?:is|will be)\b|"
+    r"\b(?:i|we)\s+(?:live|am|are|'m|'re)\s+(?:at|in)\b|\b(?:i|we)'?(?:m|re)\s+at\b|"
+    r"\b(?:j'habite|nous habitons|j'suis)\s+(?:au|à|a)\b|"
     r"\b(?:delivery|shipping)\s+address\b|\baddress\b\s*:|\bship\s+to\s*:|"
     r"\b(?:livre[rz]?|envoie[rz]?|envoyer|expedie[rz]?|expédie[rz]?|livraison)"
     r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi))?\s+(?:à|au|aux|a|chez)\b|"
@@ -44,7 +47,8 @@ _PHONE = re.compile(r"(?:\+\d[\d ().-]{7,}\d|\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b
                     r"\b0\d{1,4}-\d{1,4}-\d{3,4}\b)")
 # Where the words about the place end: courtesy, a new request, a question.
 _AFTER = re.compile(
-    r"[!?？！]|\n\s*\n|\b(?:thanks?|thank you|thx|cheers|please|pls|merci|svp|"
+    r"[!?？！]|\n\s*\n|\b(?:not|instead of|rather than|au lieu de|thanks?|thank you|thx|cheers|"
+    r"please|pls|merci|svp|"
     r"s'il vous pla[iî]t|s'il te pla[iî]t|(?:my\s+|mon\s+)?(?:phone|tel|telephone|mobile|cell|"
     r"e-?mail|téléphone|portable|courriel)(?:\s+(?:number|is|est|:))?)\b|電話|メール|(?:です|でお願い|にお願い|へお願い|まで|に送|へ送|"
     r"に届|へ届|お願いします|。)", re.IGNORECASE)
@@ -72,13 +76,15 @@ _GERMAN_STREET = re.compile(r"(?:straße|strasse|str\.|weg|platz|allee|gasse|rin
 _AU_STATES = frozenset("nsw vic qld wa sa tas act nt".split())
 _CORRECTION = re.compile(
     r"\b(?:wrong|actually|sorry|correction|typo|should be|meant|instead|not|oops|i mean|"
-    r"it'?s|c'est|en fait|plutôt|plutot|pardon|erreur|mauvais)\b|間違|訂正|ではなく|じゃなく|"
-    r"でした|正しくは", re.IGNORECASE)
+    r"it'?s|c'est|en fait|plutôt|plutot|pardon|erreur|mauvais|zip|zip code|postcode|post code|"
+    r"postal code|code postal)\b|間違|訂正|ではなく|じゃなく|でした|正しくは|郵便番号",
+    re.IGNORECASE)
 _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
     r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
     r"retrait|retirer|récupérer|recuperer|passe(?:rai|r)? (?:les |le |la )?(?:chercher|prendre)|"
-    r"en magasin|en boutique|sur place)\b|店頭|受け取り|受取|取りに", re.IGNORECASE)
+    r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter)\b|"
+    r"店頭|受け取り|受取|取りに|テイクアウト|持ち帰り", re.IGNORECASE)
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # A Japanese address from its prefecture (and postal mark) to its block number; hiragana may
 # run through a town's name ("丸の内").
@@ -108,7 +114,7 @@ def read_delivery(text: str) -> Delivery:
             address, rest = found
             return Delivery(address, country_of(address), rest, pickup)
     lead = next((match for match in _LEAD_IN.finditer(normal)
-                 if re.search(r"\d", _cut(normal[match.end():]))), None)
+                 if _is_place(_cut(normal[match.end():]))), None)
     if lead is not None:
         address = _clean(_cut(normal[lead.end():]))
         if address:
@@ -132,6 +138,11 @@ def read_delivery(text: str) -> Delivery:
     address = _clean(_cut(normal[start:end]))
     rest = _tidy(normal[:start] + " " + normal[end:])
     return Delivery(address, bare.country_code or country_of(address), rest, pickup)
+
+
+def _is_place(text: str) -> bool:
+    """A number and a name: "12 Oak St", "神南1-2-3" (a ZIP alone is no address)."""
+    return bool(re.search(r"\d", text) and re.search(r"[^\W\d_]{2,}", text))
 
 
 def _end(after: str) -> int:
@@ -265,8 +276,16 @@ def amended(previous: str, text: str) -> str | None:
     replaces the old one ("wrong zip, 94110"), and places after an incomplete address complete
     it ("Portland, OR 97202")."""
     normal = unicodedata.normalize("NFKC", text).strip()
-    if find_address(normal) is not None or len(normal.split()) > 14:
-        return None  # a whole address of its own, or a request
+    if len(normal.split()) > 14:
+        return None  # a request
+    own = read_delivery(normal).address
+    if own is not None:
+        # "sorry, it's 21 Oak Street, not 12": a street alone corrects the street of an
+        # address whose place is known; a whole address is an address of its own
+        if missing(own) == "place" and missing(previous) is None and \
+                _CORRECTION.search(normal) and "," in previous and "," not in own:
+            return f"{own}, {previous.split(',', 1)[1].strip()}"
+        return None
     unit = _UNIT.search(normal)
     if unit:
         said = unit.group(0).strip()

@@ -7,6 +7,7 @@ stock or free.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name
@@ -26,6 +27,8 @@ from commerce_agent.commerce.orders import model
 from commerce_agent.operations.base import money_text
 
 NEEDS_ADDRESS = (None, "physical", "hybrid")
+_EVERY = re.compile(r"\b(?:both|all|every|everything|each)\b|\b(?:tous|toutes|tout|les deux)\b|"
+                    r"全部|両方|すべて|全て")
 
 
 def _choose_item(p: Planner) -> dict[str, Any] | Decision:
@@ -287,13 +290,45 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
     state = p.state
     placed = state.done("place_order")
     if placed is not None:
-        return placed_reply(p, placed.result)
+        others = state.open_carts()
+        if others and _every_cart(p) and p.frame.intent == "checkout":
+            # "check out both": the next store's cart, with its own approval
+            return check_out_cart(p, others[0])
+        reply = placed_reply(p, placed.result)
+        earlier = [call.result for call in state.calls if call.name == "place_order"
+                   and not call.is_error and call is not placed]
+        if not isinstance(reply, str) or not earlier:
+            return reply
+        return " ".join([*(say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+                                total=money_text(order["total"]),
+                                status=status(p.lang, order["status"])) for order in earlier),
+                         reply])
     named = " ".join(text for text in p.frame.texts if words.address(text) is None)
     if store is None and p.needs_stores() and p.query(named):
         return p.call("list_stores")  # "check out my Trattoria Fiamma cart"
+    carts = state.open_carts()
+    country = (state.address or {}).get("countryCode")
+    if store is None and len(carts) > 1 and country and p.has("get_store") and \
+            p.mentioned_store() is None and _cart_naming(p, carts) is None:
+        # carts at several stores and an address: learn where each store delivers first
+        unknown = next((str(cart.get("storeId")) for cart in carts
+                        if str(cart.get("storeId")) not in state.store_info), None)
+        if unknown is not None and state.done("get_store", storeId=unknown) is None:
+            return p.call("get_store", storeId=unknown)
     cart = _cart_to_order(p, store)
     if cart is None or not cart.get("items"):
         return say(p.lang, "cart_empty")
+    return check_out_cart(p, cart)
+
+
+def _every_cart(p: Planner) -> bool:
+    """Whether the request is for every open cart ("check out both", "tout commander")."""
+    return any(_EVERY.search(words.fold(text)) for text in p.frame.texts)
+
+
+def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
+    """Place the order for `cart`, once its delivery details are enough."""
+    state = p.state
     needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
     address = state.address
     if needs_address and address is None:
@@ -334,6 +369,8 @@ def pickup(p: Planner) -> Decision:
     """"I'll collect it", "can I pick it up?": a cart of pickup lines is ordered (or, asked
     about, said to be collected at the store); delivered lines have no pickup, so the
     address is asked for."""
+    if p.state.done("place_order") is not None:
+        return check_out(p)
     cart = _cart_to_order(p, None)
     if cart is None or not cart.get("items"):
         return say(p.lang, "cart_empty")

@@ -17,6 +17,7 @@ from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.language.delivery import (
     amended,
     country_of,
+    missing,
     read_delivery,
     without_pickup,
 )
@@ -249,13 +250,14 @@ class State:
         becomes the conversation's, and the words around it are the request."""
         delivery = read_delivery(raw)
         corrected = None
-        if delivery.address is None and self.address is not None:
+        if self.address is not None and (delivery.address is None or missing(
+                delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
         request = delivery.rest if delivery.address and delivery.rest else raw
         kind, text = understand(request)
         if delivery.address is not None or corrected is not None:
-            given = delivery.address or corrected or ""
-            code = delivery.country_code if delivery.address else country_of(given)
+            given = corrected or delivery.address or ""
+            code = country_of(given) if corrected else delivery.country_code
             self.address = {"address": given, **({"countryCode": code} if code else {})}
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
@@ -263,6 +265,9 @@ class State:
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
             kind = "pickup"  # "I'll collect it", not "the seconds box for pickup"
+        elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
+                and not words.content_words(without_pickup(text)):
+            kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
         if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
         self.language = language_of(raw, self.language, settled=self.heard > 0)
