@@ -276,7 +276,8 @@ async def test_pages_of_one_term_are_read_by_key_name_matches_first(
             assert scores == sorted(scores, reverse=True)
     assert [body["pagination"]["totalCount"] for body in pages][-1] == len(whole)
     assert all(body["pagination"]["totalCount"] is None for body in pages[:-1])
-    back, previous = [], pages[-1]["pagination"]["previousCursor"]
+    back: list[list[str]] = []
+    previous = pages[-1]["pagination"]["previousCursor"]
     while previous:
         body = (await client.get("/search", params={"q": "stoneware", "limit": "2",
                                                     "cursor": previous})).json()
