@@ -177,6 +177,18 @@ async def test_items_written_after_startup_are_searchable(
     assert await found(client, "beaker") == []
 
 
+async def test_a_renamed_item_changes_tier_and_words_of_several_lexemes_match(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    """The name tier follows writes (PostgreSQL's postings are rebuilt with the tsvector),
+    and a word the index splits into several lexemes (`t-shirt`) is matched as a phrase."""
+    await insert_item(app, "item_kiln_apron", "Canvas Apron", description="A kiln-safe t-shirt.")
+    await insert_item(app, "item_kiln_shirt", "Kiln T-Shirt", description="Cotton.")
+    assert ids(await found(client, "t-shirt")) == ["item_kiln_shirt", "item_kiln_apron"]
+    await rename(app, "items", "item_kiln_apron", "T-Shirt Apron")
+    await rename(app, "items", "item_kiln_shirt", "Kiln Tee")
+    assert ids(await found(client, "t-shirt")) == ["item_kiln_apron"]
+
+
 async def test_odd_documents_never_block_a_write(app: Starlette,
                                                  client: httpx.AsyncClient) -> None:
     async with app.state.db.transaction() as tx:
