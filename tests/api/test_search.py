@@ -315,6 +315,12 @@ async def test_a_cursor_of_before_or_of_another_list_is_answered(
     foreign = base64.urlsafe_b64encode(json.dumps({"a": ["x", "y"]}).encode()).decode()
     response = await client.get("/search", params={"q": "mug", "cursor": foreign})
     assert response.status_code == 400
+    cursor = first["pagination"]["nextCursor"]
+    (kind, key), = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))).items()
+    for forged in ([7, key[1], key[2]], [key[0], key[1], -3]):
+        text = base64.urlsafe_b64encode(json.dumps({kind: forged}).encode()).decode()
+        response = await client.get("/search", params={"q": "mug", "cursor": text})
+        assert response.status_code == 400, forged
     # Several terms rank every match and page by offset, with the same contract.
     pages = await walk(client, q="mug teapot")
     assert sorted(ids([item for body in pages for item in body["items"]])) \

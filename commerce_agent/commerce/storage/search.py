@@ -195,6 +195,7 @@ async def ranked_page(db: Database, terms_found: Sequence[Alternatives], filters
 
 # Tiers of a term's matches, the first part of the order a page is read in (`keyed_page`).
 NAME_TIER, OTHER_TIER = 0, 1  # a word of the term is in the item's name; only elsewhere
+TIERS = (NAME_TIER, OTHER_TIER)
 
 
 def pages_by_key(db: Database, terms_found: Sequence[Alternatives], sort: str) -> bool:
@@ -214,7 +215,7 @@ async def keyed_page(db: Database, alternatives: Alternatives, filters: Filters,
     the item id in migration 0017's postings). Each read stops once the page is full, so a page
     costs the same however many items match; `rank` (bm25, or ts_rank negated) is computed for
     the rows read only."""
-    tiers = [NAME_TIER, OTHER_TIER][::-1 if backward else 1]
+    tiers = list(TIERS)[::-1 if backward else 1]
     if after is not None:
         tiers = tiers[tiers.index(after[0]):]
     streams = await _streams(db, alternatives) if db.dialect == "postgresql" else []

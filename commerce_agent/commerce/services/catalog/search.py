@@ -128,6 +128,9 @@ async def _keyed(db: Database, found: list[list[tuple[str, bool]]], words: list[
     from the start (an offset cursor of before is served once by reading up to it)."""
     if page.key is not None:
         tier, key, position = page.key
+        if tier not in storage.TIERS or position < 0:
+            raise validation_error("cursor", "is not a cursor this server issued",
+                                   list(page.key))
         rows = await storage.keyed_page(db, found[0], filters, (tier, key), page.backward,
                                         page.limit + 1)
         start = position - 1 if page.backward else position + 1
