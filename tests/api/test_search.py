@@ -317,7 +317,8 @@ async def test_a_cursor_of_before_or_of_another_list_is_answered(
     assert response.status_code == 400
     cursor = first["pagination"]["nextCursor"]
     (kind, key), = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))).items()
-    for forged in ([7, key[1], key[2]], [key[0], key[1], -3]):
+    for forged in ([7, key[1], key[2]], [key[0], key[1], -3], [key[0], 2**70, key[2]],
+                   [key[0], "a\x00", key[2]]):
         text = base64.urlsafe_b64encode(json.dumps({kind: forged}).encode()).decode()
         response = await client.get("/search", params={"q": "mug", "cursor": text})
         assert response.status_code == 400, forged

@@ -128,7 +128,9 @@ async def _keyed(db: Database, found: list[list[tuple[str, bool]]], words: list[
     from the start (an offset cursor of before is served once by reading up to it)."""
     if page.key is not None:
         tier, key, position = page.key
-        if tier not in storage.TIERS or position < 0:
+        # A key the index could not hold: a rowid past 64 bits, a text with a NUL.
+        held = 0 <= key < 2**63 if isinstance(key, int) else "\x00" not in key
+        if tier not in storage.TIERS or position < 0 or not held:
             raise validation_error("cursor", "is not a cursor this server issued",
                                    list(page.key))
         rows = await storage.keyed_page(db, found[0], filters, (tier, key), page.backward,
