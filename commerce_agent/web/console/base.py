@@ -4,6 +4,7 @@ its one-line outcome, and refusals turned into problems beside the fields."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -184,6 +185,32 @@ async def posted(request: Request, page: str) -> Console | Response:
         return console
     console.form, console.files = fields, files
     return console
+
+
+def form_endpoint(page: str) -> Callable[[Callable[[Console], Awaitable[Response]]],
+                                Callable[[Request], Awaitable[Response]]]:
+    """The endpoint of a form of `page`: `handle` runs only once `posted` has a console (the
+    form read, its CSRF token checked, a merchant asking); otherwise its answer stands."""
+    def endpoint(handle: Callable[[Console], Awaitable[Response]]
+                 ) -> Callable[[Request], Awaitable[Response]]:
+        @functools.wraps(handle)
+        async def answer(request: Request) -> Response:
+            console = await posted(request, page)
+            return console if not isinstance(console, Console) else await handle(console)
+        return answer
+    return endpoint
+
+
+async def submit(console: Console, work: Callable[[Transaction], Awaitable[str]],
+                 form_id: str, fields: Mapping[str, str],
+                 shown: Callable[..., Awaitable[Response]], location: str) -> Response:
+    """Run `work` in one transaction, then back to `location` saying the outcome it returns;
+    a refusal shows the page again with the problems beside the form's fields."""
+    try:
+        outcome = await console.write(work)
+    except CommerceError as error:
+        return await refused(console, error, form_id, fields, shown)
+    return console.done(location, outcome)
 
 
 def problems(error: CommerceError, fields: Mapping[str, str]) -> dict[str, str]:

@@ -17,7 +17,14 @@ from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused, typed
+from commerce_agent.web.console.base import (
+    Console,
+    form_endpoint,
+    open_console,
+    refused,
+    submit,
+    typed,
+)
 
 PAGE = "console-catalog"
 SHOWN = 100
@@ -114,11 +121,9 @@ async def _new_item_doc(console: Console, store: dict[str, Any]) -> dict[str, An
     return doc
 
 
-async def new_item(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def new_item(console: Console) -> Response:
     """POST /console/catalog/items (multipart, for the image): a new item of a store."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     try:
         store = console.store(console.form.get("store", "")[:100])
         doc = await _new_item_doc(console, store)
@@ -201,18 +206,14 @@ async def _item_change(tx: Transaction, console: Console, item_id: str, action: 
     raise CommerceError(404, "not_found", "No such action.")
 
 
-async def item_action(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def item_action(console: Console) -> Response:
     """POST /console/items/{id}/{action}: details, price, stock, adjust, variant, archive,
     restore."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    item_id = request.path_params["item_id"][:100]
-    action = request.path_params["action"]
+    item_id = console.request.path_params["item_id"][:100]
+    action = console.request.path_params["action"]
     key = console.form.get("variantId", "")[:100] or item_id
-    try:
-        outcome = await console.write(lambda tx: _item_change(tx, console, item_id, action))
-    except CommerceError as error:
-        form_id = f"{action}-{item_id if action in ('details', 'variant') else key}"
-        return await refused(console, error, form_id, ROW_FIELDS, _catalog)
-    return console.done(console.back(paths.CONSOLE_CATALOG) + f"#item-{item_id}", outcome)
+    form_id = f"{action}-{item_id if action in ('details', 'variant') else key}"
+    return await submit(console, lambda tx: _item_change(tx, console, item_id, action),
+                        form_id, ROW_FIELDS, _catalog,
+                        console.back(paths.CONSOLE_CATALOG) + f"#item-{item_id}")

@@ -15,7 +15,7 @@ from commerce_agent.commerce.catalog_import.loader import import_catalog, read_d
 from commerce_agent.commerce.catalog_import.source import ImportFailed
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused
+from commerce_agent.web.console.base import Console, form_endpoint, open_console, refused
 
 PAGE = "console-import"
 MAX_IMPORT_BYTES = 10 * 1024 * 1024
@@ -33,11 +33,9 @@ async def import_page(request: Request) -> Response:
     return console if not isinstance(console, Console) else await _import(console)
 
 
-async def import_file(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def import_file(console: Console) -> Response:
     """POST /console/import: the file of the form into the chosen store."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     dry_run = bool(console.form.get("dryRun"))
     try:
         store = console.store(console.form.get("store", "")[:100])

@@ -18,7 +18,13 @@ from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused, typed
+from commerce_agent.web.console.base import (
+    Console,
+    form_endpoint,
+    open_console,
+    submit,
+    typed,
+)
 
 SHOWN = 50
 PAGE = "console-orders"
@@ -55,11 +61,10 @@ async def orders_board(request: Request) -> Response:
     return console if not isinstance(console, Console) else await _board(console)
 
 
-async def order_action(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def order_action(console: Console) -> Response:
     """POST /console/orders/{id}/{action}: one of the order's merchant actions."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
+    request = console.request
     order_id = request.path_params["order_id"][:100]
     action = request.path_params["action"]
     form = console.form
@@ -99,8 +104,5 @@ async def order_action(request: Request) -> Response:
         await service.cancel(tx, order_id, reason)
         return f"Cancelled {order_id}; the payment is refunded."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, f"{action}-{order_id}", FIELDS, _board)
-    return console.done(console.back(paths.CONSOLE) + f"#order-{order_id}", outcome)
+    return await submit(console, work, f"{action}-{order_id}", FIELDS, _board,
+                        console.back(paths.CONSOLE) + f"#order-{order_id}")

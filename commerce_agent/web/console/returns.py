@@ -16,7 +16,7 @@ from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused
+from commerce_agent.web.console.base import Console, form_endpoint, open_console, submit
 
 PAGE = "console-returns"
 SHOWN = 50
@@ -49,13 +49,11 @@ async def returns_page(request: Request) -> Response:
     return console if not isinstance(console, Console) else await _returns(console)
 
 
-async def return_action(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def return_action(console: Console) -> Response:
     """POST /console/returns/{id}/{action}: approve, reject, receive or refund."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    return_id = request.path_params["return_id"][:100]
-    action = request.path_params["action"]
+    return_id = console.request.path_params["return_id"][:100]
+    action = console.request.path_params["action"]
 
     async def work(tx: Transaction) -> str:
         await access.own_return(tx, console.principal, return_id)
@@ -64,8 +62,5 @@ async def return_action(request: Request) -> Response:
         await service.advance_return(tx, return_id, action)
         return f"{TITLES[action]}: {return_id}."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, f"{action}-{return_id}", {}, _returns)
-    return console.done(console.back(paths.CONSOLE_RETURNS) + f"#return-{return_id}", outcome)
+    return await submit(console, work, f"{action}-{return_id}", {}, _returns,
+                        console.back(paths.CONSOLE_RETURNS) + f"#return-{return_id}")

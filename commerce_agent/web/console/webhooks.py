@@ -15,7 +15,7 @@ from commerce_agent.commerce.services.webhooks import subscriptions as service
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused
+from commerce_agent.web.console.base import Console, form_endpoint, open_console, refused, submit
 
 PAGE = "console-webhooks"
 SHOWN = 50
@@ -35,11 +35,9 @@ async def webhooks_page(request: Request) -> Response:
     return console if not isinstance(console, Console) else await _webhooks(console)
 
 
-async def create_webhook(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def create_webhook(console: Console) -> Response:
     """POST /console/webhooks: subscribe a URL; the page shows its signing secret once."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     form = console.form
     events = [key.removeprefix("event:") for key, value in form.items()
               if key.startswith("event:") and value]
@@ -63,12 +61,10 @@ async def create_webhook(request: Request) -> Response:
     return await _webhooks(console, created=created, secret=secret)
 
 
-async def delete_webhook(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def delete_webhook(console: Console) -> Response:
     """POST /console/webhooks/{id}/delete."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    webhook_id = request.path_params["webhook_id"][:100]
+    webhook_id = console.request.path_params["webhook_id"][:100]
     try:
         hook = await service.get(console.db, console.principal.user_id, webhook_id)
         await console.write(lambda tx: service.delete(tx, console.principal.user_id,
@@ -93,17 +89,15 @@ async def webhook_page(request: Request) -> Response:
     return console if not isinstance(console, Console) else await _log(console)
 
 
-async def redeliver(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def redeliver(console: Console) -> Response:
     """POST /console/webhooks/{id}/deliveries/{delivery}/redeliver: send the event again."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    webhook_id = request.path_params["webhook_id"][:100]
-    delivery_id = request.path_params["delivery_id"][:100]
-    try:
-        again = await console.write(lambda tx: service.redeliver(
-            tx, console.principal.user_id, webhook_id, delivery_id))
-    except CommerceError as error:
-        return await refused(console, error, f"redeliver-{delivery_id}", {}, _log)
-    return console.done(paths.CONSOLE_WEBHOOK.replace("{webhook_id}", webhook_id),
-                        f"Sent {again['event']} again as a new delivery.")
+    webhook_id = console.request.path_params["webhook_id"][:100]
+    delivery_id = console.request.path_params["delivery_id"][:100]
+
+    async def work(tx: Transaction) -> str:
+        again = await service.redeliver(tx, console.principal.user_id, webhook_id, delivery_id)
+        return f"Sent {again['event']} again as a new delivery."
+
+    return await submit(console, work, f"redeliver-{delivery_id}", {}, _log,
+                        paths.CONSOLE_WEBHOOK.replace("{webhook_id}", webhook_id))
