@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -20,7 +19,7 @@ from commerce_agent.web import paths
 from commerce_agent.web.console.base import (
     Console,
     form_endpoint,
-    open_console,
+    page_endpoint,
     refused,
     submit,
     typed,
@@ -54,10 +53,10 @@ async def _catalog(console: Console, status: int = 200, **extra: Any) -> Respons
                         **extra)
 
 
-async def catalog_page(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def catalog_page(console: Console) -> Response:
     """Items with their variants: stock set or adjusted, prices edited (?store=, ?status=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _catalog(console)
+    return await _catalog(console)
 
 
 def _whole(text: str, pointer: str) -> int | None:

@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.catalog_import.loader import import_catalog, read_data
 from commerce_agent.commerce.catalog_import.source import ImportFailed
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, form_endpoint, open_console, refused
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, refused
 
 PAGE = "console-import"
 MAX_IMPORT_BYTES = 10 * 1024 * 1024
@@ -27,10 +26,10 @@ async def _import(console: Console, status: int = 200, **extra: Any) -> Response
     return console.show("console/import.html", status, store=console.chosen_store(), **extra)
 
 
-async def import_page(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def import_page(console: Console) -> Response:
     """The import form (?store=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _import(console)
+    return await _import(console)
 
 
 @form_endpoint(PAGE)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -21,7 +20,7 @@ from commerce_agent.web import paths
 from commerce_agent.web.console.base import (
     Console,
     form_endpoint,
-    open_console,
+    page_endpoint,
     submit,
     typed,
 )
@@ -34,13 +33,7 @@ FIELDS = {"/carrier": "carrier", "/trackingNumber": "trackingNumber",
 
 
 async def _board(console: Console, status: int = 200, **extra: Any) -> Response:
-    request = console.request
-    wanted_status = request.query_params.get("status") or None
-    if wanted_status not in (None, *STATUSES):
-        wanted_status = None
-    wanted_store = request.query_params.get("store") or None
-    stores = [console.store(wanted_store)["id"]] if wanted_store \
-        else [store["id"] for store in console.stores]
+    wanted_store, wanted_status, stores = console.filters(STATUSES)
     rows = await storage.orders(console.db, stores, wanted_status, SHOWN)
     total = await storage.count_orders(console.db, stores, wanted_status, 1001)
     orders = []
@@ -55,10 +48,10 @@ async def _board(console: Console, status: int = 200, **extra: Any) -> Response:
                         **extra)
 
 
-async def orders_board(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def orders_board(console: Console) -> Response:
     """The orders board: every order of the merchant's stores (?store=, ?status=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _board(console)
+    return await _board(console)
 
 
 @form_endpoint(PAGE)

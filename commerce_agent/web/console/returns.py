@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -16,7 +15,7 @@ from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, form_endpoint, open_console, submit
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, submit
 
 PAGE = "console-returns"
 SHOWN = 50
@@ -25,13 +24,7 @@ TITLES = {"approve": "Approve", "reject": "Reject", "receive": "Mark received",
 
 
 async def _returns(console: Console, status: int = 200, **extra: Any) -> Response:
-    request = console.request
-    wanted_status = request.query_params.get("status") or None
-    if wanted_status not in (None, *handling.STATUSES):
-        wanted_status = None
-    wanted_store = request.query_params.get("store") or None
-    stores = [console.store(wanted_store)["id"]] if wanted_store \
-        else [store["id"] for store in console.stores]
+    wanted_store, wanted_status, stores = console.filters(handling.STATUSES)
     rows, total = await storage.returns(console.db, stores, wanted_status, SHOWN, 0)
     found = []
     for row in rows:
@@ -43,10 +36,10 @@ async def _returns(console: Console, status: int = 200, **extra: Any) -> Respons
                         chosen_status=wanted_status or "", **extra)
 
 
-async def returns_page(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def returns_page(console: Console) -> Response:
     """Returns of the merchant's stores (?store=, ?status=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _returns(console)
+    return await _returns(console)
 
 
 @form_endpoint(PAGE)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -21,7 +20,7 @@ from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, form_endpoint, open_console, submit, typed
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, submit, typed
 
 PAGE = "console-store"
 SETTINGS_FIELDS = {"/name": "name", "/currency": "currency",
@@ -51,10 +50,10 @@ async def _store(console: Console, status: int = 200, **extra: Any) -> Response:
                         fee=flat_fee(store) if store else "", **extra)
 
 
-async def store_page(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def store_page(console: Console) -> Response:
     """Store settings and promotion codes (?store=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _store(console)
+    return await _store(console)
 
 
 def _shipping(store: dict[str, Any], form: dict[str, str]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.pagination import Page
@@ -15,7 +14,7 @@ from commerce_agent.commerce.services.webhooks import subscriptions as service
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, form_endpoint, open_console, refused, submit
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, refused, submit
 
 PAGE = "console-webhooks"
 SHOWN = 50
@@ -29,10 +28,10 @@ async def _webhooks(console: Console, status: int = 200, **extra: Any) -> Respon
                         webhook_events=service.EVENTS, **extra)
 
 
-async def webhooks_page(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def webhooks_page(console: Console) -> Response:
     """Webhook subscriptions, with the form to add one."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _webhooks(console)
+    return await _webhooks(console)
 
 
 @form_endpoint(PAGE)
@@ -83,10 +82,10 @@ async def _log(console: Console, status: int = 200, **extra: Any) -> Response:
                         total=total, **extra)
 
 
-async def webhook_page(request: Request) -> Response:
+@page_endpoint(PAGE)
+async def webhook_page(console: Console) -> Response:
     """One subscription's delivery log, newest first (another's subscription is 404)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _log(console)
+    return await _log(console)
 
 
 @form_endpoint(PAGE)
