@@ -40,6 +40,7 @@ ROW_FIELDS = {"/name": "name", "/description": "description", "/price": "amount"
 
 
 async def _catalog(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Items with their variants: stock set or adjusted, prices edited (?store=, ?status=)."""
     store = console.chosen_store()
     wanted = console.request.query_params.get("status") or None
     if wanted not in (None, *checks.ITEM_STATUSES):
@@ -53,10 +54,7 @@ async def _catalog(console: Console, status: int = 200, **extra: Any) -> Respons
                         **extra)
 
 
-@page_endpoint(PAGE)
-async def catalog_page(console: Console) -> Response:
-    """Items with their variants: stock set or adjusted, prices edited (?store=, ?status=)."""
-    return await _catalog(console)
+catalog_page = page_endpoint(PAGE)(_catalog)
 
 
 def _whole(text: str, pointer: str) -> int | None:

@@ -23,13 +23,11 @@ _FILE_NAME = re.compile(r"[^A-Za-z0-9 ._()-]+")
 
 
 async def _import(console: Console, status: int = 200, **extra: Any) -> Response:
+    """The import form (?store=)."""
     return console.show("console/import.html", status, store=console.chosen_store(), **extra)
 
 
-@page_endpoint(PAGE)
-async def import_page(console: Console) -> Response:
-    """The import form (?store=)."""
-    return await _import(console)
+import_page = page_endpoint(PAGE)(_import)
 
 
 @form_endpoint(PAGE)

@@ -33,6 +33,7 @@ FIELDS = {"/carrier": "carrier", "/trackingNumber": "trackingNumber",
 
 
 async def _board(console: Console, status: int = 200, **extra: Any) -> Response:
+    """The orders board: every order of the merchant's stores (?store=, ?status=)."""
     wanted_store, wanted_status, stores = console.filters(STATUSES)
     rows = await storage.orders(console.db, stores, wanted_status, SHOWN)
     total = await storage.count_orders(console.db, stores, wanted_status, 1001)
@@ -48,10 +49,7 @@ async def _board(console: Console, status: int = 200, **extra: Any) -> Response:
                         **extra)
 
 
-@page_endpoint(PAGE)
-async def orders_board(console: Console) -> Response:
-    """The orders board: every order of the merchant's stores (?store=, ?status=)."""
-    return await _board(console)
+orders_board = page_endpoint(PAGE)(_board)
 
 
 @form_endpoint(PAGE)

@@ -24,6 +24,7 @@ TITLES = {"approve": "Approve", "reject": "Reject", "receive": "Mark received",
 
 
 async def _returns(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Returns of the merchant's stores (?store=, ?status=)."""
     wanted_store, wanted_status, stores = console.filters(handling.STATUSES)
     rows, total = await storage.returns(console.db, stores, wanted_status, SHOWN, 0)
     found = []
@@ -36,10 +37,7 @@ async def _returns(console: Console, status: int = 200, **extra: Any) -> Respons
                         chosen_status=wanted_status or "", **extra)
 
 
-@page_endpoint(PAGE)
-async def returns_page(console: Console) -> Response:
-    """Returns of the merchant's stores (?store=, ?status=)."""
-    return await _returns(console)
+returns_page = page_endpoint(PAGE)(_returns)
 
 
 @form_endpoint(PAGE)

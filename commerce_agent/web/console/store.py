@@ -44,16 +44,14 @@ def flat_fee(store: dict[str, Any]) -> str | None:
 
 
 async def _store(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Store settings and promotion codes (?store=)."""
     store = console.chosen_store()
     promotions = await storage.promotions(console.db, store["id"]) if store else []
     return console.show("console/store.html", status, store=store, promotions=promotions,
                         fee=flat_fee(store) if store else "", **extra)
 
 
-@page_endpoint(PAGE)
-async def store_page(console: Console) -> Response:
-    """Store settings and promotion codes (?store=)."""
-    return await _store(console)
+store_page = page_endpoint(PAGE)(_store)
 
 
 def _shipping(store: dict[str, Any], form: dict[str, str]) -> dict[str, Any]:

@@ -22,16 +22,14 @@ FIELDS = {"/url": "url", "/events": "events", "/description": "description"}
 
 
 async def _webhooks(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Webhook subscriptions, with the form to add one."""
     hooks, _ = await service.list_page(console.db, console.principal.user_id, True,
                                        Page(SHOWN))
     return console.show("console/webhooks.html", status, webhooks=hooks,
                         webhook_events=service.EVENTS, **extra)
 
 
-@page_endpoint(PAGE)
-async def webhooks_page(console: Console) -> Response:
-    """Webhook subscriptions, with the form to add one."""
-    return await _webhooks(console)
+webhooks_page = page_endpoint(PAGE)(_webhooks)
 
 
 @form_endpoint(PAGE)
@@ -74,6 +72,7 @@ async def delete_webhook(console: Console) -> Response:
 
 
 async def _log(console: Console, status: int = 200, **extra: Any) -> Response:
+    """One subscription's delivery log, newest first (another's subscription is 404)."""
     webhook_id = console.request.path_params["webhook_id"][:100]
     owner = console.principal.user_id
     hook = await service.get(console.db, owner, webhook_id)
@@ -82,10 +81,7 @@ async def _log(console: Console, status: int = 200, **extra: Any) -> Response:
                         total=total, **extra)
 
 
-@page_endpoint(PAGE)
-async def webhook_page(console: Console) -> Response:
-    """One subscription's delivery log, newest first (another's subscription is 404)."""
-    return await _log(console)
+webhook_page = page_endpoint(PAGE)(_log)
 
 
 @form_endpoint(PAGE)
