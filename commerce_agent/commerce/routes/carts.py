@@ -160,24 +160,26 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
-async def _changed(request: Request, principal: Principal,
-                   change: Callable[..., Awaitable[CartView]], *args: Any) -> Response:
-    """One write that changes the path's cart, `change(tx, principal, cart_id, *args,
-    lifetime)`, answered with the cart it leaves."""
+def _change(request: Request, principal: Principal,
+            change: Callable[..., Awaitable[CartView]], *args: Any
+            ) -> Callable[[Transaction], Awaitable[Response]]:
+    """A write's work: change the path's cart, `change(tx, principal, cart_id, *args,
+    lifetime)`, and answer with the cart it leaves."""
     cart_id = request.path_params["cart_id"]
 
     async def work(tx: Transaction) -> Response:
         cart = await change(tx, principal, cart_id, *args, _lifetime(request))
         return json_response(cart.render())
 
-    return await write(request, principal, work)
+    return work
 
 
 async def add_item(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _add)
-    return await _changed(request, principal, service.add_item, body.itemId, body.quantity,
-                          body.variantId or "", body.options())
+    return await write(request, principal, _change(
+        request, principal, service.add_item, body.itemId, body.quantity, body.variantId or "",
+        body.options()))
 
 
 async def update_item(request: Request) -> Response:
@@ -187,33 +189,36 @@ async def update_item(request: Request) -> Response:
                if getattr(body, field) is not UNSET}
     if isinstance(changes.get("addOnIds"), list):
         changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
-    return await _changed(request, principal, service.update_item,
-                          request.path_params["line_id"], dict(changes))
+    return await write(request, principal, _change(
+        request, principal, service.update_item, request.path_params["line_id"], changes))
 
 
 async def remove_item(request: Request) -> Response:
     principal = await cart_writer(request)
-    return await _changed(request, principal, service.remove_item,
-                          request.path_params["line_id"])
+    return await write(request, principal, _change(
+        request, principal, service.remove_item, request.path_params["line_id"]))
 
 
 async def apply_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
-    return await _changed(request, principal, service.apply_promotion, body.value, server_max)
+    return await write(request, principal, _change(
+        request, principal, service.apply_promotion, body.value, server_max))
 
 
 async def remove_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
-    return await _changed(request, principal, service.remove_promotion,
-                          request.path_params["code"])
+    return await write(request, principal, _change(
+        request, principal, service.remove_promotion, request.path_params["code"]))
 
 
 async def select_shipping(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _shipping)
-    return await _changed(request, principal, service.select_shipping, body.shippingMethodId)
+    return await write(request, principal, _change(
+        request, principal, service.select_shipping, body.shippingMethodId))
+
 
 routes = [
     Route("/carts", create_cart, methods=["POST"]),
