@@ -95,11 +95,14 @@ class Console:
     def filters(self, statuses: Collection[str]) -> tuple[str | None, str | None, list[str]]:
         """The page's filters: ?store= (404 when not theirs), ?status= (None when not one of
         `statuses`), and the ids of the stores shown: the chosen one, else all of them."""
-        query = self.request.query_params
-        status = query.get("status") or None
-        wanted = query.get("store") or None
+        wanted = self.request.query_params.get("store") or None
         shown = [self.store(wanted)["id"]] if wanted else [store["id"] for store in self.stores]
-        return wanted, status if status in statuses else None, shown
+        return wanted, self.chosen_status(statuses), shown
+
+    def chosen_status(self, statuses: Collection[str]) -> str | None:
+        """?status= when it is one of `statuses`, else None (any status)."""
+        status = self.request.query_params.get("status") or None
+        return status if status in statuses else None
 
     def show(self, template: str, status: int = 200, **extra: Any) -> Response:
         """The page `template` with the console's context (and the last write's outcome)."""

@@ -42,9 +42,7 @@ ROW_FIELDS = {"/name": "name", "/description": "description", "/price": "amount"
 async def _catalog(console: Console, status: int = 200, **extra: Any) -> Response:
     """Items with their variants: stock set or adjusted, prices edited (?store=, ?status=)."""
     store = console.chosen_store()
-    wanted = console.request.query_params.get("status") or None
-    if wanted not in (None, *checks.ITEM_STATUSES):
-        wanted = None
+    wanted = console.chosen_status(checks.ITEM_STATUSES)
     found: list[dict[str, Any]] = []
     if store is not None:
         found = writes.admin_items(await storage.store_items(console.db, store["id"], wanted,
