@@ -1,6 +1,7 @@
 """Every admin route that takes a JSON body refuses a bad one with a clear 400 in the one
-error shape, before it changes anything: a body that is not JSON, JSON that is not an object,
-a field the route does not know, and a field of the wrong type."""
+error shape, before it changes anything: a body cut short, JSON that is not an object, a field
+the route does not know, and a field of the wrong type. (The four bodies every JSON route
+refuses before its schema, bad UTF-8 to nesting, are test_request_input.py's.)"""
 
 from __future__ import annotations
 
