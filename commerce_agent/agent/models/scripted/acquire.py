@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.language.shipping import chosen_option
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, option_change, words
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
@@ -83,11 +83,16 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     """Every option the item needs, or the question that asks for the next one."""
     frame, picked = p.frame, _Picked()
     # The item's own name picks none of its options ("the font licence" ≠ "Web fonts").
-    said = choices.said_words(frame.texts) - words.content_words(str(item.get("name", "")))
+    name = str(item["name"])
+    said = choices.said_words(frame.texts, name) - words.content_words(name)
     position = frame.option_ordinal()
-    name = item["name"]
+    # "large", "the small one": the biggest or smallest of the sizes offered
+    step = option_change.direction(choices.without_name(" ".join(frame.texts), name))
     if choices.meta(item, PRODUCT_VARIANTS).get("variants"):
-        allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts)))
+        allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts,
+                                                                                    name)))
+        if step and len(allowed) > 1:
+            allowed = option_change.sized(item, allowed, step)
         in_stock = [choice for choice in allowed if choice.available]
         every = [choice for choice in choices.variant_choices(item) if choice.available]
         if len(in_stock) != 1 and position is not None and -len(in_stock) <= position < len(
@@ -108,6 +113,8 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     for group in choices.groups(item):
         options = choices.option_choices(group)
         chosen = choices.pick_options(group, said)
+        if not chosen and step and group.get("selectionType") == "single":
+            chosen = option_change.sized_option(group, step)
         if not chosen and group.get("required"):
             default = choices.default_option(group)
             if default is not None:
@@ -162,7 +169,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         return say(p.lang, "item_sold_out", name=item["name"])
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
-    quantity = p.frame.quantity(str(item["name"]))
+    quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))
     in_cart = any(line["itemId"] == item_id for line in (cart or {}).get("items", []))
     if state.done("add_to_cart") is None and (p.frame.added or (
             then_check_out and in_cart and quantity is None)):

@@ -56,13 +56,31 @@ _DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
 
 
-def declined_words(texts: tuple[str, ...]) -> set[str]:
+def _unnamed(text: str, name: str) -> str:
+    """`text` folded, without the pairs of words it shares with the item's name: "Aurelia
+    Sans" names a font, it declines nothing."""
+    folded = words.fold(text)
+    named = re.findall(r"[a-z0-9]+", words.fold(name))  # as written: "sans", not its stem
+    for first, second in zip(named, named[1:], strict=False):
+        folded = re.sub(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", " ", folded)
+    return folded
+
+
+def declined_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     """The words of what the person declines ("not the 12 oz" → {"12", "oz"})."""
     found: set[str] = set()
     for text in texts:
-        for match in _DECLINED.finditer(words.fold(text)):
+        for match in _DECLINED.finditer(_unnamed(text, name)):
             found |= set(words.words(match.group())) | set(re.findall(r"\d+", match.group()))
     return found - {"no", "without", "minus", "skip", "hold", "not", "sans", "pas", "de", "the"}
+
+
+def without_name(text: str, name: str) -> str:
+    """`text` folded, without the words of the item's name ("a large Large Serving Bowl" says
+    "large" once, as a size)."""
+    named = set(words.words(name))
+    return " ".join(word for word in re.findall(r"[\w'-]+", words.fold(text))
+                    if word not in named)
 
 
 def without_declined(text: str) -> str:
@@ -70,11 +88,11 @@ def without_declined(text: str) -> str:
     return _DECLINED.sub(" ", words.fold(text))
 
 
-def said_words(texts: tuple[str, ...]) -> set[str]:
+def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
     # French and Japanese option words as the catalog's English values say them ("bleu").
     # Number words stand for their digits ("five seats" says 5), "one" aside ("the blue one").
-    texts = tuple(_DECLINED.sub(" ", words.fold(text)) for text in texts)
+    texts = tuple(_DECLINED.sub(" ", _unnamed(text, name)) for text in texts)
     said = {word for text in texts for word in words.words(text)}
     return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {

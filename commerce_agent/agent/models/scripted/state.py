@@ -15,7 +15,13 @@ from typing import Any
 
 from commerce_agent.agent.language import detect_language
 from commerce_agent.agent.models.base import Message
-from commerce_agent.agent.models.scripted import choices, option_change, phrasing, words
+from commerce_agent.agent.models.scripted import (
+    choices,
+    line_options,
+    option_change,
+    phrasing,
+    words,
+)
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -237,6 +243,10 @@ class State:
         kind, text = understand(raw)
         if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove") and self._edits_extras(raw):
+            # "no olives after all", "add a gift box too": the line's extras, read with their
+            # negations
+            kind, text = "quantity", raw
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
@@ -266,6 +276,21 @@ class State:
         if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
                                   or "ship" in words.fold(text) or "send" in words.fold(text)):
             self.address = given
+
+    def _edits_extras(self, text: str) -> bool:
+        """Whether `text` adds or takes away an extra of a cart line's item and names nothing
+        else: "add mushrooms to the pizza", "remove the gift box", "hold the egg" (not "remove
+        the mug", a line, nor "what toppings are there?", a question)."""
+        if read_act(text).kind == "question":
+            return False
+        lines = sorted((line for cart in self.carts.values() for line in cart.get("items", [])),
+                       key=lambda line: line["cartItemId"] != self.last_line)
+        for line in lines:
+            item = self.items.get(str(line["itemId"]))
+            if item is not None and line_options.edit(item, line, text) is not None and \
+                    line_options.names_nothing_else(item, text, option_change.CHANGE_WORDS):
+                return True
+        return False
 
     def _changes_the_line(self, text: str) -> bool:
         """Whether `text` moves the last cart line to another of its item's options and names
