@@ -26,7 +26,7 @@ from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS
 # Saying to take an extra away, in the three languages.
 _TAKE_AWAY = re.compile(
     r"\b(?:remove|drop|delete|minus|skip|hold|without|no|not|nix|lose|ditch|cancel|"
-    r"take (?:off|out|away)|get rid of|leave (?:off|out)|forget|"
+    r"take\b.{0,30}\b(?:off|out|away)|get rid of|leave\b.{0,30}\b(?:off|out)|forget|"
     r"sans|pas de|pas d'|enleve[rz]?|retire[rz]?|supprime[rz]?|"
     r"don'?t (?:want|need|add)|no more)\b|"
     r"なし|無し|抜き|抜いて|いらない|要らない|不要|外して")
