@@ -96,7 +96,8 @@ def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     said = {word for text in texts for word in words.words(text)}
     return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
-        word for text in texts for word in english_option_words(text)} | {
+        form for text in texts for word in english_option_words(text)
+        for form in (word, words.stem(word))} | {
         str(words.NUMBERS[word]) for word in said
         if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")}
 
@@ -309,9 +310,10 @@ def when_named(texts: tuple[str, ...]) -> _When:
     elif match := re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+one)", text):
         found.day = int(match.group(1))
     clock = re.search(r"\b(\d{1,2})[:.h](\d{2})\s*(am|pm)?\b", text) or \
-        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text)
+        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text) or \
+        re.search(r"\b(\d{1,2})()\s*o'?\s?clock\b()", text)
     if clock:
-        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3)
+        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3) or None
         if suffix == "pm" and hour < 12:
             hour += 12
         if suffix == "am" and hour == 12:

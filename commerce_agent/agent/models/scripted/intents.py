@@ -240,9 +240,15 @@ class Frame:
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
         option_units = _option_units(options)
-        for text in reversed(self.texts):
+        option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
+        for position in range(len(self.texts) - 1, -1, -1):
+            text = self.texts[position]
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
+            if position and option_numbers:
+                # "16", "16 pouces" answering "which size?" names the 16-inch one, not sixteen
+                text = re.sub(r"(?<![\d.,])\d+(?![\d.,])", lambda number: " " if number.group()
+                              in option_numbers else number.group(), words.fold(text))
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)

@@ -71,6 +71,10 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
     vocabulary = frozenset(word for _, _, name in every for word in words.words(name)
                            if len(word) > 3 and word.isalpha())
     own = {words.stem(word) for word in words.content_words(str(item.get("name", "")))}
+    names = {extra_id: mine for _, extra_id, name in every
+             if (mine := _name_words(name) - own)}
+    shared = {word: sum(word in mine for mine in names.values())
+              for mine in names.values() for word in mine}
     found: list[tuple[str, bool]] = []
     wanted = True
     for clause in _CLAUSE.split(words.fold(text)):
@@ -82,11 +86,18 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
             wanted = True
         said = {words.stem(word) for word in words.words(_corrected(clause, vocabulary))}
         said |= {words.stem(word) for word in english_option_words(clause)}
-        for _, extra_id, name in every:
-            mine = _name_words(name) - own
-            if mine and len(mine & said) * 2 >= len(mine):
+        for extra_id, mine in names.items():
+            hits = {word for word in mine if any(_same(word, other) for other in said)}
+            # half its words, or one that no other extra of the item has ("egg" is the
+            # soft-boiled egg, "wrapping" the furoshiki gift wrap)
+            if hits and (len(hits) * 2 >= len(mine) or any(shared[word] == 1 for word in hits)):
                 found.append((extra_id, wanted))
     return found
+
+
+def _same(word: str, said: str) -> bool:
+    """A word of an extra's name as said, or said longer ("wrap", "wrapping")."""
+    return said == word or (len(word) >= 4 and said.startswith(word))
 
 
 def edit(item: dict[str, Any], line: dict[str, Any], text: str) -> dict[str, Any] | None:
@@ -124,4 +135,5 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
     rest = {words.stem(word) for word in words.content_words(_corrected(folded, vocabulary))
             if word not in EDIT_WORDS and word not in also}
     english = {words.stem(word) for word in english_option_words(folded)}
-    return not (rest - mine - english - {words.stem(word) for word in also})
+    left = rest - english - {words.stem(word) for word in also}
+    return not [word for word in left if not any(_same(own, word) for own in mine)]

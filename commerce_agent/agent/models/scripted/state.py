@@ -243,7 +243,7 @@ class State:
         kind, text = understand(raw)
         if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
-        elif kind in (*_MAY_CHANGE_A_LINE, "remove") and self._edits_extras(raw):
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and self._edits_extras(raw):
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations
             kind, text = "quantity", raw
