@@ -181,9 +181,14 @@ def _finish_variant_change(p: Planner, args: dict[str, Any]) -> Decision:
          if c.id in _chosen_ids(args.get("customizations") or {})]
         + [name for _, extra, name in line_options.extras(item)
            if extra in (args.get("addOnIds") or [])])
-    return (say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
-                options=f" ({label})" if label else "") + " " +
-            cart_text(cart, _store_name(p, cart), p.lang))
+    options = f" ({label})" if label else ""
+    if p.state.done("remove_cart_item") is not None:  # the line changed: not one more added
+        done = say(p.lang, "quantity_set", quantity=args.get("quantity", 1),
+                   name=f"{item.get('name', '')}{options}")
+    else:
+        done = say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
+                   options=options)
+    return done + " " + cart_text(cart, _store_name(p, cart), p.lang)
 
 
 def remove(p: Planner) -> Decision:
