@@ -143,3 +143,26 @@ def test_a_japanese_date_is_a_day_not_a_count() -> None:
     assert found.counts == ()
     assert found.when is not None and (found.when.at.month, found.when.at.day) == (3, 13)
     assert found.when.at.year == 2027
+
+
+def test_an_extra_said_in_french_is_named_and_nothing_else() -> None:
+    line = {"customizations": {TOPS: ["opt_margherita_top_prosciutto"]}}
+    assert line_options.edit(PIZZA, line, "enlevez le jambon") == {
+        "customizations": {}, "addOnIds": []}
+    assert line_options.names_nothing_else(PIZZA, "enlevez le jambon", frozenset())
+
+
+@pytest.mark.parametrize(("said", "clock"), [
+    ("the 11 o'clock on saturday", (11, 0)), ("feb 8 at noon", (12, 0)),
+    ("Monday at 6:30pm", (18, 30))])
+def test_a_slot_time_in_the_shoppers_words(said: str, clock: tuple[int, int]) -> None:
+    assert choices.when_named((said,)).clock == clock
+
+
+def test_a_time_is_no_count() -> None:
+    assert Frame("book", ("book it", "the 11 o'clock on saturday")).quantity() is None
+
+
+@pytest.mark.parametrize("said", ["does it come with any extras?", "are there any toppings?"])
+def test_asking_whether_there_are_extras_is_answered(said: str) -> None:
+    assert understand(said)[0] == "details"

@@ -319,6 +319,8 @@ def when_named(texts: tuple[str, ...]) -> _When:
         if suffix == "am" and hour == 12:
             hour = 0
         found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
+    if found.clock is None and re.search(r"\b(?:noon|midday|midi)\b|正午", text):
+        found.clock = (12, 0)
     for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
                         ("evening", range(17, 24)), ("tonight", range(17, 24))):
         if part in text:

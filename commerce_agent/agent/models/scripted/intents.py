@@ -86,6 +86,10 @@ _CHECKS: list[tuple[str, str]] = [
                 r"crusts?|seats?|formats?|sides?|sauces?|proteins?|choices|variants?|"
                 r"versions?|times?|slots?|dates?|days?|flavou?rs?|grades?|weights?|"
                 r"customi[sz]ations?)\b(?!.*\b(?:my|your) (?:order|cart|basket)s?\b)|"
+                r"\b(?:does|do|can) (?:it|this|that|they|the \w+) (?:come|have)\b.{0,30}\b"
+                r"(?:extras?|options?|add-?ons?|toppings?|sizes?|colou?rs?|choices|variants?)\b|"
+                r"\b(?:are|is) there (?:any |other )*(?:extras?|options?|add-?ons?|toppings?|"
+                r"sizes?|colou?rs?|choices|variants?)\b|"
                 r"^quel(?:le)?s?\s+(?:sont\s+les\s+)?(?:tailles?|options?|garnitures?|"
                 r"supplements?|couleurs?|formats?|creneaux|horaires|choix|dates?)\b|"
                 r"(?:トッピング|サイズ|オプション|色|時間|日程).{0,6}(?:何が|何があ|どれが|は\?|は？)"),

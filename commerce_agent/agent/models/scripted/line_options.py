@@ -134,6 +134,7 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
                            if len(word) > 3 and word.isalpha())
     rest = {words.stem(word) for word in words.content_words(_corrected(folded, vocabulary))
             if word not in EDIT_WORDS and word not in also}
-    english = {words.stem(word) for word in english_option_words(folded)}
-    left = rest - english - {words.stem(word) for word in also}
-    return not [word for word in left if not any(_same(own, word) for own in mine)]
+    left = rest - {words.stem(word) for word in also}
+    # a word of the extra's name, said longer or in French or Japanese ("jambon": prosciutto)
+    return not [word for word in left if not any(_same(own, said) for own in mine for said in (
+        word, *map(words.stem, english_option_words(word))))]

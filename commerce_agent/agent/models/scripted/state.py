@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     choices,
@@ -322,7 +323,9 @@ def _answers(text: str) -> bool:
     "2", "Monday at 7", an address), unlike "hello"."""
     return bool(words.content_words(text) or words.ordinal(text) is not None
                 or words.quantity(text) is not None or re.search(r"\d", text)
-                or choices.when_named((text,)).named())
+                or choices.when_named((text,)).named()
+                # "お点前用の大きいほう": option words and sizes in any language
+                or english_option_words(text) or option_change.direction(text) != 0)
 
 
 _PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*")
