@@ -166,3 +166,10 @@ def test_a_time_is_no_count() -> None:
 @pytest.mark.parametrize("said", ["does it come with any extras?", "are there any toppings?"])
 def test_asking_whether_there_are_extras_is_answered(said: str) -> None:
     assert understand(said)[0] == "details"
+
+
+@pytest.mark.parametrize(("said", "another"), [
+    ("add a margherita with mushrooms", True), ("two more pizzas with olives", True),
+    ("add mushrooms to the margherita", False), ("add mushrooms to the pizza", False)])
+def test_counting_the_item_asks_for_another_one(said: str, another: bool) -> None:
+    assert line_options.asks_for_another(PIZZA, said) is another

@@ -138,3 +138,16 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
     # a word of the extra's name, said longer or in French or Japanese ("jambon": prosciutto)
     return not [word for word in left if not any(_same(own, said) for own in mine for said in (
         word, *map(words.stem, english_option_words(word))))]
+
+
+def asks_for_another(item: dict[str, Any], text: str) -> bool:
+    """Whether the text counts the item itself ("add a margherita with mushrooms", "two more
+    caesars with egg"): a new line, not an edit of the one in the cart ("add mushrooms to the
+    margherita")."""
+    named = "|".join(sorted(map(re.escape, words.content_words(str(item.get("name", "")))),
+                            key=len, reverse=True))
+    if not named:
+        return False
+    count = r"a|an|another|one|two|three|four|five|six|\d+|un|une|deux|trois"
+    return re.search(rf"\b(?:{count})\s+(?:[\w'-]+\s+){{0,2}}(?:{named})", words.fold(text)) \
+        is not None

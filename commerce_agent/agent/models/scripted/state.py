@@ -289,7 +289,8 @@ class State:
         for line in lines:
             item = self.items.get(str(line["itemId"]))
             if item is not None and line_options.edit(item, line, text) is not None and \
-                    line_options.names_nothing_else(item, text, option_change.CHANGE_WORDS):
+                    line_options.names_nothing_else(item, text, option_change.CHANGE_WORDS) \
+                    and not line_options.asks_for_another(item, text):
                 return True
         return False
 

@@ -30,7 +30,8 @@ make remove where check out apply code discount deal offer come doe second third
 number two three four five six seven eight nine ten twelve dozen couple pair cancel rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
-instead rather prefer oh well hmm sell sold toppings topping options option extras extra addons addon ons
+instead rather prefer oh well hmm sell sold toppings topping options option extras extra
+addons addon ons
 choices choice variants variant morning afternoon evening tonight weekend am pm monday
 tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
