@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.language.shipping import chosen_option
-from commerce_agent.agent.models.scripted import choices, option_change, words
+from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
@@ -95,6 +95,11 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             allowed = option_change.sized(item, allowed, step)
         in_stock = [choice for choice in allowed if choice.available]
         every = [choice for choice in choices.variant_choices(item) if choice.available]
+        latest = [choice for choice in choices.pick_variant(
+            item, choices.said_words((frame.last,), name) - words.content_words(name))
+            if choice.available]
+        if len(in_stock) != 1 and len(frame.texts) > 1 and len(latest) == 1:
+            in_stock = latest  # the answer names one ("ok the blue 12 oz then"): it wins
         if len(in_stock) != 1 and position is not None and -len(in_stock) <= position < len(
                 in_stock):
             in_stock, position = [in_stock[position]], None
@@ -129,7 +134,13 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
             picked.labels += [c.words for c in options if c.id in chosen]
-    picked.addons = choices.pick_addons(item, said)
+    # add-ons named by a word only they have ("風呂敷" is the furoshiki gift wrap), and not
+    # those declined
+    named = line_options.named(item, ". ".join(frame.texts))
+    addons = {addon for addon, wanted in named if wanted} | set(choices.pick_addons(item, said))
+    addons -= {addon for addon, wanted in named if not wanted}
+    picked.addons = [addon for group, addon, _ in line_options.extras(item)
+                     if not group and addon in addons]
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
         found, named = choices.pick_slots(item, frame.texts)
         open_slots = [c for c in choices.slot_choices(item) if c.available]

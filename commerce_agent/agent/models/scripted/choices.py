@@ -56,6 +56,10 @@ _DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
 
 
+_ONE_OF = re.compile(r"\b(?:one|single)\s+(?!more|of|other|too|please|last|for|and|or|in|on|"
+                    r"with|to|that|this|then|now|instead|is|will)[a-z]{3,}")
+
+
 def _unnamed(text: str, name: str) -> str:
     """`text` folded, without the pairs of words it shares with the item's name: "Aurelia
     Sans" names a font, it declines nothing."""
@@ -99,7 +103,9 @@ def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
         form for text in texts for word in english_option_words(text)
         for form in (word, words.stem(word))} | {
         str(words.NUMBERS[word]) for word in said
-        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")}
+        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")} | {
+        # "one seat", "a single user" say 1; "the blue one", "one more" do not
+        "1" for text in texts if _ONE_OF.search(text)}
 
 
 # -- variants ----------------------------------------------------------------------------

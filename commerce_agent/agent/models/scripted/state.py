@@ -259,8 +259,11 @@ class State:
             return
         if pending is not None and kind == "yes":
             # Assent answers the open question and adds no words of its own ("yep, go for it"
-            # names no product): the frame records a plain "yes".
-            self.frame = pending.answered("yes")
+            # names no product): the frame records a plain "yes"; assent that names an option
+            # ("ok the cobalt blue 12 oz then") is that answer.
+            named = bool(re.search(r"\d", text) or english_option_words(text)
+                         or words.content_words(text))
+            self.frame = pending.answered(text if named else "yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
                 # "I'd rather have the blue one" answering "which one?" before anything is in
