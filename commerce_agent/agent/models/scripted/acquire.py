@@ -136,9 +136,9 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             picked.labels += [c.words for c in options if c.id in chosen]
     # add-ons named by a word only they have ("風呂敷" is the furoshiki gift wrap), and not
     # those declined
-    named = line_options.named(item, ". ".join(frame.texts))
-    addons = {addon for addon, wanted in named if wanted} | set(choices.pick_addons(item, said))
-    addons -= {addon for addon, wanted in named if not wanted}
+    extras = line_options.named(item, ". ".join(frame.texts))
+    addons = {addon for addon, wanted in extras if wanted} | set(choices.pick_addons(item, said))
+    addons -= {addon for addon, wanted in extras if not wanted}
     picked.addons = [addon for group, addon, _ in line_options.extras(item)
                      if not group and addon in addons]
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
