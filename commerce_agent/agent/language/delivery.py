@@ -73,6 +73,7 @@ _FRENCH_STREET = re.compile(r"\b(?:rue|avenue|boulevard|bd|place|quai|allée|all
                             r"chemin|route|cours|passage)\b", re.IGNORECASE)
 _GERMAN_STREET = re.compile(r"(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer)\b",
                             re.IGNORECASE)
+_US_STATE = re.compile(r"\b(?:" + "|".join(sorted(US_STATES, key=len, reverse=True)) + r")\b")
 _AU_STATES = frozenset("nsw vic qld wa sa tas act nt".split())
 _CORRECTION = re.compile(
     r"\b(?:wrong|actually|sorry|correction|typo|should be|meant|instead|not|oops|i mean|"
@@ -103,8 +104,10 @@ class Delivery:
     pickup: bool
 
 
+@lru_cache(maxsize=4096)
 def read_delivery(text: str) -> Delivery:
-    """The delivery details of one message."""
+    """The delivery details of one message (cached: the dialogue state rereads every message
+    of a conversation at each step)."""
     normal = unicodedata.normalize("NFKC", text)
     pickup = bool(_PICKUP.search(normal))
     lines = [line.strip() for line in normal.splitlines() if line.strip()]
@@ -206,6 +209,7 @@ def _from_lines(lines: list[str]) -> tuple[str, str] | None:
     return address.strip(), _tidy(" ".join(rest))
 
 
+@lru_cache(maxsize=4096)
 def country_of(address: str) -> str | None:
     """The ISO code of the address's country: named at its end, else told by its shape (a US
     state and ZIP, a Canadian province and postal code, a UK postcode, Japanese script)."""
@@ -270,6 +274,7 @@ def missing(address: str, country_code: str | None = None) -> str | None:
     return "country" if _postcode(address) else "place"
 
 
+@lru_cache(maxsize=4096)
 def amended(previous: str, text: str) -> str | None:
     """`previous` with the correction or completion `text` gives, or None when `text` is
     neither: a unit ("apartment 4B") is added or replaced, a postcode of the same shape
@@ -295,8 +300,8 @@ def amended(previous: str, text: str) -> str | None:
         parts = previous.split(",", 1)
         return f"{parts[0]}, {said}" + (f",{parts[1]}" if len(parts) > 1 else "")
     new = _postcode(normal)
-    if missing(previous) is not None and (new or country_named(normal) or re.search(
-            r"\b(?:" + "|".join(sorted(US_STATES)) + r")\b", normal.casefold())):
+    if missing(previous) is not None and (new or country_named(normal) or _US_STATE.search(
+            normal.casefold())):
         fragment = _clean(_cut(_CORRECTION.sub(" ", normal)))
         fragment = re.sub(r"^(?:in|at|to|à|au|city is|it'?s)\s+", "", fragment.strip(" ,"),
                           flags=re.IGNORECASE)
