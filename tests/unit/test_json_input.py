@@ -86,3 +86,10 @@ def test_a_decoded_value_is_held_to_the_same_rules() -> None:
     check_value(deep)
     with pytest.raises(MalformedJson, match="more than 64 deep"):
         check_value([deep])
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_numbers_json_does_not_have_are_malformed(constant: str) -> None:
+    reason, message = _reason(b'{"latitude": %s}' % constant.encode())
+    assert reason == "malformed JSON" and f"{constant} is not a JSON number" in message
+    check(b'{"name": "%s"}' % constant.encode())  # as text it is only a word
