@@ -16,6 +16,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
     lines,
     listing,
+    option_question,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
@@ -115,9 +116,7 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             elif position is not None and -len(options) <= position < len(options):
                 chosen, position = [options[position].id], None
             else:
-                return (say(p.lang, "option_question", name=name,
-                            group=str(group["name"]).lower(), listing=listing(options)) + " " +
-                        say(p.lang, "which"))
+                return option_question(p.lang, name, str(group["name"]), listing(options))
         if chosen:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, option_change, words
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -51,8 +52,10 @@ class Planner:
         plain = words.without_sizes(plain)  # "the 30 cl kyusu": the name says "300 ml"
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
+        plain = words.without_elision(plain)  # "l'assiette", "d'encre": the noun
         kept = [word for word in re.findall(r"[\w'-]+", plain)
-                if words.stem(word.replace("'", "")) not in words.STOP]
+                if words.stem(word.replace("'", "")) not in words.STOP
+                and not words.french_verb(word)]
         return " ".join(kept)[:200]
 
     def resolve_item(self) -> dict[str, Any] | None:
@@ -103,6 +106,8 @@ class Planner:
                    if not _POINTER.fullmatch(part)]
         if not phrases or not words.re_japanese(frame.first):
             return False
+        if all(english_option_words(phrase) for phrase in phrases):
+            return False  # "青の12ozを1つ": an option of the item in view, in Japanese
         said = choices.said_words(frame.texts)
         return not self._names_an_option(focus, frozenset(said))
 
