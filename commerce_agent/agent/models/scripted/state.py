@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import choices, option_change, phrasing, words
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
@@ -319,7 +319,7 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell
     (once an earlier message `settled` it)."""
     common = _PROPER_NAME.sub(" ", raw)
-    found = detect_language(common, previous)
+    found = reply_language(common, previous if settled else None)
     if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
         return previous  # a short or mixed message keeps the conversation's language
