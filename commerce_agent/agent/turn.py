@@ -418,6 +418,8 @@ def _failure(exc: CommerceError | ToolFailure) -> dict[str, Any]:
     result: dict[str, Any] = {"code": exc.code, "message": exc.message}
     if exc.details:
         result["details"] = exc.details
+    if exc.params:  # what the error's sentence names, to say it in the shopper's language
+        result["params"] = exc.params
     return result
 
 
