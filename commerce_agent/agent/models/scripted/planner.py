@@ -18,6 +18,8 @@ from commerce_agent.agent.models.scripted.state import (
 )
 
 Decision = CallTool | list[CallTool] | str
+# Reads whose items come back in the shopper's language where their store translates them.
+_LOCALIZED = frozenset({"search_products", "get_item"})
 _POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|"
                       r"\d+|[一二三四五])\S{0,3}")
 _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
@@ -33,6 +35,8 @@ class Planner:
         self.lang = state.language
 
     def call(self, name: str, **args: Any) -> CallTool:
+        if name in _LOCALIZED and self.lang != "en":
+            args["locale"] = self.lang  # names and descriptions in the shopper's language
         return CallTool(self.tools.get(name, name), args)
 
     def has(self, name: str) -> bool:
@@ -80,9 +84,12 @@ class Planner:
             return focus
         known = [*state.results, *(i for k, i in state.items.items()
                                    if all(r["itemId"] != k for r in state.results))]
-        scored = [(name_score(item, wanted), item) for item in known]
+        named = self._without_options_of(focus, wanted)
+        if not named and focus is not None:
+            return focus  # "ajoutez-le, qualité cérémonie": only options of the item in view
+        scored = [(name_score(item, named), item) for item in known]
         best = max((score for score, _ in scored), default=0)
-        if best > 0 and best * 2 >= len(wanted):  # a weaker match is a new request: search
+        if best > 0 and best * 2 >= len(named):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
             if focus is not None and any(i["itemId"] == focus["itemId"] for i in top):
@@ -94,6 +101,16 @@ class Planner:
             # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
             return focus
         return None
+
+    def _without_options_of(self, focus: dict[str, Any] | None,
+                            wanted: frozenset[str]) -> frozenset[str]:
+        """The wanted words less those that name an option of the item in view, in any
+        language ("cérémonie" is its Ceremonial grade, not the tea ceremony workshop)."""
+        if focus is None:
+            return wanted
+        return frozenset(word for word in wanted
+                         if not english_option_words(word)
+                         and not self._names_an_option(focus, frozenset({word})))
 
     def _names_something_else(self, focus: dict[str, Any] | None) -> bool:
         """A Japanese request names a product (not "それ", not one of the focus's options)
