@@ -248,8 +248,8 @@ def _cart_to_order(p: Planner, store: str | None) -> dict[str, Any] | None:
 def check_out(p: Planner, store: str | None = None) -> Decision:
     state = p.state
     placed = state.done("place_order")
-    if placed is not None:
-        return placed_reply(p, placed.result)
+    if placed is not None:  # the order as the state holds it: its lines named as read
+        return placed_reply(p, state.orders.get(str(placed.result.get("orderId")), placed.result))
     named = " ".join(text for text in p.frame.texts if words.address(text) is None)
     if store is None and p.needs_stores() and p.query(named):
         return p.call("list_stores")  # "check out my Trattoria Fiamma cart"

@@ -201,7 +201,18 @@ class State:
             if self.frame is not None and self.frame.intent == "switch":
                 self.store = str(result["storeId"])
 
+    def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
+        """A cart or order whose lines bear the names the shopper's reads gave their items (in
+        French or Japanese where the store translates them; carts and orders are as written)."""
+        if self.language == "en" or not container.get("items"):
+            return container
+        renamed = [{**line, "name": self.items[str(line.get("itemId"))]["name"]}
+                   if self.items.get(str(line.get("itemId")), {}).get("name") else line
+                   for line in container["items"]]
+        return {**container, "items": renamed}
+
     def _cart(self, name: str, args: dict[str, Any], cart: dict[str, Any]) -> None:
+        cart = self._named_as_read(cart)
         store = str(cart.get("storeId"))
         self.carts[store] = cart
         if cart.get("storeName"):
@@ -229,6 +240,7 @@ class State:
                 del self.carts[store]
 
     def _order(self, order: dict[str, Any]) -> None:
+        order = self._named_as_read(order)
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
