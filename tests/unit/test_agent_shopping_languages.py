@@ -8,6 +8,9 @@ import pytest
 
 from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.models.scripted import intents, phrasing, words
+from commerce_agent.agent.models.scripted.explain import explain
+from commerce_agent.agent.models.scripted.planner import Planner
+from commerce_agent.agent.models.scripted.state import Call, State
 
 
 @pytest.mark.parametrize(("said", "noun"), [
@@ -94,3 +97,43 @@ def test_an_option_question_in_french_or_japanese_shows_no_english_group_name() 
         assert "1) 12-inch" in asked
     assert "choose your size" in phrasing.option_question("en", "Pizza", "Choose your size",
                                                           "1) 12-inch")
+
+
+def _french_state() -> State:
+    state = State()
+    state.language = "fr"
+    state.items["item_mug"] = {"itemId": "item_mug", "name": "Mug classique en grès"}
+    return state
+
+
+@pytest.mark.parametrize(("code", "result"), [
+    ("insufficient_stock", {"details": [{"availableQuantity": 2}]}),
+    ("payment_failed", {}), ("promotion_invalid", {"details": [{"reason": "expired"}]}),
+    ("cart_expired", {}), ("something_new", {}),
+    ("order_already_cancelled", {"params": {"id": "ord_1"}}),
+])
+def test_a_tool_error_is_explained_in_the_shoppers_language(
+        code: str, result: dict[str, object]) -> None:
+    call = Call("add_to_cart", {"itemId": "item_mug", "code": "WELCOME10"},
+                {"code": code, "message": "An English message.", **result}, True)
+    said = explain(call, _french_state())
+    assert "English" not in said and "Sorry" not in said and "That " not in said, said
+
+
+def test_reads_ask_for_the_shoppers_language_and_english_asks_for_none() -> None:
+    state = _french_state()
+    asked = Planner(state, {}).call("search_products", query="bol")
+    assert asked.args["locale"] == "fr"
+    state.language = "en"
+    assert "locale" not in Planner(state, {}).call("search_products", query="bowl").args
+    assert "locale" not in Planner(_french_state(), {}).call("create_cart", storeId="s").args
+
+
+def test_cart_lines_bear_the_names_the_shoppers_reads_gave() -> None:
+    state = _french_state()
+    cart = {"cartId": "c", "storeId": "store_ceramics", "items": [
+        {"cartItemId": "l1", "itemId": "item_mug", "name": "Classic Stoneware Mug",
+         "quantity": 2}]}
+    state.absorb("add_to_cart", {"itemId": "item_mug"}, cart, False)
+    assert state.carts["store_ceramics"]["items"][0]["name"] == "Mug classique en grès"
+    assert cart["items"][0]["name"] == "Classic Stoneware Mug"  # the tool's result is kept
