@@ -137,3 +137,9 @@ def test_cart_lines_bear_the_names_the_shoppers_reads_gave() -> None:
     state.absorb("add_to_cart", {"itemId": "item_mug"}, cart, False)
     assert state.carts["store_ceramics"]["items"][0]["name"] == "Mug classique en grès"
     assert line["name"] == "Classic Stoneware Mug"  # the tool's result is kept as it came
+
+
+def test_a_japanese_word_is_also_tried_in_the_other_kana_and_without_long_vowels() -> None:
+    assert words.kana_spellings("きゅうす") == ["キュウス"]
+    assert words.kana_spellings("ティーポット") == ["てぃーぽっと", "ティポット"]
+    assert words.kana_spellings("急須") == []

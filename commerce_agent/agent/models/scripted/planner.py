@@ -171,6 +171,14 @@ class Planner:
             # the head noun ("cup"), searched on its own once
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
             return self.call("search_products", query=head, limit=8, **bounds, **scope)
+        if not state.results and words.re_japanese(query):
+            # "きゅうす", "ノト": the same word in the other kana, or with its long vowels as
+            # the catalog writes them, searched once each
+            scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
+            for spelling in words.kana_spellings(query):
+                if all(call.args.get("query") != spelling for call in searches):
+                    return self.call("search_products", query=spelling, limit=8, **bounds,
+                                     **scope)
         return None
 
     def _head_word(self, query: str) -> str | None:

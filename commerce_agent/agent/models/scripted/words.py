@@ -342,6 +342,21 @@ def names_a_thing(text: str) -> bool:
     return re_japanese(text) and bool(japanese_query(text).strip())
 
 
+# Hiragana and katakana hold the same sounds 0x60 code points apart (きゅうす, キュウス).
+_HIRAGANA = "".join(chr(code) for code in range(0x3041, 0x3097))
+_KATAKANA = "".join(chr(code + 0x60) for code in range(0x3041, 0x3097))
+_TO_KATAKANA = str.maketrans(_HIRAGANA, _KATAKANA)
+_TO_HIRAGANA = str.maketrans(_KATAKANA, _HIRAGANA)
+
+
+def kana_spellings(text: str) -> list[str]:
+    """Other ways to write a Japanese query: in katakana, in hiragana, and without long-vowel
+    marks (ティーポット, ティポット), each different from `text`."""
+    spellings = [text.translate(_TO_KATAKANA), text.translate(_TO_HIRAGANA),
+                 text.replace("ー", "")]
+    return list(dict.fromkeys(spelling for spelling in spellings if spelling != text))
+
+
 # The polite prefix of a noun (お茶, お皿, ご飯): the noun is what names the product.
 _JA_HONORIFIC = re.compile(r"^[おご](?=[\u4e00-\u9fff])")
 
