@@ -16,6 +16,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
     lines,
     listing,
+    option_question,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
@@ -127,9 +128,7 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             elif position is not None and -len(options) <= position < len(options):
                 chosen, position = [options[position].id], None
             else:
-                return (say(p.lang, "option_question", name=name,
-                            group=str(group["name"]).lower(), listing=listing(options)) + " " +
-                        say(p.lang, "which"))
+                return option_question(p.lang, name, str(group["name"]), listing(options))
         if chosen:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
@@ -267,8 +266,8 @@ def _cart_to_order(p: Planner, store: str | None) -> dict[str, Any] | None:
 def check_out(p: Planner, store: str | None = None) -> Decision:
     state = p.state
     placed = state.done("place_order")
-    if placed is not None:
-        return placed_reply(p, placed.result)
+    if placed is not None:  # the order as the state holds it: its lines named as read
+        return placed_reply(p, state.orders.get(str(placed.result.get("orderId")), placed.result))
     named = " ".join(text for text in p.frame.texts if words.address(text) is None)
     if store is None and p.needs_stores() and p.query(named):
         return p.call("list_stores")  # "check out my Trattoria Fiamma cart"

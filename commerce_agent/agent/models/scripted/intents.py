@@ -16,6 +16,10 @@ from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
+# A French shopper taking or wanting something, in any tense they say it ("je prendrai",
+# "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
+_FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
+                r"achete\w*|ajoute\w*|mets)")
 _CHECKS: list[tuple[str, str]] = [
     # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
     ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
@@ -155,9 +159,9 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
-            r"\bje (?:voudrais|veux|prends)\b(?! (?:savoir|voir|regarder|chercher|connaitre))|"
-            r"\bj'en (?:prends|veux|voudrais)\b|\ben (?:prendre|ajouter|mettre)\b|"
-            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
+            rf"(?:\bje |\bj'en |\bj')(?:vais |voudrais |veux |aimerais )?{_FRENCH_TAKE}\b"
+            r"(?! (?:savoir|voir|regarder|chercher|connaitre))|\ben (?:prendre|ajouter|mettre)\b|"
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
@@ -346,9 +350,9 @@ def understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)):
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
-            and words.content_words(words.without_measures(act.text)) and \
+            and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
-        return "add", act.text  # "a dozen arancini please": a count and a thing is an order
+        return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
     if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
             words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?"

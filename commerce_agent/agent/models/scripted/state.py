@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
@@ -208,7 +208,18 @@ class State:
             if self.frame is not None and self.frame.intent == "switch":
                 self.store = str(result["storeId"])
 
+    def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
+        """A cart or order whose lines bear the names the shopper's reads gave their items (in
+        French or Japanese where the store translates them; carts and orders are as written)."""
+        if self.language == "en" or not container.get("items"):
+            return container
+        renamed = [{**line, "name": self.items[str(line.get("itemId"))]["name"]}
+                   if self.items.get(str(line.get("itemId")), {}).get("name") else line
+                   for line in container["items"]]
+        return {**container, "items": renamed}
+
     def _cart(self, name: str, args: dict[str, Any], cart: dict[str, Any]) -> None:
+        cart = self._named_as_read(cart)
         store = str(cart.get("storeId"))
         self.carts[store] = cart
         if cart.get("storeName"):
@@ -236,6 +247,7 @@ class State:
                 del self.carts[store]
 
     def _order(self, order: dict[str, Any]) -> None:
+        order = self._named_as_read(order)
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
@@ -351,7 +363,7 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell
     (once an earlier message `settled` it)."""
     common = _PROPER_NAME.sub(" ", raw)
-    found = detect_language(common, previous)
+    found = reply_language(common, previous if settled else None)
     if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
         return previous  # a short or mixed message keeps the conversation's language
