@@ -7,9 +7,7 @@ from typing import Any
 from commerce_agent.agent.models.scripted import choices, facts
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import (
-    listing,
-)
+from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.operations.base import money_text
@@ -32,6 +30,9 @@ def search(p: Planner) -> Decision:
     step = p.search_step(query)
     if step is not None:
         return step
+    gone = p.sold_out_asked()
+    if gone is not None:  # "do you have cannoli?": sold out, and what is in stock instead
+        return sold_out_text(p.lang, gone, p.alternatives(gone))
     found = p.state.results
     if not found:
         return say(p.lang, "not_found", query=query)
@@ -52,9 +53,9 @@ def details(p: Planner) -> Decision:
         step = p.search_step(query)
         if step is not None:
             return step
-        if not p.state.results:
+        item = p.sold_out_asked() or (p.state.results[0] if p.state.results else None)
+        if item is None:
             return say(p.lang, "not_found", query=query)
-        item = p.state.results[0]
     item_id = str(item["itemId"])
     p.extra["item"] = item
     if item_id not in p.state.details:
@@ -69,8 +70,7 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text.append(f"{about}.")
     if read_act(p.frame.last).kind == "question":  # "is it dishwasher safe?": what says so
         text += facts.answer(item, p.frame.last, p.lang)
-    if item.get("available") is False:
-        text.append(say(p.lang, "sold_out_now"))
+    sold_out = item.get("available") is False
     variants = [c for c in choices.variant_choices(item) if c.available]
     if variants:
         text.append(say(p.lang, "in_stock", listing=listing(variants)))
@@ -85,6 +85,9 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     if slots:
         text.append(say(p.lang, "next_free", listing=listing(choices.localized(slots, p.lang))))
     text += notes(item, p.lang)
+    if sold_out:  # asked about, it is named sold out and nothing is offered to add
+        text.append(sold_out_text(p.lang, item, p.alternatives(item)))
+        return " ".join(text)
     kind = item.get("fulfillmentType")
     store = p.state.store_name(item.get("storeId"))
     text.append({"digital": say(p.lang, "digital"), "pickup": say(p.lang, "pickup_at", store=store),

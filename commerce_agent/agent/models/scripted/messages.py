@@ -79,6 +79,8 @@ ENGLISH: dict[str, str] = {
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",
     "item_sold_out": "Sorry, {name} is sold out right now. Ask me to find something similar.",
+    "sold_out": "Sorry, {name} is sold out right now.",
+    "in_stock_instead": "In stock instead: {listing}. Say “add …” with its name to take one.",
     "ships_to_you": "It's shipped to your address.",
     "digital": "It's delivered digitally: no address needed.",
     "pickup_at": "You collect it at {store}.",
