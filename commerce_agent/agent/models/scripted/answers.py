@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named
-from commerce_agent.agent.models.scripted import aftercare, words
+from commerce_agent.agent.models.scripted import aftercare, browse, words
 from commerce_agent.agent.models.scripted.intents import intent
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -21,6 +21,12 @@ from commerce_agent.operations.base import money_text
 _COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
                          r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
                          r"最低(?:契約)?期間|縛り")
+
+
+# Free delivery asked about: said plainly when no shipping option of the store is free.
+_FREE = re.compile(r"\bfree (?:shipping|delivery|postage)\b|\b(?:shipping|delivery|postage) "
+                   r"(?:is |for )?free\b|\b(?:livraison|port|frais de port) (?:gratuite?s?|"
+                   r"offerte?s?)\b|送料無料|無料配送")
 
 
 def topic_of(text: str) -> str:
@@ -60,6 +66,8 @@ def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Deci
 
 def _subscription(p: Planner, topic: str) -> Decision:
     order = _known_order(p, "subscription")
+    if order is None and words.content_words(p.query()):
+        return browse.details(p)  # "does the studio membership have a minimum term?"
     if not isinstance(order, dict):
         return order if order is not None else say(p.lang, "no_subscription")
     terms = order.get("subscription") or {}
@@ -125,6 +133,12 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
         return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",
                    address=_address_text(info.get("address")))
+    if topic == "contact":
+        reach = [str(info[key]) for key in ("telephone", "email", "url") if info.get(key)]
+        return say(p.lang, "contact", store=info.get("name"), listing=", ".join(reach)) \
+            if reach else say(p.lang, "contact_unknown", store=info.get("name"))
+    if topic == "currency":
+        return say(p.lang, "currency", store=info.get("name"), currency=info.get("currency"))
     if topic == "payment":
         methods = ", ".join(str(method) for method in info.get("paymentAccepted") or [])
         return say(p.lang, "payment", store=info.get("name"), methods=methods) if methods else \
@@ -145,9 +159,17 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
                for option in info.get("shippingOptions") or [] if option.get("cost")]
     if options:
         text += " " + say(p.lang, "shipping_options", listing="; ".join(options))
+    if _FREE.search(words.fold(p.frame.first)) and not any(
+            _free(option) for option in info.get("shippingOptions") or []):
+        text += " " + say(p.lang, "no_free_shipping", store=info.get("name"))
     if info.get("returnWindowDays"):
         text += " " + say(p.lang, "return_window", days=info["returnWindowDays"])
     return text
+
+
+def _free(option: dict[str, Any]) -> bool:
+    cost = option.get("cost")
+    return isinstance(cost, dict) and str(cost.get("amount", "")).strip("0.") == ""
 
 
 def _address_text(address: Any) -> str:

@@ -84,7 +84,7 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:
         text.append(say(p.lang, "next_free", listing=listing(choices.localized(slots, p.lang))))
-    text += notes(item, p.lang)
+    text += notes(item, p.lang) + facts.plan_terms(item, p.lang)
     if sold_out:  # asked about, it is named sold out and nothing is offered to add
         text.append(sold_out_text(p.lang, item, p.alternatives(item)))
         return " ".join(text)

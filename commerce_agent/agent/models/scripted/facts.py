@@ -14,8 +14,13 @@ from typing import Any
 from commerce_agent.agent.language.fuzzy import similarity
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.commerce.orders.model import SUBSCRIPTION
 
 PHYSICAL = "dev.commerce.product.physical_properties"
+# Asking whether an item is there to buy, or how many are left.
+STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
+                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|在庫|売り切れ|残り")
+_HOW_MANY = re.compile(r"\bhow many\b|\bcombien\b|いくつ|何個|何点|残り")
 _WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
 _SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
                    r"deep|depth|measure|measurements?|taille|grande?|hauteur|largeur|longueur)\b|"
@@ -53,4 +58,20 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     if size and _SIZE.search(folded):
         sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
         found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
+    if item.get("available") is not False and STOCK.search(folded) and not \
+            choices.variant_choices(item):  # a variant's stock is listed with the variants
+        found.append(say(lang, "in_stock_now"))
+        if _HOW_MANY.search(folded):  # the API says whether, not how many
+            found.append(say(lang, "count_unknown"))
     return found
+
+
+def plan_terms(item: dict[str, Any], lang: str) -> list[str]:
+    """A subscription item's cancellation terms, as its data states them: cancel any time, or
+    only after a minimum number of billing cycles."""
+    rules = choices.meta(item, SUBSCRIPTION).get("cancellationPolicy")
+    if not isinstance(rules, dict):
+        return []
+    if rules.get("canCancelAnytime", True):
+        return [say(lang, "plan_cancel_anytime")]
+    return [say(lang, "plan_commitment", cycles=rules.get("minimumCommitment", 0))]

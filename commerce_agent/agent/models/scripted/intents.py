@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
@@ -33,7 +34,21 @@ _CHECKS: list[tuple[str, str]] = [
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
-    ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
+    # How to reach a store and what money it prices in: its own details, never a product.
+    ("contact", r"\b(?:contact(?: details| info\w*)?|get in touch|reach (?:you|them|the (?:shop|"
+                r"store|studio))|phone|telephone|call (?:you|them|the (?:shop|store|studio))|"
+                r"e-?mail|website|web ?site|customer (?:service|support)|joindre|contacter|"
+                r"courriel|site (?:web|internet))\b|電話|連絡先|メールアドレス|問い合わせ"),
+    ("currency", r"\bcurrenc(?:y|ies)\b|\bdevises?\b|\bmonnaie\b|\ben quelle monnaie\b|"
+                 r"\bprices? (?:are )?in (?:euros?|dollars?|pounds?|yen|usd|eur|gbp|jpy)\b|通貨"),
+    ("hours", r"\b(?:when|what time|what days?|which days?)\b.{0,40}\b(?:open|opens|close|"
+              r"closes|closed)\b|\bclosing time\b|\b(?:are|is) (?:you|it|they|the \w+) "
+              r"(?:open|closed)\b|\b(?:located|location)\b|\bwhere (?:is|are|'s) (?:the |your )?"
+              r"(?:shop|store|studio|restaurant|boutique)\b|\bwhere (?:are|is) you based\b|"
+              r"\bou se trouve\b|\bquelle est (?:votre|l') adresse\b|\b(?:ouvert|ferme)e?s? "
+              r"(?:le|la|les|a|le dimanche|quand)\b|\bfermeture\b|\bquand (?:ouvr|ferm)\w*\b|"
+              r"開店|閉店|定休日|何時に(?:開|閉)|どこにあ|所在地|住所は|"
+              r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
               r"what time do you (?:open|close)|where are you(?: located)?|your address|"
               r"(?:your|the|store|shop|business|pick ?up|collection) hours|"
               r"(?:what time|when) (?:can|could|do|should) (?:i|we) (?:pick|collect|come)|"
@@ -62,7 +77,8 @@ _CHECKS: list[tuple[str, str]] = [
              r"\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
              r"\bfree (?:shipping|delivery)\b|送料|配送料|最低注文|最低金額"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
-               r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
+               r"\bwhen (?:will|would|does|do|is|could|can|might|should)\b.*\b(?:arrive|ship|come|"
+               r"deliver|get here|reach)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
                r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
@@ -77,14 +93,14 @@ _CHECKS: list[tuple[str, str]] = [
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
                r"arrive)\b|"
                r"\bou\b.{0,24}\ben est\b|"
-               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
+               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle|ca|cela|ce)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星"),
-    ("tip", r"\btip\b|\bpourboire\b|チップ"),
+    ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|チップ"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
@@ -162,9 +178,6 @@ _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
                     r"どこ|いつ|状況")
-# Asking whether an item is there to buy: its details say what is in stock.
-_STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                    r"\ben stock\b|\bdisponibles?\b|\bepuise|在庫|売り切れ")
 # A question that asks the agent to act now rather than whether it could be done.
 _ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"
                           r"\bpourriez-vous\b|\bpeux-tu\b|ください|てもらえ|ていただけ")
@@ -272,6 +285,8 @@ def understand(raw: str) -> tuple[str, str]:
         return "yes", act.text
     if act.kind == "refusal":
         return "no", act.text
+    if act.condition:
+        return _supposed(act.condition, act.main)
     kind = intent(act.text)
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
@@ -297,10 +312,10 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
-    if kind in ("payment", "sub_skip", "hours") or (kind == "fees" and (
+    if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (kind == "fees" and (
             act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text
-    if act.kind == "question" and kind in ("other", "search") and _STOCK.search(
+    if act.kind == "question" and kind in ("other", "search") and STOCK.search(
             words.fold(act.text)) and words.content_words(act.text):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
     if kind in ("other", "search", "details") and words.order_id(act.text):
@@ -327,6 +342,25 @@ def understand(raw: str) -> tuple[str, str]:
             return kind, act.text
         return "policy", act.text
     return kind, act.text
+
+
+# What a question may ask under a condition; any other intent there is only supposed.
+_ANSWERS = ("status", "policy", "details", "search", "cart", "discounts", "stores")
+# Words that ask nothing of their own after a condition ("what happens then?").
+_NOTHING_ASKED = frozenset("happen happens happened happening then next passe passera se t "
+                           "arrive-t-il passe-t-il".split())
+
+
+def _supposed(condition: str, main: str) -> tuple[str, str]:
+    """A question under a condition: what it asks is answered ("if I order now, when will it
+    arrive?": the delivery terms), what it supposes is never done; with nothing asked beyond
+    the condition ("what if I cancel?") the terms of what it supposes are the answer."""
+    both = f"{main} {condition}".strip()
+    asked = understand(main)[0] if words.content_words(main) - _NOTHING_ASKED or re.search(
+        r"[\u3040-\u30ff\u4e00-\u9fff]", main) else "other"
+    if asked in _ANSWERS:
+        return asked, both
+    return "policy", f"{condition} {main}".strip()
 
 
 @lru_cache(maxsize=4096)
