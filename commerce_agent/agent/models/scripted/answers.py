@@ -10,7 +10,7 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named
 from commerce_agent.agent.models.scripted import aftercare, browse, words
-from commerce_agent.agent.models.scripted.intents import intent
+from commerce_agent.agent.models.scripted.intents import MAY_ASK_PICKUP, PICKUP, intent
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
@@ -27,6 +27,9 @@ _COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?
 _FREE = re.compile(r"\bfree (?:shipping|delivery|postage)\b|\b(?:shipping|delivery|postage) "
                    r"(?:is |for )?free\b|\b(?:livraison|port|frais de port) (?:gratuite?s?|"
                    r"offerte?s?)\b|送料無料|無料配送")
+
+
+_COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retrait)\b")
 
 
 def topic_of(text: str) -> str:
@@ -129,6 +132,8 @@ def store_terms(p: Planner) -> Decision:
 
 def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     topic = intent(p.frame.first)
+    if topic in MAY_ASK_PICKUP and PICKUP.search(words.fold(p.frame.first)):
+        topic = "pickup"
     if topic == "hours":
         return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",
@@ -143,9 +148,10 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
         methods = ", ".join(str(method) for method in info.get("paymentAccepted") or [])
         return say(p.lang, "payment", store=info.get("name"), methods=methods) if methods else \
             say(p.lang, "payment_unknown", store=info.get("name"))
+    text = _pickup(p, info) + " " if topic == "pickup" else ""
     areas = [str(code) for code in info.get("deliveryAreas") or []]
     minimum = info.get("minimumOrderValue")
-    text = say(p.lang, "fees", store=info.get("name"),
+    text += say(p.lang, "fees", store=info.get("name"),
                areas=", ".join(country_name(code, p.lang) for code in areas) or "—",
                minimum=money_text(minimum) if minimum else "—")
     asked = country_named(p.frame.first)
@@ -165,6 +171,16 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     if info.get("returnWindowDays"):
         text += " " + say(p.lang, "return_window", days=info["returnWindowDays"])
     return text
+
+
+def _pickup(p: Planner, info: dict[str, Any]) -> str:
+    """Whether the store's own shipping options include collecting the order, and where."""
+    found = [str(option.get("name")) for option in info.get("shippingOptions") or []
+             if _COLLECT.search(words.fold(str(option.get("name", ""))))]
+    if found:
+        return say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
+                   address=_address_text(info.get("address")))
+    return say(p.lang, "pickup_not_offered", store=info.get("name"))
 
 
 def _free(option: dict[str, Any]) -> bool:

@@ -19,12 +19,23 @@ from commerce_agent.commerce.orders.model import SUBSCRIPTION
 PHYSICAL = "dev.commerce.product.physical_properties"
 # Asking whether an item is there to buy, or how many are left.
 STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|在庫|売り切れ|残り")
+                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|在庫|売り切れ|残り|あと何|何個")
+# Asking what a kit holds: each of its parts.
+_INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|inside|"
+                       r"compris|inclu\w*|contient)\b|付属|セット内容|含まれ")
 _HOW_MANY = re.compile(r"\bhow many\b|\bcombien\b|いくつ|何個|何点|残り")
 _WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
 _SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
+                   r"capacity|volume|holds?|contenance|"
                    r"deep|depth|measure|measurements?|taille|grande?|hauteur|largeur|longueur)\b|"
-                   r"大きさ|サイズ|寸法|高さ|幅")
+                   r"大きさ|サイズ|寸法|高さ|幅|容量")
+# What an item's details always show, so never "not stated": price, options, stock, delivery.
+_ALWAYS_SHOWN = frozenset("""
+price prices cost costs much cheap cheaper expensive option options variant variants colour
+colours color colors flavour flavours come comes version versions ship shipping deliver
+delivery delivered pickup collect digital download buy order prix couleur couleurs taille
+tailles livraison
+""".split())
 # Words of a question that say nothing about the item ("is it", "does it have", "safe").
 _QUESTION_WORDS = frozenset("""
 does have contain contains made safe use used inside put go goe any there come with
@@ -47,8 +58,13 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     data says)."""
     asked = words.content_words(question) - words.content_words(str(item.get("name", ""))) - \
         _QUESTION_WORDS
-    found = [sentence for sentence in _sentences(str(item.get("description", "")))[1:]
-             if asked and _fits(asked, sentence)]
+    # The first sentence is always shown; the parts of a kit ("what's included?") are not.
+    parts = [str(part.get("description")) for part in item.get("fulfillmentComponents") or []
+             if isinstance(part, dict) and part.get("description")]
+    said = [*_sentences(str(item.get("description", "")))[1:], *parts]
+    found = [sentence for sentence in said if asked and _fits(asked, sentence)]
+    if _INCLUDED.search(words.fold(question)):
+        found += [part for part in parts if part not in found]
     physical = choices.meta(item, PHYSICAL)
     folded = words.fold(question)
     weight = physical.get("weight") if isinstance(physical.get("weight"), dict) else None
@@ -63,7 +79,22 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
         found.append(say(lang, "in_stock_now"))
         if _HOW_MANY.search(folded):  # the API says whether, not how many
             found.append(say(lang, "count_unknown"))
+    if not found and _unstated(item, asked, folded):
+        found.append(say(lang, "not_stated"))  # said plainly, never made up
     return found
+
+
+def _unstated(item: dict[str, Any], asked: frozenset[str], folded: str) -> bool:
+    """The question asks about something none of the item's data mentions (not its price,
+    options, stock or delivery, which its details always show)."""
+    if not asked or asked & _ALWAYS_SHOWN or any(
+            pattern.search(folded) for pattern in (STOCK, _WEIGHT, _SIZE)):
+        return False
+    known = " ".join([str(item.get("name", "")), str(item.get("description", "")),
+                      *(str(part.get("description", "")) for part in
+                        item.get("fulfillmentComponents") or [] if isinstance(part, dict)),
+                      *choices.option_labels(item), *choices.addon_names(item)])
+    return not _fits(asked, known)
 
 
 def plan_terms(item: dict[str, Any], lang: str) -> list[str]:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.facts import STOCK
@@ -40,6 +41,8 @@ _CHECKS: list[tuple[str, str]] = [
                 r"e-?mail|website|web ?site|customer (?:service|support)|joindre|contacter|"
                 r"courriel|site (?:web|internet))\b|電話|連絡先|メールアドレス|問い合わせ"),
     ("currency", r"\bcurrenc(?:y|ies)\b|\bdevises?\b|\bmonnaie\b|\ben quelle monnaie\b|"
+                 r"\b(?:accept|take|charge in|pay in|acceptez|prenez)\b.{0,20}\b(?:euros?|dollars?|"
+                 r"pounds?|sterling|yen|usd|eur|gbp|jpy)\b|"
                  r"\bprices? (?:are )?in (?:euros?|dollars?|pounds?|yen|usd|eur|gbp|jpy)\b|通貨"),
     ("hours", r"\b(?:when|what time|what days?|which days?)\b.{0,40}\b(?:open|opens|close|"
               r"closes|closed)\b|\bclosing time\b|\b(?:are|is) (?:you|it|they|the \w+) "
@@ -62,6 +65,7 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\b(?:accept|take)s?\b.{0,30}\b(?:cards?|cash|paypal|visa|mastercard|amex|"
                 r"apple pay|google pay|payments?|crypto|bitcoin|cheques?|checks?)\b|"
                 r"\bwhat (?:kind of )?payments?\b|"
+
                 r"\b(?:moyens?|modes?|methodes?) de (?:paiement|payment|reglement)\b|"
                 r"\bpayer (?:par|avec|en)\b|\bacceptez\b.{0,30}\b(?:cartes?|especes|paiements?|"
                 r"payments?|cheques?)\b|支払い?方法|支払方法|お支払い?方法|決済方法|"
@@ -93,6 +97,7 @@ _CHECKS: list[tuple[str, str]] = [
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
                r"arrive)\b|"
                r"\bou\b.{0,24}\ben est\b|"
+               r"\bquand\b.{0,30}\b(?:recoi\w*|recevr\w*)|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle|ca|cela|ce)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
@@ -151,8 +156,10 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
                 r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細|"
-                r"について|教えて|どんな|説明|いくら|値段|価格"),
-    ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
+                r"について|教えて|どんな|説明|いくら|値段|価格|"
+                r"(?:の|は)(?:素材|材質|容量|原材料|材料|成分|アレルギー|色|カラー|サイズ|大きさ|重さ|寸法)|"
+                r"グルテン|ヴィーガン|ビーガン|ベジタリアン|食洗機|電子レンジ"),
+    ("add", r"\badd(?:ing)?\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
@@ -181,6 +188,21 @@ _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quan
 # A question that asks the agent to act now rather than whether it could be done.
 _ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"
                           r"\bpourriez-vous\b|\bpeux-tu\b|ください|てもらえ|ていただけ")
+# Collecting an order instead of having it delivered, asked about ("can I pick it up?",
+# "retrait en magasin", "店頭で受け取れますか"); "I'll pick it up at 6" asks nothing.
+PICKUP = re.compile(r"\bpick(?:ing)?[ -]?(?:it |them |this |that |my order |the order )?up\b|"
+                    r"\b(?:collect(?:ion)?|click and collect|in[- ]store|take ?away|takeout|carry ?out)\b|"
+                    r"\bretir\w* .{0,25}\b(?:en (?:magasin|boutique)|sur place|au comptoir)\b|"
+                    r"\bretrait\b|\ba emporter\b|\bvenir (?:la |le |les )?chercher\b|"
+                    r"店頭|受け取|持ち帰|テイクアウト|取りに")
+MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "buy", "fees")
+# Ways to pay, named in a question ("do you take PayPal?"), not in "check out with my card".
+_PAY_NAMES = re.compile(r"\b(?:paypal|paypay|apple pay|google pay|sepa|visa|mastercard|amex|"
+                        r"american express|debit cards?|credit cards?|cards?|cash|cartes? "
+                        r"(?:bancaires?|de credit)|especes)\b|現金|カード|クレジット")
+# Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
+_DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|postage|courier|carrier|livr\w*|expedi\w*|"
+                       r"envo\w*)\b|発送|配送|配達|送料")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
@@ -312,11 +334,23 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
-    if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (kind == "fees" and (
+    if act.kind == "question" and kind in MAY_ASK_PICKUP and PICKUP.search(
+            words.fold(act.text)):
+        return "policy", act.text
+    if act.kind == "question" and kind in ("other", "search", "details") and _PAY_NAMES.search(
+            words.fold(act.text)):
+        return "policy", act.text  # "acceptez-vous PayPal ?"
+    if act.kind == "question" and kind in ("other", "search", "details", "status") and \
+            _DELIVERY.search(words.fold(act.text)) and (country_named(act.text) or (
+                kind != "status" and not _ABOUT_AN_ORDER.search(words.fold(act.text)))):
+        return "policy", act.text  # "livrez-vous au Japon ?", "what are the delivery options?"
+    if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (
+            kind == "fees" and (
             act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text
     if act.kind == "question" and kind in ("other", "search") and STOCK.search(
-            words.fold(act.text)) and words.content_words(act.text):
+            words.fold(act.text)) and (words.content_words(act.text) or words.re_japanese(
+                act.text)):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
     if kind in ("other", "search", "details") and words.order_id(act.text):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is

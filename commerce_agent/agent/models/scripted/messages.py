@@ -71,6 +71,9 @@ ENGLISH: dict[str, str] = {
     "hours": "{store} is open {hours}; it is at {address}.",
     "payment": "{store} accepts {methods}.",
     "contact": "You can reach {store} at: {listing}.",
+    "pickup_offered": "Yes: {store} offers {option}, at {address}.",
+    "pickup_not_offered": "{store} lists no pickup option: orders are delivered.",
+    "not_stated": "Its details don't say more about that.",
     "contact_unknown": "{store} gives no phone number or email here.",
     "currency": "{store} prices everything in {currency}; prices are never converted.",
     "no_free_shipping": "{store} lists no free shipping: each shipping option has the cost "
