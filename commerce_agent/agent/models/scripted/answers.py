@@ -10,7 +10,12 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named
 from commerce_agent.agent.models.scripted import aftercare, browse, words
-from commerce_agent.agent.models.scripted.intents import MAY_ASK_PICKUP, PICKUP, intent
+from commerce_agent.agent.models.scripted.intents import (
+    LOCATION,
+    MAY_ASK_PICKUP,
+    PICKUP,
+    intent,
+)
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
@@ -134,6 +139,8 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     topic = intent(p.frame.first)
     if topic in MAY_ASK_PICKUP and PICKUP.search(words.fold(p.frame.first)):
         topic = "pickup"
+    elif topic in ("other", "details", "search") and LOCATION.search(words.fold(p.frame.first)):
+        topic = "hours"  # its address comes with its hours
     if topic == "hours":
         return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",

@@ -14,15 +14,18 @@ from typing import Any
 from commerce_agent.agent.language.fuzzy import similarity
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.commerce.orders.model import SUBSCRIPTION
+from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
 
 PHYSICAL = "dev.commerce.product.physical_properties"
 # Asking whether an item is there to buy, or how many are left.
 STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|在庫|売り切れ|残り|あと何|何個")
+                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
+                   r"在庫|売り切れ|残り|あと何|何個")
 # Asking what a kit holds: each of its parts.
 _INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|inside|"
                        r"compris|inclu\w*|contient)\b|付属|セット内容|含まれ")
+_DURATION = re.compile(r"\bhow long\b|\bduration\b|\bminutes?\b|\bduree\b|\bcombien de "
+                       r"temps\b|何分|どのくらい|どれくらい|所要時間")
 _HOW_MANY = re.compile(r"\bhow many\b|\bcombien\b|いくつ|何個|何点|残り")
 _WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
 _SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
@@ -79,6 +82,9 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
         found.append(say(lang, "in_stock_now"))
         if _HOW_MANY.search(folded):  # the API says whether, not how many
             found.append(say(lang, "count_unknown"))
+    minutes = choices.meta(item, SCHEDULING).get("duration")
+    if isinstance(minutes, (int, float)) and _DURATION.search(folded):
+        found.append(say(lang, "lasts", minutes=minutes))
     if not found and _unstated(item, asked, folded):
         found.append(say(lang, "not_stated"))  # said plainly, never made up
     return found

@@ -50,7 +50,7 @@ _CHECKS: list[tuple[str, str]] = [
               r"(?:shop|store|studio|restaurant|boutique)\b|\bwhere (?:are|is) you based\b|"
               r"\bou se trouve\b|\bquelle est (?:votre|l') adresse\b|\b(?:ouvert|ferme)e?s? "
               r"(?:le|la|les|a|le dimanche|quand)\b|\bfermeture\b|\bquand (?:ouvr|ferm)\w*\b|"
-              r"開店|閉店|定休日|何時に(?:開|閉)|どこにあ|所在地|住所は|"
+              r"開店|閉店|定休日|何時に(?:開|閉)|営業(?:日|して|中)|開いて|どこにあ|所在地|住所は|"
               r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
               r"what time do you (?:open|close)|where are you(?: located)?|your address|"
               r"(?:your|the|store|shop|business|pick ?up|collection) hours|"
@@ -98,14 +98,15 @@ _CHECKS: list[tuple[str, str]] = [
                r"arrive)\b|"
                r"\bou\b.{0,24}\ben est\b|"
                r"\bquand\b.{0,30}\b(?:recoi\w*|recevr\w*)|"
-               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle|ca|cela|ce)\b.*\b(?:arrive|livre|"
-               r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
+               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle|ca|cela|ce)\b.*"
+               r"\b(?:arrive|livre|expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星"),
-    ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|チップ"),
+    ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|"
+            r"チップ"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
@@ -191,22 +192,31 @@ _ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez
 # Collecting an order instead of having it delivered, asked about ("can I pick it up?",
 # "retrait en magasin", "店頭で受け取れますか"); "I'll pick it up at 6" asks nothing.
 PICKUP = re.compile(r"\bpick(?:ing)?[ -]?(?:it |them |this |that |my order |the order )?up\b|"
-                    r"\b(?:collect(?:ion)?|click and collect|in[- ]store|take ?away|takeout|carry ?out)\b|"
+                    r"\b(?:collect(?:ion)?|click and collect|in[- ]store|take ?away|takeout|"
+                    r"carry ?out)\b|"
                     r"\bretir\w* .{0,25}\b(?:en (?:magasin|boutique)|sur place|au comptoir)\b|"
                     r"\bretrait\b|\ba emporter\b|\bvenir (?:la |le |les )?chercher\b|"
                     r"店頭|受け取|持ち帰|テイクアウト|取りに")
+# Where a store is, asked with its name ("where is Trattoria Fiamma?", "the address of …").
+LOCATION = re.compile(r"^(?:so |and |ok )?where(?: is|'s| are)\s+(?!my\b|your order|the order|"
+                      r"it\b|they\b|them\b)(?:\S+\s*){1,4}\??$|\baddress (?:of|for)\b|"
+                      r"\badresse (?:de|du|d')\b|の住所")
+# A question that asks what something is, not to get it ("what does the kit include?").
+_ASKS_ABOUT = re.compile(r"^(?:what|which|how|does|do|is|are|quel\w*|qu'est-ce|est-ce qu'il)\b"
+                         r"(?!.*\bpossible\b)")
 MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "buy", "fees")
 # Ways to pay, named in a question ("do you take PayPal?"), not in "check out with my card".
-_PAY_NAMES = re.compile(r"\b(?:paypal|paypay|apple pay|google pay|sepa|visa|mastercard|amex|"
-                        r"american express|debit cards?|credit cards?|cards?|cash|cartes? "
-                        r"(?:bancaires?|de credit)|especes)\b|現金|カード|クレジット")
+_PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"
+                        r"mastercard|amex|american express|debit cards?|credit cards?|"
+                        r"cartes? (?:bancaires?|de credit)|especes)(?![a-z])")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
 _DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|postage|courier|carrier|livr\w*|expedi\w*|"
                        r"envo\w*)\b|発送|配送|配達|送料")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
-    r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|\bhow long\b|"
+    r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|"
+    r"\bhow long (?:do|does|will|would|until|have|before|to|after)\b|"
     r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
     r"\bcommitment\b|\bengagement\b|\bminimum\b|\bdelai\b|\bterms\b|\bconditions\b|"
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
@@ -334,10 +344,17 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
+    if act.kind == "question" and kind in ("other", "details", "search") and LOCATION.search(
+            words.fold(act.text)) and not _ABOUT_AN_ORDER.search(words.fold(act.text)):
+        return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
+    if act.kind == "question" and kind in ("add", "buy") and _ASKS_ABOUT.search(
+            words.fold(act.text)):
+        return "details", act.text  # "what does the gift card include?"
     if act.kind == "question" and kind in MAY_ASK_PICKUP and PICKUP.search(
             words.fold(act.text)):
         return "policy", act.text
-    if act.kind == "question" and kind in ("other", "search", "details") and _PAY_NAMES.search(
+    if act.kind == "question" and kind in ("other", "search", "details", "checkout") and \
+            _PAY_NAMES.search(
             words.fold(act.text)):
         return "policy", act.text  # "acceptez-vous PayPal ?"
     if act.kind == "question" and kind in ("other", "search", "details", "status") and \

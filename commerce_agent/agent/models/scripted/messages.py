@@ -87,6 +87,7 @@ ENGLISH: dict[str, str] = {
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",
     "in_stock_now": "It's in stock.",
+    "lasts": "It lasts {minutes} minutes.",
     "count_unknown": "The store doesn't say how many are left.",
     "item_sold_out": "Sorry, {name} is sold out right now. Ask me to find something similar.",
     "sold_out": "Sorry, {name} is sold out right now.",
