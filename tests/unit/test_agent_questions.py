@@ -88,6 +88,7 @@ def test_store_and_item_questions_are_answered(said: str, meant: str) -> None:
 
 @pytest.mark.parametrize("said", [
     "check out with my credit card", "I'll pick it up at 6", "add the mug",
+    "achète le mug émail édition limitée", "montrez-moi le mug émail",
     "deliver it to 5 Elm St, Springfield, IL 62701, US"])
 def test_instructions_that_name_a_store_topic_stay_instructions(said: str) -> None:
     assert understand(said)[0] != "policy"

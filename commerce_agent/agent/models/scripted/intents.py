@@ -35,10 +35,12 @@ _CHECKS: list[tuple[str, str]] = [
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
-    # How to reach a store and what money it prices in: its own details, never a product.
+    # How to reach a store and what money it prices in: its own details, never a product
+    # ("émail" is a glaze: "le mug émail" names a product, not an e-mail address).
     ("contact", r"\b(?:contact(?: details| info\w*)?|get in touch|reach (?:you|them|the (?:shop|"
                 r"store|studio))|phone|telephone|call (?:you|them|the (?:shop|store|studio))|"
-                r"e-?mail|website|web ?site|customer (?:service|support)|joindre|contacter|"
+                r"(?:your|an|the|by|via|par|votre|un) e-?mail|e-?mail (?:address|adresse)|"
+                r"email you|website|web ?site|customer (?:service|support)|joindre|contacter|"
                 r"courriel|site (?:web|internet))\b|電話|連絡先|メールアドレス|問い合わせ"),
     ("currency", r"\bcurrenc(?:y|ies)\b|\bdevises?\b|\bmonnaie\b|\ben quelle monnaie\b|"
                  r"\b(?:accept|take|charge in|pay in|acceptez|prenez)\b.{0,20}\b(?:euros?|dollars?|"
