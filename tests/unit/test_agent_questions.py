@@ -12,8 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.models.scripted import facts
-from commerce_agent.agent.models.scripted.intents import understand
+from commerce_agent.agent.models.scripted.browse import _named_sold_out
+from commerce_agent.agent.models.scripted.intents import Frame, understand
 from commerce_agent.agent.models.scripted.phrasing import sold_out_text
+from commerce_agent.agent.models.scripted.planner import Planner
 from commerce_agent.agent.models.scripted.speech import conditional, read_act
 from commerce_agent.agent.models.scripted.state import State
 from commerce_agent.operations.stores import store_summary
@@ -177,3 +179,18 @@ def test_the_store_tool_says_how_to_reach_the_store() -> None:
     summary = store_summary(_store("01-ceramics.json"))
     assert summary["telephone"] == "+1-503-555-0142"
     assert summary["email"] == "hello@hearth-and-kiln.example.com"
+
+
+def test_a_question_names_the_thing_first_when_the_last_word_finds_nothing() -> None:
+    planner = Planner(State(), {})
+    assert planner._head_word("lasagna gluten free") == "free"
+    assert planner._head_word("lasagna gluten free", first=True) == "lasagna"
+
+
+def test_a_variant_asked_about_that_is_sold_out_is_named() -> None:
+    mug = _item("item_classic_mug")
+    state = State(frame=Frame("details", ("is the white classic mug in stock?",)))
+    planner = Planner(state, {})
+    assert [c.words for c in _named_sold_out(planner, mug)] == ["Satin White, 12 oz"]
+    state = State(frame=Frame("details", ("is the blue classic mug in stock?",)))
+    assert _named_sold_out(Planner(state, {}), mug) == []

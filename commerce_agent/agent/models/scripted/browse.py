@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, facts
+from commerce_agent.agent.models.scripted import choices, facts, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
@@ -72,7 +72,11 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text += facts.answer(item, p.frame.last, p.lang)
     sold_out = item.get("available") is False
     variants = [c for c in choices.variant_choices(item) if c.available]
-    if variants:
+    gone = _named_sold_out(p, item)
+    if gone and variants:  # "is the white mug in stock?": that one is not, these are
+        text.append(say(p.lang, "option_sold_out", name=item["name"], gone=", ".join(
+            c.words for c in gone), listing=listing(variants)))
+    elif variants:
         text.append(say(p.lang, "in_stock", listing=listing(variants)))
     for group in choices.groups(item):
         need = say(p.lang, "choose_one" if group.get("required") else "optional")
@@ -94,6 +98,14 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
                  "hybrid": say(p.lang, "hybrid")}.get(str(kind), say(p.lang, "ships_to_you")))
     text.append(say(p.lang, "suggest_add"))
     return " ".join(text)
+
+
+def _named_sold_out(p: Planner, item: dict[str, Any]) -> list[choices.Choice]:
+    """The variants the question names, when every one it names is sold out."""
+    said = choices.said_words((p.frame.last,)) - words.content_words(str(item.get("name", "")))
+    named = [c for c in choices.variant_choices(item)
+             if any(choices.matches(part, said) for part in c.words.split(", "))]
+    return named if named and not any(c.available for c in named) else []
 
 
 def stores(p: Planner) -> Decision:

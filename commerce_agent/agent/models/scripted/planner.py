@@ -158,6 +158,9 @@ class Planner:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
                              **bounds)
         head = self._head_word(query)
+        if not found and head and any(call.args.get("query") == head for call in searches):
+            # "is the lasagna gluten free?": a question names the thing first, then asks
+            head = self._head_word(query, first=True)
         if not found and head and all(call.args.get("query") != head for call in searches):
             # "coffee cup" found only a dripper described with both words: the thing named is
             # the head noun ("cup"), searched on its own once
@@ -166,11 +169,12 @@ class Planner:
                              **bounds, **scope)
         return None
 
-    def _head_word(self, query: str) -> str | None:
-        """The word of an English query of several that names the thing (the last); None for
-        one word, or in French and Japanese, whose words the English names cannot show."""
+    def _head_word(self, query: str, first: bool = False) -> str | None:
+        """The word of an English query of several that names the thing (the last, or with
+        `first` the first); None for one word, or in French and Japanese, whose words the
+        English names cannot show."""
         said = [word for word in query.split() if words.content_words(word)]
-        return said[-1] if len(said) > 1 and self.lang == "en" else None
+        return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""
