@@ -64,6 +64,21 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def in_stock_or_sold_out(found: list[dict[str, Any]], query: str
+                         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(in stock, sold out) of a search's results: the in-stock ones that fit the words, and
+    the sold-out ones that fit them better than anything in stock (then every in-stock item
+    the search found is an alternative)."""
+    fitting = relevant(found, query)
+    in_stock = [item for item in fitting if item.get("available") is not False]
+    wanted = words.content_words(query)
+    best = max((name_score(item, wanted) for item in in_stock), default=0)
+    gone = [item for item in fitting if item.get("available") is False and (
+        not in_stock or name_score(item, wanted) > best)]
+    shown = [item for item in (found if gone else fitting) if item.get("available") is not False]
+    return shown, gone
+
+
 def said_words(text: str) -> frozenset[str]:
     """The product words of what the shopper said, in any of their languages."""
     return words.content_words(text) | frozenset(words.japanese_query(text).split())
@@ -166,14 +181,7 @@ class State:
             # "under €15" across stores: a limit in euros says nothing of dollar prices.
             found = [item for item in found
                      if (item.get("price") or {}).get("currency") == currency]
-        fitting = relevant(found, query)
-        in_stock = [item for item in fitting if item.get("available") is not False]
-        wanted = words.content_words(query)
-        best = max((name_score(item, wanted) for item in in_stock), default=0)
-        self.sold_out = [item for item in fitting if item.get("available") is False and (
-            not in_stock or name_score(item, wanted) > best)]
-        self.results = [item for item in (found if self.sold_out else fitting)
-                        if item.get("available") is not False]
+        self.results, self.sold_out = in_stock_or_sold_out(found, query)
         if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
             self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
         for item in (*self.sold_out, *self.results):
