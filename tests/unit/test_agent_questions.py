@@ -83,6 +83,10 @@ def test_a_question_is_never_read_as_doing_it(said: str) -> None:
     ("支払いにPayPayは使えますか？", "policy"), ("how long is the vinyasa class?", "details"),
     ("what does the gift card include?", "details"), ("do you sell gift cards?", "search"),
     ("where's my teapot?", "status"),
+    ("je voudrais savoir si vous livrez au Canada", "policy"),
+    ("do you know if the teapot is in stock?", "details"),
+    ("can you tell me if the mug is dishwasher safe?", "details"),
+    ("can you check if my order shipped?", "status"), ("カナダに送れますか？", "policy"),
 ])
 def test_store_and_item_questions_are_answered(said: str, meant: str) -> None:
     assert understand(said)[0] == meant

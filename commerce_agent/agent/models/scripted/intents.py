@@ -213,7 +213,7 @@ _PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|v
                         r"cartes? (?:bancaires?|de credit)|especes)(?![a-z])")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
 _DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|postage|courier|carrier|livr\w*|expedi\w*|"
-                       r"envo\w*)\b|発送|配送|配達|送料")
+                       r"envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(

@@ -171,6 +171,10 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
 
 # Questions asked as statements ("I want to know if…", "je voudrais savoir…").
 _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
+                       r"\bcheck (?:if|whether)\b|\bverifie\w* si\b|"
+                       r"\b(?:tell|let) me (?:know )?(?:if|whether|what|when|where|how|which|"
+                       r"who|why)\b|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu) me dire\b|"
+                       r"\bdites-moi (?:si|quand|ou|comment|quel\w*|combien|pourquoi)\b|"
                        r"\b(?:voudrais|veux|aimerais|voulais) savoir\b|知りたい|教えてほしい")
 
 
@@ -191,6 +195,10 @@ _IF_HEAD = re.compile(r"^(?:(?:and|so|but|et|mais|alors) )?(?:what|et) ?(?:if|si
                       r"^(?:(?:and|so|but|et|mais|alors) )?(?:if|suppose|supposing|assuming|"
                       r"in case|si|s'|au cas ou|imaginons que|supposons que)\b")
 _IF_TAIL = re.compile(r"\s(?:if|in case|si|au cas ou)\s")
+# "if" after knowing or asking is "whether": "do you know if it's in stock?" asks, supposes
+# nothing.
+_WHETHER = re.compile(r"\b(?:know|knows|wonder\w*|ask\w*|tell me|let me know|check|see|sure|"
+                      r"idea|savoir|sais|demande\w*|dire|dites-moi|verifie\w*)\s+(?:if|si)\s")
 _JA_IF = re.compile(r"(?:たら|ったら|れば|なら|場合(?:は|に)?)[、,]?")
 
 
@@ -201,6 +209,8 @@ def conditional(text: str) -> tuple[str, str] | None:
         found = _JA_IF.search(text)
         return (text[:found.start()], text[found.end():]) if found else None
     folded = fold(text).strip()
+    if _WHETHER.search(folded):
+        return None
     head = _IF_HEAD.search(folded)
     if head:
         opener = folded[:head.start()] + folded[head.start():head.end()]
