@@ -11,6 +11,7 @@ from typing import Any
 from commerce_agent.agent.language.countries import country_name, country_named
 from commerce_agent.agent.models.scripted import aftercare, browse, words
 from commerce_agent.agent.models.scripted.intents import (
+    COMMITMENT,
     LOCATION,
     MAY_ASK_PICKUP,
     PICKUP,
@@ -21,19 +22,10 @@ from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
 from commerce_agent.operations.base import money_text
 
-# A subscription's own terms: its commitment, however it is asked ("minimum commitment",
-# "engagement minimum", "最低契約期間").
-_COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
-                         r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
-                         r"最低(?:契約)?期間|縛り")
-
-
 # Free delivery asked about: said plainly when no shipping option of the store is free.
 _FREE = re.compile(r"\bfree (?:shipping|delivery|postage)\b|\b(?:shipping|delivery|postage) "
                    r"(?:is |for )?free\b|\b(?:livraison|port|frais de port) (?:gratuite?s?|"
                    r"offerte?s?)\b|送料無料|無料配送")
-
-
 _COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retrait)\b")
 
 
@@ -41,7 +33,7 @@ def topic_of(text: str) -> str:
     """What a question about the terms is about: an after-sale intent, or the store's fees
     and hours (the default)."""
     topic = intent(text)
-    if _COMMITMENT.search(words.fold(text)):
+    if COMMITMENT.search(words.fold(text)):
         return "sub_cancel"
     return "sub_pause" if topic == "sub_skip" else topic
 
@@ -93,8 +85,11 @@ def _subscription(p: Planner, topic: str) -> Decision:
 
 def _cancel(p: Planner) -> Decision:
     order = _known_order(p)
+    if order is None:  # no order yet: the rule every order follows
+        return say(p.lang, "cancel_policy", statuses=", ".join(
+            status(p.lang, state) for state in sorted(CANCELLABLE)))
     if not isinstance(order, dict):
-        return order if order is not None else say(p.lang, "no_orders")
+        return order
     if order.get("subscription"):  # cancelling a subscription is ending it, by its terms
         return _subscription(p, "sub_cancel")
     state = order.get("status")

@@ -211,6 +211,11 @@ MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "bu
 _PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"
                         r"mastercard|amex|american express|debit cards?|credit cards?|"
                         r"cartes? (?:bancaires?|de credit)|especes)(?![a-z])")
+# A subscription's own terms: its commitment, however it is asked ("minimum commitment",
+# "engagement minimum", "最低契約期間").
+COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
+                        r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
+                        r"最低(?:契約)?期間|縛り")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
 _DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|postage|courier|carrier|livr\w*|expedi\w*|"
                        r"envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
@@ -349,6 +354,8 @@ def understand(raw: str) -> tuple[str, str]:
     if act.kind == "question" and kind in ("other", "details", "search") and LOCATION.search(
             words.fold(act.text)) and not _ABOUT_AN_ORDER.search(words.fold(act.text)):
         return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
+    if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
+        return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
     if act.kind == "question" and kind in ("add", "buy") and _ASKS_ABOUT.search(
             words.fold(act.text)):
         return "details", act.text  # "what does the gift card include?"

@@ -49,6 +49,8 @@ ENGLISH: dict[str, str] = {
     "not_done_cart": "OK, I didn't go ahead. Nothing was charged; your cart is still there.",
     "can_cancel": "Order {id} is {status}, so it can still be cancelled and the {total} "
                   "refunded. Say “cancel order {id}” if you want that.",
+    "cancel_policy": "An order can be cancelled while it is {statuses}, before it is prepared "
+                     "or shipped; its total is then refunded to your card.",
     "cannot_cancel": "Order {id} is {status}: it can no longer be cancelled. Once it has "
                      "arrived you can return it.",
     "returns": "You can return items within {days} days of delivery or collection, for a "
