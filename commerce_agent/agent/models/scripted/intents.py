@@ -406,6 +406,9 @@ def understand(raw: str) -> tuple[str, str]:
 
 # What a question may ask under a condition; any other intent there is only supposed.
 _ANSWERS = ("status", "policy", "details", "search", "cart", "discounts", "stores")
+# Supposing an order not made yet ("if I order today", "si je commande", "今注文したら").
+_ORDERING = re.compile(r"\b(?:order\w*|buy\w*|bought|purchas\w*|command\w*|achet\w*|achete\w*)\b|"
+                       r"注文|買|購入")
 # Words that ask nothing of their own after a condition ("what happens then?").
 _NOTHING_ASKED = frozenset("happen happens happened happening then next passe passera se t "
                            "arrive-t-il passe-t-il".split())
@@ -418,6 +421,9 @@ def _supposed(condition: str, main: str) -> tuple[str, str]:
     both = f"{main} {condition}".strip()
     asked = understand(main)[0] if words.content_words(main) - _NOTHING_ASKED or re.search(
         r"[\u3040-\u30ff\u4e00-\u9fff]", main) else "other"
+    if asked == "status" and (intent(condition) in (*SHOPPING, "checkout") or _ORDERING.search(
+            words.fold(condition))):
+        return "policy", both  # "if I order now, when will it arrive?": an order not made yet
     if asked in _ANSWERS:
         return asked, both
     return "policy", f"{condition} {main}".strip()
