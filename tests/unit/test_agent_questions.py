@@ -199,3 +199,9 @@ def test_a_variant_asked_about_that_is_sold_out_is_named() -> None:
     assert [c.words for c in _named_sold_out(planner, mug)] == ["Satin White, 12 oz"]
     state = State(frame=Frame("details", ("is the blue classic mug in stock?",)))
     assert _named_sold_out(Planner(state, {}), mug) == []
+
+
+def test_how_many_are_left_of_each_variant_comes_from_its_live_stock() -> None:
+    said = facts.answer(_item("item_classic_mug"), "how many are left?", "en")
+    assert said == ["Left in stock: Cobalt Blue, 12 oz: 40; Cobalt Blue, 16 oz: 25; "
+                    "Speckled Oat, 16 oz: 2."]

@@ -14,6 +14,7 @@ from typing import Any
 from commerce_agent.agent.language.fuzzy import similarity
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
 
 PHYSICAL = "dev.commerce.product.physical_properties"
@@ -77,11 +78,16 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     if size and _SIZE.search(folded):
         sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
         found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
-    if item.get("available") is not False and STOCK.search(folded) and not \
-            choices.variant_choices(item):  # a variant's stock is listed with the variants
-        found.append(say(lang, "in_stock_now"))
+    variants = choices.meta(item, VARIANTS).get("variants") or []
+    if item.get("available") is not False and STOCK.search(folded) and not variants:
+        found.append(say(lang, "in_stock_now"))  # a variant's stock is listed with the variants
         if _HOW_MANY.search(folded):  # the API says whether, not how many
             found.append(say(lang, "count_unknown"))
+    counts = [f"{', '.join(map(str, variant.get('values', [])))}: {variant['stock']}"
+              for variant in variants if isinstance(variant, dict)
+              and isinstance(variant.get("stock"), int) and variant["stock"] > 0]
+    if counts and _HOW_MANY.search(folded):  # a variant's live units are in its data
+        found.append(say(lang, "left_counts", listing="; ".join(counts)))
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))

@@ -90,6 +90,7 @@ ENGLISH: dict[str, str] = {
     "sold_out_now": "It's sold out right now.",
     "in_stock_now": "It's in stock.",
     "lasts": "It lasts {minutes} minutes.",
+    "left_counts": "Left in stock: {listing}.",
     "count_unknown": "The store doesn't say how many are left.",
     "item_sold_out": "Sorry, {name} is sold out right now. Ask me to find something similar.",
     "sold_out": "Sorry, {name} is sold out right now.",
