@@ -88,6 +88,7 @@ def test_a_question_is_never_read_as_doing_it(said: str) -> None:
     ("do you know if the teapot is in stock?", "details"),
     ("can you tell me if the mug is dishwasher safe?", "details"),
     ("can you check if my order shipped?", "status"), ("カナダに送れますか？", "policy"),
+    ("could you deliver to Ireland?", "policy"), ("can you send it to Japan?", "policy"),
 ])
 def test_store_and_item_questions_are_answered(said: str, meant: str) -> None:
     assert understand(said)[0] == meant

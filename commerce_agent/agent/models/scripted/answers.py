@@ -14,6 +14,7 @@ from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
     LOCATION,
     MAY_ASK_PICKUP,
+    PAY_NAMES,
     PICKUP,
     intent,
 )
@@ -136,6 +137,9 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
         topic = "pickup"
     elif topic in ("other", "details", "search") and LOCATION.search(words.fold(p.frame.first)):
         topic = "hours"  # its address comes with its hours
+    elif topic in ("other", "details", "search", "checkout") and PAY_NAMES.search(
+            words.fold(p.frame.first)):
+        topic = "payment"  # "PayPayは使えますか？"
     if topic == "hours":
         return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",

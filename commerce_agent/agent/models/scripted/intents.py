@@ -208,7 +208,7 @@ _ASKS_ABOUT = re.compile(r"^(?:what|which|how|does|do|is|are|quel\w*|qu'est-ce|e
                          r"(?!.*\bpossible\b)")
 MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "buy", "fees")
 # Ways to pay, named in a question ("do you take PayPal?"), not in "check out with my card".
-_PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"
+PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"
                         r"mastercard|amex|american express|debit cards?|credit cards?|"
                         r"cartes? (?:bancaires?|de credit)|especes)(?![a-z])")
 # A subscription's own terms: its commitment, however it is asked ("minimum commitment",
@@ -217,8 +217,8 @@ COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:
                         r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
                         r"最低(?:契約)?期間|縛り")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
-_DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|postage|courier|carrier|livr\w*|expedi\w*|"
-                       r"envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
+_DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|livr\w*|"
+                       r"expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
@@ -340,6 +340,10 @@ def understand(raw: str) -> tuple[str, str]:
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
             return kind, ", ".join((act.text, *act.negated))
+    if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
+            ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
+            act.text) and words.address(act.text) is None:
+        return "policy", act.text  # "would you be able to ship the mat to Ireland?"
     if act.just_asking:  # "just asking", "only looking": answered, never done
         if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
                                           "quantity", "promotion", "rate"):
@@ -363,12 +367,13 @@ def understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)):
         return "policy", act.text
     if act.kind == "question" and kind in ("other", "search", "details", "checkout") and \
-            _PAY_NAMES.search(
+            PAY_NAMES.search(
             words.fold(act.text)):
         return "policy", act.text  # "acceptez-vous PayPal ?"
     if act.kind == "question" and kind in ("other", "search", "details", "status") and \
-            _DELIVERY.search(words.fold(act.text)) and (country_named(act.text) or (
-                kind != "status" and not _ABOUT_AN_ORDER.search(words.fold(act.text)))):
+            _DELIVERY.search(words.fold(act.text)) and words.address(act.text) is None and (
+                country_named(act.text) or (kind != "status" and not _ABOUT_AN_ORDER.search(
+                    words.fold(act.text)))):
         return "policy", act.text  # "livrez-vous au Japon ?", "what are the delivery options?"
     if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (
             kind == "fees" and (
