@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
 from commerce_agent.operations.base import READS, Tool, ToolContext, ToolFailure, schema
@@ -37,7 +38,7 @@ async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
         ctx.db, args["query"], store_id=args.get("storeId"), sort=args.get("sort", "relevance"),
         min_price=_decimal(args, "minPrice"), max_price=_decimal(args, "maxPrice"),
         fulfillment_type=None, available_only=bool(args.get("availableOnly", True)),
-        locale=None, limit=int(args.get("limit", 5)))
+        locale=None, page=Page(int(args.get("limit", 5))))
     return {"results": [item_summary(doc) for doc in found.items], "total": found.total}
 
 

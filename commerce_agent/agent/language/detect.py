@@ -19,7 +19,11 @@ Lang = str  # "en", "fr" or "ja"
 LANGUAGES = ("en", "fr", "ja")
 
 # Hiragana, katakana (and their half-width forms), CJK ideographs: no Latin language uses them.
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff]")
+# The katakana block's two punctuation marks (゠ and ・) are left out: punctuation alone tells
+# no language.
+_JAPANESE = re.compile(
+    r"[\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f\u3400-\u4dbf"
+    r"\u4e00-\u9fff]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Lingua's confidence below which the word table is asked too.
 _SURE = 0.8

@@ -102,6 +102,20 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bquand\b.{0,30}\b(?:recoi\w*|recevr\w*)|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle|ca|cela|ce)\b.*"
                r"\b(?:arrive|livre|expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
+    # Asking which options there are ("what toppings can I add?", "which sizes?", "quelles
+    # tailles ?"): answered from the item's details, never added.
+    ("details", r"^(?:(?:so|and|ok|okay|um|hmm|hi),?\s+)?(?:what|which)\s+(?:other\s+|kinds? of\s+|"
+                r"sorts? of\s+)?(?:toppings?|extras?|add-?ons?|options?|sizes?|colou?rs?|"
+                r"crusts?|seats?|formats?|sides?|sauces?|proteins?|choices|variants?|"
+                r"versions?|times?|slots?|dates?|days?|flavou?rs?|grades?|weights?|"
+                r"customi[sz]ations?)\b(?!.*\b(?:my|your) (?:order|cart|basket)s?\b)|"
+                r"\b(?:does|do|can) (?:it|this|that|they|the \w+) (?:come|have)\b.{0,30}\b"
+                r"(?:extras?|options?|add-?ons?|toppings?|sizes?|colou?rs?|choices|variants?)\b|"
+                r"\b(?:are|is) there (?:any |other )*(?:extras?|options?|add-?ons?|toppings?|"
+                r"sizes?|colou?rs?|choices|variants?)\b|"
+                r"^quel(?:le)?s?\s+(?:sont\s+les\s+)?(?:tailles?|options?|garnitures?|"
+                r"supplements?|couleurs?|formats?|creneaux|horaires|choix|dates?)\b|"
+                r"(?:トッピング|サイズ|オプション|色|時間|日程).{0,6}(?:何が|何があ|どれが|は\?|は？)"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
@@ -274,13 +288,23 @@ class Frame:
     def text(self) -> str:
         return " ".join(self.texts)
 
-    def quantity(self, name: str = "") -> int | None:
+    def quantity(self, name: str = "", options: tuple[str, ...] = ()) -> int | None:
         """How many: from the latest message that says, not counting the words of the item's
-        name ("a family feast for four" is one)."""
+        name ("a family feast for four" is one) nor a number its options carry with their
+        unit ("five seats", "the 5-seat one", "16 inch")."""
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
-        for text in reversed(self.texts):
+        option_units = _option_units(options)
+        option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
+        for position in range(len(self.texts) - 1, -1, -1):
+            text = self.texts[position]
+            if option_units:
+                text = option_units.sub(" ", words.fold(text))
+            if position and option_numbers:
+                # "16", "16 pouces" answering "which size?" names the 16-inch one, not sixteen
+                text = re.sub(r"(?<![\d.,])\d+(?![\d.,])", lambda number: " " if number.group()
+                              in option_numbers else number.group(), words.fold(text))
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
@@ -305,6 +329,19 @@ class Frame:
         if self.item_id is None or self.item_at >= len(self.texts):
             return None
         return words.ordinal(self.last)
+
+
+@lru_cache(maxsize=256)
+def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A number said with the unit of an option that has one ("5 seats", "five-seat",
+    "16 inch"): the option, not a count."""
+    units = {words.stem(unit) for label in options
+             for unit in re.findall(r"\d\s*-?\s*([a-z]{2,})", words.fold(label))}
+    if not units:
+        return None
+    number = "|".join(["\\d+", *sorted(words.NUMBERS, key=len, reverse=True)])
+    unit = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
+    return re.compile(rf"\b(?:{number})\s*-?\s*(?:{unit})\w*")
 
 
 def greeting(folded: str) -> bool:

@@ -107,7 +107,8 @@ class Planner:
         return not self._names_an_option(focus, frozenset(said))
 
     def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:
-        return any(choices.matches(label, set(wanted)) for label in choices.option_labels(item))
+        return any(choices.matches(label, set(wanted)) for label in choices.option_labels(
+            item)) or option_change.names_a_size(item, " ".join(sorted(wanted)))
 
     def by_price(self, text: str) -> list[dict[str, Any]]:
         """The results shown, cheapest (or dearest) first when `text` asks for that and names

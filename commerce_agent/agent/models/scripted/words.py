@@ -30,7 +30,9 @@ make remove where check out apply code discount deal offer come doe second third
 number two three four five six seven eight nine ten twelve dozen couple pair cancel rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
-instead rather prefer oh well hmm sell sold morning afternoon evening tonight weekend am pm monday
+instead rather prefer oh well hmm sell sold toppings topping options option extras extra
+addons addon ons
+choices choice variants variant morning afternoon evening tonight weekend am pm monday
 tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
 delivery deliver
@@ -99,7 +101,7 @@ def content_words(text: str) -> frozenset[str]:
 
 def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
-    text = re.sub(r"\b\d{1,2}[:.]\d{2}\b", " ", text)
+    text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
     text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
@@ -154,6 +156,7 @@ def quantity(text: str) -> int | None:
     The normalize stage reads the count; the local reader below fills what it leaves unsaid
     ("make it one", "both", "ひとつ", "a few") unless its numbers were a price, a time or an
     address, and vetoes a count that is a seat or party size."""
+    text = re.sub(r"\b\d{1,2}\s*o'?\s?clock\b", " ", text, flags=re.IGNORECASE)  # a time
     theirs = normalized.count(text)
     if theirs is not None:
         return theirs
@@ -338,6 +341,11 @@ _NEXT_ITEM = re.compile(
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+# A piece that starts with a size or a seat count is an option of the item before it ("a
+# margherita, 16 inch, with mushrooms"; "the font licence, 5 seats, with web fonts").
+_OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
+                           r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
+                           r"pouces?)(?![a-z])")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -351,7 +359,8 @@ def item_phrases(text: str) -> tuple[str, ...]:
         return tuple(phrases) if len(phrases) > 1 else (text,)
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
-        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)):
+        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)
+                      or _OPTION_FIRST.match(piece)):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
