@@ -17,6 +17,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
     lines,
     listing,
     option_question,
+    sold_out_text,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
@@ -36,6 +37,9 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     step = p.search_step(query)
     if step is not None:
         return step
+    gone = p.sold_out_asked()
+    if gone is not None:  # never another item that fits the words less in its place
+        return sold_out_text(p.lang, gone, p.alternatives(gone))
     if not p.state.results:
         return say(p.lang, "not_found", query=query)
     top = p.top_matches()
@@ -176,7 +180,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         return p.call("get_item", itemId=item_id)
     item = state.items[item_id]
     if item.get("available") is False:
-        return say(p.lang, "item_sold_out", name=item["name"])
+        return sold_out_text(p.lang, item, p.alternatives(item))
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
     quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))

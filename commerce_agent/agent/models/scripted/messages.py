@@ -49,6 +49,8 @@ ENGLISH: dict[str, str] = {
     "not_done_cart": "OK, I didn't go ahead. Nothing was charged; your cart is still there.",
     "can_cancel": "Order {id} is {status}, so it can still be cancelled and the {total} "
                   "refunded. Say “cancel order {id}” if you want that.",
+    "cancel_policy": "An order can be cancelled while it is {statuses}, before it is prepared "
+                     "or shipped; its total is then refunded to your card.",
     "cannot_cancel": "Order {id} is {status}: it can no longer be cancelled. Once it has "
                      "arrived you can return it.",
     "returns": "You can return items within {days} days of delivery or collection, for a "
@@ -70,6 +72,14 @@ ENGLISH: dict[str, str] = {
             "or “tip 5 dollars” on a completed order.",
     "hours": "{store} is open {hours}; it is at {address}.",
     "payment": "{store} accepts {methods}.",
+    "contact": "You can reach {store} at: {listing}.",
+    "pickup_offered": "Yes: {store} offers {option}, at {address}.",
+    "pickup_not_offered": "{store} lists no pickup option: orders are delivered.",
+    "not_stated": "Its details don't say more about that.",
+    "contact_unknown": "{store} gives no phone number or email here.",
+    "currency": "{store} prices everything in {currency}; prices are never converted.",
+    "no_free_shipping": "{store} lists no free shipping: each shipping option has the cost "
+                        "shown.",
     "weighs": "It weighs {weight}.",
     "measures": "It measures {size}.",
     "payment_unknown": "{store} takes payment by card when you check out.",
@@ -78,7 +88,13 @@ ENGLISH: dict[str, str] = {
     "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",
+    "in_stock_now": "It's in stock.",
+    "lasts": "It lasts {minutes} minutes.",
+    "left_counts": "Left in stock: {listing}.",
+    "count_unknown": "The store doesn't say how many are left.",
     "item_sold_out": "Sorry, {name} is sold out right now. Ask me to find something similar.",
+    "sold_out": "Sorry, {name} is sold out right now.",
+    "in_stock_instead": "In stock instead: {listing}. Say “add …” with its name to take one.",
     "ships_to_you": "It's shipped to your address.",
     "digital": "It's delivered digitally: no address needed.",
     "pickup_at": "You collect it at {store}.",
@@ -136,6 +152,9 @@ ENGLISH: dict[str, str] = {
     "subscription_terms": "It's a subscription billed {frequency}.",
     "subscription_trial": "It's a subscription billed {frequency}, after a {trial}-day free "
                           "trial.",
+    "plan_cancel_anytime": "It can be cancelled at any time.",
+    "plan_commitment": "It has a minimum commitment of {cycles} billing cycles; it can be "
+                       "cancelled after that.",
     "your_time": "Your time: {slot}.",
     "booked_for": "{name} is booked for {slot}.",
     "billed_next": "Your subscription is billed {frequency}; the next charge is on {day}.",

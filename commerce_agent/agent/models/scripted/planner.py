@@ -147,6 +147,19 @@ class Planner:
         pick = max if dearest else min
         return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)
 
+    def sold_out_asked(self) -> dict[str, Any] | None:
+        """The sold-out item this turn's search found for the request, when nothing in
+        stock fits its words as well."""
+        if self.state.sold_out and self.state.done("search_products") is not None:
+            return self.state.sold_out[0]
+        return None
+
+    def alternatives(self, item: dict[str, Any]) -> list[dict[str, Any]]:
+        """What this turn's search found in stock besides `item`, to offer in its place."""
+        if self.state.done("search_products") is None:
+            return []
+        return [other for other in self.state.results if other["itemId"] != item["itemId"]]
+
     def search_step(self, query: str) -> CallTool | None:
         """The next search call for `query` (in the store named or chosen, then everywhere
         when that store has nothing by that name), or None once the results are in."""
@@ -159,34 +172,40 @@ class Planner:
                                   **words.price_order(self.frame.first)}
         if first is None:
             store = named or state.store
-            return self.call("search_products", query=query, limit=8, **bounds,
-                             **({"storeId": store} if store else {}))
+            return self.call("search_products", query=query, limit=8, availableOnly=False,
+                             **bounds, **({"storeId": store} if store else {}))
         wanted = words.content_words(query)
-        found = any(name_score(item, wanted) > 0 for item in state.results)
+        found = any(name_score(item, wanted) > 0 for item in (*state.results, *state.sold_out))
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
-            return self.call("search_products", query=query, limit=8, **bounds)
+            return self.call("search_products", query=query, limit=8, availableOnly=False,
+                             **bounds)
         head = self._head_word(query)
+        if not found and head and any(call.args.get("query") == head for call in searches):
+            # "is the lasagna gluten free?": a question names the thing first, then asks
+            head = self._head_word(query, first=True)
         if not found and head and all(call.args.get("query") != head for call in searches):
             # "coffee cup" found only a dripper described with both words: the thing named is
             # the head noun ("cup"), searched on its own once
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
-            return self.call("search_products", query=head, limit=8, **bounds, **scope)
+            return self.call("search_products", query=head, limit=8, availableOnly=False,
+                             **bounds, **scope)
         if not state.results and words.re_japanese(query):
             # "きゅうす", "ノト": the same word in the other kana, or with its long vowels as
             # the catalog writes them, searched once each
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
             for spelling in words.kana_spellings(query):
                 if all(call.args.get("query") != spelling for call in searches):
-                    return self.call("search_products", query=spelling, limit=8, **bounds,
-                                     **scope)
+                    return self.call("search_products", query=spelling, limit=8,
+                                     availableOnly=False, **bounds, **scope)
         return None
 
-    def _head_word(self, query: str) -> str | None:
-        """The word of an English query of several that names the thing (the last); None for
-        one word, or in French and Japanese, whose words the English names cannot show."""
+    def _head_word(self, query: str, first: bool = False) -> str | None:
+        """The word of an English query of several that names the thing (the last, or with
+        `first` the first); None for one word, or in French and Japanese, whose words the
+        English names cannot show."""
         said = [word for word in query.split() if words.content_words(word)]
-        return said[-1] if len(said) > 1 and self.lang == "en" else None
+        return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""
