@@ -27,6 +27,7 @@ from tests.support.pg import (
     postgres_url,
 )
 from tests.support.seeded import build_template, copy_seeded
+from tests.support.work_units import Plugin as WorkUnits
 
 # Fixtures, found here by pytest.
 __all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
@@ -38,6 +39,12 @@ exact.exact_available()
 
 
 BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, how the tests are shared between workers (tests/support/work_units.py)."""
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(WorkUnits(), "work-units")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
