@@ -83,6 +83,14 @@ def _uses(imported: set[str], prefixes: tuple[str, ...]) -> bool:
                for name in imported for prefix in prefixes)
 
 
+def _names_postgres(params: dict[str, Any]) -> bool:
+    """A parameter that puts the test on PostgreSQL: the `backend` of a both-backends test, or
+    a case such as ("sqlite", "postgres") (a journal kind on a backend) whose fixture asks for
+    a PostgreSQL database only once it runs."""
+    return any(value == "postgres" or isinstance(value, tuple) and "postgres" in value
+               for value in params.values())
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     imports_of: dict[str, set[str]] = {}
     for item in items:
@@ -97,7 +105,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if fixtures & LIVE_FIXTURES or _uses(imported, LIVE_MODULES) \
                 or module.__name__.endswith("_live"):
             item.add_marker(pytest.mark.live)
-        if params.get("backend") == "postgres" or fixtures & POSTGRES_FIXTURES \
+        if _names_postgres(params) or fixtures & POSTGRES_FIXTURES \
                 or _uses(imported, ("tests.support.pg", "psycopg")):
             item.add_marker(pytest.mark.postgres)
 
