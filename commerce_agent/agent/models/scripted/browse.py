@@ -27,8 +27,7 @@ def search(p: Planner) -> Decision:
             return p.call("list_stores")
         names = ", ".join(f"{s['name']} — {s.get('description', '')}".rstrip(" —")
                           for s in p.state.stores or [])
-        return (f"The stores here: {names}. What are you looking for? For example “find a "
-                "ceramic mug under $20”.")
+        return say(p.lang, "stores_here", names=names)
     step = p.search_step(query)
     if step is not None:
         return step
@@ -110,8 +109,8 @@ def switch(p: Planner) -> Decision:
     if p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
-    return (f"You're now shopping at {info['name']} ({info.get('address')}); prices are in "
-            f"{info.get('currency')}. What are you looking for?")
+    return say(p.lang, "now_at", store=info["name"], address=info.get("address"),
+               currency=info.get("currency"))
 
 
 def discounts(p: Planner) -> Decision:

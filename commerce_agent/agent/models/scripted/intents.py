@@ -16,6 +16,10 @@ from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
+# A French shopper taking or wanting something, in any tense they say it ("je prendrai",
+# "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
+_FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
+                r"achete\w*|ajoute\w*|mets)")
 _CHECKS: list[tuple[str, str]] = [
     # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
     ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
@@ -79,6 +83,20 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bou\b.{0,24}\ben est\b|"
                r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
                r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
+    # Asking which options there are ("what toppings can I add?", "which sizes?", "quelles
+    # tailles ?"): answered from the item's details, never added.
+    ("details", r"^(?:(?:so|and|ok|okay|um|hmm|hi),?\s+)?(?:what|which)\s+(?:other\s+|kinds? of\s+|"
+                r"sorts? of\s+)?(?:toppings?|extras?|add-?ons?|options?|sizes?|colou?rs?|"
+                r"crusts?|seats?|formats?|sides?|sauces?|proteins?|choices|variants?|"
+                r"versions?|times?|slots?|dates?|days?|flavou?rs?|grades?|weights?|"
+                r"customi[sz]ations?)\b(?!.*\b(?:my|your) (?:order|cart|basket)s?\b)|"
+                r"\b(?:does|do|can) (?:it|this|that|they|the \w+) (?:come|have)\b.{0,30}\b"
+                r"(?:extras?|options?|add-?ons?|toppings?|sizes?|colou?rs?|choices|variants?)\b|"
+                r"\b(?:are|is) there (?:any |other )*(?:extras?|options?|add-?ons?|toppings?|"
+                r"sizes?|colou?rs?|choices|variants?)\b|"
+                r"^quel(?:le)?s?\s+(?:sont\s+les\s+)?(?:tailles?|options?|garnitures?|"
+                r"supplements?|couleurs?|formats?|creneaux|horaires|choix|dates?)\b|"
+                r"(?:トッピング|サイズ|オプション|色|時間|日程).{0,6}(?:何が|何があ|どれが|は\?|は？)"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
@@ -141,9 +159,9 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
-            r"\bje (?:voudrais|veux|prends)\b(?! (?:savoir|voir|regarder|chercher|connaitre))|"
-            r"\bj'en (?:prends|veux|voudrais)\b|\ben (?:prendre|ajouter|mettre)\b|"
-            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
+            rf"(?:\bje |\bj'en |\bj')(?:vais |voudrais |veux |aimerais )?{_FRENCH_TAKE}\b"
+            r"(?! (?:savoir|voir|regarder|chercher|connaitre))|\ben (?:prendre|ajouter|mettre)\b|"
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
@@ -222,13 +240,23 @@ class Frame:
     def text(self) -> str:
         return " ".join(self.texts)
 
-    def quantity(self, name: str = "") -> int | None:
+    def quantity(self, name: str = "", options: tuple[str, ...] = ()) -> int | None:
         """How many: from the latest message that says, not counting the words of the item's
-        name ("a family feast for four" is one)."""
+        name ("a family feast for four" is one) nor a number its options carry with their
+        unit ("five seats", "the 5-seat one", "16 inch")."""
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
-        for text in reversed(self.texts):
+        option_units = _option_units(options)
+        option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
+        for position in range(len(self.texts) - 1, -1, -1):
+            text = self.texts[position]
+            if option_units:
+                text = option_units.sub(" ", words.fold(text))
+            if position and option_numbers:
+                # "16", "16 pouces" answering "which size?" names the 16-inch one, not sixteen
+                text = re.sub(r"(?<![\d.,])\d+(?![\d.,])", lambda number: " " if number.group()
+                              in option_numbers else number.group(), words.fold(text))
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
@@ -253,6 +281,19 @@ class Frame:
         if self.item_id is None or self.item_at >= len(self.texts):
             return None
         return words.ordinal(self.last)
+
+
+@lru_cache(maxsize=256)
+def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A number said with the unit of an option that has one ("5 seats", "five-seat",
+    "16 inch"): the option, not a count."""
+    units = {words.stem(unit) for label in options
+             for unit in re.findall(r"\d\s*-?\s*([a-z]{2,})", words.fold(label))}
+    if not units:
+        return None
+    number = "|".join(["\\d+", *sorted(words.NUMBERS, key=len, reverse=True)])
+    unit = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
+    return re.compile(rf"\b(?:{number})\s*-?\s*(?:{unit})\w*")
 
 
 def greeting(folded: str) -> bool:
@@ -309,9 +350,9 @@ def understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)):
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
-            and words.content_words(words.without_measures(act.text)) and \
+            and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
-        return "add", act.text  # "a dozen arancini please": a count and a thing is an order
+        return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
     if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
             words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?"
