@@ -73,6 +73,23 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
     return _latin_language(text.casefold(), default)
 
 
+# One word, an id or a number ("oui", "ok", "ord_8f3", "2", "はい"): too little to change the
+# conversation's language. Japanese runs have no spaces, so a short one counts as one word.
+_ONE_WORD = re.compile(r"[^\s]+")
+_SHORT_JAPANESE = 4
+
+
+def reply_language(text: str, previous: Lang | None) -> Lang:
+    """The language to answer `text` in, in a conversation so far in `previous` (None before
+    the first message): the message's own, unless it is one word, which keeps the
+    conversation's."""
+    words = _ONE_WORD.findall(text.strip(" \t\n.,!?。、！？…"))
+    if previous is not None and len(words) <= 1 and (
+            not _JAPANESE.search(text) or len(text.strip()) <= _SHORT_JAPANESE):
+        return previous
+    return detect_language(text, previous or "en")
+
+
 @lru_cache(maxsize=4096)
 def _latin_language(folded: str, default: Lang) -> Lang:
     french, english = _word_scores(folded)

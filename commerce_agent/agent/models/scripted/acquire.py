@@ -19,6 +19,8 @@ from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
     lines,
     listing,
+    option_question,
+    sold_out_text,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.speech import read_act
@@ -41,6 +43,9 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     step = p.search_step(query)
     if step is not None:
         return step
+    gone = p.sold_out_asked()
+    if gone is not None:  # never another item that fits the words less in its place
+        return sold_out_text(p.lang, gone, p.alternatives(gone))
     if not p.state.results:
         return say(p.lang, "not_found", query=query)
     top = p.top_matches()
@@ -133,9 +138,7 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             elif position is not None and -len(options) <= position < len(options):
                 chosen, position = [options[position].id], None
             else:
-                return (say(p.lang, "option_question", name=name,
-                            group=str(group["name"]).lower(), listing=listing(options)) + " " +
-                        say(p.lang, "which"))
+                return option_question(p.lang, name, str(group["name"]), listing(options))
         if chosen:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
@@ -183,7 +186,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         return p.call("get_item", itemId=item_id)
     item = state.items[item_id]
     if item.get("available") is False:
-        return say(p.lang, "item_sold_out", name=item["name"])
+        return sold_out_text(p.lang, item, p.alternatives(item))
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
     quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))
@@ -312,7 +315,9 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
         if others and _every_cart(p) and p.frame.intent == "checkout":
             # "check out both": the next store's cart, with its own approval
             return check_out_cart(p, others[0])
-        reply = placed_reply(p, placed.result)
+        # the order as the state holds it: its lines named as read
+        reply = placed_reply(p, state.orders.get(str(placed.result.get("orderId")),
+                                                 placed.result))
         earlier = [call.result for call in state.calls if call.name == "place_order"
                    and not call.is_error and call is not placed]
         if not isinstance(reply, str) or not earlier:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.language.delivery import (
     amended,
     country_of,
@@ -83,6 +83,21 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def in_stock_or_sold_out(found: list[dict[str, Any]], query: str
+                         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(in stock, sold out) of a search's results: the in-stock ones that fit the words, and
+    the sold-out ones that fit them better than anything in stock (then every in-stock item
+    the search found is an alternative)."""
+    fitting = relevant(found, query)
+    in_stock = [item for item in fitting if item.get("available") is not False]
+    wanted = words.content_words(query)
+    best = max((name_score(item, wanted) for item in in_stock), default=0)
+    gone = [item for item in fitting if item.get("available") is False and (
+        not in_stock or name_score(item, wanted) > best)]
+    shown = [item for item in (found if gone else fitting) if item.get("available") is not False]
+    return shown, gone
+
+
 def said_words(text: str) -> frozenset[str]:
     """The product words of what the shopper said, in any of their languages."""
     return words.content_words(text) | frozenset(words.japanese_query(text).split())
@@ -109,6 +124,9 @@ def price_of(item: dict[str, Any]) -> float:
 @dataclass
 class State:
     results: list[dict[str, Any]] = field(default_factory=list)
+    # What the latest search was asked for when only sold-out items fit it: named as sold
+    # out, never swapped for an in-stock item that fits the words less.
+    sold_out: list[dict[str, Any]] = field(default_factory=list)
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     details: set[str] = field(default_factory=set)
     focus: str | None = None
@@ -172,6 +190,27 @@ class State:
 
     # -- folding --------------------------------------------------------------------------
 
+    def _found(self, args: dict[str, Any], found: list[dict[str, Any]]) -> None:
+        """A search's results: the in-stock items that fit the words, and the sold-out ones
+        that fit them better than anything in stock (then the in-stock items the search found
+        are the alternatives shown)."""
+        query = str(args.get("query", ""))
+        currency = words.price_currency(self.frame.first) if self.frame else None
+        if currency and args.get("maxPrice", args.get("minPrice")) is not None:
+            # "under €15" across stores: a limit in euros says nothing of dollar prices.
+            found = [item for item in found
+                     if (item.get("price") or {}).get("currency") == currency]
+        self.results, self.sold_out = in_stock_or_sold_out(found, query)
+        if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
+            self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
+        for item in (*self.sold_out, *self.results):
+            self.items.setdefault(item["itemId"], item)
+        shown = self.sold_out or self.results
+        if shown:
+            first = str(shown[0]["itemId"])
+            self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
+            self.focus = first
+
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
@@ -181,21 +220,7 @@ class State:
         if not isinstance(result, dict):
             return
         if name == "search_products":
-            self.results = relevant(list(result.get("results", [])), str(args.get("query", "")))
-            currency = words.price_currency(self.frame.first) if self.frame else None
-            if currency and args.get("maxPrice", args.get("minPrice")) is not None:
-                # "under €15" across stores: a limit in euros says nothing of dollar prices.
-                self.results = [item for item in self.results
-                                if (item.get("price") or {}).get("currency") == currency]
-            if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
-                self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
-            for item in self.results:
-                self.items.setdefault(item["itemId"], item)
-            if self.results:
-                first = str(self.results[0]["itemId"])
-                self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(
-                    str(args.get("query", "")))
-            self.focus = self.results[0]["itemId"] if self.results else self.focus
+            self._found(args, list(result.get("results", [])))
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
@@ -220,7 +245,18 @@ class State:
             if self.frame is not None and self.frame.intent == "switch":
                 self.store = str(result["storeId"])
 
+    def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
+        """A cart or order whose lines bear the names the shopper's reads gave their items (in
+        French or Japanese where the store translates them; carts and orders are as written)."""
+        if self.language == "en" or not container.get("items"):
+            return container
+        renamed = [{**line, "name": self.items[str(line.get("itemId"))]["name"]}
+                   if self.items.get(str(line.get("itemId")), {}).get("name") else line
+                   for line in container["items"]]
+        return {**container, "items": renamed}
+
     def _cart(self, name: str, args: dict[str, Any], cart: dict[str, Any]) -> None:
+        cart = self._named_as_read(cart)
         store = str(cart.get("storeId"))
         self.carts[store] = cart
         if cart.get("storeName"):
@@ -248,6 +284,7 @@ class State:
                 del self.carts[store]
 
     def _order(self, order: dict[str, Any]) -> None:
+        order = self._named_as_read(order)
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
@@ -380,7 +417,7 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell
     (once an earlier message `settled` it)."""
     common = _PROPER_NAME.sub(" ", raw)
-    found = detect_language(common, previous)
+    found = reply_language(common, previous if settled else None)
     if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
         return previous  # a short or mixed message keeps the conversation's language
