@@ -44,7 +44,7 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 # any other reading of what is left around an address is a checkout to that address.
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
-_ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes")
+_ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
 
 
 def short(name: str) -> str:
