@@ -157,3 +157,14 @@ def test_any_message_reads_without_failing(text: str) -> None:
     assert found.address is None or re.search(r"\d", found.address)
     assert found.address is None or found.country_code == country_of(found.address) or \
         found.country_code is not None
+
+
+@pytest.mark.parametrize(("address", "country"), [
+    ("12 Main St, Springfield, IL", "US"),  # Illinois, not Israel
+    ("4 Elm Avenue, Dover, DE", "US"),
+    ("Hauptstraße 5, Berlin, DE", "DE"),
+    ("10115 Berlin, DE", "DE"),
+    ("200 Bay Street, Toronto, ON M5J 2J5, CA", "CA"),
+])
+def test_two_letters_that_are_a_state_and_a_country(address: str, country: str) -> None:
+    assert country_of(address) == country

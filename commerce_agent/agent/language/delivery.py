@@ -73,6 +73,9 @@ _FRENCH_STREET = re.compile(r"\b(?:rue|avenue|boulevard|bd|place|quai|allée|all
                             r"chemin|route|cours|passage)\b", re.IGNORECASE)
 _GERMAN_STREET = re.compile(r"(?:straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|ufer)\b",
                             re.IGNORECASE)
+_ENGLISH_STREET = re.compile(r"\b(?:st|street|ave|avenue|rd|road|blvd|boulevard|ln|lane|dr|drive|"
+                             r"ct|court|way|pl|place|hwy|highway|pkwy|parkway|ter|terrace)\b\.?",
+                             re.IGNORECASE)
 _US_STATE = re.compile(r"\b(?:" + "|".join(sorted(US_STATES, key=len, reverse=True)) + r")\b")
 _AU_STATES = frozenset("nsw vic qld wa sa tas act nt".split())
 _CORRECTION = re.compile(
@@ -222,7 +225,11 @@ def country_of(address: str) -> str | None:
     if re.fullmatch(r"[A-Za-z]{2}", last) and (last.upper() in _territories() or
                                                last.casefold() in US_STATES):
         # an ISO code ("…, M5J 2J5, CA" is Canada, "Berlin, DE" Germany), else a US state
-        # ("Portland, OR")
+        # ("Portland, OR"); letters that are both ("IL", "CA", "DE") after an English street
+        # and no postcode are the state ("12 Main St, Springfield, IL")
+        both = last.upper() in _territories() and last.casefold() in US_STATES
+        if both and not earlier_postcode and _ENGLISH_STREET.search(", ".join(parts[:-1])):
+            return "US"
         return last.upper() if earlier_postcode or last.upper() in _territories() else "US"
     named = country_named(last)
     if named:
