@@ -30,7 +30,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     answers = p.frame.texts[1:]
     failed: list[str] = []
     for index, part in enumerate(parts):
-        sub = _planner(p, part, (), [])
+        sub = planner_for(p, part, (), [])
         query = sub.query()
         start = _last_search(calls, query)
         if start is None:
@@ -44,7 +44,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         if _next_search(calls, start, query) < len(calls):
             failed.append(part)  # served already, and the next item taken up after it
             continue
-        decision = acquire(_planner(p, part, answers, stretch), then_check_out=False)
+        decision = acquire(planner_for(p, part, answers, stretch), then_check_out=False)
         if not isinstance(decision, str):
             return decision
         if asks(decision):
@@ -52,7 +52,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         failed.append(part)
         if index == len(parts) - 1:
             break
-        nxt = _planner(p, parts[index + 1], (), [])
+        nxt = planner_for(p, parts[index + 1], (), [])
         step = nxt.search_step(nxt.query())
         if step is not None:
             return step
@@ -61,7 +61,8 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     return _reply(p, failed)
 
 
-def _planner(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:
+def planner_for(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:
+    """A planner serving only `part` (with its answers), seeing only `calls` of this turn."""
     frame = Frame(p.frame.intent, (part, *answers))
     sub = Planner(replace(p.state, calls=calls, frame=frame), p.tools)
     sub.extra = p.extra
