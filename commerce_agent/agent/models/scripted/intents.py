@@ -329,6 +329,9 @@ def understand(raw: str) -> tuple[str, str]:
             and words.content_words(words.without_measures(act.text)) and \
             words.address(act.text) is None:
         return "add", act.text  # "a dozen arancini please": a count and a thing is an order
+    if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
+            words.content_words(act.text) or words.re_japanese(act.text)):
+        return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
     if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
             words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?"

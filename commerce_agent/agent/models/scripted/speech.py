@@ -77,7 +77,10 @@ for please merci pas maintenant aujourd'hui ca va non no nope it's its alright i
 thats ira rien d'autre c'est tout is me not now all time another other next some for
 then though anyway fois autre prochaine
 """.split())
-_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
+# "pas cher" (cheap) and "not too pricey" describe a price, they negate nothing.
+_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
+                       r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
+                       r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
                        r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
