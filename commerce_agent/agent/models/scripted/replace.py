@@ -25,7 +25,9 @@ def swap_of(text: str) -> Swap | None:
 
 def replace_line(p: Planner) -> Decision:
     swap = swap_of(p.frame.first)
-    if swap is None or not _names_another_product(p, swap):
+    if swap is None:  # "make that the classic mug instead": the last line goes (state.hear)
+        swap = Swap("", p.frame.first)
+    elif not _names_another_product(p, swap):
         return set_quantity(p)
     calls = p.state.calls
     first = next((i for i, call in enumerate(calls) if call.name in _LINE_TOOLS), None)

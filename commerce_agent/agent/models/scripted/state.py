@@ -237,6 +237,8 @@ class State:
         kind, text = understand(raw)
         if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
+        elif kind in ("quantity", "switch") and self._names_another_product(text):
+            kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
@@ -285,11 +287,31 @@ class State:
             or option_change.option_change(item, dict(line.get("customizations") or {}),
                                            text) is not None
 
+    def _names_another_product(self, text: str) -> bool:
+        """Whether a change of the last cart line names a thing its item is not and has no
+        option called ("actually make that the classic mug instead", "I'd rather have the
+        dripper"), rather than a count or an option ("make it two", "the blue one")."""
+        line = next((line for cart in self.carts.values() for line in cart.get("items", [])
+                     if line["cartItemId"] == self.last_line), None)
+        item = self.items.get(str(line["itemId"])) if line else None
+        if line is None or item is None or read_act(text).kind == "question":
+            return False
+        if words.quantity(text) is not None or _WITH.search(words.fold(text)):
+            return False  # "make it two, with a gift box": a count and an extra, same item
+        said = words.content_words(words.without_measures(text)) - option_change.CHANGE_WORDS
+        extra = set(said - words.content_words(str(item.get("name", ""))))
+        return bool(extra) and not any(choices.matches(label, extra)
+                                       for label in choices.option_labels(item))
+
     def replied(self, content: str) -> None:
         """The agent's reply ended a turn: its request stays open only if it asked."""
         if self.frame is not None and phrasing.asks(content):
             return
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
+
+
+# "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
+_WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
 
 
 def _answers(text: str) -> bool:
