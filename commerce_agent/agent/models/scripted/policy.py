@@ -31,6 +31,16 @@ def _other(p: Planner) -> Decision:
     return say(p.lang, "help")
 
 
+def _search(p: Planner) -> Decision:
+    """"the cheaper one please" with results in view names no product: it picks the one shown
+    by price, asked about (a question) or taken (a request)."""
+    if not words.content_words(p.query()) and p.state.shown and p.by_price(p.frame.first):
+        if read_act(p.frame.first).kind == "question":
+            return browse.details(p)
+        return acquire_items(p, then_check_out=False)
+    return browse.search(p)
+
+
 def _yes(p: Planner) -> Decision:
     return say(p.lang, "help")
 
@@ -75,7 +85,7 @@ def _status(p: Planner) -> Decision:
 
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
-    "search": browse.search, "details": browse.details, "stores": browse.stores,
+    "search": _search, "details": browse.details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),

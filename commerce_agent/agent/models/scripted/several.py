@@ -10,6 +10,7 @@ next message goes to it while the items before it, already in the cart, are not 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -22,8 +23,16 @@ from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import Call, name_score
 
 
+# "both", "all of them", "les deux", "両方": every item just shown, not a product name.
+_EVERY_SHOWN = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
+                          r"each of (?:them|those|these)|every one|les deux|tous les \w+|"
+                          r"toutes les \w+|tous|toutes)\b|両方|全部|どちらも|すべて")
+_HOW_MANY_SHOWN = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four": 4, "five": 5,
+                   "両方": 2, "どちらも": 2}
+
+
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
-    parts = words.item_phrases(p.frame.first)
+    parts = every_shown(p) or words.item_phrases(p.frame.first)
     if len(parts) < 2 or p.state.done("place_order") is not None:
         return acquire(p, then_check_out)
     calls = p.state.calls
@@ -59,6 +68,18 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     if then_check_out:
         return check_out(p)
     return _reply(p, failed)
+
+
+def every_shown(p: Planner) -> tuple[str, ...]:
+    """The names of the items just shown when the message takes them all ("add both") and
+    names no product of its own; empty otherwise."""
+    text = words.fold(p.frame.first)
+    found = _EVERY_SHOWN.search(text)
+    if found is None or not p.state.shown or words.content_words(p.query(
+            _EVERY_SHOWN.sub(" ", text))):
+        return ()
+    count = next((n for word, n in _HOW_MANY_SHOWN.items() if word in found.group(0)), 5)
+    return tuple(str(item["name"]) for item in p.state.shown[:count])
 
 
 def planner_for(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:

@@ -90,6 +90,9 @@ def price_of(item: dict[str, Any]) -> float:
 @dataclass
 class State:
     results: list[dict[str, Any]] = field(default_factory=list)
+    # The results shown when the person last spoke: "both", "all of them" point at these even
+    # after this turn's own searches replaced `results`.
+    shown: list[dict[str, Any]] = field(default_factory=list)
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     details: set[str] = field(default_factory=set)
     focus: str | None = None
@@ -264,6 +267,7 @@ class State:
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
         else:
             self.frame = Frame(kind, (text,))
+            self.shown = list(self.results)  # what a new request's "both" points at
         given = words.address(text)
         if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
                                   or "ship" in words.fold(text) or "send" in words.fold(text)):
