@@ -22,7 +22,6 @@ from commerce_agent.agent.models.scripted.phrasing import asks, cart_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import Call, name_score
 
-
 # "both", "all of them", "les deux", "両方": every item just shown, not a product name.
 _EVERY_SHOWN = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
                           r"each of (?:them|those|these)|every one|les deux|tous les \w+|"
