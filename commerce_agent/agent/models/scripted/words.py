@@ -318,11 +318,11 @@ _CHEAPEST = re.compile(rf"\b(?:cheap(?:est|er)?|least {_ADJ_DEAR}|less {_ADJ_DEA
                        r"affordable|le meilleur prix|le prix le plus bas|"
                        rf"(?:le|la|les)? ?moins {_FR_DEAR}|(?:le|la|les)? ?plus (?:abordables?|"
                        r"economiques?)|bon marche|pas chere?s?)\b|"
-                       r"一番安|最も安|最安|安い|安め|お手頃")
+                       r"一番安い|一番安|最も安い|最も安|最安値|最安|安い|安め|お手頃")
 _DEAREST = re.compile(rf"\b(?:most {_ADJ_DEAR}|priciest|dearest|pricier|more {_ADJ_DEAR}|"
                       r"highest[- ]?(?:priced?|cost)|highest price|cost(?:s|ing)? (?:the )?most|"
                       rf"top[- ]end|premium|(?:le|la|les)? ?plus {_FR_DEAR}|haut de gamme)\b|"
-                      r"一番高|最も高|最高級|高級")
+                      r"一番高い|一番高|最も高い|最も高|最高級|高級")
 
 
 def without_price_order(text: str) -> str:
