@@ -1,5 +1,6 @@
 """Background loops of the app (simulator, order feed, webhook sender): started with the app,
-cancelled and awaited when it stops. create_app's workers use this one helper."""
+cancelled and awaited when it stops. create_app's workers use this one helper;
+every other task the app cancels is stopped by `stop`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ async def running(loop: Coroutine[Any, Any, None]) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop(task)
+
+
+async def stop(task: asyncio.Task[Any] | None) -> None:
+    """Cancel `task` (when there is one) and wait until it has ended."""
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

@@ -12,7 +12,6 @@ record that also renews the lease.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import secrets
@@ -39,6 +38,7 @@ from commerce_agent.agent.models.base import (
 )
 from commerce_agent.agent.records import PendingAuthorization, PendingInput, SessionRecord
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.background import stop
 from commerce_agent.db import Database
 from commerce_agent.errors import CommerceError
 from commerce_agent.i18n.negotiation import DEFAULT_LOCALE
@@ -334,9 +334,7 @@ class Turn:
                     self.check_cancel()
                     await self.emit(*(delta(text) for text in texts))
         finally:
-            producer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await producer
+            await stop(producer)
         if calls:
             events = []
             garbled: list[tuple[CallState, str]] = []

@@ -29,7 +29,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import re
@@ -42,6 +41,7 @@ import psycopg
 from psycopg.rows import RowMaker
 from psycopg_pool import AsyncConnectionPool
 
+from commerce_agent.background import stop
 from commerce_agent.db.base import (
     AfterCommit,
     Check,
@@ -406,11 +406,8 @@ class PostgresDatabase(Database):
             raise
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
+        await stop(self._listener)
+        self._listener = None
         for pool in (self._readers, self._writers):
             if pool is not None:
                 await pool.close()  # waits for connections in use (writes finish first)

@@ -10,7 +10,6 @@ not honored (nothing leaks about other customers' orders).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,6 +20,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
 
 from commerce_agent.auth.tokens import Principal
+from commerce_agent.background import stop
 from commerce_agent.commerce.orders.feed import OrderFeed
 from commerce_agent.commerce.storage import orders as order_storage
 from commerce_agent.mcp.resources import order_id_of, order_uri
@@ -135,11 +135,7 @@ class Subscriptions:
     async def unsubscribe(self, ctx: ServerRequestContext[Any, Any],
                           params: types.UnsubscribeRequestParams) -> types.EmptyResult:
         key = _key(ctx, params.uri)
-        task = self._followers.pop(key, None)
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop(self._followers.pop(key, None))
         return types.EmptyResult()
 
     async def close(self) -> None:

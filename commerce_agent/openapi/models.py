@@ -66,10 +66,15 @@ class StoreList(msgspec.Struct):
     pagination: Pagination
 
 
-class CatalogItem(msgspec.Struct):
+class ItemBasics(msgspec.Struct):
+    """What every shape of an item starts with (its public, detailed and admin views)."""
+
     id: str
     name: str
     price: MonetaryAmount
+
+
+class CatalogItem(ItemBasics):
     description: str | None = None
     available: bool | None = None
     fulfillmentType: str | None = None
@@ -96,12 +101,9 @@ class Catalog(msgspec.Struct):
     pagination: Pagination | None = None
 
 
-class ItemDetail(msgspec.Struct):
+class ItemDetail(ItemBasics):
     """One item with where it is sold (GET /items/{id})."""
 
-    id: str
-    name: str
-    price: MonetaryAmount
     storeId: str | None = None
     catalogId: str | None = None
     metadata: Metadata | None = None

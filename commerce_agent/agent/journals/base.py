@@ -11,7 +11,6 @@ skip an event.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from abc import ABC, abstractmethod
@@ -22,6 +21,7 @@ import msgspec
 
 from commerce_agent.agent.events import Event, encode_line
 from commerce_agent.agent.records import SessionRecord
+from commerce_agent.background import stop
 
 log = logging.getLogger("commerce_agent.agent")
 
@@ -111,11 +111,8 @@ class Journal(ABC):
             self._poller = asyncio.create_task(self._poll())
 
     async def close(self) -> None:
-        if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
-            self._poller = None
+        await stop(self._poller)
+        self._poller = None
 
     # -- storage, per backend -------------------------------------------------------------
 

@@ -10,13 +10,13 @@ safety net should a notification be lost while reconnecting.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from commerce_agent.agent.journals.base import Conflict, Journal, SessionExists
 from commerce_agent.agent.records import SessionRecord, decode_record, encode_record
+from commerce_agent.background import stop
 
 try:
     import redis.asyncio as aioredis
@@ -121,10 +121,7 @@ class RedisJournal(Journal):
 
     async def close(self) -> None:
         await super().close()
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        await stop(self._listener)
         await self.client.aclose()
 
     async def _listen(self, pubsub: Any) -> None:

@@ -10,12 +10,12 @@ notification (`CHANGED`, sent with every commit of a session) arrives, without p
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from commerce_agent import clock
 from commerce_agent.agent.journals.base import Conflict, Journal, SessionExists
 from commerce_agent.agent.records import SessionRecord, decode_record, encode_record
+from commerce_agent.background import stop
 from commerce_agent.db import Database, IntegrityError, Transaction
 
 # Database.signal topic: a session's journal grew (PostgreSQL wakes followers with it).
@@ -45,11 +45,8 @@ class SqliteJournal(Journal):
             self._listener = asyncio.create_task(self._wake_on_commits())
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
+        await stop(self._listener)
+        self._listener = None
         await super().close()
 
     async def _wake_on_commits(self) -> None:

@@ -23,12 +23,9 @@ _ADMIN = ("Merchant accounts only (403 for others); another merchant's store, it
           "or return answers 404.")
 
 
-class AdminItem(msgspec.Struct):
+class AdminItem(models.ItemBasics):
     """An item as its merchant sees it: the stored document, status and live stock."""
 
-    id: str
-    name: str
-    price: models.MonetaryAmount
     storeId: str
     catalogId: str
     status: ItemStatus

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from commerce_agent.auth import guests
 from commerce_agent.auth.principal import cart_principal, cart_writer, require_principal
+from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.pagination import read_page
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts import shopper
@@ -159,13 +160,16 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
-def _rendered(change: Callable[[Transaction], Awaitable[CartView]]
-              ) -> Callable[[Transaction], Awaitable[Response]]:
-    """A write's work: `change` a cart in the write's transaction, and answer with the cart
-    it leaves."""
+def _change(request: Request, principal: Principal,
+            change: Callable[..., Awaitable[CartView]], *args: Any
+            ) -> Callable[[Transaction], Awaitable[Response]]:
+    """A write's work: change the path's cart, `change(tx, principal, cart_id, *args,
+    lifetime)`, and answer with the cart it leaves."""
+    cart_id = request.path_params["cart_id"]
 
     async def work(tx: Transaction) -> Response:
-        return json_response((await change(tx)).render())
+        cart = await change(tx, principal, cart_id, *args, _lifetime(request))
+        return json_response(cart.render())
 
     return work
 
@@ -173,9 +177,9 @@ def _rendered(change: Callable[[Transaction], Awaitable[CartView]]
 async def add_item(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _add)
-    return await write(request, principal, _rendered(lambda tx: service.add_item(
-        tx, principal, request.path_params["cart_id"], body.itemId, body.quantity,
-        body.variantId or "", body.options(), _lifetime(request))))
+    return await write(request, principal, _change(
+        request, principal, service.add_item, body.itemId, body.quantity, body.variantId or "",
+        body.options()))
 
 
 async def update_item(request: Request) -> Response:
@@ -185,40 +189,36 @@ async def update_item(request: Request) -> Response:
                if getattr(body, field) is not UNSET}
     if isinstance(changes.get("addOnIds"), list):
         changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
-    return await write(request, principal, _rendered(lambda tx: service.update_item(
-        tx, principal, request.path_params["cart_id"], request.path_params["line_id"],
-        dict(changes), _lifetime(request))))
+    return await write(request, principal, _change(
+        request, principal, service.update_item, request.path_params["line_id"], changes))
 
 
 async def remove_item(request: Request) -> Response:
     principal = await cart_writer(request)
-    return await write(request, principal, _rendered(lambda tx: service.remove_item(
-        tx, principal, request.path_params["cart_id"], request.path_params["line_id"],
-        _lifetime(request))))
+    return await write(request, principal, _change(
+        request, principal, service.remove_item, request.path_params["line_id"]))
 
 
 async def apply_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
-    return await write(request, principal, _rendered(lambda tx: service.apply_promotion(
-        tx, principal, request.path_params["cart_id"], body.value, server_max,
-        _lifetime(request))))
+    return await write(request, principal, _change(
+        request, principal, service.apply_promotion, body.value, server_max))
 
 
 async def remove_promotion(request: Request) -> Response:
     principal = await cart_writer(request)
-    return await write(request, principal, _rendered(lambda tx: service.remove_promotion(
-        tx, principal, request.path_params["cart_id"], request.path_params["code"],
-        _lifetime(request))))
+    return await write(request, principal, _change(
+        request, principal, service.remove_promotion, request.path_params["code"]))
 
 
 async def select_shipping(request: Request) -> Response:
     principal = await cart_writer(request)
     body = await decode_body(request, _shipping)
-    return await write(request, principal, _rendered(lambda tx: service.select_shipping(
-        tx, principal, request.path_params["cart_id"], body.shippingMethodId,
-        _lifetime(request))))
+    return await write(request, principal, _change(
+        request, principal, service.select_shipping, body.shippingMethodId))
+
 
 routes = [
     Route("/carts", create_cart, methods=["POST"]),

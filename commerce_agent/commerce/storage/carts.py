@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent.commerce.storage import catalog
+from commerce_agent.commerce.storage.documents import document_text
 from commerce_agent.db import Check, Row, Transaction, locking
 
 
@@ -91,7 +92,7 @@ async def delete_line(tx: Transaction, line_id: str) -> None:
 
 async def set_promotions(tx: Transaction, cart_id: str, codes: list[str]) -> None:
     await tx.execute("UPDATE carts SET promotion_codes = :codes WHERE id = :id",
-                     {"codes": msgspec.json.encode(codes).decode(), "id": cart_id})
+                     {"codes": document_text(codes), "id": cart_id})
 
 
 async def set_shipping_method(tx: Transaction, cart_id: str, method_id: str | None) -> None:

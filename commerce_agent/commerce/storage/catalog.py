@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
 from commerce_agent.commerce.storage import keyset
+from commerce_agent.commerce.storage.documents import document_text
 from commerce_agent.db import Check, Database, Row, Transaction
 from commerce_agent.db.placeholders import named_list
 
@@ -114,7 +113,7 @@ _IDS = {"sqlite": "SELECT value AS item_id FROM json_each(:ids)",
 
 
 def _ids(item_ids: Sequence[str]) -> str:
-    return msgspec.json.encode(list(item_ids)).decode()
+    return document_text(list(item_ids))
 
 
 # Each item asked about, probed in order_lines_by_owner_item for the owner's first order of it

@@ -14,14 +14,11 @@ import msgspec
 from commerce_agent import clock
 from commerce_agent.commerce.capability_ids import PRODUCT_RICH_INFO
 from commerce_agent.commerce.storage import keyset
+from commerce_agent.commerce.storage.documents import document_text
 from commerce_agent.db import Database, Row, Transaction, locking
 from commerce_agent.db.dialect import json_text
 
 RICH_INFO_SLUG = ("metadata", PRODUCT_RICH_INFO, "seo", "slug")
-
-
-def dumps(value: Any) -> str:
-    return msgspec.json.encode(value).decode()
 
 
 async def _next_position(tx: Transaction, table: str, where: str, params: dict[str, Any]
@@ -40,13 +37,13 @@ async def insert_store(tx: Transaction, store_id: str, currency: str, doc: dict[
     await tx.execute(
         "INSERT INTO stores (id, position, currency, doc, translations) "
         "VALUES (:id, :position, :currency, :doc, :translations)",
-        {"id": store_id, "position": position, "currency": currency, "doc": dumps(doc),
-         "translations": dumps(translations)})
+        {"id": store_id, "position": position, "currency": currency, "doc": document_text(doc),
+         "translations": document_text(translations)})
 
 
 async def save_store_doc(tx: Transaction, store_id: str, doc: dict[str, Any]) -> None:
     await tx.execute("UPDATE stores SET doc = :doc WHERE id = :id",
-                     {"doc": dumps(doc), "id": store_id})
+                     {"doc": document_text(doc), "id": store_id})
 
 
 async def set_store_currency(tx: Transaction, store_id: str, currency: str) -> None:
@@ -118,13 +115,13 @@ async def upsert_catalog(tx: Transaction, catalog_id: str, store_id: str, doc: d
                          ) -> bool:
     """Insert or replace the catalog's document; True when it was created."""
     changed = await tx.execute("UPDATE catalogs SET doc = :doc WHERE id = :id",
-                               {"doc": dumps(doc), "id": catalog_id})
+                               {"doc": document_text(doc), "id": catalog_id})
     if changed:
         return False
     position = await _next_position(tx, "catalogs", "store_id = :store", {"store": store_id})
     await tx.execute(
         "INSERT INTO catalogs (id, store_id, position, doc) VALUES (:id, :store, :pos, :doc)",
-        {"id": catalog_id, "store": store_id, "pos": position, "doc": dumps(doc)})
+        {"id": catalog_id, "store": store_id, "pos": position, "doc": document_text(doc)})
     return True
 
 
@@ -174,7 +171,7 @@ async def upsert_item(tx: Transaction, item: dict[str, Any], catalog_id: str, st
     """Insert or replace the item (its document without stock); True when created."""
     doc = {key: value for key, value in item.items() if key != "stock"}
     params = {"id": item["id"], "catalog": catalog_id, "store": store_id,
-              "name": item["name"], "price": item["price"]["amount"], "doc": dumps(doc),
+              "name": item["name"], "price": item["price"]["amount"], "doc": document_text(doc),
               "status": status}
     changed = await tx.execute(
         "UPDATE items SET catalog_id = :catalog, name = :name, price = :price, doc = :doc, "
@@ -251,7 +248,7 @@ async def upsert_promotion(tx: Transaction, store_id: str, promotion: dict[str, 
     await tx.execute(
         "INSERT INTO promotions (store_id, code, doc) VALUES (:store, :code, :doc) "
         "ON CONFLICT (store_id, code) DO UPDATE SET doc = excluded.doc",
-        {"store": store_id, "code": code, "doc": dumps(promotion)})
+        {"store": store_id, "code": code, "doc": document_text(promotion)})
     return existed is None
 
 

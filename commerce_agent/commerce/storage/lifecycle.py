@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from commerce_agent.commerce.storage import catalog
+from commerce_agent.commerce.storage.documents import document_text
 from commerce_agent.db import Database, Row, Transaction, locking
 
 
@@ -95,7 +96,7 @@ async def item_doc(tx: Transaction, item_id: str) -> dict[str, Any] | None:
 
 async def save_item_doc(tx: Transaction, item_id: str, doc: dict[str, Any]) -> None:
     await tx.execute("UPDATE items SET doc = :doc WHERE id = :id",
-                     {"doc": msgspec.json.encode(doc).decode(),
+                     {"doc": document_text(doc),
                       "id": item_id})
     tx.notify(catalog.CHANGED)
 

@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
 from commerce_agent.commerce.storage import keyset
+from commerce_agent.commerce.storage.documents import document_text
 from commerce_agent.db import Database, Row, Transaction, locking
-
-
-def _dumps(doc: dict[str, Any]) -> str:
-    return msgspec.json.encode(doc).decode()
 
 
 async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
@@ -21,7 +16,7 @@ async def insert_order(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> N
         "INSERT INTO orders (id, owner_id, store_id, status, cart_id, doc, created_at, "
         "updated_at) VALUES (:id, :owner, :store, :status, :cart, :doc, :at, :at)",
         {"id": doc["id"], "owner": owner_id, "store": doc["storeId"], "status": doc["status"],
-         "cart": doc.get("cartId"), "doc": _dumps(doc), "at": doc["createdAt"]})
+         "cart": doc.get("cartId"), "doc": document_text(doc), "at": doc["createdAt"]})
     for line in doc["items"]:
         await tx.defer(
             "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, "
@@ -38,7 +33,7 @@ async def insert_orders(tx: Transaction, owner_id: str, docs: Sequence[dict[str,
         "INSERT INTO orders (id, owner_id, store_id, status, cart_id, doc, created_at, "
         "updated_at) VALUES (:id, :owner, :store, :status, :cart, :doc, :at, :at)",
         [{"id": doc["id"], "owner": owner_id, "store": doc["storeId"], "status": doc["status"],
-          "cart": doc.get("cartId"), "doc": _dumps(doc), "at": doc["createdAt"]}
+          "cart": doc.get("cartId"), "doc": document_text(doc), "at": doc["createdAt"]}
          for doc in docs])
     await tx.execute_many(
         "INSERT INTO order_lines (order_id, line_id, owner_id, item_id, variant_id, quantity) "
@@ -86,7 +81,8 @@ async def count_orders(db: Database, owner_id: str, status: str | None, cap: int
 async def save_doc(tx: Transaction, doc: dict[str, Any]) -> None:
     await tx.defer(
         "UPDATE orders SET status = :status, doc = :doc, updated_at = :at WHERE id = :id",
-        {"status": doc["status"], "doc": _dumps(doc), "at": doc["updatedAt"], "id": doc["id"]})
+        {"status": doc["status"], "doc": document_text(doc), "at": doc["updatedAt"],
+         "id": doc["id"]})
 
 
 # A customer's orders in a store (not cancelled) that used a promotion code, read from each

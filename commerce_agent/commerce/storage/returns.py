@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from commerce_agent.commerce.storage.documents import document_text
 from commerce_agent.db import Database, Row, Transaction, locking
-
-
-def _dumps(doc: dict[str, Any]) -> str:
-    return msgspec.json.encode(doc).decode()
 
 
 async def insert(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
@@ -18,13 +13,14 @@ async def insert(tx: Transaction, owner_id: str, doc: dict[str, Any]) -> None:
         "INSERT INTO returns (id, order_id, owner_id, status, doc, created_at, updated_at) "
         "VALUES (:id, :order, :owner, :status, :doc, :at, :at)",
         {"id": doc["id"], "order": doc["orderId"], "owner": owner_id, "status": doc["status"],
-         "doc": _dumps(doc), "at": doc["createdAt"]})
+         "doc": document_text(doc), "at": doc["createdAt"]})
 
 
 async def save(tx: Transaction, doc: dict[str, Any]) -> None:
     await tx.execute(
         "UPDATE returns SET status = :status, doc = :doc, updated_at = :at WHERE id = :id",
-        {"status": doc["status"], "doc": _dumps(doc), "at": doc["updatedAt"], "id": doc["id"]})
+        {"status": doc["status"], "doc": document_text(doc), "at": doc["updatedAt"],
+         "id": doc["id"]})
 
 
 async def get(db: Database | Transaction, return_id: str) -> Row | None:

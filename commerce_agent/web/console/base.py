@@ -4,7 +4,8 @@ its one-line outcome, and refusals turned into problems beside the fields."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import functools
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote
@@ -90,6 +91,18 @@ class Console:
         if wanted:
             return self.store(wanted[:100])
         return self.stores[0] if self.stores else None
+
+    def filters(self, statuses: Collection[str]) -> tuple[str | None, str | None, list[str]]:
+        """The page's filters: ?store= (404 when not theirs), ?status= (None when not one of
+        `statuses`), and the ids of the stores shown: the chosen one, else all of them."""
+        wanted = self.request.query_params.get("store") or None
+        shown = [self.store(wanted)["id"]] if wanted else [store["id"] for store in self.stores]
+        return wanted, self.chosen_status(statuses), shown
+
+    def chosen_status(self, statuses: Collection[str]) -> str | None:
+        """?status= when it is one of `statuses`, else None (any status)."""
+        status = self.request.query_params.get("status") or None
+        return status if status in statuses else None
 
     def show(self, template: str, status: int = 200, **extra: Any) -> Response:
         """The page `template` with the console's context (and the last write's outcome)."""
@@ -184,6 +197,45 @@ async def posted(request: Request, page: str) -> Console | Response:
         return console
     console.form, console.files = fields, files
     return console
+
+
+Handler = Callable[[Console], Awaitable[Response]]
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def _endpoint(opened: Callable[[Request, str], Awaitable[Console | Response]], page: str
+              ) -> Callable[[Handler], Endpoint]:
+    def decorate(handle: Handler) -> Endpoint:
+        @functools.wraps(handle)
+        async def answer(request: Request) -> Response:
+            console = await opened(request, page)
+            return console if not isinstance(console, Console) else await handle(console)
+        return answer
+    return decorate
+
+
+def page_endpoint(page: str) -> Callable[[Handler], Endpoint]:
+    """The endpoint of a page of the console: `handle` runs for a merchant; for anyone else
+    `open_console`'s answer stands (the sign-in prompt, or merchants only)."""
+    return _endpoint(open_console, page)
+
+
+def form_endpoint(page: str) -> Callable[[Handler], Endpoint]:
+    """The endpoint of a form of `page`: `handle` runs only once `posted` has a console (the
+    form read, its CSRF token checked, a merchant asking); otherwise its answer stands."""
+    return _endpoint(posted, page)
+
+
+async def submit(console: Console, work: Callable[[Transaction], Awaitable[str]],
+                 form_id: str, fields: Mapping[str, str],
+                 shown: Callable[..., Awaitable[Response]], location: str) -> Response:
+    """Run `work` in one transaction, then back to `location` saying the outcome it returns;
+    a refusal shows the page again with the problems beside the form's fields."""
+    try:
+        outcome = await console.write(work)
+    except CommerceError as error:
+        return await refused(console, error, form_id, fields, shown)
+    return console.done(location, outcome)
 
 
 def problems(error: CommerceError, fields: Mapping[str, str]) -> dict[str, str]:

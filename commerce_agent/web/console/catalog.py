@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -17,7 +16,14 @@ from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused, typed
+from commerce_agent.web.console.base import (
+    Console,
+    form_endpoint,
+    page_endpoint,
+    refused,
+    submit,
+    typed,
+)
 
 PAGE = "console-catalog"
 SHOWN = 100
@@ -34,10 +40,9 @@ ROW_FIELDS = {"/name": "name", "/description": "description", "/price": "amount"
 
 
 async def _catalog(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Items with their variants: stock set or adjusted, prices edited (?store=, ?status=)."""
     store = console.chosen_store()
-    wanted = console.request.query_params.get("status") or None
-    if wanted not in (None, *checks.ITEM_STATUSES):
-        wanted = None
+    wanted = console.chosen_status(checks.ITEM_STATUSES)
     found: list[dict[str, Any]] = []
     if store is not None:
         found = writes.admin_items(await storage.store_items(console.db, store["id"], wanted,
@@ -47,10 +52,7 @@ async def _catalog(console: Console, status: int = 200, **extra: Any) -> Respons
                         **extra)
 
 
-async def catalog_page(request: Request) -> Response:
-    """Items with their variants: stock set or adjusted, prices edited (?store=, ?status=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _catalog(console)
+catalog_page = page_endpoint(PAGE)(_catalog)
 
 
 def _whole(text: str, pointer: str) -> int | None:
@@ -114,11 +116,9 @@ async def _new_item_doc(console: Console, store: dict[str, Any]) -> dict[str, An
     return doc
 
 
-async def new_item(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def new_item(console: Console) -> Response:
     """POST /console/catalog/items (multipart, for the image): a new item of a store."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     try:
         store = console.store(console.form.get("store", "")[:100])
         doc = await _new_item_doc(console, store)
@@ -201,18 +201,14 @@ async def _item_change(tx: Transaction, console: Console, item_id: str, action: 
     raise CommerceError(404, "not_found", "No such action.")
 
 
-async def item_action(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def item_action(console: Console) -> Response:
     """POST /console/items/{id}/{action}: details, price, stock, adjust, variant, archive,
     restore."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    item_id = request.path_params["item_id"][:100]
-    action = request.path_params["action"]
+    item_id = console.request.path_params["item_id"][:100]
+    action = console.request.path_params["action"]
     key = console.form.get("variantId", "")[:100] or item_id
-    try:
-        outcome = await console.write(lambda tx: _item_change(tx, console, item_id, action))
-    except CommerceError as error:
-        form_id = f"{action}-{item_id if action in ('details', 'variant') else key}"
-        return await refused(console, error, form_id, ROW_FIELDS, _catalog)
-    return console.done(console.back(paths.CONSOLE_CATALOG) + f"#item-{item_id}", outcome)
+    form_id = f"{action}-{item_id if action in ('details', 'variant') else key}"
+    return await submit(console, lambda tx: _item_change(tx, console, item_id, action),
+                        form_id, ROW_FIELDS, _catalog,
+                        console.back(paths.CONSOLE_CATALOG) + f"#item-{item_id}")

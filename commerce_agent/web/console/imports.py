@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.catalog_import.loader import import_catalog, read_data
 from commerce_agent.commerce.catalog_import.source import ImportFailed
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, refused
 
 PAGE = "console-import"
 MAX_IMPORT_BYTES = 10 * 1024 * 1024
@@ -24,20 +23,16 @@ _FILE_NAME = re.compile(r"[^A-Za-z0-9 ._()-]+")
 
 
 async def _import(console: Console, status: int = 200, **extra: Any) -> Response:
+    """The import form (?store=)."""
     return console.show("console/import.html", status, store=console.chosen_store(), **extra)
 
 
-async def import_page(request: Request) -> Response:
-    """The import form (?store=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _import(console)
+import_page = page_endpoint(PAGE)(_import)
 
 
-async def import_file(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def import_file(console: Console) -> Response:
     """POST /console/import: the file of the form into the chosen store."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     dry_run = bool(console.form.get("dryRun"))
     try:
         store = console.store(console.form.get("store", "")[:100])

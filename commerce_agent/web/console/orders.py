@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -18,7 +17,13 @@ from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused, typed
+from commerce_agent.web.console.base import (
+    Console,
+    form_endpoint,
+    page_endpoint,
+    submit,
+    typed,
+)
 
 SHOWN = 50
 PAGE = "console-orders"
@@ -28,13 +33,8 @@ FIELDS = {"/carrier": "carrier", "/trackingNumber": "trackingNumber",
 
 
 async def _board(console: Console, status: int = 200, **extra: Any) -> Response:
-    request = console.request
-    wanted_status = request.query_params.get("status") or None
-    if wanted_status not in (None, *STATUSES):
-        wanted_status = None
-    wanted_store = request.query_params.get("store") or None
-    stores = [console.store(wanted_store)["id"]] if wanted_store \
-        else [store["id"] for store in console.stores]
+    """The orders board: every order of the merchant's stores (?store=, ?status=)."""
+    wanted_store, wanted_status, stores = console.filters(STATUSES)
     rows = await storage.orders(console.db, stores, wanted_status, SHOWN)
     total = await storage.count_orders(console.db, stores, wanted_status, 1001)
     orders = []
@@ -49,17 +49,13 @@ async def _board(console: Console, status: int = 200, **extra: Any) -> Response:
                         **extra)
 
 
-async def orders_board(request: Request) -> Response:
-    """The orders board: every order of the merchant's stores (?store=, ?status=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _board(console)
+orders_board = page_endpoint(PAGE)(_board)
 
 
-async def order_action(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def order_action(console: Console) -> Response:
     """POST /console/orders/{id}/{action}: one of the order's merchant actions."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
+    request = console.request
     order_id = request.path_params["order_id"][:100]
     action = request.path_params["action"]
     form = console.form
@@ -99,8 +95,5 @@ async def order_action(request: Request) -> Response:
         await service.cancel(tx, order_id, reason)
         return f"Cancelled {order_id}; the payment is refunded."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, f"{action}-{order_id}", FIELDS, _board)
-    return console.done(console.back(paths.CONSOLE) + f"#order-{order_id}", outcome)
+    return await submit(console, work, f"{action}-{order_id}", FIELDS, _board,
+                        console.back(paths.CONSOLE) + f"#order-{order_id}")

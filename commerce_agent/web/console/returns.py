@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -16,7 +15,7 @@ from commerce_agent.commerce.storage import merchant_orders as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, submit
 
 PAGE = "console-returns"
 SHOWN = 50
@@ -25,13 +24,8 @@ TITLES = {"approve": "Approve", "reject": "Reject", "receive": "Mark received",
 
 
 async def _returns(console: Console, status: int = 200, **extra: Any) -> Response:
-    request = console.request
-    wanted_status = request.query_params.get("status") or None
-    if wanted_status not in (None, *handling.STATUSES):
-        wanted_status = None
-    wanted_store = request.query_params.get("store") or None
-    stores = [console.store(wanted_store)["id"]] if wanted_store \
-        else [store["id"] for store in console.stores]
+    """Returns of the merchant's stores (?store=, ?status=)."""
+    wanted_store, wanted_status, stores = console.filters(handling.STATUSES)
     rows, total = await storage.returns(console.db, stores, wanted_status, SHOWN, 0)
     found = []
     for row in rows:
@@ -43,19 +37,14 @@ async def _returns(console: Console, status: int = 200, **extra: Any) -> Respons
                         chosen_status=wanted_status or "", **extra)
 
 
-async def returns_page(request: Request) -> Response:
-    """Returns of the merchant's stores (?store=, ?status=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _returns(console)
+returns_page = page_endpoint(PAGE)(_returns)
 
 
-async def return_action(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def return_action(console: Console) -> Response:
     """POST /console/returns/{id}/{action}: approve, reject, receive or refund."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    return_id = request.path_params["return_id"][:100]
-    action = request.path_params["action"]
+    return_id = console.request.path_params["return_id"][:100]
+    action = console.request.path_params["action"]
 
     async def work(tx: Transaction) -> str:
         await access.own_return(tx, console.principal, return_id)
@@ -64,8 +53,5 @@ async def return_action(request: Request) -> Response:
         await service.advance_return(tx, return_id, action)
         return f"{TITLES[action]}: {return_id}."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, f"{action}-{return_id}", {}, _returns)
-    return console.done(console.back(paths.CONSOLE_RETURNS) + f"#return-{return_id}", outcome)
+    return await submit(console, work, f"{action}-{return_id}", {}, _returns,
+                        console.back(paths.CONSOLE_RETURNS) + f"#return-{return_id}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.admin import access
@@ -19,9 +18,9 @@ from commerce_agent.commerce.shop import stores as service
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Transaction
-from commerce_agent.errors import CommerceError, validation_error
+from commerce_agent.errors import validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused, typed
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, submit, typed
 
 PAGE = "console-store"
 SETTINGS_FIELDS = {"/name": "name", "/currency": "currency",
@@ -45,16 +44,14 @@ def flat_fee(store: dict[str, Any]) -> str | None:
 
 
 async def _store(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Store settings and promotion codes (?store=)."""
     store = console.chosen_store()
     promotions = await storage.promotions(console.db, store["id"]) if store else []
     return console.show("console/store.html", status, store=store, promotions=promotions,
                         fee=flat_fee(store) if store else "", **extra)
 
 
-async def store_page(request: Request) -> Response:
-    """Store settings and promotion codes (?store=)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _store(console)
+store_page = page_endpoint(PAGE)(_store)
 
 
 def _shipping(store: dict[str, Any], form: dict[str, str]) -> dict[str, Any]:
@@ -71,13 +68,11 @@ def _shipping(store: dict[str, Any], form: dict[str, str]) -> dict[str, Any]:
     return shipping
 
 
-async def save_settings(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def save_settings(console: Console) -> Response:
     """POST /console/stores/{id}/settings."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     form = console.form
-    store_id = request.path_params["store_id"][:100]
+    store_id = console.request.path_params["store_id"][:100]
 
     async def work(tx: Transaction) -> str:
         await access.own_store(tx, console.principal, store_id)
@@ -96,11 +91,8 @@ async def save_settings(request: Request) -> Response:
         await service.update(tx, store_id, typed(patch, service.StorePatch))
         return "Settings saved."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, "settings", SETTINGS_FIELDS, _store)
-    return console.done(f"{paths.CONSOLE_STORE}?store={store_id}", outcome)
+    return await submit(console, work, "settings", SETTINGS_FIELDS, _store,
+                        f"{paths.CONSOLE_STORE}?store={store_id}")
 
 
 def _moment(text: str, field: str) -> str | None:
@@ -112,13 +104,11 @@ def _moment(text: str, field: str) -> str | None:
     return text + ("Z" if text.count(":") == 2 else ":00Z")
 
 
-async def save_promotion(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def save_promotion(console: Console) -> Response:
     """POST /console/stores/{id}/promotions: create or replace a code."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     form = console.form
-    store_id = request.path_params["store_id"][:100]
+    store_id = console.request.path_params["store_id"][:100]
     code = form.get("code", "").strip().upper()
 
     async def work(tx: Transaction) -> str:
@@ -143,28 +133,20 @@ async def save_promotion(request: Request) -> Response:
         await service.put_promotion(tx, store_id, code, typed(body, service.PromotionPut))
         return f"{code} is saved."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, "promotion", PROMOTION_FIELDS, _store)
-    return console.done(f"{paths.CONSOLE_STORE}?store={store_id}#promotions-heading", outcome)
+    return await submit(console, work, "promotion", PROMOTION_FIELDS, _store,
+                        f"{paths.CONSOLE_STORE}?store={store_id}#promotions-heading")
 
 
-async def delete_promotion(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def delete_promotion(console: Console) -> Response:
     """POST /console/stores/{id}/promotions/{code}/delete."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    store_id = request.path_params["store_id"][:100]
-    code = request.path_params["code"][:50]
+    store_id = console.request.path_params["store_id"][:100]
+    code = console.request.path_params["code"][:50]
 
     async def work(tx: Transaction) -> str:
         await access.own_store(tx, console.principal, store_id)
         await writes.delete_promotion(tx, store_id, code)
         return f"{code} is deleted."
 
-    try:
-        outcome = await console.write(work)
-    except CommerceError as error:
-        return await refused(console, error, f"delete-{code}", {}, _store)
-    return console.done(f"{paths.CONSOLE_STORE}?store={store_id}#promotions-heading", outcome)
+    return await submit(console, work, f"delete-{code}", {}, _store,
+                        f"{paths.CONSOLE_STORE}?store={store_id}#promotions-heading")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
 from commerce_agent.commerce.pagination import Page
@@ -15,7 +14,7 @@ from commerce_agent.commerce.services.webhooks import subscriptions as service
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
-from commerce_agent.web.console.base import Console, open_console, posted, refused
+from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, refused, submit
 
 PAGE = "console-webhooks"
 SHOWN = 50
@@ -23,23 +22,19 @@ FIELDS = {"/url": "url", "/events": "events", "/description": "description"}
 
 
 async def _webhooks(console: Console, status: int = 200, **extra: Any) -> Response:
+    """Webhook subscriptions, with the form to add one."""
     hooks, _ = await service.list_page(console.db, console.principal.user_id, True,
                                        Page(SHOWN))
     return console.show("console/webhooks.html", status, webhooks=hooks,
                         webhook_events=service.EVENTS, **extra)
 
 
-async def webhooks_page(request: Request) -> Response:
-    """Webhook subscriptions, with the form to add one."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _webhooks(console)
+webhooks_page = page_endpoint(PAGE)(_webhooks)
 
 
-async def create_webhook(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def create_webhook(console: Console) -> Response:
     """POST /console/webhooks: subscribe a URL; the page shows its signing secret once."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
     form = console.form
     events = [key.removeprefix("event:") for key, value in form.items()
               if key.startswith("event:") and value]
@@ -63,12 +58,10 @@ async def create_webhook(request: Request) -> Response:
     return await _webhooks(console, created=created, secret=secret)
 
 
-async def delete_webhook(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def delete_webhook(console: Console) -> Response:
     """POST /console/webhooks/{id}/delete."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    webhook_id = request.path_params["webhook_id"][:100]
+    webhook_id = console.request.path_params["webhook_id"][:100]
     try:
         hook = await service.get(console.db, console.principal.user_id, webhook_id)
         await console.write(lambda tx: service.delete(tx, console.principal.user_id,
@@ -79,6 +72,7 @@ async def delete_webhook(request: Request) -> Response:
 
 
 async def _log(console: Console, status: int = 200, **extra: Any) -> Response:
+    """One subscription's delivery log, newest first (another's subscription is 404)."""
     webhook_id = console.request.path_params["webhook_id"][:100]
     owner = console.principal.user_id
     hook = await service.get(console.db, owner, webhook_id)
@@ -87,23 +81,18 @@ async def _log(console: Console, status: int = 200, **extra: Any) -> Response:
                         total=total, **extra)
 
 
-async def webhook_page(request: Request) -> Response:
-    """One subscription's delivery log, newest first (another's subscription is 404)."""
-    console = await open_console(request, PAGE)
-    return console if not isinstance(console, Console) else await _log(console)
+webhook_page = page_endpoint(PAGE)(_log)
 
 
-async def redeliver(request: Request) -> Response:
+@form_endpoint(PAGE)
+async def redeliver(console: Console) -> Response:
     """POST /console/webhooks/{id}/deliveries/{delivery}/redeliver: send the event again."""
-    console = await posted(request, PAGE)
-    if not isinstance(console, Console):
-        return console
-    webhook_id = request.path_params["webhook_id"][:100]
-    delivery_id = request.path_params["delivery_id"][:100]
-    try:
-        again = await console.write(lambda tx: service.redeliver(
-            tx, console.principal.user_id, webhook_id, delivery_id))
-    except CommerceError as error:
-        return await refused(console, error, f"redeliver-{delivery_id}", {}, _log)
-    return console.done(paths.CONSOLE_WEBHOOK.replace("{webhook_id}", webhook_id),
-                        f"Sent {again['event']} again as a new delivery.")
+    webhook_id = console.request.path_params["webhook_id"][:100]
+    delivery_id = console.request.path_params["delivery_id"][:100]
+
+    async def work(tx: Transaction) -> str:
+        again = await service.redeliver(tx, console.principal.user_id, webhook_id, delivery_id)
+        return f"Sent {again['event']} again as a new delivery."
+
+    return await submit(console, work, f"redeliver-{delivery_id}", {}, _log,
+                        paths.CONSOLE_WEBHOOK.replace("{webhook_id}", webhook_id))

@@ -193,7 +193,8 @@ class Charges:
                                           "amount": money.money(self.shipping, currency)}
         if self.rate is not None:
             rendered["tax"] = money.money(self.tax, currency)
-            rendered["taxRate"] = str(self.rate.normalize())
+            # Fixed-point text: normalize() alone writes a rate of 10 as "1E+1".
+            rendered["taxRate"] = format(self.rate.normalize(), "f")
         return rendered
 
 
