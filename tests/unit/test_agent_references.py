@@ -73,3 +73,17 @@ def test_ordering_again(said: str) -> None:
                                   "switch to Lumen Studio", "swap it to the 16 oz"])
 def test_not_these_classes(said: str) -> None:
     assert understand(said)[0] not in ("status", "replace", "reorder")
+
+
+@pytest.mark.parametrize("said", ["no thanks", "non merci", "いいえ、結構です", "actually, never mind",
+                                  "finalement, laisse tomber", "forget it", "scratch that",
+                                  "やっぱりやめます", "oh well, no thanks"])
+def test_a_change_of_mind_is_a_refusal(said: str) -> None:
+    assert understand(said)[0] == "no"
+
+
+@pytest.mark.parametrize(("said", "meant"), [("no, the blue one", "other"),
+                                             ("actually no, cancel my order", "cancel"),
+                                             ("actually, make it two", "quantity")])
+def test_a_refusal_that_goes_on_is_a_request(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
