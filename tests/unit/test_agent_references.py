@@ -76,8 +76,9 @@ def test_not_these_classes(said: str) -> None:
 
 
 @pytest.mark.parametrize("said", ["no thanks", "non merci", "いいえ、結構です",
-                                  "actually, never mind", "finalement, laisse tomber", "forget it", "scratch that",
-                                  "やっぱりやめます", "oh well, no thanks"])
+                                  "actually, never mind", "finalement, laisse tomber",
+                                  "forget it", "scratch that", "やっぱりやめます",
+                                  "oh well, no thanks"])
 def test_a_change_of_mind_is_a_refusal(said: str) -> None:
     assert understand(said)[0] == "no"
 
