@@ -292,9 +292,10 @@ class State:
                                            text) is not None
 
     def _names_another_product(self, text: str) -> bool:
-        """Whether a change of the last cart line names a thing its item is not and has no
-        option called ("actually make that the classic mug instead", "I'd rather have the
-        dripper"), rather than a count or an option ("make it two", "the blue one")."""
+        """Whether a change of the last cart line names another product the conversation has
+        met ("actually make that the classic mug instead", "I'd rather have the dripper" once
+        the dripper was shown), rather than a count or an option ("make it two", "the blue
+        one")."""
         line = next((line for cart in self.carts.values() for line in cart.get("items", [])
                      if line["cartItemId"] == self.last_line), None)
         item = self.items.get(str(line["itemId"])) if line else None
@@ -304,8 +305,12 @@ class State:
             return False  # "make it two, with a gift box": a count and an extra, same item
         said = words.content_words(words.without_measures(text)) - option_change.CHANGE_WORDS
         extra = set(said - words.content_words(str(item.get("name", ""))))
-        return bool(extra) and not any(choices.matches(label, extra)
-                                       for label in choices.option_labels(item))
+        if not extra or any(choices.matches(label, extra) for label in choices.option_labels(item)):
+            return False
+        # Only a product the conversation has met: an unknown word may be a verb ("bump it to
+        # 16 inch"), a typo or a French option word ("plutôt la mouchetée").
+        return any(extra <= words.content_words(str(other.get("name", "")))
+                   for key, other in self.items.items() if key != line["itemId"])
 
     def replied(self, content: str) -> None:
         """The agent's reply ended a turn: its request stays open only if it asked."""
