@@ -4,9 +4,11 @@ msgspec decodes a body into its struct, but leaves four things through: a duplic
 last one wins, so `{"storeId":"a","storeId":"b"}` would mean "b" to us and "a" to a proxy or
 log reader that keeps the first), U+0000 in a string (PostgreSQL refuses it in text), nesting
 that makes every later recursive walk costly, and invalid UTF-8 inside a string (raised as
-UnicodeDecodeError rather than as a DecodeError). `check` refuses all four, and malformed JSON,
-with one MalformedJson each front end renders in its own error shape: the Commerce API
-(http.decode_body), the agent API (agent.routes), MCP (mcp.routes) and payment proofs.
+UnicodeDecodeError rather than as a DecodeError). `check` refuses all four, and malformed JSON
+(NaN and Infinity included: a store file read by Python's json would keep them), with one
+MalformedJson each front end renders in its own error shape: the Commerce API
+(http.decode_body), the agent API (agent.routes), MCP (mcp.routes), payment proofs and
+catalog imports.
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ class _DuplicateKey(ValueError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
+
+
+class _NotANumber(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, JSON (RFC 8259) has none."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotANumber(name)
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -73,20 +83,24 @@ def _nul() -> MalformedJson:
 
 
 def check(body: bytes, *, nul: bool = True) -> None:
-    """Raise MalformedJson unless `body` is one well-formed JSON document in UTF-8, without
-    duplicate keys, U+0000 (unless `nul` is False: MCP refuses it per argument, as invalid
-    params) or nesting past MAX_DEPTH. Costs a few microseconds for a typical body; the walk
-    runs only when a cheap count says it could find something."""
+    """Raise MalformedJson unless `body` is one well-formed JSON document in UTF-8 (no NaN or
+    Infinity, which Python's parser reads), without duplicate keys, U+0000 (unless `nul` is
+    False: MCP refuses it per argument, as invalid params) or nesting past MAX_DEPTH. Costs a
+    few microseconds for a typical body; the walk runs only when a cheap count says it could
+    find something."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MalformedJson("not UTF-8", f"The body is not valid UTF-8 (byte {exc.start}).") \
             from None
     try:
-        value = json.loads(text, object_pairs_hook=_unique)
+        value = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
     except _DuplicateKey as exc:
         raise MalformedJson("duplicate key",
                             f"The JSON body repeats the key {exc.key!r} in one object.") \
+            from None
+    except _NotANumber as exc:
+        raise MalformedJson("malformed JSON", f"Malformed JSON: {exc} is not a JSON number.") \
             from None
     except RecursionError:
         raise _too_deep() from None

@@ -110,17 +110,18 @@ class IndexedRouter(Router):
 
     def _index(self) -> None:
         share_methods(self.routes)
-        segments = {_first_segment(route) for route in self.routes} - {None}
+        # Each route's first segment and slash count, worked out once (not once per group).
+        keyed = [(route, _first_segment(route), _slashes(route)) for route in self.routes]
+        segments = {segment for _, segment, _ in keyed if segment}
         self._groups = {
-            segment: Router(routes=[route for route in self.routes
-                                    if _first_segment(route) in (segment, None)],
+            segment: Router(routes=[route for route, first, _ in keyed
+                                    if first in (segment, None)],
                             redirect_slashes=self.redirect_slashes, default=self.default)
-            for segment in segments if segment}
-        shapes = {(_first_segment(route), _slashes(route)) for route in self.routes}
+            for segment in segments}
+        shapes = {(segment, slashes) for _, segment, slashes in keyed}
         self._shapes = {
-            (segment, slashes): [route for route in self.routes
-                                 if _first_segment(route) in (segment, None)
-                                 and _slashes(route) in (slashes, None)]
+            (segment, slashes): [route for route, first, count in keyed
+                                 if first in (segment, None) and count in (slashes, None)]
             for segment, slashes in shapes if segment and slashes is not None}
         self._indexed = len(self.routes)
 

@@ -27,6 +27,7 @@ from tests.support.pg import (
     postgres_url,
 )
 from tests.support.seeded import build_template, copy_seeded
+from tests.support.work_units import Plugin as WorkUnits
 
 # Fixtures, found here by pytest.
 __all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
@@ -38,6 +39,12 @@ exact.exact_available()
 
 
 BACKENDS = ("sqlite", "postgres")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, how the tests are shared between workers (tests/support/work_units.py)."""
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(WorkUnits(), "work-units")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -76,6 +83,14 @@ def _uses(imported: set[str], prefixes: tuple[str, ...]) -> bool:
                for name in imported for prefix in prefixes)
 
 
+def _names_postgres(params: dict[str, Any]) -> bool:
+    """A parameter that puts the test on PostgreSQL: the `backend` of a both-backends test, or
+    a case such as ("sqlite", "postgres") (a journal kind on a backend) whose fixture asks for
+    a PostgreSQL database only once it runs."""
+    return any(value == "postgres" or isinstance(value, tuple) and "postgres" in value
+               for value in params.values())
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     imports_of: dict[str, set[str]] = {}
     for item in items:
@@ -90,7 +105,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if fixtures & LIVE_FIXTURES or _uses(imported, LIVE_MODULES) \
                 or module.__name__.endswith("_live"):
             item.add_marker(pytest.mark.live)
-        if params.get("backend") == "postgres" or fixtures & POSTGRES_FIXTURES \
+        if _names_postgres(params) or fixtures & POSTGRES_FIXTURES \
                 or _uses(imported, ("tests.support.pg", "psycopg")):
             item.add_marker(pytest.mark.postgres)
 

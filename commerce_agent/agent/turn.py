@@ -28,7 +28,7 @@ from commerce_agent.agent.conversation import (
 )
 from commerce_agent.agent.events import Event, delta, event, session_failed
 from commerce_agent.agent.journals import Conflict, Journal
-from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.models.base import (
     CallTool,
     ModelError,
@@ -416,6 +416,8 @@ def _failure(exc: CommerceError | ToolFailure) -> dict[str, Any]:
     result: dict[str, Any] = {"code": exc.code, "message": exc.message}
     if exc.details:
         result["details"] = exc.details
+    if exc.params:  # what the error's sentence names, to say it in the shopper's language
+        result["params"] = exc.params
     return result
 
 
@@ -429,7 +431,8 @@ def shopper_locale(session_locale: str | None, user_messages: list[str]) -> str:
     of their latest messages."""
     if session_locale:
         return policy.prompt_locale(session_locale)
-    language = DEFAULT_LOCALE
+    language: str | None = None
     for message in user_messages[-LANGUAGE_WINDOW:]:
-        language = detect_language(message, language)
+        language = reply_language(message, language)
+    language = language or DEFAULT_LOCALE
     return policy.prompt_locale(language)

@@ -13,6 +13,7 @@ from commerce_agent.agent.journals import open_journal
 from commerce_agent.agent.runner import new_owner
 from commerce_agent.agent.sessions import Sessions
 from commerce_agent.settings import Settings
+from commerce_agent.tls import client_context
 
 
 @asynccontextmanager
@@ -21,7 +22,8 @@ async def agent_worker(app: Starlette) -> AsyncIterator[None]:
     journal = open_journal(settings.journal, app.state.db)
     await journal.open()
     try:
-        async with httpx.AsyncClient(timeout=httpx.Timeout(120.0, connect=10.0)) as http:
+        async with httpx.AsyncClient(timeout=httpx.Timeout(120.0, connect=10.0),
+                                     verify=client_context()) as http:
             sessions = Sessions(
                 settings=settings, db=app.state.db, journal=journal,
                 agents=build_agents(settings, http, pace=settings.agent_pace),

@@ -186,8 +186,10 @@ async def read_form_fields(request: Request) -> dict[str, list[str]] | None:
             return None
         chunks.append(chunk)
     try:
+        # errors="strict": a percent-escape that is not UTF-8 (`%FF`) is refused like a raw
+        # byte that is not, rather than stored as U+FFFD.
         parsed = parse_qs(b"".join(chunks).decode("utf-8"), keep_blank_values=True,
-                          max_num_fields=100)
+                          max_num_fields=100, errors="strict")
     except (UnicodeDecodeError, ValueError):
         return None
     if any("\x00" in key or any("\x00" in value for value in values)

@@ -6,8 +6,9 @@ Two kinds of cursor (docs/decisions.md, "Lists page by key"):
   catalog items) issue these: a page costs the same however deep it is, and rows inserted
   while a client pages neither repeat nor push rows past it.
 - an offset (`{"o": n}`): what every list issued before keys, still accepted everywhere (a
-  keyed list serves it once, by offset, and answers with key cursors); search issues it, as its
-  order is a rank, not a key.
+  keyed list serves it once, by offset, and answers with key cursors). Search of one word by
+  relevance pages by key too, in (tier, key in the index) order; several words or another
+  sort rank every match and issue offsets.
 """
 
 from __future__ import annotations

@@ -118,7 +118,12 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
               "for every currency. Default: every currency, except that with minPrice or "
               "maxPrice a signed-in caller's saved preferences.currency applies (a price "
               "bound needs a currency). The answer's `currency` says which filter applied."),
-        *PAGE), tags=("Discovery",)),
+        *PAGE), tags=("Discovery",), description=(
+            "By relevance, a query of one word lists the items whose name has it first, then "
+            "the others, read out of the index a page at a time and each page ranked within "
+            "itself; its `totalCount` is given on the first page (counted up to 1,000, null "
+            "past it) and on the last, null between. Several "
+            "words, or another sort, rank every match and count them all.")),
     ("GET", "/.well-known/commerce"): Operation(
         {200: Answer("Where the API's resources are (RFC 8615).", models.WellKnown, JSON)},
         tags=("Discovery",)),

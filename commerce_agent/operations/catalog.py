@@ -6,10 +6,15 @@ from decimal import Decimal
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.i18n.negotiation import SUPPORTED_LOCALES
 from commerce_agent.operations.base import READS, Tool, ToolContext, ToolFailure, schema
 
+# Names and descriptions in this language where the store translates them (as Accept-Language
+# does on the Commerce API); as written otherwise.
+_LOCALE = {"enum": list(SUPPORTED_LOCALES)}
 _AMOUNT = {"type": ["string", "number"], "pattern": r"^\d+(\.\d+)?$", "minimum": 0,
            "description": "A decimal amount, e.g. \"20\" or \"19.99\"."}
 
@@ -37,7 +42,7 @@ async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
         ctx.db, args["query"], store_id=args.get("storeId"), sort=args.get("sort", "relevance"),
         min_price=_decimal(args, "minPrice"), max_price=_decimal(args, "maxPrice"),
         fulfillment_type=None, available_only=bool(args.get("availableOnly", True)),
-        locale=None, limit=int(args.get("limit", 5)))
+        locale=args.get("locale"), page=Page(int(args.get("limit", 5))))
     return {"results": [item_summary(doc) for doc in found.items], "total": found.total}
 
 
@@ -58,7 +63,7 @@ async def get_catalog(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 
 async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    doc = await catalog.get_item(ctx.db, args["itemId"], None, None)
+    doc = await catalog.get_item(ctx.db, args["itemId"], None, args.get("locale"))
     keep = ("id", "name", "description", "price", "available", "fulfillmentType", "storeId",
             "catalogId", "metadata")
     return {key: doc[key] for key in keep if key in doc}
@@ -75,14 +80,16 @@ def tools() -> list[Tool]:
                      "storeId": {"type": "string"},
                      "sort": {"enum": sorted(search.SORTS)},
                      "availableOnly": {"type": "boolean"},
-                     "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
+                     "limit": {"type": "integer", "minimum": 1, "maximum": 20},
+                     "locale": _LOCALE},
                     ["query"]),
              search_products, effect=READS),
         Tool("get_catalog", "List the items of one catalog.",
              schema({"catalogId": {"type": "string"}}, ["catalogId"]), get_catalog,
              effect=READS),
         Tool("get_item", "Show one item: description, price, options and availability.",
-             schema({"itemId": {"type": "string"}}, ["itemId"]), get_item, effect=READS),
+             schema({"itemId": {"type": "string"}, "locale": _LOCALE}, ["itemId"]), get_item,
+             effect=READS),
     ]
 
 

@@ -21,6 +21,10 @@ def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
         "storeId": doc["id"], "name": doc.get("name"), "currency": doc.get("currency"),
         "address": (doc.get("location") or {}).get("address"),
         "openingHours": metadata.get(_INFO, {}).get("openingHours"),
+        # How to reach the store, as its own info says (absent parts stay None).
+        "telephone": metadata.get(_INFO, {}).get("telephone"),
+        "email": metadata.get(_INFO, {}).get("email"),
+        "url": metadata.get(_INFO, {}).get("url"),
         "paymentAccepted": metadata.get(_INFO, {}).get("paymentAccepted", []),
         "deliveryAreas": metadata.get(_SHIPPING, {}).get("deliveryAreas", []),
         "minimumOrderValue": constraints.get("minimumOrderValue"),
@@ -51,7 +55,8 @@ async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 def tools() -> list[Tool]:
     return [Tool("get_store",
-                 "Show one store: where it is (for pickups), its currency, opening hours, the "
+                 "Show one store: where it is (for pickups), how to contact it, its currency, "
+                 "opening hours, the "
                  "payment it accepts, where it delivers, its minimum order, shipping options "
                  "and costs, return window and the promotions it advertises.",
                  schema({"storeId": {"type": "string"}}, ["storeId"]), get_store,

@@ -98,7 +98,7 @@ async def storefront(request: Request) -> Response:
         found = await search_service.search(db, query, store_id=None, sort="relevance",
                                             min_price=None, max_price=None,
                                             fulfillment_type=None, available_only=False,
-                                            locale=locale, limit=RESULTS_SHOWN)
+                                            locale=locale, page=Page(RESULTS_SHOWN))
         results = found.items
     return await _page(request, "storefront.html", "storefront", query=query, stores=stores,
                        results=results, store_names={s["id"]: s["name"] for s in stores})

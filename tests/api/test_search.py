@@ -3,6 +3,7 @@ kept current by triggers for any writer, and queries that cannot break the FTS5 
 
 from __future__ import annotations
 
+import base64
 import json
 import sqlite3
 from typing import Any
@@ -176,6 +177,18 @@ async def test_items_written_after_startup_are_searchable(
     assert await found(client, "beaker") == []
 
 
+async def test_a_renamed_item_changes_tier_and_words_of_several_lexemes_match(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    """The name tier follows writes (PostgreSQL's postings are rebuilt with the tsvector),
+    and a word the index splits into several lexemes (`t-shirt`) is matched as a phrase."""
+    await insert_item(app, "item_kiln_apron", "Canvas Apron", description="A kiln-safe t-shirt.")
+    await insert_item(app, "item_kiln_shirt", "Kiln T-Shirt", description="Cotton.")
+    assert ids(await found(client, "t-shirt")) == ["item_kiln_shirt", "item_kiln_apron"]
+    await rename(app, "items", "item_kiln_apron", "T-Shirt Apron")
+    await rename(app, "items", "item_kiln_shirt", "Kiln Tee")
+    assert ids(await found(client, "t-shirt")) == ["item_kiln_apron"]
+
+
 async def test_odd_documents_never_block_a_write(app: Starlette,
                                                  client: httpx.AsyncClient) -> None:
     async with app.state.db.transaction() as tx:
@@ -237,34 +250,81 @@ def test_terms_drop_filler_words_and_quote_for_fts() -> None:
     assert terms.phrase('a"b') == '"a""b"'
 
 
-async def test_pages_of_one_term_walk_the_ranking_and_count_every_match(
-        app: Starlette, client: httpx.AsyncClient) -> None:
-    """On SQLite one term is read in rank order out of the index, a page at a time: the pages
-    of two join up into the whole ranking, in the same order as every match ranked at once
-    (storage.ranked_page), each with the total of all matches; filters apply before the cut."""
-    from commerce_agent.commerce.storage import search as storage
+async def walk(client: httpx.AsyncClient, **params: str) -> list[dict[str, Any]]:
+    """Every page of a search by nextCursor: (items, pagination) of each."""
+    pages, params = [], {"limit": "2", **params}
+    while True:
+        response = await client.get("/search", params=params)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        pages.append(body)
+        if not body["pagination"]["nextCursor"]:
+            return pages
+        params["cursor"] = body["pagination"]["nextCursor"]
 
+
+async def test_pages_of_one_term_are_read_by_key_name_matches_first(
+        app: Starlette, client: httpx.AsyncClient) -> None:
+    """One term is read out of the index a page at a time (storage.keyed_page): the pages of
+    two join up into every match once, items named by the word before items that only
+    mention it, each page ranked within itself; the last page knows the total, previous
+    cursors walk back over the same pages, and filters apply before the cut."""
     for number in range(7):
         await insert_item(app, f"item_stoneware_{number}", f"Stoneware Cup {number}",
                           description="stoneware " * (number + 1))
+    for number in range(4):
+        await insert_item(app, f"item_plain_{number}", f"Plain Cup {number}",
+                          description="A cup of stoneware.")
     whole = await found(client, "stoneware")
-    assert len(whole) >= 7
-    walked, totals, params = [], set(), {"q": "stoneware", "limit": "2"}
-    while True:
-        body = (await client.get("/search", params=params)).json()
-        walked += body["items"]
-        totals.add(body["pagination"]["totalCount"])
-        if not body["pagination"].get("nextCursor"):
-            break
-        params["cursor"] = body["pagination"]["nextCursor"]
-    assert ids(walked) == ids(whole) and totals == {len(whole)}
-    scores = [item["relevance"] for item in whole]
-    assert scores == sorted(scores, reverse=True)
-    term = [("stoneware", False)]
-    everything = await storage.ranked_page(app.state.db, [term], storage.Filters(),
-                                           "relevance", 100, 0)
-    assert [row["id"] for row in everything] == ids(whole)
-    assert [round(-row["rank"], 4) for row in everything] == scores
+    pages = await walk(client, q="stoneware")
+    walked = [item for body in pages for item in body["items"]]
+    assert sorted(ids(walked)) == sorted(ids(whole)) and len(set(ids(walked))) == len(walked)
+    named = ["stoneware" in item["name"].lower() for item in walked]
+    assert named == sorted(named, reverse=True) and named.count(False) >= 4
+    for body in pages:
+        scores = [item["relevance"] for item in body["items"]]
+        page_named = ["stoneware" in item["name"].lower() for item in body["items"]]
+        if len(set(page_named)) == 1:  # a page of one tier is in rank order
+            assert scores == sorted(scores, reverse=True)
+    # The first page counts up to the cap, the last knows its place; pages between do not count.
+    totals = [body["pagination"]["totalCount"] for body in pages]
+    assert totals[0] == totals[-1] == len(whole)
+    assert all(total is None for total in totals[1:-1])
+    back: list[list[str]] = []
+    previous = pages[-1]["pagination"]["previousCursor"]
+    while previous:
+        body = (await client.get("/search", params={"q": "stoneware", "limit": "2",
+                                                    "cursor": previous})).json()
+        back.insert(0, ids(body["items"]))
+        previous = body["pagination"]["previousCursor"]
+    assert back == [ids(body["items"]) for body in pages[:-1]]
     only_ceramics = await found(client, "stoneware", storeId="store_ceramics", limit="3")
     assert len(only_ceramics) == 3
     assert all(item["storeId"] == "store_ceramics" for item in only_ceramics)
+
+
+async def test_a_cursor_of_before_or_of_another_list_is_answered(
+        client: httpx.AsyncClient) -> None:
+    """An offset cursor (issued before key cursors) is served once by reading up to it; a key
+    cursor of another list is a 400, as everywhere."""
+    first = (await client.get("/search", params={"q": "mug", "limit": "1"})).json()
+    offset = base64.urlsafe_b64encode(json.dumps({"o": 1}).encode()).decode().rstrip("=")
+    second = (await client.get("/search", params={"q": "mug", "limit": "1",
+                                                  "cursor": offset})).json()
+    keyed = (await client.get("/search", params={
+        "q": "mug", "limit": "1", "cursor": first["pagination"]["nextCursor"]})).json()
+    assert ids(second["items"]) == ids(keyed["items"]) != ids(first["items"])
+    foreign = base64.urlsafe_b64encode(json.dumps({"a": ["x", "y"]}).encode()).decode()
+    response = await client.get("/search", params={"q": "mug", "cursor": foreign})
+    assert response.status_code == 400
+    cursor = first["pagination"]["nextCursor"]
+    (kind, key), = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))).items()
+    for forged in ([7, key[1], key[2]], [key[0], key[1], -3], [key[0], 2**70, key[2]],
+                   [key[0], "a\x00", key[2]]):
+        text = base64.urlsafe_b64encode(json.dumps({kind: forged}).encode()).decode()
+        response = await client.get("/search", params={"q": "mug", "cursor": text})
+        assert response.status_code == 400, forged
+    # Several terms rank every match and page by offset, with the same contract.
+    pages = await walk(client, q="mug teapot")
+    assert sorted(ids([item for body in pages for item in body["items"]])) \
+        == sorted(MUGS | TEAPOTS)

@@ -20,10 +20,10 @@ import pytest
 from commerce_agent.db.migrations import apply_migrations
 from tests.support.pg import fresh_database, require_postgres
 
-# Each backend's own search index (migration 0009): compared by tests/api/test_search.py's
-# behaviour on both, not by shape.
+# Each backend's own search index (migrations 0009 and 0017): compared by
+# tests/api/test_search.py's behaviour on both, not by shape.
 SEARCH_INDEX = {"sqlite": {"items_fts", "items_trigram", "item_search_keys"},
-                "postgresql": {"item_search"}}
+                "postgresql": {"item_search", "item_search_terms"}}
 # Declared types, by the values both backends store in them.
 _TYPES = {"text": "text", "character varying": "text", "varchar": "text",
           "integer": "integer", "int": "integer", "bigint": "integer", "smallint": "integer",

@@ -4,10 +4,7 @@ ratings, returns, and the open carts), never by the wording of replies."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import shutil
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +13,6 @@ from starlette.applications import Starlette
 
 from commerce_agent.agent.models.base import ModelRequest
 from commerce_agent.agent.models.scripted import plan
-from commerce_agent.settings import Settings
 from tests.support.conversation_support import (
     RAW_ERRORS,
     Person,
@@ -24,26 +20,11 @@ from tests.support.conversation_support import (
     expected_state,
     load_all,
     reply_problems,
-    seeded_database,
     with_order_ids,
 )
 
+# Each conversation runs on its own copy of the session's seeded file (the `app` fixture).
 CONVERSATIONS = load_all()
-
-
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A database seeded once for the module (seeding hashes the demo passwords, which is
-    most of an app's start): each conversation gets its own copy."""
-    return asyncio.run(seeded_database(tmp_path_factory.mktemp("seeded")))
-
-
-@pytest.fixture
-def settings(seeded: Path, tmp_path: Path) -> Settings:
-    path = tmp_path / "commerce.db"
-    shutil.copyfile(seeded, path)
-    return Settings(db_path=str(path), base_url="http://test", simulate=False,
-                    sqlite_synchronous="NORMAL")
 STORES = {"store_ceramics", "store_ebooks", "store_trattoria", "store_midori",
           "store_lumen_studio"}
 KINDS = {"variants", "customizations", "addons", "digital", "pickup", "hybrid", "preorder",

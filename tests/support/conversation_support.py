@@ -41,6 +41,7 @@ from commerce_agent.app import create_app
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.settings import Settings
 from tests.support.agent_support import consent, ndjson
+from tests.support.seeded import cheapen_demo_passwords
 
 MOUNT = "/agent/v1"
 FOLDER = Path(__file__).parents[1] / "conversations"
@@ -50,13 +51,15 @@ RAW_ERRORS = ("Invalid request", "/variantId", "/timeSlotId", "/customizations",
 
 
 async def seeded_database(folder: Path) -> Path:
-    """A database file seeded from sample_data/ and closed (its WAL folded in)."""
+    """A database file seeded from sample_data/ and closed (its WAL folded in), the demo users'
+    passwords hashed at the least cost (tests/support/seeded.py)."""
     path = folder / "seeded.db"
     app = create_app(Settings(db_path=str(path), base_url="http://test", simulate=False,
                               sqlite_synchronous="NORMAL"))
     async with app.router.lifespan_context(app):
         pass
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    cheapen_demo_passwords(path)
     return path
 
 

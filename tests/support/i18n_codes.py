@@ -9,6 +9,7 @@ to a string is reported, so a new code never slips past the translation test.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,18 +71,22 @@ def _functions(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFu
                     yield node, inner
 
 
+@functools.cache
 def walk(root: Path = ROOT) -> Found:
+    """What the tree at `root` raises: parsed and walked once per process (read it, do not
+    change it)."""
     found = Found()
     trees = {path: ast.parse(path.read_text(), str(path)) for path in root.rglob("*.py")}
+    calls = {path: [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+             for path, tree in trees.items()}
     helpers: dict[str, tuple[int, str]] = {}  # function name → (position, parameter name)
     for path, tree in trees.items():
-        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
-            if _name(call.func) != "CommerceError":
-                continue
+        raising = [call for call in calls[path] if _name(call.func) == "CommerceError"]
+        for call in raising:
             code = _arg(call, 1, "code")
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
                 found.add(code.value, _param_keys(call))
-        for function, call in _functions(tree):
+        for function, call in _functions(tree) if raising else ():
             code = _arg(call, 1, "code") if _name(call.func) == "CommerceError" else None
             if code is None or isinstance(code, ast.Constant):
                 continue
@@ -93,8 +98,8 @@ def walk(root: Path = ROOT) -> Found:
             else:
                 found.untraced.append(f"{path.relative_to(root)}:{call.lineno} "
                                       f"({function.name})")
-    for tree in trees.values():
-        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+    for found_calls in calls.values():
+        for call in found_calls:
             name = _name(call.func)
             if name == "not_found" and len(call.args) == 2:
                 kind = call.args[0]

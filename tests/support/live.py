@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from commerce_agent.tls import client_context
+
 
 def cli(*args: str) -> str:
     """Run `commerce-agent ARGS…` as a separate process; its standard output."""
@@ -91,16 +93,19 @@ def start_live_server(db_path: str, extra_args: list[str] | None = None, *,
     log.close()
     server = LiveServer(db_path, port, process, list(extra_args or ["--no-simulate"]))
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            with open(log_path(db_path, port)) as log_file:
-                output = log_file.read()
-            raise RuntimeError(f"server exited with {process.returncode}:\n{output}")
-        try:
-            if httpx.get(f"{server.url}/capabilities", timeout=1.0).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
+    # One client for every poll: each new httpx client reads the CA bundle (~70 ms of CPU the
+    # starting server could use), and httpx.get makes one per call.
+    with httpx.Client(timeout=1.0, verify=client_context()) as http:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                with open(log_path(db_path, port)) as log_file:
+                    output = log_file.read()
+                raise RuntimeError(f"server exited with {process.returncode}:\n{output}")
+            try:
+                if http.get(f"{server.url}/capabilities").status_code == 200:
+                    return server
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
     server.kill()
     raise RuntimeError("server did not start in time")

@@ -154,6 +154,7 @@ def test_fragments_concatenate_to_the_text(text: str) -> None:
     assert all(len(piece.split()) <= 3 for piece in pieces)
 
 
+@settings(deadline=None)  # the first quantity parse warms a parser up (~0.8 s)
 @given(st.text(max_size=120))
 def test_any_message_gets_a_step(text: str) -> None:
     intent(text)
@@ -166,7 +167,8 @@ def test_any_message_gets_a_step(text: str) -> None:
 async def test_search_calls_the_tool_then_reports_the_best_match() -> None:
     outputs = await run(request(user("find a ceramic mug under $20")))
     assert outputs == [CallTool("search_products",
-                                {"query": "ceramic mug", "limit": 8, "maxPrice": "20"})]
+                                {"query": "ceramic mug", "limit": 8, "availableOnly": False,
+                                 "maxPrice": "20"})]
     history = [user("find a ceramic mug under $20"),
                *called("search_products", {"query": "ceramic mug"},
                        {"results": [MUG], "total": 1})]

@@ -73,7 +73,8 @@ def test_an_item_question_is_answered_from_its_data(question: str, part: str) ->
 
 def test_an_item_question_its_data_does_not_answer_says_nothing_made_up() -> None:
     mug = _item(_store("01-ceramics.json"), "item_classic_mug")
-    assert facts.answer(mug, "is it made in Italy by elves?", "en") == []
+    assert facts.answer(mug, "is it made in Italy by elves?", "en") == [
+        "Its details don't say more about that."]
 
 
 @pytest.mark.parametrize(("said", "code"), [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import detect, detect_language
@@ -67,5 +67,7 @@ def test_always_one_of_the_three(text: str) -> None:
 
 @settings(deadline=None)
 @given(st.text(alphabet=st.characters(whitelist_categories=["Nd", "P", "Zs"]), max_size=20))
+@example("・")  # punctuation from the katakana block
+@example("゠ 12")
 def test_digits_and_punctuation_alone_keep_the_default(text: str) -> None:
     assert detect_language(text, default="fr") == "fr"

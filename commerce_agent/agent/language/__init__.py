@@ -16,6 +16,8 @@ Public API (stable; later stages import only these names from this package):
   into `folded`.
 - `detect_language(text, default="en") -> str`: "en", "fr" or "ja"; `default` when the text is
   too short or ambiguous to tell.
+- `reply_language(text, previous) -> str`: the language to answer in: the message's, but a
+  one-word message ("oui", "はい", "ok", an id, a number) keeps the conversation's `previous`.
 - `fold_numbers(text, language) -> str`: number and quantity words as digits, case kept.
 - `fold_name(text)`, `similarity(a, b) -> float` (0-100), `mentions(text, name) -> bool`,
   `best_matches(query, names, cutoff=80, limit=5)`: typo-tolerant name matching.
@@ -29,7 +31,7 @@ extra, without which a word table tells English from French.
 
 from commerce_agent.agent.language.addresses import Address
 from commerce_agent.agent.language.dates import When
-from commerce_agent.agent.language.detect import LANGUAGES, detect_language
+from commerce_agent.agent.language.detect import LANGUAGES, detect_language, reply_language
 from commerce_agent.agent.language.fuzzy import best_matches, fold_name, mentions, similarity
 from commerce_agent.agent.language.measures import Measure, Size
 from commerce_agent.agent.language.numbers import Count, fold_numbers
@@ -40,7 +42,6 @@ from commerce_agent.agent.language.swaps import Swap, find_swap
 
 __all__ = [
     "LANGUAGES", "Address", "Count", "Measure", "Ordinal", "PriceBound", "Reading", "Size", "Swap",
-    "When",
-    "best_matches", "detect_language", "find_swap", "fold_name", "fold_numbers", "mentions", "read",
-    "similarity", "warm_up",
+    "When", "best_matches", "detect_language", "find_swap", "fold_name", "fold_numbers",
+    "mentions", "read", "reply_language", "similarity", "warm_up",
 ]

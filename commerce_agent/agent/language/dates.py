@@ -147,6 +147,7 @@ def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
 
 _JAPANESE_WEEK = re.compile(r"(今週|来週|再来週)?の?([月火水木金土日])曜日?")
 _WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
+_JAPANESE_DATE = re.compile(r"(?<!\d)(\d{1,2})月(\d{1,2})日")
 
 
 def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[date | None,
@@ -159,6 +160,16 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
         monday = now.date() - timedelta(days=now.weekday())
         offset = 7 * _WEEKS_AHEAD[week.group(1)] + weekday
         return monday + timedelta(days=offset), week.span()
+    written = _JAPANESE_DATE.search(text)
+    if written:  # dateparser's search misses "3月13日の午後": the next such day
+        month, day = int(written.group(1)), int(written.group(2))
+        for year in (now.year, now.year + 1):
+            try:
+                found = date(year, month, day)
+            except ValueError:
+                return None, None
+            if found >= now.date():
+                return found, written.span()
     for pattern, days in _RELATIVE_DAY:
         relative = pattern.search(text)
         if relative:

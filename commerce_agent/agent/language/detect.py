@@ -19,7 +19,11 @@ Lang = str  # "en", "fr" or "ja"
 LANGUAGES = ("en", "fr", "ja")
 
 # Hiragana, katakana (and their half-width forms), CJK ideographs: no Latin language uses them.
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\u3400-\u4dbf\u4e00-\u9fff]")
+# The katakana block's two punctuation marks (゠ and ・) are left out: punctuation alone tells
+# no language.
+_JAPANESE = re.compile(
+    r"[\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f\u3400-\u4dbf"
+    r"\u4e00-\u9fff]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Lingua's confidence below which the word table is asked too.
 _SURE = 0.8
@@ -67,6 +71,23 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
     if len(letters) < 2:
         return default
     return _latin_language(text.casefold(), default)
+
+
+# One word, an id or a number ("oui", "ok", "ord_8f3", "2", "はい"): too little to change the
+# conversation's language. Japanese runs have no spaces, so a short one counts as one word.
+_ONE_WORD = re.compile(r"[^\s]+")
+_SHORT_JAPANESE = 4
+
+
+def reply_language(text: str, previous: Lang | None) -> Lang:
+    """The language to answer `text` in, in a conversation so far in `previous` (None before
+    the first message): the message's own, unless it is one word, which keeps the
+    conversation's."""
+    words = _ONE_WORD.findall(text.strip(" \t\n.,!?。、！？…"))
+    if previous is not None and len(words) <= 1 and (
+            not _JAPANESE.search(text) or len(text.strip()) <= _SHORT_JAPANESE):
+        return previous
+    return detect_language(text, previous or "en")
 
 
 @lru_cache(maxsize=4096)

@@ -24,6 +24,14 @@ _FRENCH = {
     "moyenne": "medium", "grand": "large", "grande": "large", "pouces": "inch",
     "pouce": "inch", "ceremonie": "ceremonial", "culinaire": "culinary",
     "cuisine": "culinary", "patisserie": "culinary",
+    # toppings, extras and add-ons
+    "champignon": "mushrooms", "champignons": "mushrooms", "jambon": "prosciutto",
+    "poulet": "chicken", "oeuf": "egg", "oeufs": "egg", "anchois": "anchovies",
+    "miel": "honey", "piment": "chili", "pimente": "chili", "huile": "oil",
+    "fromage": "cheese", "classique": "classic", "fraiche": "fresh",
+    "fraiches": "fresh", "emballage": "wrap", "cadeau": "gift",
+    "boite": "box", "sous-verre": "coaster", "prioritaire": "priority", "polices": "fonts",
+    "postes": "seats", "sieges": "seats", "ail": "garlic", "focaccia": "focaccia",
 }
 _JAPANESE = {
     "青": "blue", "ブルー": "blue", "白": "white", "ホワイト": "white", "黒": "black",
@@ -34,6 +42,18 @@ _JAPANESE = {
     "ラージ": "large", "小さい": "small", "小さめ": "small", "スモール": "small",
     "ミディアム": "medium", "インチ": "inch", "料理用": "culinary", "製菓": "culinary",
     "お点前": "ceremonial", "点前": "ceremonial", "茶道用": "ceremonial",
+    # toppings, extras and add-ons
+    "マッシュルーム": "mushrooms", "きのこ": "mushrooms", "キノコ": "mushrooms",
+    "オリーブ": "olives", "生ハム": "prosciutto", "プロシュート": "prosciutto",
+    "チキン": "chicken", "鶏": "chicken", "卵": "egg", "たまご": "egg", "玉子": "egg",
+    "アンチョビ": "anchovies", "はちみつ": "honey", "蜂蜜": "honey", "ハチミツ": "honey",
+    "チリオイル": "chili oil", "ラー油": "chili oil", "ブッラータ": "burrata",
+    "グルテンフリー": "gluten free", "チーズ": "cheese", "クラスト": "crust",
+    "ギフトボックス": "gift box", "ギフト": "gift", "コースター": "coaster",
+    "包装": "wrap", "ラッピング": "wrap", "風呂敷": "furoshiki", "ふろしき": "furoshiki",
+    "サポート": "support", "優先": "priority", "プリセット": "preset", "フォント": "fonts",
+    "席": "seats", "シート": "seats", "ウェブ": "web", "クラシック": "classic",
+    "フォカッチャ": "focaccia", "ガーリック": "garlic", "ニンニク": "garlic",
 }
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
 

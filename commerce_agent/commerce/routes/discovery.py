@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from commerce_agent.auth import bearer
 from commerce_agent.commerce import capabilities
-from commerce_agent.commerce.pagination import pagination, read_page
+from commerce_agent.commerce.pagination import read_page
 from commerce_agent.commerce.services import profile
 from commerce_agent.commerce.services.catalog import search as search_service
 from commerce_agent.errors import CommerceError, validation_error
@@ -88,7 +88,7 @@ async def search(request: Request) -> Response:
     query = request.query_params.get("q", "")
     if len(query) > 200:
         raise validation_error("q", "must be at most 200 characters")
-    page = read_page(request)
+    page = read_page(request, search_service.cursor_key(request.app.state.db))
     available = request.query_params.get("available")
     if available not in (None, "true", "false"):
         raise validation_error("available", "must be true or false", available)
@@ -101,11 +101,11 @@ async def search(request: Request) -> Response:
         min_price=min_price, max_price=max_price,
         fulfillment_type=request.query_params.get("fulfillmentType"),
         available_only=available == "true", locale=request_locale(request), currency=currency,
-        limit=page.limit, offset=page.offset)
+        page=page)
     by_caller = bounded and "currency" not in request.query_params
     headers = {"Vary": "Authorization"} if by_caller else None
     return json_response({"query": query, "currency": currency, "items": found.items,
-                          "pagination": pagination(page, found.total, found.more)},
+                          "pagination": found.pagination},
                          headers=headers)
 
 

@@ -24,9 +24,6 @@ Alternatives = Sequence[tuple[str, bool]]  # (word, match as a prefix)
 WEIGHTS = {"name": 10.0, "category": 4.0, "description": 2.0, "options": 1.0, "store": 1.5,
            "translated": 5.0}
 _BM25 = "bm25(items_fts, {})".format(", ".join(str(weight) for weight in WEIGHTS.values()))
-# The same ranking as FTS5's own `rank` for one query (`rank MATCH`): the index then sorts its
-# matches itself and `ORDER BY rank LIMIT` reads only the page's rows out of it.
-_FTS5_RANK = "bm25({})".format(", ".join(str(weight) for weight in WEIGHTS.values()))
 # ts_rank has four weights, {D, C, B, A}: options and store (D), description (C), categories
 # and translations (B), name (A), in about the proportions of WEIGHTS.
 _TS_RANK = "ts_rank('{0.12, 0.2, 0.45, 1.0}', search.document, query.q)"
@@ -196,40 +193,125 @@ async def ranked_page(db: Database, terms_found: Sequence[Alternatives], filters
         {**params, "limit": limit, "offset": offset})
 
 
-def ranks_in_index(db: Database, terms_found: Sequence[Alternatives], sort: str) -> bool:
-    """Whether a page of these terms is read in rank order straight out of the index
-    (`indexed_page`): SQLite, one term, by relevance. More terms keep only the items that match
-    the most of them, and other orders sort every match (`ranked_page` does both)."""
-    return db.dialect == "sqlite" and len(terms_found) == 1 and sort == "relevance"
+# Tiers of a term's matches, the first part of the order a page is read in (`keyed_page`).
+NAME_TIER, OTHER_TIER = 0, 1  # a word of the term is in the item's name; only elsewhere
+TIERS = (NAME_TIER, OTHER_TIER)
 
 
-async def indexed_page(db: Database, alternatives: Alternatives, filters: Filters, limit: int,
-                       offset: int) -> list[Row]:
-    """One page (`id`, `rank`) of the items matching any alternative and passing the filters,
-    best first, read from FTS5 in its own rank order: it stops once the page is full (and
-    with it the joins and filters), however many items match."""
+def pages_by_key(db: Database, terms_found: Sequence[Alternatives], sort: str) -> bool:
+    """Whether a page of these terms is read out of the index in (tier, key) order and stops
+    when full (`keyed_page`): one term, by relevance; on PostgreSQL, of whole words (a prefix
+    has no postings of its own to read in order). Several terms keep only the items matching
+    the most of them, and other orders sort every match: `ranked_page` does both."""
+    return len(terms_found) == 1 and sort == "relevance" and (
+        db.dialect == "sqlite" or not any(prefix for _, prefix in terms_found[0]))
+
+
+async def keyed_page(db: Database, alternatives: Alternatives, filters: Filters,
+                     after: tuple[int, Any] | None, backward: bool, limit: int) -> list[Row]:
+    """Up to `limit` rows (`id`, `tier`, `key`, `rank`) of the items matching any alternative
+    and passing the filters, in (tier, key) order after `after` (before it, in reverse order,
+    when `backward`): the name tier first, each tier in its index's order (the FTS5 rowid, or
+    the item id in migration 0017's postings). Each read stops once the page is full, so a page
+    costs the same however many items match; `rank` (bm25, or ts_rank negated) is computed for
+    the rows read only."""
+    tiers = list(TIERS)[::-1 if backward else 1]
+    if after is not None:
+        tiers = tiers[tiers.index(after[0]):]
+    streams = await _streams(db, alternatives) if db.dialect == "postgresql" else []
+    rows: list[Row] = []
+    for tier in tiers:
+        bound = after[1] if after is not None and tier == after[0] else None
+        if db.dialect == "postgresql":
+            rows += await _postings_page(db, alternatives, streams, filters, tier, bound,
+                                         backward, limit - len(rows))
+        else:
+            rows += await _fts5_page(db, alternatives, filters, tier, bound, backward,
+                                     limit - len(rows))
+        if len(rows) >= limit:
+            break
+    return rows
+
+
+async def _fts5_page(db: Database, alternatives: Alternatives, filters: Filters, tier: int,
+                     bound: int | None, backward: bool, limit: int) -> list[Row]:
+    """One tier's rows on SQLite: FTS5 reads a column-filtered query in rowid order."""
     where, params = _conditions(db, filters)
+    words = f"({_fts5(alternatives)})"
+    match = f"{{name}} : {words}" if tier == NAME_TIER else f"{words} NOT {{name}} : {words}"
+    if bound is not None:
+        where += f" AND items_fts.rowid {'<' if backward else '>'} :bound"
+        params["bound"] = bound
     return await db.fetch_all(
-        "SELECT keys.item_id AS id, items_fts.rank AS rank FROM items_fts "
-        "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
-        "JOIN items ON items.id = keys.item_id "
-        f"WHERE items_fts MATCH :match AND items_fts.rank MATCH :ranking AND {where} "
-        "ORDER BY items_fts.rank LIMIT :limit OFFSET :offset",
-        {**params, "match": _fts5(alternatives), "ranking": _FTS5_RANK, "limit": limit,
-         "offset": offset})
+        f"SELECT keys.item_id AS id, {tier} AS tier, items_fts.rowid AS key, {_BM25} AS rank "
+        "FROM items_fts JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
+        f"JOIN items ON items.id = keys.item_id WHERE items_fts MATCH :match AND {where} "
+        f"ORDER BY items_fts.rowid {'DESC' if backward else 'ASC'} LIMIT :limit",
+        {**params, "match": match, "limit": limit})
 
 
-async def count_indexed(db: Database, alternatives: Alternatives, filters: Filters, cap: int
-                        ) -> int:
-    """The items matching any alternative and passing the filters, counted up to `cap`."""
+async def _streams(db: Database, alternatives: Alternatives) -> list[tuple[str, bool]]:
+    """Per alternative, the lexeme whose postings are read for it, and whether the word has
+    other lexemes (a phrase: `t-shirt`), whose items are then checked against the tsvector."""
+    params = {f"w{index}": word for index, (word, _) in enumerate(alternatives)}
+    rows = await db.fetch_all(" UNION ALL ".join(
+        f"SELECT {index} AS alternative, lexeme FROM unnest(tsvector_to_array("
+        f"to_tsvector('commerce_search', :w{index}))) AS lexeme"
+        for index in range(len(alternatives))), params)
+    lexemes: dict[int, list[str]] = {}
+    for row in rows:
+        lexemes.setdefault(row["alternative"], []).append(row["lexeme"])
+    # The longest of a phrase's lexemes: every one of them must be there, and a long word is
+    # usually the rarest.
+    return [(max(found, key=len), len(found) > 1) for found in lexemes.values()]
+
+
+async def _postings_page(db: Database, alternatives: Alternatives,
+                         streams: list[tuple[str, bool]], filters: Filters, tier: int,
+                         bound: str | None, backward: bool, limit: int) -> list[Row]:
+    """One tier's rows on PostgreSQL: each alternative's postings (migration 0017) in item
+    order, merged. An item is in the name tier when the words match its name's lexemes alone
+    (`ts_filter` of weight A); the tsvector is read to check that only where the postings
+    cannot tell (a phrase, or an item another alternative may put in the name tier)."""
     where, params = _conditions(db, filters)
-    row = await db.fetch_one(
-        "SELECT COUNT(*) AS n FROM (SELECT 1 FROM items_fts "
-        "JOIN item_search_keys AS keys ON keys.key = items_fts.rowid "
-        "JOIN items ON items.id = keys.item_id "
-        f"WHERE items_fts MATCH :match AND {where} LIMIT :cap) AS counted",
-        {**params, "match": _fts5(alternatives), "cap": cap})
-    return int(row["n"]) if row else 0
+    query, words = _tsquery(alternatives)
+    params.update(words)
+    branches = sorted({(lexeme, posting_tier) for lexeme, phrase in streams
+                       for posting_tier in ((NAME_TIER,) if tier == NAME_TIER else
+                                            (NAME_TIER, OTHER_TIER) if phrase else
+                                            (OTHER_TIER,))})
+    if not branches:  # no word of the term is indexable: nothing can match it
+        return []
+    if tier == NAME_TIER:
+        check = "ts_filter(search.document, '{a}') @@ query.q" if any(
+            phrase for _, phrase in streams) else ""
+    else:
+        check = ("search.document @@ query.q AND NOT ts_filter(search.document, '{a}') "
+                 "@@ query.q") if len(branches) > 1 or any(phrase for _, phrase in streams) \
+            else ""
+    # A correlated subquery is evaluated per candidate read, never turned into a join that
+    # would read every match's tsvector.
+    checked = (f" AND (SELECT {check} FROM item_search AS search, query "
+               "WHERE search.item_id = terms.item_id)") if check else ""
+    direction, compare = ("DESC", "<") if backward else ("ASC", ">")
+    parts = []
+    for index, (lexeme, posting_tier) in enumerate(branches):
+        params[f"l{index}"] = lexeme
+        bounded = f" AND terms.item_id {compare} :bound" if bound is not None else ""
+        parts.append(
+            "(SELECT terms.item_id FROM item_search_terms AS terms "
+            f"JOIN items ON items.id = terms.item_id WHERE terms.lexeme = :l{index} "
+            f"AND terms.tier = {posting_tier}{bounded} AND {where}{checked} "
+            f"ORDER BY terms.item_id {direction} LIMIT :limit)")
+    if bound is not None:
+        params["bound"] = bound
+    return await db.fetch_all(
+        f"WITH query AS MATERIALIZED (SELECT {query} AS q) "
+        f"SELECT page.item_id AS id, {tier} AS tier, page.item_id AS key, "
+        f"(SELECT -{_TS_RANK} FROM item_search AS search, query "
+        "WHERE search.item_id = page.item_id) AS rank "
+        f"FROM ({' UNION '.join(parts)}) AS page ORDER BY page.item_id {direction} "
+        "LIMIT :limit", {**params, "limit": limit})
 
 
 async def browse_page(db: Database, filters: Filters, sort: str, limit: int, offset: int

@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.language.shipping import chosen_option
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
     lines,
     listing,
+    option_question,
+    sold_out_text,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
@@ -35,6 +37,9 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     step = p.search_step(query)
     if step is not None:
         return step
+    gone = p.sold_out_asked()
+    if gone is not None:  # never another item that fits the words less in its place
+        return sold_out_text(p.lang, gone, p.alternatives(gone))
     if not p.state.results:
         return say(p.lang, "not_found", query=query)
     top = p.top_matches()
@@ -83,13 +88,23 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     """Every option the item needs, or the question that asks for the next one."""
     frame, picked = p.frame, _Picked()
     # The item's own name picks none of its options ("the font licence" ≠ "Web fonts").
-    said = choices.said_words(frame.texts) - words.content_words(str(item.get("name", "")))
+    name = str(item["name"])
+    said = choices.said_words(frame.texts, name) - words.content_words(name)
     position = frame.option_ordinal()
-    name = item["name"]
+    # "large", "the small one": the biggest or smallest of the sizes offered
+    step = option_change.direction(choices.without_name(" ".join(frame.texts), name))
     if choices.meta(item, PRODUCT_VARIANTS).get("variants"):
-        allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts)))
+        allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts,
+                                                                                    name)))
+        if step and len(allowed) > 1:
+            allowed = option_change.sized(item, allowed, step)
         in_stock = [choice for choice in allowed if choice.available]
         every = [choice for choice in choices.variant_choices(item) if choice.available]
+        latest = [choice for choice in choices.pick_variant(
+            item, choices.said_words((frame.last,), name) - words.content_words(name))
+            if choice.available]
+        if len(in_stock) != 1 and len(frame.texts) > 1 and len(latest) == 1:
+            in_stock = latest  # the answer names one ("ok the blue 12 oz then"): it wins
         if len(in_stock) != 1 and position is not None and -len(in_stock) <= position < len(
                 in_stock):
             in_stock, position = [in_stock[position]], None
@@ -108,6 +123,8 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     for group in choices.groups(item):
         options = choices.option_choices(group)
         chosen = choices.pick_options(group, said)
+        if not chosen and step and group.get("selectionType") == "single":
+            chosen = option_change.sized_option(group, step)
         if not chosen and group.get("required"):
             default = choices.default_option(group)
             if default is not None:
@@ -115,14 +132,18 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
             elif position is not None and -len(options) <= position < len(options):
                 chosen, position = [options[position].id], None
             else:
-                return (say(p.lang, "option_question", name=name,
-                            group=str(group["name"]).lower(), listing=listing(options)) + " " +
-                        say(p.lang, "which"))
+                return option_question(p.lang, name, str(group["name"]), listing(options))
         if chosen:
             single = group.get("selectionType") == "single"
             picked.customizations[str(group["id"])] = chosen[0] if single else chosen
             picked.labels += [c.words for c in options if c.id in chosen]
-    picked.addons = choices.pick_addons(item, said)
+    # add-ons named by a word only they have ("風呂敷" is the furoshiki gift wrap), and not
+    # those declined
+    extras = line_options.named(item, ". ".join(frame.texts))
+    addons = {addon for addon, wanted in extras if wanted} | set(choices.pick_addons(item, said))
+    addons -= {addon for addon, wanted in extras if not wanted}
+    picked.addons = [addon for group, addon, _ in line_options.extras(item)
+                     if not group and addon in addons]
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
         found, named = choices.pick_slots(item, frame.texts)
         open_slots = [c for c in choices.slot_choices(item) if c.available]
@@ -159,10 +180,10 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         return p.call("get_item", itemId=item_id)
     item = state.items[item_id]
     if item.get("available") is False:
-        return say(p.lang, "item_sold_out", name=item["name"])
+        return sold_out_text(p.lang, item, p.alternatives(item))
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
-    quantity = p.frame.quantity(str(item["name"]))
+    quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))
     in_cart = any(line["itemId"] == item_id for line in (cart or {}).get("items", []))
     if state.done("add_to_cart") is None and (p.frame.added or (
             then_check_out and in_cart and quantity is None)):
@@ -249,8 +270,8 @@ def _cart_to_order(p: Planner, store: str | None) -> dict[str, Any] | None:
 def check_out(p: Planner, store: str | None = None) -> Decision:
     state = p.state
     placed = state.done("place_order")
-    if placed is not None:
-        return placed_reply(p, placed.result)
+    if placed is not None:  # the order as the state holds it: its lines named as read
+        return placed_reply(p, state.orders.get(str(placed.result.get("orderId")), placed.result))
     named = " ".join(text for text in p.frame.texts if words.address(text) is None)
     if store is None and p.needs_stores() and p.query(named):
         return p.call("list_stores")  # "check out my Trattoria Fiamma cart"

@@ -9,25 +9,32 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named
-from commerce_agent.agent.models.scripted import aftercare, words
-from commerce_agent.agent.models.scripted.intents import intent
+from commerce_agent.agent.models.scripted import aftercare, browse, words
+from commerce_agent.agent.models.scripted.intents import (
+    COMMITMENT,
+    LOCATION,
+    MAY_ASK_PICKUP,
+    PAY_NAMES,
+    PICKUP,
+    intent,
+)
 from commerce_agent.agent.models.scripted.messages import say, status
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
 from commerce_agent.operations.base import money_text
 
-# A subscription's own terms: its commitment, however it is asked ("minimum commitment",
-# "engagement minimum", "最低契約期間").
-_COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
-                         r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
-                         r"最低(?:契約)?期間|縛り")
+# Free delivery asked about: said plainly when no shipping option of the store is free.
+_FREE = re.compile(r"\bfree (?:shipping|delivery|postage)\b|\b(?:shipping|delivery|postage) "
+                   r"(?:is |for )?free\b|\b(?:livraison|port|frais de port) (?:gratuite?s?|"
+                   r"offerte?s?)\b|送料無料|無料配送")
+_COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retrait)\b")
 
 
 def topic_of(text: str) -> str:
     """What a question about the terms is about: an after-sale intent, or the store's fees
     and hours (the default)."""
     topic = intent(text)
-    if _COMMITMENT.search(words.fold(text)):
+    if COMMITMENT.search(words.fold(text)):
         return "sub_cancel"
     return "sub_pause" if topic == "sub_skip" else topic
 
@@ -60,6 +67,8 @@ def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Deci
 
 def _subscription(p: Planner, topic: str) -> Decision:
     order = _known_order(p, "subscription")
+    if order is None and words.content_words(p.query()):
+        return browse.details(p)  # "does the studio membership have a minimum term?"
     if not isinstance(order, dict):
         return order if order is not None else say(p.lang, "no_subscription")
     terms = order.get("subscription") or {}
@@ -77,8 +86,11 @@ def _subscription(p: Planner, topic: str) -> Decision:
 
 def _cancel(p: Planner) -> Decision:
     order = _known_order(p)
+    if order is None:  # no order yet: the rule every order follows
+        return say(p.lang, "cancel_policy", statuses=", ".join(
+            status(p.lang, state) for state in sorted(CANCELLABLE)))
     if not isinstance(order, dict):
-        return order if order is not None else say(p.lang, "no_orders")
+        return order
     if order.get("subscription"):  # cancelling a subscription is ending it, by its terms
         return _subscription(p, "sub_cancel")
     state = order.get("status")
@@ -121,17 +133,31 @@ def store_terms(p: Planner) -> Decision:
 
 def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     topic = intent(p.frame.first)
+    if topic in MAY_ASK_PICKUP and PICKUP.search(words.fold(p.frame.first)):
+        topic = "pickup"
+    elif topic in ("other", "details", "search") and LOCATION.search(words.fold(p.frame.first)):
+        topic = "hours"  # its address comes with its hours
+    elif topic in ("other", "details", "search", "checkout") and PAY_NAMES.search(
+            words.fold(p.frame.first)):
+        topic = "payment"  # "PayPayは使えますか？"
     if topic == "hours":
         return say(p.lang, "hours", store=info.get("name"),
                    hours=", ".join(info.get("openingHours") or []) or "—",
                    address=_address_text(info.get("address")))
+    if topic == "contact":
+        reach = [str(info[key]) for key in ("telephone", "email", "url") if info.get(key)]
+        return say(p.lang, "contact", store=info.get("name"), listing=", ".join(reach)) \
+            if reach else say(p.lang, "contact_unknown", store=info.get("name"))
+    if topic == "currency":
+        return say(p.lang, "currency", store=info.get("name"), currency=info.get("currency"))
     if topic == "payment":
         methods = ", ".join(str(method) for method in info.get("paymentAccepted") or [])
         return say(p.lang, "payment", store=info.get("name"), methods=methods) if methods else \
             say(p.lang, "payment_unknown", store=info.get("name"))
+    text = _pickup(p, info) + " " if topic == "pickup" else ""
     areas = [str(code) for code in info.get("deliveryAreas") or []]
     minimum = info.get("minimumOrderValue")
-    text = say(p.lang, "fees", store=info.get("name"),
+    text += say(p.lang, "fees", store=info.get("name"),
                areas=", ".join(country_name(code, p.lang) for code in areas) or "—",
                minimum=money_text(minimum) if minimum else "—")
     asked = country_named(p.frame.first)
@@ -145,9 +171,27 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
                for option in info.get("shippingOptions") or [] if option.get("cost")]
     if options:
         text += " " + say(p.lang, "shipping_options", listing="; ".join(options))
+    if _FREE.search(words.fold(p.frame.first)) and not any(
+            _free(option) for option in info.get("shippingOptions") or []):
+        text += " " + say(p.lang, "no_free_shipping", store=info.get("name"))
     if info.get("returnWindowDays"):
         text += " " + say(p.lang, "return_window", days=info["returnWindowDays"])
     return text
+
+
+def _pickup(p: Planner, info: dict[str, Any]) -> str:
+    """Whether the store's own shipping options include collecting the order, and where."""
+    found = [str(option.get("name")) for option in info.get("shippingOptions") or []
+             if _COLLECT.search(words.fold(str(option.get("name", ""))))]
+    if found:
+        return say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
+                   address=_address_text(info.get("address")))
+    return say(p.lang, "pickup_not_offered", store=info.get("name"))
+
+
+def _free(option: dict[str, Any]) -> bool:
+    cost = option.get("cost")
+    return isinstance(cost, dict) and str(cost.get("amount", "")).strip("0.") == ""
 
 
 def _address_text(address: Any) -> str:

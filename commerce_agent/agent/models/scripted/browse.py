@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, facts
+from commerce_agent.agent.models.scripted import choices, facts, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import (
-    listing,
-)
+from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.operations.base import money_text
@@ -27,11 +25,13 @@ def search(p: Planner) -> Decision:
             return p.call("list_stores")
         names = ", ".join(f"{s['name']} — {s.get('description', '')}".rstrip(" —")
                           for s in p.state.stores or [])
-        return (f"The stores here: {names}. What are you looking for? For example “find a "
-                "ceramic mug under $20”.")
+        return say(p.lang, "stores_here", names=names)
     step = p.search_step(query)
     if step is not None:
         return step
+    gone = p.sold_out_asked()
+    if gone is not None:  # "do you have cannoli?": sold out, and what is in stock instead
+        return sold_out_text(p.lang, gone, p.alternatives(gone))
     found = p.state.results
     if not found:
         return say(p.lang, "not_found", query=query)
@@ -52,9 +52,9 @@ def details(p: Planner) -> Decision:
         step = p.search_step(query)
         if step is not None:
             return step
-        if not p.state.results:
+        item = p.sold_out_asked() or (p.state.results[0] if p.state.results else None)
+        if item is None:
             return say(p.lang, "not_found", query=query)
-        item = p.state.results[0]
     item_id = str(item["itemId"])
     p.extra["item"] = item
     if item_id not in p.state.details:
@@ -69,10 +69,13 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text.append(f"{about}.")
     if read_act(p.frame.last).kind == "question":  # "is it dishwasher safe?": what says so
         text += facts.answer(item, p.frame.last, p.lang)
-    if item.get("available") is False:
-        text.append(say(p.lang, "sold_out_now"))
+    sold_out = item.get("available") is False
     variants = [c for c in choices.variant_choices(item) if c.available]
-    if variants:
+    gone = _named_sold_out(p, item)
+    if gone and variants:  # "is the white mug in stock?": that one is not, these are
+        text.append(say(p.lang, "option_sold_out", name=item["name"], gone=", ".join(
+            c.words for c in gone), listing=listing(variants)))
+    elif variants:
         text.append(say(p.lang, "in_stock", listing=listing(variants)))
     for group in choices.groups(item):
         need = say(p.lang, "choose_one" if group.get("required") else "optional")
@@ -84,13 +87,24 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:
         text.append(say(p.lang, "next_free", listing=listing(choices.localized(slots, p.lang))))
-    text += notes(item, p.lang)
+    text += notes(item, p.lang) + facts.plan_terms(item, p.lang)
+    if sold_out:  # asked about, it is named sold out and nothing is offered to add
+        text.append(sold_out_text(p.lang, item, p.alternatives(item)))
+        return " ".join(text)
     kind = item.get("fulfillmentType")
     store = p.state.store_name(item.get("storeId"))
     text.append({"digital": say(p.lang, "digital"), "pickup": say(p.lang, "pickup_at", store=store),
                  "hybrid": say(p.lang, "hybrid")}.get(str(kind), say(p.lang, "ships_to_you")))
     text.append(say(p.lang, "suggest_add"))
     return " ".join(text)
+
+
+def _named_sold_out(p: Planner, item: dict[str, Any]) -> list[choices.Choice]:
+    """The variants the question names, when every one it names is sold out."""
+    said = choices.said_words((p.frame.last,)) - words.content_words(str(item.get("name", "")))
+    named = [c for c in choices.variant_choices(item)
+             if any(choices.matches(part, said) for part in c.words.split(", "))]
+    return named if named and not any(c.available for c in named) else []
 
 
 def stores(p: Planner) -> Decision:
@@ -110,8 +124,8 @@ def switch(p: Planner) -> Decision:
     if p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
-    return (f"You're now shopping at {info['name']} ({info.get('address')}); prices are in "
-            f"{info.get('currency')}. What are you looking for?")
+    return say(p.lang, "now_at", store=info["name"], address=info.get("address"),
+               currency=info.get("currency"))
 
 
 def discounts(p: Planner) -> Decision:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, option_change, words
+from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
@@ -47,10 +47,11 @@ def set_quantity(p: Planner) -> Decision:
     if gone is not None:  # "make it the white one" when white is sold out: say so
         return gone
     options = other_options(p, line)
-    if options is not None:  # "bump it to 16 inch", "change it to five seats": not a count
+    if options is not None:  # "bump it to 16 inch", "add mushrooms to it": not a count
         return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
-                      quantity=int(line["quantity"]), customizations=options,
-                      **({"variantId": line["variantId"]} if line.get("variantId") else {}))
+                      quantity=int(line["quantity"]), **options,
+                      **{key: line[key] for key in ("variantId", "timeSlotId")
+                         if line.get(key)})
     if quantity is not None and quantity <= 0:  # "drop one" of the last one: the line goes
         return remove(p)
     if quantity is None:
@@ -76,25 +77,33 @@ def names_no_line(p: Planner) -> bool:
 
 
 def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
-    """The line's customizations with the ones the message names instead ("16 inch" for a
-    12-inch pizza), or None when it names none that differ."""
+    """The line's customizations and add-ons as the message changes them ("16 inch" for a
+    12-inch pizza, "add mushrooms", "no gift box"), as `add_to_cart` arguments, or None when
+    it changes none."""
     item = p.item(line["itemId"]) or {}
-    said = choices.said_words((p.frame.last,)) - words.content_words(str(item.get("name", "")))
+    said = choices.said_words((p.frame.last,), str(item.get("name", ""))) - \
+        words.content_words(str(item.get("name", "")))
     current = dict(line.get("customizations") or {})
     wanted = dict(current)
     stems = {words.stem(word) for word in said}
     for group in choices.groups(item):
+        if group.get("selectionType") != "single":
+            continue  # several may be chosen: what is added or taken away is line_options'
         # A number names an option with its unit ("16 inch", "five seats"); alone it is a count.
         chosen = [option for option in choices.pick_options(group, said) if not any(
             word.isdigit() for word in words.words(_label(group, option))) or any(
             words.stem(word) in stems for word in words.words(_label(group, option))
             if not word.isdigit())]
         if chosen:
-            wanted[str(group["id"])] = chosen[0] if group.get("selectionType") == "single" \
-                else chosen
+            wanted[str(group["id"])] = chosen[0]
     if wanted == current:  # "swap to large": the size group moves along its sizes
-        return option_change.option_change(item, current, p.frame.last)
-    return wanted
+        wanted = option_change.option_change(item, current, p.frame.last) or current
+    edited = line_options.edit(item, {**line, "customizations": wanted}, p.frame.last)
+    if edited is None and wanted == current:
+        return None
+    found: dict[str, Any] = edited or {"customizations": wanted,
+                                       "addOnIds": list(line.get("addOnIds") or [])}
+    return {key: value for key, value in found.items() if value}
 
 
 def names_an_option_change(p: Planner) -> bool:
@@ -144,8 +153,17 @@ def _named_unavailable(p: Planner, line: dict[str, Any]) -> str | None:
 def change_variant(p: Planner, cart: dict[str, Any], line: dict[str, Any],
                    variant: choices.Choice, quantity: int | None) -> Decision:
     """A variant change is a new line in that variant, then the old line removed."""
+    kept = {key: line[key] for key in ("customizations", "addOnIds") if line.get(key)}
     return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
-                  variantId=variant.id, quantity=quantity or int(line["quantity"]))
+                  variantId=variant.id, quantity=quantity or int(line["quantity"]), **kept)
+
+
+def _options_of(line: dict[str, Any]) -> tuple[str, str, list[str]]:
+    """What tells two lines of one item apart: variant, customizations, add-ons."""
+    return (str(line.get("variantId") or ""),
+            repr(sorted((group, sorted(chosen) if isinstance(chosen, list) else chosen)
+                        for group, chosen in (line.get("customizations") or {}).items())),
+            sorted(str(addon) for addon in line.get("addOnIds") or []))
 
 
 def _finish_variant_change(p: Planner, args: dict[str, Any]) -> Decision:
@@ -153,19 +171,24 @@ def _finish_variant_change(p: Planner, args: dict[str, Any]) -> Decision:
     if cart is None:
         return say(p.lang, "what")
     old = next((line for line in cart.get("items", []) if line["itemId"] == args["itemId"]
-                and (line.get("variantId") != args.get("variantId") or (
-                    "customizations" in args
-                    and (line.get("customizations") or {}) != args["customizations"]))), None)
+                and _options_of(line) != _options_of(args)), None)
     if old is not None and p.state.done("remove_cart_item") is None:
         return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=old["cartItemId"])
     item = p.item(str(args["itemId"])) or {}
     label = next((c.words for c in choices.variant_choices(item)
                   if c.id == args.get("variantId")), "") or ", ".join(
-        c.words for group in choices.groups(item) for c in choices.option_choices(group)
-        if c.id in _chosen_ids(args.get("customizations") or {}))
-    return (say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
-                options=f" ({label})" if label else "") + " " +
-            cart_text(cart, _store_name(p, cart), p.lang))
+        [c.words for group in choices.groups(item) for c in choices.option_choices(group)
+         if c.id in _chosen_ids(args.get("customizations") or {})]
+        + [name for _, extra, name in line_options.extras(item)
+           if extra in (args.get("addOnIds") or [])])
+    options = f" ({label})" if label else ""
+    if p.state.done("remove_cart_item") is not None:  # the line changed: not one more added
+        done = say(p.lang, "quantity_set", quantity=args.get("quantity", 1),
+                   name=f"{item.get('name', '')}{options}")
+    else:
+        done = say(p.lang, "added", quantity=args.get("quantity", 1), name=item.get("name", ""),
+                   options=options)
+    return done + " " + cart_text(cart, _store_name(p, cart), p.lang)
 
 
 def remove(p: Planner) -> Decision:

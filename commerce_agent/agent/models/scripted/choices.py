@@ -56,13 +56,35 @@ _DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
 
 
-def declined_words(texts: tuple[str, ...]) -> set[str]:
+_ONE_OF = re.compile(r"\b(?:one|single)\s+(?!more|of|other|too|please|last|for|and|or|in|on|"
+                    r"with|to|that|this|then|now|instead|is|will)[a-z]{3,}")
+
+
+def _unnamed(text: str, name: str) -> str:
+    """`text` folded, without the pairs of words it shares with the item's name: "Aurelia
+    Sans" names a font, it declines nothing."""
+    folded = words.fold(text)
+    named = re.findall(r"[a-z0-9]+", words.fold(name))  # as written: "sans", not its stem
+    for first, second in zip(named, named[1:], strict=False):
+        folded = re.sub(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", " ", folded)
+    return folded
+
+
+def declined_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     """The words of what the person declines ("not the 12 oz" → {"12", "oz"})."""
     found: set[str] = set()
     for text in texts:
-        for match in _DECLINED.finditer(words.fold(text)):
+        for match in _DECLINED.finditer(_unnamed(text, name)):
             found |= set(words.words(match.group())) | set(re.findall(r"\d+", match.group()))
     return found - {"no", "without", "minus", "skip", "hold", "not", "sans", "pas", "de", "the"}
+
+
+def without_name(text: str, name: str) -> str:
+    """`text` folded, without the words of the item's name ("a large Large Serving Bowl" says
+    "large" once, as a size)."""
+    named = set(words.words(name))
+    return " ".join(word for word in re.findall(r"[\w'-]+", words.fold(text))
+                    if word not in named)
 
 
 def without_declined(text: str) -> str:
@@ -70,17 +92,20 @@ def without_declined(text: str) -> str:
     return _DECLINED.sub(" ", words.fold(text))
 
 
-def said_words(texts: tuple[str, ...]) -> set[str]:
+def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
     # French and Japanese option words as the catalog's English values say them ("bleu").
     # Number words stand for their digits ("five seats" says 5), "one" aside ("the blue one").
-    texts = tuple(_DECLINED.sub(" ", words.fold(text)) for text in texts)
+    texts = tuple(_DECLINED.sub(" ", _unnamed(text, name)) for text in texts)
     said = {word for text in texts for word in words.words(text)}
     return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
-        word for text in texts for word in english_option_words(text)} | {
+        form for text in texts for word in english_option_words(text)
+        for form in (word, words.stem(word))} | {
         str(words.NUMBERS[word]) for word in said
-        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")}
+        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")} | {
+        # "one seat", "a single user" say 1; "the blue one", "one more" do not
+        "1" for text in texts if _ONE_OF.search(text)}
 
 
 # -- variants ----------------------------------------------------------------------------
@@ -291,14 +316,17 @@ def when_named(texts: tuple[str, ...]) -> _When:
     elif match := re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+one)", text):
         found.day = int(match.group(1))
     clock = re.search(r"\b(\d{1,2})[:.h](\d{2})\s*(am|pm)?\b", text) or \
-        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text)
+        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text) or \
+        re.search(r"\b(\d{1,2})()\s*o'?\s?clock\b()", text)
     if clock:
-        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3)
+        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3) or None
         if suffix == "pm" and hour < 12:
             hour += 12
         if suffix == "am" and hour == 12:
             hour = 0
         found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
+    if found.clock is None and re.search(r"\b(?:noon|midday|midi)\b|正午", text):
+        found.clock = (12, 0)
     for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
                         ("evening", range(17, 24)), ("tonight", range(17, 24))):
         if part in text:

@@ -14,12 +14,32 @@ from typing import Any
 from commerce_agent.agent.language.fuzzy import similarity
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
+from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
 
 PHYSICAL = "dev.commerce.product.physical_properties"
+# Asking whether an item is there to buy, or how many are left.
+STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
+                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
+                   r"在庫|売り切れ|残り|あと何|何個")
+# Asking what a kit holds: each of its parts.
+_INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|inside|"
+                       r"compris|inclu\w*|contient)\b|付属|セット内容|含まれ")
+_DURATION = re.compile(r"\bhow long\b|\bduration\b|\bminutes?\b|\bduree\b|\bcombien de "
+                       r"temps\b|何分|どのくらい|どれくらい|所要時間")
+_HOW_MANY = re.compile(r"\bhow many\b|\bcombien\b|いくつ|何個|何点|残り")
 _WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
 _SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
+                   r"capacity|volume|holds?|contenance|"
                    r"deep|depth|measure|measurements?|taille|grande?|hauteur|largeur|longueur)\b|"
-                   r"大きさ|サイズ|寸法|高さ|幅")
+                   r"大きさ|サイズ|寸法|高さ|幅|容量")
+# What an item's details always show, so never "not stated": price, options, stock, delivery.
+_ALWAYS_SHOWN = frozenset("""
+price prices cost costs much cheap cheaper expensive option options variant variants colour
+colours color colors flavour flavours come comes version versions ship shipping deliver
+delivery delivered pickup collect digital download buy order prix couleur couleurs taille
+tailles livraison
+""".split())
 # Words of a question that say nothing about the item ("is it", "does it have", "safe").
 _QUESTION_WORDS = frozenset("""
 does have contain contains made safe use used inside put go goe any there come with
@@ -42,8 +62,13 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     data says)."""
     asked = words.content_words(question) - words.content_words(str(item.get("name", ""))) - \
         _QUESTION_WORDS
-    found = [sentence for sentence in _sentences(str(item.get("description", "")))[1:]
-             if asked and _fits(asked, sentence)]
+    # The first sentence is always shown; the parts of a kit ("what's included?") are not.
+    parts = [str(part.get("description")) for part in item.get("fulfillmentComponents") or []
+             if isinstance(part, dict) and part.get("description")]
+    said = [*_sentences(str(item.get("description", "")))[1:], *parts]
+    found = [sentence for sentence in said if asked and _fits(asked, sentence)]
+    if _INCLUDED.search(words.fold(question)):
+        found += [part for part in parts if part not in found]
     physical = choices.meta(item, PHYSICAL)
     folded = words.fold(question)
     weight = physical.get("weight") if isinstance(physical.get("weight"), dict) else None
@@ -53,4 +78,43 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     if size and _SIZE.search(folded):
         sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
         found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
+    variants = choices.meta(item, VARIANTS).get("variants") or []
+    if item.get("available") is not False and STOCK.search(folded) and not variants:
+        found.append(say(lang, "in_stock_now"))  # a variant's stock is listed with the variants
+        if _HOW_MANY.search(folded):  # the API says whether, not how many
+            found.append(say(lang, "count_unknown"))
+    counts = [f"{', '.join(map(str, variant.get('values', [])))}: {variant['stock']}"
+              for variant in variants if isinstance(variant, dict)
+              and isinstance(variant.get("stock"), int) and variant["stock"] > 0]
+    if counts and _HOW_MANY.search(folded):  # a variant's live units are in its data
+        found.append(say(lang, "left_counts", listing="; ".join(counts)))
+    minutes = choices.meta(item, SCHEDULING).get("duration")
+    if isinstance(minutes, (int, float)) and _DURATION.search(folded):
+        found.append(say(lang, "lasts", minutes=minutes))
+    if not found and _unstated(item, asked, folded):
+        found.append(say(lang, "not_stated"))  # said plainly, never made up
     return found
+
+
+def _unstated(item: dict[str, Any], asked: frozenset[str], folded: str) -> bool:
+    """The question asks about something none of the item's data mentions (not its price,
+    options, stock or delivery, which its details always show)."""
+    if not asked or asked & _ALWAYS_SHOWN or any(
+            pattern.search(folded) for pattern in (STOCK, _WEIGHT, _SIZE)):
+        return False
+    known = " ".join([str(item.get("name", "")), str(item.get("description", "")),
+                      *(str(part.get("description", "")) for part in
+                        item.get("fulfillmentComponents") or [] if isinstance(part, dict)),
+                      *choices.option_labels(item), *choices.addon_names(item)])
+    return not _fits(asked, known)
+
+
+def plan_terms(item: dict[str, Any], lang: str) -> list[str]:
+    """A subscription item's cancellation terms, as its data states them: cancel any time, or
+    only after a minimum number of billing cycles."""
+    rules = choices.meta(item, SUBSCRIPTION).get("cancellationPolicy")
+    if not isinstance(rules, dict):
+        return []
+    if rules.get("canCancelAnytime", True):
+        return [say(lang, "plan_cancel_anytime")]
+    return [say(lang, "plan_commitment", cycles=rules.get("minimumCommitment", 0))]

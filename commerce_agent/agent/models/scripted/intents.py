@@ -11,12 +11,18 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
+# A French shopper taking or wanting something, in any tense they say it ("je prendrai",
+# "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
+_FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
+                r"achete\w*|ajoute\w*|mets)")
 _CHECKS: list[tuple[str, str]] = [
     # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
     ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
@@ -42,7 +48,25 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bla meme chose\b|\b(?:re)?commander (?:la meme|a nouveau|encore)\b|"
                 r"\bpareil(?:le)? que la derniere fois\b|"
                 r"同じもの|同じ(?:の|注文).{0,6}(?:もう一度|もう一回|また)|もう一度注文|再注文"),
-    ("hours", r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
+    # How to reach a store and what money it prices in: its own details, never a product
+    # ("émail" is a glaze: "le mug émail" names a product, not an e-mail address).
+    ("contact", r"\b(?:contact(?: details| info\w*)?|get in touch|reach (?:you|them|the (?:shop|"
+                r"store|studio))|phone|telephone|call (?:you|them|the (?:shop|store|studio))|"
+                r"(?:your|an|the|by|via|par|votre|un) e-?mail|e-?mail (?:address|adresse)|"
+                r"email you|website|web ?site|customer (?:service|support)|joindre|contacter|"
+                r"courriel|site (?:web|internet))\b|電話|連絡先|メールアドレス|問い合わせ"),
+    ("currency", r"\bcurrenc(?:y|ies)\b|\bdevises?\b|\bmonnaie\b|\ben quelle monnaie\b|"
+                 r"\b(?:accept|take|charge in|pay in|acceptez|prenez)\b.{0,20}\b(?:euros?|dollars?|"
+                 r"pounds?|sterling|yen|usd|eur|gbp|jpy)\b|"
+                 r"\bprices? (?:are )?in (?:euros?|dollars?|pounds?|yen|usd|eur|gbp|jpy)\b|通貨"),
+    ("hours", r"\b(?:when|what time|what days?|which days?)\b.{0,40}\b(?:open|opens|close|"
+              r"closes|closed)\b|\bclosing time\b|\b(?:are|is) (?:you|it|they|the \w+) "
+              r"(?:open|closed)\b|\b(?:located|location)\b|\bwhere (?:is|are|'s) (?:the |your )?"
+              r"(?:shop|store|studio|restaurant|boutique)\b|\bwhere (?:are|is) you based\b|"
+              r"\bou se trouve\b|\bquelle est (?:votre|l') adresse\b|\b(?:ouvert|ferme)e?s? "
+              r"(?:le|la|les|a|le dimanche|quand)\b|\bfermeture\b|\bquand (?:ouvr|ferm)\w*\b|"
+              r"開店|閉店|定休日|何時に(?:開|閉)|営業(?:日|して|中)|開いて|どこにあ|所在地|住所は|"
+              r"\b(?:opening hours|open(?:ing)? times|when (?:are|is) (?:you|it|the \w+) open|"
               r"what time do you (?:open|close)|where are you(?: located)?|your address|"
               r"(?:your|the|store|shop|business|pick ?up|collection) hours|"
               r"(?:what time|when) (?:can|could|do|should) (?:i|we) (?:pick|collect|come)|"
@@ -56,6 +80,7 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\b(?:accept|take)s?\b.{0,30}\b(?:cards?|cash|paypal|visa|mastercard|amex|"
                 r"apple pay|google pay|payments?|crypto|bitcoin|cheques?|checks?)\b|"
                 r"\bwhat (?:kind of )?payments?\b|"
+
                 r"\b(?:moyens?|modes?|methodes?) de (?:paiement|payment|reglement)\b|"
                 r"\bpayer (?:par|avec|en)\b|\bacceptez\b.{0,30}\b(?:cartes?|especes|paiements?|"
                 r"payments?|cheques?)\b|支払い?方法|支払方法|お支払い?方法|決済方法|"
@@ -71,7 +96,8 @@ _CHECKS: list[tuple[str, str]] = [
              r"\b(?:livraison|port)\b.*\b(?:combien|coute|gratuite?|prix)\b|"
              r"\bfree (?:shipping|delivery)\b|送料|配送料|最低注文|最低金額"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
-               r"\bwhen (?:will|does|do|is)\b.*\b(?:arrive|ship|come|deliver)|"
+               r"\bwhen (?:will|would|does|do|is|could|can|might|should)\b.*\b(?:arrive|ship|come|"
+               r"deliver|get here|reach)|"
                r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
                r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
@@ -86,14 +112,30 @@ _CHECKS: list[tuple[str, str]] = [
                r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
                r"arrive)\b|"
                r"\bou\b.{0,24}\ben est\b|"
-               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle)\b.*\b(?:arrive|livre|"
-               r"expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
+               r"\bquand\b.{0,30}\b(?:recoi\w*|recevr\w*)|"
+               r"\bquand (?:est-ce que )?(?:ma|mon|mes|la|le|il|elle|ca|cela|ce)\b.*"
+               r"\b(?:arrive|livre|expedie)|注文(?:は|の)(?:どう|状況|状態)|届(?:く|き|いて)|発送|配送状況|どこ"),
+    # Asking which options there are ("what toppings can I add?", "which sizes?", "quelles
+    # tailles ?"): answered from the item's details, never added.
+    ("details", r"^(?:(?:so|and|ok|okay|um|hmm|hi),?\s+)?(?:what|which)\s+(?:other\s+|kinds? of\s+|"
+                r"sorts? of\s+)?(?:toppings?|extras?|add-?ons?|options?|sizes?|colou?rs?|"
+                r"crusts?|seats?|formats?|sides?|sauces?|proteins?|choices|variants?|"
+                r"versions?|times?|slots?|dates?|days?|flavou?rs?|grades?|weights?|"
+                r"customi[sz]ations?)\b(?!.*\b(?:my|your) (?:order|cart|basket)s?\b)|"
+                r"\b(?:does|do|can) (?:it|this|that|they|the \w+) (?:come|have)\b.{0,30}\b"
+                r"(?:extras?|options?|add-?ons?|toppings?|sizes?|colou?rs?|choices|variants?)\b|"
+                r"\b(?:are|is) there (?:any |other )*(?:extras?|options?|add-?ons?|toppings?|"
+                r"sizes?|colou?rs?|choices|variants?)\b|"
+                r"^quel(?:le)?s?\s+(?:sont\s+les\s+)?(?:tailles?|options?|garnitures?|"
+                r"supplements?|couleurs?|formats?|creneaux|horaires|choix|dates?)\b|"
+                r"(?:トッピング|サイズ|オプション|色|時間|日程).{0,6}(?:何が|何があ|どれが|は\?|は？)"),
     ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星"),
-    ("tip", r"\btip\b|\bpourboire\b|チップ"),
+    ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|"
+            r"チップ"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
@@ -144,15 +186,17 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
                 r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細|"
-                r"について|教えて|どんな|説明|いくら|値段|価格"),
-    ("add", r"\badd\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
+                r"について|教えて|どんな|説明|いくら|値段|価格|"
+                r"(?:の|は)(?:素材|材質|容量|原材料|材料|成分|アレルギー|色|カラー|サイズ|大きさ|重さ|寸法)|"
+                r"グルテン|ヴィーガン|ビーガン|ベジタリアン|食洗機|電子レンジ"),
+    ("add", r"\badd(?:ing)?\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
             r"\bi (?:want|need)\b(?! to (?:see|look|browse|find|know))|\bgive me\b|"
             r"\bget me\b|\bcan i (?:get|have)\b|\bthrow in\b|\binclude\b|\bi'?ll take\b|"
             r"\bgrab\b|\btoss\b|\bsnag\b|\blet me (?:get|have|take)\b|\bgimme\b|"
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
-            r"\bje (?:voudrais|veux|prends)\b(?! (?:savoir|voir|regarder|chercher|connaitre))|"
-            r"\bj'en (?:prends|veux|voudrais)\b|\ben (?:prendre|ajouter|mettre)\b|"
-            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい"),
+            rf"(?:\bje |\bj'en |\bj')(?:vais |voudrais |veux |aimerais )?{_FRENCH_TAKE}\b"
+            r"(?! (?:savoir|voir|regarder|chercher|connaitre))|\ben (?:prendre|ajouter|mettre)\b|"
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
@@ -174,16 +218,42 @@ _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
                     r"どこ|いつ|状況")
-# Asking whether an item is there to buy: its details say what is in stock.
-_STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                    r"\ben stock\b|\bdisponibles?\b|\bepuise|在庫|売り切れ")
 # A question that asks the agent to act now rather than whether it could be done.
 _ASKS_TO_ACT = re.compile(r"\b(?:can|could|would|will) you\b|\bplease\b|\bpouvez-vous\b|"
                           r"\bpourriez-vous\b|\bpeux-tu\b|ください|てもらえ|ていただけ")
+# Collecting an order instead of having it delivered, asked about ("can I pick it up?",
+# "retrait en magasin", "店頭で受け取れますか"); "I'll pick it up at 6" asks nothing.
+PICKUP = re.compile(r"\bpick(?:ing)?[ -]?(?:it |them |this |that |my order |the order )?up\b|"
+                    r"\b(?:collect(?:ion)?|click and collect|in[- ]store|take ?away|takeout|"
+                    r"carry ?out)\b|"
+                    r"\bretir\w* .{0,25}\b(?:en (?:magasin|boutique)|sur place|au comptoir)\b|"
+                    r"\bretrait\b|\ba emporter\b|\bvenir (?:la |le |les )?chercher\b|"
+                    r"店頭|受け取|持ち帰|テイクアウト|取りに")
+# Where a store is, asked with its name ("where is Trattoria Fiamma?", "the address of …").
+LOCATION = re.compile(r"^(?:so |and |ok )?where(?: is|'s| are)\s+(?!my\b|your order|the order|"
+                      r"it\b|they\b|them\b)(?:\S+\s*){1,4}\??$|\baddress (?:of|for)\b|"
+                      r"\badresse (?:de|du|d')\b|の住所")
+# A question that asks what something is, not to get it ("what does the kit include?").
+_ASKS_ABOUT = re.compile(r"^(?:what|which|how|does|do|is|are|quel\w*|qu'est-ce|est-ce qu'il)\b"
+                         r"(?!.*\bpossible\b)")
+MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "buy", "fees")
+# Ways to pay, named in a question ("do you take PayPal?"), not in "check out with my card".
+PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"
+                        r"mastercard|amex|american express|debit cards?|credit cards?|"
+                        r"cartes? (?:bancaires?|de credit)|especes)(?![a-z])")
+# A subscription's own terms: its commitment, however it is asked ("minimum commitment",
+# "engagement minimum", "最低契約期間").
+COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
+                        r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
+                        r"最低(?:契約)?期間|縛り")
+# Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
+_DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|livr\w*|"
+                       r"expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
-    r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|\bhow long\b|"
+    r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|"
+    r"\bhow long (?:do|does|will|would|until|have|before|to|after)\b|"
     r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
     r"\bcommitment\b|\bengagement\b|\bminimum\b|\bdelai\b|\bterms\b|\bconditions\b|"
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
@@ -237,13 +307,23 @@ class Frame:
     def text(self) -> str:
         return " ".join(self.texts)
 
-    def quantity(self, name: str = "") -> int | None:
+    def quantity(self, name: str = "", options: tuple[str, ...] = ()) -> int | None:
         """How many: from the latest message that says, not counting the words of the item's
-        name ("a family feast for four" is one)."""
+        name ("a family feast for four" is one) nor a number its options carry with their
+        unit ("five seats", "the 5-seat one", "16 inch")."""
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
-        for text in reversed(self.texts):
+        option_units = _option_units(options)
+        option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
+        for position in range(len(self.texts) - 1, -1, -1):
+            text = self.texts[position]
+            if option_units:
+                text = option_units.sub(" ", words.fold(text))
+            if position and option_numbers:
+                # "16", "16 pouces" answering "which size?" names the 16-inch one, not sixteen
+                text = re.sub(r"(?<![\d.,])\d+(?![\d.,])", lambda number: " " if number.group()
+                              in option_numbers else number.group(), words.fold(text))
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
@@ -270,6 +350,19 @@ class Frame:
         return words.ordinal(self.last)
 
 
+@lru_cache(maxsize=256)
+def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A number said with the unit of an option that has one ("5 seats", "five-seat",
+    "16 inch"): the option, not a count."""
+    units = {words.stem(unit) for label in options
+             for unit in re.findall(r"\d\s*-?\s*([a-z]{2,})", words.fold(label))}
+    if not units:
+        return None
+    number = "|".join(["\\d+", *sorted(words.NUMBERS, key=len, reverse=True)])
+    unit = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
+    return re.compile(rf"\b(?:{number})\s*-?\s*(?:{unit})\w*")
+
+
 def greeting(folded: str) -> bool:
     """Small talk and "what can you do?", which the help answers (not a product search)."""
     return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|help|aide|what can you|"
@@ -287,6 +380,8 @@ def understand(raw: str) -> tuple[str, str]:
         return "yes", act.text
     if act.kind == "refusal":
         return "no", act.text
+    if act.condition:
+        return _supposed(act.condition, act.main)
     kind = intent(act.text)
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
@@ -301,6 +396,10 @@ def understand(raw: str) -> tuple[str, str]:
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
             return kind, ", ".join((act.text, *act.negated))
+    if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
+            ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
+            act.text) and words.address(act.text) is None:
+        return "policy", act.text  # "would you be able to ship the mat to Ireland?"
     if act.just_asking:  # "just asking", "only looking": answered, never done
         if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
                                           "quantity", "promotion", "rate"):
@@ -314,11 +413,33 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
-    if kind in ("payment", "sub_skip", "hours") or (kind == "fees" and (
+    if act.kind == "question" and kind in ("other", "details", "search") and LOCATION.search(
+            words.fold(act.text)) and not _ABOUT_AN_ORDER.search(words.fold(act.text)):
+        return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
+    if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
+        return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
+    if act.kind == "question" and kind in ("add", "buy") and _ASKS_ABOUT.search(
+            words.fold(act.text)):
+        return "details", act.text  # "what does the gift card include?"
+    if act.kind == "question" and kind in MAY_ASK_PICKUP and PICKUP.search(
+            words.fold(act.text)):
+        return "policy", act.text
+    if act.kind == "question" and kind in ("other", "search", "details", "checkout") and \
+            PAY_NAMES.search(
+            words.fold(act.text)):
+        return "policy", act.text  # "acceptez-vous PayPal ?"
+    if act.kind == "question" and kind in ("other", "search", "details", "status") and \
+            _DELIVERY.search(words.fold(act.text)) and words.address(act.text) is None and (
+                country_named(act.text) or (kind != "status" and not _ABOUT_AN_ORDER.search(
+                    words.fold(act.text)))):
+        return "policy", act.text  # "livrez-vous au Japon ?", "what are the delivery options?"
+    if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (
+            kind == "fees" and (
             act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text
-    if act.kind == "question" and kind in ("other", "search") and _STOCK.search(
-            words.fold(act.text)) and words.content_words(act.text):
+    if act.kind == "question" and kind in ("other", "search") and STOCK.search(
+            words.fold(act.text)) and (words.content_words(act.text) or words.re_japanese(
+                act.text)):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
     if kind in ("other", "search", "details") and words.order_id(act.text):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is
@@ -326,9 +447,9 @@ def understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)):
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
-            and words.content_words(words.without_measures(act.text)) and \
+            and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
-        return "add", act.text  # "a dozen arancini please": a count and a thing is an order
+        return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
@@ -347,6 +468,31 @@ def understand(raw: str) -> tuple[str, str]:
             return kind, act.text
         return "policy", act.text
     return kind, act.text
+
+
+# What a question may ask under a condition; any other intent there is only supposed.
+_ANSWERS = ("status", "policy", "details", "search", "cart", "discounts", "stores")
+# Supposing an order not made yet ("if I order today", "si je commande", "今注文したら").
+_ORDERING = re.compile(r"\b(?:order\w*|buy\w*|bought|purchas\w*|command\w*|achet\w*|achete\w*)\b|"
+                       r"注文|買|購入")
+# Words that ask nothing of their own after a condition ("what happens then?").
+_NOTHING_ASKED = frozenset("happen happens happened happening then next passe passera se t "
+                           "arrive-t-il passe-t-il".split())
+
+
+def _supposed(condition: str, main: str) -> tuple[str, str]:
+    """A question under a condition: what it asks is answered ("if I order now, when will it
+    arrive?": the delivery terms), what it supposes is never done; with nothing asked beyond
+    the condition ("what if I cancel?") the terms of what it supposes are the answer."""
+    both = f"{main} {condition}".strip()
+    asked = understand(main)[0] if words.content_words(main) - _NOTHING_ASKED or re.search(
+        r"[\u3040-\u30ff\u4e00-\u9fff]", main) else "other"
+    if asked == "status" and (intent(condition) in (*SHOPPING, "checkout") or _ORDERING.search(
+            words.fold(condition))):
+        return "policy", both  # "if I order now, when will it arrive?": an order not made yet
+    if asked in _ANSWERS:
+        return asked, both
+    return "policy", f"{condition} {main}".strip()
 
 
 @lru_cache(maxsize=4096)

@@ -49,6 +49,8 @@ ENGLISH: dict[str, str] = {
     "not_done_cart": "OK, I didn't go ahead. Nothing was charged; your cart is still there.",
     "can_cancel": "Order {id} is {status}, so it can still be cancelled and the {total} "
                   "refunded. Say “cancel order {id}” if you want that.",
+    "cancel_policy": "An order can be cancelled while it is {statuses}, before it is prepared "
+                     "or shipped; its total is then refunded to your card.",
     "cannot_cancel": "Order {id} is {status}: it can no longer be cancelled. Once it has "
                      "arrived you can return it.",
     "returns": "You can return items within {days} days of delivery or collection, for a "
@@ -70,6 +72,14 @@ ENGLISH: dict[str, str] = {
             "or “tip 5 dollars” on a completed order.",
     "hours": "{store} is open {hours}; it is at {address}.",
     "payment": "{store} accepts {methods}.",
+    "contact": "You can reach {store} at: {listing}.",
+    "pickup_offered": "Yes: {store} offers {option}, at {address}.",
+    "pickup_not_offered": "{store} lists no pickup option: orders are delivered.",
+    "not_stated": "Its details don't say more about that.",
+    "contact_unknown": "{store} gives no phone number or email here.",
+    "currency": "{store} prices everything in {currency}; prices are never converted.",
+    "no_free_shipping": "{store} lists no free shipping: each shipping option has the cost "
+                        "shown.",
     "weighs": "It weighs {weight}.",
     "measures": "It measures {size}.",
     "payment_unknown": "{store} takes payment by card when you check out.",
@@ -78,7 +88,13 @@ ENGLISH: dict[str, str] = {
     "fees": "{store}: delivers to {areas}; minimum order {minimum}.",
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",
+    "in_stock_now": "It's in stock.",
+    "lasts": "It lasts {minutes} minutes.",
+    "left_counts": "Left in stock: {listing}.",
+    "count_unknown": "The store doesn't say how many are left.",
     "item_sold_out": "Sorry, {name} is sold out right now. Ask me to find something similar.",
+    "sold_out": "Sorry, {name} is sold out right now.",
+    "in_stock_instead": "In stock instead: {listing}. Say “add …” with its name to take one.",
     "ships_to_you": "It's shipped to your address.",
     "digital": "It's delivered digitally: no address needed.",
     "pickup_at": "You collect it at {store}.",
@@ -134,7 +150,11 @@ ENGLISH: dict[str, str] = {
     "next_free": "Next free times: {listing}.",
     "preorder": "It's a pre-order: it ships around {day}.",
     "subscription_terms": "It's a subscription billed {frequency}.",
-    "subscription_trial": "It's a subscription billed {frequency}, after a {trial}-day free trial.",
+    "subscription_trial": "It's a subscription billed {frequency}, after a {trial}-day free "
+                          "trial.",
+    "plan_cancel_anytime": "It can be cancelled at any time.",
+    "plan_commitment": "It has a minimum commitment of {cycles} billing cycles; it can be "
+                       "cancelled after that.",
     "your_time": "Your time: {slot}.",
     "booked_for": "{name} is booked for {slot}.",
     "billed_next": "Your subscription is billed {frequency}; the next charge is on {day}.",
@@ -158,6 +178,55 @@ ENGLISH: dict[str, str] = {
     "status.paused": "paused",
     "status.requested": "requested",
     "status.approved": "approved",
+    "stores_here": "The stores here: {names}. What are you looking for? For example “find a "
+                   "ceramic mug under $20”.",
+    "now_at": "You're now shopping at {store} ({address}); prices are in {currency}. What are "
+              "you looking for?",
+    "explain.declined_access": "I can't do that without access to your account: the connection "
+                               "was declined. Ask again whenever you want to sign in.",
+    "explain.stopped": "Stopped.",
+    "explain.too_many_lines": "{message} Check out what you have, or remove a line first.",
+    "explain.one_code": "{store} takes only one code per order, and your cart already has one.",
+    "explain.not_completed": "That order isn't completed yet: you can rate it once it has been "
+                             "delivered or collected.",
+    "explain.already_rated": "You've already rated that order. Thank you!",
+    "explain.already_tipped": "That order already has a tip. Thank you!",
+    "explain.no_tip": "Tips are for completed deliveries, restaurant orders and sessions; this "
+                      "order can't take one yet.",
+    "explain.too_late_to_cancel": "{message} You can start a return once it arrives.",
+    "explain.already_cancelled": "That order is already cancelled, and refunded.",
+    "explain.too_late_to_return": "{message} Contact {store} if something is wrong with it.",
+    "explain.not_returnable": "{message} You can return it once it has been delivered.",
+    "explain.commitment": "{message} You can pause it instead, if you like.",
+    "explain.no_subscription_there": "That order has no subscription to change.",
+    "explain.cart_changed": "Your cart changed while I was paying, so nothing was ordered and "
+                            "nothing more charged. Say “check out” again to order the cart as it "
+                            "is now.",
+    "explain.order_unknown": "I can't find that order among yours. Say “my orders” to see them.",
+    "explain.payment_failed": "The payment didn't go through, so nothing was ordered. Try "
+                              "“check out” again in a moment.",
+    "explain.only_left_one": "Sorry, only {left} of {name} is left. Ask for {left} or fewer, or "
+                             "pick something else.",
+    "explain.only_left": "Sorry, only {left} of {name} are left. Ask for {left} or fewer, or "
+                         "pick something else.",
+    "explain.not_enough": "There isn't enough of {name} in stock; try a smaller quantity.",
+    "explain.some_sold_out": "Some of those items are sold out now; remove them and try again.",
+    "explain.no_delivery_there": "{store} doesn't deliver there; it delivers to {areas}.",
+    "explain.other_countries": "other countries",
+    "explain.which_country": "I couldn't tell which country that address is in.",
+    "explain.cart_gone": "That cart is gone (it expired or was ordered). Ask me to add the item "
+                         "again.",
+    "explain.item_gone": "I can't find that item any more. Ask me to search again?",
+    "explain.cannot_now": "That can't be done now: {message}",
+    "explain.went_wrong": "Something went wrong on the store's side, so nothing changed. Try "
+                          "again, or ask me for something else.",
+    "explain.code_expired": "The code {code} has expired. Say “any discounts?” to see the "
+                            "current ones.",
+    "explain.code_minimum": "The code {code} needs a larger order. Add a little more and apply "
+                            "it again, or say “any discounts?”.",
+    "explain.code_not_yet": "The code {code} isn't valid yet.",
+    "explain.code_unknown": "{code} isn't a code {store} knows. Say “any discounts?” to see the "
+                            "codes it offers.",
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_store", "how_many", "what",

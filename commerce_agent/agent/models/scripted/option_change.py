@@ -161,6 +161,46 @@ def variant_change(item: dict[str, Any], current_id: str | None, text: str) -> s
     return _closest(values, current, fits, every) if fits else None
 
 
+def sized(item: dict[str, Any], allowed: list[choices.Choice], step: int
+          ) -> list[choices.Choice]:
+    """Of the variants allowed, those of the biggest size (`step` > 0) or the smallest; all of
+    them when the item's variants have no size."""
+    every = choices.variant_choices(item)
+    values = _values(item)
+    index = _dimension_index(item, "size", values) if values else None
+    if index is None or len(values) != len(every):
+        return allowed
+    sizes = {choice.id: size[1] for choice, row in zip(every, values, strict=True)
+             if choice in allowed and (size := measure_of(row[index]))}
+    if not sizes:
+        return allowed
+    best = max(sizes.values()) if step > 0 else min(sizes.values())
+    return [choice for choice in allowed if sizes.get(choice.id) == best]
+
+
+def sized_option(group: dict[str, Any], step: int) -> list[str]:
+    """The biggest (`step` > 0) or smallest option of a group whose options are all sizes
+    ("large" is the 16-inch pizza), or none."""
+    options = choices.option_choices(group)
+    sizes = {c.id: size[1] for c in options if (size := measure_of(c.words))}
+    if not sizes or len(sizes) != len(options):
+        return []
+    pick = max if step > 0 else min
+    return [pick(sizes, key=lambda option: sizes[option])]
+
+
+def names_a_size(item: dict[str, Any], text: str) -> bool:
+    """Whether the text asks for a bigger or smaller size of an item that has sizes."""
+    step = direction(choices.without_name(text, str(item.get("name", ""))))
+    if not step:
+        return False
+    if any(sized_option(group, step) for group in choices.groups(item)
+           if group.get("selectionType") == "single"):
+        return True
+    every = choices.variant_choices(item)
+    return bool(every) and len(sized(item, every, step)) < len(every)
+
+
 def _closest(values: list[list[str]], current: int | None, fits: list[int],
              every: list[choices.Choice]) -> str:
     """Of the variants that fit, the one that keeps most of the line's other values."""

@@ -95,3 +95,27 @@ def charges_text(cart: dict[str, Any], language: str) -> str:
 
 def listing(choices: list[Any]) -> str:
     return "; ".join(f"{n}) {choice.label}" for n, choice in enumerate(choices, 1))
+
+
+def option_question(language: str, name: str, group: str, choices_listed: str) -> str:
+    """Which option of a required group, in the shopper's language. The group's name is the
+    catalog's (English only: options are not translated), so another language's question
+    names the item and its options, not the group."""
+    if language == "en":
+        asked = say(language, "option_question", name=name, group=group.lower(),
+                    listing=choices_listed)
+    else:
+        asked = say(language, "comes_in", name=name, listing=choices_listed)
+    return f"{asked} {say(language, 'which')}"
+
+
+def sold_out_text(language: str, item: dict[str, Any],
+                  alternatives: list[dict[str, Any]]) -> str:
+    """What was asked for is sold out, named as such, with what the same search found in
+    stock offered instead (never put in its place)."""
+    if not alternatives:
+        return say(language, "item_sold_out", name=item["name"])
+    shown = "; ".join(f"{n}) {other['name']} ({money_text(other.get('price'))})"
+                      for n, other in enumerate(alternatives[:3], 1))
+    return say(language, "sold_out", name=item["name"]) + " " + say(
+        language, "in_stock_instead", listing=shown)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, option_change, words
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -17,6 +18,8 @@ from commerce_agent.agent.models.scripted.state import (
 )
 
 Decision = CallTool | list[CallTool] | str
+# Reads whose items come back in the shopper's language where their store translates them.
+_LOCALIZED = frozenset({"search_products", "get_item"})
 _POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|"
                       r"\d+|[一二三四五])\S{0,3}")
 _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
@@ -32,6 +35,8 @@ class Planner:
         self.lang = state.language
 
     def call(self, name: str, **args: Any) -> CallTool:
+        if name in _LOCALIZED and self.lang != "en":
+            args["locale"] = self.lang  # names and descriptions in the shopper's language
         return CallTool(self.tools.get(name, name), args)
 
     def has(self, name: str) -> bool:
@@ -51,8 +56,10 @@ class Planner:
         plain = words.without_sizes(plain)  # "the 30 cl kyusu": the name says "300 ml"
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
+        plain = words.without_elision(plain)  # "l'assiette", "d'encre": the noun
         kept = [word for word in re.findall(r"[\w'-]+", plain)
-                if words.stem(word.replace("'", "")) not in words.STOP]
+                if words.stem(word.replace("'", "")) not in words.STOP
+                and not words.french_verb(word)]
         return " ".join(kept)[:200]
 
     def resolve_item(self) -> dict[str, Any] | None:
@@ -77,9 +84,12 @@ class Planner:
             return focus
         known = [*state.results, *(i for k, i in state.items.items()
                                    if all(r["itemId"] != k for r in state.results))]
-        scored = [(name_score(item, wanted), item) for item in known]
+        named = self._without_options_of(focus, wanted)
+        if not named and focus is not None:
+            return focus  # "ajoutez-le, qualité cérémonie": only options of the item in view
+        scored = [(name_score(item, named), item) for item in known]
         best = max((score for score, _ in scored), default=0)
-        if best > 0 and best * 2 >= len(wanted):  # a weaker match is a new request: search
+        if best > 0 and best * 2 >= len(named):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
             if best < len(wanted) and state.done("search_products") is None and not any(
@@ -96,6 +106,16 @@ class Planner:
             return focus
         return None
 
+    def _without_options_of(self, focus: dict[str, Any] | None,
+                            wanted: frozenset[str]) -> frozenset[str]:
+        """The wanted words less those that name an option of the item in view, in any
+        language ("cérémonie" is its Ceremonial grade, not the tea ceremony workshop)."""
+        if focus is None:
+            return wanted
+        return frozenset(word for word in wanted
+                         if not english_option_words(word)
+                         and not self._names_an_option(focus, frozenset({word})))
+
     def _names_something_else(self, focus: dict[str, Any] | None) -> bool:
         """A Japanese request names a product (not "それ", not one of the focus's options)
         the item in view may not be: the catalog's names are English, so only a search can
@@ -107,11 +127,14 @@ class Planner:
                    if not _POINTER.fullmatch(part)]
         if not phrases or not words.re_japanese(frame.first):
             return False
+        if all(english_option_words(phrase) for phrase in phrases):
+            return False  # "青の12ozを1つ": an option of the item in view, in Japanese
         said = choices.said_words(frame.texts)
         return not self._names_an_option(focus, frozenset(said))
 
     def _names_an_option(self, item: dict[str, Any], wanted: frozenset[str]) -> bool:
-        return any(choices.matches(label, set(wanted)) for label in choices.option_labels(item))
+        return any(choices.matches(label, set(wanted)) for label in choices.option_labels(
+            item)) or option_change.names_a_size(item, " ".join(sorted(wanted)))
 
     def by_price(self, text: str) -> list[dict[str, Any]]:
         """The results shown, cheapest (or dearest) first when `text` asks for that and names
@@ -128,6 +151,19 @@ class Planner:
         pick = max if dearest else min
         return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)
 
+    def sold_out_asked(self) -> dict[str, Any] | None:
+        """The sold-out item this turn's search found for the request, when nothing in
+        stock fits its words as well."""
+        if self.state.sold_out and self.state.done("search_products") is not None:
+            return self.state.sold_out[0]
+        return None
+
+    def alternatives(self, item: dict[str, Any]) -> list[dict[str, Any]]:
+        """What this turn's search found in stock besides `item`, to offer in its place."""
+        if self.state.done("search_products") is None:
+            return []
+        return [other for other in self.state.results if other["itemId"] != item["itemId"]]
+
     def search_step(self, query: str) -> CallTool | None:
         """The next search call for `query` (in the store named or chosen, then everywhere
         when that store has nothing by that name), or None once the results are in."""
@@ -140,26 +176,40 @@ class Planner:
                                   **words.price_order(self.frame.first)}
         if first is None:
             store = named or state.store
-            return self.call("search_products", query=query, limit=8, **bounds,
-                             **({"storeId": store} if store else {}))
+            return self.call("search_products", query=query, limit=8, availableOnly=False,
+                             **bounds, **({"storeId": store} if store else {}))
         wanted = words.content_words(query)
-        found = any(name_score(item, wanted) > 0 for item in state.results)
+        found = any(name_score(item, wanted) > 0 for item in (*state.results, *state.sold_out))
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
-            return self.call("search_products", query=query, limit=8, **bounds)
+            return self.call("search_products", query=query, limit=8, availableOnly=False,
+                             **bounds)
         head = self._head_word(query)
+        if not found and head and any(call.args.get("query") == head for call in searches):
+            # "is the lasagna gluten free?": a question names the thing first, then asks
+            head = self._head_word(query, first=True)
         if not found and head and all(call.args.get("query") != head for call in searches):
             # "coffee cup" found only a dripper described with both words: the thing named is
             # the head noun ("cup"), searched on its own once
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
-            return self.call("search_products", query=head, limit=8, **bounds, **scope)
+            return self.call("search_products", query=head, limit=8, availableOnly=False,
+                             **bounds, **scope)
+        if not state.results and words.re_japanese(query):
+            # "きゅうす", "ノト": the same word in the other kana, or with its long vowels as
+            # the catalog writes them, searched once each
+            scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
+            for spelling in words.kana_spellings(query):
+                if all(call.args.get("query") != spelling for call in searches):
+                    return self.call("search_products", query=spelling, limit=8,
+                                     availableOnly=False, **bounds, **scope)
         return None
 
-    def _head_word(self, query: str) -> str | None:
-        """The word of an English query of several that names the thing (the last); None for
-        one word, or in French and Japanese, whose words the English names cannot show."""
+    def _head_word(self, query: str, first: bool = False) -> str | None:
+        """The word of an English query of several that names the thing (the last, or with
+        `first` the first); None for one word, or in French and Japanese, whose words the
+        English names cannot show."""
         said = [word for word in query.split() if words.content_words(word)]
-        return said[-1] if len(said) > 1 and self.lang == "en" else None
+        return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""

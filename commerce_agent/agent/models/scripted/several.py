@@ -18,9 +18,9 @@ from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import asks, cart_text
+from commerce_agent.agent.models.scripted.phrasing import asks, cart_text, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import Call, name_score
+from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_out, name_score
 
 # "both", "all of them", "les deux", "両方": every item just shown, not a product name.
 _EVERY_SHOWN = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
@@ -50,14 +50,15 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         if any(call.name == "add_to_cart" and not call.is_error for call in stretch):
             continue
         if _next_search(calls, start, query) < len(calls):
-            failed.append(part)  # served already, and the next item taken up after it
+            # served already, and the next item taken up after it
+            failed.append(_why_not(p, part, calls[start]))
             continue
         decision = acquire(planner_for(p, part, answers, stretch), then_check_out=False)
         if not isinstance(decision, str):
             return decision
         if asks(decision):
             return decision
-        failed.append(part)
+        failed.append(decision)
         if index == len(parts) - 1:
             break
         nxt = planner_for(p, parts[index + 1], (), [])
@@ -100,6 +101,15 @@ def _next_search(calls: list[Call], start: int, query: str) -> int:
                  and calls[i].args.get("query") != query), len(calls))
 
 
+def _why_not(p: Planner, part: str, search: Call) -> str:
+    """Why an item served in an earlier step is not in the cart: sold out, or not found."""
+    found = search.result.get("results", []) if isinstance(search.result, dict) else []
+    gone = in_stock_or_sold_out(list(found), str(search.args.get("query", "")))[1]
+    if gone:
+        return sold_out_text(p.lang, gone[0], [])
+    return say(p.lang, "not_found", query=p.query(part))
+
+
 def _in_cart(p: Planner, query: str) -> bool:
     """A line whose name carries every word of the item phrase ("glaze mug" is not the
     "Classic Stoneware Mug" already in the cart)."""
@@ -115,7 +125,7 @@ def _reply(p: Planner, failed: list[str]) -> str:
         item: dict[str, Any] = p.state.items.get(str(call.args.get("itemId"))) or {}
         text.append(say(p.lang, "added", quantity=call.args.get("quantity", 1),
                         name=item.get("name", ""), options=""))
-    text += [say(p.lang, "not_found", query=p.query(part)) for part in failed]
+    text += failed
     cart = p.state.open_carts()[0] if p.state.open_carts() else None
     if cart is not None:
         text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))

@@ -135,6 +135,10 @@ class Act:
     wholly_negated: bool = False
     # The person says they are only asking or looking: nothing is to be done.
     just_asking: bool = False
+    # A question under a condition ("if I order now, when will it arrive?"): the condition
+    # is supposed, never done; `main` is what is asked.
+    condition: str = ""
+    main: str = ""
 
 
 def _is_japanese(text: str) -> bool:
@@ -176,6 +180,10 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
 
 # Questions asked as statements ("I want to know if…", "je voudrais savoir…").
 _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
+                       r"\bcheck (?:if|whether)\b|\bverifie\w* si\b|"
+                       r"\b(?:tell|let) me (?:know )?(?:if|whether|what|when|where|how|which|"
+                       r"who|why)\b|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu) me dire\b|"
+                       r"\bdites-moi (?:si|quand|ou|comment|quel\w*|combien|pourquoi)\b|"
                        r"\b(?:voudrais|veux|aimerais|voulais) savoir\b|知りたい|教えてほしい")
 
 
@@ -188,6 +196,43 @@ def _question(raw: str, folded: str) -> bool:
     if _POLITE_REQUEST.search(folded):
         return False
     return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None
+
+
+# A condition heading a sentence ("if …,", "what if …", "si …", "au cas où …"), or ending it
+# ("when would it ship if I ordered today?"); in Japanese a verb in たら/れば/なら.
+_IF_HEAD = re.compile(r"^(?:(?:and|so|but|et|mais|alors) )?(?:what|et) ?(?:if|si)\b|"
+                      r"^(?:(?:and|so|but|et|mais|alors) )?(?:if|suppose|supposing|assuming|"
+                      r"in case|si|s'|au cas ou|imaginons que|supposons que)\b")
+_IF_TAIL = re.compile(r"\s(?:if|in case|si|au cas ou)\s")
+# "if" after knowing or asking is "whether": "do you know if it's in stock?" asks, supposes
+# nothing.
+_WHETHER = re.compile(r"\b(?:know|knows|wonder\w*|ask\w*|tell me|let me know|check|see|sure|"
+                      r"idea|savoir|sais|demande\w*|dire|dites-moi|verifie\w*)\s+(?:if|si)\s")
+_JA_IF = re.compile(r"(?:たら|ったら|れば|なら|場合(?:は|に)?)[、,]?")
+
+
+def conditional(text: str) -> tuple[str, str] | None:
+    """(condition, what is asked) of a conditional sentence, else None. With no main clause
+    ("what if I want to return it?") what is asked is the bare interrogative."""
+    if _is_japanese(text):
+        found = _JA_IF.search(text)
+        return (text[:found.start()], text[found.end():]) if found else None
+    folded = fold(text).strip()
+    if _WHETHER.search(folded):
+        return None
+    head = _IF_HEAD.search(folded)
+    if head:
+        opener = folded[:head.start()] + folded[head.start():head.end()]
+        rest = folded[head.end():]
+        cut = re.search(r",|\bthen\b|\balors\b", rest)
+        if cut is None:  # "what if I cancel?": the question is the condition itself
+            return rest.strip(" ?"), opener.split()[0] if opener.startswith(("what", "et")) \
+                else ""
+        return rest[:cut.start()].strip(), rest[cut.end():].strip()
+    tail = _IF_TAIL.search(folded)
+    if tail:
+        return folded[tail.end():].strip(" ?"), folded[:tail.start()].strip() + "?"
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -213,6 +258,9 @@ def read_act(raw: str) -> Act:
     if negated and _assent_only(fold(kept)):
         return Act("confirmation", kept, negated)
     if _question(kept, fold(kept).strip()):
+        split = conditional(kept)
+        if split is not None:
+            return Act("question", kept, negated, condition=split[0], main=split[1])
         return Act("question", kept, negated)
     if not negated and _NEGATION.search(folded):
         return Act("statement", kept, wholly_negated=True)

@@ -13,9 +13,16 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import detect_language
+from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
-from commerce_agent.agent.models.scripted import choices, option_change, phrasing, words
+from commerce_agent.agent.models.scripted import (
+    choices,
+    line_options,
+    option_change,
+    phrasing,
+    words,
+)
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -64,6 +71,21 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
+def in_stock_or_sold_out(found: list[dict[str, Any]], query: str
+                         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(in stock, sold out) of a search's results: the in-stock ones that fit the words, and
+    the sold-out ones that fit them better than anything in stock (then every in-stock item
+    the search found is an alternative)."""
+    fitting = relevant(found, query)
+    in_stock = [item for item in fitting if item.get("available") is not False]
+    wanted = words.content_words(query)
+    best = max((name_score(item, wanted) for item in in_stock), default=0)
+    gone = [item for item in fitting if item.get("available") is False and (
+        not in_stock or name_score(item, wanted) > best)]
+    shown = [item for item in (found if gone else fitting) if item.get("available") is not False]
+    return shown, gone
+
+
 def said_words(text: str) -> frozenset[str]:
     """The product words of what the shopper said, in any of their languages."""
     return words.content_words(text) | frozenset(words.japanese_query(text).split())
@@ -90,6 +112,9 @@ def price_of(item: dict[str, Any]) -> float:
 @dataclass
 class State:
     results: list[dict[str, Any]] = field(default_factory=list)
+    # What the latest search was asked for when only sold-out items fit it: named as sold
+    # out, never swapped for an in-stock item that fits the words less.
+    sold_out: list[dict[str, Any]] = field(default_factory=list)
     # The results shown when the person last spoke: "both", "all of them" point at these even
     # after this turn's own searches replaced `results`.
     shown: list[dict[str, Any]] = field(default_factory=list)
@@ -156,6 +181,27 @@ class State:
 
     # -- folding --------------------------------------------------------------------------
 
+    def _found(self, args: dict[str, Any], found: list[dict[str, Any]]) -> None:
+        """A search's results: the in-stock items that fit the words, and the sold-out ones
+        that fit them better than anything in stock (then the in-stock items the search found
+        are the alternatives shown)."""
+        query = str(args.get("query", ""))
+        currency = words.price_currency(self.frame.first) if self.frame else None
+        if currency and args.get("maxPrice", args.get("minPrice")) is not None:
+            # "under €15" across stores: a limit in euros says nothing of dollar prices.
+            found = [item for item in found
+                     if (item.get("price") or {}).get("currency") == currency]
+        self.results, self.sold_out = in_stock_or_sold_out(found, query)
+        if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
+            self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
+        for item in (*self.sold_out, *self.results):
+            self.items.setdefault(item["itemId"], item)
+        shown = self.sold_out or self.results
+        if shown:
+            first = str(shown[0]["itemId"])
+            self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
+            self.focus = first
+
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
@@ -165,21 +211,7 @@ class State:
         if not isinstance(result, dict):
             return
         if name == "search_products":
-            self.results = relevant(list(result.get("results", [])), str(args.get("query", "")))
-            currency = words.price_currency(self.frame.first) if self.frame else None
-            if currency and args.get("maxPrice", args.get("minPrice")) is not None:
-                # "under €15" across stores: a limit in euros says nothing of dollar prices.
-                self.results = [item for item in self.results
-                                if (item.get("price") or {}).get("currency") == currency]
-            if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
-                self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
-            for item in self.results:
-                self.items.setdefault(item["itemId"], item)
-            if self.results:
-                first = str(self.results[0]["itemId"])
-                self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(
-                    str(args.get("query", "")))
-            self.focus = self.results[0]["itemId"] if self.results else self.focus
+            self._found(args, list(result.get("results", [])))
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
@@ -204,7 +236,18 @@ class State:
             if self.frame is not None and self.frame.intent == "switch":
                 self.store = str(result["storeId"])
 
+    def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
+        """A cart or order whose lines bear the names the shopper's reads gave their items (in
+        French or Japanese where the store translates them; carts and orders are as written)."""
+        if self.language == "en" or not container.get("items"):
+            return container
+        renamed = [{**line, "name": self.items[str(line.get("itemId"))]["name"]}
+                   if self.items.get(str(line.get("itemId")), {}).get("name") else line
+                   for line in container["items"]]
+        return {**container, "items": renamed}
+
     def _cart(self, name: str, args: dict[str, Any], cart: dict[str, Any]) -> None:
+        cart = self._named_as_read(cart)
         store = str(cart.get("storeId"))
         self.carts[store] = cart
         if cart.get("storeName"):
@@ -232,6 +275,7 @@ class State:
                 del self.carts[store]
 
     def _order(self, order: dict[str, Any]) -> None:
+        order = self._named_as_read(order)
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
@@ -240,6 +284,10 @@ class State:
         kind, text = understand(raw)
         if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and self._edits_extras(raw):
+            # "no olives after all", "add a gift box too": the line's extras, read with their
+            # negations
+            kind, text = "quantity", raw
         elif kind in ("quantity", "switch") and self._names_another_product(text):
             kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
@@ -253,8 +301,11 @@ class State:
             return
         if pending is not None and kind == "yes":
             # Assent answers the open question and adds no words of its own ("yep, go for it"
-            # names no product): the frame records a plain "yes".
-            self.frame = pending.answered("yes")
+            # names no product): the frame records a plain "yes"; assent that names an option
+            # ("ok the cobalt blue 12 oz then") is that answer.
+            named = bool(re.search(r"\d", text) or english_option_words(text)
+                         or words.content_words(text))
+            self.frame = pending.answered(text if named else "yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
                 # "I'd rather have the blue one" answering "which one?" before anything is in
@@ -272,6 +323,22 @@ class State:
         if given is not None and (kind in ("other", "checkout") or "deliver" in words.fold(text)
                                   or "ship" in words.fold(text) or "send" in words.fold(text)):
             self.address = given
+
+    def _edits_extras(self, text: str) -> bool:
+        """Whether `text` adds or takes away an extra of a cart line's item and names nothing
+        else: "add mushrooms to the pizza", "remove the gift box", "hold the egg" (not "remove
+        the mug", a line, nor "what toppings are there?", a question)."""
+        if read_act(text).kind == "question":
+            return False
+        lines = sorted((line for cart in self.carts.values() for line in cart.get("items", [])),
+                       key=lambda line: line["cartItemId"] != self.last_line)
+        for line in lines:
+            item = self.items.get(str(line["itemId"]))
+            if item is not None and line_options.edit(item, line, text) is not None and \
+                    line_options.names_nothing_else(item, text, option_change.CHANGE_WORDS) \
+                    and not line_options.asks_for_another(item, text):
+                return True
+        return False
 
     def _changes_the_line(self, text: str) -> bool:
         """Whether `text` moves the last cart line to another of its item's options and names
@@ -328,7 +395,9 @@ def _answers(text: str) -> bool:
     "2", "Monday at 7", an address), unlike "hello"."""
     return bool(words.content_words(text) or words.ordinal(text) is not None
                 or words.quantity(text) is not None or re.search(r"\d", text)
-                or choices.when_named((text,)).named())
+                or choices.when_named((text,)).named()
+                # "お点前用の大きいほう": option words and sizes in any language
+                or english_option_words(text) or option_change.direction(text) != 0)
 
 
 _PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*")
@@ -350,7 +419,7 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell
     (once an earlier message `settled` it)."""
     common = _PROPER_NAME.sub(" ", raw)
-    found = detect_language(common, previous)
+    found = reply_language(common, previous if settled else None)
     if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):
         return previous  # a short or mixed message keeps the conversation's language

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.models.scripted import normalized
 
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
@@ -30,7 +31,9 @@ make remove where check out apply code discount deal offer come doe second third
 number two three four five six seven eight nine ten twelve dozen couple pair cancel rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
-instead rather prefer oh well hmm sell sold morning afternoon evening tonight weekend am pm monday
+instead rather prefer oh well hmm sell sold toppings topping options option extras extra
+addons addon ons
+choices choice variants variant morning afternoon evening tonight weekend am pm monday
 tuesday wednesday thursday friday saturday sunday january february march april may june july
 august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
 delivery deliver
@@ -47,8 +50,27 @@ said meant dit jen prend prends prenez prendre prenons retirez retire retirer en
 enlever supprimez
 supprime supprimer donnez donne donner voulais aimerais faut maintenant finalement plutot
 deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
+quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
+toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
+# French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
+# what is meant.
+_ELISION = re.compile(r"\b(?:[ldjmtsnc]|qu|jusqu|lorsqu|puisqu)'(?=\w)")
+# A French verb of wanting, taking or selling in any person and tense ("prendrai",
+# "voudrions", "vendez"), folded: it says what to do, never which product.
+_FRENCH_VERB = re.compile(r"(?:prend|prenn?|voudr|voul|aim|aimer|souhait|souhaiter|achet|achete|"
+                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher)"
+                          r"(?:e|es|ent|ez|er|ons|ais|ait|aient|ai|as|a|ions|iez|re|s|z|"
+                          r"ra|ras|rai|rez|rons|ront|rais|rait|rions|riez)?")
+
+
+def without_elision(text: str) -> str:
+    return _ELISION.sub(" ", text)
+
+
+def french_verb(word: str) -> bool:
+    return _FRENCH_VERB.fullmatch(fold(word)) is not None
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
          r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|in\b|\"|''|seats?|stars?|"
          r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
@@ -99,7 +121,7 @@ def content_words(text: str) -> frozenset[str]:
 
 def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
-    text = re.sub(r"\b\d{1,2}[:.]\d{2}\b", " ", text)
+    text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
     text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
@@ -154,10 +176,14 @@ def quantity(text: str) -> int | None:
     The normalize stage reads the count; the local reader below fills what it leaves unsaid
     ("make it one", "both", "ひとつ", "a few") unless its numbers were a price, a time or an
     address, and vetoes a count that is a seat or party size."""
+    text = re.sub(r"\b\d{1,2}\s*o'?\s?clock\b", " ", text, flags=re.IGNORECASE)  # a time
     theirs = normalized.count(text)
     if theirs is not None:
         return theirs
     mine = _local_quantity(text)
+    if mine is not None and normalized.reading(text).measures:
+        # "la 16 pouces", "16インチで": the numbers were sizes; only words may still count
+        mine = _local_quantity(normalized.reading(text).rest)
     if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
         return None
     return mine
@@ -280,8 +306,12 @@ _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商�
                         r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|"
                         r"ありがとう|ね$|よ$)")
 # Numbers with their counter or unit; a kanji numeral only with one (八女 is a place).
-_JA_MEASURE = re.compile(r"\d+\s*(?:つ|個|冊|枚|本|杯|点|箱|袋|ml|g|cm|円|グラム|ミリ)?|"
-                         r"[一二三四五六七八九十]+(?:つ|個|冊|枚|本|杯|点|箱|袋)")
+_UNIT_SPELLINGS = "|".join(sorted((re.escape(spelling) for _, spellings in UNITS.values()
+                                   for spelling in spellings if spelling.isalpha()),
+                                  key=len, reverse=True))
+_JA_MEASURE = re.compile(rf"\d+(?:\.\d+)?\s*(?:{_UNIT_SPELLINGS}|{_COUNTER}|パック|円)?|"
+                         rf"[一二三四五六七八九十百]+(?:{_COUNTER}|パック)|"
+                         rf"(?:ひと|ふた|みっ|よっ|いつ|むっ|なな|やっ|ここの)つ")
 
 
 _JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|しました|ますか|ます|"
@@ -297,8 +327,37 @@ def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
-    phrases = [part for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
-    return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases)
+    phrases = [_JA_PREDICATE_TAIL.sub("", part) for part in _JA_PARTICLES.split(plain)
+               if part and not _JA_FILLER.match(part)]
+    return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
+
+
+# What a phrase says of its noun when no particle sets them apart ("茶筅ありますか",
+# "急須ほしい", "ノートください"): the predicate, never part of a product's name.
+_JA_PREDICATE_TAIL = re.compile(r"(?:あり|ある|ない|なし|欲しい|ほしい|ください|下さい|お願い|"
+                                r"見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい)+$")
+
+
+def names_a_thing(text: str) -> bool:
+    """Whether the words name something to buy: a content word, or a Japanese noun phrase."""
+    if content_words(text):
+        return True
+    return re_japanese(text) and bool(japanese_query(text).strip())
+
+
+# Hiragana and katakana hold the same sounds 0x60 code points apart (きゅうす, キュウス).
+_HIRAGANA = "".join(chr(code) for code in range(0x3041, 0x3097))
+_KATAKANA = "".join(chr(code + 0x60) for code in range(0x3041, 0x3097))
+_TO_KATAKANA = str.maketrans(_HIRAGANA, _KATAKANA)
+_TO_HIRAGANA = str.maketrans(_KATAKANA, _HIRAGANA)
+
+
+def kana_spellings(text: str) -> list[str]:
+    """Other ways to write a Japanese query: in katakana, in hiragana, and without long-vowel
+    marks (ティーポット, ティポット), each different from `text`."""
+    spellings = [text.translate(_TO_KATAKANA), text.translate(_TO_HIRAGANA),
+                 text.replace("ー", "")]
+    return list(dict.fromkeys(spelling for spelling in spellings if spelling != text))
 
 
 # The polite prefix of a noun (お茶, お皿, ご飯): the noun is what names the product.
@@ -349,6 +408,11 @@ _NEXT_ITEM = re.compile(
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+# A piece that starts with a size or a seat count is an option of the item before it ("a
+# margherita, 16 inch, with mushrooms"; "the font licence, 5 seats, with web fonts").
+_OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
+                           r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
+                           r"pouces?)(?![a-z])")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -362,7 +426,8 @@ def item_phrases(text: str) -> tuple[str, ...]:
         return tuple(phrases) if len(phrases) > 1 else (text,)
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
-        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)):
+        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)
+                      or _OPTION_FIRST.match(piece)):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
         else:

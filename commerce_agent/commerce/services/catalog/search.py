@@ -16,20 +16,27 @@ from commerce_agent.commerce import pagination
 from commerce_agent.commerce.search import terms as search_terms
 from commerce_agent.commerce.services.catalog.storefront import group_rows, render_item
 from commerce_agent.commerce.storage import search as storage
-from commerce_agent.db import Database
+from commerce_agent.db import Database, Row
 from commerce_agent.errors import validation_error
 
 SORTS = {"relevance", "price_asc", "price_desc", "name_asc", "name_desc"}
 FULFILLMENT_TYPES = {"physical", "digital", "pickup", "hybrid"}
+FIRST_PAGE = pagination.Page(20)
 
 
 @dataclass(frozen=True)
 class Found:
-    """One page of results, and how many there are in all (None: more than the count cap)."""
+    """One page of results, how many there are in all (None: not known from this page), and
+    the page's `pagination` object."""
 
     items: list[dict[str, Any]]
     total: int | None
-    more: bool  # whether results follow the page
+    pagination: dict[str, Any]
+
+
+def cursor_key(db: Database) -> tuple[type, ...]:
+    """The types of a search cursor's key: (tier, the item's key in the index, position)."""
+    return (int, str if db.dialect == "postgresql" else int, int)
 
 
 async def _resolve(db: Database, word: str) -> list[tuple[str, bool]] | None:
@@ -75,41 +82,85 @@ def _validate(sort: str, fulfillment_type: str | None) -> None:
 async def search(db: Database, query: str, *, store_id: str | None, sort: str,
                  min_price: Decimal | None, max_price: Decimal | None,
                  fulfillment_type: str | None, available_only: bool,
-                 locale: str | None, currency: str | None = None, limit: int = 20,
-                 offset: int = 0) -> Found:
+                 locale: str | None, currency: str | None = None,
+                 page: pagination.Page = FIRST_PAGE) -> Found:
     """One page of matching items; `currency` keeps only items priced in it (prices are never
     converted).
 
     Of the items passing the filters, only those matching the most query terms come back
-    (all of them when any item has all), ranked by bm25. Matching, filtering, ranking and
-    cutting happen in the database: only the page's items are read and rendered. One term by
-    relevance on SQLite is read in rank order out of the index itself, which stops at the page;
-    its total is then counted up to pagination.COUNT_CAP (null past it), as a browse's is."""
+    (all of them when any item has all). Matching, filtering, ranking and cutting happen in the
+    database: only the page's items are read and rendered. One term by relevance is read out of
+    the index a page at a time, name matches first, each page ranked by bm25 (or ts_rank) among
+    its own items, with key cursors (docs/decisions.md, "Search reads a page, not every
+    match"); several terms, or another order, rank every match, with offset cursors."""
     _validate(sort, fulfillment_type)
     words = search_terms.terms_of(query)
     found = [term for term in [await _resolve(db, word) for word in words] if term]
     if words and not found:
-        return Found([], 0, False)
+        return Found([], 0, pagination.pagination(page, 0, False))
     filters = storage.Filters(store_id, currency, fulfillment_type, min_price, max_price,
                               available_only)
+    if found and storage.pages_by_key(db, found, sort):
+        return await _keyed(db, found, words, filters, page, locale)
+    offset = page.offset
+    if page.key is not None:  # a key cursor of one term, for a query that now has more
+        offset = page.key[-1] + 1 if not page.backward else max(page.key[-1] - page.limit, 0)
+    at = pagination.Page(page.limit, offset=offset)
     total: int | None
-    if found and storage.ranks_in_index(db, found, sort):
-        ranked = await storage.indexed_page(db, found[0], filters, limit + 1, offset)
-        total = offset + len(ranked) if ranked and len(ranked) <= limit else \
-            pagination.total_count(await storage.count_indexed(
-                db, found[0], filters, pagination.COUNT_CAP + 1))
-    elif found:
-        ranked = await storage.ranked_page(db, found, filters, sort, limit + 1, offset)
+    if found:
+        ranked = await storage.ranked_page(db, found, filters, sort, page.limit + 1, offset)
         if not ranked and offset:  # past the end: count what there is
             first = await storage.ranked_page(db, found, filters, sort, 1, 0)
         else:
             first = ranked
         total = int(first[0]["total"]) if first else 0
     else:
-        ranked = await storage.browse_page(db, filters, sort, limit + 1, offset)
+        ranked = await storage.browse_page(db, filters, sort, page.limit + 1, offset)
         total = pagination.total_count(
             await storage.count_browsed(db, filters, pagination.COUNT_CAP + 1))
-    ranks = {row["id"]: float(row["rank"]) for row in ranked[:limit]}
+    items = await _render(db, ranked[:page.limit], found, words, sort, locale)
+    return Found(items, total, pagination.pagination(at, total, len(ranked) > page.limit))
+
+
+async def _keyed(db: Database, found: list[list[tuple[str, bool]]], words: list[str],
+                 filters: storage.Filters, page: pagination.Page, locale: str | None) -> Found:
+    """A page of one term read in (tier, key) order: after or before a key cursor's row, or
+    from the start (an offset cursor of before is served once by reading up to it)."""
+    if page.key is not None:
+        tier, key, position = page.key
+        # A key the index could not hold: a rowid past 64 bits, a text with a NUL.
+        held = 0 <= key < 2**63 if isinstance(key, int) else "\x00" not in key
+        if tier not in storage.TIERS or position < 0 or not held:
+            raise validation_error("cursor", "is not a cursor this server issued",
+                                   list(page.key))
+        rows = await storage.keyed_page(db, found[0], filters, (tier, key), page.backward,
+                                        page.limit + 1)
+        start = position - 1 if page.backward else position + 1
+    else:
+        # The first read goes on to the count cap, so that a first page's totalCount is known
+        # as a browse's is (null past the cap) at a cost bounded by the cap.
+        read = await storage.keyed_page(db, found[0], filters, None, False,
+                                        max(page.offset + page.limit, pagination.COUNT_CAP) + 1)
+        rows, start = read[page.offset:page.offset + page.limit + 1], page.offset
+    # Each row's place in the whole list: cursors carry it, so that the last page knows the
+    # total without counting.
+    step = -1 if page.backward else 1
+    placed = [(row, max(start + step * index, 0)) for index, row in enumerate(rows)]
+    if page.key is None:
+        total = pagination.total_count(len(read))
+    else:
+        total = None if page.backward or len(rows) > page.limit else start + len(rows)
+    kept, info = pagination.keyed(page, placed, lambda entry: (
+        entry[0]["tier"], entry[0]["key"], entry[1]), total)
+    # Name matches first, then each page's own rows by rank.
+    ranked = sorted((row for row, _ in kept), key=lambda row: (row["tier"], row["rank"]))
+    return Found(await _render(db, ranked, found, words, "relevance", locale), total, info)
+
+
+async def _render(db: Database, ranked: list[Row], found: list[list[tuple[str, bool]]],
+                  words: list[str], sort: str, locale: str | None) -> list[dict[str, Any]]:
+    """The page's items in `ranked`'s order, rendered, each with its relevance."""
+    ranks = {row["id"]: float(row["rank"]) for row in ranked}
     rows = await storage.items_of_page(db, list(ranks))
     items = group_rows(rows)
     translations = {row["id"]: row["translations"] for row in rows}
@@ -131,4 +182,4 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
         rendered.update({"storeId": item.store_id, "catalogId": item.catalog_id,
                          "relevance": round(-rank, 4) if found else 1})
         results.append(rendered)
-    return Found(results, total, len(ranked) > limit)
+    return results

@@ -85,7 +85,9 @@ class MailSender:
         try:
             await aiosmtplib.send(message(row, self.sender), **self.target.options())
         except (TimeoutError, aiosmtplib.SMTPException, OSError) as error:
-            reason = f"{type(error).__name__}: {error}"[:500]
+            # A timeout has no text: "TimeoutError", not "TimeoutError: " (as webhooks).
+            reason = (f"{type(error).__name__}: {error}" if str(error)
+                      else type(error).__name__)[:500]
             log.warning("mail %s to %r not sent (attempt %d): %s", row["id"], self.target,
                         attempt, reason)
             outcome["error"] = reason

@@ -44,6 +44,7 @@ from commerce_agent.commerce.services.webhooks.subscriptions import (
 )
 from commerce_agent.commerce.storage import webhooks as storage
 from commerce_agent.db import Database, Transaction
+from commerce_agent.tls import client_context
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 0.5
@@ -311,6 +312,7 @@ async def webhook_sender_worker(app: Starlette) -> AsyncIterator[None]:
     limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
     # trust_env=False: proxy variables of the server's environment must not reroute webhooks.
     async with httpx.AsyncClient(follow_redirects=False, limits=limits, trust_env=False,
+                                 verify=client_context(trust_env=False),
                                  timeout=settings.webhook_timeout_seconds) as client:
         sender = Sender(app.state.db, client, retry_base=settings.webhook_retry_base_seconds,
                         timeout=settings.webhook_timeout_seconds)

@@ -1,0 +1,153 @@
+"""Slots of an edit to a cart line's extras: "add mushrooms to the pizza", "remove the gift
+box", "actually no prosciutto", "hold the egg", "throw in the film presets", "sans emballage",
+"玉ねぎ抜き".
+
+The extras are what a line may hold several of: the options of a multiple-choice
+customization group (toppings, proteins, formats) and the item's add-ons. Each clause of the
+message ("add mushrooms but no olives") either adds what it names or, when it says to remove,
+drop or go without, takes it away; a clause that says neither carries on the one before.
+Single-choice groups (size, crust, seats) are `cart_edits.other_options`'s: a change of one is
+a swap, never an addition.
+
+Pure functions of the item (as `get_item` shows it), the line and the text.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS
+
+# Saying to take an extra away, in the three languages.
+_TAKE_AWAY = re.compile(
+    r"\b(?:remove|drop|delete|minus|skip|hold|without|no|not|nix|lose|ditch|cancel|"
+    r"take\b.{0,30}\b(?:off|out|away)|get rid of|leave\b.{0,30}\b(?:off|out)|forget|"
+    r"sans|pas de|pas d'|enleve[rz]?|retire[rz]?|supprime[rz]?|"
+    r"don'?t (?:want|need|add)|no more)\b|"
+    r"なし|無し|抜き|抜いて|いらない|要らない|不要|外して")
+# Saying to add one, which ends a run of removals ("no olives, add nduja").
+_PUT_ON = re.compile(r"\b(?:add|with|plus|extra|throw in|include|put|also|and some|"
+                     r"ajoute[rz]?|avec|en plus)\b|追加|付けて|つけて|入れて")
+_CLAUSE = re.compile(r"[,;.!?、。]|\b(?:but|instead|however|mais|plutot)\b")
+# Words an edit uses besides the extra's own: they name no product.
+EDIT_WORDS = frozenset("""
+remove drop delete minus skip hold without nix lose ditch take off out away leave forget
+extra extras add also too plus throw include put please side sides instead actually
+sans enlever enlevez retirer retirez supprimer supprimez avec aussi
+""".split())
+# Words too common in extras' names to tell one from another on their own.
+_GENERIC = frozenset({"extra", "side", "pack", "year", "on", "the", "add", "hot"})
+
+
+def extras(item: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(group id or "", option or add-on id, name) of every extra the item offers."""
+    found = [(str(group["id"]), choice.id, choice.words) for group in choices.groups(item)
+             if group.get("selectionType") != "single"
+             for choice in choices.option_choices(group)]
+    found += [("", str(addon["id"]), str(addon.get("name", "")))
+              for addon in choices.meta(item, PRODUCT_ADDONS).get("items", [])]
+    return found
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(words.stem(word) for word in words.content_words(name)
+                     if word not in _GENERIC and len(word) > 2)
+
+
+@lru_cache(maxsize=1024)
+def _corrected(text: str, vocabulary: frozenset[str]) -> str:
+    return correct_words(text, vocabulary, frozenset())
+
+
+def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
+    """(extra id, wanted) for each extra of the item the text names, in the text's order of
+    clauses: wanted is False when its clause takes it away."""
+    every = extras(item)
+    vocabulary = frozenset(word for _, _, name in every for word in words.words(name)
+                           if len(word) > 3 and word.isalpha())
+    own = {words.stem(word) for word in words.content_words(str(item.get("name", "")))}
+    names = {extra_id: mine for _, extra_id, name in every
+             if (mine := _name_words(name) - own)}
+    shared = {word: sum(word in mine for mine in names.values())
+              for mine in names.values() for word in mine}
+    found: list[tuple[str, bool]] = []
+    wanted = True
+    for clause in _CLAUSE.split(words.fold(text)):
+        if not clause.strip():
+            continue
+        if _TAKE_AWAY.search(clause):
+            wanted = False
+        elif _PUT_ON.search(clause):
+            wanted = True
+        said = {words.stem(word) for word in words.words(_corrected(clause, vocabulary))}
+        said |= {words.stem(word) for word in english_option_words(clause)}
+        for extra_id, mine in names.items():
+            hits = {word for word in mine if any(_same(word, other) for other in said)}
+            # half its words, or one that no other extra of the item has ("egg" is the
+            # soft-boiled egg, "wrapping" the furoshiki gift wrap)
+            if hits and (len(hits) * 2 >= len(mine) or any(shared[word] == 1 for word in hits)):
+                found.append((extra_id, wanted))
+    return found
+
+
+def _same(word: str, said: str) -> bool:
+    """A word of an extra's name as said, or said longer ("wrap", "wrapping")."""
+    return said == word or (len(word) >= 4 and said.startswith(word))
+
+
+def edit(item: dict[str, Any], line: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """{"customizations", "addOnIds"} of the line once the text's additions and removals are
+    made, or None when it names no extra or changes nothing."""
+    said = named(item, text)
+    if not said:
+        return None
+    groups = {extra_id: group for group, extra_id, _ in extras(item)}
+    customizations = {key: (list(value) if isinstance(value, list) else value)
+                      for key, value in (line.get("customizations") or {}).items()}
+    addons = [str(addon) for addon in line.get("addOnIds") or []]
+    for extra_id, wanted in said:
+        group = groups.get(extra_id, "")
+        chosen = addons if not group else customizations.setdefault(group, [])
+        if wanted and extra_id not in chosen:
+            chosen.append(extra_id)
+        elif not wanted and extra_id in chosen:
+            chosen.remove(extra_id)
+    customizations = {key: value for key, value in customizations.items() if value != []}
+    if customizations == (line.get("customizations") or {}) and addons == list(
+            line.get("addOnIds") or []):
+        return None
+    return {"customizations": customizations, "addOnIds": addons}
+
+
+def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) -> bool:
+    """Whether the text's product words are all the item's extras' or name's (or `also`):
+    "remove the gift box" is about the mug's add-on, "remove the mug and the plate" is not."""
+    mine = {words.stem(word) for _, _, name in extras(item) for word in words.words(name)}
+    mine |= {words.stem(word) for word in words.content_words(str(item.get("name", "")))}
+    folded = words.fold(text)
+    vocabulary = frozenset(word for _, _, name in extras(item) for word in words.words(name)
+                           if len(word) > 3 and word.isalpha())
+    rest = {words.stem(word) for word in words.content_words(_corrected(folded, vocabulary))
+            if word not in EDIT_WORDS and word not in also}
+    left = rest - {words.stem(word) for word in also}
+    # a word of the extra's name, said longer or in French or Japanese ("jambon": prosciutto)
+    return not [word for word in left if not any(_same(own, said) for own in mine for said in (
+        word, *map(words.stem, english_option_words(word))))]
+
+
+def asks_for_another(item: dict[str, Any], text: str) -> bool:
+    """Whether the text counts the item itself ("add a margherita with mushrooms", "two more
+    caesars with egg"): a new line, not an edit of the one in the cart ("add mushrooms to the
+    margherita")."""
+    named = "|".join(sorted(map(re.escape, words.content_words(str(item.get("name", "")))),
+                            key=len, reverse=True))
+    if not named:
+        return False
+    count = r"a|an|another|one|two|three|four|five|six|\d+|un|une|deux|trois"
+    return re.search(rf"\b(?:{count})\s+(?:[\w'-]+\s+){{0,2}}(?:{named})", words.fold(text)) \
+        is not None
