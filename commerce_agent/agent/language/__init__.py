@@ -21,6 +21,7 @@ Public API (stable; later stages import only these names from this package):
 - `fold_numbers(text, language) -> str`: number and quantity words as digits, case kept.
 - `fold_name(text)`, `similarity(a, b) -> float` (0-100), `mentions(text, name) -> bool`,
   `best_matches(query, names, cutoff=80, limit=5)`: typo-tolerant name matching.
+- `find_swap(folded) -> Swap | None`: what goes and what comes in "swap the mug for the bowl".
 - `warm_up(languages=("en", "fr", "ja"))`: load every library now (dateparser takes most of a
   second on its first day word); for a server that would rather pay at start than on a turn.
 
@@ -37,9 +38,10 @@ from commerce_agent.agent.language.numbers import Count, fold_numbers
 from commerce_agent.agent.language.ordinals import Ordinal
 from commerce_agent.agent.language.prices import PriceBound
 from commerce_agent.agent.language.reading import Reading, read, warm_up
+from commerce_agent.agent.language.swaps import Swap, find_swap
 
 __all__ = [
-    "LANGUAGES", "Address", "Count", "Measure", "Ordinal", "PriceBound", "Reading", "Size", "When",
-    "best_matches", "detect_language", "fold_name", "fold_numbers", "mentions", "read",
-    "reply_language", "similarity", "warm_up",
+    "LANGUAGES", "Address", "Count", "Measure", "Ordinal", "PriceBound", "Reading", "Size", "Swap",
+    "When", "best_matches", "detect_language", "find_swap", "fold_name", "fold_numbers",
+    "mentions", "read", "reply_language", "similarity", "warm_up",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words
@@ -19,6 +20,8 @@ from commerce_agent.operations.base import money_text
 _REASON = "Requested by the customer"
 # Words about orders that name no item ("注文", "commande").
 _ORDER_WORDS = frozenset({"注文", "キャンセル", "返品", "状況", "commande", "order"})
+_ORDER_NOUN = re.compile(r"\b(?:orders?|commandes?|purchases?|achats?)\b|注文")
+_OLDEST = re.compile(r"\b(?:oldest|earliest|plus ancienne?|premiere)\b|一番古い|最も古い")
 
 
 def order_meant(p: Planner, wanted: str | None = None) -> str | None:
@@ -43,16 +46,35 @@ def order_meant(p: Planner, wanted: str | None = None) -> str | None:
             return 2 * lines + len(asked & store)
         best = max(score(order) for order in orders)
         if best > 0:
-            return str(next(order for order in reversed(orders)
-                            if score(order) == best)["orderId"])
+            orders = [order for order in orders if score(order) == best]
+    position = order_position(p)
+    if orders and position is not None and -len(orders) <= position < len(orders):
+        return str(orders[position]["orderId"])  # "my first order", "the second order"
     if orders:
         return str(orders[-1]["orderId"])
     return None if wanted == "subscription" else state.last_order
 
 
+def order_position(p: Planner) -> int | None:
+    """Which of the orders (oldest first) the words place: "my first order" (0), "the
+    second order" (1), "my oldest order" (0), "my last order" (-1); None when they say none."""
+    for text in reversed(p.frame.texts):
+        folded = words.fold(text)
+        if not _ORDER_NOUN.search(folded):
+            continue  # "return the first one" picks an item, not an order
+        if _OLDEST.search(folded):
+            return 0
+        position = words.ordinal(text)
+        if position is not None:
+            return position
+    return None
+
+
 def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
-    """List the orders first when the conversation knows none (of that kind)."""
-    if order_meant(p, wanted) is None and p.state.done("list_orders") is None:
+    """List the orders first when the conversation knows none (of that kind), or when the
+    words place the order among all of them ("my first order")."""
+    if p.state.done("list_orders") is None and (
+            order_meant(p, wanted) is None or order_position(p) not in (None, -1)):
         return p.call("list_orders")
     return None
 

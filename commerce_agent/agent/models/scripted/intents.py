@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
@@ -39,6 +40,14 @@ _CHECKS: list[tuple[str, str]] = [
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
+    # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
+    ("reorder", r"\bsame again\b|\bsame (?:order |thing )?as (?:last time|before)\b|"
+                r"\bre-?order\b|\b(?:order|buy|get) (?:it|that|them|those|this|the same"
+                r"(?: thing| order)?|my last order) again\b|"
+                r"\b(?:the same|la meme) (?:order|commande) (?:again|encore)\b|"
+                r"\bla meme chose\b|\b(?:re)?commander (?:la meme|a nouveau|encore)\b|"
+                r"\bpareil(?:le)? que la derniere fois\b|"
+                r"同じもの|同じ(?:の|注文).{0,6}(?:もう一度|もう一回|また)|もう一度注文|再注文"),
     # How to reach a store and what money it prices in: its own details, never a product
     # ("émail" is a glaze: "le mug émail" names a product, not an e-mail address).
     ("contact", r"\b(?:contact(?: details| info\w*)?|get in touch|reach (?:you|them|the (?:shop|"
@@ -206,6 +215,9 @@ _CHECKS: list[tuple[str, str]] = [
 ]
 _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
                              r"stuff|purchase|things)s?\b|\bmy (?:order|package|parcel)s?\b|"
+                             # "the plate order", "that trattoria order": an order by its item
+                             r"\b(?:the|that|this)(?:\s+[\w'-]+){1,3}?\s+(?:order|package|"
+                             r"parcel)\b|"
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
@@ -270,6 +282,9 @@ _NOT_TYPOS = frozenset("""
 were older chance charge couples police remote states statue trace passe papier cancer
 trailing offered planter
 """.split())
+# Intents a replacement ("swap the mug for the bowl", "le bol au lieu de la tasse") may be read
+# as by the keyword table: the replace stage tells a product from an option of the line.
+_MAY_REPLACE = ("quantity", "switch", "remove", "add", "other", "search")
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -399,6 +414,8 @@ def understand(raw: str) -> tuple[str, str]:
             return ("search" if words.content_words(act.text) else "other"), act.text
     if act.wholly_negated and kind != "remove":
         return "no", act.text  # "don't add it", "I don't need that"
+    if kind in _MAY_REPLACE and find_swap(words.fold(act.text)) is not None:
+        return "replace", act.text  # "swap the mug for the bowl": one line for another
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
@@ -439,6 +456,9 @@ def understand(raw: str) -> tuple[str, str]:
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
         return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
+    if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
+            words.content_words(act.text) or words.re_japanese(act.text)):
+        return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
     if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
             words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?"

@@ -92,6 +92,10 @@ class Planner:
         if best > 0 and best * 2 >= len(named):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
+            if best < len(wanted) and state.done("search_products") is None and not any(
+                    self._names_an_option(item, wanted - words.content_words(str(item["name"])))
+                    for item in top):
+                return None  # "a classic mug" with the glaze mug in view: a search tells
             if focus is not None and any(i["itemId"] == focus["itemId"] for i in top):
                 return focus
             return top[0]

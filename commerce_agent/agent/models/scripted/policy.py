@@ -11,6 +11,8 @@ from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import greeting
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.reorder import reorder
+from commerce_agent.agent.models.scripted.replace import replace_line
 from commerce_agent.agent.models.scripted.several import acquire_items
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
@@ -27,6 +29,16 @@ def _other(p: Planner) -> Decision:
     if words.content_words(p.query(text)) and not greeting(folded):
         return browse.search(p)
     return say(p.lang, "help")
+
+
+def _search(p: Planner) -> Decision:
+    """"the cheaper one please" with results in view names no product: it picks the one shown
+    by price, asked about (a question) or taken (a request)."""
+    if not words.content_words(p.query()) and p.state.shown and p.by_price(p.frame.first):
+        if read_act(p.frame.first).kind == "question":
+            return browse.details(p)
+        return acquire_items(p, then_check_out=False)
+    return browse.search(p)
 
 
 def _yes(p: Planner) -> Decision:
@@ -73,13 +85,14 @@ def _status(p: Planner) -> Decision:
 
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
-    "search": browse.search, "details": browse.details, "stores": browse.stores,
+    "search": _search, "details": browse.details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
+    "replace": replace_line, "reorder": reorder,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
     "return": aftercare.start_return,

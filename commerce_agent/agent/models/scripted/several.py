@@ -10,6 +10,7 @@ next message goes to it while the items before it, already in the cart, are not 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -21,16 +22,23 @@ from commerce_agent.agent.models.scripted.phrasing import asks, cart_text, sold_
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_out, name_score
 
+# "both", "all of them", "les deux", "両方": every item just shown, not a product name.
+_EVERY_SHOWN = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
+                          r"each of (?:them|those|these)|every one|les deux|tous les \w+|"
+                          r"toutes les \w+|tous|toutes)\b|両方|全部|どちらも|すべて")
+_HOW_MANY_SHOWN = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four": 4, "five": 5,
+                   "両方": 2, "どちらも": 2}
+
 
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
-    parts = words.item_phrases(p.frame.first)
+    parts = every_shown(p) or words.item_phrases(p.frame.first)
     if len(parts) < 2 or p.state.done("place_order") is not None:
         return acquire(p, then_check_out)
     calls = p.state.calls
     answers = p.frame.texts[1:]
     failed: list[str] = []
     for index, part in enumerate(parts):
-        sub = _planner(p, part, (), [])
+        sub = planner_for(p, part, (), [])
         query = sub.query()
         start = _last_search(calls, query)
         if start is None:
@@ -45,7 +53,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
             # served already, and the next item taken up after it
             failed.append(_why_not(p, part, calls[start]))
             continue
-        decision = acquire(_planner(p, part, answers, stretch), then_check_out=False)
+        decision = acquire(planner_for(p, part, answers, stretch), then_check_out=False)
         if not isinstance(decision, str):
             return decision
         if asks(decision):
@@ -53,7 +61,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         failed.append(decision)
         if index == len(parts) - 1:
             break
-        nxt = _planner(p, parts[index + 1], (), [])
+        nxt = planner_for(p, parts[index + 1], (), [])
         step = nxt.search_step(nxt.query())
         if step is not None:
             return step
@@ -62,7 +70,20 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     return _reply(p, failed)
 
 
-def _planner(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:
+def every_shown(p: Planner) -> tuple[str, ...]:
+    """The names of the items just shown when the message takes them all ("add both") and
+    names no product of its own; empty otherwise."""
+    text = words.fold(p.frame.first)
+    found = _EVERY_SHOWN.search(text)
+    if found is None or not p.state.shown or words.content_words(p.query(
+            _EVERY_SHOWN.sub(" ", text))):
+        return ()
+    count = next((n for word, n in _HOW_MANY_SHOWN.items() if word in found.group(0)), 5)
+    return tuple(str(item["name"]) for item in p.state.shown[:count])
+
+
+def planner_for(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:
+    """A planner serving only `part` (with its answers), seeing only `calls` of this turn."""
     frame = Frame(p.frame.intent, (part, *answers))
     sub = Planner(replace(p.state, calls=calls, frame=frame), p.tools)
     sub.extra = p.extra

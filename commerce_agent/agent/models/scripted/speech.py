@@ -60,10 +60,16 @@ _JA_ASSENT = re.compile(r"^(?:(?:じゃあ|では|じゃ|それでは)、?)?"
 _JA_ALONG = re.compile(r"^[、,。!！\s]*(?:(?:それ|これ|あれ)(?:に|で|を)?"
                        r"(?:する|します|しよう|決め\S*|"
                        r"ください|下さい|お願い\S*)?|お願い\S*|ください|下さい)?[。!！\s]*$")
-_JA_REFUSAL = re.compile(r"^(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
+_JA_REFUSAL = re.compile(r"^(?:(?:やっぱり|やっぱ|うーん|えっと|あ)[、,\s]*)?"
+                         r"(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
                          r"やめ|止め|大丈夫です?$|なし|今はいい|また今度)")
 # A refusal: a "no" word heading a short message with nothing else asked.
-_NO_HEAD = re.compile(r"^(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|pas maintenant|"
+# A change of mind may open with a discourse marker ("actually, never mind", "finalement,
+# laisse tomber"): the refusal after it is the message.
+_MIND_CHANGE = (r"(?:(?:actually|well|hmm+|oh|ah|ok(?:ay)?|on second thought|wait|sorry|"
+                r"finalement|en fait|bon|euh|tout compte fait|reflexion faite)[,.!\s]+)*")
+_NO_HEAD = re.compile(rf"^{_MIND_CHANGE}(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|"
+                      r"pas maintenant|forget (?:about )?it|scratch that|oubliez?(?: ca)?|tant pis|"
                       r"not now|not today|not really|never ?mind|nevermind|maybe later|"
                       r"(?:maybe )?(?:another|some other|next) time|not this time|"
                       r"i'?ll think about it|let me think(?: about it)?|no for now|"
@@ -77,7 +83,10 @@ for please merci pas maintenant aujourd'hui ca va non no nope it's its alright i
 thats ira rien d'autre c'est tout is me not now all time another other next some for
 then though anyway fois autre prochaine
 """.split())
-_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|not|no need to|ne|pas|"
+# "pas cher" (cheap) and "not too pricey" describe a price, they negate nothing.
+_NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
+                       r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
+                       r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
                        r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.

@@ -127,6 +127,9 @@ class State:
     # What the latest search was asked for when only sold-out items fit it: named as sold
     # out, never swapped for an in-stock item that fits the words less.
     sold_out: list[dict[str, Any]] = field(default_factory=list)
+    # The results shown when the person last spoke: "both", "all of them" point at these even
+    # after this turn's own searches replaced `results`.
+    shown: list[dict[str, Any]] = field(default_factory=list)
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     details: set[str] = field(default_factory=set)
     focus: str | None = None
@@ -318,6 +321,8 @@ class State:
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations
             kind, text = "quantity", raw
+        elif kind in ("quantity", "switch") and self._names_another_product(text):
+            kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
@@ -346,6 +351,7 @@ class State:
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
         else:
             self.frame = Frame(kind, (text,))
+            self.shown = list(self.results)  # what a new request's "both" points at
 
     def _edits_extras(self, text: str) -> bool:
         """Whether `text` adds or takes away an extra of a cart line's item and names nothing
@@ -381,11 +387,36 @@ class State:
             or option_change.option_change(item, dict(line.get("customizations") or {}),
                                            text) is not None
 
+    def _names_another_product(self, text: str) -> bool:
+        """Whether a change of the last cart line names another product the conversation has
+        met ("actually make that the classic mug instead", "I'd rather have the dripper" once
+        the dripper was shown), rather than a count or an option ("make it two", "the blue
+        one")."""
+        line = next((line for cart in self.carts.values() for line in cart.get("items", [])
+                     if line["cartItemId"] == self.last_line), None)
+        item = self.items.get(str(line["itemId"])) if line else None
+        if line is None or item is None or read_act(text).kind == "question":
+            return False
+        if words.quantity(text) is not None or _WITH.search(words.fold(text)):
+            return False  # "make it two, with a gift box": a count and an extra, same item
+        said = words.content_words(words.without_measures(text)) - option_change.CHANGE_WORDS
+        extra = set(said - words.content_words(str(item.get("name", ""))))
+        if not extra or any(choices.matches(label, extra) for label in choices.option_labels(item)):
+            return False
+        # Only a product the conversation has met: an unknown word may be a verb ("bump it to
+        # 16 inch"), a typo or a French option word ("plutôt la mouchetée").
+        return any(extra <= words.content_words(str(other.get("name", "")))
+                   for key, other in self.items.items() if key != line["itemId"])
+
     def replied(self, content: str) -> None:
         """The agent's reply ended a turn: its request stays open only if it asked."""
         if self.frame is not None and phrasing.asks(content):
             return
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
+
+
+# "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
+_WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
 
 
 def _answers(text: str) -> bool:

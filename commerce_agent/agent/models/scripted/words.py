@@ -365,13 +365,24 @@ def kana_spellings(text: str) -> list[str]:
 _JA_HONORIFIC = re.compile(r"^[おご](?=[\u4e00-\u9fff])")
 
 
-_CHEAPEST = re.compile(r"\b(?:cheapest|least expensive|lowest[- ]priced?|most affordable|"
-                       r"lowest (?:cost|price)|(?:the )?best price|le meilleur prix|"
-                       r"le prix le plus bas|le plus abordable|"
-                       r"cheaper|budget|inexpensive|le moins cher|la moins chere|moins chers?|"
-                       r"bon marche)\b|一番安い|最も安い|安い")
-_DEAREST = re.compile(r"\b(?:most expensive|priciest|dearest|highest[- ]priced?|le plus cher|"
-                      r"la plus chere|premium)\b|一番高い|高級")
+# The order by price, by its parts rather than by phrase: a superlative or comparative of
+# cheapness or dearness ("least costly", "most affordable", "costs the least", "le moins
+# onéreux", "最安", "一番高い"), in any of the three languages.
+_ADJ_DEAR = r"(?:expensive|costly|pricey|dear)"
+_FR_DEAR = r"(?:chere?s?|couteu(?:x|se|ses)|onereu(?:x|se|ses))"
+_CHEAPEST = re.compile(rf"\b(?:cheap(?:est|er)?|least {_ADJ_DEAR}|less {_ADJ_DEAR}|"
+                       rf"not (?:too |very |that |so )?{_ADJ_DEAR}|"
+                       r"most (?:affordable|economical|budget[- ]friendly)|"
+                       r"low(?:est)?[- ]?(?:priced?|cost)|lowest (?:price|cost)|"
+                       r"cost(?:s|ing)? (?:the )?least|(?:the )?best price|budget|inexpensive|"
+                       r"affordable|le meilleur prix|le prix le plus bas|"
+                       rf"(?:le|la|les)? ?moins {_FR_DEAR}|(?:le|la|les)? ?plus (?:abordables?|"
+                       r"economiques?)|bon marche|pas chere?s?)\b|"
+                       r"一番安い|一番安|最も安い|最も安|最安値|最安|安い|安め|お手頃")
+_DEAREST = re.compile(rf"\b(?:most {_ADJ_DEAR}|priciest|dearest|pricier|more {_ADJ_DEAR}|"
+                      r"highest[- ]?(?:priced?|cost)|highest price|cost(?:s|ing)? (?:the )?most|"
+                      rf"top[- ]end|premium|(?:le|la|les)? ?plus {_FR_DEAR}|haut de gamme)\b|"
+                      r"一番高い|一番高|最も高い|最も高|最高級|高級")
 
 
 def without_price_order(text: str) -> str:
