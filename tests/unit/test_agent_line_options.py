@@ -4,9 +4,7 @@ as "large"/"small", option numbers that are not counts, option questions, Japane
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,23 +14,12 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language import read
 from commerce_agent.agent.models.scripted import choices, line_options, option_change
 from commerce_agent.agent.models.scripted.intents import Frame, understand
-
-STORES = Path(__file__).parents[2] / "sample_data" / "stores"
-
-
-def _item(item_id: str) -> dict[str, Any]:
-    for path in STORES.glob("*.json"):
-        for catalog in json.loads(path.read_text(encoding="utf-8"))["catalogs"]:
-            for item in catalog["items"]:
-                if item["id"] == item_id:
-                    return {"itemId": item_id, **item}
-    raise LookupError(item_id)
-
+from tests.support.sample_items import sample_item
 
 PIZZA, CAESAR, FONT, PIXEL, MUG, LASAGNA = (
-    _item("item_pizza_margherita"), _item("item_caesar_salad"),
-    _item("item_aurelia_font_license"), _item("item_pixelforge_license"),
-    _item("item_classic_mug"), _item("item_lasagna_bolognese"))
+    sample_item("item_pizza_margherita"), sample_item("item_caesar_salad"),
+    sample_item("item_aurelia_font_license"), sample_item("item_pixelforge_license"),
+    sample_item("item_classic_mug"), sample_item("item_lasagna_bolognese"))
 SIZE, TOPS = "group_margherita_size", "group_margherita_toppings"
 PIZZA_LINE = {"itemId": "item_pizza_margherita", "customizations": {
     SIZE: "opt_margherita_size_12in",

@@ -4,31 +4,17 @@ their word, so a count before a word starting like a unit stays a count."""
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
-from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.models.scripted import option_change, words
+from tests.support.sample_items import sample_item
 
-STORES = Path(__file__).parents[2] / "sample_data" / "stores"
-
-
-def _item(item_id: str) -> dict[str, Any]:
-    for path in STORES.glob("*.json"):
-        for catalog in json.loads(path.read_text(encoding="utf-8"))["catalogs"]:
-            for item in catalog["items"]:
-                if item["id"] == item_id:
-                    return {"itemId": item_id, **item}
-    raise LookupError(item_id)
-
-
-MUG, MATCHA, DIAVOLA = (_item("item_classic_mug"), _item("item_uji_matcha"),
-                        _item("item_pizza_diavola"))
+MUG, MATCHA, DIAVOLA = (sample_item("item_classic_mug"), sample_item("item_uji_matcha"),
+                        sample_item("item_pizza_diavola"))
 
 
 @pytest.mark.parametrize(("current", "said", "wanted"), [

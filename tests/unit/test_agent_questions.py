@@ -19,6 +19,7 @@ from commerce_agent.agent.models.scripted.planner import Planner
 from commerce_agent.agent.models.scripted.speech import conditional, read_act
 from commerce_agent.agent.models.scripted.state import State
 from commerce_agent.operations.stores import store_summary
+from tests.support.sample_items import sample_item
 
 SAMPLE = Path(__file__).parents[2] / "sample_data" / "stores"
 # Intents that change something: a question must never be read as one of them.
@@ -29,15 +30,6 @@ _ACTING = {"add", "buy", "book", "subscribe", "checkout", "cancel", "return", "r
 
 def _store(name: str) -> dict[str, Any]:
     return dict(json.loads((SAMPLE / name).read_text(encoding="utf-8")))
-
-
-def _item(item_id: str) -> dict[str, Any]:
-    for path in sorted(SAMPLE.glob("*.json")):
-        for catalog in _store(path.name)["catalogs"]:
-            for item in catalog.get("items", []):
-                if item["id"] == item_id:
-                    return {"itemId": item_id, **item}
-    raise KeyError(item_id)
 
 
 @pytest.mark.parametrize("said", [
@@ -125,29 +117,29 @@ def test_anything_supposed_is_never_done(supposed: str, asked: str) -> None:
 
 
 def test_an_item_question_its_data_does_not_answer_says_so() -> None:
-    lasagna = _item("item_lasagna_bolognese")
+    lasagna = sample_item("item_lasagna_bolognese")
     assert facts.answer(lasagna, "is the lasagna gluten free?", "en") == [
         "Its details don't say more about that."]
-    assert "Dishwasher" in " ".join(facts.answer(_item("item_classic_mug"),
-                                                 "is it dishwasher safe?", "en"))
+    assert "Dishwasher" in " ".join(facts.answer(sample_item("item_classic_mug"),
+                                                       "is it dishwasher safe?", "en"))
 
 
 def test_what_a_kit_includes_is_its_parts() -> None:
-    kit = _item("item_pottery_starter_kit")
+    kit = sample_item("item_pottery_starter_kit")
     said = " ".join(facts.answer(kit, "what's included in the starter kit?", "en"))
     assert "tool set" in said and "video course" in said
 
 
 def test_stock_is_said_as_the_api_holds_it_whether_not_how_many() -> None:
-    chasen = {**_item("item_tokoname_kyusu"), "available": True}
+    chasen = {**sample_item("item_tokoname_kyusu"), "available": True}
     said = facts.answer(chasen, "how many are left?", "en")
     assert said == ["It's in stock.", "The store doesn't say how many are left."]
 
 
 def test_a_plans_terms_come_from_its_data() -> None:
-    assert facts.plan_terms(_item("item_unlimited_studio_monthly"), "en") == [
+    assert facts.plan_terms(sample_item("item_unlimited_studio_monthly"), "en") == [
         "It has a minimum commitment of 3 billing cycles; it can be cancelled after that."]
-    assert facts.plan_terms(_item("item_classic_mug"), "en") == []
+    assert facts.plan_terms(sample_item("item_classic_mug"), "en") == []
 
 
 def _summary(item_id: str, name: str, available: bool) -> dict[str, Any]:
@@ -194,7 +186,7 @@ def test_a_question_names_the_thing_first_when_the_last_word_finds_nothing() -> 
 
 
 def test_a_variant_asked_about_that_is_sold_out_is_named() -> None:
-    mug = _item("item_classic_mug")
+    mug = sample_item("item_classic_mug")
     state = State(frame=Frame("details", ("is the white classic mug in stock?",)))
     planner = Planner(state, {})
     assert [c.words for c in _named_sold_out(planner, mug)] == ["Satin White, 12 oz"]
@@ -203,6 +195,6 @@ def test_a_variant_asked_about_that_is_sold_out_is_named() -> None:
 
 
 def test_how_many_are_left_of_each_variant_comes_from_its_live_stock() -> None:
-    said = facts.answer(_item("item_classic_mug"), "how many are left?", "en")
+    said = facts.answer(sample_item("item_classic_mug"), "how many are left?", "en")
     assert said == ["Left in stock: Cobalt Blue, 12 oz: 40; Cobalt Blue, 16 oz: 25; "
                     "Speckled Oat, 16 oz: 2."]
