@@ -79,10 +79,10 @@ async def test_a_mug_order_with_variant_and_add_on(app: Starlette, client: httpx
         "Livraison (Standard Shipping) : 8,50\xa0$US\n"
         "Total à payer : 70,50\xa0$US, avec la carte de test du bac à sable.")
     assert await prompt(app, "place_order", args, "ja") == (
-        "Hearth & Kiln Ceramicsでこの注文を確定しますか？\n"
+        "ハース＆キルン 陶器店でこの注文を確定しますか？\n"
         "商品：\n"
-        "- Classic Stoneware Mug (Color: Cobalt Blue, Size: 16 oz; 追加オプション：Gift Box) × 2"
-        "：$62.00\n"
+        "- クラシックマグ（炻器のマグカップ） (Color: Cobalt Blue, Size: 16 oz; 追加オプション："
+        "Gift Box) × 2：$62.00\n"
         "お届け先：1 Main St, Springfield, US\n"
         "送料（Standard Shipping）：$8.50\n"
         "お支払い合計：$70.50（サンドボックスのテストカード）")
