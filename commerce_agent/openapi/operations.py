@@ -121,8 +121,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         *PAGE), tags=("Discovery",), description=(
             "By relevance, a query of one word lists the items whose name has it first, then "
             "the others, read out of the index a page at a time and each page ranked within "
-            "itself; its `totalCount` is given on the first page (counted up to 1,000, null "
-            "past it) and on the last, null between. Several "
+            "itself; its `totalCount` is given on the last page (null before it). Several "
             "words, or another sort, rank every match and count them all.")),
     ("GET", "/.well-known/commerce"): Operation(
         {200: Answer("Where the API's resources are (RFC 8615).", models.WellKnown, JSON)},

@@ -137,19 +137,15 @@ async def _keyed(db: Database, found: list[list[tuple[str, bool]]], words: list[
                                         page.limit + 1)
         start = position - 1 if page.backward else position + 1
     else:
-        # The first read goes on to the count cap, so that a first page's totalCount is known
-        # as a browse's is (null past the cap) at a cost bounded by the cap.
         read = await storage.keyed_page(db, found[0], filters, None, False,
-                                        max(page.offset + page.limit, pagination.COUNT_CAP) + 1)
-        rows, start = read[page.offset:page.offset + page.limit + 1], page.offset
+                                        page.offset + page.limit + 1)
+        rows, start = read[page.offset:], page.offset
     # Each row's place in the whole list: cursors carry it, so that the last page knows the
     # total without counting.
     step = -1 if page.backward else 1
     placed = [(row, max(start + step * index, 0)) for index, row in enumerate(rows)]
-    if page.key is None:
-        total = pagination.total_count(len(read))
-    else:
-        total = None if page.backward or len(rows) > page.limit else start + len(rows)
+    total = None if page.backward or len(rows) > page.limit else \
+        start + len(rows) if page.key is not None else len(read)
     kept, info = pagination.keyed(page, placed, lambda entry: (
         entry[0]["tier"], entry[0]["key"], entry[1]), total)
     # Name matches first, then each page's own rows by rank.
