@@ -7,6 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
+from commerce_agent.auth.tokens import Principal
+from commerce_agent.commerce.services.carts import cart as cart_service
 from tests.support.helpers import (
     CERAMICS,
     LIMITED_MUG,
@@ -292,3 +294,18 @@ async def test_every_change_answers_the_cart_as_it_is_stored(client: httpx.Async
     await same_as_stored(await client.delete(f"{url}/promotions/WELCOME10", headers=alice))
     last = await same_as_stored(await client.delete(f"{url}/items/{line_id}", headers=alice))
     assert [line["notes"] for line in last["items"]] == ["gift wrap"]
+
+
+async def test_a_line_change_can_be_applied_again(client: httpx.AsyncClient, app: Any,
+                                                  alice: dict[str, str]) -> None:
+    """A write retried after a conflict runs its work again with the same arguments: the
+    service reads the changes without consuming them."""
+    cart = await add_item(client, alice, (await new_cart(client, alice))["id"], LIMITED_MUG, 1)
+    line = cart["items"][0]["cartItemId"]
+    principal = Principal("user_alice", "alice@example.com", "Alice Martin")
+    changes: dict[str, Any] = {"quantity": 3, "notes": "gift"}
+    for _ in range(2):
+        async with app.state.db.transaction() as tx:
+            view = await cart_service.update_item(tx, principal, cart["id"], line, changes, 3600)
+        assert view.render()["items"][0]["quantity"] == 3
+    assert changes == {"quantity": 3, "notes": "gift"}

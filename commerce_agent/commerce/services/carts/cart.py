@@ -325,9 +325,12 @@ async def update_item(tx: Transaction, principal: Principal, cart_id: str, line_
                       changes: dict[str, Any], lifetime: int) -> CartView:
     cart = await open_cart(tx, cart_id, principal)
     line = _line(cart, line_id)
-    quantity = changes.pop("quantity", None)
+    # `changes` is read, never changed: a write retried after a conflict passes it again.
+    quantity = changes.get("quantity")
     options = dict(line.options)
     for key, value in changes.items():
+        if key == "quantity":
+            continue
         if value is None:
             options.pop(key, None)
         else:
