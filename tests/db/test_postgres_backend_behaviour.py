@@ -414,5 +414,27 @@ async def test_both_backends_refuse_the_same_constraint_violations(
                         await tx.execute(sql)
                 rows = await database.fetch_all("SELECT position FROM stores ORDER BY id")
                 assert [row["position"] for row in rows] == [2, 1], (database.dialect, kind)
+            for way in ("defer", "fetch_one", "fetch_all", "execute_many"):
+                with pytest.raises(IntegrityError):
+                    async with database.transaction() as tx:
+                        await tx.execute("UPDATE stores SET position = 99")
+                        await _duplicate(tx, way)
+                rows = await database.fetch_all("SELECT position FROM stores ORDER BY id")
+                assert [row["position"] for row in rows] == [2, 1], (database.dialect, way)
         finally:
             await database.close()
+
+
+async def _duplicate(tx: Transaction, way: str) -> None:
+    """Insert store s1 again, through the transaction method `way`."""
+    insert = ("INSERT INTO stores (id, position, currency, doc) "
+              "VALUES (:id, 0, 'USD', '{}')")
+    if way == "defer":
+        await tx.defer(insert, {"id": "s1"})
+        await tx.fetch_all("SELECT 1")  # where PostgreSQL sends what was deferred
+    elif way == "fetch_one":
+        await tx.fetch_one(insert + " RETURNING id", {"id": "s1"})
+    elif way == "fetch_all":
+        await tx.fetch_all(insert + " RETURNING id", {"id": "s1"})
+    else:
+        await tx.execute_many(insert, [{"id": "s5"}, {"id": "s1"}])
