@@ -285,6 +285,10 @@ trailing offered planter
 # Intents a replacement ("swap the mug for the bowl", "le bol au lieu de la tasse") may be read
 # as by the keyword table: the replace stage tells a product from an option of the line.
 _MAY_REPLACE = ("quantity", "switch", "remove", "add", "other", "search")
+# Intents that act (on a cart, an order or money): one said not to be done never is.
+_ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "return", "tip",
+                      "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
+                      "sub_resume", "sub_cancel"})
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -389,6 +393,11 @@ def understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
+        # "don't add it, I just want the price": the action said not to be done never is;
+        # what is left asks about it
+        kind = "policy" if kind in AFTER_SALE else (
+            "details" if words.content_words(act.text) else "other")
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"

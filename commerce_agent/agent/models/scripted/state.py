@@ -26,6 +26,7 @@ from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     choices,
     line_options,
+    offers,
     option_change,
     phrasing,
     words,
@@ -147,6 +148,9 @@ class State:
     last_order: str | None = None
     address: dict[str, Any] | None = None
     frame: Frame | None = None
+    # The offer a bare "yes" takes up (`offers`): the agent's suggestion, or a request
+    # whose approval the shopper just turned down. A question leaves it on the table.
+    offer: Frame | None = None
     calls: list[Call] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
     heard: int = 0  # messages heard so far: the first one sets the language on its own
@@ -328,6 +332,7 @@ class State:
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
+        pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
         if kind == "no":
             # A refusal declines the offer or question on the table, and nothing else.
             self.frame = Frame("no", (text,))
@@ -413,6 +418,8 @@ class State:
         if self.frame is not None and phrasing.asks(content):
             return
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
+        if self.frame is SUGGESTED:
+            self.offer = SUGGESTED
 
 
 # "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
@@ -478,6 +485,9 @@ def fold(messages: list[Message], context: dict[str, Any]) -> State:
         else:
             name, args = calls.get(message.tool_call_id, (short(message.name), {}))
             state.absorb(name, args, message.result, message.is_error)
+            if position < last_user:  # turned down: a later "ok, go ahead" asks again
+                state.offer = offers.after_rejection(name, message.result, state.frame,
+                                                      state.offer)
             if name == "add_to_cart" and not message.is_error and state.frame is not None \
                     and position < last_user:
                 state.frame = replace(state.frame, added=True)
