@@ -219,6 +219,11 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              r"\b(?:the|that|this)(?:\s+[\w'-]+){1,3}?\s+(?:order|package|"
                              r"parcel)\b|"
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+# One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
+# margherita with olives", "une margherita sans olives"): an order, not browsing.
+_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:,\s*|\s)(?:with|without|no|not|"
+                         r"hold|extra|sans|avec|pas)\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
+                         r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -410,7 +415,8 @@ def understand(raw: str) -> tuple[str, str]:
         if kind == "other" and topic == "other" and act.kind != "question" and all(
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
-            return kind, ", ".join((act.text, *act.negated))
+            said = ", ".join((act.text, *act.negated))
+            return ("add" if _CONFIGURED.search(words.fold(said)) else kind), said
     if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
             ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
             act.text) and words.address(act.text) is None:
@@ -465,6 +471,9 @@ def understand(raw: str) -> tuple[str, str]:
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
         return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
+    if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
+            and words.address(act.text) is None:
+        return "add", act.text  # "a lasagna, no garlic bread": one, with its options said
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search

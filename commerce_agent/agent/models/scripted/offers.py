@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.speech import Kind
 from commerce_agent.operations.policy import REJECTED
@@ -20,6 +21,10 @@ from commerce_agent.operations.policy import REJECTED
 # A turned-down order is offered again as its checkout, not as the request that filled the
 # cart ("buy the mug" again would add a second mug).
 _CHECKOUT = Frame("checkout", ("check out",))
+
+
+def order_turned_down(offer: Frame | None) -> bool:
+    return offer is _CHECKOUT
 
 
 def taken_up(pending: Frame | None, offer: Frame | None, intent: str, act: Kind
@@ -40,3 +45,25 @@ def after_rejection(tool: str, result: Any, frame: Frame | None, offer: Frame | 
     if tool == "place_order":
         return _CHECKOUT
     return frame
+
+
+def other_slot(carts: list[dict[str, Any]], items: dict[str, dict[str, Any]], text: str
+               ) -> tuple[dict[str, Any], dict[str, Any], choices.Choice] | None:
+    """(cart, line, slot) when `text` names another open time for a booked line ("the 3pm
+    then", "plutôt 15h", "15時で"): on the line's own day first, else the one time that fits."""
+    if not choices.when_named((text,)).named():
+        return None
+    for cart in carts:
+        for line in cart.get("items", []):
+            item = items.get(str(line.get("itemId")))
+            booked = line.get("timeSlotId")
+            if not booked or item is None:
+                continue
+            fitting = [slot for slot in choices.pick_slots(item, (text,))[0] if slot.id != booked]
+            day = next((slot.words[:10] for slot in choices.slot_choices(item)
+                        if slot.id == booked), "")
+            same_day = [slot for slot in fitting if slot.words[:10] == day]
+            found = same_day if len(same_day) == 1 else fitting
+            if len(found) == 1:
+                return cart, line, found[0]
+    return None

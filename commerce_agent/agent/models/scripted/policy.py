@@ -13,6 +13,7 @@ from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
+from commerce_agent.agent.models.scripted.reslot import reslot
 from commerce_agent.agent.models.scripted.several import acquire_items
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
@@ -92,7 +93,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
-    "replace": replace_line, "reorder": reorder,
+    "replace": replace_line, "reorder": reorder, "reslot": reslot,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
     "return": aftercare.start_return,

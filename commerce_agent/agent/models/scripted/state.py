@@ -44,6 +44,9 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 # Requests a message keeps when it also gives an address ("buy the mug and ship it to …");
 # any other reading of what is left around an address is a checkout to that address.
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
+# Readings of a message that may name another time for a booking ("the 2pm then", "plutôt
+# 14h", "14時で").
+_MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
 
@@ -319,7 +322,10 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
-        if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
+        if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
+                offers.other_slot(self.open_carts(), self.items, text) is not None:
+            kind = "reslot"  # "the 3pm then" after turning down the 10am booking
+        elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
         elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and self._edits_extras(raw):
             # "no olives after all", "add a gift box too": the line's extras, read with their
