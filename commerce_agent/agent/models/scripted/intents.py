@@ -221,8 +221,8 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
 # One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
 # margherita with olives", "une margherita sans olives"): an order, not browsing.
-_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:,\s*|\s)(?:with|without|no|not|"
-                         r"hold|extra|sans|avec|pas)\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
+_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
+                         r"hold|extra|sans|avec)|,\s*not)\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
