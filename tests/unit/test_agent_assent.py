@@ -29,7 +29,7 @@ _ENDS = ["", "!", ".", " :)", " 🙂"]
     "sure, go ahead", "yep do it", "sounds good", "ok fine", "let's do it!", "please proceed",
     "👍", "that would be great, thanks", "no problem, go ahead", "oui, vas-y",
     "d'accord, allez-y", "ok, pourquoi pas", "はい、お願いします", "それでお願いします",
-    "いいですね、ください", "うん、それにする"])
+    "いいですね、ください", "うん、それにする", "OKです", "okey", "yesss", "ok 👍"])
 def test_everyday_confirmations(said: str) -> None:
     assert classify(said).act == "confirm"
 
@@ -37,7 +37,9 @@ def test_everyday_confirmations(said: str) -> None:
 @pytest.mark.parametrize("said", [
     "nah", "not now", "I changed my mind", "nope, changed my mind", "no thanks, that's all",
     "nah, not for me", "not ok", "I'll pass, thanks", "non merci", "pas maintenant",
-    "やめておきます", "結構です", "いえ、今はいいです", "いいえ"])
+    "やめておきます", "結構です", "いえ、今はいいです", "いいえ", "no, that's fine",
+    "not at the moment", "non, pas pour l'instant", "I don't think so", "no I don't want it",
+    "いや、いいです", "nooo"])
 def test_everyday_refusals(said: str) -> None:
     assert classify(said).act == "decline"
 
@@ -55,7 +57,8 @@ def test_a_hedge_is_neither_yes_nor_no(said: str) -> None:
 
 @pytest.mark.parametrize("said", [
     "yes, cancel it", "yes please add two", "no, the blue one", "ok the cobalt blue 12 oz then",
-    "no, cancel my order", "non, ajoute deux", "はい、2つください", "je passe commande"])
+    "no, cancel my order", "non, ajoute deux", "はい、2つください", "je passe commande",
+    "I don't want it anymore", "je n'en veux plus"])
 def test_a_yes_or_no_that_asks_for_more_is_an_instruction(said: str) -> None:
     assert classify(said).act == "instruction"
 
@@ -88,6 +91,12 @@ def test_a_negated_yes_is_no_yes(negator: str, assent: str) -> None:
 def test_a_yes_or_no_with_something_else_said_is_never_a_bare_answer(answer: str,
                                                                       more: str) -> None:
     assert classify(f"{answer}, {more}").act not in ("confirm", "decline")
+
+
+@given(st.sampled_from(["yes", "ok", "no", "nope", "oui", "non"]), st.integers(2, 5))
+def test_a_stretched_yes_or_no_reads_as_typed_once(word: str, times: int) -> None:
+    stretched = word[:-1] + word[-1] * times
+    assert classify(stretched).act == classify(word).act
 
 
 @given(st.text(max_size=40))

@@ -46,6 +46,8 @@ class Reading:
     refusal: float = 0.0
     # Words the lexicons do not cover: what else the message asks for.
     rest: tuple[str, ...] = ()
+    # It hesitates ("hmm", "maybe", "I'm not sure", "うーん").
+    hedged: bool = False
 
 
 def _terms(text: str) -> tuple[str, ...]:
@@ -170,6 +172,14 @@ no thanks
 no thank you
 not now
 not today
+not right now
+not at the moment
+not for now
+no way
+i don't think so
+i dont think so
+let's not
+lets not
 not this time
 not really
 not for me
@@ -212,6 +222,12 @@ no for now
 non
 non merci
 pas maintenant
+pas pour le moment
+pas pour l'instant
+pas pour l'heure
+je ne prefere pas
+je prefere pas
+non plus
 pas aujourd'hui
 pas cette fois
 plus tard
@@ -243,14 +259,17 @@ thatd id i'd i ill i'll we us let lets let's on with well now actually really ve
 sounds sound like looks look seems go ahead oh ah oh well yes indeed plan
 merci s'il sil vous te plait svp alors le la les l ajoute ajoutez ajouter ajoutez-le
 ajoutez-la ajoute-le ajoute-la mets mettez mettez-le mettez-la au panier moi pour avec
-c'est cest bon ca cela celui-la je j tres bien
+c'est cest bon ca cela celui-la je j tres bien worry about i'm im am
 """.split())
 # Words a no may trail that a yes may not ("that's all", "rien d'autre").
 _REFUSAL_TAIL = frozenset("all set else everything anything rien d'autre tout autre".split())
+# "I don't want it anymore", "je n'en veux plus": about something had (a cart line), not the
+# offer.
+_NO_LONGER = frozenset("anymore longer plus".split())
 # Hedging: weighs nothing either way; alone it is neither yes nor no.
 _HEDGE = frozenset("""
 hmm hm hmmm um umm uh er erm well wait maybe perhaps guess suppose probably actually so
-euh bah bof ben peut-etre finalement fait bon worry about i'm im am
+euh bah bof ben peut-etre finalement fait bon
 """.split())
 # Hedging phrases that would otherwise read as a negated yes ("not sure" is no "no").
 _HEDGES = _terms("""
@@ -275,6 +294,10 @@ peut etre
 _LATIN_TERMS = tuple(sorted(
     [*((term, "@yes") for term in _ASSENT), *((term, "@no") for term in _REFUSAL),
      *((term, "@hedge") for term in _HEDGES)], key=lambda entry: -len(entry[0])))
+# One-word answers a hurried spelling may stretch ("yesss", "nooo").
+_ONE_WORD = {word: "yes" for word in ("yes", "yeah", "yep", "yup", "ok", "okay", "sure",
+                                      "oui", "ouais")} | {"no": "no", "nope": "no", "nah": "no",
+                                                          "non": "no"}
 # Verbs that make a "no, …" a new request ("no, cancel it", "non, ajoute deux").
 ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|change|switch|"
                     r"pause|resume|rate|tip|apply|use|want|need|like|take|get|prefer|instead|"
@@ -286,6 +309,12 @@ _INTERROGATIVE = re.compile(
     r"^(?:how|what|what's|whats|which|when|where|where's|why|who|is|are|does|did|do|can|"
     r"could|would|will|shall|should|has|have|any|comment|combien|quand|ou|quel|quelle|quels|"
     r"quelles|pourquoi|est-ce|est ce|y a-t-il|puis-je|peut-on)\b")
+# Spellings of a one-word yes ("okey", "yess", "yeahh"): a letter said twice is read once.
+_SPELLINGS = {"okey": "@yes", "oki": "@yes", "okie": "@yes", "okey-dokey": "@yes",
+              "okie-dokie": "@yes", "yah": "@yes", "yas": "@yes", "ye": "@yes", "nan": "@no"}
+# Wanting and needing said not to ("I don't want it", "je n'en veux pas"): a no, when nothing
+# else is named.
+_WANTING = frozenset("want need like think prefer veux voudrais prefere besoin aime".split())
 _EMOJI_ASSENT = re.compile(r"[\U0001F44D\U0001F44C\u2705\u2714\U0001F646\U0001F197\u2611]")
 _EMOJI_REFUSAL = re.compile(r"[\U0001F44E\u274C\u2716\U0001F645\U0001F6AB]")
 _EMOJI_ANY = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]")
@@ -380,8 +409,8 @@ _JA_HEDGE = _terms("""
 じゃ
 それでは
 """)
-_JA_ALONG = re.compile(r"(?:カートに|カート|に|を|で|は|が|も|ね|よ|な|です|ます|します|"
-                       r"ください|下さい|追加して|追加|入れて|買います|ありがとう(?:ございます)?|どうも|[、。,.!！?？\s~〜ー])")
+_JA_ALONG = re.compile(r"(?:カートに|カート|です|ます|します|ください|下さい|追加して|"
+                       r"に|を|で|は|が|も|ね|よ|な|追加|入れて|買います|ありがとう(?:ございます)?|どうも|[、。,.!！?？\s~〜ー])")
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _JA_QUESTION = re.compile(r"(?:か|かな|の|かしら)[?？]?\s*$|[?？]\s*$")
 # A question that is a polite request ("それでお願いできますか"): asks for the offer.
@@ -399,8 +428,10 @@ def _latin(folded: str) -> Reading:
         if f" {term} " in marked:
             marked = re.sub(rf"(?<= ){re.escape(term)}(?= )", side, marked)
     rest: list[str] = []
+    hedged = False
     scope = 0
     for word in marked.split():
+        word = _spelled(word)
         if word == ",":
             scope = 0  # a negator reaches no further than its clause
             continue
@@ -415,33 +446,51 @@ def _latin(folded: str) -> Reading:
                 assent += 1
         elif word == "@no":
             refusal += 1
-        elif word not in _ALONG and word not in _HEDGE and word != "@hedge":
+        elif scope and word in _WANTING:
+            refusal += 0.5  # "I don't want it", "je ne veux pas"
+        elif word in _HEDGE or word == "@hedge":
+            hedged = True
+        elif word not in _ALONG:
             rest.append(word)
         scope = max(scope - 1, 0)
-    return _decide(assent, refusal, tuple(rest))
+    return _decide(assent, refusal, tuple(rest), hedged)
 
 
-def _decide(assent: float, refusal: float, rest: tuple[str, ...]) -> Reading:
+def _spelled(word: str) -> str:
+    """A yes or no as typed in a hurry: "yess", "okk", "nooo", "okey"."""
+    if word in _SPELLINGS:
+        return _SPELLINGS[word]
+    single = re.sub(r"(\w)\1+", r"\1", word)
+    if single != word and single in _ONE_WORD:
+        return f"@{_ONE_WORD[single]}"
+    return word
+
+
+def _decide(assent: float, refusal: float, rest: tuple[str, ...], hedged: bool) -> Reading:
     if rest:
         said = " ".join(rest)
         # A no may trail words that ask for nothing ("nah, that's all for now"); a yes may
         # not ("yes, cancel it" is a request of its own, not the offer's yes).
         if refusal > assent and not content_words(" ".join(
                 word for word in rest if word not in _REFUSAL_TAIL)) and \
-                quantity(said) is None and not ACTION.search(said):
-            return Reading("decline", assent, refusal, rest)
-        return Reading("instruction", assent, refusal, rest)
+                quantity(said) is None and not ACTION.search(said) and \
+                not _NO_LONGER.intersection(rest):
+            return Reading("decline", assent, refusal, rest, hedged)
+        return Reading("instruction", assent, refusal, rest, hedged)
     if assent > refusal:
-        return Reading("confirm", assent, refusal)
-    if refusal > assent:
-        return Reading("decline", assent, refusal)
-    return Reading("other", assent, refusal)
+        return Reading("confirm", assent, refusal, hedged=hedged)
+    if refusal and refusal >= assent:
+        # "no, that's fine", "いや、いいです": as many yeses as noes is a no, which does nothing
+        return Reading("decline", assent, refusal, hedged=hedged)
+    return Reading("other", assent, refusal, hedged=hedged)
 
 
 def _japanese(text: str) -> Reading:
+    text = fold(text)  # "OK" and full-width forms as the lexicon writes them
     assent = float(len(_EMOJI_ASSENT.findall(text)))
     refusal = float(len(_EMOJI_REFUSAL.findall(text)))
     rest = _EMOJI_ANY.sub(" ", text)
+    hedged = False
     # Refusal first: "いいです" inside "今はいいです" is a no.
     for terms, side in ((_JA_REFUSAL, "no"), (_JA_ASSENT, "yes"), (_JA_HEDGE, "")):
         for term in terms:
@@ -452,11 +501,13 @@ def _japanese(text: str) -> Reading:
                     assent += found
                 elif side == "no":
                     refusal += found
+                else:
+                    hedged = True
     rest = _JA_ALONG.sub(" ", rest).strip()
     said = japanese_query(rest).strip() if rest else ""
     if said or quantity(rest) is not None or re.search(r"[a-z0-9]", fold(rest)):
-        return Reading("instruction", assent, refusal, tuple((said or rest).split()))
-    return _decide(assent, refusal, ())
+        return Reading("instruction", assent, refusal, tuple((said or rest).split()), hedged)
+    return _decide(assent, refusal, (), hedged)
 
 
 @lru_cache(maxsize=4096)
@@ -468,11 +519,13 @@ def classify(raw: str) -> Reading:
     if _JAPANESE.search(text):
         reading = _japanese(text)
         if _JA_QUESTION.search(text) and not _JA_REQUEST.search(text):
-            return Reading("question", reading.assent, reading.refusal, reading.rest)
+            return Reading("question", reading.assent, reading.refusal, reading.rest,
+                           reading.hedged)
         return reading
     folded = fold(text).strip()
     reading = _latin(folded)
     asks = folded.endswith("?") or _INTERROGATIVE.search(folded) is not None
     if asks and not (reading.act == "confirm" and not reading.rest):
-        return Reading("question", reading.assent, reading.refusal, reading.rest)
+        return Reading("question", reading.assent, reading.refusal, reading.rest,
+                       reading.hedged)
     return reading

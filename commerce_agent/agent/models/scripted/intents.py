@@ -395,6 +395,8 @@ def understand(raw: str) -> tuple[str, str]:
         return "yes", act.text
     if act.kind == "refusal":
         return "no", act.text
+    if act.kind == "hedge":
+        return "hedge", act.text
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)

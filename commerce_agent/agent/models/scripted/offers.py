@@ -23,6 +23,11 @@ from commerce_agent.operations.policy import REJECTED
 _CHECKOUT = Frame("checkout", ("check out",))
 
 
+def hesitated(offer: Frame | None) -> str:
+    """The reply to "hmm, maybe": the offer stays open, else what the agent can do."""
+    return "no_rush" if offer is not None else "help"
+
+
 def order_turned_down(offer: Frame | None) -> bool:
     return offer is _CHECKOUT
 
@@ -32,8 +37,8 @@ def taken_up(pending: Frame | None, offer: Frame | None, intent: str, act: Kind
     """(the request this message answers, the offer left on the table)."""
     if intent == "yes" and offer is not None and (pending is None or pending.intent == "no"):
         return offer, None  # "actually yes": the offer still on the table
-    if act == "question" or intent == "no":
-        return pending, offer  # a hedge or a no: the offer stays for a later yes
+    if act in ("question", "hedge") or intent == "no":
+        return pending, offer  # a question, a hesitation or a no: it stays for a later yes
     return pending, None
 
 

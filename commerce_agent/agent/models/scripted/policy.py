@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from commerce_agent.agent.models.scripted import aftercare, answers, browse, cart_edits, words
+from commerce_agent.agent.models.scripted import (
+    aftercare,
+    answers,
+    browse,
+    cart_edits,
+    offers,
+    words,
+)
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import greeting
@@ -48,6 +55,10 @@ def _yes(p: Planner) -> Decision:
 
 def _no(p: Planner) -> Decision:
     return say(p.lang, "declined")
+
+
+def _hedge(p: Planner) -> Decision:
+    return say(p.lang, offers.hesitated(p.state.offer))
 
 
 def _count_change(p: Planner) -> Decision:
@@ -100,7 +111,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "yes": _yes, "no": _no, "other": _other,
+    "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
 }
 
 

@@ -22,7 +22,7 @@ from typing import Literal
 from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.words import fold
 
-Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"]
+Kind = Literal["question", "instruction", "confirmation", "refusal", "statement", "hedge"]
 # A "statement" is a message negated as a whole; the intent stage reads what it negates.
 
 # "pas cher" (cheap) and "not too pricey" describe a price, they negate nothing.
@@ -158,11 +158,13 @@ def conditional(text: str) -> tuple[str, str] | None:
 def read_act(raw: str) -> Act:
     text = raw.strip()
     folded = fold(text).strip()
-    answer = classify(text).act  # a bare yes or no to the offer on the table
-    if answer == "confirm":
+    answer = classify(text)  # a bare yes or no to the offer on the table, or neither
+    if answer.act == "confirm":
         return Act("confirmation", text)
-    if answer == "decline":
+    if answer.act == "decline":
         return Act("refusal", text)
+    if answer.act == "other" and answer.hedged:
+        return Act("hedge", text)  # "hmm, maybe", "I'm not sure": neither yes nor no
     if _JUST_ASKING.search(folded):
         kept, negated = _without_negated(text)
         return Act("question", kept, negated, just_asking=True)
