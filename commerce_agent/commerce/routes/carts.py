@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVarTuple
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -160,15 +160,15 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
-Asked = TypeVar("Asked")
-# A change to the path's cart: the service call, given (tx, principal, cart_id, what the
-# request asks, the cart lifetime); it answers the cart it leaves.
-CartChange = Callable[[Transaction, Principal, str, Asked, int], Awaitable[CartView]]
+Asked = TypeVarTuple("Asked")
+# A change to the path's cart: a cart service, called with (tx, principal, cart_id, what the
+# request asks…, the cart lifetime); it answers the cart it leaves.
+CartChange = Callable[[Transaction, Principal, str, *Asked, int], Awaitable[CartView]]
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _cart_change(name: str, read: Callable[[Request], Awaitable[Asked]],
-                 change: CartChange[Asked]) -> Handler:
+def _cart_change(name: str, read: Callable[[Request], Awaitable[tuple[*Asked]]],
+                 change: CartChange[*Asked]) -> Handler:
     """The handler of one cart change: the writer first (401 before a bad body), then what the
     request asks (`read`), then `change` in a write, answered with the cart. The OpenAPI
     introspection reads `cart_writer`, `write` and the decoder from its closure."""
@@ -179,7 +179,7 @@ def _cart_change(name: str, read: Callable[[Request], Awaitable[Asked]],
         cart_id = request.path_params["cart_id"]
 
         async def work(tx: Transaction) -> Response:
-            cart = await change(tx, principal, cart_id, asked, _lifetime(request))
+            cart = await change(tx, principal, cart_id, *asked, _lifetime(request))
             return json_response(cart.render())
 
         return await write(request, principal, work)
@@ -188,19 +188,9 @@ def _cart_change(name: str, read: Callable[[Request], Awaitable[Asked]],
     return handler
 
 
-def _body(decoder: msgspec.json.Decoder[Asked]) -> Callable[[Request], Awaitable[Asked]]:
-    async def read(request: Request) -> Asked:
-        return await decode_body(request, decoder)
-
-    return read
-
-
-def _path(name: str) -> Callable[[Request], Awaitable[str]]:
-    async def read(request: Request) -> str:
-        value: str = request.path_params[name]
-        return value
-
-    return read
+async def _new_line(request: Request) -> tuple[str, int, str, dict[str, Any]]:
+    body = await decode_body(request, _add)
+    return body.itemId, body.quantity, body.variantId or "", body.options()
 
 
 async def _line_changes(request: Request) -> tuple[str, dict[str, Any]]:
@@ -213,6 +203,10 @@ async def _line_changes(request: Request) -> tuple[str, dict[str, Any]]:
     return request.path_params["line_id"], changes
 
 
+async def _line(request: Request) -> tuple[str]:
+    return (request.path_params["line_id"],)
+
+
 async def _promotion_code(request: Request) -> tuple[str, int]:
     """The code and the server's cap on promotions per cart."""
     body = await decode_body(request, _promotion)
@@ -220,20 +214,20 @@ async def _promotion_code(request: Request) -> tuple[str, int]:
     return body.value, server_max
 
 
-add_item = _cart_change("add_item", _body(_add), lambda tx, principal, cart_id, body, lifetime:
-                        service.add_item(tx, principal, cart_id, body.itemId, body.quantity,
-                                         body.variantId or "", body.options(), lifetime))
-update_item = _cart_change("update_item", _line_changes, lambda tx, principal, cart_id, asked,
-                           lifetime: service.update_item(tx, principal, cart_id, *asked,
-                                                         lifetime))
-remove_item = _cart_change("remove_item", _path("line_id"), service.remove_item)
-apply_promotion = _cart_change("apply_promotion", _promotion_code, lambda tx, principal, cart_id,
-                               asked, lifetime: service.apply_promotion(tx, principal, cart_id,
-                                                                        *asked, lifetime))
-remove_promotion = _cart_change("remove_promotion", _path("code"), service.remove_promotion)
-select_shipping = _cart_change("select_shipping", _body(_shipping), lambda tx, principal,
-                               cart_id, body, lifetime: service.select_shipping(
-                                   tx, principal, cart_id, body.shippingMethodId, lifetime))
+async def _code(request: Request) -> tuple[str]:
+    return (request.path_params["code"],)
+
+
+async def _shipping_method(request: Request) -> tuple[str | None]:
+    return ((await decode_body(request, _shipping)).shippingMethodId,)
+
+
+add_item = _cart_change("add_item", _new_line, service.add_item)
+update_item = _cart_change("update_item", _line_changes, service.update_item)
+remove_item = _cart_change("remove_item", _line, service.remove_item)
+apply_promotion = _cart_change("apply_promotion", _promotion_code, service.apply_promotion)
+remove_promotion = _cart_change("remove_promotion", _code, service.remove_promotion)
+select_shipping = _cart_change("select_shipping", _shipping_method, service.select_shipping)
 
 
 routes = [
