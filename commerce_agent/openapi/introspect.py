@@ -72,14 +72,15 @@ def _codes(code: CodeType) -> Iterator[CodeType]:
 
 
 def _functions(handler: Callable[..., Any]) -> Iterator[FunctionType]:
-    """The handler's function and the functions its closure holds, theirs too: a handler a
-    factory made (one per cart change) keeps its decoder and helpers there."""
+    """The handler's function and the functions of its own module that its closure holds,
+    theirs too: a handler a factory made (one per cart change) keeps its request reader
+    there. Services it holds are another module's, and what they name is not the route's."""
     function = getattr(handler, "__wrapped__", handler)
     if not isinstance(function, FunctionType):
         return
     yield function
     for value in _contents(function):
-        if isinstance(value, FunctionType):
+        if isinstance(value, FunctionType) and value.__module__ == function.__module__:
             yield from _functions(value)
 
 

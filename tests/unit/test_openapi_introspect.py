@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from commerce_agent.commerce.routes import carts
 from commerce_agent.openapi import introspect
 
 
@@ -59,6 +60,15 @@ def test_a_factory_made_handler_is_read_through_its_closures() -> None:
     assert introspect.request_types(handler) == [Farewell]
     assert introspect.refers_to(handler, _helper)
     assert not introspect.refers_to(handler, global_handler)
+
+
+def test_a_function_of_another_module_in_the_closure_is_not_read() -> None:
+    """A service a factory holds names its own module's things, not the route's: the cart
+    reader `carts._new_line` decodes AddItemRequest, but only for the cart routes."""
+    assert introspect.request_types(carts.add_item) == [carts.AddItemRequest]
+    handler = _factory(carts._new_line, _helper)
+    assert introspect.request_types(handler) == []
+    assert introspect.refers_to(handler, _helper)
 
 
 def test_a_handler_without_a_body_has_no_request_type() -> None:
