@@ -219,6 +219,11 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              r"\b(?:the|that|this)(?:\s+[\w'-]+){1,3}?\s+(?:order|package|"
                              r"parcel)\b|"
                              r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+# One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
+# margherita with olives", "une margherita sans olives"): an order, not browsing.
+_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
+                         r"hold|extra|sans|avec)|,\s*not)\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
+                         r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -285,6 +290,10 @@ trailing offered planter
 # Intents a replacement ("swap the mug for the bowl", "le bol au lieu de la tasse") may be read
 # as by the keyword table: the replace stage tells a product from an option of the line.
 _MAY_REPLACE = ("quantity", "switch", "remove", "add", "other", "search")
+# Intents that act (on a cart, an order or money): one said not to be done never is.
+_ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "return", "tip",
+                      "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
+                      "sub_resume", "sub_cancel"})
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -386,9 +395,16 @@ def understand(raw: str) -> tuple[str, str]:
         return "yes", act.text
     if act.kind == "refusal":
         return "no", act.text
+    if act.kind == "hedge":
+        return "hedge", act.text
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
+        # "don't add it, I just want the price": the action said not to be done never is;
+        # what is left asks about it
+        kind = "policy" if kind in AFTER_SALE else (
+            "details" if words.content_words(act.text) else "other")
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
@@ -401,7 +417,8 @@ def understand(raw: str) -> tuple[str, str]:
         if kind == "other" and topic == "other" and act.kind != "question" and all(
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
-            return kind, ", ".join((act.text, *act.negated))
+            said = ", ".join((act.text, *act.negated))
+            return ("add" if _CONFIGURED.search(words.fold(said)) else kind), said
     if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
             ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
             act.text) and words.address(act.text) is None:
@@ -456,6 +473,9 @@ def understand(raw: str) -> tuple[str, str]:
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
         return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
+    if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
+            and words.address(act.text) is None:
+        return "add", act.text  # "a lasagna, no garlic bread": one, with its options said
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search

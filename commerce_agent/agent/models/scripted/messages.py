@@ -19,6 +19,7 @@ ENGLISH: dict[str, str] = {
             "subscription, tell you where your order is, cancel it, return it, rate it or tip.",
     "welcome": "You're welcome! Anything else?",
     "declined": "OK, I'll leave it there. What else can I do for you?",
+    "no_rush": "No rush: say “yes” when you want it, or ask me anything about it.",
     "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",
     "not_found": "I couldn't find anything matching “{query}”. Try other words?",
     "suggest_add": "Want me to add it to your cart?",
