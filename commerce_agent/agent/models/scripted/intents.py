@@ -45,6 +45,8 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bre-?order\b|\b(?:order|buy|get) (?:it|that|them|those|this|the same"
                 r"(?: thing| order)?|my last order) again\b|"
                 r"\b(?:the same|la meme) (?:order|commande) (?:again|encore)\b|"
+                # "order the teapot again", "buy my usual pizza again": what was ordered
+                r"\b(?:order|buy|get)\b[^.?!]{1,40}\b(?:again|once more)\b|"
                 r"\bla meme chose\b|\b(?:re)?commander (?:la meme|a nouveau|encore)\b|"
                 r"\bpareil(?:le)? que la derniere fois\b|"
                 r"同じもの|同じ(?:の|注文).{0,6}(?:もう一度|もう一回|また)|もう一度注文|再注文"),
@@ -104,8 +106,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                r"\bwhen (?:will|would|does|do|is|could|can|might|should)\b.*\b(?:arrive|ship|come|"
                r"deliver|get here|reach)|"
-               r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
-               r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
+               r"\b(?:has|have|did|was|were|is|are) (?:it|my|the|they|that|those|these)\b.*"
+               r"\b(?:ship|shipped|arrived?|delivered|dispatched|sent|left|go(?:ne)? out|"
+               r"went out|posted|mailed)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
                r"^\s*ord_[0-9a-z]+\s*\??$|\bou en est\b|\bsuivi\b|\bstatut\b|"
                r"\b(?:any )?(?:news|updates?) (?:on|about|for|with)\b|"
@@ -218,7 +221,9 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              # "the plate order", "that trattoria order": an order by its item
                              r"\b(?:the|that|this)(?:\s+[\w'-]+){1,3}?\s+(?:order|package|"
                              r"parcel)\b|"
-                             r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+                             # "today's order", "the order before that", "the previous one"
+                             r"\b\w+'s (?:order|package|parcel)\b|\b(?:the|that) order\b|"
+                             r"\b(?:ma|mes|la|cette) commandes?\b|\bmon colis\b|注文")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -459,9 +464,9 @@ def understand(raw: str) -> tuple[str, str]:
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
-    if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
-            words.fold(act.text)):
-        return "status", act.text  # "what's happening with my order?"
+    if act.kind == "question" and kind in ("other", "search", "details") and \
+            _ABOUT_AN_ORDER.search(words.fold(act.text)):
+        return "status", act.text  # "what's happening with my order?", "and the one before?"
     if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
             not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
         return "details", act.text  # "is the teapot dishwasher safe?": about a product

@@ -32,6 +32,7 @@ ENGLISH: dict[str, str] = {
     "which_time": "Which time suits you?",
     "where": "Where should I deliver it?",
     "which_store": "Which store do you mean?",
+    "which_order": "Which order do you mean? {orders}",
     "how_many": "How many would you like?",
     "what": "What would you like me to add?",
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
@@ -237,7 +238,7 @@ ENGLISH: dict[str, str] = {
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
-                 "how_many", "what", "how_many_stars", "how_much_tip")
+                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip")
 
 
 def say(language: str, key: str, **params: Any) -> str:

@@ -145,6 +145,9 @@ class State:
     store: str | None = None
     orders: dict[str, dict[str, Any]] = field(default_factory=dict)
     last_order: str | None = None
+    # The order talked about before this turn began ("the order before that" counts from it;
+    # this turn's own reads move `last_order`).
+    order_in_view: str | None = None
     address: dict[str, Any] | None = None
     frame: Frame | None = None
     calls: list[Call] = field(default_factory=list)
@@ -467,6 +470,8 @@ def fold(messages: list[Message], context: dict[str, Any]) -> State:
     for position, message in enumerate(messages):
         if message.role == "user":
             state.hear(message.content)
+            if position == last_user:
+                state.order_in_view = state.last_order
         elif message.role == "assistant":
             for call in message.tool_calls:
                 calls[call.id] = (short(call.name), call.args)
