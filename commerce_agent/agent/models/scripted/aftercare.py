@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -122,9 +123,7 @@ def status(p: Planner) -> Decision:
     text = [say(p.lang, "order_status", id=order_id, lines=lines(order),
                 total=money_text(order.get("total")),
                 status=status_word(p.lang, order.get("status")))]
-    tracking = order.get("tracking")
-    if isinstance(tracking, dict) and tracking.get("trackingNumber"):
-        text.append(say(p.lang, "tracking", number=tracking["trackingNumber"]))
+    text.extend(_where_it_is(p, order))
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         preorder = choices.meta(item, model.PREORDER)
@@ -133,6 +132,32 @@ def status(p: Planner) -> Decision:
             text.append(say(p.lang, "preorder_ships", name=item["name"],
                             day=choices.day(str(ships), p.lang)))
     return " ".join(text)
+
+
+# A question about shipping ("has it shipped?", "est-elle partie ?", "発送されましたか"), not
+# about the order in general: answered yes or no first.
+_ASKS_SHIPPED = re.compile(r"\b(?:ship\w*|dispatch\w*|sent|posted|go(?:ne)? out|went out|"
+                           r"left|parti\w*|expedi\w*|envoy\w*)\b|発送|出荷")
+_NOT_YET_SHIPPED = frozenset({"pending", "confirmed", "processing"})
+
+
+def _where_it_is(p: Planner, order: dict[str, Any]) -> list[str]:
+    """What the order's fulfillment says of where the goods are: not shipped yet (when
+    asked), the carrier and tracking number once shipped, the estimated arrival."""
+    found = []
+    status_now = str(order.get("status", ""))
+    if status_now in _NOT_YET_SHIPPED and _ASKS_SHIPPED.search(words.fold(p.frame.last)) and \
+            (order.get("deliveryAddress") or any(line.get("fulfillmentType") in (
+                "physical", "hybrid") for line in order.get("items", []))):
+        found.append(say(p.lang, "not_shipped_yet"))
+    for shipment in order.get("shipments", []):
+        if shipment.get("trackingNumber"):
+            found.append(say(p.lang, "shipped_with", carrier=shipment.get("carrier", ""),
+                             number=shipment["trackingNumber"]))
+    eta = order.get("estimatedCompletionAt")
+    if eta and status_now not in (COMPLETED, CANCELLED):
+        found.append(say(p.lang, "expected_by", day=choices.day(str(eta), p.lang)))
+    return found
 
 
 def cancel(p: Planner) -> Decision:
@@ -204,8 +229,8 @@ def rate(p: Planner) -> Decision:
 
 
 def tip(p: Planner) -> Decision:
-    found = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
-    if found is None:
+    amount = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
+    if amount is None:
         return say(p.lang, "how_much_tip") + " " + say(p.lang, "tip_hint")
     if (step := need_orders(p)) is not None:
         return step
@@ -216,7 +241,7 @@ def tip(p: Planner) -> Decision:
     if order_id is None:
         return say(p.lang, "no_orders_to_tip")
     if p.state.done("tip_order") is None:
-        kind, value = found
+        kind, value = amount
         if kind == "percentage":
             return p.call("tip_order", orderId=order_id, percentage=float(value))
         currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")

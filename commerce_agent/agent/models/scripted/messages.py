@@ -124,6 +124,9 @@ ENGLISH: dict[str, str] = {
     "next_charge": "The next charge is on {day}.",
     "resume_hint": "Say “resume my subscription” whenever you want it back.",
     "tracking": "Tracking number: {number}.",
+    "shipped_with": "It shipped with {carrier}, tracking number {number}.",
+    "not_shipped_yet": "It hasn't shipped yet.",
+    "expected_by": "It is expected by {day}.",
     "preorder_ships": "{name} is a pre-order that ships around {day}.",
     "variant_unavailable": "{name} in {wanted} is sold out. It comes in: {listing}.",
     "what_hint": "Name it (“add the glaze mug”), or ask me to find something first: “find a "

@@ -348,7 +348,10 @@ class State:
                 # the cart: a choice, not a change to a cart line
                 or (kind == "quantity" and pending.intent in SHOPPING and not pending.added
                     and _answers(text))
-                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
+                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))
+                # an order id answering "which order do you mean?" of a cancel or a return
+                or (kind == "status" and pending.intent in _ABOUT_ONE_ORDER
+                    and words.order_id(text) is not None and len(text.split()) <= 3)):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
@@ -418,6 +421,9 @@ class State:
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
 
 
+# Requests about one of the shopper's orders, which may ask which one is meant.
+_ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
+                              "sub_resume", "sub_cancel"})
 # "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
 _WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
 
