@@ -3,6 +3,7 @@ store named, positions and times, and when it must ask."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -105,3 +106,30 @@ def test_nothing_said_is_always_the_most_recent_order(picks: list[int], text: st
     orders = [{"orderId": f"ord_{n:04d}", "items": [ORDERS[k]["items"][0]]}
               for n, k in enumerate(picks)]
     assert resolve(orders, (text,), fits) == Meant(f"ord_{len(picks) - 1:04d}")
+
+
+DATED = [{**PLATES, "createdAt": "2026-11-20T09:00:00+00:00"},
+         {**MUG, "createdAt": "2026-11-25T18:30:00+00:00"},
+         {**TEAPOT, "createdAt": "2026-11-26T08:00:00+00:00"}]
+TODAY = date(2026, 11, 26)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("what happened to yesterday's order?", MUG),
+    ("ma commande d'hier", MUG),
+    ("昨日の注文をキャンセル", MUG),
+    ("the order I placed today", TEAPOT),
+    ("my order from November 20", PLATES),
+    ("la commande du 20 novembre", PLATES),
+    ("11月20日の注文", PLATES),
+    ("my order from last tuesday", TEAPOT),  # a day no order was placed: the most recent
+])
+def test_a_day_names_the_order_placed_that_day(text: str, expected: dict[str, Any]) -> None:
+    assert resolve(DATED, (text,), fits, today=TODAY) == Meant(str(expected["orderId"]))
+
+
+def test_two_orders_on_the_day_named_ask_which() -> None:
+    both = [*DATED, {**PLATES, "orderId": "ord_0005eeeeee000002",
+                     "createdAt": "2026-11-25T20:00:00+00:00"}]
+    assert resolve(both, ("yesterday's order",), fits, today=TODAY).tied == (
+        MUG["orderId"], "ord_0005eeeeee000002")

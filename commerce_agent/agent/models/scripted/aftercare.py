@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, which_order, words
@@ -14,6 +15,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
+from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders.model import CANCELLED, COMPLETED
 from commerce_agent.operations.base import money_text
@@ -43,18 +45,31 @@ def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
         asked = _asked(p, text)
         if not asked:
             return 0
-        lines = max((name_score(line, asked) + alias_score(
+        lines = max((2 * name_score(line, asked) + 2 * alias_score(
             state.aliases.get(str(line.get("itemId")), frozenset()), asked)
+            + len(asked & _kinds(p.item(line.get("itemId"))))
             for line in order.get("items", [])), default=0)
         store = words.content_words(state.store_name(order.get("storeId")))
-        return 2 * lines + len(asked & store)
+        return lines + len(asked & store)
     return fits
+
+
+def _kinds(item: dict[str, Any] | None) -> frozenset[str]:
+    """The words of an item's categories ("Tea", "Green Tea"): "where's my tea?" names the
+    gyokuro order, a little less surely than its own name would."""
+    if item is None:
+        return frozenset()
+    return frozenset().union(*(words.content_words(str(kind.get("name", ""))) for kind in
+                               choices.meta(item, PRODUCT_CATEGORIES).get("items", [])))
 
 
 def meant(p: Planner, wanted: str | None = None) -> which_order.Meant:
     """The order the person means (see `which_order`), or the orders that fit equally."""
     orders = _orders(p, wanted)
-    found = which_order.resolve(orders, p.frame.texts, _fits(p), p.state.order_in_view)
+    # Today's date only places "yesterday's order"; the choice is still one of the orders
+    # the conversation read, so a replayed step differs only across midnight.
+    found = which_order.resolve(orders, p.frame.texts, _fits(p), p.state.order_in_view,
+                                datetime.now(UTC).date())
     if found.order_id is None and not found.tied and wanted != "subscription":
         return which_order.Meant(p.state.last_order)
     return found

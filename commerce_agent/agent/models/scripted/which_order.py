@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from commerce_agent.agent.models.scripted import words
@@ -36,13 +37,26 @@ _TAIL_AFTER = re.compile(r"(?:end(?:s|ing)? (?:in|with)|finit par|finissant par|
 # A bare tail: hex digits after "…" or "#", or mixing digits and letters as ids do ("b4babe").
 _MARKED = re.compile(r"(?:\.{2,}|…|#)\s*([0-9a-f]{4,})(?![0-9a-z])")
 _MIXED = re.compile(r"(?<![0-9a-z_])((?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{5,})(?![0-9a-z])")
+# Days said of an order's placing, counted back from today.
+_DAYS_AGO = [(re.compile(r"\bday before yesterday\b|\bavant-hier\b|一昨日|おととい"), 2),
+             (re.compile(r"\byesterday\b|\bhier\b|昨日|きのう"), 1),
+             (re.compile(r"\btoday\b|\baujourd'hui\b|\bce matin\b|\bthis morning\b|今日|今朝"),
+              0)]
+_MONTHS = {name: number for number, names in enumerate((
+    "january janvier", "february fevrier", "march mars", "april avril", "may mai",
+    "june juin", "july juillet", "august aout", "september septembre", "october octobre",
+    "november novembre", "december decembre"), start=1) for name in names.split()}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ON_DATE = re.compile(rf"\b(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|"
+                      rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?P<m2>{_MONTH}))\b|"
+                      r"(?P<m3>\d{1,2})月(?P<d3>\d{1,2})日")
 # Words that place or point at an order and name no item.
 POSITION_WORDS = frozenset("""
 last latest newest most recent first oldest earliest previous prior earlier before one
 that this just placed made second third dernier derniere derniers dernieres premier premiere
 recente precedent precedente avant celle celui ending end ends finit par today yesterday
-aujourd hui hier
-""".split())
+aujourd hui hier morning matin placed made
+""".split()) | frozenset(_MONTHS)
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,8 @@ class Cues:
     oldest: bool = False
     previous: bool = False
     ordinal: int | None = None  # "the second order": 1
+    days_ago: int | None = None  # "yesterday's order": 1
+    on_date: tuple[int, int] | None = None  # "my order from November 20": (11, 20)
 
 
 def cues(text: str) -> Cues:
@@ -70,7 +86,14 @@ def cues(text: str) -> Cues:
             tail = tails[-1] if tails else None
     noun = _ORDER_NOUN.search(folded) is not None
     ordinal = words.ordinal(text) if noun else None
-    return Cues(order_id=order_id, tail=tail,
+    days_ago = next((days for pattern, days in _DAYS_AGO if pattern.search(folded)), None)
+    dated = _ON_DATE.search(folded)
+    on_date = None
+    if dated:
+        month = dated.group("m1") or dated.group("m2")
+        on_date = (_MONTHS[month] if month else int(dated.group("m3")),
+                   int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
+    return Cues(order_id=order_id, tail=tail, days_ago=days_ago, on_date=on_date,
                 newest=bool(_NEWEST.search(folded)) and not _PREVIOUS.search(folded),
                 oldest=bool(_OLDEST.search(folded)), previous=bool(_PREVIOUS.search(folded)),
                 ordinal=ordinal if ordinal not in (0, -1) else None)
@@ -93,10 +116,13 @@ def by_tail(orders: Sequence[dict[str, Any]], tail: str) -> list[dict[str, Any]]
 
 
 def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
-            fits: Callable[[dict[str, Any], str], int], focus: str | None = None) -> Meant:
+            fits: Callable[[dict[str, Any], str], int], focus: str | None = None,
+            today: date | None = None) -> Meant:
     """The order `texts` mean among `orders` (oldest first). `fits(order, text)` scores how
     well a message's words name the order's items or store (0: not at all); `focus` is the
-    order the conversation last talked about, which "the one before that" counts back from.
+    order the conversation last talked about, which "the one before that" counts back from;
+    `today` is the day "yesterday's order" counts back from (the shopper's orders' dates are
+    UTC days).
     """
     if not orders:
         return Meant(None)
@@ -115,6 +141,9 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
             top = [order for score, order in scored if score == best]
             narrowed = narrowed or len(top) < len(candidates) or index > 0 or len(top) > 1
             candidates = top
+        dated = _on_day(candidates, found, today)
+        if dated and len(dated) < len(candidates):
+            candidates, narrowed = dated, narrowed or len(dated) > 1
         answering = index > 0 and narrowed  # "the first one" answering "which order?"
         ordinal = found.ordinal if not answering else words.ordinal(text)
         if found.previous:
@@ -129,6 +158,26 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
     if len(candidates) > 1 and narrowed:
         return Meant(None, tuple(_id(order) for order in candidates))
     return Meant(_id(candidates[-1]))
+
+
+def _on_day(candidates: list[dict[str, Any]], found: Cues,
+            today: date | None) -> list[dict[str, Any]]:
+    """The candidates placed on the day the words name, if they name one."""
+    if found.on_date is not None:
+        month, day = found.on_date
+        return [order for order in candidates
+                if (placed := _placed(order)) and (placed.month, placed.day) == (month, day)]
+    if found.days_ago is not None and today is not None:
+        wanted = today - timedelta(days=found.days_ago)
+        return [order for order in candidates if _placed(order) == wanted]
+    return []
+
+
+def _placed(order: dict[str, Any]) -> date | None:
+    try:
+        return datetime.fromisoformat(str(order.get("createdAt"))).date()
+    except ValueError:
+        return None
 
 
 def _before(orders: Sequence[dict[str, Any]], candidates: list[dict[str, Any]],
