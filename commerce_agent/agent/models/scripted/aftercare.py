@@ -38,18 +38,21 @@ def _asked(p: Planner, text: str) -> frozenset[str]:
     return said_words(p.query(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
 
 
-def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
-    state = p.state
+def _line_fit(p: Planner, line: dict[str, Any], asked: frozenset[str]) -> int:
+    """How well the words name an order line: its name, the shopper's own words for its item,
+    then (counting half) the item's categories."""
+    aliases = p.state.aliases.get(str(line.get("itemId")), frozenset())
+    return 2 * (name_score(line, asked) + alias_score(aliases, asked)) + len(
+        asked & _kinds(p.item(line.get("itemId"))))
 
+
+def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
     def fits(order: dict[str, Any], text: str) -> int:
         asked = _asked(p, text)
         if not asked:
             return 0
-        lines = max((2 * name_score(line, asked) + 2 * alias_score(
-            state.aliases.get(str(line.get("itemId")), frozenset()), asked)
-            + len(asked & _kinds(p.item(line.get("itemId"))))
-            for line in order.get("items", [])), default=0)
-        store = words.content_words(state.store_name(order.get("storeId")))
+        lines = max((_line_fit(p, line, asked) for line in order.get("items", [])), default=0)
+        store = words.content_words(p.state.store_name(order.get("storeId")))
         return lines + len(asked & store)
     return fits
 
@@ -209,8 +212,11 @@ def start_return(p: Planner) -> Decision:
     done = state.done("start_return")
     if done is None:
         order = _order(p, order_id)
-        asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
-        chosen = [line for line in order.get("items", []) if asked and name_score(line, asked)]
+        asked = frozenset().union(*(_asked(p, text) for text in p.frame.texts))
+        scored = [(_line_fit(p, line, asked), line) for line in order.get("items", [])]
+        best = max((score for score, _ in scored), default=0)
+        # "return the mug" of an order with plates too: that line; nothing named, the order
+        chosen = [line for score, line in scored if best and score == best]
         args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
         if chosen:
             count = p.frame.quantity()
