@@ -90,7 +90,8 @@ def _status(p: Planner) -> Decision:
     """"Where's my order?"; asked with no order yet ("how many days until it arrives?") it is
     about the store's delivery terms, answered for the store in view."""
     found = aftercare.status(p)
-    if isinstance(found, str) and aftercare.order_meant(p) is None and (
+    meant = aftercare.meant(p)
+    if isinstance(found, str) and meant.order_id is None and not meant.tied and (
             p.current_store() or p.mentioned_store()) and read_act(p.frame.last).kind == "question":
         return answers.store_terms(p)
     return found

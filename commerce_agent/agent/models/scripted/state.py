@@ -149,6 +149,9 @@ class State:
     store: str | None = None
     orders: dict[str, dict[str, Any]] = field(default_factory=dict)
     last_order: str | None = None
+    # The order talked about before this turn began ("the order before that" counts from it;
+    # this turn's own reads move `last_order`).
+    order_in_view: str | None = None
     address: dict[str, Any] | None = None
     frame: Frame | None = None
     # The offer a bare "yes" takes up (`offers`): the agent's suggestion, or a request
@@ -356,7 +359,10 @@ class State:
                 # the cart: a choice, not a change to a cart line
                 or (kind == "quantity" and pending.intent in SHOPPING and not pending.added
                     and _answers(text))
-                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
+                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))
+                # an order id answering "which order do you mean?" of a cancel or a return
+                or (kind == "status" and pending.intent in _ABOUT_ONE_ORDER
+                    and words.order_id(text) is not None and len(text.split()) <= 3)):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
@@ -428,6 +434,9 @@ class State:
             self.offer = SUGGESTED
 
 
+# Requests about one of the shopper's orders, which may ask which one is meant.
+_ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
+                              "sub_resume", "sub_cancel"})
 # "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
 _WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
 
@@ -480,6 +489,8 @@ def fold(messages: list[Message], context: dict[str, Any]) -> State:
     for position, message in enumerate(messages):
         if message.role == "user":
             state.hear(message.content)
+            if position == last_user:
+                state.order_in_view = state.last_order
         elif message.role == "assistant":
             for call in message.tool_calls:
                 calls[call.id] = (short(call.name), call.args)
