@@ -161,6 +161,13 @@ def test_a_price_is_the_currencys_or_a_problem(text: str, currency: str) -> None
     assert price == str(money.quantize(value, currency))
 
 
+@pytest.mark.parametrize("text", ["1E+30", "1e12", "999999999999999.99", "-0.01", "Infinity"])
+def test_a_price_too_large_or_below_zero_is_a_problem_not_a_crash(text: str) -> None:
+    [problem] = problems(f"Handle,Title,Variant Price\nmug,Mug,{text}\n".encode())
+    assert (problem.line, problem.column) == (2, "Variant Price")
+    assert problem.reason == f"must be a price such as 24.00, not {text!r}"
+
+
 def test_a_yen_price_has_no_decimals_and_a_dinar_three() -> None:
     reader = csv_rows.Reader("f", "JPY")
     assert reader.price(2, "P", "1500", True) == "1500"

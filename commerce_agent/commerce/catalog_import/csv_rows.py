@@ -13,6 +13,7 @@ from commerce_agent.commerce import money
 from commerce_agent.commerce.catalog_import.source import ImportFailed, ImportProblem
 
 MAX_ROWS = 50_000
+MAX_PRICE = Decimal(10) ** 12
 
 
 def decode(data: bytes, file: str) -> str:
@@ -49,7 +50,9 @@ class Reader:
             value = Decimal(text)
         except InvalidOperation:
             value = Decimal("NaN")
-        if not value.is_finite() or value < 0:
+        # At most 12 whole digits (shop/checks.amount_problem): "1E+30" is no price, and
+        # would not even round to cents.
+        if not value.is_finite() or value < 0 or value >= MAX_PRICE:
             self.problem(line, column, f"must be a price such as 24.00, not {text!r}")
             return None
         if value != money.quantize(value, self.currency):
