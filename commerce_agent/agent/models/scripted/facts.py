@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.fuzzy import similarity
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, topics, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
@@ -91,9 +91,33 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))
+    found += _by_topic(item, question, lang)
     if not found and _unstated(item, asked, folded):
         found.append(say(lang, "not_stated"))  # said plainly, never made up
     return found
+
+
+# A volume written in an item's name ("Celadon Teapot, 700 ml", « Théière céladon, 70 cl »).
+_VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(ml|cl|dl|l|fl ?oz|oz)(?![a-z])", re.IGNORECASE)
+
+
+def _by_topic(item: dict[str, Any], question: str, lang: str) -> list[str]:
+    """What the item's data says on the question's topic (`topics`), beyond its description:
+    where a class is held, how much a vessel holds, a plan's free trial."""
+    found = topics.topic(question)
+    name = found.name if found is not None else ""
+    if name == "place":
+        place = choices.meta(item, SCHEDULING).get("location")
+        return [say(lang, "held_at", place=place)] if place else []
+    if name == "capacity":
+        volume = _VOLUME.search(str(item.get("name", "")))
+        return [say(lang, "holds", volume=f"{volume.group(1)} {volume.group(2)}")] \
+            if volume else []
+    if name == "trial":
+        days = choices.meta(item, SUBSCRIPTION).get("trialDays")
+        return [say(lang, "trial_days", days=days) if days else say(lang, "no_trial")] \
+            if choices.meta(item, SUBSCRIPTION) else []
+    return []
 
 
 def _unstated(item: dict[str, Any], asked: frozenset[str], folded: str) -> bool:

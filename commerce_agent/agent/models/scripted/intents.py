@@ -14,7 +14,7 @@ from functools import lru_cache
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted import topics, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -379,7 +379,24 @@ def greeting(folded: str) -> bool:
 @lru_cache(maxsize=4096)
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
-    what is left once negated clauses are cut; misspelt intent words are read corrected."""
+    what is left once negated clauses are cut; misspelt intent words are read corrected.
+    A question the table took for a search is then read by its topic (`topics`): the
+    store's terms, or an item's own data."""
+    kind, text = _understand(raw)
+    if kind not in ("search", "other", "policy", "details") or read_act(raw).kind != "question":
+        return kind, text
+    found = topics.topic(text)
+    if found is None:
+        return kind, text
+    if found.about == "store" and (kind in ("search", "other") or found.name in (
+            "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
+        return "policy", text  # "I was wondering whether you're open on Sundays?"
+    if found.about == "item" and kind != "details" and topics.names_an_item(text, found):
+        return "details", text  # "how long does the workshop last?", "il pèse combien ?"
+    return kind, text
+
+
+def _understand(raw: str) -> tuple[str, str]:
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     act = read_act(raw)
     if act.kind == "confirmation":

@@ -8,8 +8,9 @@ from typing import Any
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, option_change, words
+from commerce_agent.agent.models.scripted import choices, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import (
     State,
     alias_score,
@@ -50,6 +51,8 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
+        if read_act(source).kind == "question":  # "il pèse combien ?": no product words
+            source = topics.without_topic(source)
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))

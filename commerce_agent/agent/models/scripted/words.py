@@ -320,6 +320,10 @@ _JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|�
                         r"(?=[、。？！?!\s]|$)")
 
 
+_JA_ASSENT = re.compile(r"^\s*(?:はい|ええ|うん|いいですね|いいね)(?:[、,。!！\s]+|$)")
+_JA_DEMONSTRATIVE = re.compile(r"(?:この|その|あの)(?=[\u3040-\u30ff\u4e00-\u9fff])")
+
+
 def re_japanese(text: str) -> bool:
     return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
 
@@ -328,6 +332,9 @@ def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
+    # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
+    # particles split them into a stray "い" or "こ"
+    plain = _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain))
     phrases = [_JA_PREDICATE_TAIL.sub("", part) for part in _JA_PARTICLES.split(plain)
                if part and not _JA_FILLER.match(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
