@@ -62,6 +62,17 @@ def details(p: Planner) -> Decision:
     return describe(p, p.state.items[item_id])
 
 
+def item_answer(p: Planner) -> Decision:
+    """Only what the item's data says on the question ("add the teapot — is it dishwasher
+    safe?" after the add): not its whole description, nor another offer to add it."""
+    found = details(p)
+    item = p.extra.get("item")
+    if not isinstance(found, str) or item is None:
+        return found
+    said = facts.answer(p.state.items.get(str(item["itemId"]), item), p.frame.last, p.lang)
+    return " ".join(said) or say(p.lang, "not_stated")
+
+
 def describe(p: Planner, item: dict[str, Any]) -> str:
     text = [f"{item['name']}: {_price(item)}."]
     about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".")

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from commerce_agent.agent.models.scripted import topics
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _QUESTION_WORD = (r"(?:what|what's|whats|how|is|are|do|does|can|could|will|would|any|"
@@ -24,9 +25,15 @@ _BREAK = re.compile(
     rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw)\b[\s,]*",
                       re.IGNORECASE)
-# What a set-apart question may be read as; what the rest must be to be served first.
-ANSWERED = ("policy", "details")
+# What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
+
+
+def _answered(piece: str, understand: Callable[[str], tuple[str, str]]) -> bool:
+    """A question about terms, or one about an item on a topic its data answers ("is it
+    dishwasher safe?" is; "et des mugs ?" is a search, and stays with the request)."""
+    kind = understand(piece)[0]
+    return kind == "policy" or (kind == "details" and topics.topic(piece) is not None)
 
 
 @dataclass(frozen=True)
@@ -43,8 +50,8 @@ def split(text: str, understand: Callable[[str], tuple[str, str]]) -> Split:
     if len(pieces) < 2:
         return Split(text)
     asked = [_LEADING.sub("", piece) for piece in pieces
-             if read_act(piece).kind == "question"
-             and understand(_LEADING.sub("", piece))[0] in ANSWERED]
+             if read_act(piece).kind == "question" and _answered(_LEADING.sub("", piece),
+                                                                 understand)]
     rest = [piece for piece in pieces if _LEADING.sub("", piece) not in asked]
     if not asked or not rest:
         return Split(text)

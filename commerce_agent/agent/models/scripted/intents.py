@@ -391,9 +391,14 @@ def understand(raw: str) -> tuple[str, str]:
     if found.about == "store" and (kind in ("search", "other") or found.name in (
             "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
         return "policy", text  # "I was wondering whether you're open on Sundays?"
-    if found.about == "item" and kind != "details" and topics.names_an_item(text, found):
+    if found.about == "item" and kind != "details" and intent(text) not in _TERMS and \
+            topics.names_an_item(text, found):
         return "details", text  # "how long does the workshop last?", "il pèse combien ?"
     return kind, text
+
+
+# What the intent table reads as a question about terms stays one, whatever its topic words.
+_TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
 
 
 def _understand(raw: str) -> tuple[str, str]:

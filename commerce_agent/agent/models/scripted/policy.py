@@ -114,6 +114,7 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         kind, text = understand(state.asked)
         asking = Planner(state, tools)
         asking.frame = Frame(kind, (text,))
-        answer = HANDLERS.get(asking.frame.intent, _other)(asking)
+        answer = (browse.item_answer if kind == "details" else HANDLERS.get(kind, _other))(
+            asking)
         return (f"{decision} {answer}" if isinstance(answer, str) else answer), planner
     return decision, planner

@@ -50,7 +50,9 @@ _ITEM: dict[str, re.Pattern[str]] = {
     # "where" only with a verb of taking place, so the thing's name between stays
     "place": re.compile(rf"\bwhere\b(?=.{{0,50}}\b{_HELD})|\b{_HELD}|"
                         rf"\bou\b(?=.{{0,30}}\b{_A_LIEU})|\b{_A_LIEU}|どこで|会場|場所"),
-    "capacity": re.compile(r"\bhold\w*\b|\bcapacity\b|\bvolume\b|\bhow many cups\b|"
+    # "hold" is a vessel's, not "on hold" (a subscription's pause)
+    "capacity": re.compile(r"(?<!\bon )\bhold(?:s|ing)?\b(?! (?:on|off)\b)|\bcapacity\b|"
+                           r"\bvolume\b|\bhow many cups\b|"
                            r"\bcontenance\b|\bcapacite\b|容量|何杯|何ml|何cc"),
     "weight": re.compile(r"\b(?:heavy|heavier|weigh|weighs|weight)\b|\bpoids\b|\bpese\w*\b|"
                          r"\blourd\w*\b|重さ|重い|重量|何グラム|何キロ"),
@@ -59,12 +61,16 @@ _ITEM: dict[str, re.Pattern[str]] = {
     "contents": re.compile(r"\bcontains?\b|\binclud\w*\b|\bingredients?\b|\bmade (?:of|from|"
                            r"with)\b|\bwhat'?s in\b|\bwhat (?:do|does|will) (?:i|you|it|we) "
                            r"(?:\w+ )?(?:get|come)\b|\bcomes? with\b|\bcontien\w*\b|"
-                           r"\bcompos\w*\b|\bqu'est-ce qu'il y a\b|\by a-t-il\b|入って|原材料|"
+                           r"\bcompos\w*\b|\bqu'est-ce qu'il y a\b|入って|原材料|"
                            r"材料|成分|含まれ|中身|セット内容"),
     "allergens": re.compile(r"\b(?:nuts?|peanuts?|gluten|dairy|lactose|allerg\w*|vegan|"
                             r"vegetarian|materials?|noix|arachides?|allergen\w*|vegetalien\w*|"
                             r"vegetarien\w*|matiere|materiau\w*)\b|アレルギー|ナッツ|グルテン|"
                             r"乳製品|素材|材質"),
+    # how it may be used and cared for: its description says, or the answer says it doesn't
+    "care": re.compile(r"\b(?:dishwasher|microwave|oven|freezer|washable|machine wash\w*|"
+                       r"(?:\w+[- ])?(?:safe|proof)|lave-vaisselle|micro-?ondes?|four|"
+                       r"congelateur|lavable)\b|食洗機|電子レンジ|オーブン|冷凍|洗え"),
     "trial": re.compile(r"\btrial\b|\bessai\b|お試し|無料体験|トライアル"),
 }
 # Words that point at the item in view ("does it contain nuts?", "il pèse combien ?", この急須).
@@ -93,6 +99,8 @@ def names_an_item(text: str, found: Topic) -> bool:
     """Whether the question is about a thing: a pointer to the one in view or words left
     once the topic's own words are gone ("the tea ceremony workshop", 茶道体験). A duration
     needs a named thing: "how long does it take?" asks about delivery."""
+    if found.about != "item":
+        return False
     folded = words.fold(text)
     left = _ITEM[found.name].sub(" ", folded)
     if words.re_japanese(left):
