@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, facts, words
+from commerce_agent.agent.models.scripted import choices, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
@@ -78,7 +78,8 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
     about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".")
     if about:
         text.append(f"{about}.")
-    if read_act(p.frame.last).kind == "question":  # "is it dishwasher safe?": what says so
+    if read_act(p.frame.last).kind == "question" or topics.topic(p.frame.last) is not None:
+        # "is it dishwasher safe?", "大きさを教えてください": what the data says on it
         text += facts.answer(item, p.frame.last, p.lang)
     sold_out = item.get("available") is False
     variants = [c for c in choices.variant_choices(item) if c.available]

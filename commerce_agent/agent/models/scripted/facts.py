@@ -18,10 +18,8 @@ from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
 
 PHYSICAL = "dev.commerce.product.physical_properties"
-# Asking whether an item is there to buy, or how many are left.
-STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
-                   r"在庫|売り切れ|残り|あと何|何個")
+# Asking whether an item is there to buy, or how many are left (a topic of `topics`).
+STOCK = topics.STOCK
 # Asking what a kit holds: each of its parts.
 _INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|inside|"
                        r"compris|inclu\w*|contient)\b|付属|セット内容|含まれ")

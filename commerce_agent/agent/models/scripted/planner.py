@@ -51,7 +51,8 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
-        if read_act(source).kind == "question":  # "il pèse combien ?": no product words
+        if read_act(source).kind == "question" or self.frame.intent == "details":
+            # "il pèse combien ?", "大きさを教えて": a topic's words name no product
             source = topics.without_topic(source)
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]

@@ -69,10 +69,15 @@ _ITEM: dict[str, re.Pattern[str]] = {
                             r"乳製品|素材|材質"),
     # how it may be used and cared for: its description says, or the answer says it doesn't
     "care": re.compile(r"\b(?:dishwasher|microwave|oven|freezer|washable|machine wash\w*|"
-                       r"(?:\w+[- ])?(?:safe|proof)|lave-vaisselle|micro-?ondes?|four|"
+                       r"(?:\w+[- ])?(?:safe|proof)|lave-vaisselle|micro-?ondes?|(?:au|en) four|"
                        r"congelateur|lavable)\b|食洗機|電子レンジ|オーブン|冷凍|洗え"),
     "trial": re.compile(r"\btrial\b|\bessai\b|お試し|無料体験|トライアル"),
+    # whether it is there to buy, or how many are left
+    "stock": re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
+                        r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
+                        r"在庫|売り切れ|残り|あと何|何個"),
 }
+STOCK = _ITEM["stock"]
 # Words that point at the item in view ("does it contain nuts?", "il pèse combien ?", この急須).
 _POINTER = re.compile(r"\b(?:it|its|this|that|these|those|they|them|il|elle|ils|elles|ca|"
                       r"cela|celui-ci|celle-ci)\b|これ|この|それ|その|あれ|あの")
@@ -111,7 +116,7 @@ def names_an_item(text: str, found: Topic) -> bool:
 
 
 # Japanese asking words that name nothing ("どれくらい", "いくつ").
-_JA_ASKING = re.compile(r"どれくらい|どのくらい|どのぐらい|どれぐらい|いくつ|ありますか")
+_JA_ASKING = re.compile(r"どれくらい|どのくらい|どのぐらい|どれぐらい|いくつ|ありますか|教えて\S*")
 
 
 def without_topic(text: str) -> str:
