@@ -120,3 +120,46 @@ def test_a_topic_the_data_lacks_adds_nothing_made_up() -> None:
     answer = " ".join(facts.answer(sample_item("item_limited_glaze_mug"), "where is it held?",
                                    "en"))
     assert "takes place" not in answer and "holds" not in answer
+
+
+def test_asking_to_be_told_inside_a_request_is_a_question() -> None:
+    parts = compound.split("add 2 genmaicha and tell me how long delivery takes", understand)
+    assert parts == compound.Split("add 2 genmaicha", "tell me how long delivery takes")
+
+
+def test_a_search_question_stays_with_the_request_it_opens() -> None:
+    said = "et des mugs ? j'en prends un bleu de 12 oz"
+    assert compound.split(said, understand) == compound.Split(said)
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("do you guys do gift wrapping?", "details"),  # the add-ons of the item in view
+    ("do you have any vegan pizzas?", "search"),  # things of a kind: a search
+    ("what if I want to put my membership on hold?", "policy"),  # a pause, not a capacity
+])
+def test_topic_words_do_not_turn_searches_or_terms_into_item_questions(said: str,
+                                                                       meant: str) -> None:
+    assert understand(said)[0] == meant
+
+
+def test_add_ons_and_a_volume_in_the_description_are_answered() -> None:
+    kyusu, glaze = sample_item("item_tokoname_kyusu"), sample_item("item_limited_glaze_mug")
+    assert "Furoshiki" in " ".join(facts.answer(kyusu, "do you do gift wrapping?", "en"))
+    assert "10 oz" in " ".join(facts.answer(glaze, "how much does it hold?", "en"))
+
+
+@pytest.mark.parametrize(("said", "phrases"), [
+    ("マグカップを2個、青で、12ozでお願いします", ("マグカップを2個、青で、12ozでお願いします",)),
+    ("玄米茶を2つ、和紙ノートを1冊", ("玄米茶を2つ", "和紙ノートを1冊")),
+])
+def test_a_japanese_phrase_of_options_only_stays_with_its_item(said: str,
+                                                             phrases: tuple[str, ...]) -> None:
+    assert words.item_phrases(said) == phrases
+
+
+@pytest.mark.parametrize(("said", "query"), [
+    ("はい、1枚ください", ""),
+    ("この急須の容量はどれくらいですか", "急須 容量"),
+])
+def test_japanese_assent_and_demonstratives_are_not_product_words(said: str, query: str) -> None:
+    assert words.japanese_query(said) == query

@@ -94,7 +94,7 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text.append(say(p.lang, "group_options", group=group["name"], need=need, listing=", ".join(
             c.label for c in choices.option_choices(group))))
     addons = choices.addon_names(item)
-    if addons:
+    if addons and say(p.lang, "addons", names=", ".join(addons)) not in text:
         text.append(say(p.lang, "addons", names=", ".join(addons)))
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:

@@ -18,7 +18,8 @@ from commerce_agent.agent.models.scripted import topics
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _QUESTION_WORD = (r"(?:what|what's|whats|how|is|are|do|does|can|could|will|would|any|"
-                  r"est-ce|c'est|combien|quel\w*|quand|ou|avez|vous)")
+                  r"tell me|let me know|est-ce|c'est|combien|quel\w*|quand|ou|avez|vous|"
+                  r"dites-moi|dis-moi)")
 _BREAK = re.compile(
     r"\s+[—–-]{1,2}\s+|\s*;\s*|(?<=[?？!！。])\s*|(?<=[a-z)])\.\s+|"
     rf",\s*(?:and|but|also|plus|et|mais|aussi)?\s*(?={_QUESTION_WORD}\b)|"
@@ -50,8 +51,8 @@ def split(text: str, understand: Callable[[str], tuple[str, str]]) -> Split:
     if len(pieces) < 2:
         return Split(text)
     asked = [_LEADING.sub("", piece) for piece in pieces
-             if read_act(piece).kind == "question" and _answered(_LEADING.sub("", piece),
-                                                                 understand)]
+             if (read_act(piece).kind == "question" or topics.asks(piece))
+             and _answered(_LEADING.sub("", piece), understand)]
     rest = [piece for piece in pieces if _LEADING.sub("", piece) not in asked]
     if not asked or not rest:
         return Split(text)

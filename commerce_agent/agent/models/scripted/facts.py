@@ -108,9 +108,13 @@ def _by_topic(item: dict[str, Any], question: str, lang: str) -> list[str]:
         place = choices.meta(item, SCHEDULING).get("location")
         return [say(lang, "held_at", place=place)] if place else []
     if name == "capacity":
-        volume = _VOLUME.search(str(item.get("name", "")))
+        volume = _VOLUME.search(str(item.get("name", ""))) or _VOLUME.search(
+            str(item.get("description", "")))
         return [say(lang, "holds", volume=f"{volume.group(1)} {volume.group(2)}")] \
             if volume else []
+    if name == "addons":
+        names = choices.addon_names(item)
+        return [say(lang, "addons", names=", ".join(names))] if names else []
     if name == "trial":
         days = choices.meta(item, SUBSCRIPTION).get("trialDays")
         return [say(lang, "trial_days", days=days) if days else say(lang, "no_trial")] \

@@ -383,7 +383,8 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
-    if kind not in ("search", "other", "policy", "details") or read_act(raw).kind != "question":
+    if kind not in ("search", "other", "policy", "details") or (
+            read_act(raw).kind != "question" and not topics.asks(raw)):
         return kind, text
     found = topics.topic(text)
     if found is None:
@@ -391,12 +392,17 @@ def understand(raw: str) -> tuple[str, str]:
     if found.about == "store" and (kind in ("search", "other") or found.name in (
             "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
         return "policy", text  # "I was wondering whether you're open on Sundays?"
+    if kind == "search" and _HAVE.search(words.fold(text)) and not topics.points(text):
+        return kind, text  # "do you have any vegan pizzas?": a search by what they are
     if found.about == "item" and kind != "details" and intent(text) not in _TERMS and \
             topics.names_an_item(text, found):
         return "details", text  # "how long does the workshop last?", "il pèse combien ?"
     return kind, text
 
 
+# Asking whether the shop has things of a kind: a search, whatever its topic words say.
+_HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vous avez)\b|"
+                   r"ありますか|売って")
 # What the intent table reads as a question about terms stays one, whatever its topic words.
 _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
 

@@ -72,6 +72,9 @@ _ITEM: dict[str, re.Pattern[str]] = {
                        r"(?:\w+[- ])?(?:safe|proof)|lave-vaisselle|micro-?ondes?|(?:au|en) four|"
                        r"congelateur|lavable)\b|食洗機|電子レンジ|オーブン|冷凍|洗え"),
     "trial": re.compile(r"\btrial\b|\bessai\b|お試し|無料体験|トライアル"),
+    # what can be added to it: its add-ons ("do you do gift wrapping?")
+    "addons": re.compile(r"\bgift[- ]?(?:wrap\w*|box\w*)|\bwrapping\b|\bemballage\w*|"
+                         r"\bpaquet cadeau\b|ラッピング|包装|ギフト包装|のし"),
     # whether it is there to buy, or how many are left
     "stock": re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
                         r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
@@ -112,7 +115,23 @@ def names_an_item(text: str, found: Topic) -> bool:
         named = bool(words.japanese_query(left).strip())
     else:
         named = bool(words.content_words(words.without_elision(left)) - _ASKING)
-    return named or (found.name != "duration" and _POINTER.search(folded) is not None)
+    # what can be added is the item in view's, whether or not the question points at it
+    return named or found.name == "addons" or (
+        found.name != "duration" and _POINTER.search(folded) is not None)
+
+
+def points(text: str) -> bool:
+    """Whether the question points at the item in view ("does it…", "il…", "この…")."""
+    return _POINTER.search(words.fold(text)) is not None
+
+
+# Asking to be told is asking ("tell me how long delivery takes", "dites-moi…", 教えて).
+_TELL_ME = re.compile(r"^(?:and |et |please |so )?(?:tell me|let me know|can you tell me|"
+                      r"dites-moi|dis-moi|indiquez-moi)\b|教えて")
+
+
+def asks(text: str) -> bool:
+    return _TELL_ME.search(words.fold(text).strip()) is not None
 
 
 # Japanese asking words that name nothing ("どれくらい", "いくつ").
@@ -125,7 +144,7 @@ def without_topic(text: str) -> str:
     folded = words.fold(text)
     for pattern in _ITEM.values():
         folded = pattern.sub(" ", folded)
-    return _JA_ASKING.sub(" ", folded)
+    return _ASKING_WORDS.sub(" ", _JA_ASKING.sub(" ", folded))
 
 
 # Question words that name nothing ("any", "actually", "wondering"), beyond the stop words.
@@ -133,3 +152,4 @@ _ASKING = frozenset("""
 wondering wonder curious guy chance possible actually exactly roughly approximately whether
 if pese lourd dure temps demandai savoir quest
 """.split())
+_ASKING_WORDS = re.compile(rf"\b(?:{'|'.join(sorted(_ASKING - {'if'}))})s?\b")
