@@ -38,6 +38,8 @@ colours color colors flavour flavours come comes version versions ship shipping 
 delivery delivered pickup collect digital download buy order prix couleur couleurs taille
 tailles livraison
 """.split())
+_ALWAYS_SHOWN_JA = re.compile(r"値段|価格|いくら|色|カラー|サイズ|種類|オプション|トッピング|"
+                              r"グレード|在庫|配送|送料|届|発送|予約|時間|日程|空き")
 # Words of a question that say nothing about the item ("is it", "does it have", "safe").
 _QUESTION_WORDS = frozenset("""
 does have contain contains made safe use used inside put go goe any there come with
@@ -49,7 +51,18 @@ def _sentences(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"(?<=[.!?。])\s+", text) if part.strip()]
 
 
+def _asked(question: str, name: str) -> frozenset[str]:
+    """The words a question asks about beyond the item's name: Latin words, or the phrases of
+    a Japanese question (「食洗機で洗えますか」 asks about 食洗機), which have no spaces."""
+    if words.re_japanese(question):
+        return frozenset(phrase for phrase in words.japanese_query(question).split()
+                         if len(phrase) > 1 and phrase not in name)
+    return words.content_words(question) - words.content_words(name) - _QUESTION_WORDS
+
+
 def _fits(asked: frozenset[str], sentence: str) -> bool:
+    if any(words.re_japanese(word) for word in asked):
+        return any(word in sentence for word in asked)
     mine = set(words.words(sentence))
     return any(word in mine or any(len(word) > 4 and similarity(word, other) >= 85
                                    for other in mine) for word in asked)
@@ -58,8 +71,7 @@ def _fits(asked: frozenset[str], sentence: str) -> bool:
 def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     """The sentences of the item's data that answer `question` (none when it asks nothing the
     data says)."""
-    asked = words.content_words(question) - words.content_words(str(item.get("name", ""))) - \
-        _QUESTION_WORDS
+    asked = _asked(question, str(item.get("name", "")))
     # The first sentence is always shown; the parts of a kit ("what's included?") are not.
     parts = [str(part.get("description")) for part in item.get("fulfillmentComponents") or []
              if isinstance(part, dict) and part.get("description")]
@@ -125,7 +137,7 @@ def _by_topic(item: dict[str, Any], question: str, lang: str) -> list[str]:
 def _unstated(item: dict[str, Any], asked: frozenset[str], folded: str) -> bool:
     """The question asks about something none of the item's data mentions (not its price,
     options, stock or delivery, which its details always show)."""
-    if not asked or asked & _ALWAYS_SHOWN or any(
+    if not asked or asked & _ALWAYS_SHOWN or _ALWAYS_SHOWN_JA.search(folded) or any(
             pattern.search(folded) for pattern in (STOCK, _WEIGHT, _SIZE)):
         return False
     known = " ".join([str(item.get("name", "")), str(item.get("description", "")),

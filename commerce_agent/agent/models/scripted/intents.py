@@ -383,12 +383,15 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
-    if kind not in ("search", "other", "policy", "details") or (
+    if kind not in ("search", "other", "policy", "details", "status") or (
             read_act(raw).kind != "question" and not topics.asks(raw)):
         return kind, text
     found = topics.topic(text)
     if found is None:
         return kind, text
+    if kind == "status" and (found.about != "item" or _ABOUT_AN_ORDER.search(words.fold(
+            text)) or words.order_id(text)):
+        return kind, text  # where an order is; "茶道体験はどこで…" asks where a class is held
     if found.about == "store" and (kind in ("search", "other") or found.name in (
             "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
         return "policy", text  # "I was wondering whether you're open on Sundays?"

@@ -127,7 +127,7 @@ class Planner:
         frame = self.frame
         if focus is None or frame.item_id or len(frame.texts) > 1:
             return False
-        phrases = [part for part in words.japanese_query(frame.first).split()
+        phrases = [part for part in self.query(frame.first).split()  # no topic words
                    if not _POINTER.fullmatch(part)]
         if not phrases or not words.re_japanese(frame.first):
             return False
