@@ -82,7 +82,7 @@ def test_topic_words_are_not_product_words() -> None:
 ])
 def test_a_question_inside_a_request_is_set_apart(said: str, request_part: str,
                                                   question: str) -> None:
-    assert compound.split(said, understand) == compound.Split(request_part, question)
+    assert compound.split(said) == compound.Split(request_part, question)
 
 
 @pytest.mark.parametrize("said", [
@@ -93,12 +93,12 @@ def test_a_question_inside_a_request_is_set_apart(said: str, request_part: str,
     "what's your return window? and the opening hours?",  # questions only: nothing to do
 ])
 def test_a_message_that_is_one_thing_is_not_split(said: str) -> None:
-    assert compound.split(said, understand) == compound.Split(said)
+    assert compound.split(said) == compound.Split(said)
 
 
 @given(st.text(max_size=80))
 def test_splitting_never_loses_the_request(said: str) -> None:
-    parts = compound.split(said, understand)
+    parts = compound.split(said)
     assert parts.question is None or parts.request.strip()
     assert parts.question is not None or parts.request == said
 
@@ -123,13 +123,13 @@ def test_a_topic_the_data_lacks_adds_nothing_made_up() -> None:
 
 
 def test_asking_to_be_told_inside_a_request_is_a_question() -> None:
-    parts = compound.split("add 2 genmaicha and tell me how long delivery takes", understand)
+    parts = compound.split("add 2 genmaicha and tell me how long delivery takes")
     assert parts == compound.Split("add 2 genmaicha", "tell me how long delivery takes")
 
 
 def test_a_search_question_stays_with_the_request_it_opens() -> None:
     said = "et des mugs ? j'en prends un bleu de 12 oz"
-    assert compound.split(said, understand) == compound.Split(said)
+    assert compound.split(said) == compound.Split(said)
 
 
 @pytest.mark.parametrize(("said", "meant"), [

@@ -11,10 +11,11 @@ the question answered after it (`policy.decide`); a question is never done.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from commerce_agent.agent.models.scripted import topics
+from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _QUESTION_WORD = (r"(?:what|what's|whats|how|is|are|do|does|can|could|will|would|any|"
@@ -30,7 +31,7 @@ _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw)\b
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
 
 
-def _answered(piece: str, understand: Callable[[str], tuple[str, str]]) -> bool:
+def _answered(piece: str) -> bool:
     """A question about terms, or one about an item on a topic its data answers ("is it
     dishwasher safe?" is; "et des mugs ?" is a search, and stays with the request)."""
     kind = understand(piece)[0]
@@ -43,16 +44,16 @@ class Split:
     question: str | None = None
 
 
-def split(text: str, understand: Callable[[str], tuple[str, str]]) -> Split:
+@lru_cache(maxsize=4096)
+def split(text: str) -> Split:
     """The request and the question asked inside it (None when the message is one or the
-    other). `understand` reads a clause's intent (the intent stage, passed in so this stage
-    imports nothing that imports it)."""
+    other), each clause read by the intent stage."""
     pieces = [piece.strip() for piece in _BREAK.split(text) if piece and piece.strip()]
     if len(pieces) < 2:
         return Split(text)
     asked = [_LEADING.sub("", piece) for piece in pieces
              if (read_act(piece).kind == "question" or topics.asks(piece))
-             and _answered(_LEADING.sub("", piece), understand)]
+             and _answered(_LEADING.sub("", piece))]
     rest = [piece for piece in pieces if _LEADING.sub("", piece) not in asked]
     if not asked or not rest:
         return Split(text)

@@ -305,7 +305,7 @@ class State:
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
         request = delivery.rest if delivery.address and delivery.rest else raw
-        parts = compound.split(request, understand)
+        parts = compound.split(request)
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
         if delivery.address is not None or corrected is not None:
