@@ -15,14 +15,11 @@ import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.agent.agents import OPENAI_AGENT
-from commerce_agent.agent.models.openai import OpenAIModel
 from commerce_agent.agent.turn import MAX_MODEL_STEPS
 from commerce_agent.settings import Settings
 from tests.support.agent_support import consent, ndjson
-from tests.support.app import running
 from tests.support.lifecycle_support import mug_order
-from tests.support.openai_fake import BASE_URL, KEY, FakeOpenAI, Reply
-from tests.support.seeded import copy_seeded
+from tests.support.openai_fake import FakeOpenAI, Reply, openai_app
 
 MOUNT = "/agent/v1"
 FULL_TEXT = "The Limited Edition Glaze Mug is 18.00 USD."
@@ -34,21 +31,9 @@ def fake() -> FakeOpenAI:
     return FakeOpenAI()
 
 
-async def _api(settings: Settings, seeded_sqlite: Path, fake: FakeOpenAI,
-               **changes: Any) -> AsyncIterator[Api]:
-    copy_seeded(seeded_sqlite, settings.db_path)
-    options = {"openai_base_url": BASE_URL, "openai_api_key": KEY, "openai_model": "gpt-4o-mini",
-               "openai_retry_seconds": 0.001, "journal": "memory", **changes}
-    async with running(settings, **options) as (app, http, alice), fake.client() as wire:
-        model = app.state.agent.agents[OPENAI_AGENT].model
-        assert isinstance(model, OpenAIModel)
-        model.client = wire  # the app's model, speaking to the in-process fake
-        yield app, http, alice
-
-
 @pytest.fixture
 async def api(settings: Settings, seeded_sqlite: Path, fake: FakeOpenAI) -> AsyncIterator[Api]:
-    async for made in _api(settings, seeded_sqlite, fake):
+    async with openai_app(settings, seeded_sqlite, fake) as made:
         yield made
 
 
@@ -162,7 +147,8 @@ async def test_an_endpoint_that_keeps_failing_fails_the_session(api: Api,
 
 async def test_the_context_budget_setting_trims_what_is_sent(
         settings: Settings, seeded_sqlite: Path, fake: FakeOpenAI) -> None:
-    async for _, http, _ in _api(settings, seeded_sqlite, fake, openai_context_tokens=3000):
+    async with openai_app(settings, seeded_sqlite, fake, openai_context_tokens=3000) as (
+            _, http, _):
         fake.replies = [Reply(calls=[("search_products", '{"query": "mug"}')]),
                         Reply(calls=[("search_products", '{"query": "bowl"}')]),
                         Reply(calls=[("search_products", '{"query": "vase"}')]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,12 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+
+from commerce_agent.agent.agents import OPENAI_AGENT
+from commerce_agent.agent.models.openai import OpenAIModel
+from commerce_agent.settings import Settings
+from tests.support.app import running
+from tests.support.seeded import copy_seeded
 
 RECORDINGS = Path(__file__).parents[1] / "recordings" / "openai"
 KEY = "sk-test"
@@ -187,3 +194,18 @@ class Sleeps:
 
     async def __call__(self, seconds: float) -> None:
         self.waits.append(seconds)
+
+
+@asynccontextmanager
+async def openai_app(settings: Settings, seeded: Path, fake: FakeOpenAI, **changes: Any
+                     ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
+    """The app on a seeded database with the `openai-shopper` agent, whose model talks to
+    `fake` in-process; yields the app, a client of it and Alice's headers."""
+    copy_seeded(seeded, settings.db_path)
+    options = {"openai_base_url": BASE_URL, "openai_api_key": KEY, "openai_model": "gpt-4o-mini",
+               "openai_retry_seconds": 0.001, "journal": "memory", **changes}
+    async with running(settings, **options) as (app, http, alice), fake.client() as wire:
+        model = app.state.agent.agents[OPENAI_AGENT].model
+        assert isinstance(model, OpenAIModel)
+        model.client = wire  # the app's own model object, speaking to the fake
+        yield app, http, alice
