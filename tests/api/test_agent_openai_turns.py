@@ -5,6 +5,7 @@ a failed session with a reason, never a crash; changes wait for the person's ans
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -213,3 +214,24 @@ async def test_another_persons_session_is_not_found(api: Api, fake: FakeOpenAI) 
     events = await events_of(http, session_id)
     assert [m["content"] for m in fake.requests[0]["messages"] if m["role"] == "user"] == ["hi"]
     assert "mine now" not in json.dumps(events)
+
+
+async def test_a_stopped_runner_hands_its_turn_on_at_once(api: Api, fake: FakeOpenAI) -> None:
+    """Stopping (a shutdown) releases the lease of a turn still waiting for the model: the
+    next scan claims it at once and the turn finishes, its events numbered without a gap."""
+    app, http, _ = api
+    fake.replies = [Reply(text="never sent", gate=asyncio.Event()), Reply(text="Back again.")]
+    session_id, _ = await start(http, "hello")
+    await asyncio.wait_for(fake.arrived.wait(), 5)
+    runner = app.state.agent.runner
+    await runner.stop()
+    record = await app.state.agent.journal.load(session_id)
+    assert record.status == "running" and record.lease_until == 0.0
+    assert runner.turns == {}
+    await runner.start()  # scans at once: the released turn is claimed and resumed
+    await runner.idle()
+    events = await events_of(http, session_id)
+    assert events[-1]["type"] == "session.waiting"
+    assert [e["streamIndex"] for e in events] == list(range(len(events)))
+    assert "".join(d["text"] for d in of_type(events, "agent.content.delta")) == "Back again."
+    assert len(fake.requests) == 2

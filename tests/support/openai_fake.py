@@ -10,6 +10,7 @@ timeout, a connection dropped mid-body), which an in-process server cannot produ
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -53,6 +54,7 @@ class Reply:
     dropped: bool = False  # after the events sent, the connection breaks
     fault: type[httpx.TransportError] | None = None  # raised before the server is reached
     piece: int = 4  # characters per content or arguments chunk
+    gate: asyncio.Event | None = None  # the answer waits for it (a model still thinking)
 
     def payloads(self) -> list[str]:
         if self.events is not None:
@@ -104,6 +106,7 @@ class FakeOpenAI:
         self.replies = list(replies)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[httpx.Headers] = []
+        self.arrived = asyncio.Event()  # set by each request that reaches the endpoint
         self.app = Starlette(routes=[Route("/v1/chat/completions", self._completions,
                                            methods=["POST"])])
 
@@ -117,6 +120,9 @@ class FakeOpenAI:
                                            "code": "invalid_api_key"}}, status_code=401)
         self.requests.append(await request.json())
         reply = request.scope["state"]["reply"]
+        self.arrived.set()
+        if reply.gate is not None:
+            await reply.gate.wait()
         if reply.status != 200:
             if isinstance(reply.error, bytes):
                 return Response(reply.error, status_code=reply.status, headers=reply.headers,
