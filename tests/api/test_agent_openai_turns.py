@@ -199,7 +199,7 @@ async def test_a_cancel_waits_for_the_persons_answer(api: Api, fake: FakeOpenAI,
         assert result["error"]["changed"] is False
 
 
-async def test_another_persons_session_is_not_found(api: Api, fake: FakeOpenAI) -> None:
+async def test_another_sessions_token_is_refused(api: Api, fake: FakeOpenAI) -> None:
     _, http, _ = api
     session_id, token = await start(http, "hi")
     await events_of(http, session_id)

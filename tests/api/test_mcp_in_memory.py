@@ -193,21 +193,6 @@ async def test_a_cancel_asks_with_the_policys_prompt_and_a_no_changes_nothing(
     assert f"Cancel order {order_id}" in person.prompts[0]
 
 
-async def test_a_refused_confirmation_after_a_quote_names_the_quotes_arguments(
-        app: Starlette) -> None:
-    """A 2026 client answering a quote (requestState) with a refusal: the rejection names
-    what the quote was about, read back from the stored quote."""
-    async with in_memory(app, ALICE, mode="legacy") as buyer:
-        cart_id = await filled_cart(buyer)
-        quote = (await call(buyer, "place_order", {"cartId": cart_id,
-                                                   "deliveryAddress": ADDRESS}))["quote"]
-        order_id = (await call(buyer, "place_order", {"quoteId": quote["quoteId"]}))["orderId"]
-    person = Person(DECLINE)
-    async with in_memory(app, ALICE, mode="auto", elicitation_callback=person) as client:
-        declined = error_of(await client.call_tool("cancel_order", {"orderId": order_id}))
-    assert declined["details"][0]["orderId"] == order_id
-
-
 # -- protocol errors -------------------------------------------------------------------------
 
 async def test_bad_calls_get_clear_answers(app: Starlette) -> None:
