@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +20,7 @@ from commerce_agent.agent.models.openai.budget import (
 )
 from commerce_agent.agent.models.openai.model import _Resent
 from commerce_agent.agent.models.openai.stream import StreamAssembler
-from commerce_agent.agent.models.openai.wire import request_body
+from commerce_agent.agent.models.openai.wire import STRICT_MAX_DEPTH, request_body, strict_ready
 from tests.support.openai_fake import chunk, recording_chunks
 
 JSON_VALUES = st.recursive(
@@ -217,3 +218,39 @@ def test_a_conversation_that_fits_is_sent_as_it_is() -> None:
         {"role": "tool", "tool_call_id": "c1",
          "content": json.dumps({"error": {"message": "none"}})}]
     assert request_body("m", request, budget_tokens=None)["messages"] == body["messages"]
+
+
+# -- strict structured outputs ---------------------------------------------------------------
+
+def closed(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "additionalProperties": False, **extra}
+
+
+def deep(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = closed({"a": schema})
+    return schema
+
+
+@pytest.mark.parametrize(("schema", "ready"), [
+    (closed({"a": {"type": ["object", "null"], "properties": {}, "required": [],
+                   "additionalProperties": False}}), True),
+    (closed({"a": {"anyOf": "not a list"}}), False),
+    (closed({"a": {"$defs": ["not", "a", "map"]}}), False),
+    (closed({"a": True}), False),  # a boolean schema: strict mode wants objects
+    (closed({"a": {"type": "string", "required": ["x"]}}), False),
+    (closed({"a": {"type": "array", "items": {"type": "string", "default": ""}}}), False),
+    (closed({"a": {"type": "object", "properties": {"b": {"type": "string"}},
+                   "required": ["b"], "additionalProperties": True}}), False),
+    (deep(STRICT_MAX_DEPTH), True),
+    (deep(STRICT_MAX_DEPTH + 1), False),
+])
+def test_strict_mode_is_asked_only_where_it_is_accepted(schema: dict[str, Any],
+                                                         ready: bool) -> None:
+    assert strict_ready(schema) is ready
+    request = ModelRequest("s", [Message("user", "x")], [], output_schema=schema)
+    json_schema = request_body("m", request)["response_format"]["json_schema"]
+    assert json_schema["schema"] is schema  # sent unchanged either way
+    assert json_schema.get("strict", False) is ready
