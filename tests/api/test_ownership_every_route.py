@@ -25,12 +25,21 @@ from tests.support.helpers import add_item, assert_error, new_cart, payment_head
 
 # Routes whose credential is not the bearer token: the sandbox confirm takes the intent's
 # client secret (checked below), Stripe's webhook its signature.
-NOT_BY_PRINCIPAL = {("POST", "/payments/sandbox/intents/{intent_id}/confirm"),
-                    ("POST", "/payments/stripe/webhook")}
+NOT_BY_PRINCIPAL = {
+    ("POST", "/payments/sandbox/intents/{intent_id}/confirm"),
+    ("POST", "/payments/stripe/webhook"),
+}
 # The error code each kind of thing answers with when it is not the caller's.
-NOT_FOUND_CODES = {"cart_not_found", "order_not_found", "return_not_found",
-                   "webhook_not_found", "not_found", "line_item_not_found",
-                   "delivery_not_found", "asset_not_found"}
+NOT_FOUND_CODES = {
+    "cart_not_found",
+    "order_not_found",
+    "return_not_found",
+    "webhook_not_found",
+    "not_found",
+    "line_item_not_found",
+    "delivery_not_found",
+    "asset_not_found",
+}
 
 
 @pytest.fixture
@@ -38,14 +47,20 @@ async def world(app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]
     return await build_world(app, client, alice)
 
 
-async def _snapshot(client: httpx.AsyncClient, headers: dict[str, str], world: World
-                    ) -> dict[str, Any]:
+async def _snapshot(
+    client: httpx.AsyncClient, headers: dict[str, str], world: World
+) -> dict[str, Any]:
     """What Alice sees of each of her things."""
     seen: dict[str, Any] = {}
-    for path in (f"/carts/{world.ids['cart_id']}", f"/orders/{world.ids['order_id']}",
-                 f"/orders/{world.subscription_order}", f"/orders/{world.digital_order}",
-                 f"/returns/{world.ids['return_id']}", f"/webhooks/{world.ids['webhook_id']}",
-                 "/user/profile"):
+    for path in (
+        f"/carts/{world.ids['cart_id']}",
+        f"/orders/{world.ids['order_id']}",
+        f"/orders/{world.subscription_order}",
+        f"/orders/{world.digital_order}",
+        f"/returns/{world.ids['return_id']}",
+        f"/webhooks/{world.ids['webhook_id']}",
+        "/user/profile",
+    ):
         response = await client.get(path, headers=headers)
         assert response.status_code == 200, (path, response.text)
         seen[path] = response.json()
@@ -56,12 +71,20 @@ async def _snapshot(client: httpx.AsyncClient, headers: dict[str, str], world: W
     return seen
 
 
-async def _request(client: httpx.AsyncClient, method: str, path: str, headers: dict[str, str],
-                   body: dict[str, Any] | None) -> httpx.Response:
+async def _request(
+    client: httpx.AsyncClient,
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    body: dict[str, Any] | None,
+) -> httpx.Response:
     # The updates feed is a stream: a 404 must come before any of it, so a bounded wait.
     return await asyncio.wait_for(
-        client.request(method, path, headers=headers,
-                       **({"json": body} if body is not None else {})), timeout=10)
+        client.request(
+            method, path, headers=headers, **({"json": body} if body is not None else {})
+        ),
+        timeout=10,
+    )
 
 
 async def _guest(client: httpx.AsyncClient) -> dict[str, str]:
@@ -71,11 +94,18 @@ async def _guest(client: httpx.AsyncClient) -> dict[str, str]:
 
 
 async def test_another_principal_gets_404_on_every_owned_route_and_changes_nothing(
-        app: Starlette, client: httpx.AsyncClient, alice: dict[str, str],
-        bob: dict[str, str], world: World) -> None:
+    app: Starlette,
+    client: httpx.AsyncClient,
+    alice: dict[str, str],
+    bob: dict[str, str],
+    world: World,
+) -> None:
     bodies = good_bodies(world)
-    routes = [endpoint for endpoint in commerce_endpoints(app) if owned(endpoint)
-              and (endpoint.method, endpoint.path) not in NOT_BY_PRINCIPAL]
+    routes = [
+        endpoint
+        for endpoint in commerce_endpoints(app)
+        if owned(endpoint) and (endpoint.method, endpoint.path) not in NOT_BY_PRINCIPAL
+    ]
     assert len(routes) >= 18, [endpoint.path for endpoint in routes]
     before = await _snapshot(client, alice, world)
     strangers = {"bob": bob, "guest": await _guest(client)}
@@ -101,17 +131,24 @@ async def test_another_principal_gets_404_on_every_owned_route_and_changes_nothi
 
 
 async def test_a_missing_id_and_someone_elses_answer_alike(
-        app: Starlette, client: httpx.AsyncClient, bob: dict[str, str], world: World) -> None:
+    app: Starlette, client: httpx.AsyncClient, bob: dict[str, str], world: World
+) -> None:
     """The 404 for Alice's thing is the 404 for a thing that does not exist, message and all
     but the id, so Bob cannot tell which ids are taken."""
     for endpoint in commerce_endpoints(app):
         if endpoint.method != "GET" or not owned(endpoint) or "updates" in endpoint.path:
             continue
         real = await client.get(world.path(endpoint.path), headers=bob)
-        missing_ids = World({key: f"{value}_missing" if key not in ("action",) else value
-                             for key, value in world.ids.items()},
-                            f"{world.subscription_order}_missing",
-                            f"{world.digital_order}_missing", world.return_order, "")
+        missing_ids = World(
+            {
+                key: f"{value}_missing" if key not in ("action",) else value
+                for key, value in world.ids.items()
+            },
+            f"{world.subscription_order}_missing",
+            f"{world.digital_order}_missing",
+            world.return_order,
+            "",
+        )
         missing = await client.get(missing_ids.path(endpoint.path), headers=bob)
         assert real.status_code == missing.status_code == 404, endpoint.path
         real_body, missing_body = real.json(), missing.json()
@@ -121,8 +158,8 @@ async def test_a_missing_id_and_someone_elses_answer_alike(
 
 
 async def test_lists_show_another_principal_nothing(
-        client: httpx.AsyncClient, alice: dict[str, str], bob: dict[str, str],
-        world: World) -> None:
+    client: httpx.AsyncClient, alice: dict[str, str], bob: dict[str, str], world: World
+) -> None:
     for path, key in (("/carts", "carts"), ("/orders", "orders"), ("/webhooks", "webhooks")):
         mine = await client.get(path, headers=alice)
         theirs = await client.get(path, headers=bob)
@@ -135,40 +172,50 @@ async def test_lists_show_another_principal_nothing(
 
 
 async def test_an_intent_is_confirmed_by_its_secret_only(
-        app: Starlette, client: httpx.AsyncClient, bob: dict[str, str], world: World) -> None:
+    app: Starlette, client: httpx.AsyncClient, bob: dict[str, str], world: World
+) -> None:
     """The sandbox confirm takes no token: a wrong secret is the 404 of an unknown intent,
     whoever sends it, and leaves the intent unpaid; the right one confirms it."""
     path = f"/payments/sandbox/intents/{world.ids['intent_id']}/confirm"
     for headers in ({}, bob):
         for secret in ("", "x", world.intent_secret + "x", world.intent_secret[:-1]):
-            response = await client.post(path, headers=headers, json={
-                "clientSecret": secret, "card": "4242424242424242"})
+            response = await client.post(
+                path, headers=headers, json={"clientSecret": secret, "card": "4242424242424242"}
+            )
             assert response.status_code in (400, 404), (secret, response.text)
             if response.status_code == 404:
                 assert_error(response, 404, "payment_intent_not_found")
-    row = await app.state.db.fetch_one("SELECT status FROM payment_intents WHERE id = :id",
-                                       {"id": world.ids["intent_id"]})
+    row = await app.state.db.fetch_one(
+        "SELECT status FROM payment_intents WHERE id = :id", {"id": world.ids["intent_id"]}
+    )
     assert row is not None and row["status"] == "requires_confirmation"
-    confirmed = await client.post(path, json={"clientSecret": world.intent_secret,
-                                              "card": "4242424242424242"})
+    confirmed = await client.post(
+        path, json={"clientSecret": world.intent_secret, "card": "4242424242424242"}
+    )
     assert confirmed.status_code == 200, confirmed.text
-    assert confirmed.json() == {"paymentIntentId": world.ids["intent_id"],
-                                "status": "succeeded"}
+    assert confirmed.json() == {"paymentIntentId": world.ids["intent_id"], "status": "succeeded"}
 
 
 async def test_another_shopper_cannot_spend_a_confirmed_intent(
-        client: httpx.AsyncClient, alice: dict[str, str], bob: dict[str, str],
-        world: World) -> None:
+    client: httpx.AsyncClient, alice: dict[str, str], bob: dict[str, str], world: World
+) -> None:
     """A paid intent is Alice's: Bob naming it in his proof places no order."""
     confirm = f"/payments/sandbox/intents/{world.ids['intent_id']}/confirm"
-    assert (await client.post(confirm, json={"clientSecret": world.intent_secret,
-                                             "card": "4242424242424242"})).status_code == 200
+    assert (
+        await client.post(
+            confirm, json={"clientSecret": world.intent_secret, "card": "4242424242424242"}
+        )
+    ).status_code == 200
     cart = await new_cart(client, bob)
     await add_item(client, bob, cart["id"], "item_limited_glaze_mug")
-    proof = payment_header("fiat_intent", "sandbox",
-                           {"paymentIntentId": world.ids["intent_id"]})
-    response = await client.post("/orders", headers={**bob, "X-PAYMENT": proof}, json={
-        "cartId": cart["id"], "deliveryAddress": {"address": "1 Main St, Springfield, US",
-                                                  "countryCode": "US"}})
+    proof = payment_header("fiat_intent", "sandbox", {"paymentIntentId": world.ids["intent_id"]})
+    response = await client.post(
+        "/orders",
+        headers={**bob, "X-PAYMENT": proof},
+        json={
+            "cartId": cart["id"],
+            "deliveryAddress": {"address": "1 Main St, Springfield, US", "countryCode": "US"},
+        },
+    )
     assert response.status_code in (400, 402), response.text
     assert (await client.get("/orders", headers=bob)).json()["orders"] == []

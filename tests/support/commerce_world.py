@@ -45,8 +45,11 @@ class World:
 
 def commerce_endpoints(app: Starlette) -> list[introspect.Endpoint]:
     """Every route of the Commerce API (commerce/routes/), as /openapi.json lists them."""
-    return [endpoint for endpoint in introspect.walk(app.router.routes)
-            if endpoint.handler.__module__.startswith(COMMERCE_ROUTES)]
+    return [
+        endpoint
+        for endpoint in introspect.walk(app.router.routes)
+        if endpoint.handler.__module__.startswith(COMMERCE_ROUTES)
+    ]
 
 
 def owned(endpoint: introspect.Endpoint) -> bool:
@@ -55,52 +58,77 @@ def owned(endpoint: introspect.Endpoint) -> bool:
 
 
 async def _webhook(client: httpx.AsyncClient, headers: dict[str, str]) -> str:
-    response = await client.post("/webhooks", headers=headers, json={
-        "url": "http://127.0.0.1:9/hook", "events": ["order.created", "order.confirmed"]})
+    response = await client.post(
+        "/webhooks",
+        headers=headers,
+        json={"url": "http://127.0.0.1:9/hook", "events": ["order.created", "order.confirmed"]},
+    )
     assert response.status_code == 201, response.text
     return str(response.json()["id"])
 
 
-async def build_world(app: Starlette, client: httpx.AsyncClient,
-                      headers: dict[str, str]) -> World:
+async def build_world(app: Starlette, client: httpx.AsyncClient, headers: dict[str, str]) -> World:
     """Everything `headers`' shopper owns, one of each kind."""
     webhook_id = await _webhook(client, headers)
     cart = await new_cart(client, headers)
     cart = await add_item(client, headers, cart["id"], LIMITED_MUG)
-    placed = await order(client, headers, CERAMICS, [("item_stoneware_dinner_plate", 2)],
-                         deliveryAddress={"address": "1 Main St, Springfield, US",
-                                          "countryCode": "US"})
+    placed = await order(
+        client,
+        headers,
+        CERAMICS,
+        [("item_stoneware_dinner_plate", 2)],
+        deliveryAddress={"address": "1 Main St, Springfield, US", "countryCode": "US"},
+    )
     await complete(app, placed["id"])
     done = await get_order(client, headers, placed["id"])
-    returned = await client.post("/returns", headers=headers, json={
-        "orderId": done["id"], "items": [{"cartItemId": done["items"][0]["id"],
-                                          "quantity": 1, "reason": "damaged"}]})
+    returned = await client.post(
+        "/returns",
+        headers=headers,
+        json={
+            "orderId": done["id"],
+            "items": [{"cartItemId": done["items"][0]["id"], "quantity": 1, "reason": "damaged"}],
+        },
+    )
     assert returned.status_code == 201, returned.text
-    subscription = await order(client, headers, SUBSCRIPTION_ITEM[0],
-                               [(SUBSCRIPTION_ITEM[1], 1)])
+    subscription = await order(client, headers, SUBSCRIPTION_ITEM[0], [(SUBSCRIPTION_ITEM[1], 1)])
     digital = await digital_order(client, headers)
     await complete(app, digital["id"])
     digital = await get_order(client, headers, digital["id"])
     [access] = digital["metadata"]["dev.commerce.order.digital_access"]
     asset_id = access["url"].rstrip("/").rsplit("/", 1)[1]
     # A 402's intent, left unpaid: its client secret is the only credential for it.
-    offered = await client.post("/orders", headers=headers, json={
-        "cartId": cart["id"], "deliveryAddress": {"address": "1 Main St, Springfield, US",
-                                                  "countryCode": "US"}})
+    offered = await client.post(
+        "/orders",
+        headers=headers,
+        json={
+            "cartId": cart["id"],
+            "deliveryAddress": {"address": "1 Main St, Springfield, US", "countryCode": "US"},
+        },
+    )
     assert offered.status_code == 402, offered.text
     intent = fiat_entry(offered.json())["extra"]
     row = await app.state.db.fetch_one(
-        "SELECT id FROM webhook_deliveries WHERE subscription_id = :id LIMIT 1",
-        {"id": webhook_id})
+        "SELECT id FROM webhook_deliveries WHERE subscription_id = :id LIMIT 1", {"id": webhook_id}
+    )
     assert row is not None, "an order event was delivered to the webhook"
     return World(
-        ids={"cart_id": cart["id"], "line_id": cart["items"][0]["cartItemId"],
-             "order_id": done["id"], "return_id": returned.json()["id"],
-             "webhook_id": webhook_id, "delivery_id": str(row["id"]),
-             "intent_id": intent["paymentIntentId"], "asset_id": asset_id,
-             "action": "pause", "code": "WELCOME10"},
-        subscription_order=subscription["id"], digital_order=digital["id"],
-        return_order=done, intent_secret=intent["clientSecret"])
+        ids={
+            "cart_id": cart["id"],
+            "line_id": cart["items"][0]["cartItemId"],
+            "order_id": done["id"],
+            "return_id": returned.json()["id"],
+            "webhook_id": webhook_id,
+            "delivery_id": str(row["id"]),
+            "intent_id": intent["paymentIntentId"],
+            "asset_id": asset_id,
+            "action": "pause",
+            "code": "WELCOME10",
+        },
+        subscription_order=subscription["id"],
+        digital_order=digital["id"],
+        return_order=done,
+        intent_secret=intent["clientSecret"],
+    )
 
 
 def good_bodies(world: World) -> dict[tuple[str, str], dict[str, Any] | None]:
@@ -120,15 +148,18 @@ def good_bodies(world: World) -> dict[tuple[str, str], dict[str, Any] | None]:
         ("POST", "/orders"): {"cartId": world.ids["cart_id"], "deliveryAddress": address},
         ("POST", "/orders/{order_id}/cancel"): {"reason": "changed my mind"},
         ("POST", "/orders/{order_id}/ratings"): {"overall": 5, "comment": "Great"},
-        ("POST", "/orders/{order_id}/tips"): {"amount": {"amount": "2.00",
-                                                         "currency": "USD"}},
+        ("POST", "/orders/{order_id}/tips"): {"amount": {"amount": "2.00", "currency": "USD"}},
         ("POST", "/orders/{order_id}/subscription/{action}"): None,
         ("POST", "/payments/sandbox/intents/{intent_id}/confirm"): {
-            "clientSecret": world.intent_secret, "card": "4242424242424242"},
+            "clientSecret": world.intent_secret,
+            "card": "4242424242424242",
+        },
         ("POST", "/payments/stripe/webhook"): {"type": "payment_intent.succeeded"},
         ("PATCH", "/user/profile"): {"name": "Renamed"},
-        ("POST", "/returns"): {"orderId": done["id"], "items": [{
-            "cartItemId": done["items"][0]["id"], "quantity": 1, "reason": "damaged"}]},
+        ("POST", "/returns"): {
+            "orderId": done["id"],
+            "items": [{"cartItemId": done["items"][0]["id"], "quantity": 1, "reason": "damaged"}],
+        },
         ("POST", "/webhooks"): {"url": "http://127.0.0.1:9/other", "events": ["*"]},
         ("POST", "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): None,
     }
