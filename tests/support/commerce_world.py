@@ -19,6 +19,7 @@ from tests.support.lifecycle_support import complete, digital_order, get_order, 
 COMMERCE_ROUTES = "commerce_agent.commerce.routes."
 # Path parameters naming something anyone may read (the catalog), not a shopper's own.
 PUBLIC_PARAMETERS = frozenset({"store_id", "catalog_id", "item_id", "image_id", "path"})
+PUBLIC_IDS = {"store_id": CERAMICS, "catalog_id": "cat_ceramics_drinkware", "item_id": LIMITED_MUG}
 SUBSCRIPTION_ITEM = ("store_lumen_studio", "item_unlimited_studio_monthly")
 
 
@@ -31,6 +32,7 @@ class World:
     digital_order: str
     return_order: dict[str, Any]
     intent_secret: str
+    guest_token: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def path(self, template: str) -> str:
@@ -107,6 +109,8 @@ async def build_world(app: Starlette, client: httpx.AsyncClient, headers: dict[s
     )
     assert offered.status_code == 402, offered.text
     intent = fiat_entry(offered.json())["extra"]
+    guest = await client.post("/guest-tokens")
+    assert guest.status_code == 201, guest.text
     row = await app.state.db.fetch_one(
         "SELECT id FROM webhook_deliveries WHERE subscription_id = :id LIMIT 1", {"id": webhook_id}
     )
@@ -123,11 +127,13 @@ async def build_world(app: Starlette, client: httpx.AsyncClient, headers: dict[s
             "asset_id": asset_id,
             "action": "pause",
             "code": "WELCOME10",
+            **PUBLIC_IDS,
         },
         subscription_order=subscription["id"],
         digital_order=digital["id"],
         return_order=done,
         intent_secret=intent["clientSecret"],
+        guest_token=guest.json()["guestToken"],
     )
 
 
@@ -138,7 +144,7 @@ def good_bodies(world: World) -> dict[tuple[str, str], dict[str, Any] | None]:
     address = {"address": "1 Main St, Springfield, US", "countryCode": "US"}
     return {
         ("POST", "/carts"): {"storeId": CERAMICS},
-        ("POST", "/carts/adopt"): {"guestToken": "gt_unknown"},
+        ("POST", "/carts/adopt"): {"guestToken": world.guest_token},
         ("POST", "/guest-tokens"): None,
         ("POST", "/carts/{cart_id}/items"): {"itemId": LIMITED_MUG, "quantity": 1},
         ("PATCH", "/carts/{cart_id}/items/{line_id}"): {"quantity": 2},
@@ -155,7 +161,7 @@ def good_bodies(world: World) -> dict[tuple[str, str], dict[str, Any] | None]:
             "card": "4242424242424242",
         },
         ("POST", "/payments/stripe/webhook"): {"type": "payment_intent.succeeded"},
-        ("PATCH", "/user/profile"): {"name": "Renamed"},
+        ("PATCH", "/user/profile"): {"consentGiven": True},
         ("POST", "/returns"): {
             "orderId": done["id"],
             "items": [{"cartItemId": done["items"][0]["id"], "quantity": 1, "reason": "damaged"}],
