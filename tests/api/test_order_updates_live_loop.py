@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from commerce_agent.commerce.orders.feed import OrderEvent, OrderFeed, frame
+from commerce_agent.commerce.orders.model import TERMINAL
 from commerce_agent.commerce.orders.updates import (
     HEARTBEAT,
     RETRY_MILLISECONDS,
@@ -28,7 +29,6 @@ from commerce_agent.commerce.orders.updates import (
     order_updates,
     parse_last_event_id,
 )
-from commerce_agent.commerce.orders.model import TERMINAL
 from commerce_agent.commerce.storage import order_events
 from tests.support.lifecycle_support import advance, get_order, mug_order
 from tests.support.sse import Event, Parser, parse
