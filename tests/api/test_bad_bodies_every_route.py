@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from commerce_agent.openapi import introspect
-from tests.support.commerce_world import World, build_world, commerce_endpoints, good_bodies
+from tests.support.commerce_world import World, commerce_endpoints, good_bodies
 from tests.support.helpers import SHAPE
 from tests.support.openapi import fetch_document
 
@@ -89,11 +89,6 @@ class Spec:
             if parameter["in"] == "query":
                 found[parameter["name"]] = parameter["schema"]
         return found
-
-
-@pytest.fixture
-async def world(app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> World:
-    return await build_world(app, client, alice)
 
 
 @pytest.fixture

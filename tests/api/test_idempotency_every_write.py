@@ -14,17 +14,12 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
-from tests.support.commerce_world import World, build_world, commerce_endpoints, good_bodies
+from tests.support.commerce_world import World, commerce_endpoints, good_bodies
 from tests.support.helpers import assert_error
 from tests.support.openapi import fetch_document
 
 KEY_PARAMETER = "#/components/parameters/IdempotencyKey"
 _keys = itertools.count()
-
-
-@pytest.fixture
-async def world(app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> World:
-    return await build_world(app, client, alice)
 
 
 async def keyed_writes(app: Starlette, client: httpx.AsyncClient) -> list[tuple[str, str]]:

@@ -11,12 +11,10 @@ import asyncio
 from typing import Any
 
 import httpx
-import pytest
 from starlette.applications import Starlette
 
 from tests.support.commerce_world import (
     World,
-    build_world,
     commerce_endpoints,
     good_bodies,
     owned,
@@ -40,11 +38,6 @@ NOT_FOUND_CODES = {
     "delivery_not_found",
     "asset_not_found",
 }
-
-
-@pytest.fixture
-async def world(app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> World:
-    return await build_world(app, client, alice)
 
 
 async def _snapshot(

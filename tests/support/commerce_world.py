@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from commerce_agent.openapi import introspect
@@ -135,6 +136,12 @@ async def build_world(app: Starlette, client: httpx.AsyncClient, headers: dict[s
         intent_secret=intent["clientSecret"],
         guest_token=guest.json()["guestToken"],
     )
+
+
+@pytest.fixture
+async def world(app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> World:
+    """Alice's things, one of each kind (a fixture: tests/conftest.py makes it found)."""
+    return await build_world(app, client, alice)
 
 
 def good_bodies(world: World) -> dict[tuple[str, str], dict[str, Any] | None]:
