@@ -96,6 +96,10 @@ class Transaction(ABC):
     # whose writer holds the whole file's lock from BEGIN IMMEDIATE.
     for_update: str = ""
 
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.after_commit_hooks: list[AfterCommit] = []
+
     @abstractmethod
     async def execute(self, sql: str, params: Params | None = None) -> int:
         """Run one statement; returns the number of rows it changed."""
@@ -130,9 +134,10 @@ class Transaction(ABC):
     @abstractmethod
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None: ...
 
-    @abstractmethod
     def after_commit(self, hook: AfterCommit) -> None:
-        """Run `hook` once the transaction has committed (never on rollback)."""
+        """Run `hook` once the transaction has committed (never on rollback): the backend
+        runs `after_commit_hooks` with `run_after_commit` after its COMMIT."""
+        self.after_commit_hooks.append(hook)
 
     @abstractmethod
     def notify(self, topic: str) -> None:

@@ -50,7 +50,6 @@ import aiosqlite
 
 from commerce_agent.db.base import (
     DATABASE_TIMEOUT_SECONDS,
-    AfterCommit,
     Check,
     Database,
     DatabaseUnavailable,
@@ -92,9 +91,8 @@ class SqliteTransaction(Transaction):
 
     def __init__(self, connection: sqlite3.Connection,
                  signal: Callable[[str], asyncio.Event], path: str) -> None:
-        self.path = path  # the database file's, like Database.path
+        super().__init__(path)  # the database file's, like Database.path
         self._connection = connection
-        self._after_commit: list[AfterCommit] = []
         self._signal = signal
 
     async def execute(self, sql: str, params: Params | None = None) -> int:
@@ -138,10 +136,6 @@ class SqliteTransaction(Transaction):
             self._connection.executemany(sql, rows)
         except sqlite3.IntegrityError as exc:
             raise IntegrityError(str(exc)) from exc
-
-    def after_commit(self, hook: AfterCommit) -> None:
-        """Run `hook` once the transaction has committed (never on rollback)."""
-        self._after_commit.append(hook)
 
     def notify(self, topic: str) -> None:
         """Wake this process's waiters on `topic` once the transaction has committed."""
@@ -226,7 +220,7 @@ class _Write:
             self._committed.cancel()
             return  # the error goes on; nothing of this write was kept
         await self._committed
-        await run_after_commit(self._tx._after_commit)
+        await run_after_commit(self._tx.after_commit_hooks)
 
 
 class SqliteDatabase(Database):

@@ -43,7 +43,6 @@ from psycopg_pool import AsyncConnectionPool
 
 from commerce_agent.background import stop
 from commerce_agent.db.base import (
-    AfterCommit,
     Check,
     Database,
     DatabaseUnavailable,
@@ -138,11 +137,10 @@ class PostgresTransaction(Transaction):
     for_update = " FOR NO KEY UPDATE"
 
     def __init__(self, connection: psycopg.AsyncConnection[Any], path: str) -> None:
-        self.path = path
+        super().__init__(path)
         self._connection = connection
         self._cursor = connection.cursor()  # server-side binding, prepared when used often
         self._texts = psycopg.AsyncClientCursor(connection)  # several statements in one
-        self._after_commit: list[AfterCommit] = []
         self.topics: list[str] = []
         self.begun = False
         # Statements with their values, ready to send, and the check of each one's row count.
@@ -249,9 +247,6 @@ class PostgresTransaction(Transaction):
         if rows:
             await self._run(to_pyformat(sql), cast(Any, rows), many=True)
 
-    def after_commit(self, hook: AfterCommit) -> None:
-        self._after_commit.append(hook)
-
     def notify(self, topic: str) -> None:
         if _TOPIC.fullmatch(topic) is None:
             raise ValueError(f"not a notification topic: {topic!r}")
@@ -285,7 +280,7 @@ class _Write:
             return  # the error goes on; nothing of this write was kept
         for topic in tx.topics:
             db.signal(topic).set()
-        await run_after_commit(tx._after_commit)
+        await run_after_commit(tx.after_commit_hooks)
 
 
 async def _commit(connection: psycopg.AsyncConnection[Any], tx: PostgresTransaction) -> None:

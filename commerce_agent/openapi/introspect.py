@@ -71,25 +71,44 @@ def _codes(code: CodeType) -> Iterator[CodeType]:
             yield from _codes(const)
 
 
-def _names(handler: Callable[..., Any]) -> set[str]:
+def _functions(handler: Callable[..., Any]) -> Iterator[FunctionType]:
+    """The handler's function and the functions of its own module that its closure holds,
+    theirs too: a handler a factory made (one per cart change) keeps its request reader
+    there. Services it holds are another module's, and what they name is not the route's."""
     function = getattr(handler, "__wrapped__", handler)
     if not isinstance(function, FunctionType):
-        return set()
-    return {name for code in _codes(function.__code__) for name in code.co_names}
+        return
+    yield function
+    for value in _contents(function):
+        if isinstance(value, FunctionType) and value.__module__ == function.__module__:
+            yield from _functions(value)
 
 
-def _globals(handler: Callable[..., Any]) -> dict[str, Any]:
-    function = getattr(handler, "__wrapped__", handler)
-    found: dict[str, Any] = getattr(function, "__globals__", {})
-    return found
+def _contents(function: FunctionType) -> list[object]:
+    """What the function's closure cells hold (None for a cell not filled yet)."""
+    values: list[object] = []
+    for cell in function.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            values.append(None)
+    return values
+
+
+def _named(handler: Callable[..., Any]) -> Iterator[object]:
+    """Every object the handler's code names: module globals and closure variables."""
+    for function in _functions(handler):
+        scope = dict(function.__globals__)
+        scope.update(zip(function.__code__.co_freevars, _contents(function), strict=True))
+        names = {name for code in _codes(function.__code__) for name in code.co_names}
+        names |= set(function.__code__.co_freevars)
+        yield from (scope[name] for name in sorted(names) if name in scope)
 
 
 def request_types(handler: Callable[..., Any]) -> list[Any]:
     """The types of the JSON body decoders the handler uses (usually one struct)."""
-    scope = _globals(handler)
     found = []
-    for name in sorted(_names(handler)):
-        value = scope.get(name)
+    for value in _named(handler):
         if isinstance(value, msgspec.json.Decoder) and value.type not in found:
             found.append(value.type)
     return found
@@ -97,8 +116,7 @@ def request_types(handler: Callable[..., Any]) -> list[Any]:
 
 def refers_to(handler: Callable[..., Any], *targets: object) -> bool:
     """Whether the handler's code names one of `targets` (the objects, not just the names)."""
-    scope = _globals(handler)
-    return any(scope.get(name) is target for name in _names(handler) for target in targets)
+    return any(value is target for value in _named(handler) for target in targets)
 
 
 def summary(handler: Callable[..., Any]) -> str:

@@ -67,7 +67,19 @@ def order_summary(order: dict[str, Any]) -> dict[str, Any]:
     for key, name in ((SUBSCRIPTION, "subscription"), (RATINGS, "rating"), (TIPPING, "tip")):
         if key in metadata:
             summary[name] = metadata[key]
+    # Where the goods are, as the fulfillment wrote it: "has it shipped?" is answered from this.
+    shipments = [{key: shipment[key] for key in _SHIPMENT_FIELDS if key in shipment}
+                 for shipment in metadata.get(model.SHIPMENT_TRACKING, [])]
+    if shipments:
+        summary["shipments"] = shipments
+    eta = (metadata.get(model.DETAILED_STATUS) or {}).get("estimatedCompletionAt") or (
+        metadata.get(model.DELIVERY_TRACKING) or {}).get("estimatedArrivalAt")
+    if eta:
+        summary["estimatedCompletionAt"] = eta
     return summary
+
+
+_SHIPMENT_FIELDS = ("carrier", "trackingNumber", "status", "shippedAt", "deliveredAt")
 
 
 def _payment_proof(intent_id: str, network: str = "sandbox") -> str:

@@ -88,7 +88,10 @@ async def test_conversation(conversation: dict[str, Any], app: Starlette,
     if os.environ.get("SHOW_CONVERSATIONS"):
         calls = [(e["data"]["tool"]["name"].rsplit("__", 1)[-1], e["data"]["args"])
                  for e in person.events if e["type"] == "agent.tool_call"]
-        print(f"\n== {conversation['name']}\n{transcript}\n{calls}")
+        prompts = [e["data"].get("prompt", "") for e in person.events
+                   if e["type"] == "input.requested"]
+        print(f"\n== {conversation['name']}\n{transcript}\n{calls}\n" +
+              "".join(f"?? {prompt}\n" for prompt in prompts))
     assert not [r for r in person.replies if any(raw in r for raw in RAW_ERRORS)], transcript
     assert "bad_request" not in person.tool_errors(), transcript
     assert not problems, f"{problems}\n{transcript}"

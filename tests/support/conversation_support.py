@@ -23,7 +23,8 @@ check its reply: {"say": "…", "reply": {"has": ["ord_"],   # one of these
 "not": ["size?"], "lang": "fr"}} (the reply is in that language), and the approval
 prompts it raised: {"prompt": {"has": ["Delivery to: 12 Oak St"], "not": ["thanks"]}} (the
 turn must raise one). `{order}` in what the
-person says is their most recent order's id, `{first_order}` their oldest. A conversation's
+person says is their most recent order's id, `{first_order}` their oldest (`{order_tail}`,
+`{first_order_tail}`: their last six characters). A conversation's
 "lang" checks every reply and approval prompt is in that language.
 
 `orders` lists every order the person has, oldest first (so "exactly one order" is a list of
@@ -174,12 +175,15 @@ def _sorted(lines: list[list[Any]]) -> list[list[Any]]:
 
 
 async def with_order_ids(person: Person, text: str) -> str:
-    """`{order}` is the person's most recent order id, `{first_order}` their oldest."""
+    """`{order}` is the person's most recent order id, `{first_order}` their oldest;
+    `{order_tail}` and `{first_order_tail}` the last six characters of each, as a shopper
+    reading the id off a receipt may say it."""
     if "{" not in text:
         return text
     listed = (await person.client.get("/orders", headers=person.headers)).json()["orders"]
     ids = [summary["id"] for summary in listed] or ["(no order)"]
-    return text.replace("{order}", ids[0]).replace("{first_order}", ids[-1])
+    return (text.replace("{order_tail}", ids[0][-6:]).replace("{first_order_tail}", ids[-1][-6:])
+            .replace("{order}", ids[0]).replace("{first_order}", ids[-1]))
 
 
 def goods_total(doc: dict[str, Any]) -> str:

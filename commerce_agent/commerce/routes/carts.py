@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVarTuple
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -160,64 +160,74 @@ async def adopt_carts(request: Request) -> Response:
     return await write(request, principal, work)
 
 
-def _change(request: Request, principal: Principal,
-            change: Callable[..., Awaitable[CartView]], *args: Any
-            ) -> Callable[[Transaction], Awaitable[Response]]:
-    """A write's work: change the path's cart, `change(tx, principal, cart_id, *args,
-    lifetime)`, and answer with the cart it leaves."""
-    cart_id = request.path_params["cart_id"]
-
-    async def work(tx: Transaction) -> Response:
-        cart = await change(tx, principal, cart_id, *args, _lifetime(request))
-        return json_response(cart.render())
-
-    return work
+Asked = TypeVarTuple("Asked")
+# A change to the path's cart: a cart service, called with (tx, principal, cart_id, what the
+# request asks…, the cart lifetime); it answers the cart it leaves.
+CartChange = Callable[[Transaction, Principal, str, *Asked, int], Awaitable[CartView]]
+Handler = Callable[[Request], Awaitable[Response]]
 
 
-async def add_item(request: Request) -> Response:
-    principal = await cart_writer(request)
+def _cart_change(name: str, read: Callable[[Request], Awaitable[tuple[*Asked]]],
+                 change: CartChange[*Asked]) -> Handler:
+    """The handler of one cart change: the writer first (401 before a bad body), then what the
+    request asks (`read`), then `change` in a write, answered with the cart. The OpenAPI
+    introspection reads `cart_writer`, `write` and the decoder from its closure."""
+
+    async def handler(request: Request) -> Response:
+        principal = await cart_writer(request)
+        asked = await read(request)
+        cart_id = request.path_params["cart_id"]
+
+        async def work(tx: Transaction) -> Response:
+            cart = await change(tx, principal, cart_id, *asked, _lifetime(request))
+            return json_response(cart.render())
+
+        return await write(request, principal, work)
+
+    handler.__name__ = handler.__qualname__ = name
+    return handler
+
+
+async def _new_line(request: Request) -> tuple[str, int, str, dict[str, Any]]:
     body = await decode_body(request, _add)
-    return await write(request, principal, _change(
-        request, principal, service.add_item, body.itemId, body.quantity, body.variantId or "",
-        body.options()))
+    return body.itemId, body.quantity, body.variantId or "", body.options()
 
 
-async def update_item(request: Request) -> Response:
-    principal = await cart_writer(request)
+async def _line_changes(request: Request) -> tuple[str, dict[str, Any]]:
+    """The line and the fields the body sets (add-ons in canonical form, none as None)."""
     body = await decode_body(request, _update)
     changes = {field: getattr(body, field) for field in body.__struct_fields__
                if getattr(body, field) is not UNSET}
     if isinstance(changes.get("addOnIds"), list):
         changes["addOnIds"] = sorted(set(changes["addOnIds"])) or None
-    return await write(request, principal, _change(
-        request, principal, service.update_item, request.path_params["line_id"], changes))
+    return request.path_params["line_id"], changes
 
 
-async def remove_item(request: Request) -> Response:
-    principal = await cart_writer(request)
-    return await write(request, principal, _change(
-        request, principal, service.remove_item, request.path_params["line_id"]))
+async def _line(request: Request) -> tuple[str]:
+    return (request.path_params["line_id"],)
 
 
-async def apply_promotion(request: Request) -> Response:
-    principal = await cart_writer(request)
+async def _promotion_code(request: Request) -> tuple[str, int]:
+    """The code and the server's cap on promotions per cart."""
     body = await decode_body(request, _promotion)
     server_max: int = request.app.state.max_promotions
-    return await write(request, principal, _change(
-        request, principal, service.apply_promotion, body.value, server_max))
+    return body.value, server_max
 
 
-async def remove_promotion(request: Request) -> Response:
-    principal = await cart_writer(request)
-    return await write(request, principal, _change(
-        request, principal, service.remove_promotion, request.path_params["code"]))
+async def _code(request: Request) -> tuple[str]:
+    return (request.path_params["code"],)
 
 
-async def select_shipping(request: Request) -> Response:
-    principal = await cart_writer(request)
-    body = await decode_body(request, _shipping)
-    return await write(request, principal, _change(
-        request, principal, service.select_shipping, body.shippingMethodId))
+async def _shipping_method(request: Request) -> tuple[str | None]:
+    return ((await decode_body(request, _shipping)).shippingMethodId,)
+
+
+add_item = _cart_change("add_item", _new_line, service.add_item)
+update_item = _cart_change("update_item", _line_changes, service.update_item)
+remove_item = _cart_change("remove_item", _line, service.remove_item)
+apply_promotion = _cart_change("apply_promotion", _promotion_code, service.apply_promotion)
+remove_promotion = _cart_change("remove_promotion", _code, service.remove_promotion)
+select_shipping = _cart_change("select_shipping", _shipping_method, service.select_shipping)
 
 
 routes = [

@@ -170,17 +170,27 @@ def _variants(item: dict[str, Any], currency: str, problems: list[Problem]) -> N
         _stock(variant.get("stock"), f"{field}/stock", problems)
 
 
+def _identifier(document: dict[str, Any], field: str, pattern: re.Pattern[str], reason: str,
+                problems: list[Problem]) -> None:
+    value = document.get(field)
+    if not isinstance(value, str) or not pattern.match(value):
+        problems.append(Problem(f"/{field}", reason, value))
+
+
+def _named(document: dict[str, Any], id_reason: str) -> list[Problem]:
+    """The problems of what a store and an item both start with: id, name and description."""
+    problems: list[Problem] = []
+    _identifier(document, "id", ID_PATTERN, id_reason, problems)
+    _text(document, "name", MAX_NAME, problems, required=True)
+    _text(document, "description", MAX_DESCRIPTION, problems, required=False)
+    return problems
+
+
 def item_problems(item: Any, currency: str) -> list[Problem]:
     """Everything wrong with an item in the sample-data format, for a store in `currency`."""
     if not isinstance(item, dict):
         return [Problem("", "must be an object")]
-    problems: list[Problem] = []
-    item_id = item.get("id")
-    if not isinstance(item_id, str) or not ID_PATTERN.match(item_id):
-        problems.append(Problem("/id", "must be an id of letters, digits, _ . - (at most 100)",
-                                item_id))
-    _text(item, "name", MAX_NAME, problems, required=True)
-    _text(item, "description", MAX_DESCRIPTION, problems, required=False)
+    problems = _named(item, "must be an id of letters, digits, _ . - (at most 100)")
     _money(item.get("price"), currency, "/price", problems)
     kind = item.get("fulfillmentType", "physical")
     if kind not in FULFILLMENT_TYPES:
@@ -202,9 +212,8 @@ def promotion_problems(promotion: Any, currency: str) -> list[Problem]:
     if not isinstance(promotion, dict):
         return [Problem("", "must be an object")]
     problems: list[Problem] = []
-    code = promotion.get("code")
-    if not isinstance(code, str) or not CODE_PATTERN.match(code):
-        problems.append(Problem("/code", "must be 1 to 50 letters, digits, _ or -", code))
+    _identifier(promotion, "code", CODE_PATTERN, "must be 1 to 50 letters, digits, _ or -",
+                problems)
     kind, value = promotion.get("type"), promotion.get("value")
     if kind == "percentage":
         if not isinstance(value, str) or not PERCENTAGE.match(value):
@@ -240,12 +249,7 @@ def store_problems(store: Any) -> list[Problem]:
     """A store file: its own fields, then every promotion, catalog and item."""
     if not isinstance(store, dict):
         return [Problem("", "must be an object")]
-    problems: list[Problem] = []
-    store_id = store.get("id")
-    if not isinstance(store_id, str) or not ID_PATTERN.match(store_id):
-        problems.append(Problem("/id", "must be an id of letters, digits, _ . -", store_id))
-    _text(store, "name", MAX_NAME, problems, required=True)
-    _text(store, "description", MAX_DESCRIPTION, problems, required=False)
+    problems = _named(store, "must be an id of letters, digits, _ . -")
     reason = currency_problem(store.get("currency"))
     if reason:
         problems.append(Problem("/currency", reason, store.get("currency")))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
 from commerce_agent.agent.models.scripted.phrasing import (
@@ -13,6 +15,7 @@ from commerce_agent.agent.models.scripted.phrasing import (
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
+from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders.model import CANCELLED, COMPLETED
 from commerce_agent.operations.base import money_text
@@ -20,63 +23,103 @@ from commerce_agent.operations.base import money_text
 _REASON = "Requested by the customer"
 # Words about orders that name no item ("注文", "commande").
 _ORDER_WORDS = frozenset({"注文", "キャンセル", "返品", "状況", "commande", "order"})
-_ORDER_NOUN = re.compile(r"\b(?:orders?|commandes?|purchases?|achats?)\b|注文")
-_OLDEST = re.compile(r"\b(?:oldest|earliest|plus ancienne?|premiere)\b|一番古い|最も古い")
+
+
+def _orders(p: Planner, wanted: str | None) -> list[dict[str, Any]]:
+    """The shopper's orders (of that kind), oldest first: by creation time where known,
+    else in the order the conversation met them."""
+    orders = sorted(p.state.orders.values(), key=lambda order: str(order.get("createdAt", "")))
+    if wanted == "subscription":
+        orders = [order for order in orders if order.get("subscription")]
+    return orders
+
+
+def _asked(p: Planner, text: str) -> frozenset[str]:
+    return said_words(p.query(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
+
+
+def _line_fit(p: Planner, line: dict[str, Any], asked: frozenset[str]) -> int:
+    """How well the words name an order line: its name, the shopper's own words for its item,
+    then (counting half) the item's categories."""
+    aliases = p.state.aliases.get(str(line.get("itemId")), frozenset())
+    return 2 * (name_score(line, asked) + alias_score(aliases, asked)) + len(
+        asked & _kinds(p.item(line.get("itemId"))))
+
+
+def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
+    def fits(order: dict[str, Any], text: str) -> int:
+        asked = _asked(p, text)
+        if not asked:
+            return 0
+        lines = max((_line_fit(p, line, asked) for line in order.get("items", [])), default=0)
+        store = words.content_words(p.state.store_name(order.get("storeId")))
+        return lines + len(asked & store)
+    return fits
+
+
+def _kinds(item: dict[str, Any] | None) -> frozenset[str]:
+    """The words of an item's categories ("Tea", "Green Tea"): "where's my tea?" names the
+    gyokuro order, a little less surely than its own name would."""
+    if item is None:
+        return frozenset()
+    return frozenset().union(*(words.content_words(str(kind.get("name", ""))) for kind in
+                               choices.meta(item, PRODUCT_CATEGORIES).get("items", [])))
+
+
+def meant(p: Planner, wanted: str | None = None) -> which_order.Meant:
+    """The order the person means (see `which_order`), or the orders that fit equally."""
+    orders = _orders(p, wanted)
+    # Today's date only places "yesterday's order"; the choice is still one of the orders
+    # the conversation read, so a replayed step differs only across midnight.
+    found = which_order.resolve(orders, p.frame.texts, _fits(p), p.state.order_in_view,
+                                datetime.now(UTC).date())
+    if found.order_id is None and not found.tied and wanted != "subscription":
+        return which_order.Meant(p.state.last_order)
+    return found
 
 
 def order_meant(p: Planner, wanted: str | None = None) -> str | None:
-    """The order the person means: named by id, by an item in it or its store, else the most
-    recent one (of that kind)."""
-    state = p.state
-    for text in reversed(p.frame.texts):
-        named = words.order_id(text)
-        if named:
-            return named
-    asked = frozenset().union(*(said_words(p.query(t)) for t in p.frame.texts)) - _ORDER_WORDS
-    # Oldest first: by creation time where known, else in the order the conversation met them.
-    orders = sorted(state.orders.values(), key=lambda order: str(order.get("createdAt", "")))
-    if wanted == "subscription":
-        orders = [order for order in orders if order.get("subscription")]
-    if asked and orders:
-        def score(order: dict[str, Any]) -> int:
-            lines = max((name_score(line, asked) + alias_score(
-                state.aliases.get(str(line.get("itemId")), frozenset()), asked)
-                for line in order.get("items", [])), default=0)
-            store = words.content_words(state.store_name(order.get("storeId")))
-            return 2 * lines + len(asked & store)
-        best = max(score(order) for order in orders)
-        if best > 0:
-            orders = [order for order in orders if score(order) == best]
-    position = order_position(p)
-    if orders and position is not None and -len(orders) <= position < len(orders):
-        return str(orders[position]["orderId"])  # "my first order", "the second order"
-    if orders:
-        return str(orders[-1]["orderId"])
-    return None if wanted == "subscription" else state.last_order
-
-
-def order_position(p: Planner) -> int | None:
-    """Which of the orders (oldest first) the words place: "my first order" (0), "the
-    second order" (1), "my oldest order" (0), "my last order" (-1); None when they say none."""
-    for text in reversed(p.frame.texts):
-        folded = words.fold(text)
-        if not _ORDER_NOUN.search(folded):
-            continue  # "return the first one" picks an item, not an order
-        if _OLDEST.search(folded):
-            return 0
-        position = words.ordinal(text)
-        if position is not None:
-            return position
-    return None
+    return meant(p, wanted).order_id
 
 
 def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
-    """List the orders first when the conversation knows none (of that kind), or when the
-    words place the order among all of them ("my first order")."""
-    if p.state.done("list_orders") is None and (
-            order_meant(p, wanted) is None or order_position(p) not in (None, -1)):
+    """The reads the choice needs first: every order when the conversation knows none (of
+    that kind) or the words place the order among all of them ("my first order", an id's
+    tail); a search in the shopper's language when their words for an item ("les
+    assiettes", 「ティーポット」) name no order's line as written."""
+    state = p.state
+    if state.done("list_orders") is None and (
+            meant(p, wanted).order_id is None
+            or which_order.wants_orders_listed(p.frame.texts, _orders(p, wanted))):
         return p.call("list_orders")
+    return _search_words(p, wanted)
+
+
+def _search_words(p: Planner, wanted: str | None) -> Decision | None:
+    """Order lines are named as written (in English); a search in the shopper's language
+    ties their word to an item (`State.aliases`), which then names its order."""
+    if p.lang == "en" or not p.has("search_products") or p.state.done(
+            "search_products") is not None:
+        return None
+    orders, fits = _orders(p, wanted), _fits(p)
+    for text in reversed(p.frame.texts):
+        cues = which_order.cues(text)
+        if cues.order_id or cues.tail:
+            return None
+        if _asked(p, text) and len(orders) > 1 and all(fits(order, text) == 0
+                                                       for order in orders):
+            return p.call("search_products", query=p.query(text), limit=8,
+                          availableOnly=False)
     return None
+
+
+def which(p: Planner, found: which_order.Meant) -> str:
+    """Asks which of the orders that fit equally is meant, listing them."""
+    listing = "; ".join(
+        f"{index}) {order_id} ({lines(_order(p, order_id))}, "
+        f"{p.state.store_name(_order(p, order_id).get('storeId'))})"
+        for index, order_id in enumerate(found.tied, start=1))
+    return say(p.lang, "which_order", orders=listing)
 
 
 def _order(p: Planner, order_id: str) -> dict[str, Any]:
@@ -86,7 +129,10 @@ def _order(p: Planner, order_id: str) -> dict[str, Any]:
 def status(p: Planner) -> Decision:
     if (step := need_orders(p)) is not None:
         return step
-    order_id = order_meant(p)
+    found = meant(p)
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_orders")
     if p.state.done("get_order", orderId=order_id) is None:
@@ -95,9 +141,7 @@ def status(p: Planner) -> Decision:
     text = [say(p.lang, "order_status", id=order_id, lines=lines(order),
                 total=money_text(order.get("total")),
                 status=status_word(p.lang, order.get("status")))]
-    tracking = order.get("tracking")
-    if isinstance(tracking, dict) and tracking.get("trackingNumber"):
-        text.append(say(p.lang, "tracking", number=tracking["trackingNumber"]))
+    text.extend(_where_it_is(p, order))
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}
         preorder = choices.meta(item, model.PREORDER)
@@ -108,10 +152,39 @@ def status(p: Planner) -> Decision:
     return " ".join(text)
 
 
+# A question about shipping ("has it shipped?", "est-elle partie ?", "発送されましたか"), not
+# about the order in general: answered yes or no first.
+_ASKS_SHIPPED = re.compile(r"\b(?:ship\w*|dispatch\w*|sent|posted|go(?:ne)? out|went out|"
+                           r"left|parti\w*|expedi\w*|envoy\w*)\b|発送|出荷")
+_NOT_YET_SHIPPED = frozenset({"pending", "confirmed", "processing"})
+
+
+def _where_it_is(p: Planner, order: dict[str, Any]) -> list[str]:
+    """What the order's fulfillment says of where the goods are: not shipped yet (when
+    asked), the carrier and tracking number once shipped, the estimated arrival."""
+    found = []
+    status_now = str(order.get("status", ""))
+    if status_now in _NOT_YET_SHIPPED and _ASKS_SHIPPED.search(words.fold(p.frame.last)) and \
+            (order.get("deliveryAddress") or any(line.get("fulfillmentType") in (
+                "physical", "hybrid") for line in order.get("items", []))):
+        found.append(say(p.lang, "not_shipped_yet"))
+    for shipment in order.get("shipments", []):
+        if shipment.get("trackingNumber"):
+            found.append(say(p.lang, "shipped_with", carrier=shipment.get("carrier", ""),
+                             number=shipment["trackingNumber"]))
+    eta = order.get("estimatedCompletionAt")
+    if eta and status_now not in (COMPLETED, CANCELLED):
+        found.append(say(p.lang, "expected_by", day=choices.day(str(eta), p.lang)))
+    return found
+
+
 def cancel(p: Planner) -> Decision:
     if (step := need_orders(p)) is not None:
         return step
-    order_id = order_meant(p)
+    found = meant(p)
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_orders_to_cancel")
     if p.state.done("cancel_order") is None:
@@ -127,7 +200,10 @@ def cancel(p: Planner) -> Decision:
 def start_return(p: Planner) -> Decision:
     if (step := need_orders(p)) is not None:
         return step
-    order_id = order_meant(p)
+    found = meant(p)
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_orders_to_return")
     state = p.state
@@ -136,8 +212,11 @@ def start_return(p: Planner) -> Decision:
     done = state.done("start_return")
     if done is None:
         order = _order(p, order_id)
-        asked = frozenset().union(*(words.content_words(p.query(t)) for t in p.frame.texts))
-        chosen = [line for line in order.get("items", []) if asked and name_score(line, asked)]
+        asked = frozenset().union(*(_asked(p, text) for text in p.frame.texts))
+        scored = [(_line_fit(p, line, asked), line) for line in order.get("items", [])]
+        best = max((score for score, _ in scored), default=0)
+        # "return the mug" of an order with plates too: that line; nothing named, the order
+        chosen = [line for score, line in scored if best and score == best]
         args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
         if chosen:
             count = p.frame.quantity()
@@ -159,7 +238,10 @@ def rate(p: Planner) -> Decision:
         return say(p.lang, "how_many_stars")
     if (step := need_orders(p)) is not None:
         return step
-    order_id = order_meant(p)
+    found = meant(p)
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_orders_to_rate")
     if p.state.done("rate_order") is None:
@@ -168,16 +250,19 @@ def rate(p: Planner) -> Decision:
 
 
 def tip(p: Planner) -> Decision:
-    found = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
-    if found is None:
+    amount = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
+    if amount is None:
         return say(p.lang, "how_much_tip") + " " + say(p.lang, "tip_hint")
     if (step := need_orders(p)) is not None:
         return step
-    order_id = order_meant(p)
+    found = meant(p)
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_orders_to_tip")
     if p.state.done("tip_order") is None:
-        kind, value = found
+        kind, value = amount
         if kind == "percentage":
             return p.call("tip_order", orderId=order_id, percentage=float(value))
         currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")
@@ -194,7 +279,10 @@ def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
     if (step := need_orders(p, "subscription")) is not None:
         return step
-    order_id = order_meant(p, "subscription")
+    found = meant(p, "subscription")
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_subscription")
     done = p.state.done("change_subscription")

@@ -45,6 +45,8 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bre-?order\b|\b(?:order|buy|get) (?:it|that|them|those|this|the same"
                 r"(?: thing| order)?|my last order) again\b|"
                 r"\b(?:the same|la meme) (?:order|commande) (?:again|encore)\b|"
+                # "order the teapot again", "buy my usual pizza again": what was ordered
+                r"\b(?:order|buy|get)\b[^.?!]{1,40}\b(?:again|once more)\b|"
                 r"\bla meme chose\b|\b(?:re)?commander (?:la meme|a nouveau|encore)\b|"
                 r"\bpareil(?:le)? que la derniere fois\b|"
                 r"同じもの|同じ(?:の|注文).{0,6}(?:もう一度|もう一回|また)|もう一度注文|再注文"),
@@ -102,10 +104,19 @@ _CHECKS: list[tuple[str, str]] = [
              r"\b(?:modes?|options?|methodes?|moyens?) de (?:livraison|retrait|reception)\b|"
              r"配送方法|お届け方法|受け取り方法|受取方法"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
+               r"\btracking(?: number| info\w*| link| code)?\b|\bou en sont\b|"
+               r"\bquand\b.{0,30}\brecevoir\b|"
+               # "check on my order", "can you look into my parcel": where it is
+               r"\b(?:check|look) (?:on|up|into|in on)\b.{0,12}\b(?:my|the|this|that) "
+               r"(?:order|package|parcel|delivery)\b|\bverifier (?:ma commande|mon colis)\b|"
+               # "is my pizza ready?", "ma commande est-elle prête ?": an order's progress
+               r"\b(?:is|are) (?:my|the) (?:\w+ ){0,2}(?:order )?(?:ready|done|here)\b|"
+               r"\b(?:commande|colis)\b.{0,20}\bprete?s?\b|"
                r"\bwhen (?:will|would|does|do|is|could|can|might|should)\b.*\b(?:arrive|ship|come|"
                r"deliver|get here|reach)|"
-               r"\b(?:has|have|did|was|is) (?:it|my|the|they|that)\b.*\b(?:ship|shipped|"
-               r"arrived?|delivered|dispatched|sent|left)\b|\bwhen (?:it|they) (?:ships?|"
+               r"\b(?:has|have|did|was|were|is|are) (?:it|my|the|they|that|those|these)\b.*"
+               r"\b(?:ship|shipped|arrived?|delivered|dispatched|sent|left|go(?:ne)? out|"
+               r"went out|posted|mailed)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
                r"^\s*ord_[0-9a-z]+\s*\??$|\bou en est\b|\bsuivi\b|\bstatut\b|"
                r"\b(?:any )?(?:news|updates?) (?:on|about|for|with)\b|"
@@ -218,7 +229,14 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              # "the plate order", "that trattoria order": an order by its item
                              r"\b(?:the|that|this)(?:\s+[\w'-]+){1,3}?\s+(?:order|package|"
                              r"parcel)\b|"
-                             r"\b(?:ma|mes) commandes?\b|\bmon colis\b|注文")
+                             # "today's order", "the order before that", "the previous one"
+                             r"\b\w+'s (?:order|package|parcel)\b|\b(?:the|that) order\b|"
+                             r"\b(?:ma|mes|la|cette) commandes?\b|\bmon colis\b|注文")
+# One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
+# margherita with olives", "une margherita sans olives"): an order, not browsing.
+_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
+                         r"hold|extra|sans|avec)|,\s*not)\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
+                         r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -285,6 +303,10 @@ trailing offered planter
 # Intents a replacement ("swap the mug for the bowl", "le bol au lieu de la tasse") may be read
 # as by the keyword table: the replace stage tells a product from an option of the line.
 _MAY_REPLACE = ("quantity", "switch", "remove", "add", "other", "search")
+# Intents that act (on a cart, an order or money): one said not to be done never is.
+_ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "return", "tip",
+                      "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
+                      "sub_resume", "sub_cancel"})
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -381,14 +403,23 @@ def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
     what is left once negated clauses are cut; misspelt intent words are read corrected."""
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
+    if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
+        return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     act = read_act(raw)
     if act.kind == "confirmation":
         return "yes", act.text
     if act.kind == "refusal":
         return "no", act.text
+    if act.kind == "hedge":
+        return "hedge", act.text
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
+        # "don't add it, I just want the price": the action said not to be done never is;
+        # what is left asks about it
+        kind = "policy" if kind in AFTER_SALE else (
+            "details" if words.content_words(act.text) else "other")
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
@@ -401,7 +432,8 @@ def understand(raw: str) -> tuple[str, str]:
         if kind == "other" and topic == "other" and act.kind != "question" and all(
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
-            return kind, ", ".join((act.text, *act.negated))
+            said = ", ".join((act.text, *act.negated))
+            return ("add" if _CONFIGURED.search(words.fold(said)) else kind), said
     if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
             ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
             act.text) and words.address(act.text) is None:
@@ -456,12 +488,15 @@ def understand(raw: str) -> tuple[str, str]:
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
         return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
+    if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
+            and words.address(act.text) is None:
+        return "add", act.text  # "a lasagna, no garlic bread": one, with its options said
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
-    if act.kind == "question" and kind in ("other", "search") and _ABOUT_AN_ORDER.search(
-            words.fold(act.text)):
-        return "status", act.text  # "what's happening with my order?"
+    if act.kind == "question" and kind in ("other", "search", "details") and \
+            _ABOUT_AN_ORDER.search(words.fold(act.text)):
+        return "status", act.text  # "what's happening with my order?", "and the one before?"
     if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
             not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
         return "details", act.text  # "is the teapot dishwasher safe?": about a product
@@ -476,6 +511,18 @@ def understand(raw: str) -> tuple[str, str]:
     return kind, act.text
 
 
+# An order that has not come yet, said as a complaint: its status is the answer.
+_NOT_ARRIVED = re.compile(
+    r"\b(?:(?:has|have|did|is|are)(?:n't| not)|not yet|still not|never)\b.{0,20}\b(?:arriv\w*|"
+    r"come|came|turned up|shown up|showed up|shipped|delivered|received|here)\b|"
+    r"\bstill (?:waiting|haven't|hasn't|have not|has not|no sign)\b.{0,30}\b(?:order|package|"
+    r"parcel|delivery|\w+ (?:i|we) (?:ordered|bought))|\bno sign of (?:my|the)\b|"
+    r"\b(?:toujours|pas encore|jamais)\b.{0,20}\b(?:arrive\w*|recu\w*|livre\w*|expedie\w*)|"
+    r"\b(?:n'est|ne sont|n'ai|n'avons)\b.{0,20}\bpas\b.{0,12}\b(?:arrive\w*|recu\w*|livre\w*)|"
+    r"\bj'attends (?:toujours|encore)\b|"
+    r"まだ.{0,12}(?:届いて|届かな|来て|来な|着いて|着かな|発送されて)|届いていません|届きません")
+_ACTS_ON_AN_ORDER = re.compile(r"\b(?:cancel\w*|return\w*|refund\w*|annul\w*|rembours\w*|"
+                               r"retourn\w*)\b|キャンセル|返品|返金|取り消")
 # What a question may ask under a condition; any other intent there is only supposed.
 _ANSWERS = ("status", "policy", "details", "search", "cart", "discounts", "stores")
 # Supposing an order not made yet ("if I order today", "si je commande", "今注文したら").

@@ -19,6 +19,7 @@ ENGLISH: dict[str, str] = {
             "subscription, tell you where your order is, cancel it, return it, rate it or tip.",
     "welcome": "You're welcome! Anything else?",
     "declined": "OK, I'll leave it there. What else can I do for you?",
+    "no_rush": "No rush: say “yes” when you want it, or ask me anything about it.",
     "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",
     "not_found": "I couldn't find anything matching “{query}”. Try other words?",
     "suggest_add": "Want me to add it to your cart?",
@@ -32,6 +33,7 @@ ENGLISH: dict[str, str] = {
     "which_time": "Which time suits you?",
     "where": "Where should I deliver it?",
     "which_store": "Which store do you mean?",
+    "which_order": "Which order do you mean? {orders}",
     "how_many": "How many would you like?",
     "what": "What would you like me to add?",
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
@@ -123,6 +125,9 @@ ENGLISH: dict[str, str] = {
     "next_charge": "The next charge is on {day}.",
     "resume_hint": "Say “resume my subscription” whenever you want it back.",
     "tracking": "Tracking number: {number}.",
+    "shipped_with": "It shipped with {carrier}, tracking number {number}.",
+    "not_shipped_yet": "It hasn't shipped yet.",
+    "expected_by": "It is expected by {day}.",
     "preorder_ships": "{name} is a pre-order that ships around {day}.",
     "variant_unavailable": "{name} in {wanted} is sold out. It comes in: {listing}.",
     "what_hint": "Name it (“add the glaze mug”), or ask me to find something first: “find a "
@@ -237,7 +242,7 @@ ENGLISH: dict[str, str] = {
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
-                 "how_many", "what", "how_many_stars", "how_much_tip")
+                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip")
 
 
 def say(language: str, key: str, **params: Any) -> str:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from commerce_agent.agent.models.scripted import aftercare, answers, browse, cart_edits, words
+from commerce_agent.agent.models.scripted import (
+    aftercare,
+    answers,
+    browse,
+    cart_edits,
+    offers,
+    words,
+)
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import greeting
@@ -13,6 +20,7 @@ from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
+from commerce_agent.agent.models.scripted.reslot import reslot
 from commerce_agent.agent.models.scripted.several import acquire_items
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
@@ -49,6 +57,10 @@ def _no(p: Planner) -> Decision:
     return say(p.lang, "declined")
 
 
+def _hedge(p: Planner) -> Decision:
+    return say(p.lang, offers.hesitated(p.state.offer))
+
+
 def _count_change(p: Planner) -> Decision:
     """"one more", "drop one": the cart line changes; "another mug" with no mug in the cart
     is a new line."""
@@ -78,7 +90,8 @@ def _status(p: Planner) -> Decision:
     """"Where's my order?"; asked with no order yet ("how many days until it arrives?") it is
     about the store's delivery terms, answered for the store in view."""
     found = aftercare.status(p)
-    if isinstance(found, str) and aftercare.order_meant(p) is None and (
+    meant = aftercare.meant(p)
+    if isinstance(found, str) and meant.order_id is None and not meant.tied and (
             p.current_store() or p.mentioned_store()) and read_act(p.frame.last).kind == "question":
         return answers.store_terms(p)
     return found
@@ -92,14 +105,14 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
-    "replace": replace_line, "reorder": reorder,
+    "replace": replace_line, "reorder": reorder, "reslot": reslot,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
     "return": aftercare.start_return,
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "yes": _yes, "no": _no, "other": _other,
+    "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
 }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.models.scripted.acquire import check_out
-from commerce_agent.agent.models.scripted.aftercare import need_orders, order_meant
+from commerce_agent.agent.models.scripted.aftercare import meant, need_orders, which
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 
@@ -25,7 +25,10 @@ def reorder(p: Planner) -> Decision:
         return check_out(p)  # the new order's reply
     if (step := need_orders(p)) is not None:
         return step
-    order_id = order_meant(p)
+    found = meant(p)
+    if found.tied:
+        return which(p, found)
+    order_id = found.order_id
     if order_id is None:
         return say(p.lang, "no_orders")
     if state.done("get_order", orderId=order_id) is None and not (

@@ -19,70 +19,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from commerce_agent.agent.models.scripted.words import (
-    content_words,
-    fold,
-    japanese_query,
-    quantity,
-)
+from commerce_agent.agent.models.scripted.assent import classify
+from commerce_agent.agent.models.scripted.words import fold
 
-Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"]
+Kind = Literal["question", "instruction", "confirmation", "refusal", "statement", "hedge"]
 # A "statement" is a message negated as a whole; the intent stage reads what it negates.
 
-# Words of assent: a message made only of these (and politeness) accepts the offer.
-_ASSENT = frozenset("""
-yes yeah yea yep yup ya sure ok okay k kk alright right fine perfect great good cool lovely
-absolutely definitely certainly totally course exactly correct agreed deal
-oui ouais ouaip d'accord daccord dac volontiers parfait entendu bien sur evidemment
-allez-y allez vas-y go
-""".split())
-# Words that may surround assent without changing it ("ok, go ahead and do it please").
-_ALONG = frozenset("""
-please pls thanks thank you that sounds sounds works work for me lets let's let us do it thing
-go ahead then and sure, why not of this one that one the one is it's would be nice yes
-ca marche merci s'il vous plait te plait c'est bon tres cela celui-la fais le faites
-that'd thatd be would on wonderful awesome brilliant love i'd id i avec plaisir je veux
-bien add put buy take in into to my cart basket ajoute ajoutez ajoutez-le ajoutez-la mettez-le
-mettez-la au panier le la
-""".split())
-_ASSENT_PHRASES = re.compile(
-    r"\b(?:go ahead|go for it|do it|sounds good|sounds great|why not|of course|please do|"
-    r"i'?d love (?:that|it|one|to)|i would love (?:that|it|one|to)|with pleasure|"
-    r"avec plaisir|je veux bien|volontiers|"
-    r"let'?s do it|let'?s go|works for me|that works|c'est bon|ca marche|bien sur|"
-    r"allez[- ]y|vas[- ]y)\b")
-_JA_ASSENT = re.compile(r"^(?:(?:じゃあ|では|じゃ|それでは)、?)?"
-                        r"(?:はい|うん|ええ|そう|ok|オッケー|おっけー|了解|"
-                        r"りょうかい|お願い|おねがい|それで|いいよ|いいです|"
-                        r"いいね|ぜひ|是非|よろしく|頼む|たのむ|(?:それ|これ|あれ)(?:に|で)(?:する|します|"
-                        r"しよう|決め)|(?:それ|これ)(?:を|で)?(?:ください|下さい|お願い))")
-# What may follow Japanese assent without naming anything new ("うん、それにする").
-_JA_ALONG = re.compile(r"^[、,。!！\s]*(?:(?:それ|これ|あれ)(?:に|で|を)?"
-                       r"(?:する|します|しよう|決め\S*|"
-                       r"ください|下さい|お願い\S*)?|お願い\S*|ください|下さい)?[。!！\s]*$")
-_JA_REFUSAL = re.compile(r"^(?:(?:やっぱり|やっぱ|うーん|えっと|あ)[、,\s]*)?"
-                         r"(?:いいえ|いや|いえ|けっこう|結構|いらない|要らない|"
-                         r"やめ|止め|大丈夫です?$|なし|今はいい|また今度)")
-# A refusal: a "no" word heading a short message with nothing else asked.
-# A change of mind may open with a discourse marker ("actually, never mind", "finalement,
-# laisse tomber"): the refusal after it is the message.
-_MIND_CHANGE = (r"(?:(?:actually|well|hmm+|oh|ah|ok(?:ay)?|on second thought|wait|sorry|"
-                r"finalement|en fait|bon|euh|tout compte fait|reflexion faite)[,.!\s]+)*")
-_NO_HEAD = re.compile(rf"^{_MIND_CHANGE}(?:no thank you|no thanks?|non merci|nope|nah|nay|no|non|"
-                      r"pas maintenant|forget (?:about )?it|scratch that|oubliez?(?: ca)?|tant pis|"
-                      r"not now|not today|not really|never ?mind|nevermind|maybe later|"
-                      r"(?:maybe )?(?:another|some other|next) time|not this time|"
-                      r"i'?ll think about it|let me think(?: about it)?|no for now|"
-                      r"une autre fois|la prochaine fois|une prochaine fois|"
-                      r"i'?m good|i'?m fine|i'?ll pass|pass|skip|laisse tomber|ca ira|"
-                      r"plus tard)\b")
-# What may follow a refusal without making it a correction ("no, the blue one" is one).
-_NO_TAIL = frozenset("""
-thanks thank you not now today really later maybe i'm im good fine that's thats all ok okay
-for please merci pas maintenant aujourd'hui ca va non no nope it's its alright it that's
-thats ira rien d'autre c'est tout is me not now all time another other next some for
-then though anyway fois autre prochaine
-""".split())
 # "pas cher" (cheap) and "not too pricey" describe a price, they negate nothing.
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
                        r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
@@ -106,12 +48,6 @@ _POLITE_REQUEST = re.compile(
     r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")
-
-
-# Verbs that make a "no, …" a new request ("no, cancel it", "non, ajoute deux").
-_ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|change|switch|"
-                     r"pause|resume|rate|tip|apply|use|want|need|like|take|get|prefer|instead|"
-                     r"rather|ajoute|annule|retire|montre|cherche|veux|voudrais|prends)")
 
 
 # "Just asking", "only looking": whatever the message names, nothing is to be done.
@@ -143,23 +79,6 @@ class Act:
 
 def _is_japanese(text: str) -> bool:
     return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
-
-
-def _assent_only(folded: str) -> bool:
-    words = re.findall(r"[\w'-]+", folded)
-    if not words or len(words) > 16 or len([w for w in words if w not in _ALONG]) > 8:
-        return False  # politeness does not count towards the length of a plain assent
-    has_head = any(word in _ASSENT for word in words) or _ASSENT_PHRASES.search(folded)
-    return bool(has_head) and all(word in _ASSENT or word in _ALONG for word in words)
-
-
-def _declines_only(tail: str) -> bool:
-    """What follows a "no" adds nothing asked for: no product, number or other request
-    ("no thanks, not today", "nah, not for me"; unlike "no, the blue one" or "no, 3")."""
-    said = re.findall(r"[\w'-]+", tail)
-    return all(word in _NO_TAIL for word in said) or (
-        len(said) <= 6 and not content_words(tail) and quantity(tail) is None
-        and not _ACTION.search(tail))
 
 
 def _clauses(text: str) -> list[str]:
@@ -239,23 +158,18 @@ def conditional(text: str) -> tuple[str, str] | None:
 def read_act(raw: str) -> Act:
     text = raw.strip()
     folded = fold(text).strip()
-    if _is_japanese(text):
-        if _JA_REFUSAL.search(text):
-            return Act("refusal", text)
-        assent = _JA_ASSENT.search(text)
-        rest = text[assent.end():] if assent else ""
-        if assent and (_JA_ALONG.match(rest) or not japanese_query(rest)) and \
-                quantity(rest) is None:
-            return Act("confirmation", text)  # "はい、お願いします", not "はい、2つください"
-    elif (head := _NO_HEAD.search(folded)) and _declines_only(folded[head.end():]):
-        return Act("refusal", text)
-    elif _assent_only(folded):
+    answer = classify(text)  # a bare yes or no to the offer on the table, or neither
+    if answer.act == "confirm":
         return Act("confirmation", text)
+    if answer.act == "decline":
+        return Act("refusal", text)
+    if answer.act == "other" and answer.hedged:
+        return Act("hedge", text)  # "hmm, maybe", "I'm not sure": neither yes nor no
     if _JUST_ASKING.search(folded):
         kept, negated = _without_negated(text)
         return Act("question", kept, negated, just_asking=True)
     kept, negated = _without_negated(text)
-    if negated and _assent_only(fold(kept)):
+    if negated and classify(kept).act == "confirm":
         return Act("confirmation", kept, negated)
     if _question(kept, fold(kept).strip()):
         split = conditional(kept)

@@ -26,6 +26,7 @@ from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     choices,
     line_options,
+    offers,
     option_change,
     phrasing,
     words,
@@ -43,6 +44,9 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 # Requests a message keeps when it also gives an address ("buy the mug and ship it to …");
 # any other reading of what is left around an address is a checkout to that address.
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
+# Readings of a message that may name another time for a booking ("the 2pm then", "plutôt
+# 14h", "14時で").
+_MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
 
@@ -145,8 +149,14 @@ class State:
     store: str | None = None
     orders: dict[str, dict[str, Any]] = field(default_factory=dict)
     last_order: str | None = None
+    # The order talked about before this turn began ("the order before that" counts from it;
+    # this turn's own reads move `last_order`).
+    order_in_view: str | None = None
     address: dict[str, Any] | None = None
     frame: Frame | None = None
+    # The offer a bare "yes" takes up (`offers`): the agent's suggestion, or a request
+    # whose approval the shopper just turned down. A question leaves it on the table.
+    offer: Frame | None = None
     calls: list[Call] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
     heard: int = 0  # messages heard so far: the first one sets the language on its own
@@ -315,7 +325,10 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
-        if kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
+        if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
+                offers.other_slot(self.open_carts(), self.items, text) is not None:
+            kind = "reslot"  # "the 3pm then" after turning down the 10am booking
+        elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
         elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and self._edits_extras(raw):
             # "no olives after all", "add a gift box too": the line's extras, read with their
@@ -328,6 +341,7 @@ class State:
         pending = self.frame
         if pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
+        pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
         if kind == "no":
             # A refusal declines the offer or question on the table, and nothing else.
             self.frame = Frame("no", (text,))
@@ -345,7 +359,10 @@ class State:
                 # the cart: a choice, not a change to a cart line
                 or (kind == "quantity" and pending.intent in SHOPPING and not pending.added
                     and _answers(text))
-                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))):
+                or (kind in SHOPPING and pending.intent in (*SHOPPING, "checkout"))
+                # an order id answering "which order do you mean?" of a cancel or a return
+                or (kind == "status" and pending.intent in _ABOUT_ONE_ORDER
+                    and words.order_id(text) is not None and len(text.split()) <= 3)):
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
@@ -413,8 +430,13 @@ class State:
         if self.frame is not None and phrasing.asks(content):
             return
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
+        if self.frame is SUGGESTED:
+            self.offer = SUGGESTED
 
 
+# Requests about one of the shopper's orders, which may ask which one is meant.
+_ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
+                              "sub_resume", "sub_cancel"})
 # "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
 _WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
 
@@ -467,6 +489,8 @@ def fold(messages: list[Message], context: dict[str, Any]) -> State:
     for position, message in enumerate(messages):
         if message.role == "user":
             state.hear(message.content)
+            if position == last_user:
+                state.order_in_view = state.last_order
         elif message.role == "assistant":
             for call in message.tool_calls:
                 calls[call.id] = (short(call.name), call.args)
@@ -478,6 +502,9 @@ def fold(messages: list[Message], context: dict[str, Any]) -> State:
         else:
             name, args = calls.get(message.tool_call_id, (short(message.name), {}))
             state.absorb(name, args, message.result, message.is_error)
+            if position < last_user:  # turned down: a later "ok, go ahead" asks again
+                state.offer = offers.after_rejection(name, message.result, state.frame,
+                                                      state.offer)
             if name == "add_to_cart" and not message.is_error and state.frame is not None \
                     and position < last_user:
                 state.frame = replace(state.frame, added=True)

@@ -1,0 +1,531 @@
+"""How a reply answers the offer on the table: confirm, decline, question, instruction or other.
+
+A shopper answers "Want me to add it?" (or an order they turned down a moment ago) in their own
+words: "sure, go ahead", "ok fine", "👍", "d'accord, allez-y", "それでお願いします"; "nah", "not
+now", "I changed my mind", "non merci", "結構です"; "hmm, how much is shipping?". Rather than a
+list of whole phrasings, each message is scored against small per-language lexicons:
+
+- **assent** terms ("yes", "go ahead", "sounds good", "vas-y", "お願いします", 👍) and **refusal**
+  terms ("nah", "not now", "changed my mind", "non merci", "やめておきます", 👎) each add to
+  their side;
+- **negation scope**: an assent term within a few words after a negator ("not ok", "pas
+  d'accord", "don't do it") counts for refusal, and a negator with nothing else ("not for me")
+  is a refusal;
+- **hedges** ("hmm", "maybe", "peut-être", "うーん") weigh nothing either way, and a question
+  (a question mark, an interrogative opening, a Japanese final か) is a question unless assent
+  phrases make up all of it ("why not?");
+- whatever is left once the lexicons, politeness and words that restate the offer ("add it",
+  "put it in my cart") are taken out is what else the message says: any such word or number
+  makes it an instruction ("no, the blue one", "yes, two please"), never a bare yes or no.
+
+The scores decide only between yes, no and neither; what a yes or a no then does (the offer it
+answers, and nothing else) is the dialogue state's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from commerce_agent.agent.models.scripted.words import (
+    content_words,
+    fold,
+    japanese_query,
+    quantity,
+)
+
+SpeechAct = Literal["confirm", "decline", "question", "instruction", "other"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    act: SpeechAct
+    assent: float = 0.0
+    refusal: float = 0.0
+    # Words the lexicons do not cover: what else the message asks for.
+    rest: tuple[str, ...] = ()
+    # It hesitates ("hmm", "maybe", "I'm not sure", "うーん").
+    hedged: bool = False
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    """Lexicon phrases, longest first, so "no thanks" is read before "no"."""
+    return tuple(sorted({line.strip() for line in text.strip().splitlines() if line.strip()},
+                        key=len, reverse=True))
+
+
+# Phrases of assent in English and French (folded: no accents, straight apostrophes).
+_ASSENT = _terms("""
+yes
+yeah
+yea
+yep
+yup
+ya
+yas
+sure
+sure thing
+ok
+okay
+k
+kk
+alright
+all right
+aight
+fine
+fine by me
+perfect
+great
+good
+cool
+lovely
+excellent
+brilliant
+wonderful
+awesome
+absolutely
+definitely
+certainly
+totally
+of course
+exactly
+correct
+agreed
+deal
+go ahead
+go on
+go for it
+do it
+do that
+proceed
+please proceed
+please do
+sounds good
+sounds great
+sounds perfect
+sounds fine
+sounds like a plan
+why not
+let's do it
+lets do it
+let's go
+lets go
+let's do that
+works for me
+that works
+that's fine
+thats fine
+fair enough
+i'm in
+im in
+count me in
+with pleasure
+i'd love that
+i'd love to
+i would love that
+no problem
+no worries
+affirmative
+oui
+ouais
+ouaip
+d'accord
+daccord
+d'acc
+dac
+parfait
+entendu
+bien sur
+evidemment
+volontiers
+allez-y
+allez y
+vas-y
+vas y
+allons-y
+c'est parti
+pourquoi pas
+avec plaisir
+je veux bien
+ca marche
+c'est bon
+tres bien
+ca me va
+carrement
+absolument
+tout a fait
+pas de probleme
+pas de souci
+sans probleme
+faites-le
+fais-le
+go
+""")
+_REFUSAL = _terms("""
+no
+nope
+nah
+nay
+no thanks
+no thank you
+not now
+not today
+not right now
+not at the moment
+not for now
+no way
+i don't think so
+i dont think so
+let's not
+lets not
+not this time
+not really
+not for me
+not interested
+maybe later
+later
+another time
+some other time
+next time
+never mind
+nevermind
+forget it
+forget about it
+scratch that
+i'll pass
+ill pass
+pass
+skip
+skip it
+i'm good
+im good
+i'm fine
+im fine
+i'm ok
+changed my mind
+change my mind
+change of mind
+i change my mind
+i've changed my mind
+i'll think about it
+let me think about it
+let me think
+rather not
+i'd rather not
+don't bother
+dont bother
+no need
+leave it
+no for now
+non
+non merci
+pas maintenant
+pas pour le moment
+pas pour l'instant
+pas pour l'heure
+je ne prefere pas
+je prefere pas
+non plus
+pas aujourd'hui
+pas cette fois
+plus tard
+une autre fois
+la prochaine fois
+une prochaine fois
+laisse tomber
+laissez tomber
+tant pis
+oublie
+oubliez
+oubliez ca
+ca ira
+sans facon
+pas la peine
+pas besoin
+j'ai change d'avis
+change d'avis
+je change d'avis
+je vais reflechir
+ca ne m'interesse pas
+""")
+# Words that restate the offer or are politeness: they neither add to a yes or a no nor ask for
+# anything new ("ok, go ahead and add it to my cart please").
+_ALONG = frozenset("""
+please pls plz thanks thank you thx ty cheers then and so that this it its it's that's thats
+one the a an for me to my cart basket add put buy take in into just would be would've that'd
+thatd id i'd i ill i'll we us let lets let's on with well now actually really very much
+sounds sound like looks look seems go ahead oh ah oh well yes indeed plan
+merci s'il sil vous te plait svp alors le la les l ajoute ajoutez ajouter ajoutez-le
+ajoutez-la ajoute-le ajoute-la mets mettez mettez-le mettez-la au panier moi pour avec
+c'est cest bon ca cela celui-la je j tres bien worry about i'm im am
+""".split())
+# Words a no may trail that a yes may not ("that's all", "rien d'autre").
+_REFUSAL_TAIL = frozenset("all set else everything anything rien d'autre tout autre".split())
+# "I don't want it anymore", "je n'en veux plus": about something had (a cart line), not the
+# offer.
+_NO_LONGER = frozenset("anymore longer plus".split())
+# Hedging: weighs nothing either way; alone it is neither yes nor no.
+_HEDGE = frozenset("""
+hmm hm hmmm um umm uh er erm well wait maybe perhaps guess suppose probably actually so
+euh bah bof ben peut-etre finalement fait bon
+""".split())
+# Hedging phrases that would otherwise read as a negated yes ("not sure" is no "no").
+_HEDGES = _terms("""
+not sure
+i'm not sure
+im not sure
+not so sure
+i don't know
+i dont know
+dunno
+let me see
+je ne sais pas
+je sais pas
+pas sur
+pas sure
+je ne suis pas sur
+je ne suis pas sure
+en fait
+peut etre
+""")
+# What may open a change of mind without being one ("actually, never mind").
+_LATIN_TERMS = tuple(sorted(
+    [*((term, "@yes") for term in _ASSENT), *((term, "@no") for term in _REFUSAL),
+     *((term, "@hedge") for term in _HEDGES)], key=lambda entry: -len(entry[0])))
+# One-word answers a hurried spelling may stretch ("yesss", "nooo").
+_ONE_WORD = {word: "yes" for word in ("yes", "yeah", "yep", "yup", "ok", "okay", "sure",
+                                      "oui", "ouais")} | {"no": "no", "nope": "no", "nah": "no",
+                                                          "non": "no"}
+# Verbs that make a "no, …" a new request ("no, cancel it", "non, ajoute deux").
+ACTION = re.compile(r"\b(?:add|buy|cancel|remove|return|check|show|find|make|change|switch|"
+                    r"pause|resume|rate|tip|apply|use|want|need|like|take|get|prefer|instead|"
+                    r"rather|order|pay|book|ajoute|annule|retire|montre|cherche|veux|voudrais|"
+                    r"prends|command|pass|achet|reserv|pay)")
+_NEGATORS = frozenset("not don't dont do-not never no-need ne pas jamais".split())
+_NEGATION_SCOPE = 3  # words after a negator that it reaches ("not really that good")
+_INTERROGATIVE = re.compile(
+    r"^(?:how|what|what's|whats|which|when|where|where's|why|who|is|are|does|did|do|can|"
+    r"could|would|will|shall|should|has|have|any|comment|combien|quand|ou|quel|quelle|quels|"
+    r"quelles|pourquoi|est-ce|est ce|y a-t-il|puis-je|peut-on)\b")
+# Spellings of a one-word yes ("okey", "yess", "yeahh"): a letter said twice is read once.
+_SPELLINGS = {"okey": "@yes", "oki": "@yes", "okie": "@yes", "okey-dokey": "@yes",
+              "okie-dokie": "@yes", "yah": "@yes", "yas": "@yes", "ye": "@yes", "nan": "@no"}
+# Wanting and needing said not to ("I don't want it", "je n'en veux pas"): a no, when nothing
+# else is named.
+_WANTING = frozenset("want need like think prefer veux voudrais prefere besoin aime".split())
+_EMOJI_ASSENT = re.compile(r"[\U0001F44D\U0001F44C\u2705\u2714\U0001F646\U0001F197\u2611]")
+_EMOJI_REFUSAL = re.compile(r"[\U0001F44E\u274C\u2716\U0001F645\U0001F6AB]")
+_EMOJI_ANY = re.compile(r"[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]")
+
+# Japanese: terms matched anywhere (no spaces between words).
+_JA_ASSENT = _terms("""
+はい
+うん
+ええ
+そうです
+そうして
+そうしよう
+オッケー
+おっけー
+ok
+了解
+りょうかい
+承知しました
+お願いします
+お願い
+おねがいします
+おねがい
+それで
+いいよ
+いいです
+いいね
+いいですね
+ぜひ
+是非
+よろしく
+頼む
+頼みます
+たのむ
+それにする
+それにします
+これにする
+これにします
+それにしよう
+それに決め
+それください
+それを下さい
+それをください
+これください
+構いません
+かまいません
+もちろん
+大丈夫、お願い
+""")
+_JA_REFUSAL = _terms("""
+いいえ
+いや
+いえ
+結構です
+けっこうです
+結構
+けっこう
+いらない
+要らない
+いりません
+要りません
+やめておきます
+やめときます
+やめておく
+やめとく
+やめます
+遠慮します
+遠慮しておきます
+今はいい
+今はいいです
+今回はいい
+今回は見送
+見送ります
+また今度
+またにします
+大丈夫です
+気が変わ
+やっぱりいい
+なしで
+""")
+_JA_HEDGE = _terms("""
+うーん
+うーむ
+えっと
+ええと
+まあ
+たぶん
+多分
+やっぱり
+やっぱ
+じゃあ
+では
+じゃ
+それでは
+""")
+_JA_ALONG = re.compile(r"(?:カートに|カート|です|ます|します|ください|下さい|追加して|"
+                       r"に|を|で|は|が|も|ね|よ|な|追加|入れて|買います|ありがとう(?:ございます)?|どうも|[、。,.!！?？\s~〜ー])")
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+_JA_QUESTION = re.compile(r"(?:か|かな|の|かしら)[?？]?\s*$|[?？]\s*$")
+# A question that is a polite request ("それでお願いできますか"): asks for the offer.
+_JA_REQUEST = re.compile(r"お願い|ください|下さい|もらえ|いただけ|くれ")
+
+
+def _latin(folded: str) -> Reading:
+    text = f" {_EMOJI_ANY.sub(' ', folded)} "
+    assent = float(len(_EMOJI_ASSENT.findall(folded)))
+    refusal = float(len(_EMOJI_REFUSAL.findall(folded)))
+    # Mark each lexicon phrase by its side, longest first, so its words are not read again.
+    marked = re.sub(r"[,;.!?:()\"]+", " , ", text)
+    marked = re.sub(r"\s+", " ", marked)
+    for term, side in _LATIN_TERMS:
+        if f" {term} " in marked:
+            marked = re.sub(rf"(?<= ){re.escape(term)}(?= )", side, marked)
+    rest: list[str] = []
+    hedged = False
+    scope = 0
+    for word in marked.split():
+        word = _spelled(word)
+        if word == ",":
+            scope = 0  # a negator reaches no further than its clause
+            continue
+        if word in _NEGATORS or word.startswith("n'"):
+            scope = _NEGATION_SCOPE
+            refusal += 0.5  # "not for me", "don't": a no on its own
+            continue
+        if word == "@yes":
+            if scope:
+                refusal += 1  # "not ok", "pas d'accord", "don't do it"
+            else:
+                assent += 1
+        elif word == "@no":
+            refusal += 1
+        elif scope and word in _WANTING:
+            refusal += 0.5  # "I don't want it", "je ne veux pas"
+        elif word in _HEDGE or word == "@hedge":
+            hedged = True
+        elif word not in _ALONG:
+            rest.append(word)
+        scope = max(scope - 1, 0)
+    return _decide(assent, refusal, tuple(rest), hedged)
+
+
+def _spelled(word: str) -> str:
+    """A yes or no as typed in a hurry: "yess", "okk", "nooo", "okey"."""
+    if word in _SPELLINGS:
+        return _SPELLINGS[word]
+    single = re.sub(r"(\w)\1+", r"\1", word)
+    if single != word and single in _ONE_WORD:
+        return f"@{_ONE_WORD[single]}"
+    return word
+
+
+def _decide(assent: float, refusal: float, rest: tuple[str, ...], hedged: bool) -> Reading:
+    if rest:
+        said = " ".join(rest)
+        # A no may trail words that ask for nothing ("nah, that's all for now"); a yes may
+        # not ("yes, cancel it" is a request of its own, not the offer's yes).
+        if refusal > assent and not content_words(" ".join(
+                word for word in rest if word not in _REFUSAL_TAIL)) and \
+                quantity(said) is None and not ACTION.search(said) and \
+                not _NO_LONGER.intersection(rest):
+            return Reading("decline", assent, refusal, rest, hedged)
+        return Reading("instruction", assent, refusal, rest, hedged)
+    if assent > refusal:
+        return Reading("confirm", assent, refusal, hedged=hedged)
+    if refusal and refusal >= assent:
+        # "no, that's fine", "いや、いいです": as many yeses as noes is a no, which does nothing
+        return Reading("decline", assent, refusal, hedged=hedged)
+    return Reading("other", assent, refusal, hedged=hedged)
+
+
+def _japanese(text: str) -> Reading:
+    text = fold(text)  # "OK" and full-width forms as the lexicon writes them
+    assent = float(len(_EMOJI_ASSENT.findall(text)))
+    refusal = float(len(_EMOJI_REFUSAL.findall(text)))
+    rest = _EMOJI_ANY.sub(" ", text)
+    hedged = False
+    # Refusal first: "いいです" inside "今はいいです" is a no.
+    for terms, side in ((_JA_REFUSAL, "no"), (_JA_ASSENT, "yes"), (_JA_HEDGE, "")):
+        for term in terms:
+            found = rest.count(term)
+            if found:
+                rest = rest.replace(term, " ")
+                if side == "yes":
+                    assent += found
+                elif side == "no":
+                    refusal += found
+                else:
+                    hedged = True
+    rest = _JA_ALONG.sub(" ", rest).strip()
+    said = japanese_query(rest).strip() if rest else ""
+    if said or quantity(rest) is not None or re.search(r"[a-z0-9]", fold(rest)):
+        return Reading("instruction", assent, refusal, tuple((said or rest).split()), hedged)
+    return _decide(assent, refusal, (), hedged)
+
+
+@lru_cache(maxsize=4096)
+def classify(raw: str) -> Reading:
+    """The speech act of a reply to an offer, with its scores."""
+    text = raw.strip()
+    if not text:
+        return Reading("other")
+    if _JAPANESE.search(text):
+        reading = _japanese(text)
+        if _JA_QUESTION.search(text) and not _JA_REQUEST.search(text):
+            return Reading("question", reading.assent, reading.refusal, reading.rest,
+                           reading.hedged)
+        return reading
+    folded = fold(text).strip()
+    reading = _latin(folded)
+    asks = folded.endswith("?") or _INTERROGATIVE.search(folded) is not None
+    if asks and not (reading.act == "confirm" and not reading.rest):
+        return Reading("question", reading.assent, reading.refusal, reading.rest,
+                       reading.hedged)
+    return reading

@@ -1,0 +1,74 @@
+"""The offer on the table, and how the shopper's yes or no answers it.
+
+The agent offers things ("Want me to add it to your cart?"), and an approval the shopper turns
+down leaves the request it was for. Either stays on the table while the shopper asks about it
+("hmm, how much is shipping?": a hedge, answered) and after a no, so that a later bare yes
+("ok fine, go ahead", "actually yes") takes it up; any other request takes it off. A yes takes
+up only the offer, and a no declines only the offer: neither reaches an order or a cart that
+the offer was not about. Taking an offer up never skips the approval: a request carried out
+again asks for approval again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from commerce_agent.agent.models.scripted import choices
+from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.speech import Kind
+from commerce_agent.operations.policy import REJECTED
+
+# A turned-down order is offered again as its checkout, not as the request that filled the
+# cart ("buy the mug" again would add a second mug).
+_CHECKOUT = Frame("checkout", ("check out",))
+
+
+def hesitated(offer: Frame | None) -> str:
+    """The reply to "hmm, maybe": the offer stays open, else what the agent can do."""
+    return "no_rush" if offer is not None else "help"
+
+
+def order_turned_down(offer: Frame | None) -> bool:
+    return offer is _CHECKOUT
+
+
+def taken_up(pending: Frame | None, offer: Frame | None, intent: str, act: Kind
+             ) -> tuple[Frame | None, Frame | None]:
+    """(the request this message answers, the offer left on the table)."""
+    if intent == "yes" and offer is not None and (pending is None or pending.intent == "no"):
+        return offer, None  # "actually yes": the offer still on the table
+    if act in ("question", "hedge") or intent == "no":
+        return pending, offer  # a question, a hesitation or a no: it stays for a later yes
+    return pending, None
+
+
+def after_rejection(tool: str, result: Any, frame: Frame | None, offer: Frame | None
+                    ) -> Frame | None:
+    """The offer left when the shopper turned down an approval: the request it was for."""
+    if not (isinstance(result, dict) and result.get("code") == REJECTED) or frame is None:
+        return offer
+    if tool == "place_order":
+        return _CHECKOUT
+    return frame
+
+
+def other_slot(carts: list[dict[str, Any]], items: dict[str, dict[str, Any]], text: str
+               ) -> tuple[dict[str, Any], dict[str, Any], choices.Choice] | None:
+    """(cart, line, slot) when `text` names another open time for a booked line ("the 3pm
+    then", "plutôt 15h", "15時で"): on the line's own day first, else the one time that fits."""
+    if not choices.when_named((text,)).named():
+        return None
+    for cart in carts:
+        for line in cart.get("items", []):
+            item = items.get(str(line.get("itemId")))
+            booked = line.get("timeSlotId")
+            if not booked or item is None:
+                continue
+            fitting = [slot for slot in choices.pick_slots(item, (text,))[0] if slot.id != booked]
+            day = next((slot.words[:10] for slot in choices.slot_choices(item)
+                        if slot.id == booked), "")
+            same_day = [slot for slot in fitting if slot.words[:10] == day]
+            found = same_day if len(same_day) == 1 else fitting
+            if len(found) == 1:
+                return cart, line, found[0]
+    return None

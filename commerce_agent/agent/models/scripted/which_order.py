@@ -1,0 +1,202 @@
+"""Which order an after-sale request means: one resolver for status, cancel, return, rate,
+tip, reorder and subscription changes.
+
+Each message of the request narrows the shopper's orders by what it says about them: an id
+(whole, or its tail read off a receipt: "the one ending in 3f9a2c"), the items or store it
+names (scored by the caller, who knows the catalog's and the shopper's names for them), and a
+position or time ("my last order", "the previous one", "the order before that", "my first
+order", "le dernier", "前回の注文", "最初の注文"). A request that says nothing means the most
+recent order. When words leave several orders fitting equally, the resolver says so, and the
+agent asks which one instead of choosing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from commerce_agent.agent.models.scripted import words
+
+# Positions said of orders, in the three languages (accents folded away).
+_NEWEST = re.compile(r"\b(?:last|latest|newest|most recent|recent|just (?:placed|made)|"
+                     r"dernier(?:e|es|s)?|plus recente?s?|derniere fois)\b|"
+                     r"最後|最新|前回|直近|この前|さっき")
+_OLDEST = re.compile(r"\b(?:first|oldest|earliest|premier(?:e|es|s)?|plus ancienne?s?)\b|"
+                     r"最初|一番古い|最も古い|初めて")
+# One before the order being talked about ("the order before that", "la précédente").
+_PREVIOUS = re.compile(r"\b(?:previous|prior|earlier|before (?:that|this|it)|one before|"
+                       r"precedente?s?|d'avant|d avant|avant (?:celle|celui)(?:-ci|-la)?)\b|"
+                       r"その前|前の注文|ひとつ前|一つ前")
+_ORDER_NOUN = re.compile(r"\b(?:orders?|commandes?|purchases?|achats?|one|celle|celui)\b|注文")
+# An id's tail said with words that introduce it ("ending in 3f9a2c", "qui finit par …").
+_TAIL_AFTER = re.compile(r"(?:end(?:s|ing)? (?:in|with)|finit par|finissant par|se termine "
+                         r"par|termine par|末尾(?:が|は)?)\s*[.#…]*\s*([0-9a-z]{3,})")
+# A bare tail: hex digits after "…" or "#", or mixing digits and letters as ids do ("b4babe").
+_MARKED = re.compile(r"(?:\.{2,}|…|#)\s*([0-9a-f]{4,})(?![0-9a-z])")
+_MIXED = re.compile(r"(?<![0-9a-z_])((?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{5,})(?![0-9a-z])")
+# Days said of an order's placing, counted back from today.
+_DAYS_AGO = [(re.compile(r"\bday before yesterday\b|\bavant-hier\b|一昨日|おととい"), 2),
+             (re.compile(r"\byesterday\b|\bhier\b|昨日|きのう"), 1),
+             (re.compile(r"\btoday\b|\baujourd'hui\b|\bce matin\b|\bthis morning\b|今日|今朝"),
+              0)]
+_MONTHS = {name: number for number, names in enumerate((
+    "january janvier", "february fevrier", "march mars", "april avril", "may mai",
+    "june juin", "july juillet", "august aout", "september septembre", "october octobre",
+    "november novembre", "december decembre"), start=1) for name in names.split()}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ON_DATE = re.compile(rf"\b(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|"
+                      rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?P<m2>{_MONTH}))\b|"
+                      r"(?P<m3>\d{1,2})月(?P<d3>\d{1,2})日")
+# Words that place or point at an order and name no item.
+POSITION_WORDS = frozenset("""
+last latest newest most recent first oldest earliest previous prior earlier before one
+that this just placed made second third dernier derniere derniers dernieres premier premiere
+recente precedent precedente avant celle celui ending end ends finit par today yesterday
+aujourd hui hier morning matin placed made
+""".split()) | frozenset(_MONTHS)
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What one message says about which order: an id, an id's tail, a position."""
+
+    order_id: str | None = None
+    tail: str | None = None
+    newest: bool = False
+    oldest: bool = False
+    previous: bool = False
+    ordinal: int | None = None  # "the second order": 1
+    days_ago: int | None = None  # "yesterday's order": 1
+    on_date: tuple[int, int] | None = None  # "my order from November 20": (11, 20)
+
+
+def cues(text: str) -> Cues:
+    folded = words.fold(text)
+    order_id = words.order_id(text)
+    tail = None
+    if order_id is None:
+        introduced = _TAIL_AFTER.search(folded)
+        if introduced:
+            tail = introduced.group(1)
+        else:
+            tails = _MARKED.findall(folded) or _MIXED.findall(folded)
+            tail = tails[-1] if tails else None
+    noun = _ORDER_NOUN.search(folded) is not None
+    ordinal = words.ordinal(text) if noun else None
+    days_ago = next((days for pattern, days in _DAYS_AGO if pattern.search(folded)), None)
+    dated = _ON_DATE.search(folded)
+    on_date = None
+    if dated:
+        month = dated.group("m1") or dated.group("m2")
+        on_date = (_MONTHS[month] if month else int(dated.group("m3")),
+                   int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
+    return Cues(order_id=order_id, tail=tail, days_ago=days_ago, on_date=on_date,
+                newest=bool(_NEWEST.search(folded)) and not _PREVIOUS.search(folded),
+                oldest=bool(_OLDEST.search(folded)), previous=bool(_PREVIOUS.search(folded)),
+                ordinal=ordinal if ordinal not in (0, -1) else None)
+
+
+@dataclass(frozen=True)
+class Meant:
+    """The order meant, or the orders that fit equally (the agent asks which)."""
+
+    order_id: str | None
+    tied: tuple[str, ...] = ()
+
+
+def _id(order: dict[str, Any]) -> str:
+    return str(order["orderId"])
+
+
+def by_tail(orders: Sequence[dict[str, Any]], tail: str) -> list[dict[str, Any]]:
+    return [order for order in orders if _id(order).endswith(tail) and len(tail) >= 4]
+
+
+def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
+            fits: Callable[[dict[str, Any], str], int], focus: str | None = None,
+            today: date | None = None) -> Meant:
+    """The order `texts` mean among `orders` (oldest first). `fits(order, text)` scores how
+    well a message's words name the order's items or store (0: not at all); `focus` is the
+    order the conversation last talked about, which "the one before that" counts back from;
+    `today` is the day "yesterday's order" counts back from (the shopper's orders' dates are
+    UTC days).
+    """
+    if not orders:
+        return Meant(None)
+    candidates = list(orders)
+    narrowed = False  # words (not a position) chose among the candidates
+    for index, text in enumerate(texts):
+        found = cues(text)
+        if found.order_id:
+            return Meant(found.order_id)
+        if found.tail and (tailed := by_tail(orders, found.tail)):
+            candidates, narrowed = tailed, len(tailed) > 1
+            continue
+        scored = [(fits(order, text), order) for order in candidates]
+        best = max(score for score, _ in scored)
+        if best > 0:
+            top = [order for score, order in scored if score == best]
+            narrowed = narrowed or len(top) < len(candidates) or index > 0 or len(top) > 1
+            candidates = top
+        dated = _on_day(candidates, found, today)
+        if dated and len(dated) < len(candidates):
+            candidates, narrowed = dated, narrowed or len(dated) > 1
+        answering = index > 0 and narrowed  # "the first one" answering "which order?"
+        ordinal = found.ordinal if not answering else words.ordinal(text)
+        if found.previous:
+            candidates = _before(orders, candidates, focus)
+            narrowed = False
+        elif found.oldest and ordinal is None:
+            candidates, narrowed = candidates[:1], False
+        elif ordinal is not None and -len(candidates) <= ordinal < len(candidates):
+            candidates, narrowed = [candidates[ordinal]], False
+        elif found.newest:
+            candidates, narrowed = candidates[-1:], False
+    if len(candidates) > 1 and narrowed:
+        return Meant(None, tuple(_id(order) for order in candidates))
+    return Meant(_id(candidates[-1]))
+
+
+def _on_day(candidates: list[dict[str, Any]], found: Cues,
+            today: date | None) -> list[dict[str, Any]]:
+    """The candidates placed on the day the words name, if they name one."""
+    if found.on_date is not None:
+        month, day = found.on_date
+        return [order for order in candidates
+                if (placed := _placed(order)) and (placed.month, placed.day) == (month, day)]
+    if found.days_ago is not None and today is not None:
+        wanted = today - timedelta(days=found.days_ago)
+        return [order for order in candidates if _placed(order) == wanted]
+    return []
+
+
+def _placed(order: dict[str, Any]) -> date | None:
+    try:
+        return datetime.fromisoformat(str(order.get("createdAt"))).date()
+    except ValueError:
+        return None
+
+
+def _before(orders: Sequence[dict[str, Any]], candidates: list[dict[str, Any]],
+            focus: str | None) -> list[dict[str, Any]]:
+    """The order placed just before the one in focus (else before the most recent), among
+    those the words left."""
+    ids = [_id(order) for order in orders]
+    anchor = ids.index(focus) if focus in ids else len(ids) - 1
+    earlier = [order for order in candidates if ids.index(_id(order)) < anchor]
+    return earlier[-1:] or candidates[:1]
+
+
+def wants_orders_listed(texts: Sequence[str], known: Sequence[dict[str, Any]]) -> bool:
+    """Whether the words place the order among all of the shopper's orders (a position other
+    than the latest, or an id's tail no known order has), so every order must be known."""
+    for text in texts:
+        found = cues(text)
+        if found.tail and not by_tail(known, found.tail):
+            return True
+        if found.oldest or found.previous or found.ordinal is not None:
+            return True
+    return False

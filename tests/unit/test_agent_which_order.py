@@ -1,0 +1,135 @@
+"""The order resolver: which order an after-sale request means, from ids, tails, the items or
+store named, positions and times, and when it must ask."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from commerce_agent.agent.models.scripted import which_order
+from commerce_agent.agent.models.scripted.which_order import Meant, cues, resolve
+
+PLATES = {"orderId": "ord_0001aaaaaa3f9a2c", "items": [{"name": "Stoneware Dinner Plate"}]}
+MUG = {"orderId": "ord_0002bbbbbb77e1d0", "items": [{"name": "Classic Stoneware Mug"}]}
+TEAPOT = {"orderId": "ord_0003cccccc0b4e11", "items": [{"name": "Celadon Teapot"}]}
+ORDERS = [PLATES, MUG, TEAPOT]  # oldest first
+
+
+def fits(order: dict[str, Any], text: str) -> int:
+    """Words shared with the order's item names (the caller's scoring, simplified)."""
+    said = set(text.lower().replace("?", " ").split())
+    named = {word.lower().rstrip("s") for line in order["items"] for word in line["name"].split()}
+    return len({word.rstrip("s") for word in said} & named)
+
+
+def meant(*texts: str, focus: str | None = None) -> Meant:
+    return resolve(ORDERS, texts, fits, focus)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("where is my order?", TEAPOT),               # nothing said: the most recent
+    ("cancel the teapot", TEAPOT),
+    ("return the plates", PLATES),
+    ("cancel my first order", PLATES),
+    ("my oldest order", PLATES),
+    ("la plus ancienne commande", PLATES),
+    ("最初の注文をキャンセル", PLATES),
+    ("cancel my last order", TEAPOT),
+    ("annule la dernière", TEAPOT),
+    ("前回の注文", TEAPOT),
+    ("the second order", MUG),
+    ("cancel my previous order", MUG),
+    ("la commande précédente", MUG),
+    ("status of the order ending in 3f9a2c", PLATES),
+    ("please cancel ...77e1d0", MUG),
+    ("what about ord_0002bbbbbb77e1d0?", MUG),
+])
+def test_one_message_names_the_order(text: str, expected: dict[str, Any]) -> None:
+    assert meant(text) == Meant(str(expected["orderId"]))
+
+
+def test_the_order_before_that_counts_back_from_the_one_in_view() -> None:
+    assert meant("and the order before that?", focus=TEAPOT["orderId"]).order_id == MUG["orderId"]
+    assert meant("and the order before that?", focus=MUG["orderId"]).order_id == \
+        PLATES["orderId"]
+
+
+def test_words_that_fit_two_orders_equally_ask_which() -> None:
+    found = meant("cancel the stoneware order")
+    assert found.order_id is None
+    assert found.tied == (PLATES["orderId"], MUG["orderId"])
+
+
+@pytest.mark.parametrize(("answer", "expected"), [
+    ("the plates", PLATES), ("the mug", MUG), ("the first one", PLATES),
+    ("the second one", MUG), ("the last one", MUG), ("…77e1d0", MUG),
+])
+def test_the_answer_to_which_order_picks_among_the_tied(answer: str,
+                                                        expected: dict[str, Any]) -> None:
+    assert meant("cancel the stoneware order", answer) == Meant(str(expected["orderId"]))
+
+
+def test_a_position_among_the_orders_an_item_names() -> None:
+    two_mugs = [MUG, PLATES, {**MUG, "orderId": "ord_0004dddddd000001"}]
+    assert resolve(two_mugs, ("cancel the mug",), fits).tied == (
+        MUG["orderId"], "ord_0004dddddd000001")
+    assert resolve(two_mugs, ("cancel my last mug order",), fits).order_id == \
+        "ord_0004dddddd000001"
+    assert resolve(two_mugs, ("cancel my first mug order",), fits).order_id == MUG["orderId"]
+
+
+def test_no_orders_means_none() -> None:
+    assert resolve([], ("cancel my order",), fits) == Meant(None)
+
+
+@pytest.mark.parametrize("text", ["give it 4 stars", "tip 15%", "tip 1000 yen",
+                                  "it was added in 2026", "order 2 cafe mugs"])
+def test_counts_years_and_words_are_no_id_tails(text: str) -> None:
+    assert cues(text).tail is None
+
+
+def test_positions_that_need_every_order_listed() -> None:
+    known = [TEAPOT]
+    assert which_order.wants_orders_listed(("cancel my first order",), known)
+    assert which_order.wants_orders_listed(("the one ending in 3f9a2c",), known)
+    assert not which_order.wants_orders_listed(("where is my teapot?",), known)
+    assert not which_order.wants_orders_listed(("cancel my last order",), known)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2), min_size=1, max_size=3),
+       st.sampled_from(["where is my order?", "cancel it", "any news?", "status please"]))
+def test_nothing_said_is_always_the_most_recent_order(picks: list[int], text: str) -> None:
+    orders = [{"orderId": f"ord_{n:04d}", "items": [ORDERS[k]["items"][0]]}
+              for n, k in enumerate(picks)]
+    assert resolve(orders, (text,), fits) == Meant(f"ord_{len(picks) - 1:04d}")
+
+
+DATED = [{**PLATES, "createdAt": "2026-11-20T09:00:00+00:00"},
+         {**MUG, "createdAt": "2026-11-25T18:30:00+00:00"},
+         {**TEAPOT, "createdAt": "2026-11-26T08:00:00+00:00"}]
+TODAY = date(2026, 11, 26)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("what happened to yesterday's order?", MUG),
+    ("ma commande d'hier", MUG),
+    ("昨日の注文をキャンセル", MUG),
+    ("the order I placed today", TEAPOT),
+    ("my order from November 20", PLATES),
+    ("la commande du 20 novembre", PLATES),
+    ("11月20日の注文", PLATES),
+    ("my order from last tuesday", TEAPOT),  # a day no order was placed: the most recent
+])
+def test_a_day_names_the_order_placed_that_day(text: str, expected: dict[str, Any]) -> None:
+    assert resolve(DATED, (text,), fits, today=TODAY) == Meant(str(expected["orderId"]))
+
+
+def test_two_orders_on_the_day_named_ask_which() -> None:
+    both = [*DATED, {**PLATES, "orderId": "ord_0005eeeeee000002",
+                     "createdAt": "2026-11-25T20:00:00+00:00"}]
+    assert resolve(both, ("yesterday's order",), fits, today=TODAY).tied == (
+        MUG["orderId"], "ord_0005eeeeee000002")
