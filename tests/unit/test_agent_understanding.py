@@ -172,7 +172,8 @@ def test_every_sentence_in_every_language(language: str) -> None:
               "methods": "Cash", "country": "Canada", "weight": "420 g", "size": "9 cm",
               "option": "Counter Pickup", "currency": "USD", "minutes": 60,
               "statuses": "pending, confirmed", "message": "It failed.", "left": 2,
-              "orders": "1) ord_1 (1 × Mug, S)", "carrier": "USPS"}
+              "orders": "1) ord_1 (1 × Mug, S)", "carrier": "USPS", "place": "Main room",
+              "volume": "700 ml"}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named
-from commerce_agent.agent.models.scripted import aftercare, browse, words
+from commerce_agent.agent.models.scripted import aftercare, browse, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
     LOCATION,
@@ -135,7 +135,8 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     topic = intent(p.frame.first)
     if topic in MAY_ASK_PICKUP and PICKUP.search(words.fold(p.frame.first)):
         topic = "pickup"
-    elif topic in ("other", "details", "search") and LOCATION.search(words.fold(p.frame.first)):
+    elif topic in ("other", "details", "search") and (LOCATION.search(words.fold(
+            p.frame.first)) or _asks_about(p.frame.first, "hours")):
         topic = "hours"  # its address comes with its hours
     elif topic in ("other", "details", "search", "checkout") and PAY_NAMES.search(
             words.fold(p.frame.first)):
@@ -177,6 +178,11 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     if info.get("returnWindowDays"):
         text += " " + say(p.lang, "return_window", days=info["returnWindowDays"])
     return text
+
+
+def _asks_about(text: str, name: str) -> bool:
+    found = topics.topic(text)
+    return found is not None and found.name == name
 
 
 def _pickup(p: Planner, info: dict[str, Any]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, facts, words
+from commerce_agent.agent.models.scripted import choices, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
@@ -62,12 +62,24 @@ def details(p: Planner) -> Decision:
     return describe(p, p.state.items[item_id])
 
 
+def item_answer(p: Planner) -> Decision:
+    """Only what the item's data says on the question ("add the teapot — is it dishwasher
+    safe?" after the add): not its whole description, nor another offer to add it."""
+    found = details(p)
+    item = p.extra.get("item")
+    if not isinstance(found, str) or item is None:
+        return found
+    said = facts.answer(p.state.items.get(str(item["itemId"]), item), p.frame.last, p.lang)
+    return " ".join(said) or say(p.lang, "not_stated")
+
+
 def describe(p: Planner, item: dict[str, Any]) -> str:
     text = [f"{item['name']}: {_price(item)}."]
     about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".")
     if about:
         text.append(f"{about}.")
-    if read_act(p.frame.last).kind == "question":  # "is it dishwasher safe?": what says so
+    if read_act(p.frame.last).kind == "question" or topics.topic(p.frame.last) is not None:
+        # "is it dishwasher safe?", "大きさを教えてください": what the data says on it
         text += facts.answer(item, p.frame.last, p.lang)
     sold_out = item.get("available") is False
     variants = [c for c in choices.variant_choices(item) if c.available]
@@ -82,7 +94,7 @@ def describe(p: Planner, item: dict[str, Any]) -> str:
         text.append(say(p.lang, "group_options", group=group["name"], need=need, listing=", ".join(
             c.label for c in choices.option_choices(group))))
     addons = choices.addon_names(item)
-    if addons:
+    if addons and say(p.lang, "addons", names=", ".join(addons)) not in text:
         text.append(say(p.lang, "addons", names=", ".join(addons)))
     slots = [c for c in choices.slot_choices(item) if c.available][:choices.SLOTS_OFFERED]
     if slots:

@@ -12,16 +12,14 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.fuzzy import similarity
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, topics, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
 
 PHYSICAL = "dev.commerce.product.physical_properties"
-# Asking whether an item is there to buy, or how many are left.
-STOCK = re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                   r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
-                   r"在庫|売り切れ|残り|あと何|何個")
+# Asking whether an item is there to buy, or how many are left (a topic of `topics`).
+STOCK = topics.STOCK
 # Asking what a kit holds: each of its parts.
 _INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|inside|"
                        r"compris|inclu\w*|contient)\b|付属|セット内容|含まれ")
@@ -40,6 +38,8 @@ colours color colors flavour flavours come comes version versions ship shipping 
 delivery delivered pickup collect digital download buy order prix couleur couleurs taille
 tailles livraison
 """.split())
+_ALWAYS_SHOWN_JA = re.compile(r"値段|価格|いくら|色|カラー|サイズ|種類|オプション|トッピング|"
+                              r"グレード|在庫|配送|送料|届|発送|予約|時間|日程|空き")
 # Words of a question that say nothing about the item ("is it", "does it have", "safe").
 _QUESTION_WORDS = frozenset("""
 does have contain contains made safe use used inside put go goe any there come with
@@ -51,7 +51,18 @@ def _sentences(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"(?<=[.!?。])\s+", text) if part.strip()]
 
 
+def _asked(question: str, name: str) -> frozenset[str]:
+    """The words a question asks about beyond the item's name: Latin words, or the phrases of
+    a Japanese question (「食洗機で洗えますか」 asks about 食洗機), which have no spaces."""
+    if words.re_japanese(question):
+        return frozenset(phrase for phrase in words.japanese_query(question).split()
+                         if len(phrase) > 1 and phrase not in name)
+    return words.content_words(question) - words.content_words(name) - _QUESTION_WORDS
+
+
 def _fits(asked: frozenset[str], sentence: str) -> bool:
+    if any(words.re_japanese(word) for word in asked):
+        return any(word in sentence for word in asked)
     mine = set(words.words(sentence))
     return any(word in mine or any(len(word) > 4 and similarity(word, other) >= 85
                                    for other in mine) for word in asked)
@@ -60,8 +71,7 @@ def _fits(asked: frozenset[str], sentence: str) -> bool:
 def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     """The sentences of the item's data that answer `question` (none when it asks nothing the
     data says)."""
-    asked = words.content_words(question) - words.content_words(str(item.get("name", ""))) - \
-        _QUESTION_WORDS
+    asked = _asked(question, str(item.get("name", "")))
     # The first sentence is always shown; the parts of a kit ("what's included?") are not.
     parts = [str(part.get("description")) for part in item.get("fulfillmentComponents") or []
              if isinstance(part, dict) and part.get("description")]
@@ -91,15 +101,43 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))
+    found += _by_topic(item, question, lang)
     if not found and _unstated(item, asked, folded):
         found.append(say(lang, "not_stated"))  # said plainly, never made up
     return found
 
 
+# A volume written in an item's name ("Celadon Teapot, 700 ml", « Théière céladon, 70 cl »).
+_VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(ml|cl|dl|l|fl ?oz|oz)(?![a-z])", re.IGNORECASE)
+
+
+def _by_topic(item: dict[str, Any], question: str, lang: str) -> list[str]:
+    """What the item's data says on the question's topic (`topics`), beyond its description:
+    where a class is held, how much a vessel holds, a plan's free trial."""
+    found = topics.topic(question)
+    name = found.name if found is not None else ""
+    if name == "place":
+        place = choices.meta(item, SCHEDULING).get("location")
+        return [say(lang, "held_at", place=place)] if place else []
+    if name == "capacity":
+        volume = _VOLUME.search(str(item.get("name", ""))) or _VOLUME.search(
+            str(item.get("description", "")))
+        return [say(lang, "holds", volume=f"{volume.group(1)} {volume.group(2)}")] \
+            if volume else []
+    if name == "addons":
+        names = choices.addon_names(item)
+        return [say(lang, "addons", names=", ".join(names))] if names else []
+    if name == "trial":
+        days = choices.meta(item, SUBSCRIPTION).get("trialDays")
+        return [say(lang, "trial_days", days=days) if days else say(lang, "no_trial")] \
+            if choices.meta(item, SUBSCRIPTION) else []
+    return []
+
+
 def _unstated(item: dict[str, Any], asked: frozenset[str], folded: str) -> bool:
     """The question asks about something none of the item's data mentions (not its price,
     options, stock or delivery, which its details always show)."""
-    if not asked or asked & _ALWAYS_SHOWN or any(
+    if not asked or asked & _ALWAYS_SHOWN or _ALWAYS_SHOWN_JA.search(folded) or any(
             pattern.search(folded) for pattern in (STOCK, _WEIGHT, _SIZE)):
         return False
     known = " ".join([str(item.get("name", "")), str(item.get("description", "")),

@@ -14,7 +14,7 @@ from functools import lru_cache
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted import topics, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -401,7 +401,38 @@ def greeting(folded: str) -> bool:
 @lru_cache(maxsize=4096)
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
-    what is left once negated clauses are cut; misspelt intent words are read corrected."""
+    what is left once negated clauses are cut; misspelt intent words are read corrected.
+    A question the table took for a search is then read by its topic (`topics`): the
+    store's terms, or an item's own data."""
+    kind, text = _understand(raw)
+    if kind not in ("search", "other", "policy", "details", "status") or (
+            read_act(raw).kind != "question" and not topics.asks(raw)):
+        return kind, text
+    found = topics.topic(text)
+    if found is None:
+        return kind, text
+    if kind == "status" and (found.about != "item" or _ABOUT_AN_ORDER.search(words.fold(
+            text)) or words.order_id(text)):
+        return kind, text  # where an order is; "茶道体験はどこで…" asks where a class is held
+    if found.about == "store" and (kind in ("search", "other") or found.name in (
+            "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
+        return "policy", text  # "I was wondering whether you're open on Sundays?"
+    if kind == "search" and _HAVE.search(words.fold(text)) and not topics.points(text):
+        return kind, text  # "do you have any vegan pizzas?": a search by what they are
+    if found.about == "item" and kind != "details" and intent(text) not in _TERMS and \
+            topics.names_an_item(text, found):
+        return "details", text  # "how long does the workshop last?", "il pèse combien ?"
+    return kind, text
+
+
+# Asking whether the shop has things of a kind: a search, whatever its topic words say.
+_HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vous avez)\b|"
+                   r"ありますか|売って")
+# What the intent table reads as a question about terms stays one, whatever its topic words.
+_TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
+
+
+def _understand(raw: str) -> tuple[str, str]:
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal

@@ -8,8 +8,9 @@ from typing import Any
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, option_change, words
+from commerce_agent.agent.models.scripted import choices, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import (
     State,
     alias_score,
@@ -50,6 +51,9 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
+        if read_act(source).kind == "question" or self.frame.intent == "details":
+            # "il pèse combien ?", "大きさを教えて": a topic's words name no product
+            source = topics.without_topic(source)
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
@@ -123,7 +127,7 @@ class Planner:
         frame = self.frame
         if focus is None or frame.item_id or len(frame.texts) > 1:
             return False
-        phrases = [part for part in words.japanese_query(frame.first).split()
+        phrases = [part for part in self.query(frame.first).split()  # no topic words
                    if not _POINTER.fullmatch(part)]
         if not phrases or not words.re_japanese(frame.first):
             return False

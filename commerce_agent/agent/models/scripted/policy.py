@@ -15,7 +15,7 @@ from commerce_agent.agent.models.scripted import (
 )
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
 from commerce_agent.agent.models.scripted.explain import explain
-from commerce_agent.agent.models.scripted.intents import greeting
+from commerce_agent.agent.models.scripted.intents import Frame, greeting, understand
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
@@ -121,4 +121,13 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
     last = state.calls[-1] if state.calls else None
     if last is not None and last.is_error:
         return explain(last, state), planner
-    return HANDLERS.get(planner.frame.intent, _other)(planner), planner
+    decision = HANDLERS.get(planner.frame.intent, _other)(planner)
+    if isinstance(decision, str) and state.asked:
+        # The request is served; the question asked inside it is answered after it.
+        kind, text = understand(state.asked)
+        asking = Planner(state, tools)
+        asking.frame = Frame(kind, (text,))
+        answer = (browse.item_answer if kind == "details" else HANDLERS.get(kind, _other))(
+            asking)
+        return (f"{decision} {answer}" if isinstance(answer, str) else answer), planner
+    return decision, planner

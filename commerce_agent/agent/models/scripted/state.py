@@ -25,6 +25,7 @@ from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     choices,
+    compound,
     line_options,
     offers,
     option_change,
@@ -160,6 +161,9 @@ class State:
     calls: list[Call] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
     heard: int = 0  # messages heard so far: the first one sets the language on its own
+    # A question asked inside the latest message's request ("add the mug — is shipping
+    # free?"): answered after the request is served, never done.
+    asked: str | None = None
 
     # -- reading --------------------------------------------------------------------------
 
@@ -311,6 +315,8 @@ class State:
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
         request = delivery.rest if delivery.address and delivery.rest else raw
+        parts = compound.split(request)
+        request, self.asked = parts.request, parts.question
         kind, text = understand(request)
         if delivery.address is not None or corrected is not None:
             given = corrected or delivery.address or ""

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import normalized
 
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
@@ -320,6 +321,10 @@ _JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|�
                         r"(?=[、。？！?!\s]|$)")
 
 
+_JA_ASSENT = re.compile(r"^\s*(?:はい|ええ|うん|いいですね|いいね)(?:[、,。!！\s]+|$)")
+_JA_DEMONSTRATIVE = re.compile(r"(?:この|その|あの)(?=[\u3040-\u30ff\u4e00-\u9fff])")
+
+
 def re_japanese(text: str) -> bool:
     return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
 
@@ -328,6 +333,9 @@ def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
+    # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
+    # particles split them into a stray "い" or "こ"
+    plain = _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain))
     phrases = [_JA_PREDICATE_TAIL.sub("", part) for part in _JA_PARTICLES.split(plain)
                if part and not _JA_FILLER.match(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
@@ -423,7 +431,12 @@ def item_phrases(text: str) -> tuple[str, ...]:
     """The items one message asks for, each with its own words and count."""
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
-        phrases = [part for part in re.split(r"と|、", folded) if japanese_query(part)]
+        phrases: list[str] = []
+        for part in (part for part in re.split(r"と|、", folded) if japanese_query(part)):
+            if phrases and _options_only(part):
+                phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
+            else:
+                phrases.append(part)
         return tuple(phrases) if len(phrases) > 1 else (text,)
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
@@ -440,6 +453,13 @@ def item_phrases(text: str) -> tuple[str, ...]:
         parts[-1] = parts[-1][:shared.start()]
         parts = [f"{part}, {shared.group(1)}" for part in parts]
     return tuple(parts)
+
+
+def _options_only(phrase: str) -> bool:
+    """A Japanese phrase that names only options ("青で", "12ozで", "大きいの"): each of its
+    words an option word, so it belongs to the item before it."""
+    parts = japanese_query(phrase).split()
+    return bool(parts) and all(english_option_words(part) for part in parts)
 
 
 def _names_a_thing(text: str) -> bool:
