@@ -55,6 +55,9 @@ UNITS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ft": ("length", ("ft", "feet", "foot")),
     "tine": ("count_in_item", ("tines", "tine", "本立て")),
     "piece": ("count_in_item", ("piece", "pièces", "pc")),
+    # A licence's seats and a book's pages say which item or option, never how many of it.
+    "seat": ("count_in_item", ("seats", "seat", "sièges", "siège", "席")),
+    "page": ("count_in_item", ("pages", "ページ")),
     "star": ("rating", ("stars", "star", "étoiles", "étoile", "つ星")),
     "percent": ("ratio", ("%", "percent", "pour cent", "パーセント")),
     "hour": ("duration", ("hours", "hour", "hrs", "hr", "heures", "時間")),

@@ -64,6 +64,7 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", re.I), "x"),
 ]
 _FRENCH_QUANTITIES = [
+    (re.compile(r"\b(?:une\s+)?douzaine\s+et\s+demie(?:\s+d(?:e\s+|'))?", re.I), "18 "),
     (re.compile(r"\b(?:une\s+)?demi-?\s?douzaines?(?:\s+d(?:e\s+|'))?", re.I), "6 "),
     (re.compile(r"\b(\d+)\s+douzaines?(?:\s+d(?:e\s+|'))?", re.I), "*12 "),
     (re.compile(r"\bune\s+douzaine(?:\s+d(?:e\s+|'))?", re.I), "12 "),

@@ -121,16 +121,19 @@ def content_words(text: str) -> frozenset[str]:
                      if word not in STOP and not any(ch.isdigit() for ch in word))
 
 
+# A month by its name or its abbreviation: "2 margheritas" is two pizzas, not 2 March.
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+
+
 def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
     text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
-    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b",
-                  " ", text)
-    text = re.sub(r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
-                  " ", text)
+    text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
+    text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
     return re.sub(r"\b[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
 
 
@@ -154,6 +157,12 @@ def without_sizes(text: str) -> str:
     """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
     a name writes its size in its own unit, if at all, so a search does not need it."""
     return _SIZE_UNIT.sub(" ", fold(text))
+
+
+def names_a_measure(text: str) -> bool:
+    """Whether `text` names a size or a measure ("100グラム", "the 12 oz"), per the normalize
+    stage's number tags."""
+    return any(tag.kind == "measure" for tag in normalized.reading(text).numbers)
 
 
 def without_measures(text: str) -> str:
