@@ -234,7 +234,8 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              r"\b(?:ma|mes|la|cette) commandes?\b|\bmon colis\b|注文")
 # One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
 # margherita with olives", "une margherita sans olives"): an order, not browsing.
-_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
+_CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouces?|cm|oz))\s+"
+                         r"[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
                          r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
@@ -473,7 +474,9 @@ def _understand(raw: str) -> tuple[str, str]:
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
             said = ", ".join((act.text, *act.negated))
-            return ("add" if _CONFIGURED.search(words.fold(said)) else kind), said
+            counted = words.quantity(act.text) is not None and words.names_a_thing(
+                words.without_measures(act.text))  # "three 16 oz blue mugs, not the 12"
+            return ("add" if counted or _CONFIGURED.search(words.fold(said)) else kind), said
     if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
             ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
             act.text) and words.address(act.text) is None:
