@@ -547,9 +547,9 @@ def tip(text: str) -> tuple[str, str] | None:
     if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", folded):
         return "percentage", match.group(1)
     if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
-                          r"eur|pounds?|gbp|yen|jpy|bucks)", folded):
+                          r"eur|pounds?|gbp|yen|jpy|bucks|円|ドル|ユーロ|ポンド|€|\$|£)", folded):
         return "amount", match.group(1) or match.group(2)
-    if match := re.search(r"\btip\b\D*?(\d+(?:\.\d+)?)", folded):
+    if match := re.search(r"(?:\btip\b|\bpourboire\b|チップ)\D*?(\d+(?:\.\d+)?)", folded):
         return "amount", match.group(1)
     return None
 
