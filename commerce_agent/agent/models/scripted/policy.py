@@ -22,6 +22,7 @@ from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
 from commerce_agent.agent.models.scripted.reslot import reslot
 from commerce_agent.agent.models.scripted.several import acquire_items
+from commerce_agent.agent.models.scripted.similar import similar
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
 
@@ -112,7 +113,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
+    "similar": similar, "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
 }
 
 

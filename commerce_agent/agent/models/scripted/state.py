@@ -447,6 +447,9 @@ class State:
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
         if self.frame is SUGGESTED:
             self.offer = SUGGESTED
+        similar = offers.similar_offered(content, self.items)
+        if similar is not None:
+            self.offer = similar  # "Shall I look for something similar?"
 
 
 # Requests about one of the shopper's orders, which may ask which one is meant.
