@@ -521,8 +521,6 @@ def _understand(raw: str) -> tuple[str, str]:
                 country_named(act.text) or (kind != "status" and not _ABOUT_AN_ORDER.search(
                     words.fold(act.text)))):
         return "policy", act.text  # "livrez-vous au Japon ?", "what are the delivery options?"
-    if kind == "sub_skip" and act.kind != "question" and not raw.rstrip().endswith(("?", "？")):
-        return "sub_pause", act.text  # "skip next month": pausing is how, with its approval
     if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (
             kind == "fees" and (
             act.kind == "question" or words.address(act.text) is None)):

@@ -33,7 +33,8 @@ _LET_GO = re.compile(
     r"oublie[rz]?|laisse[rz]? tomber)\s+(?:about\s+)?(?P<thing>(?!it\b|that\b|this\b|"
     r"everything\b|ca\b|cela\b|tout\b)\S.*)$")
 # "茶筅はやめます", "茶筅はなしで", "茶筅はいいです": a thing named, then let go.
-_LET_GO_JA = re.compile(r"(?P<thing>[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|キャンセル|"
+_LET_GO_JA = re.compile(r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|予約)"
+                        r"[はを])[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|"
                         r"いいです|いらない|要らない|いりません|要りません)")
 # Everything let go at once, said after a marker: "forget it", "never mind", "やめます".
 _TAKE_BACK = re.compile(
@@ -54,9 +55,10 @@ def read(raw: str) -> Reading | None:
     folded = words.fold(raw)
     marker = _MARKER.match(folded)
     rest = folded[marker.end():] if marker else folded
-    if marker is None and not _LET_GO.match(folded) and not (
-            _LET_GO_JA.search(raw) and not words.content_words(folded)):
-        return None
+    if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
+        return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
+    if marker is None and not _LET_GO.match(folded):
+        return None  # "今はいいです" alone answers an offer: a softer let-go needs "やっぱり"
     # the shopper's own characters after the marker (folding keeps lengths, else its fold)
     rest_raw = (raw[len(raw) - len(rest):] if len(raw) == len(folded) else rest) if marker \
         else raw

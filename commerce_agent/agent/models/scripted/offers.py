@@ -46,6 +46,26 @@ def similar_offered(content: str, items: dict[str, dict[str, Any]]) -> Frame | N
     return Frame("similar", (name,), item_id=item) if item else None
 
 
+@lru_cache(maxsize=1)
+def _pause_told() -> re.Pattern[str]:
+    """The agent's answer that a subscription can be paused ("Say “pause my subscription” if
+    you want that"), in every language, with the order's id captured."""
+    return re.compile("|".join(
+        re.escape(text).replace(re.escape("{name}"), ".+?", 1).replace(
+            re.escape("{id}"), "(ord_[0-9a-z]+)", 1)
+        for text in every_language("sub_pause")))
+
+
+def pause_offered(content: str) -> Frame | None:
+    """After "can I put it on hold?" or "skip next month" is answered, a yes pauses that
+    subscription, through the approval every pause asks for."""
+    match = _pause_told().search(content)
+    if match is None:
+        return None
+    order_id = next(group for group in match.groups() if group)
+    return Frame("sub_pause", (f"pause the subscription of order {order_id}",))
+
+
 def hesitated(offer: Frame | None) -> str:
     """The reply to "hmm, maybe": the offer stays open, else what the agent can do."""
     return "no_rush" if offer is not None else "help"

@@ -447,9 +447,9 @@ class State:
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
         if self.frame is SUGGESTED:
             self.offer = SUGGESTED
-        similar = offers.similar_offered(content, self.items)
-        if similar is not None:
-            self.offer = similar  # "Shall I look for something similar?"
+        offered = offers.similar_offered(content, self.items) or offers.pause_offered(content)
+        if offered is not None:
+            self.offer = offered  # "Shall I look for something similar?", "Say “pause…”"
 
 
 # Requests about one of the shopper's orders, which may ask which one is meant.
