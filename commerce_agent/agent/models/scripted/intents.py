@@ -451,9 +451,9 @@ def _understand(raw: str) -> tuple[str, str]:
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
-    if change is not None and change.intent:
+    if change is not None and change.intent in ("remove", "quantity"):
         return change.intent, change.text  # "forget the plates", "actually make it two"
-    if change is not None and change.text.strip():
+    if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
     if act.kind == "confirmation":

@@ -33,8 +33,8 @@ _LET_GO = re.compile(
     r"oublie[rz]?|laisse[rz]? tomber)\s+(?:about\s+)?(?P<thing>(?!it\b|that\b|this\b|"
     r"everything\b|ca\b|cela\b|tout\b)\S.*)$")
 # "茶筅はやめます", "茶筅はなしで", "茶筅はいいです": a thing named, then let go.
-_LET_GO_JA = re.compile(r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|予約)"
-                        r"[はを])[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|"
+_LET_GO_JA = re.compile(r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|"
+                        r"予約)[はを])[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|"
                         r"いいです|いらない|要らない|いりません|要りません)")
 # Everything let go at once, said after a marker: "forget it", "never mind", "やめます".
 _TAKE_BACK = re.compile(
@@ -46,7 +46,9 @@ _TAKE_BACK = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    intent: str  # "remove", "undo", "quantity" or "" (read the rest as any message)
+    # "remove", "quantity", "undo" (a refusal that takes back what was just added) or ""
+    # (read the rest as any message)
+    intent: str
     text: str  # the words after the marker: what the shopper wants now
 
 
@@ -71,6 +73,13 @@ def read(raw: str) -> Reading | None:
     if bare_count(rest):
         return Reading("quantity", rest_raw)
     return Reading("", rest_raw)
+
+
+def takes_back(raw: str) -> bool:
+    """Whether a refusal is a change of mind ("やっぱりやめます", "actually, forget it"): right
+    after an add it takes that line back, where a plain "no thanks" only declines an offer."""
+    change = read(raw)
+    return change is not None and change.intent == "undo"
 
 
 def bare_count(text: str) -> bool:

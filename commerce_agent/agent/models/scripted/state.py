@@ -27,6 +27,7 @@ from commerce_agent.agent.models.scripted import (
     choices,
     compound,
     line_options,
+    mind,
     offers,
     option_change,
     phrasing,
@@ -335,10 +336,10 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
-        if kind == "undo":
-            # a change of mind right after an add takes that line back (the line last added);
+        if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
+            # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
-            kind = "remove" if undoable and self.open_carts() else "no"
+            kind = "remove"
         if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
                 offers.other_slot(self.open_carts(), self.items, text) is not None:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
