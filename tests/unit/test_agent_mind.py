@@ -41,7 +41,11 @@ def test_what_takes_nothing_back(said: str) -> None:
 
 @pytest.mark.parametrize(("said", "meant"), [
     ("no wait, just one", "quantity"), ("forget the plates", "remove"),
-    ("on second thought remove the teapot", "remove"), ("actually, no garlic bread", "other"),
+    ("on second thought remove the teapot", "remove"), ("actually, no garlic bread", "remove"),
+    ("やっぱりやめた", "no"), ("oh no, only one please", "quantity"),
+    ("en fait, pas de théière", "remove"), ("nah, forget the mug", "remove"),
+    ("やっぱりマグカップじゃなくてティーポットにします", "replace"), ("skip next month", "policy"),
+    ("I'll skip the teapot", "remove"), ("actually, no problem", "yes"),
     ("やっぱり注文をキャンセルしてください", "cancel"), ("hmm actually yes, add it", "yes"),
     ("wait, how much is it?", "details"), ("actually, never mind", "no"),
 ])

@@ -38,7 +38,8 @@ _CHECKS: list[tuple[str, str]] = [
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
                   rf"\b(?:hold)\b.*{_SUBSCRIPTION}|\bput\b.{{0,30}}\bon hold\b|"
-                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
+                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止|"
+                  r"(?:まで|しばらく|一時的に|一ヶ月|1ヶ月|ひと月).{0,6}(?:止めて|止めたい|止めます)"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
                    rf"reactiv\w*|relanc\w*)\b"
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
@@ -451,8 +452,10 @@ def _understand(raw: str) -> tuple[str, str]:
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
-    if change is not None and change.intent in ("remove", "quantity"):
+    if change is not None and change.intent in ("remove", "quantity", "replace"):
         return change.intent, change.text  # "forget the plates", "actually make it two"
+    if change is not None and change.intent == "undo":
+        return "no", change.text  # "やっぱりやめた": a refusal (right after an add, a take-back)
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
