@@ -31,6 +31,10 @@ _MARKER = re.compile(
     r"[\s,.!、。…-]*", re.IGNORECASE)
 # A leading no before a bare count: "no, just one", "oh no, only one please", "non, deux".
 _REFUSED = re.compile(r"^\s*(?:oh\s+)?(?:no|nope|nah|non|いや|いえ)[\s,.!、。…]+")
+# Another thing taken in place of the last: "I'll have the dripper instead", "plutôt le bol".
+_INSTEAD = re.compile(r"^(?:(?:i'?ll|i will|i'?d|i would|let me|can i|could i)\s+)?"
+                      r"(?:have|take|get|go with|like|prefer)\s+|\s+instead\s*[.!]*$|"
+                      r"^je (?:prends|prendrai|prefere) plutot\s+")
 # Letting a thing go: "forget the plates", "scratch the teapot", "oublie les bols".
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
@@ -85,8 +89,10 @@ def read(raw: str) -> Reading | None:
         return Reading("remove", rest_raw)
     if marker is None:
         return None
-    if find_swap(rest) is not None:
-        return Reading("replace", rest_raw)  # "やっぱりマグじゃなくてティーポットにします"
+    if find_swap(rest) is not None or (_INSTEAD.search(rest) and words.content_words(
+            _INSTEAD.sub(" ", rest))):
+        # "やっぱりマグじゃなくてティーポットにします", "actually, I'll have the dripper instead"
+        return Reading("replace", rest_raw)
     if _NO_MORE.match(rest) and words.content_words(rest):
         return Reading("remove", rest_raw)
     if _TAKE_BACK.match(rest):
