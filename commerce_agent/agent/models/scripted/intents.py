@@ -185,7 +185,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
                r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
-    ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:bump|increase|decrease|reduce|raise|"
+    ("quantity", r"\bmake (?:it|that|them|those)\b|"
+                 r"\bmake (?:the|my) [\w' -]{1,30}? (?:\d+|one|two|three|four|five|six|"
+                 r"seven|eight|nine|ten|a dozen)\s*$|\b(?:bump|increase|decrease|reduce|raise|"
                  r"lower)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"

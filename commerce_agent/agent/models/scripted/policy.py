@@ -10,6 +10,7 @@ from commerce_agent.agent.models.scripted import (
     answers,
     browse,
     cart_edits,
+    edits,
     offers,
     words,
 )
@@ -122,7 +123,10 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
     last = state.calls[-1] if state.calls else None
     if last is not None and last.is_error:
         return explain(last, state), planner
-    decision = HANDLERS.get(planner.frame.intent, _other)(planner)
+    several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
+        else None  # "drop the teapot and make the plates four": each edit by its own words
+    decision = several if several is not None else HANDLERS.get(planner.frame.intent, _other)(
+        planner)
     if isinstance(decision, str) and state.asked:
         # The request is served; the question asked inside it is answered after it.
         kind, text = understand(state.asked)
