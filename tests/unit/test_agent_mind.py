@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import mind, offers, words
+from commerce_agent.agent.models.scripted import edits, mind, offers, words
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.messages import say
 
@@ -112,3 +112,20 @@ def test_the_pause_answer_offers_that_subscription_pause(language: str) -> None:
     offer = offers.pause_offered(told)
     assert offer is not None and offer.intent == "sub_pause" and "ord_0123abcd" in offer.text
     assert offers.pause_offered(say(language, "declined")) is None
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("drop the teapot and make the plates four",
+     [("remove", "drop the teapot"), ("quantity", "make the plates four")]),
+    ("ティーポットを削除して、皿を4つにして",
+     [("remove", "ティーポットを削除して"), ("quantity", "皿を4つにして")]),
+])
+def test_several_edits_split_by_clause(said: str, read: list[tuple[str, str]]) -> None:
+    assert edits.clauses(said) == read
+
+
+@pytest.mark.parametrize("said", ["remove the cup and saucer set", "make the plates four",
+                                  "remove the teapot and tell me the total",
+                                  "remove the teapot and add a mug"])
+def test_one_edit_or_not_only_edits_is_served_whole(said: str) -> None:
+    assert edits.clauses(said) == []
