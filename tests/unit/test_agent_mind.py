@@ -46,6 +46,8 @@ def test_what_takes_nothing_back(said: str) -> None:
     ("en fait, pas de théière", "remove"), ("nah, forget the mug", "remove"),
     ("やっぱりマグカップじゃなくてティーポットにします", "replace"), ("skip next month", "policy"),
     ("I'll skip the teapot", "remove"), ("actually, no problem", "yes"),
+    ("oh wait, take the dripper out", "remove"),
+    ("actually, I'll have the dripper instead", "replace"),
     ("やっぱり注文をキャンセルしてください", "cancel"), ("hmm actually yes, add it", "yes"),
     ("wait, how much is it?", "details"), ("actually, never mind", "no"),
 ])

@@ -140,10 +140,12 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
         word, *map(words.stem, english_option_words(word))))]
     # one word of the shopper's own beside a word of an extra's name is their name for it
     # ("garlic bread" for the garlic focaccia, "chili sauce" for the chili oil)
-    return not unknown or (len(unknown) == 1 and _beside_an_extra(unknown[0], folded, item))
+    return not unknown or (len(unknown) == 1 and beside_an_extra(unknown[0], folded, item))
 
 
-def _beside_an_extra(word: str, folded: str, item: dict[str, Any]) -> bool:
+def beside_an_extra(word: str, folded: str, item: dict[str, Any]) -> bool:
+    """Whether `word` (stemmed) stands beside a word of one of the item's extras in the text
+    ("garlic bread" beside the garlic focaccia's "garlic")."""
     said = [words.stem(token) for token in words.words(folded)]
     own = {words.stem(token) for _, _, name in extras(item) for token in words.words(name)
            if len(token) > 3}

@@ -35,6 +35,8 @@ _REFUSED = re.compile(r"^\s*(?:oh\s+)?(?:no|nope|nah|non|いや|いえ)[\s,.!、
 _INSTEAD = re.compile(r"^(?:(?:i'?ll|i will|i'?d|i would|let me|can i|could i)\s+)?"
                       r"(?:have|take|get|go with|like|prefer)\s+|\s+instead\s*[.!]*$|"
                       r"^je (?:prends|prendrai|prefere) plutot\s+")
+# …only said with "instead" / "plutôt" ("take the dripper out" is a removal).
+_TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
 # Letting a thing go: "forget the plates", "scratch the teapot", "oublie les bols".
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
@@ -89,7 +91,7 @@ def read(raw: str) -> Reading | None:
         return Reading("remove", rest_raw)
     if marker is None:
         return None
-    if find_swap(rest) is not None or (_INSTEAD.search(rest) and words.content_words(
+    if find_swap(rest) is not None or (_TAKEN_INSTEAD.search(rest) and words.content_words(
             _INSTEAD.sub(" ", rest))):
         # "やっぱりマグじゃなくてティーポットにします", "actually, I'll have the dripper instead"
         return Reading("replace", rest_raw)
