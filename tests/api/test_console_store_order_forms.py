@@ -71,6 +71,8 @@ PROMOTION_REFUSALS = [
     ({"code": "SAVE", "value": "10", "expiresAt": "2026-13-99"}, "expiresAt"),
     ({"code": "SAVE", "value": "10", "minimumSubtotal": "a lot"}, "minimumSubtotal"),
     ({"code": "SAVE", "value": "10", "perUserLimit": "-1"}, "perUserLimit"),
+    # a digit to str.isdigit that int() refuses: was a 500
+    ({"code": "SAVE", "value": "10", "perUserLimit": "\u00b2"}, "perUserLimit"),
 ]
 
 
