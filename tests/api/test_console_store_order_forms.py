@@ -60,14 +60,6 @@ SETTINGS_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("fields", "field"), SETTINGS_REFUSALS,
-                         ids=[field for _, field in SETTINGS_REFUSALS])
-async def test_refused_store_settings_name_their_field_and_change_nothing(
-        app: Starlette, client: httpx.AsyncClient, fields: dict[str, str], field: str) -> None:
-    page = await refused(app, client, "/console/store", SETTINGS, fields)
-    assert field_error(page, "settings", field), page.text
-
-
 PROMOTION_REFUSALS = [
     ({"code": "", "value": "10"}, "code"),
     ({"code": "SAVE", "value": "ten"}, "value"),
@@ -80,16 +72,24 @@ PROMOTION_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("fields", "field"), PROMOTION_REFUSALS,
-                         ids=[field for _, field in PROMOTION_REFUSALS])
-async def test_refused_promotions_name_their_field_and_change_nothing(
-        app: Starlette, client: httpx.AsyncClient, fields: dict[str, str], field: str) -> None:
-    page = await refused(app, client, "/console/store", PROMOTIONS,
-                         {"type": "percentage", **fields})
+# (the form's action, the form's id on the page, what is typed, the field refused)
+STORE_FORM_REFUSALS = [
+    *((SETTINGS, "settings", fields, field) for fields, field in SETTINGS_REFUSALS),
+    *((PROMOTIONS, "promotion", {"type": "percentage", **fields}, field)
+      for fields, field in PROMOTION_REFUSALS),
+]
+
+
+@pytest.mark.parametrize(("action", "form", "fields", "field"), STORE_FORM_REFUSALS,
+                         ids=[f"{form}-{field}" for _, form, _, field in STORE_FORM_REFUSALS])
+async def test_refused_store_forms_name_their_field_and_change_nothing(
+        app: Starlette, client: httpx.AsyncClient, action: str, form: str,
+        fields: dict[str, str], field: str) -> None:
+    page = await refused(app, client, "/console/store", action, fields)
     if field == "perUserLimit":  # no field of its own on the page: said on top
         assert "must be a whole number from 1" in page.text
     else:
-        assert field_error(page, "promotion", field), page.text
+        assert field_error(page, form, field), page.text
 
 
 async def test_a_promotion_with_local_times_is_saved_in_utc(
