@@ -110,8 +110,9 @@ class Target:
         method, path = data.draw(st.sampled_from(json_routes(self.app)), label="route")
         return method, path, good_bodies(self.world)[(method, path)]
 
-    async def send(self, method: str, path: str, content_type: str, content: bytes
-                   ) -> httpx.Response:
+    async def send(
+        self, method: str, path: str, content_type: str, content: bytes
+    ) -> httpx.Response:
         headers = {**self.alice, "Content-Type": content_type}
         return await asyncio.wait_for(
             self.client.request(method, self.world.path(path), content=content, headers=headers),

@@ -342,12 +342,23 @@ async def _claim(db: Database, paid: exact.VerifiedTransfer, at: str) -> bool:
         )
 
 
-async def _finish(db: Database, paid: exact.VerifiedTransfer, status: str,
-                  transaction_hash: str | None, reason: str | None) -> None:
+async def _finish(
+    db: Database,
+    paid: exact.VerifiedTransfer,
+    status: str,
+    transaction_hash: str | None,
+    reason: str | None,
+) -> None:
     async with db.transaction() as tx:
-        await storage.finish_settlement(tx, PAYER.lower(), paid.nonce, status=status,
-                                        transaction_hash=transaction_hash, reason=reason,
-                                        at=clock.now_iso())
+        await storage.finish_settlement(
+            tx,
+            PAYER.lower(),
+            paid.nonce,
+            status=status,
+            transaction_hash=transaction_hash,
+            reason=reason,
+            at=clock.now_iso(),
+        )
 
 
 async def _last_touched(db: Database, paid: exact.VerifiedTransfer, at: str) -> None:
