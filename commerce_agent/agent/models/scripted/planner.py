@@ -51,6 +51,7 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
+        source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
             source = topics.without_topic(source)
@@ -61,8 +62,9 @@ class Planner:
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         plain = words.without_elision(plain)  # "l'assiette", "d'encre": the noun
-        kept = [word for word in re.findall(r"[\w'-]+", plain)
-                if words.stem(word.replace("'", "")) not in words.STOP
+        said = re.findall(r"[\w'-]+", plain)
+        kept = [word for before, word in zip(["", *said], said, strict=False)
+                if not words.is_stop(word.replace("'", ""), before)
                 and not words.french_verb(word)]
         return " ".join(kept)[:200]
 
@@ -178,6 +180,10 @@ class Planner:
         first = state.done("search_products")
         bounds: dict[str, str] = {**words.price_bounds(self.frame.first),
                                   **words.price_order(self.frame.first)}
+        currency = words.price_currency(self.frame.first)
+        if currency and ("maxPrice" in bounds or "minPrice" in bounds):
+            # "under 1000 yen" bounds yen prices: the search keeps the best matches among them
+            bounds["currency"] = currency
         if first is None:
             store = named or state.store
             return self.call("search_products", query=query, limit=8, availableOnly=False,

@@ -74,11 +74,13 @@ def name_score(item: dict[str, Any], wanted: frozenset[str]) -> int:
 
 def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     """The results whose names carry more than half of the best match's query words, best
-    first (a search that matched only a description falls back to all it found)."""
+    first (a search that matched only a description falls back to all it found, and so does
+    a description whose words no name carries half of: "a gift for a tea lover" keeps every
+    tea the search found, named a tea or not)."""
     wanted = words.content_words(query)
     scores = [name_score(item, wanted) for item in results]
     best = max(scores, default=0)
-    if best == 0:
+    if best == 0 or (len(wanted) > 2 and best * 2 <= len(wanted)):
         return results
     # Ties go to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
     # Matcha, 200 g" for "matcha"), then to the search's order.
