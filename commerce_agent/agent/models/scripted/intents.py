@@ -271,8 +271,11 @@ COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:
                         r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
                         r"最低(?:契約)?期間|縛り")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
-_DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|livr\w*|"
-                       r"expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
+# "des livres", "un livre": books, not "livrer" (to deliver)
+_BOOKS = "".join(rf"(?<!\b{article} )" for article in ("un", "le", "les", "des", "mes", "ces",
+                                                        "vos", "nos", "ce", "du", "quel"))
+_DELIVERY = re.compile(rf"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|"
+                       rf"{_BOOKS}livr\w*|expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
