@@ -15,6 +15,7 @@ from commerce_agent.agent.models.scripted.state import (
     State,
     alias_score,
     name_score,
+    of_the_kind,
     said_words,
 )
 
@@ -150,9 +151,8 @@ class Planner:
         results = self.state.results
         if not order or not results:
             return []
-        wanted = words.content_words(self.query(text))
-        if wanted:  # "the cheapest mug": of the mugs shown
-            results = [item for item in results if name_score(item, wanted) > 0]
+        if words.content_words(self.query(text)):  # "the cheapest mug": of the mugs shown
+            results = of_the_kind(results, self.query(text))
         dearest = order == "price_desc"
         pick = max if dearest else min
         return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)

@@ -9,6 +9,7 @@ being served when the agent's last reply asked a question.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -121,6 +122,24 @@ def alias_score(aliases: frozenset[str], wanted: frozenset[str]) -> int:
     return sum(1 for word in wanted if fits(word))
 
 
+def of_the_kind(found: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The in-stock results of the kind asked for, to rank by price: the items named so, and
+    the others their stores file in the same catalogs ("the most affordable tea" is the
+    genmaicha, in the tea catalog, though its name says no "tea"), in the currency most of
+    the named items are priced in (prices in different currencies do not compare)."""
+    wanted = words.content_words(query)
+    in_stock = [item for item in found if item.get("available") is not False]
+    named = [item for item in in_stock if name_score(item, wanted) > 0]
+    if not named:
+        return in_stock
+    currencies = Counter((item.get("price") or {}).get("currency") for item in named)
+    currency = currencies.most_common(1)[0][0]
+    catalogs = {item.get("catalogId") for item in named if item.get("catalogId")}
+    return [item for item in in_stock
+            if (item in named or item.get("catalogId") in catalogs)
+            and (item.get("price") or {}).get("currency") == currency]
+
+
 def price_of(item: dict[str, Any]) -> float:
     try:
         return float((item.get("price") or {}).get("amount", "inf"))
@@ -220,8 +239,10 @@ class State:
             found = [item for item in found
                      if (item.get("price") or {}).get("currency") == currency]
         self.results, self.sold_out = in_stock_or_sold_out(found, query)
-        if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
-            self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
+        if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
+            # "the cheapest" of the kind comes first
+            self.results = sorted(of_the_kind(found, query), key=price_of,
+                                  reverse=args["sort"] == "price_desc")
         for item in (*self.sold_out, *self.results):
             self.items.setdefault(item["itemId"], item)
         shown = self.sold_out or self.results

@@ -117,7 +117,7 @@ def words(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def content_words(text: str) -> frozenset[str]:
     """The words of `text` that can name a product."""
-    said = _WORD.findall(fold(text).replace("'", ""))
+    said = _WORD.findall(fold(without_false_friends(text)).replace("'", ""))
     return frozenset(stem(word) for before, word in zip(["", *said], said, strict=False)
                      if not is_stop(word, before) and not any(ch.isdigit() for ch in word))
 
