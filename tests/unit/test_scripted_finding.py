@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language import fold_numbers
 from commerce_agent.agent.models.scripted import intents, words
 from commerce_agent.agent.models.scripted.intents import Frame
-from commerce_agent.agent.models.scripted.state import relevant
+from commerce_agent.agent.models.scripted.state import of_the_kind, relevant
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -113,3 +113,30 @@ def test_a_description_keeps_every_match() -> None:
     """No name carries half of "gift tea lover": every tea the search found is shown."""
     found = [_item("Roasted Stem Tea"), _item("Genmaicha with Matcha")]
     assert len(relevant(found, "gift tea lover")) == 2
+
+
+def _priced(name: str, amount: str, currency: str, catalog: str) -> dict[str, object]:
+    return {"itemId": name, "name": name, "price": {"amount": amount, "currency": currency},
+            "catalogId": catalog}
+
+
+def test_the_kind_is_its_names_and_their_catalogs_in_one_currency() -> None:
+    """"the most affordable tea": the teas by name, the genmaicha filed with them, not the
+    teapot in dollars whose description says "tea"."""
+    found = [_priced("Celadon Teapot", "72.00", "USD", "cat_drinkware"),
+             _priced("Roasted Stem Tea", "980", "JPY", "cat_tea"),
+             _priced("Gyokuro Tea", "2600", "JPY", "cat_tea"),
+             _priced("Genmaicha with Matcha", "750", "JPY", "cat_tea"),
+             _priced("Washi Notebook", "1500", "JPY", "cat_paper")]
+    kind = [item["name"] for item in of_the_kind(found, "tea")]
+    assert kind == ["Roasted Stem Tea", "Gyokuro Tea", "Genmaicha with Matcha"]
+
+
+@given(st.lists(st.tuples(st.integers(min_value=1, max_value=10_000),
+                          st.sampled_from(["USD", "JPY", "EUR"])), min_size=1, max_size=8))
+def test_the_kind_never_mixes_currencies(prices: list[tuple[int, str]]) -> None:
+    found = [_priced(f"Tea {n}", str(amount), currency, f"cat_{currency}")
+             for n, (amount, currency) in enumerate(prices)]
+    kind = of_the_kind(found, "tea")
+    assert kind
+    assert len({item["price"]["currency"] for item in kind}) == 1  # type: ignore[index]
