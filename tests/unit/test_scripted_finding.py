@@ -140,3 +140,20 @@ def test_the_kind_never_mixes_currencies(prices: list[tuple[int, str]]) -> None:
     kind = of_the_kind(found, "tea")
     assert kind
     assert len({item["price"]["currency"] for item in kind}) == 1  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("text", "loved"), [
+    ("a gift for a tea lover", "tea"),
+    ("a present for someone who likes coffee", "coffee"),
+    ("un cadeau pour quelqu'un qui aime le thé", "tea"),
+])
+def test_whom_it_is_for_names_the_thing_they_love(text: str, loved: str) -> None:
+    assert words.for_whom(text)
+    said = [w for w in words.without_false_friends(text).split()
+            if not words.is_stop(words.fold(w))]
+    assert words.without_the_recipient(said) == [loved]
+
+
+def test_a_gift_card_is_still_a_gift() -> None:
+    assert not words.for_whom("the gift card please")
+    assert words.without_the_recipient(["gift"]) == ["gift"]

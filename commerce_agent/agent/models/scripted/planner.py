@@ -67,6 +67,8 @@ class Planner:
         kept = [word for before, word in zip(["", *said], said, strict=False)
                 if not words.is_stop(word.replace("'", ""), before)
                 and not words.french_verb(word)]
+        if words.for_whom(plain):  # "a gift for a tea lover": tea
+            kept = words.without_the_recipient(kept)
         return " ".join(kept)[:200]
 
     def resolve_item(self) -> dict[str, Any] | None:
@@ -151,8 +153,8 @@ class Planner:
         results = self.state.results
         if not order or not results:
             return []
-        if words.content_words(self.query(text)):  # "the cheapest mug": of the mugs shown
-            results = of_the_kind(results, self.query(text))
+        # "the cheapest mug": of the mugs shown; "the cheapest one": of those in one currency
+        results = of_the_kind(results, self.query(text))
         dearest = order == "price_desc"
         pick = max if dearest else min
         return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)

@@ -139,6 +139,29 @@ def is_stop(word: str, before: str = "") -> bool:
 
 # French product words whose accents alone tell them from an English function word: folded
 # (and in the search index, which folds too) "thé" is "the".
+# Who a thing is for, said by what they love ("a gift for a tea lover", "for someone who
+# likes coffee", "un cadeau pour quelqu'un qui aime le thé"): the thing loved names the
+# product; the gift and the person do not.
+_FOR_WHOM_CUE = re.compile(r"\b(?:lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
+                           r"friend|person) who|qui (?:aime|adore)|amateurs? d|passionne)")
+_FOR_WHOM = frozenset("""gift gifts present presents lover lovers fan fans enthusiast enthusiasts
+addict addicts someone somebody people person friend who likes like loves love adores cadeau
+cadeaux quelqu'un quelquun qui aime adore amateur amateurs passionne passionnee personne ami
+amie""".split())
+
+
+def for_whom(text: str) -> bool:
+    """Whether `text` says who a thing is for by what they love."""
+    return _FOR_WHOM_CUE.search(fold(text)) is not None
+
+
+def without_the_recipient(kept: list[str]) -> list[str]:
+    """The product words of a request that says who it is for: the gift and the person
+    gone, unless nothing else is left."""
+    left = [word for word in kept if fold(word) not in _FOR_WHOM]
+    return left or kept
+
+
 def without_false_friends(text: str) -> str:
     """`text` with "thé" as the English word the catalogs write ("tea")."""
     return re.sub(r"\bthés?(?!\w)", "tea", text, flags=re.IGNORECASE)
