@@ -28,7 +28,8 @@ from commerce_agent.commerce.merchant import (
 from commerce_agent.commerce.payments import chain, providers, settlement
 from commerce_agent.commerce.payments.stripe_api import StripeUnavailable
 from commerce_agent.commerce.shop.commands import merchant_group
-from commerce_agent.db import Database, database_for
+from commerce_agent.db import Database
+from commerce_agent.db.backends import CannotOpen, open_database
 from commerce_agent.db.targets import display, is_postgres
 from commerce_agent.mcp.command import mcp_command
 from commerce_agent.seed import load_users, seed
@@ -36,9 +37,10 @@ from commerce_agent.settings import ServerSettings, Settings
 
 
 async def _open(db_path: str) -> Database:
-    database = database_for(db_path)
-    await database.open()
-    return database
+    try:
+        return await open_database(db_path)
+    except CannotOpen as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 async def _prepare(settings: Settings, samples: bool = True) -> list[tuple[str, str, str]]:

@@ -18,6 +18,7 @@ from commerce_agent.commerce.payments import exact
 from commerce_agent.db.targets import is_postgres
 from commerce_agent.settings import Settings
 from tests.support.app import MEDIA, token_for
+from tests.support.commerce_world import world
 from tests.support.live import LiveServer, start_live_server
 from tests.support.pg import (
     Templates,
@@ -30,7 +31,8 @@ from tests.support.seeded import build_template, copy_seeded
 from tests.support.work_units import Plugin as WorkUnits
 
 # Fixtures, found here by pytest.
-__all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url"]
+__all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url",
+           "world"]
 
 
 # Tests import eth_account directly too; import it the server's way first, so its py_ecc

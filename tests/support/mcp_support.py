@@ -1,7 +1,9 @@
-"""Connecting the MCP SDK's own client to a live server, and a shopper's first steps."""
+"""The MCP SDK's own client, connected to a live server or in memory to an app's server, and a
+shopper's first steps."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,6 +16,8 @@ from mcp.client.streamable_http import streamable_http_client
 from commerce_agent.auth.tokens import Principal, mint_token
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.db import database_for
+from commerce_agent.mcp.server import build_server
+from commerce_agent.mcp.shop import Shop
 from commerce_agent.operations import ToolContext, all_tools, policy
 from commerce_agent.settings import Settings
 
@@ -30,6 +34,20 @@ async def mcp_client(url: str, token: str | None = None, *,
             Client(streamable_http_client(url + "/mcp", http_client=http),
                    **options) as client:
         yield client
+
+
+@asynccontextmanager
+async def in_memory(app: Any, principal: Principal | None, **options: Any
+                    ) -> AsyncIterator[Client]:
+    """The SDK's client connected in memory to a server of `app` acting for `principal`, as
+    stdio does (no HTTP: no bearer token, no Accept-Language)."""
+    shop = dataclasses.replace(Shop.of_app(app), principal=principal)
+    server, subscriptions = build_server(shop)
+    try:
+        async with Client(server, **options) as client:
+            yield client
+    finally:
+        await subscriptions.close()
 
 
 def structured(result: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
 
@@ -12,6 +13,7 @@ from commerce_agent.commerce import money
 from commerce_agent.commerce.catalog_import.source import ImportFailed, ImportProblem
 
 MAX_ROWS = 50_000
+MAX_PRICE = Decimal(10) ** 12
 
 
 def decode(data: bytes, file: str) -> str:
@@ -48,7 +50,9 @@ class Reader:
             value = Decimal(text)
         except InvalidOperation:
             value = Decimal("NaN")
-        if not value.is_finite() or value < 0:
+        # At most 12 whole digits (shop/checks.amount_problem): "1E+30" is no price, and
+        # would not even round to cents.
+        if not value.is_finite() or value < 0 or value >= MAX_PRICE:
             self.problem(line, column, f"must be a price such as 24.00, not {text!r}")
             return None
         if value != money.quantize(value, self.currency):
@@ -58,10 +62,13 @@ class Reader:
 
     def rows(self, text: str, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
         """Each non-blank row of the file as (line, column → value), after a header that has
-        every `required` column; a row with the wrong number of fields, and rows past
-        MAX_ROWS, are problems."""
+        every `required` column; a row with the wrong number of fields, one the CSV reader
+        cannot read (then the rest is not read), and rows past MAX_ROWS, are problems."""
         rows = csv.reader(io.StringIO(text, newline=""))
-        first = next(rows, None)
+        try:
+            first = next(rows, None)
+        except csv.Error as exc:
+            raise ImportFailed([ImportProblem(self.file, 1, None, _unreadable(exc))]) from None
         if first is None:
             raise ImportFailed([ImportProblem(self.file, 1, None, "is empty")])
         header = [name.strip() for name in first]
@@ -70,8 +77,18 @@ class Reader:
             raise ImportFailed([ImportProblem(self.file, 1, name,
                                               "column is missing from the header")
                                 for name in missing])
-        for line, values in enumerate(rows, start=2):
-            if line > MAX_ROWS:
+        for count in itertools.count(2):
+            # The line the row starts on, as an editor numbers them: a quoted field may span
+            # several (Shopify's Body (HTML) often does).
+            line = rows.line_num + 1
+            try:
+                values = next(rows)
+            except StopIteration:
+                return
+            except csv.Error as exc:  # a field past the reader's limit, a stray quote…
+                self.problem(line, None, _unreadable(exc))
+                return  # where the next row starts is unknown: the rest is not read
+            if count > MAX_ROWS:
                 self.problem(line, None, f"more than {MAX_ROWS} rows")
                 break
             if not any(value.strip() for value in values):
@@ -80,3 +97,10 @@ class Reader:
                 self.problem(line, None, f"has {len(values)} fields, the header {len(header)}")
                 continue
             yield line, dict(zip(header, values, strict=True))
+
+
+def _unreadable(error: csv.Error) -> str:
+    if "field limit" in str(error):
+        return (f"has a field longer than {csv.field_size_limit()} characters (a product's "
+                "text is at most 20,000)")
+    return f"cannot be read as CSV: {error}"

@@ -4,6 +4,7 @@ changes nothing the second time (items are matched by id, or by Shopify handle).
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,15 +69,17 @@ def read_data(data: bytes, file: str, currency: str) -> SourceCatalog:
         return shopify_csv.read(data, file, currency)
     if woocommerce_csv.looks_like_woocommerce(header):
         return woocommerce_csv.read(data, file, currency)
+    start = ", ".join(name[:40] for name in header[:4]) or "empty"  # not a whole line
     raise ImportFailed([ImportProblem(file, 1, None, f"is not a format this import reads: "
-                                      f"{SUPPORTED} (its header starts "
-                                      f"{', '.join(header[:4]) or 'empty'})")])
+                                      f"{SUPPORTED} (its header starts {start})")])
 
 
 def csv_header(data: bytes, file: str) -> list[str]:
     """The column names of a CSV file's first line."""
-    first = csv_rows.decode(data[:65536].split(b"\n", 1)[0], file) if data else ""
-    return [name.strip() for name in next(csv.reader([first.rstrip("\r")]), [])]
+    # Lines may end in \n, \r\n or a lone \r (spreadsheets saved as "CSV (Macintosh)").
+    first = csv_rows.decode(re.split(rb"\r\n?|\n", data[:65536], maxsplit=1)[0], file) \
+        if data else ""
+    return [name.strip() for name in next(csv.reader([first]), [])]
 
 
 def _reassign(item: dict[str, Any], item_id: str) -> None:

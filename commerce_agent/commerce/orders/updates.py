@@ -24,7 +24,9 @@ HEARTBEAT = b": heartbeat\n\n"
 
 
 def parse_last_event_id(value: str | None) -> int | None:
-    if value is None or not value.strip().isdigit() or len(value.strip()) > 18:
+    # ASCII digits only: a header is read as Latin-1, where "²" is a digit int() refuses.
+    if value is None or not value.strip().isascii() or not value.strip().isdigit() \
+            or len(value.strip()) > 18:
         return None
     return int(value.strip())
 
@@ -78,6 +80,8 @@ async def order_updates(db: Database, feed: OrderFeed, order_id: str, owner_id: 
             if event.seq > replay.sent + 1:  # never expected; the journal has what is missing
                 async for chunk in replay.upto(event.seq - 1):
                     yield chunk
+                if event.seq <= replay.sent:
+                    continue  # the journal's batch reached this event: sent once already
             replay.sent, replay.status = event.seq, event.status
             yield event.frame
         yield close_frame(replay.status)

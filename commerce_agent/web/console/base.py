@@ -25,6 +25,7 @@ from commerce_agent.auth.web import (
     form_expired,
     message,
     read_form,
+    secure_cookies,
 )
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog_writes
@@ -112,7 +113,7 @@ class Console:
         response = self.browser.respond(render(template, status=status, **values))
         if FLASH_COOKIE in self.request.cookies:
             response.delete_cookie(FLASH_COOKIE, path=paths.CONSOLE, httponly=True,
-                                   samesite="lax")
+                                   samesite="lax", secure=secure_cookies(self.request))
         return response
 
     def done(self, location: str, outcome: str) -> Response:
@@ -120,7 +121,7 @@ class Console:
         response = RedirectResponse(location, status_code=303,
                                     headers={"Cache-Control": "no-store"})
         response.set_cookie(FLASH_COOKIE, quote(outcome[:300]), path=paths.CONSOLE,
-                            httponly=True, samesite="lax")
+                            httponly=True, samesite="lax", secure=secure_cookies(self.request))
         return response
 
     def back(self, path: str) -> str:
