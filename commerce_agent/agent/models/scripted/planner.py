@@ -153,7 +153,11 @@ class Planner:
         results = self.state.results
         if not order or not results:
             return []
-        # "the cheapest mug": of the mugs shown; "the cheapest one": of those in one currency
+        # "the cheapest mug": of the mugs shown (none shown: a new search); "the cheapest
+        # one": of those in one currency
+        wanted = words.content_words(self.query(text))
+        if wanted and not any(name_score(item, wanted) > 0 for item in results):
+            return []
         results = of_the_kind(results, self.query(text))
         dearest = order == "price_desc"
         pick = max if dearest else min
