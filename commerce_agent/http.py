@@ -9,6 +9,7 @@ import msgspec
 from starlette.requests import ClientDisconnect, Request
 
 from commerce_agent import json_input
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import CommerceError, validation_error
 
 # Re-exported: routes take their response helpers from here with the request helpers.
@@ -179,9 +180,10 @@ def query_int(request: Request, name: str, default: int, low: int, high: int) ->
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+    value = whole_number(raw)
+    if value is None or not low <= value <= high:
         raise validation_error(name, f"must be an integer from {low} to {high}", raw)
-    return int(raw)
+    return value
 
 
 def request_locale(request: Request) -> str | None:

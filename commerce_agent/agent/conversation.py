@@ -15,6 +15,7 @@ from typing import Any
 
 from commerce_agent.agent.events import Event, decode_line, event
 from commerce_agent.agent.models.base import Message, ToolCallRecord
+from commerce_agent.digits import whole_number
 
 
 def call_id(turn: int, step: int, position: int) -> str:
@@ -23,7 +24,8 @@ def call_id(turn: int, step: int, position: int) -> str:
 
 def step_of(tool_call_id: str) -> int:
     parts = tool_call_id.split("_")
-    return int(parts[2]) if len(parts) == 4 and parts[2].isdigit() else -1
+    step = whole_number(parts[2]) if len(parts) == 4 else None
+    return -1 if step is None else step
 
 
 @dataclass

@@ -23,6 +23,7 @@ from commerce_agent.agent.agents import DEFAULT_AGENT, connections
 from commerce_agent.agent.errors import AgentError, handle, unauthorized
 from commerce_agent.agent.sessions import SESSION_ID, Sessions, same_secret
 from commerce_agent.auth import bearer
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import CommerceError
 from commerce_agent.http import read_body
 from commerce_agent.json_input import MalformedJson, check
@@ -233,10 +234,11 @@ def start_index(request: Request) -> int:
     raw = request.query_params.get("startIndex")
     if raw is None:
         return 0
-    if not raw.isascii() or not raw.isdigit():
+    index = whole_number(raw)
+    if index is None:
         raise AgentError(400, "invalid_start_index",
                          "startIndex must be a non-negative integer.")
-    return int(raw)
+    return index
 
 
 STREAM_HEADERS = {

@@ -18,6 +18,7 @@ from starlette.responses import Response
 from commerce_agent.auth import flows, web
 from commerce_agent.auth.web import Browser
 from commerce_agent.commerce.services import profile as service
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import CommerceError
 from commerce_agent.routing import Route
 
@@ -75,8 +76,9 @@ def _patch(form: dict[str, str], profile: service.Profile) -> dict[str, Any]:
                                               "address": _address(form)}]}
     if action == "remove_address":
         index = form.get("index", "")
-        if index.isascii() and index.isdigit() and int(index) < len(current):
-            del current[int(index)]
+        position = whole_number(index)
+        if position is not None and position < len(current):
+            del current[position]
         return {"savedAddresses": current}
     raise ValueError(f"unknown action {action!r}")
 

@@ -31,6 +31,7 @@ from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.carts import cart as service
 from commerce_agent.commerce.services.carts import shopper
 from commerce_agent.db import Transaction, retry_conflicts
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import CommerceError, validation_error
 from commerce_agent.web import paths
 from commerce_agent.web.pages import CART_CHANGES, cart_page_response, shopper_of
@@ -52,9 +53,10 @@ def _field(form: dict[str, str], name: str, limit: int = 100) -> str:
 
 def _quantity(form: dict[str, str]) -> int:
     text = _field(form, "quantity", 10)
-    if not text.isdigit():
+    quantity = whole_number(text)
+    if quantity is None:
         raise validation_error("/quantity", "must be a whole number", text)
-    return int(text)
+    return quantity
 
 
 def _line_options(form: dict[str, str], fields: dict[str, list[str]]) -> dict[str, Any]:

@@ -315,6 +315,8 @@ async def test_minimum_order_value(client: httpx.AsyncClient, alice: dict[str, s
     response = await client.post("/orders", json={"cartId": cart["id"],
                                                   "deliveryAddress": US_ADDRESS}, headers=alice)
     assert_error(response, 400, "minimum_order_value")
+    # the goods are what is counted, so the message must not say the order's total
+    assert "shipping and tax not counted" in response.json()["message"]
 
 
 async def test_cart_empty(client: httpx.AsyncClient, alice: dict[str, str]) -> None:

@@ -81,6 +81,8 @@ async def test_a_refused_change_shows_the_reason_as_an_alert(client: httpx.Async
     for fields, status, reason in [
             ({"action": "update", "line_id": line, "quantity": "0"}, 400, "between 1 and"),
             ({"action": "update", "line_id": line, "quantity": "two"}, 400, "whole number"),
+            # "²" passes str.isdigit and fails int(): was a 500
+            ({"action": "update", "line_id": line, "quantity": "\u00b2"}, 400, "whole number"),
             ({"action": "update", "line_id": "line_nope", "quantity": "1"}, 404, "no line"),
             ({"action": "promotion", "code": "NOSUCHCODE"}, 400, "cannot be applied"),
             ({"action": "shipping", "shippingMethodId": "ship_nope"}, 400, "shipping"),

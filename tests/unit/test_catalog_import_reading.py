@@ -85,6 +85,8 @@ def test_each_missing_column_is_named() -> None:
     (b"\xef\xbb\xbf", 1, "is empty"),
     ("Handle,Title,Variant Price\nmug,Caf\xe9,9\n".encode("cp1252"), 2, "byte 0xe9"),
     ("Handle,Title,Variant Price\n".encode("utf-16"), 1, "is not UTF-8"),
+    ("Handle,Title,Variant Price\n".encode("utf-16-le"), 1, "as UTF-16 has"),  # no BOM
+    ("Handle,Title,Variant Price\n".encode("utf-16-be"), 1, "as UTF-16 has"),
     (b"Handle,Title,Variant Price\n" + b"a,b,1\n" * 3 + b"x,\xff,1\n", 5, "byte 0xff"),
 ])
 def test_files_that_are_not_utf8_or_empty(data: bytes, line: int, reason: str) -> None:

@@ -78,8 +78,9 @@ def test_unknown_code_and_missing_param_fall_back_to_english() -> None:
 
 def test_params_are_written_the_locale_way() -> None:
     assert translate("fr", "error.minimum_order_value",
-                     {"minimum": {"amount": "1500.00", "currency": "EUR"}}) == \
-        "Le montant de la commande doit atteindre au moins 1\u202f500,00\xa0€."
+                     {"minimum": {"amount": "1500.00", "currency": "EUR"}}) == (
+        "Les articles de la commande doivent atteindre au moins 1\u202f500,00\xa0€ (hors "
+        "livraison et taxes).")
     assert "Allemagne" in str(translate("fr", "error.geographic_restriction",
                                         {"country": "DE", "deliveryAreas": ["US", "CA"]}))
     assert "États-Unis et Canada" in str(translate(

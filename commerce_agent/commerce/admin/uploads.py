@@ -7,6 +7,7 @@ from collections.abc import Collection
 
 from starlette.requests import ClientDisconnect, Request
 
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import CommerceError, validation_error
 
 
@@ -20,7 +21,7 @@ async def read_upload(request: Request, media_types: Collection[str], limit: int
     too_large = CommerceError(413, "payload_too_large", f"The {what} exceeds {limit} bytes.",
                               params={"limit": limit})
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if (whole_number(declared) or 0) > limit:
         raise too_large
     chunks, size = [], 0
     try:

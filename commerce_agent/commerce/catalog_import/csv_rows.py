@@ -20,12 +20,19 @@ def decode(data: bytes, file: str) -> str:
     """UTF-8 text (both platforms export UTF-8, with or without a BOM); anything else is refused
     with the line of the first byte that is not."""
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise ImportFailed([ImportProblem(
             file, line, None, f"is not UTF-8 text (byte 0x{data[exc.start]:02x}); export the "
             "file again as UTF-8")]) from None
+    # UTF-16 without a byte-order mark decodes as UTF-8 with a NUL after every letter; no
+    # export writes NUL in its header, so say what the file is rather than "not a format".
+    if "\x00" in text.split("\n", 1)[0]:
+        raise ImportFailed([ImportProblem(
+            file, 1, None, "is not UTF-8 text (NUL bytes in the header, as UTF-16 has); "
+            "export the file again as UTF-8")])
+    return text
 
 
 class Reader:

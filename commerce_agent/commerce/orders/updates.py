@@ -17,6 +17,7 @@ from commerce_agent.commerce.orders import view as order_view
 from commerce_agent.commerce.orders.feed import DROPPED, OrderFeed, frame
 from commerce_agent.commerce.storage import order_events as storage
 from commerce_agent.db import Database
+from commerce_agent.digits import whole_number
 
 RETRY_MILLISECONDS = 3000
 REPLAY_BATCH = 200
@@ -24,11 +25,9 @@ HEARTBEAT = b": heartbeat\n\n"
 
 
 def parse_last_event_id(value: str | None) -> int | None:
-    # ASCII digits only: a header is read as Latin-1, where "²" is a digit int() refuses.
-    if value is None or not value.strip().isascii() or not value.strip().isdigit() \
-            or len(value.strip()) > 18:
+    if value is None or len(value.strip()) > 18:
         return None
-    return int(value.strip())
+    return whole_number(value.strip())
 
 
 def close_frame(status: str) -> bytes:

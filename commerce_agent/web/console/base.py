@@ -30,6 +30,7 @@ from commerce_agent.auth.web import (
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog_writes
 from commerce_agent.db import Database, Transaction
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import CommerceError, not_found
 from commerce_agent.http import convert
 from commerce_agent.web import paths
@@ -164,7 +165,7 @@ async def _read(request: Request) -> tuple[dict[str, str], dict[str, Upload]] | 
         found = await read_form(request)
         return bad_form(request) if found is None else (found, files)
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
+    if (whole_number(declared) or 0) > MAX_FORM_BYTES:
         return message(request, "Cannot read this form", "The form exceeds 11 MiB.", 413,
                        error=True)
     try:

@@ -18,6 +18,7 @@ from commerce_agent.commerce.shop import stores as service
 from commerce_agent.commerce.shop import writes
 from commerce_agent.commerce.storage import catalog_writes as storage
 from commerce_agent.db import Transaction
+from commerce_agent.digits import whole_number
 from commerce_agent.errors import validation_error
 from commerce_agent.web import paths
 from commerce_agent.web.console.base import Console, form_endpoint, page_endpoint, submit, typed
@@ -127,9 +128,10 @@ async def save_promotion(console: Console) -> Response:
             body["minimumSubtotal"] = minimum
         limit = form.get("perUserLimit", "").strip()
         if limit:
-            if not limit.isdigit():
+            per_user = whole_number(limit)
+            if per_user is None:
                 raise validation_error("/perUserLimit", "must be a whole number from 1", limit)
-            body["perUserLimit"] = int(limit)
+            body["perUserLimit"] = per_user
         await service.put_promotion(tx, store_id, code, typed(body, service.PromotionPut))
         return f"{code} is saved."
 

@@ -212,7 +212,8 @@ def _check_rules(cart: CartView, request: OrderRequest, *, planned: bool = False
         least = money.money(minimum, cart.currency)["amount"]
         raise CommerceError(
             400, "minimum_order_value",
-            f"Orders from this store must total at least {least} {cart.currency}.",
+            f"The items of an order from this store must come to at least {least} "
+            f"{cart.currency} (shipping and tax not counted).",
             details=[{"type": "business_logic", "reason": "below_minimum",
                       "value": money.money(total, cart.currency)["amount"]}],
             params={"minimum": money.money(minimum, cart.currency)})

@@ -44,6 +44,7 @@ from commerce_agent.commerce.services.webhooks.subscriptions import (
 )
 from commerce_agent.commerce.storage import webhooks as storage
 from commerce_agent.db import Database, Transaction
+from commerce_agent.digits import whole_number
 from commerce_agent.tls import client_context
 
 log = logging.getLogger(__name__)
@@ -97,8 +98,8 @@ def retry_after_seconds(value: str | None, now: datetime) -> float | None:
     if value is None or not value.strip():
         return None
     text = value.strip()
-    if text.isascii() and text.isdigit():
-        seconds = float(text)
+    if (delay := whole_number(text)) is not None:
+        seconds = float(delay)
     else:
         try:
             seconds = (parsedate_to_datetime(text) - now).total_seconds()

@@ -24,6 +24,8 @@ from datetime import UTC, datetime
 
 from standardwebhooks import Webhook
 
+from commerce_agent.digits import whole_number
+
 KEY_NAME = "webhooks"  # the signing_keys row the secrets derive from
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 TOLERANCE_SECONDS = 300  # how far a receiver should accept the timestamp from its clock
@@ -77,11 +79,11 @@ def verify(secret: str, body: bytes, headers: Mapping[str, str], *,
     for name in (EVENT, ID, TIMESTAMP, SIGNATURE):
         if not found.get(name.lower()):
             raise SignatureError(f"missing header {name}")
-    raw = found[TIMESTAMP.lower()]
-    if not raw.isascii() or not raw.isdigit():
+    sent_at = whole_number(found[TIMESTAMP.lower()])
+    if sent_at is None:
         raise SignatureError(f"{TIMESTAMP} is not unix seconds")
     moment = (now or datetime.now(UTC)).timestamp()
-    if abs(moment - int(raw)) > tolerance:
+    if abs(moment - sent_at) > tolerance:
         raise SignatureError(f"{TIMESTAMP} is more than {tolerance} s away")
     sent = found[SIGNATURE.lower()].strip().lower().encode()
     if not hmac.compare_digest(hex_signature(secret, body).encode(), sent):
