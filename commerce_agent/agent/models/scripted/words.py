@@ -20,7 +20,8 @@ NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "
            "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
-# Words that carry no product meaning: dropped from search queries and name matching.
+# Words that carry no product meaning: dropped from search queries and name matching. What
+# holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
 throw toss grab snag
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
@@ -43,6 +44,7 @@ delivery deliver
 take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
+tin tins bottle bottles jar jars packet packets sachet sachets bouteille bouteilles
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
 mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
 veux voulez aimerais ajoute ajoutez ajouter
