@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
     amended,
     country_of,
@@ -49,6 +50,8 @@ _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "r
 # 14h", "14時で").
 _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
+# Requests a code said beside them goes with: the purchase it discounts.
+_CARRIES_A_CODE = (*SHOPPING, "checkout", "pickup")
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
 
 
@@ -164,6 +167,12 @@ class State:
     # A question asked inside the latest message's request ("add the mug — is shipping
     # free?"): answered after the request is served, never done.
     asked: str | None = None
+    # A promotion code said with a purchase ("…, use code WELCOME10"): applied to the cart
+    # before its order is asked for; gone once applied, refused or the order placed.
+    code: str | None = None
+    # The latest message spoke of a code without saying it ("I have a coupon"): asked for
+    # before ordering, never guessed from the next word.
+    code_wanted: bool = False
 
     # -- reading --------------------------------------------------------------------------
 
@@ -229,6 +238,8 @@ class State:
             self.focus = first
 
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
+        if name in ("apply_promotion", "place_order"):
+            self.code = None  # on the cart now, refused (and explained), or ordered
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
             if code in _GONE and "cartId" in args:
@@ -309,6 +320,20 @@ class State:
         """A message from the person: it answers the open question or starts a request.
         Its delivery details are read first and kept apart: the address (or its correction)
         becomes the conversation's, and the words around it are the request."""
+        known = self.known_codes()
+        answered = code_answer(raw, known) if self.code_wanted else None
+        self.code_wanted = False
+        if answered is not None:  # "it's WELCOME10" after "what's the code?": the same request
+            self.code = answered
+            self.heard += 1
+            return
+        coded = read_code(raw, known)
+        if coded.code is not None or coded.vague:
+            kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
+            if coded.rest and kind in _CARRIES_A_CODE:
+                self.code = coded.code or self.code
+                self.code_wanted = coded.code is None
+                raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
         if self.address is not None and (delivery.address is None or missing(
@@ -375,6 +400,11 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
+
+    def known_codes(self) -> frozenset[str]:
+        """Every store's codes the conversation has read ("use fiveoff" names one)."""
+        return frozenset(str(entry.get("code", "")).upper() for info in self.store_info.values()
+                         for entry in info.get("promotions", []) if entry.get("code"))
 
     def _edits_extras(self, text: str) -> bool:
         """Whether `text` adds or takes away an extra of a cart line's item and names nothing
