@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 
 # The word that announces a code, in English, French and Japanese (longest first).
-_CODE_WORD = (r"(?<![A-Za-z])(?:(?:promo(?:tion(?:al)?)?|discount|coupon|voucher|offer)\s+code|"
+_CODE_WORD = (r"(?<![A-Za-z])(?<!&\s)(?:(?:promo(?:tion(?:al)?)?|discount|coupon|voucher|offer)\s+code|"
               r"code\s+(?:promo(?:tionnel)?|de\s+r[ée]duction|r[ée]duction)|"
               r"bon\s+de\s+r[ée]duction|coupon|voucher|promo|code|"
               r"クーポンコード|割引コード|プロモコード|プロモーションコード|クーポン|コード)")

@@ -248,7 +248,8 @@ ENGLISH: dict[str, str] = {
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
-                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip")
+                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip",
+                 "which_code")
 
 
 def say(language: str, key: str, **params: Any) -> str:

@@ -50,6 +50,10 @@ _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "r
 # 14h", "14時で").
 _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
+# A request that speaks of the cart only fills it ("add it to my cart, I'm at 12 Oak St").
+_CART_WORD = re.compile(r"\b(?:cart|basket|panier)\b|カート")
+# 「茶筅を」: a thing named as the object of the sentence.
+_JAPANESE_OBJECT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}を")
 # Requests a code said beside them goes with: the purchase it discounts.
 _CARRIES_A_CODE = (*SHOPPING, "checkout", "pickup")
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
@@ -330,7 +334,8 @@ class State:
         coded = read_code(raw, known)
         if coded.code is not None or coded.vague:
             kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
-            if coded.rest and kind in _CARRIES_A_CODE:
+            if coded.rest and (kind in _CARRIES_A_CODE or
+                               read_delivery(coded.rest).address is not None):
                 self.code = coded.code or self.code
                 self.code_wanted = coded.code is None
                 raw = coded.rest
@@ -339,7 +344,7 @@ class State:
         if self.address is not None and (delivery.address is None or missing(
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
-        request = delivery.rest if delivery.address and delivery.rest else raw
+        request = delivery.rest if delivery.address else raw
         parts = compound.split(request)
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
@@ -349,6 +354,11 @@ class State:
             self.address = {"address": given, **({"countryCode": code} if code else {})}
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
+            if corrected is None:
+                kind = self._with_its_delivery(kind, text)
+        elif (delivery.pickup or self.code or self.code_wanted) and kind == "add" and \
+                not _CART_WORD.search(words.fold(text)):
+            kind = "buy"  # "two diavolas for pickup, code PIZZAFRIDAY": the whole purchase
         elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
@@ -400,6 +410,17 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
+
+    def _with_its_delivery(self, kind: str, text: str) -> str:
+        """A request said with where it goes is a purchase: "get me the glaze mug, deliver to
+        …" orders it (approval still asked), "茶筅を注文したいです。住所は…" too; the address
+        alone, or "に送ってください", checks out what the cart holds."""
+        named = bool(words.content_words(text) or _JAPANESE_OBJECT.search(text))
+        if kind == "add" and not _CART_WORD.search(words.fold(text)):
+            return "buy" if named or not self.open_carts() else "checkout"
+        if kind in ("checkout", "other") and named and not self.open_carts():
+            return "buy"
+        return kind
 
     def known_codes(self) -> frozenset[str]:
         """Every store's codes the conversation has read ("use fiveoff" names one)."""
