@@ -22,7 +22,8 @@ KNOWN = frozenset({"FIVEOFF", "WELCOME10", "PIZZAFRIDAY"})
      "two diavolas for pickup"),
     ("commandez deux assiettes, j'ai le code BIENVENUE", "BIENVENUE", "commandez deux assiettes"),
     ("achète le livre avec le code promo readmore15", "READMORE15", "achète le livre"),
-    ("玉露を2つ買います。クーポンコードはSAKURA、送り先は大阪", "SAKURA", "玉露を2つ買います。, 送り先は大阪"),
+    ("玉露を2つ買います。クーポンコードはSAKURA、送り先は大阪", "SAKURA",
+     "玉露を2つ買います。, 送り先は大阪"),
 ])
 def test_a_code_is_read_apart_from_the_request(said: str, code: str, rest: str) -> None:
     reading = read_code(said, KNOWN)

@@ -14,7 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 
 # The word that announces a code, in English, French and Japanese (longest first).
-_CODE_WORD = (r"(?<![A-Za-z])(?<!&\s)(?:(?:promo(?:tion(?:al)?)?|discount|coupon|voucher|offer)\s+code|"
+_CODE_WORD = (r"(?<![A-Za-z])(?<!&\s)"
+              r"(?:(?:promo(?:tion(?:al)?)?|discount|coupon|voucher|offer)\s+code|"
               r"code\s+(?:promo(?:tionnel)?|de\s+r[ée]duction|r[ée]duction)|"
               r"bon\s+de\s+r[ée]duction|coupon|voucher|promo|code|"
               r"クーポンコード|割引コード|プロモコード|プロモーションコード|クーポン|コード)")
@@ -24,7 +25,7 @@ _LEAD = (r"(?:\b(?:and|also|oh|plus|et|aussi)\s+)*"
          r"redeem|with|using|j'ai|jai|avec|utilisez|utilise|appliquez|applique|voici)\s+)?"
          r"(?:\b(?:my|the|a|an|this|le|la|un|une|mon|ma|ce)\s+)?")
 _LINK = r"(?:\s*(?:\bis\b|\best\b|[:=：]|は|が)\s*|\s+)?"
-_TOKEN = r"(?<![A-Za-z0-9_-])([A-Za-z0-9][A-Za-z0-9_-]{2,31})(?![A-Za-z0-9_-])"
+_TOKEN = r"(?<![A-Za-z0-9_-])([A-Za-z0-9][A-Za-z0-9_-]{2,31})(?![A-Za-z0-9_-])"  # noqa: S105
 _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|で|を使って|を使用して"
                       f"|を適用して))?)?", re.IGNORECASE)
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
@@ -38,8 +39,8 @@ from to you first orders order also ready handy with in of it its my your a an s
 somewhere anywhere est pour que qui de du des le la les mais aussi svp merci sur dans
 """.split())
 # What a mention leaves behind: "and buy…" after "use code X", 「…があります」.
-_LEFT_OVER = re.compile(r"^(?:(?:and|then|et|puis)\b\s*|(?:が|を)?(?:あります|持っています|持ってます)"
-                        r"[。.!！]?$)", re.IGNORECASE)
+_LEFT_OVER = re.compile(r"^(?:(?:and|then|et|puis)\b\s*|"
+                        r"(?:が|を)?(?:あります|持っています|持ってます)[。.!！]?$)", re.IGNORECASE)
 _SEPARATORS = re.compile(r"^[\s,;.!?、。—–-]+|[\s,;、—–-]+$")
 
 
