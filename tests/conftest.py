@@ -20,6 +20,7 @@ from commerce_agent.settings import Settings
 from tests.support.app import MEDIA, token_for
 from tests.support.commerce_world import world
 from tests.support.live import LiveServer, start_live_server
+from tests.support.openai_fake import openai_api, openai_fake
 from tests.support.pg import (
     Templates,
     empty_postgres_url,
@@ -31,8 +32,8 @@ from tests.support.seeded import build_template, copy_seeded
 from tests.support.work_units import Plugin as WorkUnits
 
 # Fixtures, found here by pytest.
-__all__ = ["empty_postgres_url", "postgres_template", "postgres_templates", "postgres_url",
-           "world"]
+__all__ = ["empty_postgres_url", "openai_api", "openai_fake", "postgres_template",
+           "postgres_templates", "postgres_url", "world"]
 
 
 # Tests import eth_account directly too; import it the server's way first, so its py_ecc

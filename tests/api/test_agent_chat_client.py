@@ -10,12 +10,10 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from starlette.applications import Starlette
 
 from commerce_agent.agent.agents import OPENAI_AGENT
 from commerce_agent.agent.chat import Chat
@@ -23,27 +21,16 @@ from commerce_agent.agent.client import AgentAPIError, AgentClient, Session
 from commerce_agent.settings import Settings
 from tests.support.agent_support import consent
 from tests.support.lifecycle_support import mug_order
-from tests.support.openai_fake import FakeOpenAI, Reply, openai_app
+from tests.support.openai_fake import FakeOpenAI, OpenAIApp, Reply
 from tests.support.streaming_asgi import Cut, StreamingASGITransport
 
-Api = tuple[Starlette, httpx.AsyncClient, dict[str, str]]
 BANNER = "Chatting with openai-shopper (openai:gpt-4o-mini). Type /quit to leave.\n"
 
 
-@pytest.fixture
-def fake() -> FakeOpenAI:
-    return FakeOpenAI()
-
 
 @pytest.fixture
-async def api(settings: Settings, seeded_sqlite: Path, fake: FakeOpenAI) -> AsyncIterator[Api]:
-    async with openai_app(settings, seeded_sqlite, fake) as made:
-        yield made
-
-
-@pytest.fixture
-async def streaming(api: Api) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(transport=StreamingASGITransport(api[0]),
+async def streaming(openai_api: OpenAIApp) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(transport=StreamingASGITransport(openai_api[0]),
                                  base_url="http://test") as http:
         yield http
 
@@ -81,10 +68,11 @@ async def chat(http: httpx.AsyncClient, terminal: Terminal, agent: str | None = 
 # -- the chat --------------------------------------------------------------------------------
 
 async def test_the_chat_shows_text_calls_and_results(streaming: httpx.AsyncClient,
-                                                     fake: FakeOpenAI) -> None:
-    fake.replies = [Reply(text="Let me look. ", calls=[("search_products", '{"query": "mug"}'),
-                                                       ("delete_the_store", "{}")]),
-                    Reply(text="The Glaze Mug is 18.00 USD.")]
+                                                     openai_fake: FakeOpenAI) -> None:
+    openai_fake.replies = [
+        Reply(text="Let me look. ", calls=[("search_products", '{"query": "mug"}'),
+                                           ("delete_the_store", "{}")]),
+        Reply(text="The Glaze Mug is 18.00 USD.")]
     terminal = Terminal("find a mug", "   ", "/quit")
     assert await chat(streaming, terminal) == 0
     assert terminal.text == (
@@ -96,22 +84,22 @@ async def test_the_chat_shows_text_calls_and_results(streaming: httpx.AsyncClien
         + "  ← delete_the_store: error: There is no tool 'delete_the_store'.\n"
         + "agent> The Glaze Mug is 18.00 USD.\n\n"
         + "you> you> ")
-    assert len(fake.requests) == 2  # the blank line asked nothing
+    assert len(openai_fake.requests) == 2  # the blank line asked nothing
 
 
 async def test_the_next_message_continues_the_same_session(streaming: httpx.AsyncClient,
-                                                           fake: FakeOpenAI) -> None:
-    fake.replies = [Reply(text="Hello."), Reply(text="Again.")]
+                                                           openai_fake: FakeOpenAI) -> None:
+    openai_fake.replies = [Reply(text="Hello."), Reply(text="Again.")]
     terminal = Terminal("hi", "and again")  # then end of input leaves
     assert await chat(streaming, terminal) == 0
     assert "agent> Hello.\n\nyou> agent> Again.\n\n" in terminal.text
-    assert [m["content"] for m in fake.requests[1]["messages"] if m["role"] == "user"] == [
+    assert [m["content"] for m in openai_fake.requests[1]["messages"] if m["role"] == "user"] == [
         "hi", "and again"]
 
 
 async def test_a_failed_session_ends_the_chat(streaming: httpx.AsyncClient,
-                                              fake: FakeOpenAI) -> None:
-    fake.replies = [Reply(status=401, error={"message": "Incorrect API key provided."})]
+                                              openai_fake: FakeOpenAI) -> None:
+    openai_fake.replies = [Reply(status=401, error={"message": "Incorrect API key provided."})]
     terminal = Terminal("hi", "never read")
     assert await chat(streaming, terminal) == 1
     assert "The session failed: The model endpoint rejected the API key" in terminal.text
@@ -119,16 +107,16 @@ async def test_a_failed_session_ends_the_chat(streaming: httpx.AsyncClient,
 
 
 async def test_a_refused_message_is_shown_and_the_chat_goes_on(
-        streaming: httpx.AsyncClient, fake: FakeOpenAI, settings: Settings) -> None:
-    fake.replies = [Reply(text="Short is fine.")]
+        streaming: httpx.AsyncClient, openai_fake: FakeOpenAI, settings: Settings) -> None:
+    openai_fake.replies = [Reply(text="Short is fine.")]
     terminal = Terminal("x" * (settings.max_body_bytes + 1), "short", "/exit")
     assert await chat(streaming, terminal) == 0
     assert f"error: Request body exceeds {settings.max_body_bytes} bytes.\n" in terminal.text
-    assert "agent> Short is fine." in terminal.text and len(fake.requests) == 1
+    assert "agent> Short is fine." in terminal.text and len(openai_fake.requests) == 1
 
 
 async def test_an_unknown_agent_stops_before_any_session(streaming: httpx.AsyncClient,
-                                                         api: Api) -> None:
+                                                         openai_api: OpenAIApp) -> None:
     terminal = Terminal("hi")
     assert await chat(streaming, terminal, agent="nobody") == 1
     assert terminal.text == ("error: the server has no agent 'nobody' (it has: shopper, "
@@ -149,11 +137,11 @@ async def test_without_a_name_the_servers_default_agent_is_used(
     (["reject"], 1, "confirmed"),
 ])
 async def test_the_chat_waits_for_consent_and_asks_until_it_gets_an_option(
-        api: Api, streaming: httpx.AsyncClient, fake: FakeOpenAI, answers: list[str],
-        asked: int, status: str) -> None:
-    _, http, alice = api
+        openai_api: OpenAIApp, streaming: httpx.AsyncClient, openai_fake: FakeOpenAI,
+        answers: list[str], asked: int, status: str) -> None:
+    _, http, alice = openai_api
     order_id = (await mug_order(http, alice))["id"]
-    fake.replies = [Reply(text="Cancelling. ", calls=[
+    openai_fake.replies = [Reply(text="Cancelling. ", calls=[
         ("connection__commerce__cancel_order", json.dumps({"orderId": order_id}))]),
         Reply(text="As you wish.")]
     terminal = Terminal("cancel my order", *answers)
@@ -196,10 +184,11 @@ def test_a_structured_result_and_long_arguments_are_shown_compactly() -> None:
 
 # -- the client ------------------------------------------------------------------------------
 
-async def finished_session(http: httpx.AsyncClient, fake: FakeOpenAI) -> tuple[
+async def finished_session(http: httpx.AsyncClient, openai_fake: FakeOpenAI) -> tuple[
         Session, list[dict[str, Any]]]:
-    fake.replies = [Reply(text="Let me look. ", calls=[("search_products", '{"query": "mug"}')]),
-                    Reply(text="The Limited Edition Glaze Mug is 18.00 USD.", piece=3)]
+    openai_fake.replies = [
+        Reply(text="Let me look. ", calls=[("search_products", '{"query": "mug"}')]),
+        Reply(text="The Limited Edition Glaze Mug is 18.00 USD.", piece=3)]
     async with AgentClient("http://test", http=http) as client:
         session = await client.create("a mug", agent=OPENAI_AGENT)
         clean = [item async for item in client.events(session)]
@@ -209,11 +198,11 @@ async def finished_session(http: httpx.AsyncClient, fake: FakeOpenAI) -> tuple[
 
 
 async def test_a_dropped_stream_is_resumed_without_loss_or_repeats(
-        api: Api, fake: FakeOpenAI) -> None:
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
     """Dropped at every line boundary, just after it, and inside lines; once or twice in a
     row; from any start: the events handed out are exactly the clean stream's."""
-    app, http, _ = api
-    session, clean = await finished_session(http, fake)
+    app, http, _ = openai_api
+    session, clean = await finished_session(http, openai_fake)
     body = (await http.get(f"/agent/v1/session/{session.session_id}/stream")).content
     ends = [match.end() for match in re.finditer(b"\n", body)]
     offsets = sorted({0, 1, *ends, *(end + 1 for end in ends), *(end - 5 for end in ends)}
@@ -238,9 +227,10 @@ async def test_a_dropped_stream_is_resumed_without_loss_or_repeats(
         assert len(asked) == len(cuts) + 1  # each cut did drop the connection
 
 
-async def test_a_stream_that_keeps_dropping_gives_up(api: Api, fake: FakeOpenAI) -> None:
-    app, http, _ = api
-    session, clean = await finished_session(http, fake)
+async def test_a_stream_that_keeps_dropping_gives_up(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
+    app, http, _ = openai_api
+    session, clean = await finished_session(http, openai_fake)
     cut = Cut(httpx.ASGITransport(app=app), "/stream", [10, 0])
     async with httpx.AsyncClient(transport=cut, base_url="http://test") as flaky:
         client = AgentClient("http://test", http=flaky, retries=1)
@@ -253,8 +243,8 @@ async def test_a_stream_that_keeps_dropping_gives_up(api: Api, fake: FakeOpenAI)
 
 
 async def test_until_pause_follows_across_turns(streaming: httpx.AsyncClient,
-                                                fake: FakeOpenAI) -> None:
-    fake.replies = [Reply(text="One."), Reply(text="Two.")]
+                                                openai_fake: FakeOpenAI) -> None:
+    openai_fake.replies = [Reply(text="One."), Reply(text="Two.")]
     async with AgentClient("http://test", http=streaming) as client:
         session = await client.create("first", agent=OPENAI_AGENT,
                                       client_context={"country": "US"})
@@ -266,15 +256,16 @@ async def test_until_pause_follows_across_turns(streaming: httpx.AsyncClient,
     assert second[-1]["type"] == "session.waiting"
     text = [item["data"]["text"] for item in second if item["type"] == "agent.content.delta"]
     assert "".join(text) == "Two."
-    assert "Client context: " in fake.requests[0]["messages"][0]["content"]
+    assert "Client context: " in openai_fake.requests[0]["messages"][0]["content"]
 
 
-async def test_the_client_says_what_the_server_refused(api: Api, fake: FakeOpenAI) -> None:
-    _, http, _ = api
+async def test_the_client_says_what_the_server_refused(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
     async with AgentClient("http://test", http=http) as client:
         health = await client.health()
         assert health["status"] == "ready"
-        session, _ = await finished_session(http, fake)
+        session, _ = await finished_session(http, openai_fake)
         with pytest.raises(AgentAPIError) as unknown:
             async for _ in client.events(Session("sess_" + "0" * 26, "cat_x")):
                 pass
@@ -294,14 +285,15 @@ async def test_the_client_says_what_the_server_refused(api: Api, fake: FakeOpenA
     assert missing.value.status == 404 and missing.value.code == "http_error"
 
 
-async def test_approve_and_reject_answer_the_open_request(api: Api, fake: FakeOpenAI) -> None:
-    _, http, alice = api
+async def test_approve_and_reject_answer_the_open_request(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
+    _, http, alice = openai_api
     orders = [(await mug_order(http, alice))["id"] for _ in range(2)]
     async with AgentClient("http://test", http=http) as client:
         for order_id, answer in zip(orders, ["approve", "reject"], strict=True):
-            fake.replies = [Reply(calls=[("connection__commerce__cancel_order",
-                                          json.dumps({"orderId": order_id}))]),
-                            Reply(text="Done.")]
+            openai_fake.replies = [Reply(calls=[("connection__commerce__cancel_order",
+                                                 json.dumps({"orderId": order_id}))]),
+                                   Reply(text="Done.")]
             session = await client.create("cancel", agent=OPENAI_AGENT)
             parked = [item async for item in client.events(session)]
             assert (await consent(http, parked[-1]["data"]["authUrl"])).status_code == 200

@@ -7,35 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from starlette.applications import Starlette
 
 from commerce_agent.agent.agents import OPENAI_AGENT
 from commerce_agent.agent.turn import MAX_MODEL_STEPS
 from commerce_agent.settings import Settings
 from tests.support.agent_support import consent, ndjson
 from tests.support.lifecycle_support import mug_order
-from tests.support.openai_fake import FakeOpenAI, Reply, openai_app
+from tests.support.openai_fake import FULL_TEXT, FakeOpenAI, OpenAIApp, Reply, openai_app
 
 MOUNT = "/agent/v1"
-FULL_TEXT = "The Limited Edition Glaze Mug is 18.00 USD."
-Api = tuple[Starlette, httpx.AsyncClient, dict[str, str]]
 
-
-@pytest.fixture
-def fake() -> FakeOpenAI:
-    return FakeOpenAI()
-
-
-@pytest.fixture
-async def api(settings: Settings, seeded_sqlite: Path, fake: FakeOpenAI) -> AsyncIterator[Api]:
-    async with openai_app(settings, seeded_sqlite, fake) as made:
-        yield made
 
 
 async def start(http: httpx.AsyncClient, message: str, **body: Any) -> tuple[str, str]:
@@ -58,54 +44,55 @@ def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e["data"] for e in events if e["type"] == kind]
 
 
-def heard(fake: FakeOpenAI, request: int = -1) -> list[dict[str, Any]]:
+def heard(openai_fake: FakeOpenAI, request: int = -1) -> list[dict[str, Any]]:
     """The tool results the model was sent in a request, decoded."""
-    return [json.loads(m["content"]) for m in fake.requests[request]["messages"]
+    return [json.loads(m["content"]) for m in openai_fake.requests[request]["messages"]
             if m["role"] == "tool"]
 
 
-async def test_garbled_arguments_are_answered_as_tool_errors(api: Api,
-                                                            fake: FakeOpenAI) -> None:
-    _, http, _ = api
-    fake.replies = [Reply("malformed_arguments.sse"), Reply("openai_text.sse")]
+async def test_garbled_arguments_are_answered_as_tool_errors(openai_api: OpenAIApp,
+                                                            openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
+    openai_fake.replies = [Reply("malformed_arguments.sse"), Reply("openai_text.sse")]
     events = await run(http, "a mug")
     results = of_type(events, "agent.tool_result")
     assert [(r["isError"], r["result"]["code"]) for r in results] == [
         (True, "invalid_arguments"), (True, "invalid_arguments")]
     assert "not valid JSON" in results[0]["result"]["message"]
     assert "colour" in results[1]["result"]["message"]  # valid JSON, off the tool's schema
-    assert [e["error"]["code"] for e in heard(fake)] == ["invalid_arguments"] * 2
+    assert [e["error"]["code"] for e in heard(openai_fake)] == ["invalid_arguments"] * 2
     assert events[-1]["type"] == "session.waiting"
 
 
-async def test_an_unknown_tool_is_an_error_the_model_hears(api: Api, fake: FakeOpenAI) -> None:
-    _, http, _ = api
-    fake.replies = [Reply(calls=[("delete_the_store", "{}")]), Reply(text="Sorry.")]
+async def test_an_unknown_tool_is_an_error_the_model_hears(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
+    openai_fake.replies = [Reply(calls=[("delete_the_store", "{}")]), Reply(text="Sorry.")]
     events = await run(http, "delete everything")
     (call,) = of_type(events, "agent.tool_call")
     assert call["tool"] == {"name": "delete_the_store", "description": "", "parameters": {}}
     (result,) = of_type(events, "agent.tool_result")
     assert result["isError"] and result["result"] == {
         "code": "unknown_tool", "message": "There is no tool 'delete_the_store'."}
-    assert heard(fake)[0]["error"]["code"] == "unknown_tool"
+    assert heard(openai_fake)[0]["error"]["code"] == "unknown_tool"
     assert events[-1]["type"] == "session.waiting"
 
 
-async def test_a_model_that_never_stops_calling_tools_is_stopped(api: Api,
-                                                                 fake: FakeOpenAI) -> None:
-    _, http, _ = api
-    fake.replies = [Reply(calls=[("list_stores", "{}")])] * (MAX_MODEL_STEPS + 5)
+async def test_a_model_that_never_stops_calling_tools_is_stopped(openai_api: OpenAIApp,
+                                                                 openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
+    openai_fake.replies = [Reply(calls=[("list_stores", "{}")])] * (MAX_MODEL_STEPS + 5)
     events = await run(http, "loop")
     assert events[-1]["type"] == "session.failed"
     assert f"took {MAX_MODEL_STEPS} steps" in events[-1]["data"]["error"]
-    assert len(fake.requests) == MAX_MODEL_STEPS
+    assert len(openai_fake.requests) == MAX_MODEL_STEPS
     assert len(of_type(events, "agent.tool_result")) == MAX_MODEL_STEPS
 
 
-async def test_the_conversation_carries_over_to_the_next_message(api: Api,
-                                                                 fake: FakeOpenAI) -> None:
-    _, http, _ = api
-    fake.replies = [Reply(text="Hello!"), Reply(text="Still here.")]
+async def test_the_conversation_carries_over_to_the_next_message(openai_api: OpenAIApp,
+                                                                 openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
+    openai_fake.replies = [Reply(text="Hello!"), Reply(text="Still here.")]
     session_id, token = await start(http, "hi")
     assert (await events_of(http, session_id))[-1]["type"] == "session.waiting"
     sent = await http.post(f"{MOUNT}/session/{session_id}",
@@ -115,31 +102,33 @@ async def test_the_conversation_carries_over_to_the_next_message(api: Api,
     events = await events_of(http, session_id)
     assert "".join(d["text"] for d in of_type(events, "agent.content.delta")) == \
         "Hello!Still here."
-    assert [(m["role"], m["content"]) for m in fake.requests[1]["messages"][1:]] == [
+    assert [(m["role"], m["content"]) for m in openai_fake.requests[1]["messages"][1:]] == [
         ("user", "hi"), ("assistant", "Hello!"), ("user", "again")]
 
 
-async def test_a_result_off_its_schema_fails_the_session(api: Api, fake: FakeOpenAI) -> None:
-    _, http, _ = api
+async def test_a_result_off_its_schema_fails_the_session(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
     schema = {"type": "object", "properties": {"price": {"type": "number"}},
               "required": ["price"], "additionalProperties": False}
-    fake.replies = [Reply(text='{"price": "cheap"}')]
+    openai_fake.replies = [Reply(text='{"price": "cheap"}')]
     events = await run(http, "price as JSON", outputSchema=schema)
     assert events[-1]["type"] == "session.failed"
     assert "does not match the output schema" in events[-1]["data"]["error"]
     assert of_type(events, "result.completed") == []
-    fake.replies = [Reply(text="about eighteen dollars")]
+    openai_fake.replies = [Reply(text="about eighteen dollars")]
     events = await run(http, "price as JSON", outputSchema=schema)
     assert "not the JSON the output schema asks for" in events[-1]["data"]["error"]
 
 
-async def test_an_endpoint_that_keeps_failing_fails_the_session(api: Api,
-                                                               fake: FakeOpenAI) -> None:
-    _, http, _ = api
-    fake.replies = [Reply(status=429, headers={"retry-after-ms": "1"}), Reply("openai_text.sse")]
+async def test_an_endpoint_that_keeps_failing_fails_the_session(openai_api: OpenAIApp,
+                                                               openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
+    openai_fake.replies = [Reply(status=429, headers={"retry-after-ms": "1"}),
+                           Reply("openai_text.sse")]
     events = await run(http, "a mug")
     assert "".join(d["text"] for d in of_type(events, "agent.content.delta")) == FULL_TEXT
-    fake.replies = [Reply(status=401, error={"message": "Incorrect API key provided."})]
+    openai_fake.replies = [Reply(status=401, error={"message": "Incorrect API key provided."})]
     events = await run(http, "a mug")
     assert events[-1]["type"] == "session.failed"
     assert "rejected the API key (401 Unauthorized)" in events[-1]["data"]["error"]
@@ -147,16 +136,16 @@ async def test_an_endpoint_that_keeps_failing_fails_the_session(api: Api,
 
 
 async def test_the_context_budget_setting_trims_what_is_sent(
-        settings: Settings, seeded_sqlite: Path, fake: FakeOpenAI) -> None:
-    async with openai_app(settings, seeded_sqlite, fake, openai_context_tokens=3000) as (
+        settings: Settings, seeded_sqlite: Path, openai_fake: FakeOpenAI) -> None:
+    async with openai_app(settings, seeded_sqlite, openai_fake, openai_context_tokens=3000) as (
             _, http, _):
-        fake.replies = [Reply(calls=[("search_products", '{"query": "mug"}')]),
-                        Reply(calls=[("search_products", '{"query": "bowl"}')]),
-                        Reply(calls=[("search_products", '{"query": "vase"}')]),
-                        Reply(text="Done.")]
+        openai_fake.replies = [Reply(calls=[("search_products", '{"query": "mug"}')]),
+                               Reply(calls=[("search_products", '{"query": "bowl"}')]),
+                               Reply(calls=[("search_products", '{"query": "vase"}')]),
+                               Reply(text="Done.")]
         events = await run(http, "everything")
         assert events[-1]["type"] == "session.waiting"
-        last = fake.requests[-1]["messages"]
+        last = openai_fake.requests[-1]["messages"]
         tools = [m for m in last if m["role"] == "tool"]
         assert len(tools) == 3
         assert "trimmed" in json.loads(tools[0]["content"])  # the oldest result made room
@@ -166,11 +155,11 @@ async def test_the_context_budget_setting_trims_what_is_sent(
 
 
 @pytest.mark.parametrize("answer", ["approve", "reject"])
-async def test_a_cancel_waits_for_the_persons_answer(api: Api, fake: FakeOpenAI,
+async def test_a_cancel_waits_for_the_persons_answer(openai_api: OpenAIApp, openai_fake: FakeOpenAI,
                                                      answer: str) -> None:
-    _, http, alice = api
+    _, http, alice = openai_api
     order_id = (await mug_order(http, alice))["id"]
-    fake.replies = [Reply(text="Cancelling. ", calls=[
+    openai_fake.replies = [Reply(text="Cancelling. ", calls=[
         ("connection__commerce__cancel_order", json.dumps({"orderId": order_id}))]),
         Reply(text="Done as you said.")]
     session_id, token = await start(http, "cancel my order")
@@ -179,7 +168,7 @@ async def test_a_cancel_waits_for_the_persons_answer(api: Api, fake: FakeOpenAI,
     assert (await consent(http, parked[-1]["data"]["authUrl"])).status_code == 200
     asked = (await events_of(http, session_id))[-1]
     assert asked["type"] == "input.requested"
-    assert len(fake.requests) == 1  # the model waits with the turn
+    assert len(openai_fake.requests) == 1  # the model waits with the turn
     reply = await http.post(f"{MOUNT}/session/{session_id}",
                             json={"continuationToken": token,
                                   "inputResponses": {asked["data"]["requestId"]: answer}},
@@ -188,7 +177,7 @@ async def test_a_cancel_waits_for_the_persons_answer(api: Api, fake: FakeOpenAI,
     events = await events_of(http, session_id)
     assert events[-1]["type"] == "session.waiting"
     order = (await http.get(f"/orders/{order_id}", headers=alice)).json()
-    (result,) = heard(fake)
+    (result,) = heard(openai_fake)
     if answer == "approve":
         assert order["status"] == "cancelled"
         assert result["orderId"] == order_id and result["status"] == "cancelled"
@@ -199,8 +188,9 @@ async def test_a_cancel_waits_for_the_persons_answer(api: Api, fake: FakeOpenAI,
         assert result["error"]["changed"] is False
 
 
-async def test_another_sessions_token_is_refused(api: Api, fake: FakeOpenAI) -> None:
-    _, http, _ = api
+async def test_another_sessions_token_is_refused(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
+    _, http, _ = openai_api
     session_id, token = await start(http, "hi")
     await events_of(http, session_id)
     other_id, other_token = await start(http, "hello")
@@ -212,17 +202,20 @@ async def test_another_sessions_token_is_refused(api: Api, fake: FakeOpenAI) -> 
     assert crossed.json()["error"]["code"] == "unauthorized"
     assert crossed.headers["www-authenticate"] == 'Bearer realm="agent"'
     events = await events_of(http, session_id)
-    assert [m["content"] for m in fake.requests[0]["messages"] if m["role"] == "user"] == ["hi"]
+    sent = openai_fake.requests[0]["messages"]
+    assert [m["content"] for m in sent if m["role"] == "user"] == ["hi"]
     assert "mine now" not in json.dumps(events)
 
 
-async def test_a_stopped_runner_hands_its_turn_on_at_once(api: Api, fake: FakeOpenAI) -> None:
+async def test_a_stopped_runner_hands_its_turn_on_at_once(
+        openai_api: OpenAIApp, openai_fake: FakeOpenAI) -> None:
     """Stopping (a shutdown) releases the lease of a turn still waiting for the model: the
     next scan claims it at once and the turn finishes, its events numbered without a gap."""
-    app, http, _ = api
-    fake.replies = [Reply(text="never sent", gate=asyncio.Event()), Reply(text="Back again.")]
+    app, http, _ = openai_api
+    openai_fake.replies = [Reply(text="never sent", gate=asyncio.Event()),
+                           Reply(text="Back again.")]
     session_id, _ = await start(http, "hello")
-    await asyncio.wait_for(fake.arrived.wait(), 5)
+    await asyncio.wait_for(openai_fake.arrived.wait(), 5)
     runner = app.state.agent.runner
     await runner.stop()
     record = await app.state.agent.journal.load(session_id)
@@ -234,4 +227,4 @@ async def test_a_stopped_runner_hands_its_turn_on_at_once(api: Api, fake: FakeOp
     assert events[-1]["type"] == "session.waiting"
     assert [e["streamIndex"] for e in events] == list(range(len(events)))
     assert "".join(d["text"] for d in of_type(events, "agent.content.delta")) == "Back again."
-    assert len(fake.requests) == 2
+    assert len(openai_fake.requests) == 2

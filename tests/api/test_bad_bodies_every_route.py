@@ -11,29 +11,23 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from commerce_agent.openapi import introspect
 from tests.support.commerce_world import World, commerce_endpoints, good_bodies
+from tests.support.fuzzing import examples
 from tests.support.helpers import SHAPE
 from tests.support.openapi import fetch_document
 
-# A few dozen examples a test in CI; more by hand: BAD_INPUT_EXAMPLES=500 pytest …
-EXAMPLES = settings(
-    max_examples=int(os.environ.get("BAD_INPUT_EXAMPLES", "40")),
-    deadline=None,
-    derandomize="BAD_INPUT_EXAMPLES" not in os.environ,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+EXAMPLES = examples(40)
 # The updates feed is an open-ended stream: fuzzed with unknown ids in test_openapi_fuzz.py.
 STREAMS = {"/orders/{order_id}/updates"}
 SCALARS = (
@@ -91,11 +85,6 @@ class Spec:
         return found
 
 
-@pytest.fixture
-async def spec(client: httpx.AsyncClient) -> Spec:
-    return Spec(await fetch_document(client))
-
-
 def json_routes(app: Starlette) -> list[tuple[str, str]]:
     """(method, path) of every Commerce API route that decodes a JSON body."""
     return sorted(
@@ -103,6 +92,39 @@ def json_routes(app: Starlette) -> list[tuple[str, str]]:
         for endpoint in commerce_endpoints(app)
         if introspect.request_types(endpoint.handler)
     )
+
+
+@dataclass
+class Target:
+    """What every test here sends to: the app, Alice's client of it, the things her requests
+    name, and the schemas the routes publish."""
+
+    app: Starlette
+    client: httpx.AsyncClient
+    alice: dict[str, str]
+    world: World
+    spec: Spec
+
+    def draw_route(self, data: st.DataObject) -> tuple[str, str, Any]:
+        """A JSON route, and the body made for it that it accepts."""
+        method, path = data.draw(st.sampled_from(json_routes(self.app)), label="route")
+        return method, path, good_bodies(self.world)[(method, path)]
+
+    async def send(
+        self, method: str, path: str, content_type: str, content: bytes
+    ) -> httpx.Response:
+        headers = {**self.alice, "Content-Type": content_type}
+        return await asyncio.wait_for(
+            self.client.request(method, self.world.path(path), content=content, headers=headers),
+            timeout=20,
+        )
+
+
+@pytest.fixture
+async def target(
+    app: Starlette, client: httpx.AsyncClient, alice: dict[str, str], world: World
+) -> Target:
+    return Target(app, client, alice, world, Spec(await fetch_document(client)))
 
 
 def assert_refusal(response: httpx.Response, what: str) -> dict[str, Any]:
@@ -121,32 +143,24 @@ def assert_refusal(response: httpx.Response, what: str) -> dict[str, Any]:
     return body
 
 
-async def send(
-    client: httpx.AsyncClient, method: str, path: str, headers: dict[str, str], content: bytes
-) -> httpx.Response:
-    return await asyncio.wait_for(
-        client.request(method, path, content=content, headers=headers), timeout=20
-    )
-
-
 def encoded(value: Any) -> bytes:
     """JSON text as a careless client writes it: NaN and Infinity as bare words."""
     return json.dumps(value, allow_nan=True).encode()
 
 
-async def test_every_json_route_has_a_body_it_accepts(
-    app: Starlette, client: httpx.AsyncClient, alice: dict[str, str], world: World, spec: Spec
-) -> None:
+async def test_every_json_route_has_a_body_it_accepts(target: Target) -> None:
     """The bodies the bad ones are made from pass each schema and the route's decoding: a
     refusal of them is about stored data, never a 400 about the body's shape."""
-    bodies = good_bodies(world)
-    routes = json_routes(app)
+    bodies = good_bodies(target.world)
+    routes = json_routes(target.app)
     assert len(routes) >= 15
     for method, path in routes:
         assert (method, path) in bodies, f"give {method} {path} a body in commerce_world.py"
         body = bodies[(method, path)]
-        assert spec.valid(method, path, body), (method, path, body)
-        response = await client.request(method, world.path(path), json=body, headers=alice)
+        assert target.spec.valid(method, path, body), (method, path, body)
+        response = await target.client.request(
+            method, target.world.path(path), json=body, headers=target.alice
+        )
         if response.status_code >= 400:
             error = assert_refusal(response, f"{method} {path}")
             assert error["code"] not in ("bad_request", "invalid_json"), (method, path, error)
@@ -154,18 +168,10 @@ async def test_every_json_route_has_a_body_it_accepts(
 
 @EXAMPLES
 @given(data=st.data())
-async def test_bodies_that_break_the_schema_are_400(
-    app: Starlette,
-    client: httpx.AsyncClient,
-    alice: dict[str, str],
-    world: World,
-    spec: Spec,
-    data: st.DataObject,
-) -> None:
-    method, path = data.draw(st.sampled_from(json_routes(app)), label="route")
-    good = good_bodies(world)[(method, path)]
+async def test_bodies_that_break_the_schema_are_400(target: Target, data: st.DataObject) -> None:
+    method, path, good = target.draw_route(data)
     assert good is not None
-    fields = spec.fields(method, path)
+    fields = target.spec.fields(method, path)
     kind = data.draw(st.sampled_from(["whole", "field", "extra", "nan", "nested"]), label="kind")
     body: Any
     if kind == "whole":
@@ -185,11 +191,11 @@ async def test_bodies_that_break_the_schema_are_400(
             nested = [nested] if data.draw(st.booleans()) else {"a": nested}
         body = {**good, data.draw(st.sampled_from(fields)): nested}
     content = encoded(body)
-    response = await send(
-        client, method, world.path(path), {**alice, "Content-Type": "application/json"}, content
-    )
+    response = await target.send(method, path, "application/json", content)
     what = f"{method} {path} {content[:300]!r}"
-    breaks_schema = kind in ("nan", "extra") or not spec.valid(method, path, json.loads(content))
+    breaks_schema = kind in ("nan", "extra") or not target.spec.valid(
+        method, path, json.loads(content)
+    )
     if breaks_schema:
         error = assert_refusal(response, what)
         assert response.status_code == 400, what
@@ -201,24 +207,19 @@ async def test_bodies_that_break_the_schema_are_400(
 @EXAMPLES
 @given(data=st.data())
 async def test_bytes_that_are_not_a_json_body_are_refused(
-    app: Starlette,
-    client: httpx.AsyncClient,
-    alice: dict[str, str],
-    world: World,
-    spec: Spec,
-    data: st.DataObject,
+    target: Target, data: st.DataObject
 ) -> None:
     """Bad bytes, an empty body, a body cut short, the wrong Content-Type, a string past the
     body limit: refused before the route's schema, with the status that says which."""
-    method, path = data.draw(st.sampled_from(json_routes(app)), label="route")
-    good = encoded(good_bodies(world)[(method, path)])
-    limit = app.state.settings.max_body_bytes
+    method, path, good_body = target.draw_route(data)
+    good = encoded(good_body)
+    limit = target.app.state.settings.max_body_bytes
     kind = data.draw(
         st.sampled_from(["bytes", "empty", "cut", "type", "huge", "latin1"]), label="kind"
     )
     content_type = "application/json"
     expected: tuple[int, ...] = (400,)
-    optional = not spec.body_required(method, path)
+    optional = not target.spec.body_required(method, path)
     if kind == "bytes":
         content = data.draw(st.binary(min_size=1, max_size=200), label="bytes")
         try:
@@ -253,8 +254,7 @@ async def test_bytes_that_are_not_a_json_body_are_refused(
         expected = (413,)
     else:  # a field in Latin-1: é is one byte, not UTF-8
         content = good[:-1] + b', "note": "caf\xe9"}'
-    headers = {**alice, "Content-Type": content_type}
-    response = await send(client, method, world.path(path), headers, content)
+    response = await target.send(method, path, content_type, content)
     what = f"{kind}: {method} {path} {content[:120]!r}"
     if response.status_code < 400:
         assert not expected or response.status_code in expected, what
@@ -278,27 +278,22 @@ def _query_value(schema: dict[str, Any]) -> st.SearchStrategy[str]:
 @EXAMPLES
 @given(data=st.data())
 async def test_query_parameters_of_any_text_are_answered_or_refused_with_400(
-    app: Starlette,
-    client: httpx.AsyncClient,
-    alice: dict[str, str],
-    world: World,
-    spec: Spec,
-    data: st.DataObject,
+    target: Target, data: st.DataObject
 ) -> None:
     routes = sorted(
         endpoint.path
-        for endpoint in commerce_endpoints(app)
+        for endpoint in commerce_endpoints(target.app)
         if endpoint.method == "GET"
         and endpoint.path not in STREAMS
-        and spec.query("GET", endpoint.path)
+        and target.spec.query("GET", endpoint.path)
     )
     assert len(routes) >= 8, routes
     path = data.draw(st.sampled_from(routes), label="route")
-    parameters = spec.query("GET", path)
+    parameters = target.spec.query("GET", path)
     names = data.draw(st.lists(st.sampled_from(sorted(parameters)), min_size=1, unique=True))
     query = {name: data.draw(_query_value(parameters[name]), label=name) for name in names}
     response = await asyncio.wait_for(
-        client.get(world.path(path), params=query, headers=alice), timeout=20
+        target.client.get(target.world.path(path), params=query, headers=target.alice), timeout=20
     )
     what = f"GET {path} {query}"
     valid = all(_query_valid(parameters[name], value) for name, value in query.items())

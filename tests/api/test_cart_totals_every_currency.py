@@ -10,18 +10,18 @@ the admin API) minor digits, with or without a promotion code:
 
 from __future__ import annotations
 
-import os
 from decimal import Decimal
 from typing import Any
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from starlette.applications import Starlette
 
 from commerce_agent.commerce import money
 from tests.support.admin_support import merchant_headers
+from tests.support.fuzzing import examples
 from tests.support.helpers import fiat_entry, new_cart, pay_and_order
 
 # Items with stock enough for any draw (or none counted), by store, and a code each store has.
@@ -54,13 +54,7 @@ STORES: dict[str, tuple[list[str], str, dict[str, Any]]] = {
 }
 # A store in Bahraini dinars (three minor digits), with prices that round at the third.
 BHD_PRICES = ["1.250", "0.375", "12.005", "0.001"]
-EXAMPLES = settings(
-    max_examples=int(os.environ.get("BAD_INPUT_EXAMPLES", "30")),
-    deadline=None,
-    derandomize="BAD_INPUT_EXAMPLES" not in os.environ,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+EXAMPLES = examples(30)
 
 
 @pytest.fixture

@@ -16,16 +16,24 @@ SETTINGS = "/console/stores/store_ceramics/settings"
 PROMOTIONS = "/console/stores/store_ceramics/promotions"
 
 
+async def refused(app: Starlette, client: httpx.AsyncClient, page: str, action: str,
+                  fields: dict[str, str]) -> httpx.Response:
+    """A signed-in merchant's form, posted from `page` and refused with 400: the database is
+    as it was."""
+    await sign_in_merchant(app, client)
+    before = await contents(app.state.db)
+    answer = await post_form(client, page, action, fields)
+    assert answer.status_code == 400, answer.text
+    assert await contents(app.state.db) == before
+    return answer
+
+
 async def test_shipping_without_a_tracking_number_is_refused_beside_its_field(
         app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]) -> None:
     placed = await mug_order(client, alice)
-    await sign_in_merchant(app, client)
-    before = await contents(app.state.db)
-    page = await post_form(client, "/console", f"/console/orders/{placed['id']}/ship",
-                           {"carrier": "UPS", "trackingNumber": "  "})
-    assert page.status_code == 400, page.text
+    page = await refused(app, client, "/console", f"/console/orders/{placed['id']}/ship",
+                         {"carrier": "UPS", "trackingNumber": "  "})
     assert field_error(page, f"ship-{placed['id']}", "trackingNumber") == "is required"
-    assert await contents(app.state.db) == before
 
 
 async def test_an_action_the_order_cannot_take_now_is_409_and_an_unknown_one_404(
@@ -52,18 +60,6 @@ SETTINGS_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("fields", "field"), SETTINGS_REFUSALS,
-                         ids=[field for _, field in SETTINGS_REFUSALS])
-async def test_refused_store_settings_name_their_field_and_change_nothing(
-        app: Starlette, client: httpx.AsyncClient, fields: dict[str, str], field: str) -> None:
-    await sign_in_merchant(app, client)
-    before = await contents(app.state.db)
-    page = await post_form(client, "/console/store", SETTINGS, fields)
-    assert page.status_code == 400, page.text
-    assert field_error(page, "settings", field), page.text
-    assert await contents(app.state.db) == before
-
-
 PROMOTION_REFUSALS = [
     ({"code": "", "value": "10"}, "code"),
     ({"code": "SAVE", "value": "ten"}, "value"),
@@ -76,20 +72,24 @@ PROMOTION_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("fields", "field"), PROMOTION_REFUSALS,
-                         ids=[field for _, field in PROMOTION_REFUSALS])
-async def test_refused_promotions_name_their_field_and_change_nothing(
-        app: Starlette, client: httpx.AsyncClient, fields: dict[str, str], field: str) -> None:
-    await sign_in_merchant(app, client)
-    before = await contents(app.state.db)
-    page = await post_form(client, "/console/store", PROMOTIONS,
-                           {"type": "percentage", **fields})
-    assert page.status_code == 400, page.text
+# (the form's action, the form's id on the page, what is typed, the field refused)
+STORE_FORM_REFUSALS = [
+    *((SETTINGS, "settings", fields, field) for fields, field in SETTINGS_REFUSALS),
+    *((PROMOTIONS, "promotion", {"type": "percentage", **fields}, field)
+      for fields, field in PROMOTION_REFUSALS),
+]
+
+
+@pytest.mark.parametrize(("action", "form", "fields", "field"), STORE_FORM_REFUSALS,
+                         ids=[f"{form}-{field}" for _, form, _, field in STORE_FORM_REFUSALS])
+async def test_refused_store_forms_name_their_field_and_change_nothing(
+        app: Starlette, client: httpx.AsyncClient, action: str, form: str,
+        fields: dict[str, str], field: str) -> None:
+    page = await refused(app, client, "/console/store", action, fields)
     if field == "perUserLimit":  # no field of its own on the page: said on top
         assert "must be a whole number from 1" in page.text
     else:
-        assert field_error(page, "promotion", field), page.text
-    assert await contents(app.state.db) == before
+        assert field_error(page, form, field), page.text
 
 
 async def test_a_promotion_with_local_times_is_saved_in_utc(
@@ -114,15 +114,11 @@ async def test_a_promotion_with_local_times_is_saved_in_utc(
 ], ids=["no event", "bad url", "long description"])
 async def test_a_refused_webhook_names_its_field_and_subscribes_nothing(
         app: Starlette, client: httpx.AsyncClient, fields: dict[str, str], field: str) -> None:
-    await sign_in_merchant(app, client)
-    before = await contents(app.state.db)
-    page = await post_form(client, "/console/webhooks", "/console/webhooks", fields)
-    assert page.status_code == 400, page.text
+    page = await refused(app, client, "/console/webhooks", "/console/webhooks", fields)
     if field == "events":  # a group of boxes: the problem is said on top of the form
         assert "choose at least one event" in page.text
     else:
         assert field_error(page, "new-webhook", field), page.text
-    assert await contents(app.state.db) == before
 
 
 async def test_deleting_a_webhook_that_is_not_there_is_404(

@@ -19,7 +19,16 @@ from commerce_agent.auth.tokens import Principal
 from commerce_agent.commerce.services.fulfillment import simulator
 from commerce_agent.mcp import checkout, tools
 from commerce_agent.operations import policy
-from tests.support.mcp_support import ADDRESS, call, filled_cart, in_memory, read_json, structured
+from tests.support.mcp_support import (
+    ADDRESS,
+    call,
+    filled_cart,
+    in_memory,
+    quote_then_change_the_cart,
+    quoted_cart,
+    read_json,
+    structured,
+)
 
 ALICE = Principal("user_alice", "alice@example.com", "Alice")
 BOB = Principal("user_bob", "bob@example.com", "Bob")
@@ -98,9 +107,7 @@ async def test_a_quote_is_its_callers_and_its_tools_only(app: Starlette) -> None
 async def test_a_quote_lapses_when_it_expires(app: Starlette,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     async with in_memory(app, ALICE, mode="legacy") as client:
-        cart_id = await filled_cart(client)
-        quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                    "deliveryAddress": ADDRESS}))["quote"]
+        _, quote = await quoted_cart(client)
         now = clock.seconds()
         monkeypatch.setattr(clock, "seconds", lambda: now + checkout.QUOTE_LIFETIME + 1)
         lapsed = await client.call_tool("place_order", {"quoteId": quote["quoteId"]})
@@ -112,14 +119,7 @@ async def test_a_quote_lapses_when_it_expires(app: Starlette,
 
 async def test_a_quote_lapses_when_the_cart_changes(app: Starlette) -> None:
     async with in_memory(app, ALICE, mode="legacy") as client:
-        cart_id = await filled_cart(client)
-        args = {"cartId": cart_id, "deliveryAddress": ADDRESS}
-        quote = (await call(client, "place_order", args))["quote"]
-        line = quote["cart"]["items"][0]["cartItemId"]
-        await call(client, "update_cart_item", {"cartId": cart_id, "cartItemId": line,
-                                                "quantity": 3})
-        stale = await client.call_tool("place_order", {"quoteId": quote["quoteId"]})
-        assert error_of(stale)["code"] == "quote_changed"
+        args, quote = await quote_then_change_the_cart(client, quantity=3)
         mismatch = await client.call_tool("place_order", {**args, "deliveryAddress": {
             "address": "2 Other St, Springfield", "countryCode": "US"},
             "quoteId": quote["quoteId"]})
@@ -136,9 +136,7 @@ async def test_a_quote_lapses_when_the_cart_changes(app: Starlette) -> None:
 async def test_a_payment_that_is_not_an_x402_payload_places_nothing(app: Starlette) -> None:
     async with in_memory(app, ALICE, mode="legacy") as client:
         before = await order_count(client)
-        cart_id = await filled_cart(client)
-        quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                    "deliveryAddress": ADDRESS}))["quote"]
+        _, quote = await quoted_cart(client)
         refused = await client.call_tool("place_order", {"quoteId": quote["quoteId"],
                                                          "x402Payment": "bm90IGEgcGF5bWVudA=="})
         assert refused.is_error
@@ -238,9 +236,7 @@ async def test_an_unexpected_failure_is_an_internal_error_in_the_api_shape(
 # -- order updates -----------------------------------------------------------------------------
 
 async def placed_order(client: Any) -> str:
-    cart_id = await filled_cart(client)
-    quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                "deliveryAddress": ADDRESS}))["quote"]
+    _, quote = await quoted_cart(client)
     return str((await call(client, "place_order", {"quoteId": quote["quoteId"]}))["orderId"])
 
 
@@ -302,9 +298,7 @@ async def test_an_x402_payload_signed_for_the_quote_pays_it(app: Starlette) -> N
 
     wallet = Account.create()
     async with in_memory(app, ALICE, mode="legacy") as client:
-        cart_id = await filled_cart(client)
-        quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                    "deliveryAddress": ADDRESS}))["quote"]
+        _, quote = await quoted_cart(client)
         proof = sign_exact_payment(wallet.key.hex(), quote["payment"]["x402"][0])
         order = await call(client, "place_order", {"quoteId": quote["quoteId"],
                                                    "x402Payment": proof})

@@ -15,7 +15,6 @@ from commerce_agent.agent.models.base import (
     CallTool,
     Message,
     ModelError,
-    ModelOutput,
     ModelRequest,
     StructuredResult,
     TextDelta,
@@ -23,18 +22,19 @@ from commerce_agent.agent.models.base import (
 from commerce_agent.agent.models.openai import OpenAIModel, RetryPolicy
 from tests.support.openai_fake import (
     BASE_URL,
+    FULL_TEXT,
     KEY,
+    LONG_TEXT,
     FakeOpenAI,
     Reply,
     Sleeps,
+    calls_of,
     chunk,
+    outputs,
     recording_payloads,
+    text_of,
 )
 
-FULL_TEXT = "The Limited Edition Glaze Mug is 18.00 USD."
-LONG_TEXT = ("Here are two mugs: the Classic Stoneware Mug at 24.00 USD and the Limited "
-             "Edition Glaze Mug at 18.00 USD.")
-REQUEST = ModelRequest("You shop.", [Message("user", "a mug please")], [])
 SCHEMA = {"type": "object", "properties": {"item": {"type": "string"}}, "required": ["item"],
           "additionalProperties": False}
 
@@ -56,18 +56,6 @@ def model_for(http: httpx.AsyncClient, sleeps: Sleeps | None = None, key: str = 
                        sleep=sleeps or Sleeps(),
                        policy=options.pop("policy", RetryPolicy(max_retries=3, base_delay=0.5)),
                        **options)
-
-
-async def outputs(model: OpenAIModel, request: ModelRequest = REQUEST) -> list[ModelOutput]:
-    return [output async for output in model.step(request)]
-
-
-def text_of(found: list[ModelOutput]) -> str:
-    return "".join(output.text for output in found if isinstance(output, TextDelta))
-
-
-def calls_of(found: list[ModelOutput]) -> list[CallTool]:
-    return [output for output in found if isinstance(output, CallTool)]
 
 
 # -- what is sent --------------------------------------------------------------------------

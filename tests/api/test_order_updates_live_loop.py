@@ -34,6 +34,7 @@ from tests.support.lifecycle_support import advance, get_order, mug_order
 from tests.support.sse import Event, Parser, parse
 
 HEARTBEAT_SECONDS = 0.02
+RETRY_LINE = f"retry: {RETRY_MILLISECONDS}\n\n".encode()  # every stream's first chunk
 
 
 class Stream:
@@ -85,7 +86,7 @@ def open_stream(
 
 
 async def start(stream: Stream) -> Event:
-    assert await stream.chunk() == f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+    assert await stream.chunk() == RETRY_LINE
     return await stream.event()
 
 
@@ -93,13 +94,27 @@ async def latest(app: Starlette, order_id: str) -> int:
     return await order_events.latest_seq(app.state.db, order_id)
 
 
+async def assert_closes(stream: Stream, status: str) -> None:
+    """The `close` event with the order's final status, and the end of the stream."""
+    closing = await stream.event()
+    assert (closing.event, json.loads(closing.data)) == ("close", {"status": status})
+    assert await stream.ended()
+
+
+async def watch_new_order(
+    app: Starlette, client: httpx.AsyncClient, alice: dict[str, str], feed: OrderFeed
+) -> tuple[str, Stream, Event]:
+    """A new order of Alice's and its updates stream through `feed`, read past the snapshot."""
+    order_id = (await mug_order(client, alice))["id"]
+    stream = open_stream(app, feed, order_id)
+    return order_id, stream, await start(stream)
+
+
 async def test_live_events_follow_the_snapshot_and_close_ends_the_stream(
     app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]
 ) -> None:
-    order_id = (await mug_order(client, alice))["id"]
     feed = OrderFeed(app.state.db)
-    stream = open_stream(app, feed, order_id)
-    snapshot = await start(stream)
+    order_id, stream, snapshot = await watch_new_order(app, client, alice, feed)
     assert snapshot.id == str(await latest(app, order_id))
     assert snapshot.patch[0]["path"] == "" and stream.doc == await get_order(
         client, alice, order_id
@@ -113,9 +128,7 @@ async def test_live_events_follow_the_snapshot_and_close_ends_the_stream(
         while stream.last_id < await latest(app, order_id):  # a move may write several
             assert (await stream.event()).event == "order.patch"
         assert stream.doc == await get_order(client, alice, order_id)
-    closing = await stream.event()
-    assert (closing.event, json.loads(closing.data)) == ("close", {"status": "completed"})
-    assert await stream.ended()
+    await assert_closes(stream, "completed")
     assert feed.watcher_count() == 0  # the watcher left with the stream
 
 
@@ -123,10 +136,8 @@ async def test_a_skipped_event_is_read_from_the_journal(
     app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]
 ) -> None:
     """A live event further on than the next one: what lies between is replayed first."""
-    order_id = (await mug_order(client, alice))["id"]
     feed = OrderFeed(app.state.db)
-    stream = open_stream(app, feed, order_id)
-    await start(stream)
+    order_id, stream, _ = await watch_new_order(app, client, alice, feed)
     first = await latest(app, order_id)
     for _ in range(2):
         await advance(app, order_id)
@@ -148,10 +159,8 @@ async def test_a_skipped_event_is_read_from_the_journal(
 async def test_a_watcher_that_falls_behind_ends_its_stream_and_resumes_from_the_journal(
     app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]
 ) -> None:
-    order_id = (await mug_order(client, alice))["id"]
     feed = OrderFeed(app.state.db, capacity=1)
-    stream = open_stream(app, feed, order_id)
-    await start(stream)
+    order_id, stream, _ = await watch_new_order(app, client, alice, feed)
     resume_from = stream.last_id
     before = stream.doc
     for _ in range(2):
@@ -161,7 +170,7 @@ async def test_a_watcher_that_falls_behind_ends_its_stream_and_resumes_from_the_
     assert stream.doc == before
     resumed = open_stream(app, OrderFeed(app.state.db), order_id, resume_from)
     resumed.doc = before
-    assert await resumed.chunk() == f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+    assert await resumed.chunk() == RETRY_LINE
     for _ in range(2):
         await resumed.event()
     assert resumed.last_id == await latest(app, order_id)
@@ -173,26 +182,22 @@ async def test_another_owners_order_streams_nothing(
 ) -> None:
     order_id = (await mug_order(client, alice))["id"]
     stream = open_stream(app, OrderFeed(app.state.db), order_id, owner="user_bob")
-    assert await stream.chunk() == f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+    assert await stream.chunk() == RETRY_LINE
     assert await stream.ended()
 
 
 async def test_a_cancel_while_watching_closes_with_cancelled(
     app: Starlette, client: httpx.AsyncClient, alice: dict[str, str]
 ) -> None:
-    order_id = (await mug_order(client, alice))["id"]
     feed = OrderFeed(app.state.db)
-    stream = open_stream(app, feed, order_id)
-    await start(stream)
+    order_id, stream, _ = await watch_new_order(app, client, alice, feed)
     cancelled = await client.post(f"/orders/{order_id}/cancel", headers=alice)
     assert cancelled.status_code == 200, cancelled.text
     await feed.dispatch()
     patch = await stream.event()
     assert {"op": "replace", "path": "/status", "value": "cancelled"} in patch.patch
     assert stream.doc == await get_order(client, alice, order_id)
-    closing = await stream.event()
-    assert (closing.event, json.loads(closing.data)) == ("close", {"status": "cancelled"})
-    assert await stream.ended()
+    await assert_closes(stream, "cancelled")
 
 
 async def test_a_last_event_id_in_latin_1_digits_is_unknown_not_an_error(

@@ -342,6 +342,34 @@ async def _claim(db: Database, paid: exact.VerifiedTransfer, at: str) -> bool:
         )
 
 
+async def _finish(
+    db: Database,
+    paid: exact.VerifiedTransfer,
+    status: str,
+    transaction_hash: str | None,
+    reason: str | None,
+) -> None:
+    async with db.transaction() as tx:
+        await storage.finish_settlement(
+            tx,
+            PAYER.lower(),
+            paid.nonce,
+            status=status,
+            transaction_hash=transaction_hash,
+            reason=reason,
+            at=clock.now_iso(),
+        )
+
+
+async def _last_touched(db: Database, paid: exact.VerifiedTransfer, at: str) -> None:
+    """Backdates the claim, as if its request had last written at `at`."""
+    async with db.transaction() as tx:
+        await tx.execute(
+            "UPDATE x402_settlements SET updated_at = :at WHERE nonce = :nonce",
+            {"at": at, "nonce": paid.nonce},
+        )
+
+
 async def test_one_settle_at_a_time_and_a_stale_claim_is_taken_over(
     app: Starlette, facilitator: Facilitator
 ) -> None:
@@ -354,11 +382,7 @@ async def test_one_settle_at_a_time_and_a_stale_claim_is_taken_over(
     # `settling` counts as interrupted (the in-flight settle may have broadcast): no verify.
     assert facilitator.calls == []
     # That request died long ago: its claim is stale and this one takes over.
-    async with app.state.db.transaction() as tx:
-        await tx.execute(
-            "UPDATE x402_settlements SET updated_at = :at WHERE nonce = :nonce",
-            {"at": clock.later_iso(-10 * settlement.TIMEOUT_SECONDS), "nonce": paid.nonce},
-        )
+    await _last_touched(app.state.db, paid, clock.later_iso(-10 * settlement.TIMEOUT_SECONDS))
     facilitator.settles.append(settled())
     assert (await settle(app.state.db, paid)).settled
     assert facilitator.stages() == ["settle"]
@@ -368,32 +392,11 @@ async def test_a_settled_or_fresh_claim_cannot_be_claimed_again(app: Starlette) 
     paid = transfer()
     assert await _claim(app.state.db, paid, clock.now_iso())
     assert not await _claim(app.state.db, paid, clock.now_iso())
-    async with app.state.db.transaction() as tx:
-        await storage.finish_settlement(
-            tx,
-            PAYER.lower(),
-            paid.nonce,
-            status="settled",
-            transaction_hash=HASH,
-            reason=None,
-            at=clock.now_iso(),
-        )
-        await tx.execute(
-            "UPDATE x402_settlements SET updated_at = :at WHERE nonce = :nonce",
-            {"at": "2000-01-01T00:00:00.000Z", "nonce": paid.nonce},
-        )
+    await _finish(app.state.db, paid, "settled", HASH, None)
+    await _last_touched(app.state.db, paid, "2000-01-01T00:00:00.000Z")
     assert not await _claim(app.state.db, paid, clock.now_iso())  # settled: never again
     # finish_settlement keeps a known hash when the next answer has none.
-    async with app.state.db.transaction() as tx:
-        await storage.finish_settlement(
-            tx,
-            PAYER.lower(),
-            paid.nonce,
-            status="interrupted",
-            transaction_hash=None,
-            reason="x",
-            at=clock.now_iso(),
-        )
+    await _finish(app.state.db, paid, "interrupted", None, "x")
     assert (await row(app.state.db, paid))["transaction_hash"] == HASH
 
 

@@ -9,7 +9,6 @@ import json
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,9 +23,7 @@ from commerce_agent.agent.models.base import (
     CallTool,
     Message,
     ModelError,
-    ModelOutput,
     ModelRequest,
-    TextDelta,
     ToolCallRecord,
 )
 from commerce_agent.agent.models.openai import OpenAIModel, RetryPolicy, request_body
@@ -36,9 +33,16 @@ from commerce_agent.app import create_app
 from commerce_agent.settings import Settings
 from tests.support.agent_support import ndjson
 from tests.support.live import free_port
-
-RECORDINGS = Path(__file__).parents[1] / "recordings" / "openai"
-KEY = "sk-test"
+from tests.support.openai_fake import (
+    FULL_TEXT,
+    KEY,
+    LONG_TEXT,
+    RECORDINGS,
+    Sleeps,
+    calls_of,
+    outputs,
+    text_of,
+)
 
 
 @dataclass
@@ -101,16 +105,6 @@ async def provider() -> AsyncIterator[tuple[Provider, str]]:
     await task
 
 
-class Sleeps:
-    """Records the waits the model asks for instead of sleeping them."""
-
-    def __init__(self) -> None:
-        self.waits: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.waits.append(seconds)
-
-
 @pytest.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient() as client:
@@ -123,24 +117,6 @@ def model_for(url: str, http: httpx.AsyncClient, sleeps: Sleeps, key: str = KEY,
                        policy=RetryPolicy(max_retries=3, base_delay=0.5), **options)
 
 
-REQUEST = ModelRequest("You shop.", [Message("user", "a mug please")], [])
-
-
-async def outputs(model: OpenAIModel, request: ModelRequest = REQUEST) -> list[ModelOutput]:
-    return [output async for output in model.step(request)]
-
-
-def text_of(found: list[ModelOutput]) -> str:
-    return "".join(output.text for output in found if isinstance(output, TextDelta))
-
-
-def calls_of(found: list[ModelOutput]) -> list[CallTool]:
-    return [output for output in found if isinstance(output, CallTool)]
-
-
-FULL_TEXT = "The Limited Edition Glaze Mug is 18.00 USD."
-LONG_TEXT = ("Here are two mugs: the Classic Stoneware Mug at 24.00 USD and the Limited "
-             "Edition Glaze Mug at 18.00 USD.")
 
 
 # -- retries ---------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ from tests.support.mcp_support import (
     filled_cart,
     mcp_client,
     mint,
+    quote_then_change_the_cart,
+    quoted_cart,
     read_json,
     structured,
 )
@@ -183,9 +185,7 @@ async def test_cancel_asks_with_the_agents_prompt(live: LiveServer, language: st
 
 async def test_a_subscribed_order_sends_updates(live: LiveServer) -> None:
     async with mcp_client(live.url, live.tokens["alice"]) as client:
-        cart_id = await filled_cart(client)
-        quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                    "deliveryAddress": ADDRESS}))["quote"]
+        _, quote = await quoted_cart(client)
         order = await call(client, "place_order", {"quoteId": quote["quoteId"]})
         uri = f"commerce://orders/{order['orderId']}"
         async with client.listen(resource_subscriptions=[uri]) as updates:
@@ -206,9 +206,7 @@ async def test_pays_with_an_x402_exact_payload_for_the_quote(live: LiveServer) -
 
     wallet = Account.create()
     async with mcp_client(live.url, live.tokens["alice"]) as client:
-        cart_id = await filled_cart(client)
-        quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                    "deliveryAddress": ADDRESS}))["quote"]
+        _, quote = await quoted_cart(client)
         proof = sign_exact_payment(wallet.key.hex(), quote["payment"]["x402"][0])
         order = await call(client, "place_order", {"quoteId": quote["quoteId"],
                                                    "x402Payment": proof})
@@ -218,14 +216,8 @@ async def test_pays_with_an_x402_exact_payload_for_the_quote(live: LiveServer) -
 
 async def test_a_quote_lapses_when_the_cart_changes(live: LiveServer) -> None:
     async with mcp_client(live.url, live.tokens["alice"]) as client:
-        cart_id = await filled_cart(client)
-        args = {"cartId": cart_id, "deliveryAddress": ADDRESS}
-        quote = (await call(client, "place_order", args))["quote"]
-        line = quote["cart"]["items"][0]["cartItemId"]
-        await call(client, "update_cart_item", {"cartId": cart_id, "cartItemId": line,
-                                                "quantity": 2})
-        stale = await client.call_tool("place_order", {"quoteId": quote["quoteId"]})
-        assert structured(stale)["error"]["code"] == "quote_changed"
+        args, quote = await quote_then_change_the_cart(client, quantity=2)
+        cart_id = args["cartId"]
         other = await client.call_tool("place_order", {**args, "cartId": "cart_other",
                                                        "quoteId": quote["quoteId"]})
         assert structured(other)["error"]["code"] == "quote_mismatch"
@@ -243,9 +235,7 @@ async def test_legacy_sessions_hear_subscribed_orders(live: LiveServer) -> None:
 
     async with mcp_client(live.url, live.tokens["alice"], mode="legacy",
                           message_handler=on_message) as client:
-        cart_id = await filled_cart(client)
-        quote = (await call(client, "place_order", {"cartId": cart_id,
-                                                    "deliveryAddress": ADDRESS}))["quote"]
+        _, quote = await quoted_cart(client)
         order = await call(client, "place_order", {"quoteId": quote["quoteId"]})
         uri = f"commerce://orders/{order['orderId']}"
         with warnings.catch_warnings():

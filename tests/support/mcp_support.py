@@ -67,6 +67,27 @@ async def filled_cart(client: Client) -> str:
     return str(cart["cartId"])
 
 
+async def quoted_cart(client: Client) -> tuple[str, dict[str, Any]]:
+    """A filled cart and the quote `place_order` answers for it: nothing is placed yet."""
+    cart_id = await filled_cart(client)
+    args = {"cartId": cart_id, "deliveryAddress": ADDRESS}
+    quote: dict[str, Any] = (await call(client, "place_order", args))["quote"]
+    return cart_id, quote
+
+
+async def quote_then_change_the_cart(client: Client, quantity: int
+                                     ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A quote, then its cart's line set to `quantity`: confirming the quote is refused as
+    `quote_changed`. Gives the arguments that were quoted and the quote."""
+    cart_id, quote = await quoted_cart(client)
+    line = quote["cart"]["items"][0]["cartItemId"]
+    await call(client, "update_cart_item", {"cartId": cart_id, "cartItemId": line,
+                                            "quantity": quantity})
+    stale = await client.call_tool("place_order", {"quoteId": quote["quoteId"]})
+    assert stale.is_error and structured(stale)["error"]["code"] == "quote_changed", stale
+    return {"cartId": cart_id, "deliveryAddress": ADDRESS}, quote
+
+
 async def read_json(client: Client, uri: str) -> Any:
     result = await client.read_resource(uri)
     return json.loads(result.contents[0].text)  # type: ignore[union-attr]

@@ -19,12 +19,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from commerce_agent.agent.agents import OPENAI_AGENT
+from commerce_agent.agent.models.base import (
+    CallTool,
+    Message,
+    ModelOutput,
+    ModelRequest,
+    TextDelta,
+)
 from commerce_agent.agent.models.openai import OpenAIModel
 from commerce_agent.settings import Settings
 from tests.support.app import running
@@ -33,6 +41,13 @@ from tests.support.seeded import copy_seeded
 RECORDINGS = Path(__file__).parents[1] / "recordings" / "openai"
 KEY = "sk-test"
 BASE_URL = "http://openai.test/v1"
+# The text of the recordings openai_text.sse and openai_long_text.sse.
+FULL_TEXT = "The Limited Edition Glaze Mug is 18.00 USD."
+LONG_TEXT = ("Here are two mugs: the Classic Stoneware Mug at 24.00 USD and the Limited "
+             "Edition Glaze Mug at 18.00 USD.")
+REQUEST = ModelRequest("You shop.", [Message("user", "a mug please")], [])
+# The app on the fake, as `openai_app` yields it: the app, a client of it, Alice's headers.
+OpenAIApp = tuple[Starlette, httpx.AsyncClient, dict[str, str]]
 
 
 @dataclass
@@ -204,7 +219,7 @@ class Sleeps:
 
 @asynccontextmanager
 async def openai_app(settings: Settings, seeded: Path, fake: FakeOpenAI, **changes: Any
-                     ) -> AsyncIterator[tuple[Starlette, httpx.AsyncClient, dict[str, str]]]:
+                     ) -> AsyncIterator[OpenAIApp]:
     """The app on a seeded database with the `openai-shopper` agent, whose model talks to
     `fake` in-process; yields the app, a client of it and Alice's headers."""
     copy_seeded(seeded, settings.db_path)
@@ -215,3 +230,30 @@ async def openai_app(settings: Settings, seeded: Path, fake: FakeOpenAI, **chang
         assert isinstance(model, OpenAIModel)
         model.client = wire  # the app's own model object, speaking to the fake
         yield app, http, alice
+
+
+@pytest.fixture
+def openai_fake() -> FakeOpenAI:
+    """The fake server a test scripts (registered in tests/conftest.py)."""
+    return FakeOpenAI()
+
+
+@pytest.fixture
+async def openai_api(settings: Settings, seeded_sqlite: Path, openai_fake: FakeOpenAI
+                     ) -> AsyncIterator[OpenAIApp]:
+    """The app whose `openai-shopper` talks to `openai_fake` (registered in tests/conftest.py)."""
+    async with openai_app(settings, seeded_sqlite, openai_fake) as made:
+        yield made
+
+
+async def outputs(model: OpenAIModel, request: ModelRequest = REQUEST) -> list[ModelOutput]:
+    """Everything one step of the model gives."""
+    return [output async for output in model.step(request)]
+
+
+def text_of(found: list[ModelOutput]) -> str:
+    return "".join(output.text for output in found if isinstance(output, TextDelta))
+
+
+def calls_of(found: list[ModelOutput]) -> list[CallTool]:
+    return [output for output in found if isinstance(output, CallTool)]

@@ -14,7 +14,7 @@ from functools import lru_cache
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import topics, words
+from commerce_agent.agent.models.scripted import mind, topics, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -23,6 +23,13 @@ _SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
                 r"achete\w*|ajoute\w*|mets)")
+# A sum of money or a share: "15%", "$3", "3 dollars", "2 €", "500円".
+_AMOUNT = (r"(?:[$£€¥]\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*(?:%|percent|pour ?cent|dollars?|"
+           r"bucks|euros?|pounds?|yen|usd|eur|gbp|jpy|[$£€¥円]))")
+# Who a tip is for.
+_SERVERS = (r"(?:driver|courier|rider|kitchen|staff|server|waiter|waitress|chef|cooks?|team|"
+            r"delivery (?:guy|person|driver)|livreur|livreuse|cuisine|equipe|serveur|serveuse|"
+            r"personnel)s?\b")
 _CHECKS: list[tuple[str, str]] = [
     # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
     ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
@@ -30,8 +37,9 @@ _CHECKS: list[tuple[str, str]] = [
                  r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
-                  rf"\b(?:hold)\b.*{_SUBSCRIPTION}|"
-                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止"),
+                  rf"\b(?:hold)\b.*{_SUBSCRIPTION}|\bput\b.{{0,30}}\bon hold\b|"
+                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止|"
+                  r"(?:まで|しばらく|一時的に|一ヶ月|1ヶ月|ひと月).{0,6}(?:止めて|止めたい|止めます)"),
     ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
                    rf"reactiv\w*|relanc\w*)\b"
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
@@ -152,7 +160,14 @@ _CHECKS: list[tuple[str, str]] = [
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星"),
     ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|"
-            r"チップ"),
+            r"チップ|心付け|"
+            # "a 10% tip on the lasagna", "add 15% for the kitchen", "3 € pour le livreur":
+            # an amount, for the people who served
+            rf"{_AMOUNT}\s*(?:tip|gratuity)\b|"
+            rf"{_AMOUNT}\s+(?:for|to|pour|a|au|aux)\s+(?:the\s+|our\s+|my\s+|le\s+|la\s+|"
+            rf"l'|les\s+)?{_SERVERS}|"
+            rf"\b(?:give|leave)\s+(?:the\s+)?{_SERVERS}\s+{_AMOUNT}|"
+            r"(?:配達員|スタッフ|厨房|キッチン|ドライバー)(?:さん)?に.{0,12}\d"),
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
@@ -170,7 +185,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
                r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
-    ("quantity", r"\bmake (?:it|that|them|those)\b|\b(?:bump|increase|decrease|reduce|raise|"
+    ("quantity", r"\bmake (?:it|that|them|those)\b|"
+                 r"\bmake (?:the|my) [\w' -]{1,30}? (?:\d+|one|two|three|four|five|six|"
+                 r"seven|eight|nine|ten|a dozen)\s*$|\b(?:bump|increase|decrease|reduce|raise|"
                  r"lower)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
                  r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
@@ -436,6 +453,13 @@ def _understand(raw: str) -> tuple[str, str]:
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
+    change = mind.read(raw)
+    if change is not None and change.intent in ("remove", "quantity", "replace"):
+        return change.intent, change.text  # "forget the plates", "actually make it two"
+    if change is not None and change.intent == "undo":
+        return "no", change.text  # "やっぱりやめた": a refusal (right after an add, a take-back)
+    if change is not None and not change.intent and change.text.strip():
+        raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
     if act.kind == "confirmation":
         return "yes", act.text

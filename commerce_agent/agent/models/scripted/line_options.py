@@ -136,8 +136,22 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
             if word not in EDIT_WORDS and word not in also}
     left = rest - {words.stem(word) for word in also}
     # a word of the extra's name, said longer or in French or Japanese ("jambon": prosciutto)
-    return not [word for word in left if not any(_same(own, said) for own in mine for said in (
+    unknown = [word for word in left if not any(_same(own, said) for own in mine for said in (
         word, *map(words.stem, english_option_words(word))))]
+    # one word of the shopper's own beside a word of an extra's name is their name for it
+    # ("garlic bread" for the garlic focaccia, "chili sauce" for the chili oil)
+    return not unknown or (len(unknown) == 1 and beside_an_extra(unknown[0], folded, item))
+
+
+def beside_an_extra(word: str, folded: str, item: dict[str, Any]) -> bool:
+    """Whether `word` (stemmed) stands beside a word of one of the item's extras in the text
+    ("garlic bread" beside the garlic focaccia's "garlic")."""
+    said = [words.stem(token) for token in words.words(folded)]
+    own = {words.stem(token) for _, _, name in extras(item) for token in words.words(name)
+           if len(token) > 3}
+    return any(token == word and any(said[at] in own for at in (i - 1, i + 1)
+                                     if 0 <= at < len(said))
+               for i, token in enumerate(said))
 
 
 def asks_for_another(item: dict[str, Any], text: str) -> bool:

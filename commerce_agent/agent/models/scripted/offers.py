@@ -11,16 +11,59 @@ again asks for approval again.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.messages import every_language
 from commerce_agent.agent.models.scripted.speech import Kind
 from commerce_agent.operations.policy import REJECTED
 
 # A turned-down order is offered again as its checkout, not as the request that filled the
 # cart ("buy the mug" again would add a second mug).
 _CHECKOUT = Frame("checkout", ("check out",))
+
+
+@lru_cache(maxsize=1)
+def _similar_asked() -> re.Pattern[str]:
+    """The agent's "{name} is sold out. Shall I look for something similar?" in every
+    language, with the item's name captured."""
+    return re.compile("|".join(
+        re.escape(text).replace(re.escape("{name}"), "(.+?)", 1)
+        for text in every_language("item_sold_out")))
+
+
+def similar_offered(content: str, items: dict[str, dict[str, Any]]) -> Frame | None:
+    """The offer to look for something like a sold-out item, when the reply made it: a yes
+    then searches (intent "similar"), a no declines only that."""
+    match = _similar_asked().search(content)
+    if match is None:
+        return None
+    name = next(group for group in match.groups() if group)
+    item = next((key for key, item in items.items() if item.get("name") == name), None)
+    return Frame("similar", (name,), item_id=item) if item else None
+
+
+@lru_cache(maxsize=1)
+def _pause_told() -> re.Pattern[str]:
+    """The agent's answer that a subscription can be paused ("Say “pause my subscription” if
+    you want that"), in every language, with the order's id captured."""
+    return re.compile("|".join(
+        re.escape(text).replace(re.escape("{name}"), ".+?", 1).replace(
+            re.escape("{id}"), "(ord_[0-9a-z]+)", 1)
+        for text in every_language("sub_pause")))
+
+
+def pause_offered(content: str) -> Frame | None:
+    """After "can I put it on hold?" or "skip next month" is answered, a yes pauses that
+    subscription, through the approval every pause asks for."""
+    match = _pause_told().search(content)
+    if match is None:
+        return None
+    order_id = next(group for group in match.groups() if group)
+    return Frame("sub_pause", (f"pause the subscription of order {order_id}",))
 
 
 def hesitated(offer: Frame | None) -> str:

@@ -116,7 +116,11 @@ def sold_out_text(language: str, item: dict[str, Any],
     stock offered instead (never put in its place)."""
     if not alternatives:
         return say(language, "item_sold_out", name=item["name"])
-    shown = "; ".join(f"{n}) {other['name']} ({money_text(other.get('price'))})"
-                      for n, other in enumerate(alternatives[:3], 1))
     return say(language, "sold_out", name=item["name"]) + " " + say(
-        language, "in_stock_instead", listing=shown)
+        language, "in_stock_instead", listing=numbered(alternatives[:3]))
+
+
+def numbered(items: list[dict[str, Any]]) -> str:
+    """"1) Stoneware Dinner Plate (22.00 USD); 2) …": items to choose from, with prices."""
+    return "; ".join(f"{n}) {item['name']} ({money_text(item.get('price'))})"
+                     for n, item in enumerate(items, 1))

@@ -10,6 +10,7 @@ from commerce_agent.agent.models.scripted import (
     answers,
     browse,
     cart_edits,
+    edits,
     offers,
     words,
 )
@@ -22,6 +23,7 @@ from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
 from commerce_agent.agent.models.scripted.reslot import reslot
 from commerce_agent.agent.models.scripted.several import acquire_items
+from commerce_agent.agent.models.scripted.similar import similar
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
 
@@ -112,7 +114,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
+    "similar": similar, "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
 }
 
 
@@ -121,7 +123,10 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
     last = state.calls[-1] if state.calls else None
     if last is not None and last.is_error:
         return explain(last, state), planner
-    decision = HANDLERS.get(planner.frame.intent, _other)(planner)
+    several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
+        else None  # "drop the teapot and make the plates four": each edit by its own words
+    decision = several if several is not None else HANDLERS.get(planner.frame.intent, _other)(
+        planner)
     if isinstance(decision, str) and state.asked:
         # The request is served; the question asked inside it is answered after it.
         kind, text = understand(state.asked)

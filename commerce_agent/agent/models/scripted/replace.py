@@ -14,7 +14,7 @@ from commerce_agent.agent.models.scripted.acquire import acquire
 from commerce_agent.agent.models.scripted.cart_edits import set_quantity
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.several import planner_for
-from commerce_agent.agent.models.scripted.state import name_score
+from commerce_agent.agent.models.scripted.state import name_score, said_words
 
 _LINE_TOOLS = ("remove_cart_item", "add_to_cart", "update_cart_item")
 
@@ -27,7 +27,7 @@ def replace_line(p: Planner) -> Decision:
     swap = swap_of(p.frame.first)
     if swap is None:  # "make that the classic mug instead": the last line goes (state.hear)
         swap = Swap("", p.frame.first)
-    elif not _names_another_product(p, swap):
+    if not _names_another_product(p, swap):  # "I'll take the blue one instead": an option
         return set_quantity(p)
     calls = p.state.calls
     first = next((i for i, call in enumerate(calls) if call.name in _LINE_TOOLS), None)
@@ -44,10 +44,10 @@ def replace_line(p: Planner) -> Decision:
 
 def _names_another_product(p: Planner, swap: Swap) -> bool:
     """The new words name a thing, not an option of the items the old words name."""
-    wanted = words.content_words(p.query(swap.new))
+    wanted = said_words(p.query(swap.new))  # in Japanese too: "ほうじ茶"
     if not wanted:
         return False
-    old_words = words.content_words(p.query(swap.old))
+    old_words = said_words(p.query(swap.old))
     lines = [line for cart in p.state.open_carts() for line in cart["items"]]
     olds = [p.item(str(line["itemId"])) or line for line in lines
             if not old_words or name_score(line, old_words)]

@@ -28,6 +28,7 @@ from commerce_agent.agent.models.scripted import (
     choices,
     compound,
     line_options,
+    mind,
     offers,
     option_change,
     phrasing,
@@ -177,6 +178,9 @@ class State:
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
+    # Whether the turn before the latest message added a cart line: "やっぱりやめます",
+    # "actually, forget it" then take that line back (`mind`).
+    line_added: bool = False
 
     # -- reading --------------------------------------------------------------------------
 
@@ -324,6 +328,7 @@ class State:
         """A message from the person: it answers the open question or starts a request.
         Its delivery details are read first and kept apart: the address (or its correction)
         becomes the conversation's, and the words around it are the request."""
+        undoable, self.line_added = self.line_added, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
         self.code_wanted = False
@@ -366,15 +371,20 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
+        if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
+            # "やっぱりやめます" right after an add takes that line back (the line last added);
+            # with nothing just added it is a no to what is on the table
+            kind = "remove"
         if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
                 offers.other_slot(self.open_carts(), self.items, text) is not None:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
-        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and self._edits_extras(raw):
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and (
+                self._edits_extras(raw) or (text != raw and self._edits_extras(text))):
             # "no olives after all", "add a gift box too": the line's extras, read with their
-            # negations
-            kind, text = "quantity", raw
+            # negations ("actually, no garlic bread": without the change-of-mind opening)
+            kind, text = "quantity", (raw if self._edits_extras(raw) else text)
         elif kind in ("quantity", "switch") and self._names_another_product(text):
             kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
@@ -489,6 +499,9 @@ class State:
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
         if self.frame is SUGGESTED:
             self.offer = SUGGESTED
+        offered = offers.similar_offered(content, self.items) or offers.pause_offered(content)
+        if offered is not None:
+            self.offer = offered  # "Shall I look for something similar?", "Say “pause…”"
 
 
 # Requests about one of the shopper's orders, which may ask which one is meant.
@@ -562,6 +575,8 @@ def fold(messages: list[Message], context: dict[str, Any]) -> State:
             if position < last_user:  # turned down: a later "ok, go ahead" asks again
                 state.offer = offers.after_rejection(name, message.result, state.frame,
                                                       state.offer)
+            if name == "add_to_cart" and not message.is_error and position < last_user:
+                state.line_added = True
             if name == "add_to_cart" and not message.is_error and state.frame is not None \
                     and position < last_user:
                 state.frame = replace(state.frame, added=True)

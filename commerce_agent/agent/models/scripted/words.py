@@ -22,6 +22,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching.
 STOP = frozenset("""
+throw toss grab snag
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
@@ -547,9 +548,9 @@ def tip(text: str) -> tuple[str, str] | None:
     if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", folded):
         return "percentage", match.group(1)
     if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
-                          r"eur|pounds?|gbp|yen|jpy|bucks)", folded):
+                          r"eur|pounds?|gbp|yen|jpy|bucks|円|ドル|ユーロ|ポンド|€|\$|£)", folded):
         return "amount", match.group(1) or match.group(2)
-    if match := re.search(r"\btip\b\D*?(\d+(?:\.\d+)?)", folded):
+    if match := re.search(r"(?:\btip\b|\bpourboire\b|チップ)\D*?(\d+(?:\.\d+)?)", folded):
         return "amount", match.group(1)
     return None
 

@@ -1,0 +1,126 @@
+"""A change of mind: "actually make it two", "scratch that, the large one", "forget the
+plates", "finalement, trois", "やっぱり茶筅はやめます", "やっぱりやめます".
+
+A shopper taking back what they just said opens with a marker ("actually", "on second
+thought", "no wait", "en fait", "finalement", "やっぱり") or uses a verb that lets a thing go
+("forget", "scratch", "oublie", "laisse tomber", "…はやめ"). The stage reads only the shape
+of the message, before the keyword table: the marker is set aside and what follows is read
+on its own; a thing let go is a removal; a marker with nothing after it but a refusal takes
+back the line just added (`undo`), and with a bare count it is that line's new quantity. It
+never decides which line: the cart edits do, as for any removal or count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from commerce_agent.agent.language.swaps import find_swap
+from commerce_agent.agent.models.scripted import words
+
+# Openings that take back what was said; a leading "no," / "non," / "いや" goes with them.
+_MARKER = re.compile(
+    r"^\s*(?:(?:no|nope|non|nah|wait|hmm+|oh|um+|ah|sorry|ok(?:ay)?|well|bon|ben|euh|"
+    r"いや|いえ|あ|えっと|うーん)[\s,.!、。…-]+)*"
+    r"(?:(?:actually|scratch that|on (?:second|further) thoughts?|second thoughts?|"
+    r"change of plans?|"
+    r"come to think of it|(?:i(?:'ve| have)? )?changed? my mind|no wait|wait|"
+    r"thinking about it|en fait|finalement|tout compte fait|reflexion faite|"
+    r"a la reflexion|(?:non )?attends?|attendez)(?![\w'])|"
+    r"やっぱり|やっぱ|やはり|考え直して|気が変わって|気が変わりました)"
+    r"[\s,.!、。…-]*", re.IGNORECASE)
+# A leading no before a bare count: "no, just one", "oh no, only one please", "non, deux".
+_REFUSED = re.compile(r"^\s*(?:oh\s+)?(?:no|nope|nah|non|いや|いえ)[\s,.!、。…]+")
+# Another thing taken in place of the last: "I'll have the dripper instead", "plutôt le bol".
+_INSTEAD = re.compile(r"^(?:(?:i'?ll|i will|i'?d|i would|let me|can i|could i)\s+)?"
+                      r"(?:have|take|get|go with|like|prefer)\s+|\s+instead\s*[.!]*$|"
+                      r"^je (?:prends|prendrai|prefere) plutot\s+")
+# …only said with "instead" / "plutôt" ("take the dripper out" is a removal).
+_TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
+# Letting a thing go: "forget the plates", "scratch the teapot", "oublie les bols".
+_LET_GO = re.compile(
+    r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
+    r"(?:(?:forget|scratch|ditch|nix|oublie[rz]?|laisse[rz]? tomber)\s+(?:about\s+)?|"
+    # "I'll skip the teapot" (not "skip next month": a subscription's cycle)
+    r"(?:(?:i'?ll|i will|let'?s|we'?ll)\s+)?skip\s+(?=(?:the|that|those|this|my)\s+"
+    r"(?!next|months?|deliver|cycle|payment|week)))"
+    r"(?P<thing>(?!it\b|that\b|this\b|everything\b|ca\b|cela\b|tout\b)\S.*)$")
+# After a marker, "no teapot" / "pas de théière" / "plus de bols": that thing let go (an extra
+# of a cart line is told apart later, as for "no olives").
+_NO_MORE = re.compile(r"^(?:no|pas de|pas d'|plus de|plus d'|sans)\s*(?:more\s+)?"
+                      r"(?!thanks?\b|problem|worries|rush|need|way\b|idea|merci|souci|probleme)"
+                      r"(?P<thing>[a-z].*)$")
+# "茶筅はやめます", "茶筅はなしで", "茶筅はいいです": a thing named, then let go.
+_LET_GO_JA = re.compile(r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|"
+                        r"予約)[はを])[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|"
+                        r"いいです|いらない|要らない|いりません|要りません)")
+# Everything let go at once, said after a marker: "forget it", "never mind", "やめます".
+_TAKE_BACK = re.compile(
+    r"^(?:forget (?:it|that|this|about it)|never ?mind|scratch (?:it|that)|no thanks|"
+    r"not anymore|cancel (?:it|that)|laisse[rz]? tomber|oublie[rz]?(?: ca| cela| le| la)?|"
+    r"non merci|rien|やめます|やめる|やめておきます|やめときます|やめて|やめとく|いらない|"
+    r"いりません|要りません|いいです|結構です|なしで|やめた|やーめた|やめました)?[\s.!、。…]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    # "remove", "quantity", "replace", "undo" (a refusal that takes back what was just added)
+    # or ""
+    # (read the rest as any message)
+    intent: str
+    text: str  # the words after the marker: what the shopper wants now
+
+
+def read(raw: str) -> Reading | None:
+    """How a change of mind reads, or None when the message takes nothing back."""
+    folded = words.fold(raw)
+    marker = _MARKER.match(folded)
+    rest = folded[marker.end():] if marker else folded
+    if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
+        return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
+    refused = _REFUSED.match(folded)
+    if marker is None and refused and bare_count(folded[refused.end():]):
+        return Reading("quantity", raw[refused.end():] if len(raw) == len(folded)
+                       else folded[refused.end():])  # "oh no, only one please", "non, deux"
+    if marker is None and not _LET_GO.match(folded):
+        return None  # "今はいいです" alone answers an offer: a softer let-go needs "やっぱり"
+    # the shopper's own characters after the marker (folding keeps lengths, else its fold)
+    rest_raw = (raw[len(raw) - len(rest):] if len(raw) == len(folded) else rest) if marker \
+        else raw
+    if _LET_GO.match(rest) or _LET_GO_JA.search(rest_raw):
+        return Reading("remove", rest_raw)
+    if marker is None:
+        return None
+    if find_swap(rest) is not None or (_TAKEN_INSTEAD.search(rest) and words.content_words(
+            _INSTEAD.sub(" ", rest))):
+        # "やっぱりマグじゃなくてティーポットにします", "actually, I'll have the dripper instead"
+        return Reading("replace", rest_raw)
+    if _NO_MORE.match(rest) and words.content_words(rest):
+        return Reading("remove", rest_raw)
+    if _TAKE_BACK.match(rest):
+        return Reading("undo", rest_raw.strip() or raw)
+    if bare_count(rest):
+        return Reading("quantity", rest_raw)
+    return Reading("", rest_raw)
+
+
+def takes_back(raw: str) -> bool:
+    """Whether a refusal is a change of mind ("やっぱりやめます", "actually, forget it"): right
+    after an add it takes that line back, where a plain "no thanks" only declines an offer."""
+    change = read(raw)
+    return change is not None and change.intent == "undo"
+
+
+def bare_count(text: str) -> bool:
+    """A count and nothing else: "just one", "make it two", "trois", "2つにします"."""
+    if words.quantity(text) is None:
+        return False
+    left = re.sub(r"\b(?:just|only|make|it|that|them|those|this|one|ones|please|pls|instead|"
+                  r"then|do|let'?s|lets|go|with|for|me|of|i'?ll|take|have|juste|seulement|"
+                  r"plutot|alors|en|prends|prendre|mettez|mets|s'il|vous|te|plait|je|j'en|"
+                  r"veux|voudrais|n'en|ne|qu)\b", " ",
+                  re.sub(r"\bqu'", "", words.without_measures(text)))
+    left = re.sub(r"[0-9]+|つ|個|点|本|枚|杯|袋|缶|箱|で|に|を|します|して|ください|お願い|"
+                  r"いいです|にします|だけ|[\s,.!?、。…]", "", left)
+    return not words.content_words(left) and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]",
+                                                            left)
