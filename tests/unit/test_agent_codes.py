@@ -89,3 +89,16 @@ def test_a_coupon_question_is_left_to_the_discounts_answer() -> None:
 def test_the_address_verb_in_japanese_is_no_request() -> None:
     reading = read_delivery("〒150-0041 東京都渋谷区神南1-2-3に送ってください")
     assert reading.address == "〒150-0041 東京都渋谷区神南1-2-3" and reading.rest == ""
+
+
+@pytest.mark.parametrize(("said", "intent"), [
+    ("get me a large margherita for pickup at 7", "buy"),
+    ("I'd like the studio seconds box for pickup", "add"),
+    ("get me the glaze mug, deliver to 742 Evergreen Terrace, Springfield, IL 62704", "buy"),
+    ("add the glaze mug to my cart, I'm at 742 Evergreen Terrace, Springfield, IL 62704", "add"),
+    ("茶筅を注文したいです。住所は東京都台東区谷中3-1-1 〒110-0001。", "buy"),
+])
+def test_a_request_said_with_where_it_goes_is_the_purchase(said: str, intent: str) -> None:
+    state = State()
+    state.hear(said)
+    assert state.frame is not None and state.frame.intent == intent

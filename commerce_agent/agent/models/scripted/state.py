@@ -53,6 +53,9 @@ _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "sw
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
 # A request that speaks of the cart only fills it ("add it to my cart, I'm at 12 Oak St").
 _CART_WORD = re.compile(r"\b(?:cart|basket|panier)\b|カート")
+# When the shopper will collect: "at 7", "à 19h", "7時に".
+_PICKUP_TIME = re.compile(r"\b(?:at|a|vers)\s+\d{1,2}(?:[:h]\d{2})?\s*(?:am|pm|h)?\b|"
+                          r"\b\d{1,2}\s*(?:h|heures?)\b|\d{1,2}時")
 # 「茶筅を」: a thing named as the object of the sentence.
 _JAPANESE_OBJECT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}を")
 # Requests a code said beside them goes with: the purchase it discounts.
@@ -361,9 +364,11 @@ class State:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif (delivery.pickup or self.code or self.code_wanted) and kind == "add" and \
-                not _CART_WORD.search(words.fold(text)):
-            kind = "buy"  # "two diavolas for pickup, code PIZZAFRIDAY": the whole purchase
+        elif (self.code or self.code_wanted or (delivery.pickup and _PICKUP_TIME.search(
+                words.fold(text)))) and kind == "add" and not _CART_WORD.search(words.fold(text)):
+            # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
+            # whole purchase ("the seconds box for pickup" alone only names the item)
+            kind = "buy"
         elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
