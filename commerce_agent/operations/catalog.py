@@ -42,7 +42,8 @@ async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
         ctx.db, args["query"], store_id=args.get("storeId"), sort=args.get("sort", "relevance"),
         min_price=_decimal(args, "minPrice"), max_price=_decimal(args, "maxPrice"),
         fulfillment_type=None, available_only=bool(args.get("availableOnly", True)),
-        locale=args.get("locale"), page=Page(int(args.get("limit", 5))))
+        locale=args.get("locale"), currency=args.get("currency"),
+        page=Page(int(args.get("limit", 5))))
     return {"results": [item_summary(doc) for doc in found.items], "total": found.total}
 
 
@@ -74,9 +75,11 @@ def tools() -> list[Tool]:
         Tool("list_stores", "List the stores that sell on this server.", schema({}),
              list_stores, effect=READS),
         Tool("search_products",
-             "Search every store's products by words, optionally within a price range.",
+             "Search every store's products by words, optionally within a price range (in one "
+             "currency: prices are never converted).",
              schema({"query": {"type": "string", "minLength": 1, "maxLength": 200},
                      "maxPrice": _AMOUNT, "minPrice": _AMOUNT,
+                     "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
                      "storeId": {"type": "string"},
                      "sort": {"enum": sorted(search.SORTS)},
                      "availableOnly": {"type": "boolean"},

@@ -168,7 +168,7 @@ async def test_search_calls_the_tool_then_reports_the_best_match() -> None:
     outputs = await run(request(user("find a ceramic mug under $20")))
     assert outputs == [CallTool("search_products",
                                 {"query": "ceramic mug", "limit": 8, "availableOnly": False,
-                                 "maxPrice": "20"})]
+                                 "maxPrice": "20", "currency": "USD"})]  # "$": dollar prices
     history = [user("find a ceramic mug under $20"),
                *called("search_products", {"query": "ceramic mug"},
                        {"results": [MUG], "total": 1})]

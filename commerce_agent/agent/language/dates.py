@@ -95,6 +95,10 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
             day += timedelta(days=1)
     spans = [span for span in (clock_span, part_span, day_span) if span]
     span = (min(start for start, _ in spans), max(end for _, end in spans))
+    if any(span[0] < end and start < span[1] for start, end in taken):
+        # The parts lie apart around another reading ("demain : 0 % ; at 0"): claim one part
+        # only, so no two readings claim the same characters.
+        span = next(span for span in (day_span, clock_span, part_span) if span)
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
     return When(moment, at_time is not None, span)
 

@@ -162,7 +162,17 @@ def _protect_if_not_count(match: re.Match[str], language: str,
     return match.group(0) if is_count else protect(match)
 
 
+# Dozens as Japanese says them ("半ダース", "1ダース", "二ダース"), as pieces.
+_JAPANESE_DOZEN = re.compile(r"(半|[0-9〇一二三四五六七八九十]+)?ダース")
+
+
+def _dozens(match: re.Match[str]) -> str:
+    said = match.group(1)
+    return f"{6 if said == '半' else 12 * (_kanji_number(said) if said else 1)}個"
+
+
 def _fold_japanese(text: str) -> str:
+    text = _JAPANESE_DOZEN.sub(_dozens, text)
     text = _JAPANESE_NUMBER.sub(_japanese_numeral, text)
     text = _DIGITS_MAN.sub(lambda match: _scaled(match.group(1), 10000), text)
     return _DIGITS_SEN.sub(lambda match: _scaled(match.group(1), 1000), text)

@@ -34,6 +34,11 @@ def search(p: Planner) -> Decision:
         return sold_out_text(p.lang, gone, p.alternatives(gone))
     found = p.state.results
     if not found:
+        closest = _closest(p)
+        if closest:  # "a french press?": nothing by every word; what some of them found
+            return say(p.lang, "not_found", query=query) + " " + say(
+                p.lang, "closest", listing="; ".join(
+                    f"{n}) {item['name']} ({_price(item)})" for n, item in enumerate(closest, 1)))
         return say(p.lang, "not_found", query=query)
     found = p.by_price(p.frame.first) or found
     top = found[0]
@@ -41,6 +46,19 @@ def search(p: Planner) -> Decision:
                       for n, item in enumerate(found[:5], 1))
     return (say(p.lang, "found", count=len(found), listing=shown, name=top["name"],
                 price=_price(top)) + " " + say(p.lang, "suggest_add"))
+
+
+def _closest(p: Planner) -> list[dict[str, Any]]:
+    """The in-stock items this turn's narrower searches (one word of the request) found,
+    when the last found nothing: the closest the stores have."""
+    for call in reversed(p.state.calls):
+        if call.name == "search_products" and not call.is_error and isinstance(
+                call.result, dict):
+            found = [item for item in call.result.get("results", [])
+                     if item.get("available") is not False]
+            if found:
+                return found[:3]
+    return []
 
 
 def details(p: Planner) -> Decision:

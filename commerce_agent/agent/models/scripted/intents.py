@@ -288,8 +288,11 @@ COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:
                         r"duration|months?|cycles?)\b|\blocked in\b|\bduree minimum\b|"
                         r"最低(?:契約)?期間|縛り")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
-_DELIVERY = re.compile(r"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|livr\w*|"
-                       r"expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
+# "des livres", "un livre": books, not "livrer" (to deliver)
+_BOOKS = "".join(rf"(?<!\b{article} )" for article in ("un", "le", "les", "des", "mes", "ces",
+                                                        "vos", "nos", "ce", "du", "quel"))
+_DELIVERY = re.compile(rf"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|"
+                       rf"{_BOOKS}livr\w*|expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
 _POLICY_WORDS = re.compile(
@@ -370,11 +373,13 @@ class Frame:
                 text = re.sub(r"(?<![\d.,])\d+(?![\d.,])", lambda number: " " if number.group()
                               in option_numbers else number.group(), words.fold(text))
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
+            # "2" answering "which one?" picks the second, it is not a count; "3 genmaicha"
+            # is three, though only the number is left once the name's words are gone
+            position_only = words.ordinal(text) is not None and len(words.words(text)) <= 3
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
-            if words.address(text) or (words.ordinal(text) is not None
-                                        and len(words.words(text)) <= 3):
-                continue  # "2" answering "which one?" picks the second, it is not a count
+            if words.address(text) or position_only:
+                continue
             found = words.quantity(text)
             if found is not None:
                 return found
@@ -543,6 +548,9 @@ def _understand(raw: str) -> tuple[str, str]:
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
         return "add", act.text  # "a dozen arancini please", "炭酸水を3本": a count and a thing
+    if kind == "other" and act.kind != "question" and len(words.item_phrases(act.text)) > 1 \
+            and words.address(act.text) is None:
+        return "add", act.text  # "a dripper and the serving bowl please": a list is an order
     if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
             and words.address(act.text) is None:
         return "add", act.text  # "a lasagna, no garlic bread": one, with its options said

@@ -22,6 +22,7 @@ ENGLISH: dict[str, str] = {
     "no_rush": "No rush: say “yes” when you want it, or ask me anything about it.",
     "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",
     "not_found": "I couldn't find anything matching “{query}”. Try other words?",
+    "closest": "The closest I have: {listing}.",
     "suggest_add": "Want me to add it to your cart?",
     "added": "Added {quantity} × {name}{options} to your cart.",
     "cart": "Your cart at {store} holds {lines}: total {total}.",

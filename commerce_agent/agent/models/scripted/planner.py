@@ -15,6 +15,7 @@ from commerce_agent.agent.models.scripted.state import (
     State,
     alias_score,
     name_score,
+    of_the_kind,
     said_words,
 )
 
@@ -51,6 +52,7 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
+        source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
             source = topics.without_topic(source)
@@ -61,9 +63,12 @@ class Planner:
         plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         plain = words.without_elision(plain)  # "l'assiette", "d'encre": the noun
-        kept = [word for word in re.findall(r"[\w'-]+", plain)
-                if words.stem(word.replace("'", "")) not in words.STOP
+        said = re.findall(r"[\w'-]+", plain)
+        kept = [word for before, word in zip(["", *said], said, strict=False)
+                if not words.is_stop(word.replace("'", ""), before)
                 and not words.french_verb(word)]
+        if words.for_whom(plain):  # "a gift for a tea lover": tea
+            kept = words.without_the_recipient(kept)
         return " ".join(kept)[:200]
 
     def resolve_item(self) -> dict[str, Any] | None:
@@ -148,9 +153,12 @@ class Planner:
         results = self.state.results
         if not order or not results:
             return []
+        # "the cheapest mug": of the mugs shown (none shown: a new search); "the cheapest
+        # one": of those in one currency
         wanted = words.content_words(self.query(text))
-        if wanted:  # "the cheapest mug": of the mugs shown
-            results = [item for item in results if name_score(item, wanted) > 0]
+        if wanted and not any(name_score(item, wanted) > 0 for item in results):
+            return []
+        results = of_the_kind(results, self.query(text))
         dearest = order == "price_desc"
         pick = max if dearest else min
         return sorted(results, key=lambda item: pick(choices.prices(item)), reverse=dearest)
@@ -178,6 +186,10 @@ class Planner:
         first = state.done("search_products")
         bounds: dict[str, str] = {**words.price_bounds(self.frame.first),
                                   **words.price_order(self.frame.first)}
+        currency = words.price_currency(self.frame.first)
+        if currency and ("maxPrice" in bounds or "minPrice" in bounds):
+            # "under 1000 yen" bounds yen prices: the search keeps the best matches among them
+            bounds["currency"] = currency
         if first is None:
             store = named or state.store
             return self.call("search_products", query=query, limit=8, availableOnly=False,

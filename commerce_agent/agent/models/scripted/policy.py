@@ -52,6 +52,10 @@ def _search(p: Planner) -> Decision:
 
 
 def _yes(p: Planner) -> Decision:
+    if words.names_a_thing(p.frame.last):
+        # "ok then the pour-over dripper" with nothing on the table: assent to a thing of
+        # its own, asked for (into the cart, which moves no money)
+        return acquire_items(p, then_check_out=False)
     return say(p.lang, "help")
 
 

@@ -9,6 +9,7 @@ being served when the agent's last reply asked a question.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -83,13 +84,16 @@ def name_score(item: dict[str, Any], wanted: frozenset[str]) -> int:
     return len(wanted & words.content_words(str(item.get("name", ""))))
 
 
-def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+def relevant(results: list[dict[str, Any]], query: str, described: bool = False
+             ) -> list[dict[str, Any]]:
     """The results whose names carry more than half of the best match's query words, best
-    first (a search that matched only a description falls back to all it found)."""
+    first (a search that matched only a description falls back to all it found, and so does
+    a request that describes, `described` (whom it is for: "a gift for a tea lover" keeps
+    every tea the search found, named a tea or not) or with words no name carries half of)."""
     wanted = words.content_words(query)
     scores = [name_score(item, wanted) for item in results]
     best = max(scores, default=0)
-    if best == 0:
+    if best == 0 or described or (len(wanted) > 2 and best * 2 <= len(wanted)):
         return results
     # Ties go to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
     # Matcha, 200 g" for "matcha"), then to the search's order.
@@ -99,12 +103,12 @@ def relevant(results: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
     return [item for score, _, _, item in ranked if score * 2 > best]
 
 
-def in_stock_or_sold_out(found: list[dict[str, Any]], query: str
+def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False
                          ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(in stock, sold out) of a search's results: the in-stock ones that fit the words, and
     the sold-out ones that fit them better than anything in stock (then every in-stock item
     the search found is an alternative)."""
-    fitting = relevant(found, query)
+    fitting = relevant(found, query, described)
     in_stock = [item for item in fitting if item.get("available") is not False]
     wanted = words.content_words(query)
     best = max((name_score(item, wanted) for item in in_stock), default=0)
@@ -128,6 +132,28 @@ def alias_score(aliases: frozenset[str], wanted: frozenset[str]) -> int:
         return not word.isascii() and len(word) >= 2 and any(
             not alias.isascii() and (word in alias or alias in word) for alias in aliases)
     return sum(1 for word in wanted if fits(word))
+
+
+def of_the_kind(found: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The in-stock results of the kind asked for, to rank by price: the items named so, and
+    the others their stores file in the same catalogs ("the most affordable tea" is the
+    genmaicha, in the tea catalog, though its name says no "tea"), in the currency most of
+    the named items (or, with none named, of the results) are priced in: prices in different
+    currencies do not compare."""
+    wanted = words.content_words(query)
+    in_stock = [item for item in found if item.get("available") is not False]
+    named = [item for item in in_stock if name_score(item, wanted) > 0]
+    currencies = Counter((item.get("price") or {}).get("currency") for item in named or in_stock)
+    if not currencies:
+        return []
+    currency = currencies.most_common(1)[0][0]
+    if not named:  # "the priciest book": no name says "book"; the currency most of them use
+        return [item for item in in_stock
+                if (item.get("price") or {}).get("currency") == currency]
+    catalogs = {item.get("catalogId") for item in named if item.get("catalogId")}
+    return [item for item in in_stock
+            if (item in named or item.get("catalogId") in catalogs)
+            and (item.get("price") or {}).get("currency") == currency]
 
 
 def price_of(item: dict[str, Any]) -> float:
@@ -237,9 +263,13 @@ class State:
             # "under €15" across stores: a limit in euros says nothing of dollar prices.
             found = [item for item in found
                      if (item.get("price") or {}).get("currency") == currency]
-        self.results, self.sold_out = in_stock_or_sold_out(found, query)
-        if args.get("sort") in ("price_asc", "price_desc"):  # "the cheapest" comes first
-            self.results.sort(key=price_of, reverse=args["sort"] == "price_desc")
+        # "a gift for a tea lover" describes whom for: every tea found fits, named so or not
+        described = self.frame is not None and words.for_whom(self.frame.first)
+        self.results, self.sold_out = in_stock_or_sold_out(found, query, described)
+        if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
+            # "the cheapest" of the kind comes first
+            self.results = sorted(of_the_kind(found, query), key=price_of,
+                                  reverse=args["sort"] == "price_desc")
         for item in (*self.sold_out, *self.results):
             self.items.setdefault(item["itemId"], item)
         shown = self.sold_out or self.results

@@ -118,8 +118,54 @@ def words(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def content_words(text: str) -> frozenset[str]:
     """The words of `text` that can name a product."""
-    return frozenset(word for word in words(text)
-                     if word not in STOP and not any(ch.isdigit() for ch in word))
+    said = _WORD.findall(fold(without_false_friends(text)).replace("'", ""))
+    return frozenset(stem(word) for before, word in zip(["", *said], said, strict=False)
+                     if not is_stop(word, before) and not any(ch.isdigit() for ch in word))
+
+
+# Verbs of the shop that are also things it sells: "book a class", "a book to learn Rust".
+_ALSO_NOUNS = frozenset({"book"})
+_DETERMINERS = frozenset("a an the any some good your my this that which what new".split())
+
+
+def is_stop(word: str, before: str = "") -> bool:
+    """Whether a folded word carries no product meaning, as written or made singular
+    ("moins" is "moins", not "moin"); a shop verb that is also a product is a noun in the
+    plural or after a determiner ("books", "a book")."""
+    base = stem(word)
+    if base in _ALSO_NOUNS and (word != base or before in _DETERMINERS):
+        return False
+    return word in STOP or base in STOP
+
+
+# French product words whose accents alone tell them from an English function word: folded
+# (and in the search index, which folds too) "thé" is "the".
+# Who a thing is for, said by what they love ("a gift for a tea lover", "for someone who
+# likes coffee", "un cadeau pour quelqu'un qui aime le thé"): the thing loved names the
+# product; the gift and the person do not.
+_FOR_WHOM_CUE = re.compile(r"\b(?:lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
+                           r"friend|person) who|qui (?:aime|adore)|amateurs? d|passionne)")
+_FOR_WHOM = frozenset("""gift gifts present presents lover lovers fan fans enthusiast enthusiasts
+addict addicts someone somebody people person friend who likes like loves love adores cadeau
+cadeaux quelqu'un quelquun qui aime adore amateur amateurs passionne passionnee personne ami
+amie""".split())
+
+
+def for_whom(text: str) -> bool:
+    """Whether `text` says who a thing is for by what they love."""
+    return _FOR_WHOM_CUE.search(fold(text)) is not None
+
+
+def without_the_recipient(kept: list[str]) -> list[str]:
+    """The product words of a request that says who it is for: the gift and the person
+    gone, unless nothing else is left."""
+    left = [word for word in kept if fold(word) not in _FOR_WHOM]
+    return left or kept
+
+
+def without_false_friends(text: str) -> str:
+    """`text` with "thé" as the English word the catalogs write ("tea")."""
+    return re.sub(r"\bthés?(?!\w)", "tea", text, flags=re.IGNORECASE)
 
 
 def _without_measures(text: str) -> str:
@@ -307,12 +353,19 @@ _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商�
                         r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
                         r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|"
-                        r"ありがとう|ね$|よ$)")
+                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度)")
+# A marker that opens a reply ("じゃあ茶筅を", "それなら急須"): it names nothing.
+_JA_OPENING = re.compile(r"^\s*(?:じゃあ|じゃ|では|それでは|それなら|なら|やっぱり|えっと|えーと|"
+                         r"うーん)[、,\s]*")
+# Who a thing is for, said by what they love ("お茶好き", "コーヒー好きの人"): the thing loved
+# is the product word.
+_JA_LOVER = re.compile(r"(?:好き|ずき|愛好家|ファン)(?:な人|の人|の方|さん)?$")
 # Numbers with their counter or unit; a kanji numeral only with one (八女 is a place).
 _UNIT_SPELLINGS = "|".join(sorted((re.escape(spelling) for _, spellings in UNITS.values()
                                    for spelling in spellings if spelling.isalpha()),
                                   key=len, reverse=True))
-_JA_MEASURE = re.compile(rf"\d+(?:\.\d+)?\s*(?:{_UNIT_SPELLINGS}|{_COUNTER}|パック|円)?|"
+_JA_MEASURE = re.compile(rf"(?:半|\d+|[一二三四五六七八九十]+)?ダース|"
+                         rf"\d+(?:\.\d+)?\s*(?:{_UNIT_SPELLINGS}|{_COUNTER}|パック|円)?|"
                          rf"[一二三四五六七八九十百]+(?:{_COUNTER}|パック)|"
                          rf"(?:ひと|ふた|みっ|よっ|いつ|むっ|なな|やっ|ここの)つ")
 
@@ -336,9 +389,9 @@ def japanese_query(text: str) -> str:
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
     # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
     # particles split them into a stray "い" or "こ"
-    plain = _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain))
-    phrases = [_JA_PREDICATE_TAIL.sub("", part) for part in _JA_PARTICLES.split(plain)
-               if part and not _JA_FILLER.match(part)]
+    plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
+    phrases = [_JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part))
+               for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
 
 
