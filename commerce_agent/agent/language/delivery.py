@@ -180,6 +180,9 @@ def _tidy(rest: str) -> str:
     rest = _PHONE.sub(" ", _EMAIL.sub(" ", rest))
     rest = re.sub(r"^\s*(?:です|でお願いします|にお願いします|まで)", "", rest.strip())
     rest = re.sub(r"(?<=。)\s*(?:です|でお願いします|にお願いします)\s*$", "", rest)
+    # 「…に送ってください」: the address's own verb, no request of its own
+    rest = re.sub(r"^\s*(?:に|へ|まで)(?:送って|届けて|配送して|発送して)(?:ください|下さい|ほしい"
+                  r"です|欲しいです)?[。.!！]?\s*$", "", rest)
     return _DANGLING.sub("", re.sub(r"\s+", " ", rest)).strip(" ,;:.")
 
 

@@ -154,6 +154,8 @@ ENGLISH: dict[str, str] = {
     "no_offers": "{store} has no offers right now.",
     "you_have": "You have {quantity} × {name}.",
     "already_empty": "Your cart is already empty.",
+    "which_code": "Your cart holds {lines}. What's the code? Type it and I'll apply it before "
+                  "you approve the order, or say “no code” to order without one.",
     "code_needs_cart": "Add something to your cart first, then I'll apply {code}.",
     "minimum_order": "{store} has a minimum order of {minimum}; your cart is below it. Add "
                      "something more, then say “check out”.",
@@ -248,7 +250,8 @@ ENGLISH: dict[str, str] = {
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
-                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip")
+                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip",
+                 "which_code")
 
 
 def say(language: str, key: str, **params: Any) -> str:

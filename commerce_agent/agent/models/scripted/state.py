@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
     amended,
     country_of,
@@ -51,6 +52,15 @@ _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "r
 # 14h", "14時で").
 _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
+# A request that speaks of the cart only fills it ("add it to my cart, I'm at 12 Oak St").
+_CART_WORD = re.compile(r"\b(?:cart|basket|panier)\b|カート")
+# When the shopper will collect: "at 7", "à 19h", "7時に".
+_PICKUP_TIME = re.compile(r"\b(?:at|a|vers)\s+\d{1,2}(?:[:h]\d{2})?\s*(?:am|pm|h)?\b|"
+                          r"\b\d{1,2}\s*(?:h|heures?)\b|\d{1,2}時")
+# 「茶筅を」: a thing named as the object of the sentence.
+_JAPANESE_OBJECT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}を")
+# Requests a code said beside them goes with: the purchase it discounts.
+_CARRIES_A_CODE = (*SHOPPING, "checkout", "pickup")
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
 
 
@@ -191,6 +201,12 @@ class State:
     # A question asked inside the latest message's request ("add the mug — is shipping
     # free?"): answered after the request is served, never done.
     asked: str | None = None
+    # A promotion code said with a purchase ("…, use code WELCOME10"): applied to the cart
+    # before its order is asked for; gone once applied, refused or the order placed.
+    code: str | None = None
+    # The latest message spoke of a code without saying it ("I have a coupon"): asked for
+    # before ordering, never guessed from the next word.
+    code_wanted: bool = False
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
@@ -263,6 +279,8 @@ class State:
             self.focus = first
 
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
+        if name in ("apply_promotion", "place_order"):
+            self.code = None  # on the cart now, refused (and explained), or ordered
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
             if code in _GONE and "cartId" in args:
@@ -344,12 +362,27 @@ class State:
         Its delivery details are read first and kept apart: the address (or its correction)
         becomes the conversation's, and the words around it are the request."""
         undoable, self.line_added = self.line_added, False
+        known = self.known_codes()
+        answered = code_answer(raw, known) if self.code_wanted else None
+        self.code_wanted = False
+        if answered is not None:  # "it's WELCOME10" after "what's the code?": the same request
+            self.code = answered
+            self.heard += 1
+            return
+        coded = read_code(raw, known)
+        if coded.code is not None or coded.vague:
+            kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
+            if coded.rest and (kind in _CARRIES_A_CODE or
+                               read_delivery(coded.rest).address is not None):
+                self.code = coded.code or self.code
+                self.code_wanted = coded.code is None
+                raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
         if self.address is not None and (delivery.address is None or missing(
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
-        request = delivery.rest if delivery.address and delivery.rest else raw
+        request = delivery.rest if delivery.address else raw
         parts = compound.split(request)
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
@@ -359,6 +392,13 @@ class State:
             self.address = {"address": given, **({"countryCode": code} if code else {})}
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
+            if corrected is None:
+                kind = self._with_its_delivery(kind, text)
+        elif (self.code or self.code_wanted or (delivery.pickup and _PICKUP_TIME.search(
+                words.fold(text)))) and kind == "add" and not _CART_WORD.search(words.fold(text)):
+            # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
+            # whole purchase ("the seconds box for pickup" alone only names the item)
+            kind = "buy"
         elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
@@ -415,6 +455,22 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
+
+    def _with_its_delivery(self, kind: str, text: str) -> str:
+        """A request said with where it goes is a purchase: "get me the glaze mug, deliver to
+        …" orders it (approval still asked), "茶筅を注文したいです。住所は…" too; the address
+        alone, or "に送ってください", checks out what the cart holds."""
+        named = bool(words.content_words(text) or _JAPANESE_OBJECT.search(text))
+        if kind == "add" and not _CART_WORD.search(words.fold(text)):
+            return "buy" if named or not self.open_carts() else "checkout"
+        if kind in ("checkout", "other") and named and not self.open_carts():
+            return "buy"
+        return kind
+
+    def known_codes(self) -> frozenset[str]:
+        """Every store's codes the conversation has read ("use fiveoff" names one)."""
+        return frozenset(str(entry.get("code", "")).upper() for info in self.store_info.values()
+                         for entry in info.get("promotions", []) if entry.get("code"))
 
     def _edits_extras(self, text: str) -> bool:
         """Whether `text` adds or takes away an extra of a cart line's item and names nothing

@@ -1,0 +1,93 @@
+"""Promotion codes said inside a request ("buy two plates, use code FIVEOFF", « j'ai le code
+BIENVENUE », 「クーポンコードはSAKURA」): the code and the words left, read apart before any
+intent is guessed, so the code is no product word and the request no code.
+
+A word after a code word is the code only when it is shaped like one (a digit in it, or
+written in capitals) or is one of the store's own codes in any case; "I have a coupon" or "my
+code is somewhere" names none, and is a vague mention: the agent asks for the code instead of
+applying the next word."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# The word that announces a code, in English, French and Japanese (longest first).
+_CODE_WORD = (r"(?<![A-Za-z])(?<!&\s)"
+              r"(?:(?:promo(?:tion(?:al)?)?|discount|coupon|voucher|offer)\s+code|"
+              r"code\s+(?:promo(?:tionnel)?|de\s+r[ée]duction|r[ée]duction)|"
+              r"bon\s+de\s+r[ée]duction|coupon|voucher|promo|code|"
+              r"クーポンコード|割引コード|プロモコード|プロモーションコード|クーポン|コード)")
+# What may lead into it: "and use", "I've got a", "with the", "j'ai le", "avec mon".
+_LEAD = (r"(?:\b(?:and|also|oh|plus|et|aussi)\s+)*"
+         r"(?:\b(?:i(?:'ve|\s+have)?\s+got|i\s+have|i've|here'?s|please\s+use|use|apply|enter|"
+         r"redeem|with|using|j'ai|jai|avec|utilisez|utilise|appliquez|applique|voici)\s+)?"
+         r"(?:\b(?:my|the|a|an|this|le|la|un|une|mon|ma|ce)\s+)?")
+_LINK = r"(?:\s*(?:\bis\b|\best\b|[:=：]|は|が)\s*|\s+)?"
+_TOKEN = r"(?<![A-Za-z0-9_-])([A-Za-z0-9][A-Za-z0-9_-]{2,31})(?![A-Za-z0-9_-])"  # noqa: S105
+_MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|で|を使って|を使用して"
+                      f"|を適用して))?)?", re.IGNORECASE)
+# A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
+# « c'est FOLIO3 », 「MIDORI500です」.
+_ANSWER = re.compile(r"\s*(?:(?:it'?s|it\s+is|the\s+code\s+is|code\s*:?|c'est|voici|le\s+code\s+"
+                     r"est)\s+)?([A-Za-z0-9][A-Za-z0-9_-]{2,31})\s*(?:です|だよ|で)?\s*[.!。！]?\s*",
+                     re.IGNORECASE)
+# Words that follow a code word without being a code ("my code is somewhere").
+_NOT_CODES = frozenset("""is for the and that this somewhere here too please but if on at which
+from to you first orders order also ready handy with in of it its my your a an saved
+somewhere anywhere est pour que qui de du des le la les mais aussi svp merci sur dans
+""".split())
+# What a mention leaves behind: "and buy…" after "use code X", 「…があります」.
+_LEFT_OVER = re.compile(r"^(?:(?:and|then|et|puis)\b\s*|"
+                        r"(?:が|を)?(?:あります|持っています|持ってます)[。.!！]?$)", re.IGNORECASE)
+_SEPARATORS = re.compile(r"^[\s,;.!?、。—–-]+|[\s,;、—–-]+$")
+
+
+@dataclass(frozen=True)
+class CodeReading:
+    code: str | None  # the code said, upper case
+    vague: bool  # a code word with no code after it ("I have a coupon")
+    rest: str  # the message without the code and its lead-in
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("’", "'")
+
+
+def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
+    """A digit in it, all capitals, or one of the store's codes in any case."""
+    if word.upper() in known:
+        return True
+    if word.lower() in _NOT_CODES:
+        return False
+    return bool(re.search(r"\d", word)) and bool(re.search(r"[A-Za-z]", word)) or (
+        word.isupper() and len(word) >= 4)
+
+
+def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
+    """The code said in `raw` and the words left around it."""
+    text = _plain(raw)
+    for match in _MENTION.finditer(text):
+        token = match.group(1)
+        if token is not None and shaped_like_a_code(token, known):
+            return CodeReading(token.upper(), False, _joined(text, match.start(), match.end()))
+        if token is None or not shaped_like_a_code(token, known):
+            # the code word alone: the request is kept whole but for the mention
+            end = match.end() if token is None else match.start(1)
+            return CodeReading(None, True, _joined(text, match.start(), end))
+    return CodeReading(None, False, raw)
+
+
+def code_answer(raw: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The code, when the whole message is one ("it's WELCOME10", 「MIDORI500です」)."""
+    match = _ANSWER.fullmatch(_plain(raw))
+    if match is None or not shaped_like_a_code(match.group(1), known):
+        return None
+    return match.group(1).upper()
+
+
+def _joined(text: str, start: int, end: int) -> str:
+    before, after = _SEPARATORS.sub("", text[:start]), _SEPARATORS.sub("", text[end:])
+    after = _LEFT_OVER.sub("", after)
+    return ", ".join(part for part in (before, after) if part)

@@ -1,0 +1,104 @@
+"""The code stage: a promotion code said inside a purchase is read apart from the request, a
+vague mention names no code, and a message that is only a code answers the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from commerce_agent.agent.language.codes import code_answer, read_code, shaped_like_a_code
+from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.models.scripted.state import State
+
+KNOWN = frozenset({"FIVEOFF", "WELCOME10", "PIZZAFRIDAY"})
+
+
+@pytest.mark.parametrize(("said", "code", "rest"), [
+    ("order a blue mug, ship to 55 Water Street, Brooklyn, NY 11201, use code WELCOME10",
+     "WELCOME10", "order a blue mug, ship to 55 Water Street, Brooklyn, NY 11201"),
+    ("use code FIVEOFF and buy two dinner plates", "FIVEOFF", "buy two dinner plates"),
+    ("get me the glaze mug with code welcome10, deliver to 742 Evergreen Terrace",
+     "WELCOME10", "get me the glaze mug, deliver to 742 Evergreen Terrace"),
+    ("two diavolas for pickup, my coupon code is pizzafriday", "PIZZAFRIDAY",
+     "two diavolas for pickup"),
+    ("commandez deux assiettes, j'ai le code BIENVENUE", "BIENVENUE", "commandez deux assiettes"),
+    ("achète le livre avec le code promo readmore15", "READMORE15", "achète le livre"),
+    ("玉露を2つ買います。クーポンコードはSAKURA、送り先は大阪", "SAKURA",
+     "玉露を2つ買います。, 送り先は大阪"),
+])
+def test_a_code_is_read_apart_from_the_request(said: str, code: str, rest: str) -> None:
+    reading = read_code(said, KNOWN)
+    assert (reading.code, reading.vague, reading.rest) == (code, False, rest)
+
+
+@pytest.mark.parametrize("said", [
+    "buy the teapot, I have a coupon", "order two mugs - oh and I have a discount code",
+    "je prends le livre, j'ai un code promo", "茶筅を注文したいです。クーポンがあります",
+    "buy the mug, my code is somewhere", "purchase the audiobook, I think I have a voucher",
+])
+def test_a_vague_mention_names_no_code(said: str) -> None:
+    reading = read_code(said, KNOWN)
+    assert reading.code is None and reading.vague
+    assert "coupon" not in reading.rest and "クーポン" not in reading.rest
+
+
+def test_a_store_named_with_code_is_no_mention() -> None:
+    assert read_code("now order the sourdough ebook from Folio & Code") == read_code(
+        "now order the sourdough ebook from Folio & Code", frozenset())
+    assert not read_code("now order the sourdough ebook from Folio & Code").vague
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("it's WELCOME10", "WELCOME10"), ("c'est FOLIO3", "FOLIO3"), ("MIDORI500です", "MIDORI500"),
+    ("fiveoff", "FIVEOFF"), ("the blue one", None), ("yes", None), ("somewhere", None),
+])
+def test_a_message_that_is_only_a_code(said: str, code: str | None) -> None:
+    assert code_answer(said, KNOWN) == code
+
+
+def test_lowercase_words_are_codes_only_when_the_store_has_them() -> None:
+    assert shaped_like_a_code("fiveoff", KNOWN)
+    assert not shaped_like_a_code("please", KNOWN)
+    assert shaped_like_a_code("dolce4") and shaped_like_a_code("SAKURA")
+
+
+def test_the_state_keeps_the_code_and_reads_the_purchase() -> None:
+    state = State()
+    state.hear("buy two dinner plates, ship to 12 Oak St, Portland, OR 97202, use code FIVEOFF")
+    assert state.code == "FIVEOFF" and not state.code_wanted
+    assert state.frame is not None and state.frame.intent == "buy"
+    assert state.address == {"address": "12 Oak St, Portland, OR 97202", "countryCode": "US"}
+
+
+def test_the_state_asks_for_a_vague_code_and_takes_the_answer() -> None:
+    state = State()
+    state.hear("buy the celadon teapot and ship it to 12 Oak St, Portland, OR 97202, I have a "
+               "coupon")
+    assert state.code is None and state.code_wanted
+    request = state.frame
+    state.hear("it's WELCOME10")
+    assert state.code == "WELCOME10" and state.frame is request
+
+
+def test_a_coupon_question_is_left_to_the_discounts_answer() -> None:
+    state = State()
+    state.hear("is there a coupon for first orders?")
+    assert state.code is None and not state.code_wanted
+    assert state.frame is not None and state.frame.intent == "discounts"
+
+
+def test_the_address_verb_in_japanese_is_no_request() -> None:
+    reading = read_delivery("〒150-0041 東京都渋谷区神南1-2-3に送ってください")
+    assert reading.address == "〒150-0041 東京都渋谷区神南1-2-3" and reading.rest == ""
+
+
+@pytest.mark.parametrize(("said", "intent"), [
+    ("get me a large margherita for pickup at 7", "buy"),
+    ("I'd like the studio seconds box for pickup", "add"),
+    ("get me the glaze mug, deliver to 742 Evergreen Terrace, Springfield, IL 62704", "buy"),
+    ("add the glaze mug to my cart, I'm at 742 Evergreen Terrace, Springfield, IL 62704", "add"),
+    ("茶筅を注文したいです。住所は東京都台東区谷中3-1-1 〒110-0001。", "buy"),
+])
+def test_a_request_said_with_where_it_goes_is_the_purchase(said: str, intent: str) -> None:
+    state = State()
+    state.hear(said)
+    assert state.frame is not None and state.frame.intent == intent
