@@ -441,3 +441,24 @@ def test_days_and_hours_in_every_language(said: str, month: int | None, day: int
     from commerce_agent.agent.models.scripted.choices import when_named
     found = when_named((said,))
     assert (found.month, found.day, found.clock, found.weekday) == (month, day, clock, weekday)
+
+
+@pytest.mark.parametrize(("text", "intent"), [
+    ("une pizza margherita, pas la grande, la petite", "add"),
+    ("マルゲリータ、大きいのじゃなくて小さいのをください", "add"),
+    ("抹茶の30グラムを二つ。100グラムはいらない", "add"),
+    ("マグじゃなくて皿にして", "replace"),
+    ("マグはいらない", "remove"),
+    ("2 16-inch margheritas please", "add"),
+])
+def test_a_size_or_option_turned_down_leaves_the_other_ordered(text: str, intent: str) -> None:
+    assert understand(text)[0] == intent
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("two 300 ml kyusu", 2), ("the 300 ml one", None),
+    ("add the aurelia licence with 5 seats", None), ("2 margheritas please", 2),
+    ("２７センチのお皿を４枚", 4), ("une douzaine et demie d'assiettes", 18),
+])
+def test_sizes_are_never_read_as_counts(text: str, count: int | None) -> None:
+    assert words.quantity(text) == count

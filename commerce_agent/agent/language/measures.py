@@ -34,6 +34,7 @@ class Size:
 
 
 # canonical unit: (dimension, spellings). Spellings are matched case-insensitively, longest first.
+# Text is NFKC-normalized first, which writes "″" as "′′": both are listed.
 UNITS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ml": ("volume", ("ml", "millilitres", "millilitre", "milliliters", "milliliter",
                       "ミリリットル", "cc")),
@@ -51,10 +52,13 @@ UNITS: dict[str, tuple[str, tuple[str, ...]]] = {
     "cm": ("length", ("cm", "centimetres", "centimetre", "centimeters", "centimeter",
                       "centimètres", "centimètre", "センチメートル", "センチ")),
     "m": ("length", ("m", "metres", "metre", "meters", "meter", "mètres", "mètre", "メートル")),
-    "in": ("length", ("inches", "inch", "in.", "pouces", "pouce", "インチ", '"', "″", "”")),
+    "in": ("length", ("inches", "inch", "in.", "pouces", "pouce", "インチ", '"', "″", "′′", "”")),
     "ft": ("length", ("ft", "feet", "foot")),
     "tine": ("count_in_item", ("tines", "tine", "本立て")),
     "piece": ("count_in_item", ("piece", "pièces", "pc")),
+    # A licence's seats and a book's pages say which item or option, never how many of it.
+    "seat": ("count_in_item", ("seats", "seat", "sièges", "siège", "席")),
+    "page": ("count_in_item", ("pages", "ページ")),
     "star": ("rating", ("stars", "star", "étoiles", "étoile", "つ星")),
     "percent": ("ratio", ("%", "percent", "pour cent", "パーセント")),
     "hour": ("duration", ("hours", "hour", "hrs", "hr", "heures", "時間")),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
+from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.language.spans import Span, overlaps
 
 
@@ -47,6 +48,8 @@ _PRONOUN_BEFORE = frozenset(
     "large little cheap cheaper cheapest expensive same first second last new right wrong "
     "good best other next".split()
 )
+_UNIT_WORDS = frozenset(spelling.casefold() for _, spellings in UNITS.values()
+                       for spelling in spellings if spelling.isalpha())
 _COUNT_BEFORE = frozenset(
     "add take get want need buy order make just only another me of with and for to "
     "put give send ship".split()
@@ -64,6 +67,7 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", re.I), "x"),
 ]
 _FRENCH_QUANTITIES = [
+    (re.compile(r"\b(?:une\s+)?douzaine\s+et\s+demie(?:\s+d(?:e\s+|'))?", re.I), "18 "),
     (re.compile(r"\b(?:une\s+)?demi-?\s?douzaines?(?:\s+d(?:e\s+|'))?", re.I), "6 "),
     (re.compile(r"\b(\d+)\s+douzaines?(?:\s+d(?:e\s+|'))?", re.I), "*12 "),
     (re.compile(r"\bune\s+douzaine(?:\s+d(?:e\s+|'))?", re.I), "12 "),
@@ -147,8 +151,8 @@ def _protect_if_not_count(match: re.Match[str], language: str,
     after_match = _WORD_AFTER.search(match.string[match.end(): match.end() + 40])
     before = before_match.group(1).lower() if before_match else ""
     after = after_match.group(1).lower() if after_match else ""
-    if match.group(0).lower() == "ones":
-        is_count = False
+    if match.group(0).lower() == "ones" or before in _UNIT_WORDS:
+        is_count = False  # "the 300 ml one": a size, then the pronoun
     elif language == "en":
         is_count = before in _COUNT_BEFORE or before == "" or (
             before not in _PRONOUN_BEFORE and after not in ("", "of", "that", "which"))

@@ -2,8 +2,8 @@
 
 The address is read first (its house number and ZIP are no counts), then measures ("300 ml"
 is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目");
-the whole numbers still free are the counts. What none of them took is `rest`: the words to
-search products with.
+the whole numbers still free are the counts. Every number is then tagged by the reading that
+took it (`number_tags`). What none of them took is `rest`: the words to search products with.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from commerce_agent.agent.language.dates import When, find_when
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.detect import detect_language
 from commerce_agent.agent.language.measures import Measure, Size, find_measures, find_sizes
+from commerce_agent.agent.language.number_tags import NumberKind, NumberTag, tag_numbers
 from commerce_agent.agent.language.numbers import Count, find_counts, fold_numbers
 from commerce_agent.agent.language.ordinals import Ordinal, find_ordinals
 from commerce_agent.agent.language.prices import PriceBound, find_price
@@ -39,6 +40,8 @@ class Reading:
     when: When | None
     rest: str
     ordinals: tuple[Ordinal, ...] = ()
+    # Every number in `folded`, tagged count, measure, price, ordinal, time, address or id.
+    numbers: tuple[NumberTag, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +70,18 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
     taken.extend(ordinal.span for ordinal in ordinals)
     counts = find_counts(parts.folded, taken)
     taken.extend(count.span for count in counts)
+    readings: list[tuple[NumberKind, Span]] = [
+        *(("address", parts.address.span) for _ in (parts.address,) if parts.address),
+        *(("measure", measure.span) for measure in parts.measures),
+        *(("price", parts.price.span) for _ in (parts.price,) if parts.price),
+        *(("time", when.span) for _ in (when,) if when),
+        *(("measure", size.span) for size in sizes),
+        *(("ordinal", ordinal.span) for ordinal in ordinals),
+        *(("count", count.span) for count in counts)]
     return Reading(text=text, language=parts.language, folded=parts.folded, counts=counts,
                    measures=parts.measures, sizes=sizes, price=parts.price,
                    address=parts.address, when=when, rest=remove_spans(parts.folded, taken),
-                   ordinals=ordinals)
+                   ordinals=ordinals, numbers=tag_numbers(parts.folded, readings))
 
 
 @lru_cache(maxsize=1024)

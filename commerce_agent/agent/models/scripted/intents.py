@@ -251,9 +251,12 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              r"\b(?:ma|mes|la|cette) commandes?\b|\bmon colis\b|注文")
 # One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
 # margherita with olives", "une margherita sans olives"): an order, not browsing.
-_CONFIGURED = re.compile(r"^(?:a|an|one|un|une)\s+[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
-                         r"hold|extra|sans|avec)|,\s*not)\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
+_CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouces?|cm|oz))\s+"
+                         r"[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
+                         r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
+# "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
+_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -475,6 +478,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if kind == "remove" and _declines_a_size(act.text):
+        return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
         # "don't add it, I just want the price": the action said not to be done never is;
         # what is left asks about it
@@ -482,6 +487,11 @@ def _understand(raw: str) -> tuple[str, str]:
             "details" if words.content_words(act.text) else "other")
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
+        if topic == "remove" and act.kind != "question" and all(
+                words.names_a_measure(part) for part in act.negated) and words.quantity(
+                act.text) is not None and words.names_a_thing(words.without_measures(act.text)):
+            # "抹茶の30グラムを二つ。100グラムはいらない": a size declined, the rest ordered
+            return "add", ", ".join((act.text, *act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
         if topic in AFTER_SALE and act.kind == "question" and _ABOUT_AN_ORDER.search(
@@ -493,7 +503,9 @@ def _understand(raw: str) -> tuple[str, str]:
                 _NOT_THE.match(words.fold(part)) for part in act.negated):
             # "blue, but not the 12 oz": the option declined stays, as declined
             said = ", ".join((act.text, *act.negated))
-            return ("add" if _CONFIGURED.search(words.fold(said)) else kind), said
+            counted = words.quantity(act.text) is not None and words.names_a_thing(
+                words.without_measures(act.text))  # "three 16 oz blue mugs, not the 12"
+            return ("add" if counted or _CONFIGURED.search(words.fold(said)) else kind), said
     if kind in ("other", "search", "details", "fees", "add") and raw.rstrip().endswith(
             ("?", "？")) and _DELIVERY.search(words.fold(act.text)) and country_named(
             act.text) and words.address(act.text) is None:
@@ -508,6 +520,9 @@ def _understand(raw: str) -> tuple[str, str]:
         return "no", act.text  # "don't add it", "I don't need that"
     if kind in _MAY_REPLACE and find_swap(words.fold(act.text)) is not None:
         return "replace", act.text  # "swap the mug for the bowl": one line for another
+    if kind in _MAY_REPLACE and act.negated and _CHANGED_TO.search(act.text) and find_swap(
+            words.fold(raw)) is not None:
+        return "replace", raw  # "マグじゃなくて皿にして": the refused one is the line that goes
     if kind in ("other", "add", "remove", "search") and \
             words.quantity_change(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
@@ -586,6 +601,19 @@ _NOT_ARRIVED = re.compile(
     r"まだ.{0,12}(?:届いて|届かな|来て|来な|着いて|着かな|発送されて)|届いていません|届きません")
 _ACTS_ON_AN_ORDER = re.compile(r"\b(?:cancel\w*|return\w*|refund\w*|annul\w*|rembours\w*|"
                                r"retourn\w*)\b|キャンセル|返品|返金|取り消")
+def _declines_a_size(text: str) -> bool:
+    """Whether the message orders a count of a thing in one part and, in another, only turns
+    down a size ("…を二つ。100グラムはいらない"): the refusal is of an option, not of a line."""
+    parts = [part for part in re.split(r"[。、,.;!！]", text) if part.strip()]
+    refused = [part for part in parts if intent(part) == "remove"]
+    kept = [part for part in parts if part not in refused]
+    return bool(refused and kept) and all(words.names_a_measure(part) and not
+                                          words.content_words(words.without_measures(part))
+                                          for part in refused) and any(
+        words.quantity(part) is not None and words.names_a_thing(words.without_measures(part))
+        for part in kept)
+
+
 # What a question may ask under a condition; any other intent there is only supposed.
 _ANSWERS = ("status", "policy", "details", "search", "cart", "discounts", "stores")
 # Supposing an order not made yet ("if I order today", "si je commande", "今注文したら").

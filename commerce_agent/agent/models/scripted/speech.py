@@ -33,7 +33,11 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need 
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
-                      r"plutot)\b|(?:けど|だけ)")
+                      r"plutot)\b|(?:けど|だけ)|"
+                      # "大きいのじゃなくて小さいの": what is refused ends its own clause
+                      r"(?<=じゃなくて)|(?<=ではなくて)|"
+                      # "the speckled mug not the blue one": the refused one, said after
+                      r"(?<!why)(?<=\w)\s+(?=not (?:the|a|an|that|this)\b)")
 _QUESTION_OPENING = re.compile(
     r"^(?:how|what|what's|whats|which|when|where|where's|wheres|why|who|is|are|am|was|"
     r"does|did|do(?= (?:you|u|i|we|they|these|those|any|your|all|both)\b)|can i|could i|"

@@ -20,7 +20,8 @@ NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "
            "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
-# Words that carry no product meaning: dropped from search queries and name matching.
+# Words that carry no product meaning: dropped from search queries and name matching. What
+# holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
 throw toss grab snag
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
@@ -43,6 +44,7 @@ delivery deliver
 take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
+tin tins bottle bottles jar jars packet packets sachet sachets bouteille bouteilles
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
 mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
 veux voulez aimerais ajoute ajoutez ajouter
@@ -168,16 +170,19 @@ def without_false_friends(text: str) -> str:
     return re.sub(r"\bthés?(?!\w)", "tea", text, flags=re.IGNORECASE)
 
 
+# A month by its name or its abbreviation: "2 margheritas" is two pizzas, not 2 March.
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+
+
 def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
     text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
-    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b",
-                  " ", text)
-    text = re.sub(r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
-                  " ", text)
+    text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
+    text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
     return re.sub(r"\b[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
 
 
@@ -201,6 +206,12 @@ def without_sizes(text: str) -> str:
     """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
     a name writes its size in its own unit, if at all, so a search does not need it."""
     return _SIZE_UNIT.sub(" ", fold(text))
+
+
+def names_a_measure(text: str) -> bool:
+    """Whether `text` names a size or a measure ("100グラム", "the 12 oz"), per the normalize
+    stage's number tags."""
+    return any(tag.kind == "measure" for tag in normalized.reading(text).numbers)
 
 
 def without_measures(text: str) -> str:
