@@ -14,6 +14,7 @@ so every combination is covered, not a list of phrasings. Texts are folded (acce
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Literal
 
 Asked = Literal["add", "buy", "book"]
@@ -64,7 +65,8 @@ JA_NOUN_ENDINGS = ("ください", "下さい", "お願いします", "お願い
                    "欲しいです", "ほしい", "ほしいです")
 # What is ordered is named before its particle; the cart's contents or "everything" are a
 # checkout, not a thing.
-_JA_THING = r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)[をが](?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?\s*"
+_JA_THING = (r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)[をが]"
+             r"(?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?\s*")
 
 # English imperative heads, at the start of a clause.
 _EN_HEADS: dict[Asked, tuple[str, ...]] = {
@@ -78,9 +80,9 @@ _EN_OPENING = (r"(?:^|[,;.!]\s*|\b(?:and|then|also|so|ok|okay|please|just|yeah|y
                r"(?:(?:can|could|would|will) you (?:please |just )?)?")
 
 
-def _alternatives(forms: object) -> str:
-    return "|".join(sorted((re.escape(form) for form in forms  # type: ignore[attr-defined]
-                            ), key=len, reverse=True))
+def _alternatives(forms: Iterable[str]) -> str:
+    """One alternation, longest form first so "-le-moi" is read before "-le"."""
+    return "|".join(sorted((re.escape(form) for form in forms), key=len, reverse=True))
 
 
 def _fr_pattern(verbs: tuple[tuple[str, str, str], ...]) -> re.Pattern[str]:
