@@ -330,6 +330,8 @@ _MAY_REPLACE = ("quantity", "switch", "remove", "add", "other", "search")
 _ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "return", "tip",
                       "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
                       "sub_resume", "sub_cancel"})
+# What the keyword table may take a request form for ("commande-moi le livre": status).
+_READ_AS_REQUESTED = ("other", "search", "status", "details")
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -478,6 +480,11 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if act.request and (kind in _READ_AS_REQUESTED or (act.request == "buy" and kind in (
+            "add", "checkout"))):
+        # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
+        # never an existing order's status; "…を注文します" with a thing named buys that thing
+        kind = act.request
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:

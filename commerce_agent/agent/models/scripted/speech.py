@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from commerce_agent.agent.models.scripted import requests
 from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.words import fold
 
@@ -79,6 +80,8 @@ class Act:
     # is supposed, never done; `main` is what is asked.
     condition: str = ""
     main: str = ""
+    # What a request form asks for ("commande-moi…": buy, "茶筅をカートに入れて": add), else "".
+    request: str = ""
 
 
 def _is_japanese(text: str) -> bool:
@@ -175,12 +178,13 @@ def read_act(raw: str) -> Act:
     kept, negated = _without_negated(text)
     if negated and classify(kept).act == "confirm":
         return Act("confirmation", kept, negated)
-    if _question(kept, fold(kept).strip()):
+    request = requests.asked(fold(kept).strip()) or ""
+    if not request and _question(kept, fold(kept).strip()):
         split = conditional(kept)
         if split is not None:
             return Act("question", kept, negated, condition=split[0], main=split[1])
         return Act("question", kept, negated)
     if not negated and _NEGATION.search(folded):
         return Act("statement", kept, wholly_negated=True)
-    return Act("instruction", kept, negated)
+    return Act("instruction", kept, negated, request=request)
 

@@ -1,0 +1,118 @@
+"""Request forms: a verb of getting said as a request, in en, fr and ja, and what it asks for.
+
+"commande-moi le livre", "ajoutez-m'en deux", "vous pouvez me prendre…", "八女玉露を注文して",
+"急須をください", "grab me two plates" are instructions whatever else their words say: the
+speech stage never reads them as questions, and the intent stage never reads a verb of
+ordering in the imperative as a question about an existing order (« commande-moi le livre
+signé » names "commande" and "livre", which the status table reads as "my order delivered").
+
+The forms are a table per language, verb stems × the endings that make them requests (French
+pronoun clitics and politeness frames, Japanese request endings, English imperative heads),
+so every combination is covered, not a list of phrasings. Texts are folded (accents gone).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+Asked = Literal["add", "buy", "book"]
+
+# French verbs of getting: the imperative (tu, vous) and the infinitive after a modal.
+_FR_VERBS: dict[Asked, tuple[tuple[str, str, str], ...]] = {
+    # (imperative tu, imperative vous, infinitive)
+    "buy": (("commande", "commandez", "commander"), ("achete", "achetez", "acheter")),
+    "add": (("ajoute", "ajoutez", "ajouter"), ("rajoute", "rajoutez", "rajouter"),
+            ("mets", "mettez", "mettre"), ("remets", "remettez", "remettre"),
+            ("prends", "prenez", "prendre"), ("donne", "donnez", "donner"),
+            ("file", "filez", "filer"), ("garde", "gardez", "garder"),
+            ("sers", "servez", "servir")),
+    "book": (("reserve", "reservez", "reserver"),),
+}
+# Pronouns after an imperative: "-moi", "-m'en", "-le-moi", "-en". Never "-vous", "-il",
+# "-t-il": those are a question's inversion ("ajoutez-vous…?").
+FR_CLITICS = ("-moi", "-m'en", "-m'", "-nous", "-en", "-le", "-la", "-les", "-lui", "-le-moi",
+              "-la-moi", "-les-moi", "-les-nous", "-en-moi")
+# A request said around an infinitive: "vous pouvez m'ajouter…", "tu pourrais me prendre…".
+FR_MODALS = ("tu peux", "vous pouvez", "peux-tu", "pouvez-vous", "pourriez-vous",
+             "pourrais-tu", "tu pourrais", "vous pourriez", "tu veux bien", "vous voulez bien",
+             "merci de", "je vais", "j'aimerais", "je voudrais", "je veux", "il faudrait",
+             "il faut")
+FR_OBJECTS = ("", "me ", "m'", "m'en ", "me l'", "me le ", "me la ", "me les ", "nous ",
+              "le ", "la ", "les ", "l'", "en ")
+# Statements that take ("je prendrai", "il me faudrait").
+_FR_STATEMENTS = re.compile(r"\b(?:je (?:prendrai|prendrais|vais prendre|prends)|"
+                            r"il me (?:faut|faudrait|faudra))\b")
+
+# Japanese: a thing, its particle (and a count), then a verb with a request ending.
+_JA_STEMS: dict[Asked, tuple[str, ...]] = {
+    "buy": ("注文", "購入"),
+    "add": ("カートに追加", "カートへ追加", "追加"),
+    "book": ("予約",),
+}
+JA_SURU_ENDINGS = ("して", "してください", "して下さい", "してほしい", "してほしいです",
+                   "してもらえますか", "していただけますか", "してくれますか", "したい",
+                   "したいです", "します", "をお願いします", "お願いします")
+# Verbs of their own: "買う", "入れる" (into the cart).
+_JA_VERBS: dict[Asked, tuple[str, ...]] = {
+    "buy": ("買って", "買ってください", "買いたい", "買いたいです", "買います"),
+    "add": ("カートに入れて", "カートに入れてください", "カートに入れたい", "カートに入れます",
+            "入れて", "入れてください"),
+}
+# A thing asked for by its noun: "急須をください", "玄米茶が欲しいです", "…をお願いします".
+JA_NOUN_ENDINGS = ("ください", "下さい", "お願いします", "お願い", "ちょうだい", "欲しい",
+                   "欲しいです", "ほしい", "ほしいです")
+# What is ordered is named before its particle; the cart's contents or "everything" are a
+# checkout, not a thing.
+_JA_THING = (r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)[をが]"
+             r"(?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?\s*")
+
+# English imperative heads, at the start of a clause.
+_EN_HEADS: dict[Asked, tuple[str, ...]] = {
+    "buy": ("order me", "buy me", "purchase me"),
+    "add": ("grab me", "get me", "throw in", "toss in", "chuck in", "add me", "give me",
+            "gimme", "hook me up with", "put me down for", "lemme get", "lemme have",
+            "let me get", "let me have", "i'll take", "i'll have", "i'll get", "ill take",
+            "snag me", "pencil me in for"),
+}
+_EN_OPENING = (r"(?:^|[,;.!]\s*|\b(?:and|then|also|so|ok|okay|please|just|yeah|yes|alright)\s+)"
+               r"(?:(?:can|could|would|will) you (?:please |just )?)?")
+
+
+def _alternatives(forms: Iterable[str]) -> str:
+    """One alternation, longest form first so "-le-moi" is read before "-le"."""
+    return "|".join(sorted((re.escape(form) for form in forms), key=len, reverse=True))
+
+
+def _fr_pattern(verbs: tuple[tuple[str, str, str], ...]) -> re.Pattern[str]:
+    imperatives = _alternatives(form for verb in verbs for form in verb[:2])
+    infinitives = _alternatives(verb[2] for verb in verbs)
+    clitics = _alternatives(FR_CLITICS)
+    modals = _alternatives(FR_MODALS)
+    objects = _alternatives(FR_OBJECTS)
+    return re.compile(rf"\b(?:{imperatives})(?:{clitics})(?![\w-])|"
+                      rf"\b(?:{modals})\s+(?:{objects})(?:{infinitives})\b")
+
+
+_FR = {asked: _fr_pattern(verbs) for asked, verbs in _FR_VERBS.items()}
+_JA = {asked: re.compile(
+    rf"{_JA_THING}(?:{_alternatives(_JA_STEMS.get(asked, ()))})"
+    rf"(?:{_alternatives(JA_SURU_ENDINGS)})"
+    + (rf"|{_JA_THING}(?:{_alternatives(_JA_VERBS[asked])})" if asked in _JA_VERBS else ""))
+    for asked in _JA_STEMS}
+_JA_NOUN = re.compile(rf"{_JA_THING}(?:{_alternatives(JA_NOUN_ENDINGS)})")
+_EN = {asked: re.compile(rf"{_EN_OPENING}(?:{_alternatives(heads)})\b")
+       for asked, heads in _EN_HEADS.items()}
+
+
+def asked(folded: str) -> Asked | None:
+    """What a message in a request form asks for (add, buy, book), else None. `folded` is the
+    message folded (lower case, no accents); Japanese is left as written by folding."""
+    for table in (_FR, _JA, _EN):
+        for name, pattern in table.items():
+            if pattern.search(folded):
+                return name
+    if _JA_NOUN.search(folded) or _FR_STATEMENTS.search(folded):
+        return "add"
+    return None
