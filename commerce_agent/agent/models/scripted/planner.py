@@ -72,8 +72,6 @@ class Planner:
                 and not words.french_verb(word)]
         if words.for_whom(plain):  # "a gift for a tea lover": tea
             kept = words.without_the_recipient(kept)
-        if self.lang == "fr":
-            kept = words.without_looks(kept)
         return " ".join(kept)[:200]
 
     def resolve_item(self) -> dict[str, Any] | None:
@@ -185,6 +183,8 @@ class Planner:
         """The next search call for `query` (in the store named or chosen, then everywhere
         when that store has nothing by that name), or None once the results are in."""
         state = self.state
+        if self.lang == "fr":  # "un grand mug bleu": the search is for the mug
+            query = " ".join(words.without_looks(query.split()))
         if self.has_store_phrase(self.frame.first) and self.needs_stores():
             return self.call("list_stores")
         named = self.mentioned_store()
