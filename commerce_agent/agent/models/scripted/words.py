@@ -257,9 +257,11 @@ def quantity(text: str) -> int | None:
     if theirs is not None:
         return theirs
     mine = _local_quantity(text)
-    if mine is not None and normalized.reading(text).measures:
-        # "la 16 pouces", "16インチで": the numbers were sizes; only words may still count
-        mine = _local_quantity(normalized.reading(text).rest)
+    found = normalized.reading(text)
+    if mine is not None and (found.measures or found.sizes or found.counts):
+        # "la 16 pouces", "16インチで": the numbers were sizes; "not the 16", "5 seats": counts
+        # the stage refused; only words may still count
+        mine = _local_quantity(found.rest)
     if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
         return None
     return mine
