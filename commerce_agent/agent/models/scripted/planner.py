@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language.category_words import in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, option_change, topics, words
@@ -56,6 +57,8 @@ class Planner:
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
             source = topics.without_topic(source)
+        if self.lang in ("fr", "ja"):  # "de la vaisselle", "茶道具": the catalogs' Tableware
+            source = in_english_categories(source)
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
@@ -180,6 +183,8 @@ class Planner:
         """The next search call for `query` (in the store named or chosen, then everywhere
         when that store has nothing by that name), or None once the results are in."""
         state = self.state
+        if self.lang == "fr":  # "un grand mug bleu": the search is for the mug
+            query = " ".join(words.without_looks(query.split()))
         if self.has_store_phrase(self.frame.first) and self.needs_stores():
             return self.call("list_stores")
         named = self.mentioned_store()

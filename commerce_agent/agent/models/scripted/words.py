@@ -165,6 +165,22 @@ def without_the_recipient(kept: list[str]) -> list[str]:
     return left or kept
 
 
+# The English values of a colour or a size: what a variant says, never what a product is.
+_LOOKS = frozenset({"blue", "white", "black", "red", "green", "yellow", "grey", "gray", "pink",
+                    "purple", "brown", "beige", "oat", "gold", "silver", "speckled", "small",
+                    "medium", "large"})
+
+
+def without_looks(kept: list[str]) -> list[str]:
+    """The words of a French request without its colour and size adjectives ("un grand mug
+    bleu" → mug): they choose the variant (choices.py reads them from the whole message), and
+    in a search they match other items' descriptions ("émaillé bleu"). Kept when nothing else
+    is left ("le bleu")."""
+    rest = [word for word in kept
+            if not (looks := english_option_words(word)) or not looks <= _LOOKS]
+    return rest or kept
+
+
 def without_false_friends(text: str) -> str:
     """`text` with "thé" as the English word the catalogs write ("tea")."""
     return re.sub(r"\bthés?(?!\w)", "tea", text, flags=re.IGNORECASE)
@@ -403,9 +419,15 @@ def japanese_query(text: str) -> str:
     # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
     # particles split them into a stray "い" or "こ"
     plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
-    phrases = [_JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part))
+    phrases = [_JA_ADJECTIVE.sub("", _JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part)))
                for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
+
+
+# A colour or size said before the noun with no particle ("青いマグ", "大きいお皿", "白い急須"):
+# an option of the item (option_words.py reads it from the whole message), never part of its
+# name. Only when a noun follows: "青いの" alone is the option itself.
+_JA_ADJECTIVE = re.compile(r"^(?:(?:青|白|赤|黒|黄色|茶色|大き|小さ|長|短)い|(?:大き|小さ)な)(?=.)")
 
 
 # What a phrase says of its noun when no particle sets them apart ("茶筅ありますか",
@@ -493,13 +515,17 @@ _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes 
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
 
+# "と" joins two items ("玄米茶と急須"), but not inside a count or an adverb ("ひとつ", "ちょっと").
+_JA_AND = re.compile(r"(?<![ひっ])と|、")
+
+
 @lru_cache(maxsize=1024)
 def item_phrases(text: str) -> tuple[str, ...]:
     """The items one message asks for, each with its own words and count."""
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
-        for part in (part for part in re.split(r"と|、", folded) if japanese_query(part)):
+        for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
             if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
             else:

@@ -1,0 +1,65 @@
+"""Kinds of goods in French and Japanese as the catalogs file them (in English): "de la
+vaisselle", "des ustensiles à thé", "食器", "茶道具", "文房具". A search matches the categories
+items carry ("Tableware", "Teaware", "Stationery"), and those are English; an item's name and
+description are translated, its categories are not.
+
+A small table per language of everyday words for a kind of goods, never item names: it maps
+what a shopper calls a kind to the English word the categorization uses.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Longer phrases first: "ustensiles à thé" before "ustensiles".
+_FRENCH = (
+    (r"ustensiles? (?:a|pour le|de) (?:the|tea)", "teaware"),
+    (r"accessoires? (?:a|pour le|de) (?:the|tea)", "teaware"),
+    (r"arts? de la table|vaisselle", "tableware"),
+    (r"papeterie|fournitures de bureau", "stationery"),
+    (r"boissons?", "drinks"),
+    (r"logiciels?", "software"),
+    (r"livres? audio", "audiobooks"),
+    (r"materiel de yoga|equipement de yoga", "yoga equipment"),
+)
+_JAPANESE = (
+    ("茶道具", "teaware"),
+    ("お茶の道具", "teaware"),
+    ("茶器", "teaware"),
+    ("食器", "tableware"),
+    ("文房具", "stationery"),
+    ("文具", "stationery"),
+    ("飲み物", "drinks"),
+    ("飲みもの", "drinks"),
+    ("ドリンク", "drinks"),
+    ("ソフトウェア", "software"),
+    ("オーディオブック", "audiobooks"),
+    ("ヨガ用品", "yoga equipment"),
+)
+# Not inside a compound ("lave-vaisselle" is a dishwasher, not dishes).
+_FRENCH_FOUND = re.compile(
+    r"(?<![\w-])(?:" + "|".join(f"(?:{pattern})" for pattern, _ in _FRENCH) + r")(?![\w-])"
+)
+_JAPANESE_FOUND = re.compile("|".join(re.escape(word) for word, _ in _JAPANESE))
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def _english(match: re.Match[str], table: tuple[tuple[str, str], ...]) -> str:
+    for pattern, english in table:
+        if re.fullmatch(pattern, match.group()):
+            return f" {english} "
+    return match.group()
+
+
+def in_english_categories(text: str) -> str:
+    """`text` (folded, for French) with each kind of goods it names as the catalogs' English
+    category ("de la vaisselle" → "de la tableware", "茶道具は？" → "teaware は？")."""
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text):
+        japanese = tuple((re.escape(word), english) for word, english in _JAPANESE)
+        return _JAPANESE_FOUND.sub(lambda found: _english(found, japanese), text)
+    return _FRENCH_FOUND.sub(lambda found: _english(found, _FRENCH), _fold(text))
