@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # The word that announces a code, in English, French and Japanese (longest first).
 _CODE_WORD = (r"(?<![A-Za-z])(?<!&\s)"
@@ -65,6 +66,7 @@ def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
         word.isupper() and len(word) >= 4)
 
 
+@lru_cache(maxsize=4096)  # the dialogue state is rebuilt from every past message each turn
 def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     """The code said in `raw` and the words left around it."""
     text = _plain(raw)
@@ -79,6 +81,7 @@ def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     return CodeReading(None, False, raw)
 
 
+@lru_cache(maxsize=4096)
 def code_answer(raw: str, known: frozenset[str] = frozenset()) -> str | None:
     """The code, when the whole message is one ("it's WELCOME10", 「MIDORI500です」)."""
     match = _ANSWER.fullmatch(_plain(raw))

@@ -38,10 +38,9 @@ def _similar_asked() -> re.Pattern[str]:
 def similar_offered(content: str, items: dict[str, dict[str, Any]]) -> Frame | None:
     """The offer to look for something like a sold-out item, when the reply made it: a yes
     then searches (intent "similar"), a no declines only that."""
-    match = _similar_asked().search(content)
-    if match is None:
+    name = _similar_name(content)
+    if name is None:
         return None
-    name = next(group for group in match.groups() if group)
     item = next((key for key, item in items.items() if item.get("name") == name), None)
     return Frame("similar", (name,), item_id=item) if item else None
 
@@ -56,6 +55,13 @@ def _pause_told() -> re.Pattern[str]:
         for text in every_language("sub_pause")))
 
 
+@lru_cache(maxsize=4096)  # the dialogue state reads every past reply again each turn
+def _similar_name(content: str) -> str | None:
+    match = _similar_asked().search(content)
+    return None if match is None else next(group for group in match.groups() if group)
+
+
+@lru_cache(maxsize=4096)
 def pause_offered(content: str) -> Frame | None:
     """After "can I put it on hold?" or "skip next month" is answered, a yes pauses that
     subscription, through the approval every pause asks for."""

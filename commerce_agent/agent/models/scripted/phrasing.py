@@ -44,6 +44,7 @@ _SUGGESTS = tuple(every_language("suggest_add"))
 
 
 @lru_cache(maxsize=1024)
+@lru_cache(maxsize=4096)  # the dialogue state reads every past reply again each turn
 def asks(content: str) -> bool:
     return _ASKS.search(content) is not None
 
