@@ -23,6 +23,7 @@ from commerce_agent.agent.models.scripted.state import (
     Replay,
     State,
     begin,
+    fold,
     fold_past,
     fold_turn,
     latest_user,
@@ -66,15 +67,11 @@ class Folds:
     def fold(self, session: str, messages: list[Message], context: dict[str, Any]) -> State:
         """The state `messages` reach, as `state.fold` gives it (a replay when `session` is
         empty)."""
+        if not session:
+            return fold(messages, context)
         turn = max(latest_user(messages), 0)
-        past = self._past(session, messages[:turn], context) if session else None
-        if past is None:
-            replay = begin(context)
-            for message in messages[:turn]:
-                fold_past(replay, message)
-        else:
-            replay = detached(past.replay)
-        return fold_turn(replay, messages[turn:])
+        past = self._past(session, messages[:turn], context)
+        return fold_turn(detached(past.replay), messages[turn:])
 
     def _past(self, session: str, before: list[Message], context: dict[str, Any]) -> _Past:
         """The kept fold of `before`, folded on from what was kept for `session` when that is
