@@ -45,7 +45,8 @@ hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland mass
 michigan minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon
 pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming
 """.split())
-CA_PROVINCES = frozenset("ab bc mb nb nl ns nt nu on pe qc sk yt".split())
+CA_PROVINCES = frozenset("""ab bc mb nb nl ns nt nu on pe qc sk yt ontario quebec québec alberta
+manitoba saskatchewan yukon nunavut""".split())
 
 _COUNTRY = "|".join(re.escape(name) for name in sorted(COUNTRIES, key=len, reverse=True))
 _STREET_TYPES = (
@@ -200,7 +201,7 @@ def _country_of(address: str) -> str | None:
     if states or postcode and re.fullmatch(r"\d{5}(?:-\d{4})?", postcode[-1]):
         return "US"
     if postcode and re.fullmatch(r"[a-z]\d[a-z]\s?\d[a-z]\d", postcode[-1], re.IGNORECASE):
-        return "CA" if any(word in CA_PROVINCES for word in words) else None
+        return "CA"  # no other country's postcode has this shape
     if postcode and re.fullmatch(r"[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}", postcode[-1], re.I):
         return "GB"
     return None

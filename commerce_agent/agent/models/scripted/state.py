@@ -382,7 +382,8 @@ class State:
         if self.address is not None and (delivery.address is None or missing(
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
-        request = delivery.rest if delivery.address else raw
+        # the address, or where the order is collected ("at the Portland studio"), is no request
+        request = delivery.rest if delivery.address or delivery.pickup else raw
         parts = compound.split(request)
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
