@@ -381,6 +381,22 @@ def without_pickup(text: str) -> str:
     return _PICKUP.sub(" ", unicodedata.normalize("NFKC", text))
 
 
+# Collecting said as the shopper's own plan ("I'll pick it up", « je passe le chercher »,
+# 「取りに行きます」), not a word about the item ("the seconds box for pickup").
+_COLLECTING_MYSELF = re.compile(
+    r"\b(?:i'?ll|i\s+will|i\s+can|we'?ll|we\s+will|let\s+me)\s+(?:come\s+(?:and\s+|to\s+)?|"
+    r"swing\s+by\s+(?:and\s+)?|stop\s+by\s+(?:and\s+)?)?(?:pick|collect|grab|get)\b|"
+    r"\bje\s+(?:passe|viens|vais|viendrai|passerai|pourrai)\s+(?:le|la|les)\s+"
+    r"(?:chercher|récupérer|recuperer|prendre)|\bje\s+(?:le|la|les)\s+(?:récupère|recupere)|"
+    r"取りに(?:行きます|伺います|行く)|受け取ります", re.IGNORECASE)
+
+
+def collects_in_person(text: str) -> bool:
+    """Whether the shopper says they will collect the order themselves ("I'll collect it at
+    the studio"): with the thing named, that is the whole purchase."""
+    return bool(_COLLECTING_MYSELF.search(unicodedata.normalize("NFKC", text)))
+
+
 def wants_pickup(text: str) -> bool:
     """Whether the shopper speaks of collecting the order ("I'll collect it", "retrait en
     magasin", "店頭で受け取り")."""

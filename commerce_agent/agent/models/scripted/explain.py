@@ -111,16 +111,9 @@ def _promotion(result: dict[str, Any], state: State, call: Call) -> str:
     keys = {"expired": "explain.code_expired", "minimum_subtotal_not_met": "explain.code_minimum",
             "not_started": "explain.code_not_yet"}
     store = state.frame_store(call)
-    minimum = _minimum_of(state.store_info.get(store or "", {}), code)
-    if reason == "minimum_subtotal_not_met" and minimum:  # the reason, with its amount
-        return say(state.language, "explain.code_minimum_of", code=code, amount=minimum)
+    minimum = _detail(result, "minimumSubtotal")
+    if reason == "minimum_subtotal_not_met" and isinstance(minimum, dict):  # with its amount
+        amount = f"{minimum.get('amount')} {minimum.get('currency')}"
+        return say(state.language, "explain.code_minimum_of", code=code, amount=amount)
     return say(state.language, keys.get(str(reason), "explain.code_unknown"), code=code,
                store=state.store_name(store))
-
-
-def _minimum_of(store: dict[str, Any], code: str) -> str | None:
-    """The order a store's code needs, as "30.00 USD", when the store's page says."""
-    for promotion in store.get("promotions", []):
-        if str(promotion.get("code", "")).upper() == code and promotion.get("minimumSubtotal"):
-            return f"{promotion['minimumSubtotal']} {store.get('currency', '')}".strip()
-    return None
