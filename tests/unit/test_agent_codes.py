@@ -102,3 +102,31 @@ def test_a_request_said_with_where_it_goes_is_the_purchase(said: str, intent: st
     state = State()
     state.hear(said)
     assert state.frame is not None and state.frame.intent == intent
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("two family feasts for pickup please, use code pizzafriday", "PIZZAFRIDAY"),
+    ("ship them to 12 Oak St, Portland, OR 97202, code fiveoff", "FIVEOFF"),
+    ("my promo code is WELCOME 10", "WELCOME10"),
+    ("j'ai un code promo : dolce4", "DOLCE4"),
+    ("クーポンocha10を使いたい", "OCHA10"),
+    ("now apply FIVEOFF and check out", "FIVEOFF"),
+])
+def test_a_code_said_firmly_is_read_in_any_case(said: str, code: str) -> None:
+    """Before the store's page is read its codes are unknown: a word after a verb that applies
+    a code, after "is" or ":", or last in the message, is the code (the store refuses a wrong
+    one and the refusal is explained)."""
+    assert read_code(said).code == code
+
+
+@pytest.mark.parametrize("said", [
+    "I have a coupon somewhere, check out", "is the code valid?", "does my code still work",
+    "use the blue one", "apply it to the cart",
+])
+def test_words_that_are_no_code_stay_words(said: str) -> None:
+    assert read_code(said).code is None
+
+
+def test_a_plain_word_answers_the_code_question() -> None:
+    assert code_answer("it's fiveoff") == "FIVEOFF"
+    assert code_answer("nope") is None and code_answer("the blue one") is None

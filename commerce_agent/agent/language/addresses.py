@@ -45,8 +45,7 @@ hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland mass
 michigan minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon
 pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming
 """.split())
-CA_PROVINCES = frozenset("""ab bc mb nb nl ns nt nu on pe qc sk yt ontario quebec québec alberta
-manitoba saskatchewan yukon nunavut""".split())
+CA_PROVINCES = frozenset("ab bc mb nb nl ns nt nu on pe qc sk yt".split())
 
 _COUNTRY = "|".join(re.escape(name) for name in sorted(COUNTRIES, key=len, reverse=True))
 _STREET_TYPES = (

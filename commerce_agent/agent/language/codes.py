@@ -32,8 +32,8 @@ _LEAD = (r"(?:\b(?:and|also|oh|plus|et|aussi)\s+)*"
          r"(?:\b(?:my|the|a|an|this|le|la|un|une|mon|ma|ce)\s+)?")
 _LINK = r"(?:\s*(?P<link>\bis\b|\best\b|[:=：]|は|が)\s*|\s+)?"
 # The code, with digits said apart from its word joined back ("WELCOME 10").
-_TOKEN = (r"(?<![A-Za-z0-9_-])(?P<token>[A-Za-z0-9][A-Za-z0-9_-]{2,31}(?:\s\d{1,4}(?=\s*(?:$|[,.;!?、。]|"  # noqa: S105
-          r"\band\b|\bet\b|\bplease\b)))?)(?![A-Za-z0-9_-])")
+_TOKEN = (r"(?<![A-Za-z0-9_-])(?P<token>[A-Za-z0-9][A-Za-z0-9_-]{2,31}"  # noqa: S105
+          r"(?:\s\d{1,4}(?=\s*(?:$|[,.;!?、。]|\band\b|\bet\b|\bplease\b)))?)(?![A-Za-z0-9_-])")
 _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|で|を使って|を使用して"
                       f"|を適用して))?)?", re.IGNORECASE)
 # A code applied without a code word: "apply SUMMER2020", "try FIVEOFF", "use pizzafriday"

@@ -22,7 +22,6 @@ from functools import lru_cache
 from babel import Locale
 
 from commerce_agent.agent.language.addresses import (
-    CA_PROVINCES,
     US_STATES,
     find_address,
 )
