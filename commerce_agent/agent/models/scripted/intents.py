@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.closing import closing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
@@ -471,6 +472,9 @@ def _understand(raw: str) -> tuple[str, str]:
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
+    closed = closing(raw)
+    if act.kind == "confirmation" and closed == "order":
+        return "checkout", act.text  # 「購入手続きをお願いします」: the order, not a bare yes
     if act.kind == "confirmation":
         return "yes", act.text
     if act.kind == "refusal":
@@ -480,6 +484,15 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    named = bool(closed) and bool(words.content_words(without_closing(act.text)))
+    if closed == "later" and not (kind in ("add", "buy", "book", "search", "details") and named):
+        return "no", act.text  # "not ready to place the order yet", "I'll pay later"
+    if closed in ("order", "done") and kind in ("add", "checkout") and named and intent(
+            without_closing(act.text)) == "add":
+        kind = "buy"  # "I'll have a tiramisu, that's everything": the whole purchase
+    elif closed in ("order", "done") and kind in ("other", "cart", "checkout", "search") and (
+            kind == "checkout" or not named):
+        kind = "checkout"  # "that'll be all", "ring it up", « ce sera tout », 「以上です」
     if act.request and (kind in _READ_AS_REQUESTED or (act.request == "buy" and kind in (
             "add", "checkout"))):
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
