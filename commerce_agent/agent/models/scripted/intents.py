@@ -485,7 +485,8 @@ def _understand(raw: str) -> tuple[str, str]:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
-    if closed == "later" and not (kind in ("add", "buy", "book", "search", "details") and named):
+    if closed == "later" and (kind in ("checkout", "other") or (
+            kind in ("add", "buy", "book") and not named)):
         return "no", act.text  # "not ready to place the order yet", "I'll pay later"
     if closed in ("order", "done") and kind in ("add", "checkout") and named and intent(
             without_closing(act.text)) == "add":
