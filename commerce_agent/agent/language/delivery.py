@@ -202,13 +202,14 @@ _JAPANESE_ADDRESSEE = re.compile(r"\s+[^\s\d]{1,10}(?:宛て?|様|さん)$")
 
 
 def _without_trailer(address: str) -> str:
-    """The address up to the postcode that ends it (a country named after it stays):
+    """The address up to the postcode that ends it (a country named or coded after it stays):
     "…, AK 99501, she'll love it" is "…, AK 99501"."""
     ends = list(_FINAL_POSTCODE.finditer(address))
     if not ends:
         return address
     after = address[ends[-1].end():].strip(" ,.;")
-    if after and not country_named(after):
+    coded = re.fullmatch(r"[A-Za-z]{2,3}|U\.?S\.?A?\.?", after)  # "CA", "USA", "U.S."
+    if after and not country_named(after) and not coded:
         return address[:ends[-1].end()]
     return address
 

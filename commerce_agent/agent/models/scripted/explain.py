@@ -114,6 +114,6 @@ def _promotion(result: dict[str, Any], state: State, call: Call) -> str:
     minimum = _detail(result, "minimumSubtotal")
     if reason == "minimum_subtotal_not_met" and isinstance(minimum, dict):  # with its amount
         amount = f"{minimum.get('amount')} {minimum.get('currency')}"
-        return say(state.language, "explain.code_minimum_of", code=code, amount=amount)
+        return say(state.language, "explain.code_minimum_of", code=code, minimum=amount)
     return say(state.language, keys.get(str(reason), "explain.code_unknown"), code=code,
                store=state.store_name(store))
