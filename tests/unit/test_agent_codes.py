@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from commerce_agent.agent.language.codes import code_answer, read_code, shaped_like_a_code
+from commerce_agent.agent.language.codes import (
+    CodeReading,
+    code_answer,
+    read_code,
+    shaped_like_a_code,
+)
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.models.scripted.state import State
 
@@ -130,3 +135,12 @@ def test_words_that_are_no_code_stay_words(said: str) -> None:
 def test_a_plain_word_answers_the_code_question() -> None:
     assert code_answer("it's fiveoff") == "FIVEOFF"
     assert code_answer("nope") is None and code_answer("the blue one") is None
+
+
+@pytest.mark.parametrize(("said", "rest"), [
+    ("never mind, no code. check out to 12 Oak St", "never mind, check out to 12 Oak St"),
+    ("no promo code, just order it", "just order it"), ("クーポンなし", ""),
+    ("without a coupon please", "please"),
+])
+def test_going_without_a_code_is_no_mention(said: str, rest: str) -> None:
+    assert read_code(said) == CodeReading(None, False, rest)

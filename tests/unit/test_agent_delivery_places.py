@@ -50,6 +50,7 @@ def test_the_place_alone_and_its_country(said: str, address: str, country: str) 
     ("une diavola 16 pouces à emporter", "une diavola 16 pouces"),
     ("a 12 inch margherita, takeaway please", "a 12 inch margherita please"),
     ("je valide, je passe le chercher au restaurant", "je valide, je passe le chercher"),
+    ("ring it up, I'll grab it at the counter", "ring it up, I'll grab it"),
 ])
 def test_where_it_is_collected_is_no_request(said: str, rest: str) -> None:
     found = read_delivery(said)

@@ -56,6 +56,13 @@ skip cancel forget sorry nothing thanks thank again instead then valide marche
 # What a mention leaves behind: "and buy…" after "use code X", 「…があります」.
 _LEFT_OVER = re.compile(r"^(?:(?:and|then|et|puis)\b\s*|"
                         r"(?:が|を)?(?:あります|持っています|持ってます)[。.!！]?$)", re.IGNORECASE)
+# Going without a code: "no code", "without a coupon", "forget the code", « sans code »,
+# 「クーポンなし」. Neither a code nor a vague mention: the purchase goes on without one.
+_NO_CODE = re.compile(r"(?:\b(?:no|without(?:\s+(?:a|the|any))?|forget(?:\s+(?:the|about\s+the))?|"
+                      r"never\s?mind(?:\s+the)?|skip(?:\s+the)?|sans|pas\s+de)\s+"
+                      r"(?:promo(?:tion(?:al)?)?\s+|discount\s+)?(?:code|coupon|voucher|promo)s?\b"
+                      r"(?:\s+promo)?|(?:クーポン|コード)(?:なし|は(?:いりません|ないです|ありません)))",
+                      re.IGNORECASE)
 _SEPARATORS = re.compile(r"^[\s,;.!?、。—–-]+|[\s,;、—–-]+$")
 
 
@@ -84,6 +91,9 @@ def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
 def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     """The code said in `raw` and the words left around it."""
     text = _plain(raw)
+    declined = _NO_CODE.search(text)
+    if declined is not None:  # "never mind, no code. check out": no code, and no question
+        return CodeReading(None, False, _joined(text, declined.start(), declined.end()))
     for applied in _APPLIED.finditer(text):
         if shaped_like_a_code(applied.group("token"), known) and \
                 applied.group("token").lower() not in _NOT_CODES:

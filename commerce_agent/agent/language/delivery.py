@@ -87,6 +87,8 @@ _CORRECTION = re.compile(
     re.IGNORECASE)
 _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
+    r"(?:grab|get|fetch)\s+(?:it|them)\s+(?:at|from)\s+(?:the|your)\s+(?:counter|store|shop|"
+    r"restaurant|studio|front)|"
     r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
     r"retrait|retirer|récupérer|recuperer|passe(?:rai|r)? (?:les |le |la )?(?:chercher|prendre)|"
     r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter)\b|"

@@ -491,8 +491,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if closed in ("order", "done") and kind in ("add", "checkout") and named and intent(
             without_closing(act.text)) == "add":
         kind = "buy"  # "I'll have a tiramisu, that's everything": the whole purchase
-    elif closed in ("order", "done") and kind in ("other", "cart", "checkout", "search") and (
-            kind == "checkout" or not named):
+    elif closed in ("order", "done") and kind in ("other", "cart", "checkout", "search", "add") \
+            and (kind == "checkout" or not named):
         kind = "checkout"  # "that'll be all", "ring it up", « ce sera tout », 「以上です」
     if act.request and (kind in _READ_AS_REQUESTED or (act.request == "buy" and kind in (
             "add", "checkout"))):
