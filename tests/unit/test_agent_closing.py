@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.language.closing import closing, without_closing
+from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.models.scripted.intents import understand
 
 
@@ -57,3 +57,14 @@ def test_with_a_thing_named_or_no_closing(said: str, kind: str) -> None:
 def test_the_closing_words_leave_the_thing(thing: str, closed: str) -> None:
     assert closing(thing + closed) == "done"
     assert thing.split()[-1] in without_closing(thing + closed)
+
+
+@pytest.mark.parametrize(("said", "pause"), [
+    ("hold on", True), ("hang on a sec", True), ("wait a minute", True), ("one sec", True),
+    ("un instant", True), ("attendez svp", True), ("ちょっと待って", True),
+    ("少々お待ちください", True), ("wait, add two", False), ("hold on, add a mug", False),
+    ("wait for it", False), ("one mug", False),
+])
+def test_a_pause_is_neither_yes_nor_no(said: str, pause: bool) -> None:
+    assert pausing(said) is pause
+    assert (understand(said)[0] == "hedge") is pause

@@ -11,7 +11,9 @@ Read by concept rather than by whole phrasing:
 - **deferral**: either of those, or a checkout word, with a word that puts it off ("yet",
   "later", "hold off", "wait", « pas encore », « plus tard », 「まだ」「後で」).
 
-A deferral wins over the rest ("not ready to place the order yet" is no checkout).
+A deferral wins over the rest ("not ready to place the order yet" is no checkout). A message
+that only asks for a moment ("hold on", "wait a sec", « un instant », 「ちょっと待って」) is a
+pause: neither yes nor no, so whatever is on the table stays there.
 """
 
 from __future__ import annotations
@@ -56,6 +58,23 @@ _DEFERRAL = re.compile(
     r"\bpas (?:encore|tout de suite|maintenant)\b|\bplus tard\b|\battends?\b|\battendez\b|"
     r"まだ|後で|あとで|待って|ちょっと待",
     re.IGNORECASE)
+
+
+_PAUSE = re.compile(
+    r"(?:(?:oh|um+|uh+|er+|hmm+|ok(?:ay)?|euh|ah)[\s,.…]+)?"
+    r"(?:(?:hold|hang) on|wait|one|just a|give me a|gimme a)(?:\s+(?:a\s+)?(?:sec(?:ond)?|"
+    r"moment|minute|min|bit|tick))?|(?:un|une|juste un|juste une)\s+(?:instant|seconde|minute|"
+    r"moment)|attendez|attends?|(?:ちょっと|少し|少々)?(?:待って|お待ち)(?:ください|下さい|ね)?")
+_PAUSE_END = re.compile(r"[\s,.!…。！、]*(?:please|s'il (?:te|vous) pla[iî]t|svp|)[\s,.!…。！]*")
+
+
+@lru_cache(maxsize=4096)
+def pausing(text: str) -> bool:
+    """Whether the message only asks for a moment ("hang on a sec", « attendez », 「少々お待ち
+    ください」)."""
+    normal = unicodedata.normalize("NFKC", text).replace("’", "'").casefold().strip()
+    found = _PAUSE.match(normal)
+    return found is not None and _PAUSE_END.fullmatch(normal[found.end():]) is not None
 
 
 @lru_cache(maxsize=4096)

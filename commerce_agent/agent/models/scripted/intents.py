@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from commerce_agent.agent.language.closing import closing, without_closing
+from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
@@ -461,6 +461,8 @@ _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "paym
 
 
 def _understand(raw: str) -> tuple[str, str]:
+    if pausing(raw):
+        return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
