@@ -87,10 +87,16 @@ def test_a_score_rates(text: str, stars: int) -> None:
     ("もう一回同じのを頼みたい", "reorder"), ("前回と同じ注文をお願いします", "reorder"),
     # where an order is
     ("when's my mug coming?", "status"), ("any update?", "status"), ("any news", "status"),
-    ("荷物はどこですか", "status"),
+    ("荷物はどこですか", "status"), ("where is the teapot I ordered?", "status"),
+    # a negated act, then where the order is
+    ("don't cancel, just tell me where it is", "status"),
+    ("ne l'annulez pas, quand arrive-t-elle ?", "status"),
+    ("don't cancel, when is the cancellation deadline?", "policy"),
     # the terms named are asked about, never acted on
     ("返品ポリシーを教えて", "policy"), ("tell me the cancellation policy", "policy"),
-    ("la politique de retour, s'il vous plaît", "policy")])
+    ("la politique de retour, s'il vous plaît", "policy"),
+    ("返品の方法を教えてください", "policy"), ("tell me how to return the mug", "policy"),
+    ("comment faire un retour ?", "policy")])
 def test_after_sale_classes(text: str, intent: str) -> None:
     assert understand(text)[0] == intent
 

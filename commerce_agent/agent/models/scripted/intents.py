@@ -125,6 +125,9 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bwhen(?:'s| is| are)\b.{0,30}\b(?:coming|arriving|getting here|due|"
                r"shipping|being delivered|out)\b|^\s*(?:any )?(?:news|updates?)\s*[?!.]*$|"
                r"(?:荷物|小包|パッケージ|配送|発送)(?:は|って|の).{0,6}(?:どこ|いつ|どう)|"
+               # "where is the teapot I ordered?", « quand arrive ce que j'ai commandé ? »
+               r"\b(?:where|when)\b.*\b(?:i|we) (?:ordered|bought|purchased|paid for)\b|"
+               r"\b(?:ou|quand)\b.*\bque (?:j'ai|nous avons) (?:commande|achete)|"
                r"\btracking(?: number| info\w*| link| code)?\b|\bou en sont\b|"
                r"\bquand\b.{0,30}\brecevoir\b|"
                # "check on my order", "can you look into my parcel": where it is
@@ -329,8 +332,12 @@ _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
 # takes over.
 _ON_A_PAST_ORDER = ("sub_cancel", "sub_pause", "sub_resume", "reorder")
 # The terms themselves named: a message about them asks for them, whatever act it names.
+# So is the way to do it ("how do I return it?", "comment faire un retour ?", 「返品の方法」).
 _TERMS_NOUN = re.compile(r"\b(?:polic(?:y|ies)|politiques?|terms(?: and conditions)?|"
-                         r"conditions (?:de|d')\w+|rules|regles)\b|ポリシー|規約|規定|ルール|方針")
+                         r"conditions (?:de|d')\w+|rules|regles|process|procedure|"
+                         r"how (?:to|do (?:i|you|we)|does (?:it|one)|can (?:i|we|one))|"
+                         r"comment (?:faire|on|je|puis-je|peut-on)|marche a suivre)\b|"
+                         r"ポリシー|規約|規定|ルール|方針|方法|やり方|手順|仕方")
 # The words that carry an intent: a misspelt one ("cancle", "ordr", "wher", "chekout") is
 # read as the word it is one typo from, before the speech act and the intent are read.
 INTENT_WORDS = frozenset("""
@@ -532,9 +539,11 @@ def _understand(raw: str) -> tuple[str, str]:
             return "add", ", ".join((act.text, *act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
-        if topic in AFTER_SALE and act.kind == "question" and _ABOUT_AN_ORDER.search(
-                words.fold(act.text)) and _WHERE.search(words.fold(act.text)):
-            return "status", act.text  # "I don't want a refund, only where my order is"
+        if topic in AFTER_SALE and _WHERE.search(words.fold(act.text)) and not \
+                _POLICY_WORDS.search(words.fold(act.text)):
+            # "I don't want a refund, only where my order is", "don't cancel, just tell me
+            # where it is": what is left asks where the order is
+            return "status", act.text
         if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
             return "policy", " ".join((*act.negated, act.text))
         if kind == "other" and topic == "other" and act.kind != "question" and all(
