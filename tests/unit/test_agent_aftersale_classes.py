@@ -88,6 +88,11 @@ def test_a_score_rates(text: str, stars: int) -> None:
     # where an order is
     ("when's my mug coming?", "status"), ("any update?", "status"), ("any news", "status"),
     ("荷物はどこですか", "status"), ("where is the teapot I ordered?", "status"),
+    ("what's happening with b57b94", "status"), ("b57b94はどうなっていますか", "status"),
+    ("has anything shipped", "status"), ("when can I expect my plates?", "status"),
+    ("ETA?", "status"), ("I was charged but nothing arrived", "status"),
+    ("refais ma dernière commande", "reorder"), ("前と同じのをください", "reorder"),
+    ("add a tip for the driver", "tip"),
     # a negated act, then where the order is
     ("don't cancel, just tell me where it is", "status"),
     ("ne l'annulez pas, quand arrive-t-elle ?", "status"),

@@ -66,6 +66,7 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\b(?:re-?)?recommande[rz]? (?:les?|la|l'|mes|ma|mon|ces|cette|ce) "
                 r"(?!plus\b|meilleure?s?\b)|"
                 r"\bpareil(?:le)? que la derniere fois\b|"
+                r"\b(?:refai\w*|repass\w*)\b.{0,20}\b(?:commande|la meme)\b|"
                 r"同じもの|同じ(?:の|注文).{0,6}(?:もう一度|もう一回|また)|もう一度注文|再注文"),
     # How to reach a store and what money it prices in: its own details, never a product
     # ("émail" is a glaze: "le mug émail" names a product, not an e-mail address).
@@ -122,6 +123,7 @@ _CHECKS: list[tuple[str, str]] = [
              r"配送方法|お届け方法|受け取り方法|受取方法"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                # "when's my mug coming?", "any news?", 「荷物はどこですか」: where it is
+               r"\bwhen\b.{0,20}\bexpect\b|\beta\b|"
                r"\bwhen(?:'s| is| are)\b.{0,30}\b(?:coming|arriving|getting here|due|"
                r"shipping|being delivered|out)\b|^\s*(?:any )?(?:news|updates?)\s*[?!.]*$|"
                r"(?:荷物|小包|パッケージ|配送|発送)(?:は|って|の).{0,6}(?:どこ|いつ|どう)|"
@@ -138,7 +140,8 @@ _CHECKS: list[tuple[str, str]] = [
                r"\b(?:commande|colis)\b.{0,20}\bprete?s?\b|"
                r"\bwhen (?:will|would|does|do|is|could|can|might|should)\b.*\b(?:arrive|ship|come|"
                r"deliver|get here|reach)|"
-               r"\b(?:has|have|did|was|were|is|are) (?:it|my|the|they|that|those|these)\b.*"
+               r"\b(?:has|have|did|was|were|is|are) (?:it|my|the|they|that|those|these|"
+               r"anything|everything|something)\b.*"
                r"\b(?:ship|shipped|arrived?|delivered|dispatched|sent|left|go(?:ne)? out|"
                r"went out|posted|mailed)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
@@ -178,6 +181,7 @@ _CHECKS: list[tuple[str, str]] = [
              # a score said as one: "5/5", "4 out of 5", "3 sur 5", "⭐⭐⭐⭐", "★★★☆☆"
              rf"{_SCORE}|5点満点"),
     ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|"
+            rf"\btip (?:for|to) (?:the |my |our )?{_SERVERS}|"
             r"チップ|心付け|"
             # "a 10% tip on the lasagna", "add 15% for the kitchen", "3 € pour le livreur":
             # an amount, for the people who served
@@ -601,7 +605,8 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)) and (words.content_words(act.text) or words.re_japanese(
                 act.text)):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
-    if kind in ("other", "search", "details") and words.order_id(act.text):
+    if kind in ("other", "search", "details") and (words.order_id(act.text) or which_order.cues(
+            act.text).tail):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is
     if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(
             words.fold(act.text)):
@@ -638,6 +643,7 @@ def _understand(raw: str) -> tuple[str, str]:
 
 # An order that has not come yet, said as a complaint: its status is the answer.
 _NOT_ARRIVED = re.compile(
+    r"\bnothing (?:has |have )?(?:arrived|come|came|turned up|shown up|showed up)\b|"
     r"\b(?:(?:has|have|did|is|are)(?:n't| not)|not yet|still not|never)\b.{0,20}\b(?:arriv\w*|"
     r"come|came|turned up|shown up|showed up|shipped|delivered|received|here)\b|"
     r"\bstill (?:waiting|haven't|hasn't|have not|has not|no sign)\b.{0,30}\b(?:order|package|"
