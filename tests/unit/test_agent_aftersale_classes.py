@@ -111,3 +111,24 @@ def test_after_sale_classes(text: str, intent: str) -> None:
     "je recommande la théière à tout le monde", "stop showing me mugs", "what's new?"])
 def test_advice_and_other_words_are_no_after_sale_act(text: str) -> None:
     assert understand(text)[0] not in ("reorder", "cancel", "status")
+
+
+@pytest.mark.parametrize("text", [
+    "ok cancel that order then", "return it", "can you cancel this one?", "annulez-la",
+    "je veux l'annuler", "それをキャンセルして", "その注文を返品したい"])
+def test_a_pointer_means_the_order_in_view(text: str) -> None:
+    assert resolve(ORDERS, (text,), fits, PLATES["orderId"]) == Meant(PLATES["orderId"])
+    assert resolve(ORDERS, (text,), fits) == Meant(NEW_MUG["orderId"])  # none in view
+
+
+def test_words_that_name_an_order_win_over_a_pointer() -> None:
+    assert resolve(ORDERS, ("cancel that mug order, the older one",), fits,
+                   PLATES["orderId"]) == Meant(OLD_MUG["orderId"])
+
+
+@pytest.mark.parametrize("text", [
+    "I want to cancel an order", "can I return one of my orders?", "je veux annuler une commande"])
+def test_an_order_not_said_yet_among_several_is_asked(text: str) -> None:
+    assert resolve(ORDERS, (text,), fits).tied == tuple(order["orderId"] for order in ORDERS)
+    assert resolve(ORDERS, (text, "the dinner plate"), fits) == Meant(PLATES["orderId"])
+    assert resolve([PLATES], (text,), fits) == Meant(PLATES["orderId"])

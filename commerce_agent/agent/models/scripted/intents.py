@@ -47,7 +47,8 @@ _CHECKS: list[tuple[str, str]] = [
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
                    rf"{_SUBSCRIPTION}.{{0,30}}\b(?:back on|again)\b|"
                    rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
-    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
+    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|quit|leave|discontinue|resili\w*|"
+                   rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin)\b.*"
                    rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|退会|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ|止め|辞め)"),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".

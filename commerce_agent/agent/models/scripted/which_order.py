@@ -33,6 +33,15 @@ _OLDEST = re.compile(r"\b(?:first|oldest|earliest|older|premier(?:e|es|s)?|plus 
 _PREVIOUS = re.compile(r"\b(?:previous|prior|earlier|before (?:that|this|it)|one before|"
                        r"precedente?s?|d'avant|d avant|avant (?:celle|celui)(?:-ci|-la)?)\b|"
                        r"その前|(?<!この)前の注文|ひとつ前|一つ前")
+# The order being talked about, pointed at ("cancel that order", "return it", « annulez-la »,
+# 「その注文」): the order in view, when nothing else names one.
+_POINTER = re.compile(r"\b(?:it|that|this|them|those|these|cette|celle-ci|celle-la|ca)\b|"
+                      r"-(?:la|le|les)\b|\bl'(?=annul|retourn|renvoy|suspend)|"
+                      r"それ|その注文|この注文|こちら")
+# An order not yet said ("I want to cancel an order", « une de mes commandes »): which one is
+# asked when there are several.
+_INDEFINITE = re.compile(r"\b(?:an order|a purchase|one of (?:my|the|these) (?:orders|purchases)|"
+                         r"(?:l')?une (?:de mes |des )?commandes?|un (?:de mes )?achats?)\b")
 _ORDER_NOUN = re.compile(r"\b(?:orders?|commandes?|purchases?|achats?|one|celle|celui)\b|注文")
 # An id's tail said with words that introduce it ("ending in 3f9a2c", "qui finit par …").
 _TAIL_AFTER = re.compile(r"(?:end(?:s|ing)? (?:in|with)|finit par|finissant par|se termine "
@@ -78,6 +87,8 @@ class Cues:
     ordinal: int | None = None  # "the second order": 1
     days_ago: int | None = None  # "yesterday's order": 1
     on_date: tuple[int, int] | None = None  # "my order from November 20": (11, 20)
+    pointer: bool = False  # "that order", "it": the order in view
+    indefinite: bool = False  # "an order": not said yet
 
 
 def cues(text: str) -> Cues:
@@ -101,6 +112,7 @@ def cues(text: str) -> Cues:
         on_date = (_MONTHS[month] if month else int(dated.group("m3")),
                    int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
     return Cues(order_id=order_id, tail=tail, days_ago=days_ago, on_date=on_date,
+                pointer=bool(_POINTER.search(folded)), indefinite=bool(_INDEFINITE.search(folded)),
                 newest=bool(_NEWEST.search(folded)) and not _PREVIOUS.search(folded),
                 oldest=bool(_OLDEST.search(folded)), previous=bool(_PREVIOUS.search(folded)),
                 ordinal=ordinal if ordinal not in (0, -1) else None)
@@ -147,21 +159,26 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
     well a message's words name the order's items or store (0: not at all); `focus` is the
     order the conversation last talked about, which "the one before that" counts back from;
     `today` is the day "yesterday's order" counts back from (the shopper's orders' dates are
-    UTC days).
+    UTC days). When nothing names an order, a pointer ("that order", "it") means the one in
+    focus, and an order not said yet ("an order") among several is asked.
     """
     if not orders:
         return Meant(None)
     candidates = list(orders)
     narrowed = False  # words (not a position) chose among the candidates
+    named = False  # anything said chose among the orders (words, an id, a day, a position)
     for index, text in enumerate(texts):
         found = cues(text)
         if found.order_id:
             return Meant(found.order_id)
         if found.tail and (tailed := by_tail(orders, found.tail)):
-            candidates, narrowed = tailed, len(tailed) > 1
+            candidates, narrowed, named = tailed, len(tailed) > 1, True
             continue
+        named = named or found.previous or found.oldest or found.newest or \
+            found.ordinal is not None or found.days_ago is not None or found.on_date is not None
         scored = [(fits(order, text), order) for order in candidates]
         best = max(score for score, _ in scored)
+        named = named or best > 0
         if best > 0:
             top = [order for score, order in scored if score == best]
             narrowed = narrowed or len(top) < len(candidates) or index > 0 or len(top) > 1
@@ -180,6 +197,13 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
             candidates, narrowed = [candidates[ordinal]], False
         elif found.newest:
             candidates, narrowed = candidates[-1:], False
+    if not named and texts:
+        said = [cues(text) for text in texts]
+        ids = [_id(order) for order in orders]
+        if said[0].indefinite and len(orders) > 1 and len(texts) == 1:
+            return Meant(None, tuple(ids))  # "I want to cancel an order": which one?
+        if any(found.pointer for found in said) and focus in ids:
+            return Meant(focus)  # "cancel that order then", after talking about one
     if len(candidates) > 1 and narrowed:
         return Meant(None, tuple(_id(order) for order in candidates))
     return Meant(_id(candidates[-1]))
