@@ -13,6 +13,7 @@ from functools import lru_cache
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
@@ -181,6 +182,12 @@ def without_looks(kept: list[str]) -> list[str]:
     return rest or kept
 
 
+def names_more_than_looks(text: str) -> bool:
+    """Whether the words name a thing, not only its colour or size ("a blue one please")."""
+    return any(not (looks := english_option_words(word)) or not looks <= _LOOKS
+               for word in content_words(text) if word not in _LOOKS)
+
+
 def without_false_friends(text: str) -> str:
     """`text` with "thé" as the English word the catalogs write ("tea")."""
     return re.sub(r"\bthés?(?!\w)", "tea", text, flags=re.IGNORECASE)
@@ -258,13 +265,21 @@ def quantity(text: str) -> int | None:
         return theirs
     mine = _local_quantity(text)
     found = normalized.reading(text)
-    if mine is not None and (found.measures or found.sizes or found.counts):
+    if mine is not None and (found.measures or found.sizes or found.counts or any(
+            tag.kind == "ordinal" for tag in found.numbers)):
         # "la 16 pouces", "16インチで": the numbers were sizes; "not the 16", "5 seats": counts
         # the stage refused; only words may still count
         mine = _local_quantity(found.rest)
     if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
         return None
     return mine
+
+
+def without_choice_group(text: str) -> str:
+    """`text` without the group a choice is made among ("le plus cher des deux" → "le plus
+    cher"), so that no later reading takes its number for a count."""
+    found = normalized.reading(text)
+    return remove_spans(found.folded, list(found.among)) if found.among else text
 
 
 def _local_quantity(text: str) -> int | None:
@@ -381,8 +396,8 @@ _JA_PARTICLES = re.compile(r"[をはがにでともへやの、。？！?!「」
 _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商品|お店|店|それ|これ|あれ|"
                         r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
-                        r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|"
-                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度)")
+                        r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|買い$|買っ|"
+                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$)")
 # A marker that opens a reply ("じゃあ茶筅を", "それなら急須"): it names nothing.
 _JA_OPENING = re.compile(r"^\s*(?:じゃあ|じゃ|では|それでは|それなら|なら|やっぱり|えっと|えーと|"
                          r"うーん)[、,\s]*")
@@ -419,9 +434,13 @@ def japanese_query(text: str) -> str:
     # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
     # particles split them into a stray "い" or "こ"
     plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
+    plain = _JA_ALSO.sub(" ", plain)  # "抹茶、あと茶筅": a joiner, no stray "あ"
     phrases = [_JA_ADJECTIVE.sub("", _JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part)))
                for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
+
+
+_JA_ALSO = re.compile(r"(?:^|(?<=、))\s*(?:それと|あと|それから)|および|及び")
 
 
 # A colour or size said before the noun with no particle ("青いマグ", "大きいお皿", "白い急須"):
@@ -516,7 +535,11 @@ _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes 
 
 
 # "と" joins two items ("玄米茶と急須"), but not inside a count or an adverb ("ひとつ", "ちょっと").
-_JA_AND = re.compile(r"(?<![ひっ])と|、")
+# Japanese list joiners: と, や (between two nouns: "玄米茶や茶筅"), および/及び, それと/あと
+# after a comma; never the と of ひとつ, ちょっと, もっと.
+_JA_NOUN_CHAR = r"[\u4e00-\u9fff\u30a0-\u30ff]"
+_JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|"
+                     r"および|及び")
 
 
 @lru_cache(maxsize=1024)
@@ -561,6 +584,10 @@ def _names_a_thing(text: str) -> bool:
 
 def strip_prices(text: str) -> str:
     folded = fold(text)
+    found = normalized.reading(text)
+    if found.price is not None:  # the limit as the normalize stage read it, its words too
+        start, end = found.price.span
+        folded = folded.replace(fold(found.folded[start:end]), " ")
     folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
                     r"max(?:imum)?|no more than|within|for less than|budget(?: of)?|over|above|"
                     r"more than|at least|min(?:imum)?|from)\s*[$£€¥]?\s*[\d,]+(?:\.\d+)?"
@@ -648,9 +675,20 @@ def tip(text: str) -> tuple[str, str] | None:
 
 
 def yes(text: str) -> bool:
+    folded = fold(text)
     return re.match(r"\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please do|go ahead|do it|sounds good|"
                     r"why not|perfect|that one|this one)\b(?!.*\b(?:not|don'?t)\b)",
-                    fold(text)) is not None
+                    folded) is not None or _THAT_ONE.fullmatch(folded) is not None
+
+
+# "That one" in French and Japanese, said alone or with a please: the thing in view is taken
+# ("celui-là s'il vous plaît", "va pour celle-ci", "それ", "あれで").
+_THAT_ONE = re.compile(
+    r"\s*(?:(?:alors|bon|ok|oui),?\s*)?(?:va pour |plutot |je veux |je prends )?"
+    r"(?:(?:celui|celle|ceux|celles)-(?:la|ci)|ce(?:lui|lle) la|ca|cela)"
+    r"(?:,?\s*(?:s'il (?:vous|te) plait|svp|stp|merci))?[\s.!]*|"
+    r"\s*(?:それ|これ|あれ|そちら|こちら|あちら|そっち|こっち)(?:で|を|が|に)?"
+    r"(?:お願いします|おねがいします|お願い|ください|下さい|します|にします|ね|で)?[。！!\s]*")
 
 
 def no(text: str) -> bool:
