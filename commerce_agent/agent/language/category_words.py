@@ -49,11 +49,12 @@ _JAPANESE = (
 # 「読み物」): the kind of goods that serves it, as the catalogs file it.
 _USES = (
     (r"(?:something|anything|stuff|things?|books?) (?:good )?to read|reading material|"
-     r"a good read|(?:quelque chose|de quoi|des choses) a lire|de la lecture|読み物|読むもの|読む本",
+     r"a good read|(?:quelque chose|de quoi|des choses) (?:a )?lire|de la lecture|"
+     r"読み物|読むもの|読む本",
      "books"),
-    (r"(?:something|anything|stuff) to listen to|(?:quelque chose|de quoi) a ecouter|聴くもの|"
-     r"聞くもの", "audiobooks"),
-    (r"(?:something|anything) to drink|(?:quelque chose|de quoi) a boire|飲むもの",
+    (r"(?:something|anything|stuff) to listen to|(?:quelque chose|de quoi) (?:a )?ecouter|"
+     r"聴くもの|聞くもの", "audiobooks"),
+    (r"(?:something|anything) to drink|(?:quelque chose|de quoi) (?:a )?boire|飲むもの",
      "drinks"),
     (r"(?:something|anything) sweet|(?:quelque chose|un truc) de sucre", "desserts"),
 )

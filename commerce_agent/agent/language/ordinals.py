@@ -53,9 +53,9 @@ def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
 # "of the two", "of those 3", "des 2", "parmi les 3", "d'entre les 2", "2つのうち", "2つの中で":
 # the number of things chosen among (number words are digits by now).
 _AMONG = re.compile(
-    r"(?<![\w-])(?:of|among|between)\s+(?:the|these|those|them|all)\s+\d{1,2}(?![\w.,])|"
+    r"(?<![\w-])(?:of|among|between)\s+(?:the|these|those|them|all)\s+\d{1,2}(?!\w|[.,]\d)|"
     r"(?<![\w-])(?:des|parmi (?:les|ces|ceux-ci|ceux-la)|d'entre (?:les|ces))\s+\d{1,2}"
-    r"(?![\w.,])|"
+    r"(?!\w|[.,]\d)|"
     r"\d{1,2}\s*(?:つ|個|点)?\s*(?:のうち|の中で|の中から|のなかで)")
 
 

@@ -3,8 +3,9 @@
 Amounts are read by `price-parser` (thousands and decimal separators of either convention);
 the currency comes from the symbol, code or word next to the amount, mapped to the ISO codes
 the stores sell in. A limit word decides the bound: below/under/max → `max`, over/at least →
-`min`, between/from…to → both, around/environ/くらい → a quarter either side; an amount with a currency and no limit word is both (the "$25
-one"). An amount without a currency counts only after a limit word ("under 20").
+`min`, between/from…to → both, around/environ/くらい → a quarter either side; an amount with
+a currency and no limit word is both (the "$25 one"). An amount without a currency counts
+only after a limit word ("under 20").
 """
 
 from __future__ import annotations

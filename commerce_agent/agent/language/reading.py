@@ -1,9 +1,10 @@
 """`read()`: every part of normalizing one message, in the order that keeps them apart.
 
 The address is read first (its house number and ZIP are no counts), then measures ("300 ml"
-is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目") and
-the group chosen among ("of the two"); the whole numbers still free are the counts. Every number is then tagged by the reading that
-took it (`number_tags`). What none of them took is `rest`: the words to search products with.
+is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目")
+and the group chosen among ("of the two"); the whole numbers still free are the counts. Every
+number is then tagged by the reading that took it (`number_tags`). What none of them took is
+`rest`: the words to search products with.
 """
 
 from __future__ import annotations

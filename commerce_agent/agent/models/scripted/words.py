@@ -538,8 +538,8 @@ _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes 
 # Japanese list joiners: と, や (between two nouns: "玄米茶や茶筅"), および/及び, それと/あと
 # after a comma; never the と of ひとつ, ちょっと, もっと.
 _JA_NOUN_CHAR = r"[\u4e00-\u9fff\u30a0-\u30ff]"
-_JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|"
-                     r"および|及び")
+_JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|"
+                     rf"(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|および|及び")
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,89 @@
+"""Finding and choosing in the scripted model's stages: "that one" in French and Japanese,
+French takes with an object pronoun, a thing asked for with a please, a price order among
+what was shown, Japanese lists joined by や, and price limits that leave no word behind."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from commerce_agent.agent.models.scripted import requests, words
+from commerce_agent.agent.models.scripted.intents import understand
+
+_PRONOUNS = ["le", "la", "les", "l'"]
+_TAKES = ["prends", "veux", "voudrais", "prendrai", "garde", "choisis", "achète", "commande"]
+
+
+@given(pronoun=st.sampled_from(_PRONOUNS), verb=st.sampled_from(_TAKES),
+       opening=st.sampled_from(["", "ok, ", "parfait, ", "bon "]))
+def test_a_french_take_with_an_object_pronoun_asks_for_it(pronoun: str, verb: str,
+                                                          opening: str) -> None:
+    said = f"{opening}je {pronoun}{'' if pronoun.endswith(chr(39)) else ' '}{verb}"
+    assert requests.asked(words.fold(said)) is not None
+    assert understand(said)[0] in ("add", "buy", "yes")  # "ok, je le prends": a yes too
+
+
+@pytest.mark.parametrize("said", ["je veux savoir le prix", "je voudrais voir les mugs"])
+def test_wanting_to_know_is_no_take(said: str) -> None:
+    assert understand(said)[0] not in ("add", "buy")
+
+
+@pytest.mark.parametrize("said", ["celui-là", "celui-là s'il vous plaît", "celle-ci",
+                                  "va pour celui-là", "ok, celle-là merci", "それ", "あれで",
+                                  "それでお願いします", "こちらをください"])
+def test_that_one_takes_the_thing_in_view(said: str) -> None:
+    assert understand(said)[0] in ("yes", "add")
+
+
+@pytest.mark.parametrize("said", ["ça coûte combien ?", "celui-là est en stock ?",
+                                  "それはいくらですか"])
+def test_asking_about_that_one_is_no_yes(said: str) -> None:
+    assert understand(said)[0] != "yes"
+
+
+@pytest.mark.parametrize("said", ["a pour over dripper please", "a celadon teapot, please",
+                                  "une théière s'il vous plaît", "un fouet en bambou svp"])
+def test_a_thing_asked_for_with_a_please_is_an_order(said: str) -> None:
+    assert understand(said)[0] == "add"
+
+
+@pytest.mark.parametrize("said", ["a blue one please", "a large one please"])
+def test_only_a_look_with_a_please_orders_nothing_new(said: str) -> None:
+    assert understand(said)[0] != "add"
+
+
+@pytest.mark.parametrize("said", ["le plus cher des deux", "the cheaper of the two",
+                                  "the more expensive one", "二つのうち安いほう"])
+def test_a_price_order_of_what_was_shown_is_no_count(said: str) -> None:
+    assert understand(said)[0] == "search"
+    assert words.quantity(said) is None
+
+
+@pytest.mark.parametrize("said", ["c'est quoi votre livre le plus cher ?",
+                                  "votre livre le moins cher ?", "mon livre préféré"])
+def test_a_book_after_a_determiner_is_no_delivery(said: str) -> None:
+    assert understand(said)[0] != "policy"
+
+
+@given(first=st.sampled_from(["玄米茶", "茶筅", "急須", "ほうじ茶"]),
+       second=st.sampled_from(["和紙ノート", "インク", "抹茶碗"]),
+       joiner=st.sampled_from(["や", "と", "および", "、あと", "、それと"]))
+def test_a_japanese_list_is_several_items(first: str, second: str, joiner: str) -> None:
+    phrases = words.item_phrases(f"{first}{joiner}{second}をカートに入れてください")
+    assert len(phrases) == 2
+    assert words.japanese_query(phrases[0]) == first
+    assert words.japanese_query(phrases[1]) == second
+
+
+@given(amount=st.integers(min_value=100, max_value=99999),
+       limit=st.sampled_from(["以下", "未満", "まで", "以内", "くらい", "くらいまで"]),
+       noun=st.sampled_from(["茶道具", "お茶", "文房具", "急須"]))
+def test_a_japanese_price_limit_leaves_only_the_noun(amount: int, limit: str, noun: str) -> None:
+    assert words.japanese_query(words.strip_prices(f"{amount}円{limit}の{noun}")) == \
+        noun.removeprefix("お")
+
+
+@pytest.mark.parametrize("said", ["それを買います", "これを買ってください", "それを買う"])
+def test_buying_that_one_names_no_product(said: str) -> None:
+    assert words.japanese_query(said) == ""
