@@ -55,6 +55,10 @@ _JAPANESE = {
     "席": "seats", "シート": "seats", "ウェブ": "web", "クラシック": "classic",
     "フォカッチャ": "focaccia", "ガーリック": "garlic", "ニンニク": "garlic",
 }
+# The English words the tables map to: what a catalog's option values say ("crust", "gluten
+# free", "seats", "blue"), so a phrase of only these names an option, not a product.
+ENGLISH_OPTION_WORDS = frozenset(word for table in (_FRENCH, _JAPANESE)
+                                 for english in table.values() for word in english.split())
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
 
 

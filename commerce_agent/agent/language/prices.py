@@ -49,10 +49,12 @@ def _money(name: str) -> str:
             rf"(?:\s?(?P<{name}_post>{_WORDS})(?![a-z]))?")
 
 
-_MAX_BEFORE = (r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
+_MAX_BEFORE = (r"nothing\s+(?:over|above|more\s+than|pricier\s+than)|"
+               r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
                r"not\s+over|at\s+most|max(?:imum)?\.?|up\s+to|within|budget(?:\s+(?:is|of))?|"
                r"moins\s+de|moins\s+cher\s+que|en\s+dessous\s+de|pas\s+plus\s+de|au\s+maximum|"
-               r"jusqu'à|jusqu'a|inférieur\s+à|sous|予算(?:は|が)?|最大")
+               r"jusqu'à|jusqu'a|inférieur\s+à|sous|rien\s+au-dessus\s+de|pas\s+au-dessus\s+de|"
+               r"予算(?:は|が)?|最大")
 _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
               r"au\s+maximum|maxi|ou\s+moins|以下|まで|未満|以内|より安い")
 _MIN_BEFORE = (r"over|above|more\s+than|at\s+least|min(?:imum)?|starting\s+at|"

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
-from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
@@ -58,6 +58,7 @@ supprime supprimer donnez donne donner voulais aimerais faut maintenant finaleme
 deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
+accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
 """.split())
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
@@ -492,13 +493,26 @@ _CHEAPEST = re.compile(rf"\b(?:cheap(?:est|er)?|least {_ADJ_DEAR}|less {_ADJ_DEA
                        r"low(?:est)?[- ]?(?:priced?|cost)|lowest (?:price|cost)|"
                        r"cost(?:s|ing)? (?:the )?least|(?:the )?best price|budget|inexpensive|"
                        r"affordable|le meilleur prix|le prix le plus bas|"
+                       r"reasonably priced|(?:most|very) reasonable|entry[- ]level|"
+                       # sorting: "low to high", "price ascending", « prix croissant »
+                       r"(?:price )?low(?:est)? to high(?:est)?|(?:by )?price ascending|"
+                       r"ascending price|(?:par )?prix croissants?|"
+                       r"du moins cher au plus cher|"
                        rf"(?:le|la|les)? ?moins {_FR_DEAR}|(?:le|la|les)? ?plus (?:abordables?|"
                        r"economiques?)|bon marche|pas chere?s?)\b|"
-                       r"一番安い|一番安|最も安い|最も安|最安値|最安|安い|安め|お手頃")
+                       r"一番安い|一番安|最も安い|最も安|最安値|最安|安い|安め|安価な?|格安の?|"
+                       r"(?:値段|価格|お値段)(?:が|の)(?:一番)?安い|(?:お)?手頃な?|リーズナブルな?")
 _DEAREST = re.compile(rf"\b(?:most {_ADJ_DEAR}|priciest|dearest|pricier|more {_ADJ_DEAR}|"
                       r"highest[- ]?(?:priced?|cost)|highest price|cost(?:s|ing)? (?:the )?most|"
-                      rf"top[- ]end|premium|(?:le|la|les)? ?plus {_FR_DEAR}|haut de gamme)\b|"
-                      r"一番高い|一番高|最も高い|最も高|最高級|高級")
+                      rf"top[- ]end|premium|(?:le|la|les)? ?plus {_FR_DEAR}|haut de gamme|"
+                      r"high[- ]end|top of the (?:range|line)|fanciest|most luxurious|"
+                      r"(?:le|la|les)? ?plus luxueu(?:x|se)s?|"
+                      # sorting: "high to low", "price descending", « prix décroissant »
+                      r"(?:price )?high(?:est)? to low(?:est)?|(?:by )?price descending|"
+                      r"descending price|(?:par )?prix decroissants?|"
+                      r"du plus cher au moins cher)\b|"
+                      r"一番高い|一番高|最も高い|最も高|最高級|高級な?|高価な?|高い順|高いほう|高い方|"
+                      r"(?:値段|価格|お値段)(?:が|の)(?:一番)?高い")
 
 
 def without_price_order(text: str) -> str:
@@ -521,9 +535,15 @@ def price_order(text: str) -> dict[str, str]:
 # deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
 # "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+)?|\s+(?:and|plus|as well as|et|aussi)\s+)"
+    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
-    r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
+    r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
+    # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
+    r",?\s+(?:as well as|along with|together with|ainsi que|and also|et aussi)\s+")
+# Inside a list already read, a comma before a bare noun starts another item too
+# ("arancini, caesar salad, 2 tiramisu"), unless what follows only qualifies the one before.
+_BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
+                         r"avec|pas|mais|merci|s'il|svp|en|in|size|taille)\b)(?=[a-z])")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 # A piece that starts with a size or a seat count is an option of the item before it ("a
 # margherita, 16 inch, with mushrooms"; "the font licence, 5 seats, with web fonts").
@@ -564,11 +584,23 @@ def item_phrases(text: str) -> tuple[str, ...]:
             parts.append(piece)
     if len(parts) < 2 or not all(map(_names_a_thing, parts)):
         return (text,)
+    parts = [piece for part in parts for piece in _bare_items(part)]
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
         parts[-1] = parts[-1][:shared.start()]
         parts = [f"{part}, {shared.group(1)}" for part in parts]
     return tuple(parts)
+
+
+def _bare_items(part: str) -> list[str]:
+    """A part of a list cut at its commas before bare nouns, when every piece names a thing
+    and not only a look or a size of the one before ("mug, blue" stays one)."""
+    pieces = _BARE_COMMA.split(part)
+    if len(pieces) < 2 or _WITH.search(part) or not all(
+            content_words(piece) - ENGLISH_OPTION_WORDS - _LOOKS
+            and not _OPTION_FIRST.match(piece) for piece in pieces):
+        return [part]
+    return pieces
 
 
 def _options_only(phrase: str) -> bool:
