@@ -87,3 +87,40 @@ def test_a_japanese_price_limit_leaves_only_the_noun(amount: int, limit: str, no
 @pytest.mark.parametrize("said", ["それを買います", "これを買ってください", "それを買う"])
 def test_buying_that_one_names_no_product(said: str) -> None:
     assert words.japanese_query(said) == ""
+
+
+@pytest.mark.parametrize(("said", "sort"), [
+    ("the fanciest teapot", "price_desc"), ("a high-end yoga mat", "price_desc"),
+    ("books, price high to low", "price_desc"), ("la tasse la plus luxueuse", "price_desc"),
+    ("thés par prix décroissant", "price_desc"), ("一番値段が高い本", "price_desc"),
+    ("お茶を高い順に", "price_desc"), ("books, price low to high", "price_asc"),
+    ("livres par prix croissant", "price_asc"), ("一番お手頃なお茶", "price_asc"),
+    ("安価なお茶", "price_asc"), ("a reasonably priced mug", "price_asc"),
+])
+def test_a_price_order_said_any_way_sorts(said: str, sort: str) -> None:
+    assert words.price_order(said) == {"sort": sort}
+
+
+@pytest.mark.parametrize("said", ["一番お手頃なお茶", "値段が一番高いお茶", "安価なお茶"])
+def test_a_japanese_price_order_leaves_the_noun(said: str) -> None:
+    assert words.japanese_query(said) == "茶"
+
+
+@pytest.mark.parametrize(("said", "count"), [
+    ("arancini, caesar salad, 2 tiramisu", 3),
+    ("a lasagna as well as tiramisu", 2),
+    ("une lasagne ainsi que deux tiramisus", 2),
+    ("une lasagne, puis deux tiramisus", 2),
+    ("the dripper, the teapot and the plate", 3),
+])
+def test_several_items_however_joined(said: str, count: int) -> None:
+    assert len(words.item_phrases(said)) == count
+
+
+@pytest.mark.parametrize(("said", "first"), [
+    ("a classic mug, blue, and two plates", "a classic mug, blue"),
+    ("a margherita, gluten-free crust, and a diavola", "a margherita, gluten-free crust"),
+    ("a margherita, extra cheese, and a diavola", "a margherita, extra cheese"),
+])
+def test_an_option_after_a_comma_stays_with_its_item(said: str, first: str) -> None:
+    assert words.item_phrases(said)[0] == first

@@ -96,3 +96,10 @@ def test_what_a_thing_is_for_names_its_kind(text: str, kind: str) -> None:
 @pytest.mark.parametrize("text", ["a mug", "I read the description", "reading glasses"])
 def test_other_words_are_left(text: str) -> None:
     assert by_use(text) == text
+
+
+@pytest.mark.parametrize("text", ["a mug, nothing over $25", "rien au-dessus de 25 €",
+                                  "nothing more than 25 dollars"])
+def test_nothing_over_is_a_ceiling(text: str) -> None:
+    price = read(text).price
+    assert price is not None and (price.min, price.max) == (None, Decimal(25))

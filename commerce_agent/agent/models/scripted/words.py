@@ -584,12 +584,11 @@ def item_phrases(text: str) -> tuple[str, ...]:
             parts.append(piece)
     if len(parts) < 2 or not all(map(_names_a_thing, parts)):
         return (text,)
-    parts = [piece for part in parts for piece in _bare_items(part)]
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
         parts[-1] = parts[-1][:shared.start()]
         parts = [f"{part}, {shared.group(1)}" for part in parts]
-    return tuple(parts)
+    return tuple(piece for part in parts for piece in _bare_items(part))
 
 
 def _bare_items(part: str) -> list[str]:
