@@ -103,3 +103,11 @@ def test_other_words_are_left(text: str) -> None:
 def test_nothing_over_is_a_ceiling(text: str) -> None:
     price = read(text).price
     assert price is not None and (price.min, price.max) == (None, Decimal(25))
+
+
+@pytest.mark.parametrize(("text", "position"), [("2つ目", 2), ("二つ目をください", 2),
+                                                 ("3個目", 3), ("2冊目の本", 2)])
+def test_a_counter_with_me_is_a_position(text: str, position: int) -> None:
+    found = read(text)
+    assert [ordinal.position for ordinal in found.ordinals] == [position]
+    assert found.counts == ()

@@ -24,7 +24,8 @@ class Ordinal:
 
 _ORDINAL = re.compile(
     r"(?<![\w.,#])(\d{1,3})(?:st|nd|rd|th|ème|eme|ième|e|er|ère|re)(?![a-z])"
-    r"|(?<![\d.,])(\d{1,3})番目"
+    # 番目, and a counter with 目: "2つ目", "3個目", "2冊目" (the second, not two)
+    r"|(?<![\d.,])(\d{1,3})(?:番目|(?:つ|個|本|枚|冊|点|杯|袋)目)"
     r"|(?<![\w-])(last|latest|dernière|dernier|second|seconde)(?![\w-])"
     r"|(最後|一番最後)"
 )
