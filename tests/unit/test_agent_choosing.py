@@ -124,3 +124,15 @@ def test_several_items_however_joined(said: str, count: int) -> None:
 ])
 def test_an_option_after_a_comma_stays_with_its_item(said: str, first: str) -> None:
     assert words.item_phrases(said)[0] == first
+
+
+@given(person=st.sampled_from(["my dad", "my sister", "my boss", "a colleague", "ma mère",
+                               "mon père"]),
+       verb=st.sampled_from(["who loves", "who drinks a lot of", "qui adore le", "she loves",
+                             "who is really into"]))
+def test_who_a_gift_is_for_is_no_product(person: str, verb: str) -> None:
+    said = f"a gift for {person} {verb} coffee"
+    assert words.for_whom(said)
+    kept = words.without_the_recipient([w for w in words.fold(said).split()
+                                        if not words.is_stop(w, "")])
+    assert kept == ["coffee"]

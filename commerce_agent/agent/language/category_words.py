@@ -50,7 +50,8 @@ _JAPANESE = (
 _USES = (
     (r"(?:something|anything|stuff|things?|books?) (?:good )?to read|reading material|"
      r"a good read|(?:quelque chose|de quoi|des choses) (?:a )?lire|de la lecture|"
-     r"読み物|読むもの|読む本",
+     r"読み物|読むもの|読む本|(?:likes?|loves?|enjoys?) (?:to )?read(?:ing)?|"
+     r"(?:aime|adore) (?:la )?(?:lire|lecture)|読書",
      "books"),
     (r"(?:something|anything|stuff) to listen to|(?:quelque chose|de quoi) (?:a )?ecouter|"
      r"聴くもの|聞くもの", "audiobooks"),

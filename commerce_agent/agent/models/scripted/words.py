@@ -147,12 +147,24 @@ def is_stop(word: str, before: str = "") -> bool:
 # Who a thing is for, said by what they love ("a gift for a tea lover", "for someone who
 # likes coffee", "un cadeau pour quelqu'un qui aime le thé"): the thing loved names the
 # product; the gift and the person do not.
+# The people a gift is for ("my dad", « ma sœur »): never the product.
+_PEOPLE = ("mum mom mother mama dad father papa sister brother wife husband partner boyfriend "
+           "girlfriend colleague coworker boss friend friends grandma grandmother grandpa "
+           "grandfather son daughter kid kids child teacher neighbour neighbor host hostess "
+           "parents aunt uncle niece nephew cousin mere maman pere soeur frere femme mari "
+           "copain copine collegue patron patronne grand-mere grand-pere fils fille enfant "
+           "enfants ami amie amis voisin voisine hote tante oncle cousine parents")
 _FOR_WHOM_CUE = re.compile(r"\b(?:lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
-                           r"friend|person) who|qui (?:aime|adore)|amateurs? d|passionne)")
-_FOR_WHOM = frozenset("""gift gifts present presents lover lovers fan fans enthusiast enthusiasts
+                           rf"friend|person|{'|'.join(_PEOPLE.split())}) (?:who|that|qui)|"
+                           r"qui (?:aime|adore)|amateurs? d|passionne|"
+                           r"(?:she|he|they|elle|il|ils|elles) "
+                           r"(?:loves?|likes?|adores?|enjoys?|aiment|aime|adorent|adore)\b)")
+_FOR_WHOM = frozenset(f"""gift gifts present presents lover lovers fan fans enthusiast enthusiasts
 addict addicts someone somebody people person friend who likes like loves love adores cadeau
 cadeaux quelqu'un quelquun qui aime adore amateur amateurs passionne passionnee personne ami
-amie""".split())
+amie that enjoys enjoy into drinks drink reads read does practices practises bakes cooks makes
+lot lots really big huge boit lit fait pratique cuisine beaucoup vraiment adorent aiment
+she he they elle ils elles {_PEOPLE}""".split())
 
 
 def for_whom(text: str) -> bool:
