@@ -136,3 +136,41 @@ def test_who_a_gift_is_for_is_no_product(person: str, verb: str) -> None:
     kept = words.without_the_recipient([w for w in words.fold(said).split()
                                         if not words.is_stop(w, "")])
     assert kept == ["coffee"]
+
+
+@pytest.mark.parametrize("said", ["not that one, the other one", "non, l'autre",
+                                  "もう一つの方でお願いします"])
+def test_the_other_one_is_read(said: str) -> None:
+    assert words.the_other_one(said)
+
+
+@pytest.mark.parametrize("said", ["the other colour", "l'autre taille"])
+def test_the_other_option_is_no_other_item(said: str) -> None:
+    assert not words.the_other_one(said)
+
+
+@pytest.mark.parametrize("said", ["それをカートに", "一番安いのをカートに", "玄米茶を2つカートに"])
+def test_a_thing_into_the_cart_without_its_verb_is_an_add(said: str) -> None:
+    assert understand(said)[0] == "add"
+
+
+@pytest.mark.parametrize("said", ["カートに何が入っていますか", "カートを見せて"])
+def test_asking_about_the_cart_stays_a_cart_question(said: str) -> None:
+    assert understand(said)[0] == "cart"
+
+
+def test_a_store_named_with_code_asks_for_no_discount() -> None:
+    assert understand("anything under ten euros at Folio & Code?")[0] == "search"
+    assert understand("any discount codes?")[0] == "discounts"
+
+
+@pytest.mark.parametrize("said", ["I want to buy a gift for someone who loves pottery",
+                                  "I'd like a present for my dad who drinks coffee"])
+def test_a_gift_described_by_whom_it_is_for_shows_what_fits(said: str) -> None:
+    assert understand(said)[0] == "search"
+
+
+def test_a_japanese_name_holding_an_option_word_is_a_thing() -> None:
+    assert words.item_phrases("ヨガマットとギフトカードをください") == (
+        "ヨガマット", "ギフトカードをください")
+    assert words.item_phrases("マグを2個、青で") == ("マグを2個、青で",)

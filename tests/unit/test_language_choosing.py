@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
-from commerce_agent.agent.language.category_words import by_use
+from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.prices import AROUND_SHARE
 
 _CURRENCIES = [("${}", "USD"), ("{} dollars", "USD"), ("€{}", "EUR"), ("{} euros", "EUR"),
@@ -111,3 +111,17 @@ def test_a_counter_with_me_is_a_position(text: str, position: int) -> None:
     found = read(text)
     assert [ordinal.position for ordinal in found.ordinals] == [position]
     assert found.counts == ()
+
+
+@pytest.mark.parametrize(("text", "currency"), [("20ドル以下のマグ", "USD"),
+                                                ("30ユーロまでの本", "EUR"),
+                                                ("50ポンド以下のマット", "GBP")])
+def test_japanese_currency_words(text: str, currency: str) -> None:
+    price = read(text).price
+    assert price is not None and price.currency == currency
+
+
+@pytest.mark.parametrize(("text", "kind"), [("une tasse bleue", "mug"),
+                                            ("des tasses à expresso", "tasses")])
+def test_a_french_cup_is_a_mug_unless_for_espresso(text: str, kind: str) -> None:
+    assert kind in in_english_categories(text).split()

@@ -25,6 +25,8 @@ _FRENCH = (
     (r"livres? numeriques?|livres? electroniques?", "ebook"),
     (r"(?<!\d )livres?", "books"),
     (r"pates", "pasta"),
+    # a cup for tea or coffee is a mug; « tasses à expresso » are the espresso cups
+    (r"tasses?(?! (?:a|d'|de|pour) ?(?:l')?(?:expresso|espresso))", "mug"),
     (r"desserts?|douceurs?", "desserts"),
     (r"materiel de yoga|equipement de yoga", "yoga equipment"),
 )

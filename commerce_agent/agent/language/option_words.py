@@ -76,3 +76,10 @@ def english_option_words(text: str) -> frozenset[str]:
     for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):
         found.update(_JAPANESE[match.group()].split())
     return frozenset(found)
+
+
+def japanese_options_only(text: str) -> bool:
+    """Whether a Japanese phrase says only option words ("青", "大きいの", "ギフトで"), not a
+    thing whose name holds one ("ギフトカード" is a gift card, not the gift option)."""
+    rest = _JAPANESE_FOUND.sub("", unicodedata.normalize("NFKC", text))
+    return rest != text and not re.sub(r"[のでをがはにもと、。\s]", "", rest)

@@ -28,10 +28,11 @@ class PriceBound:
 
 
 _CURRENCY_WORDS = {
-    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us"),
-    "EUR": ("eur", "€", "euros", "euro", "balles"),
+    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us", "ドル",
+            "米ドル"),
+    "EUR": ("eur", "€", "euros", "euro", "balles", "ユーロ"),
     "GBP": ("gbp", "£", "pounds", "pound", "quid", "sterling", "livres sterling", "livres",
-            "livre"),
+            "livre", "ポンド"),
     "JPY": ("jpy", "¥", "￥", "円", "yen", "yens"),
 }
 _CODE_OF = {word: code for code, words in _CURRENCY_WORDS.items() for word in words}

@@ -214,7 +214,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
-    ("discounts", r"\b(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
+    # "Folio & Code" is a store, no code asked about (as in language/codes.py)
+    ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
@@ -336,7 +337,8 @@ _ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "
                       "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
                       "sub_resume", "sub_cancel"})
 # What the keyword table may take a request form for ("commande-moi le livre": status).
-_READ_AS_REQUESTED = ("other", "search", "status", "details")
+# and "それをカートに" (the verb left unsaid) names the cart, but asks to put a thing in it.
+_READ_AS_REQUESTED = ("other", "search", "status", "details", "cart")
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -490,6 +492,11 @@ def _understand(raw: str) -> tuple[str, str]:
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
+    if kind in ("add", "buy") and words.for_whom(act.text) and words.quantity(act.text) is None \
+            and not act.negated:
+        # "I want to buy a gift for someone who loves pottery": a description of whom it is
+        # for names no one item; what fits is shown to choose from
+        return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:

@@ -90,6 +90,10 @@ class Planner:
             if position is not None and state.results:
                 if -len(state.results) <= position < len(state.results):
                     return state.results[position]
+        if len(state.results) == 2 and words.the_other_one(frame.last):
+            # "not that one, the other one": of two shown, the one not in focus
+            others = [item for item in state.results if item["itemId"] != state.focus]
+            return others[0] if len(others) == 1 else state.results[1]
         wanted = frozenset().union(*(words.content_words(self.query(t)) for t in frame.texts))
         focus = self.item(state.focus)
         if not wanted and self._names_something_else(focus):

@@ -12,7 +12,11 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
-from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
+from commerce_agent.agent.language.option_words import (
+    ENGLISH_OPTION_WORDS,
+    english_option_words,
+    japanese_options_only,
+)
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
@@ -193,6 +197,16 @@ def without_looks(kept: list[str]) -> list[str]:
     rest = [word for word in kept
             if not (looks := english_option_words(word)) or not looks <= _LOOKS]
     return rest or kept
+
+
+# "the other one", « l'autre », 「もう一つの方」: of two things shown, the one not offered.
+_OTHER_ONE = re.compile(r"\b(?:the other(?: one)?|l'autre|(?:celui|celle) d'a cote)\b(?! "
+                        r"(?:colou?r|size|couleur|taille|option))|もう一つの(?:方|ほう)|もう片方|"
+                        r"もう一方|別の(?:方|ほう)")
+
+
+def the_other_one(text: str) -> bool:
+    return _OTHER_ONE.search(fold(text)) is not None
 
 
 def names_more_than_looks(text: str) -> bool:
@@ -618,7 +632,8 @@ def _options_only(phrase: str) -> bool:
     """A Japanese phrase that names only options ("青で", "12ozで", "大きいの"): each of its
     words an option word, so it belongs to the item before it."""
     parts = japanese_query(phrase).split()
-    return bool(parts) and all(english_option_words(part) for part in parts)
+    return bool(parts) and all(english_option_words(part) and (
+        not re_japanese(part) or japanese_options_only(part)) for part in parts)
 
 
 def _names_a_thing(text: str) -> bool:
