@@ -705,7 +705,9 @@ def address(raw: str) -> dict[str, str] | None:
 @lru_cache(maxsize=1024)
 def stars(text: str) -> int | None:
     folded = fold(text)
-    match = re.search(r"\b([1-5])\s*(?:stars?|etoiles?|/\s*5|out of (?:5|five)|sur 5)|"
+    if scored := re.search(r"5点満点(?:で|中|の)?\s*([1-5])点", folded):  # "5点満点で4点"
+        return int(scored.group(1))
+    match = re.search(r"\b([1-5])\s*(?:stars?|etoiles?|[⭐★🌟]|/\s*5|out of (?:5|five)|sur 5)|"
                       r"(?<!\d)([1-5１-５])\s*(?:つ星|点|星)|星\s*(?:を)?\s*([1-5１-５])", folded)
     if match:
         return int(unicodedata.normalize("NFKC", next(g for g in match.groups() if g)))
@@ -713,6 +715,9 @@ def stars(text: str) -> int | None:
                       r"etoiles?|out of|sur cinq)", folded)
     if match:
         return NUMBERS.get(match.group(1)) or _FRENCH_NUMBERS[match.group(1)]
+    drawn = len(re.findall(r"[⭐★🌟]", folded))  # "⭐⭐⭐⭐", "★★★☆☆": the stars filled in
+    if 1 <= drawn <= 5:
+        return drawn
     if re.search(r"\b(?:loved|perfect|excellent|amazing|great)\b", folded):
         return 5
     return None
