@@ -202,6 +202,10 @@ def remove(p: Planner) -> Decision:
     if found is None:
         return _which_line(p)
     cart, line = found
+    fewer = words.quantity_change(p.frame.last)
+    if p.state.done("update_cart_item") is not None or (
+            fewer is not None and int(line["quantity"]) + fewer > 0):
+        return set_quantity(p)  # "take one plate off", "enlève une assiette": some of them
     return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
 
 

@@ -492,6 +492,16 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is left asks about it
         kind = "policy" if kind in AFTER_SALE else (
             "details" if words.content_words(act.text) else "other")
+    if act.negated and kind in ("add", "buy") and all(
+            _NOT_THE.match(words.fold(part)) for part in act.negated):
+        # "add a classic mug, not the blue one": the option refused goes with the request,
+        # as declined, so the variant is chosen among the others
+        return kind, ", ".join((act.text, *act.negated))
+    if act.negated and kind in ("other", "details") and act.kind == "question" and \
+            intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
+            act.text) and words.content_words(" ".join(act.negated)):
+        # "don't add the teapot yet, how much is it?": asked about the thing not added
+        return "details", " ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question" and all(

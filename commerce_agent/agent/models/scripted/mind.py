@@ -61,6 +61,23 @@ _TAKE_BACK = re.compile(
     r"non merci|rien|やめます|やめる|やめておきます|やめときます|やめて|やめとく|いらない|"
     r"いりません|要りません|いいです|結構です|なしで|やめた|やーめた|やめました)?[\s.!、。…]*$")
 
+# Taking back what was just done, with or without a marker: "never mind", "undo that",
+# "oops, wrong item", "my mistake", "laisse tomber", "oublie ça", "やめます", "間違えました".
+# (No "cancel": "cancel that" after a purchase means the order.)
+_UNDO = re.compile(
+    r"^\s*(?:(?:oh|oops|whoops|ah|hmm+|sorry|no|nah|ok(?:ay)?|non|bon|oups|zut|pardon)"
+    r"[\s,.!]+)*"
+    r"(?:never ?mind(?: (?:that|it))?|forget (?:it|that|this|about it)|scratch (?:it|that)|"
+    r"undo(?: (?:it|that|this|the last (?:one|thing|item)))?|take (?:it|that) back|"
+    r"(?:that(?:'s| is| was) )?(?:the )?wrong (?:item|one|thing|product)|"
+    r"my (?:mistake|bad)|i didn'?t mean (?:that|to(?: add (?:it|that))?)|"
+    r"(?:oops|whoops|oups)|laisse[rz]? tomber|oublie[rz]?(?: ca| cela| le| la)?|"
+    r"je me suis trompee?|(?:c'est )?une erreur|pas celui-la|annule[rz]? (?:ca|cela))"
+    r"[\s.!…]*$")
+_UNDO_JA = re.compile(r"^(?:あ|ああ|いや|やっぱり)?[、。\s]*(?:やめます|やめる|やめた|やめました|"
+                      r"やめとく|やめておきます|間違え(?:ました|た)|間違いです|取り消して|"
+                      r"なしにして|今のなし|今の取り消し)[。！!…\s]*$")
+
 
 @dataclass(frozen=True, slots=True)
 class Reading:
@@ -82,6 +99,8 @@ def read(raw: str) -> Reading | None:
     if marker is None and refused and bare_count(folded[refused.end():]):
         return Reading("quantity", raw[refused.end():] if len(raw) == len(folded)
                        else folded[refused.end():])  # "oh no, only one please", "non, deux"
+    if marker is None and (_UNDO.match(folded) or _UNDO_JA.match(raw.strip())):
+        return Reading("undo", raw)  # "never mind", "undo that", "やめます": what was just done
     if marker is None and not _LET_GO.match(folded):
         return None  # "今はいいです" alone answers an offer: a softer let-go needs "やっぱり"
     # the shopper's own characters after the marker (folding keeps lengths, else its fold)
@@ -111,6 +130,18 @@ def takes_back(raw: str) -> bool:
     return change is not None and change.intent == "undo"
 
 
+# A count said as all the shopper wants: "I only need one plate", "just two of the mugs",
+# "je n'en veux que deux", "2枚だけでいい".
+_ONLY = re.compile(r"\b(?:only|just|seulement|que|qu')\b|だけ")
+
+
+def only_count(text: str) -> bool:
+    """Whether `text` says a count as all that is wanted ("I only need one plate"): of a line
+    already in the cart that is its new count, not another line."""
+    return words.quantity(text) is not None and words.quantity_change(text) is None and \
+        _ONLY.search(words.fold(text)) is not None
+
+
 def bare_count(text: str) -> bool:
     """A count and nothing else: "just one", "make it two", "trois", "2つにします"."""
     if words.quantity(text) is None:
@@ -118,7 +149,7 @@ def bare_count(text: str) -> bool:
     left = re.sub(r"\b(?:just|only|make|it|that|them|those|this|one|ones|please|pls|instead|"
                   r"then|do|let'?s|lets|go|with|for|me|of|i'?ll|take|have|juste|seulement|"
                   r"plutot|alors|en|prends|prendre|mettez|mets|s'il|vous|te|plait|je|j'en|"
-                  r"veux|voudrais|n'en|ne|qu)\b", " ",
+                  r"veux|voudrais|n'en|ne|qu|que|besoin|need|want)\b", " ",
                   re.sub(r"\bqu'", "", words.without_measures(text)))
     left = re.sub(r"[0-9]+|つ|個|点|本|枚|杯|袋|缶|箱|で|に|を|します|して|ください|お願い|"
                   r"いいです|にします|だけ|[\s,.!?、。…]", "", left)

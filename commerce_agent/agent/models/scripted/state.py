@@ -420,6 +420,11 @@ class State:
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations ("actually, no garlic bread": without the change-of-mind opening)
             kind, text = "quantity", (raw if self._edits_extras(raw) else text)
+        elif (kind == "add" and mind.only_count(text) or kind == "cancel") and \
+                self._names_only_a_line(text):
+            # "I only need one plate", "cancel the mug": a line in the cart, not a new one
+            # nor an order
+            kind = "quantity" if kind == "add" else "remove"
         elif kind in ("quantity", "switch") and self._names_another_product(text):
             kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
@@ -487,6 +492,16 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _names_only_a_line(self, text: str) -> bool:
+        """Whether `text` names an item in an open cart and none of the orders placed
+        ("cancel the mug" with the mug in the cart and no order holding one)."""
+        wanted = words.content_words(text)
+        in_cart = any(name_score(line, wanted) for cart in self.open_carts()
+                      for line in cart.get("items", []))
+        ordered = any(name_score(line, wanted) for order in self.orders.values()
+                      for line in order.get("items", []) if isinstance(line, dict))
+        return bool(wanted) and in_cart and not ordered
 
     def _changes_the_line(self, text: str) -> bool:
         """Whether `text` moves the last cart line to another of its item's options and names
