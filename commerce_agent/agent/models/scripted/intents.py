@@ -256,7 +256,9 @@ _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouc
                          r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
-_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)")
+# "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
+_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
+                         r"にしたい|でお願い")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.

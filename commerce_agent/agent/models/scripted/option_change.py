@@ -27,9 +27,12 @@ from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 
 _BIGGER = re.compile(r"\b(?:bigger|larger|large|big|biggest|largest|grand|grande|grands|grandes|"
-                     r"plus gros\w*|gros|grosse|up ?size)\b|大きい|大きめ|大きな|ラージ")
+                     r"plus gros\w*|gros|grosse|up ?size)\b|大きい|大きめ|大きな|ラージ|"
+                     # sizes by letter, as Japanese shops say them: "Lサイズ", "サイズL"
+                     r"(?<![a-z])(?:l|xl)\s*サイズ|サイズ\s*(?:l|xl)(?![a-z])")
 _SMALLER = re.compile(r"\b(?:smaller|small|smallest|little|petit|petite|petits|petites|"
-                      r"moins grand\w*|down ?size)\b|小さい|小さめ|小さな|スモール")
+                      r"moins grand\w*|down ?size)\b|小さい|小さめ|小さな|スモール|"
+                      r"(?<![a-z])s\s*サイズ|サイズ\s*s(?![a-z])")
 _OTHER = re.compile(r"\b(?:other|another|different|autre|differente?)\b|他の|ほかの|別の|違う")
 # Words that name a dimension of an item's options, by the option's name.
 _DIMENSION_WORDS = {
