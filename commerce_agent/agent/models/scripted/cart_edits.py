@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
@@ -42,7 +43,10 @@ def set_quantity(p: Planner) -> Decision:
         quantity = int(done.args["quantity"])
     other = _other_variant(p, line)
     if other is not None:
-        return change_variant(p, cart, line, other, None if change is not None else quantity)
+        # "not the 12 oz, the 16": a number the new variant carries names it, not a count
+        counted = None if change is not None or str(quantity) in re.findall(
+            r"\d+", other.words) else quantity
+        return change_variant(p, cart, line, other, counted)
     gone = _named_unavailable(p, line)
     if gone is not None:  # "make it the white one" when white is sold out: say so
         return gone

@@ -190,6 +190,7 @@ def asks_for_another(item: dict[str, Any], text: str) -> bool:
                             key=len, reverse=True))
     if not named:
         return False
-    count = r"a|an|another|one|two|three|four|five|six|\d+|un|une|deux|trois"
+    # ("a" but not the French "à la salade", folded to "a la salade")
+    count = r"a(?!\s+(?:la|le|les|l'))|an|another|one|two|three|four|five|six|\d+|un|une|deux|trois"
     return re.search(rf"\b(?:{count})\s+(?:[\w'-]+\s+){{0,2}}(?:{named})", words.fold(text)) \
         is not None

@@ -40,7 +40,8 @@ _TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
 # Letting a thing go: "forget the plates", "scratch the teapot", "oublie les bols".
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
-    r"(?:(?:forget|scratch|ditch|nix|oublie[rz]?|laisse[rz]? tomber)\s+(?:about\s+)?|"
+    r"(?:(?:forget|scratch|ditch|nix|leave (?:out|off)|oublie[rz]?|laisse[rz]? tomber)\s+"
+    r"(?:about\s+)?|"
     # "I'll skip the teapot" (not "skip next month": a subscription's cycle)
     r"(?:(?:i'?ll|i will|let'?s|we'?ll)\s+)?skip\s+(?=(?:the|that|those|this|my)\s+"
     r"(?!next|months?|deliver|cycle|payment|week)))"
@@ -78,6 +79,17 @@ _UNDO_JA = re.compile(r"^(?:あ|ああ|いや|やっぱり)?[、。\s]*(?:やめ
                       r"やめとく|やめておきます|間違え(?:ました|た)|間違いです|取り消して|"
                       r"なしにして|今のなし|今の取り消し)[。！!…\s]*$")
 
+# After "I changed my mind" / "second thoughts", what it is about is let go: "I've changed my
+# mind about the teapot", "j'ai changé d'avis pour la théière".
+_ABOUT = re.compile(r"^(?:about|on|regarding|concerning|pour|sur|concernant)\s+(?P<thing>\S.*)$")
+_MIND_CHANGED = re.compile(r"chang\w* (?:my mind|d'avis)|second thought|気が変わ")
+# A count refused, then the one wanted: "not three, two", "non, pas trois, deux", "I don't
+# want 3 plates, I want 2", "je ne veux pas trois assiettes mais deux".
+_REFUSED_COUNT = re.compile(
+    r"^(?:(?:no|non|nope|nah|oh|wait|sorry|pardon)[\s,.!]+)*"
+    r"(?:not|pas|i (?:don'?t|do not) (?:want|need)|je n(?:e |')(?:veux|voudrais) pas(?: de)?)"
+    r"\s+(?P<old>[^,;]+?)\s*(?:[,;]|\bbut\b|\bmais\b)+\s*(?P<new>.+)$")
+
 
 @dataclass(frozen=True, slots=True)
 class Reading:
@@ -95,6 +107,9 @@ def read(raw: str) -> Reading | None:
     rest = folded[marker.end():] if marker else folded
     if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
         return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
+    recount = _recounted(folded, raw)
+    if recount is not None:
+        return Reading("quantity", recount)  # "not three, two", "3枚じゃなくて2枚"
     refused = _REFUSED.match(folded)
     if marker is None and refused and bare_count(folded[refused.end():]):
         return Reading("quantity", raw[refused.end():] if len(raw) == len(folded)
@@ -114,6 +129,10 @@ def read(raw: str) -> Reading | None:
             _INSTEAD.sub(" ", rest))):
         # "やっぱりマグじゃなくてティーポットにします", "actually, I'll have the dripper instead"
         return Reading("replace", rest_raw)
+    about = _ABOUT.match(rest)
+    if about and _MIND_CHANGED.search(folded[:len(folded) - len(rest)]) and words.content_words(
+            about.group("thing")):
+        return Reading("remove", about.group("thing"))  # "changed my mind about the teapot"
     if _NO_MORE.match(rest) and words.content_words(rest):
         return Reading("remove", rest_raw)
     if _TAKE_BACK.match(rest):
@@ -121,6 +140,27 @@ def read(raw: str) -> Reading | None:
     if bare_count(rest):
         return Reading("quantity", rest_raw)
     return Reading("", rest_raw)
+
+
+def _recounted(folded: str, raw: str) -> str | None:
+    """The count wanted when a count is refused for another ("not three, two", "I don't want
+    3 plates, I want 2", "3枚じゃなくて2枚"), said of the same thing, else None."""
+    found = _REFUSED_COUNT.match(folded)
+    if found is not None:
+        old, new = found.group("old"), found.group("new")
+    elif (swap := find_swap(folded)) is not None and re.search(r"じゃなく|ではなく", raw):
+        old, new = swap.old, swap.new
+    else:
+        return None
+    if words.quantity(old) is None or words.quantity(new) is None or \
+            words.quantity(old) == words.quantity(new):
+        return None
+    said = words.content_words(words.without_measures(new)) - {"want", "need", "veux"}
+    if said - words.content_words(words.without_measures(old)):
+        return None  # "not three plates, two mugs" names another thing
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", new) and not bare_count(new):
+        return None
+    return new
 
 
 def takes_back(raw: str) -> bool:
@@ -135,11 +175,14 @@ def takes_back(raw: str) -> bool:
 _ONLY = re.compile(r"\b(?:only|just|seulement|que|qu')\b|だけ")
 
 
-def only_count(text: str) -> bool:
-    """Whether `text` says a count as all that is wanted ("I only need one plate"): of a line
+def recounts(raw: str) -> bool:
+    """Whether a message says a count as all that is wanted ("I only need one plate") or as
+    what the shopper now wants ("やっぱりお皿は2枚で", "actually, two plates"): of a line
     already in the cart that is its new count, not another line."""
-    return words.quantity(text) is not None and words.quantity_change(text) is None and \
-        _ONLY.search(words.fold(text)) is not None
+    folded = words.fold(raw)
+    if words.quantity(raw) is None or words.quantity_change(raw) is not None:
+        return False
+    return _ONLY.search(folded) is not None or _MARKER.match(folded) is not None
 
 
 def bare_count(text: str) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.measures import find_measures
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, line_options, words
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 
 _BIGGER = re.compile(r"\b(?:bigger|larger|large|big|biggest|largest|grand|grande|grands|grandes|"
@@ -103,7 +103,9 @@ def said(item: dict[str, Any], text: str) -> set[str]:
         *choices.variant_choices(item),
         *(c for group in choices.groups(item) for c in choices.option_choices(group))]
         for word in words.words(choice.words) if len(word) > 3 and word.isalpha())
-    return choices.said_words((_corrected(text, vocabulary),)) | set(words.words(text))
+    # what is declined ("not the 12 oz, the 16") is not said
+    return choices.said_words((_corrected(text, vocabulary),)) | set(
+        words.words(choices.without_declined(text)))
 
 
 def _values(item: dict[str, Any]) -> list[list[str]]:
@@ -220,7 +222,7 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
     12-inch → 16-inch), or None when the text moves none."""
     step = direction(text)
     if not step:
-        return None
+        return _named_option(item, current, text)
     wanted = dict(current)
     for group in choices.groups(item):
         if group.get("selectionType") != "single":
@@ -234,4 +236,27 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
                       if size * step > sizes[chosen] * step)
         if fits:
             wanted[str(group["id"])] = fits[0][1] if step > 0 else fits[-1][1]
+    return wanted if wanted != current else None
+
+
+def _named_option(item: dict[str, Any], current: dict[str, Any], text: str
+                  ) -> dict[str, Any] | None:
+    """The line's customizations with a single-choice group moved to the option the text
+    names ("let's go with 16 inches", "the gluten-free crust"), or None. A number names an
+    option only with its unit ("16 inches"; "16" alone is a count), and a text that counts
+    the item itself ("a 16 inch margherita") asks for another line."""
+    if line_options.asks_for_another(item, text):
+        return None
+    heard = said(item, text)
+    stems = {words.stem(word) for word in heard}
+    wanted = dict(current)
+    for group in choices.groups(item):
+        if group.get("selectionType") != "single":
+            continue
+        labels = {c.id: c.words for c in choices.option_choices(group)}
+        chosen = [option for option in choices.pick_options(group, heard)
+                  if any(words.stem(word) in stems for word in words.words(labels.get(option, ""))
+                         if not word.isdigit())]
+        if len(chosen) == 1:
+            wanted[str(group["id"])] = chosen[0]
     return wanted if wanted != current else None

@@ -420,7 +420,7 @@ class State:
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations ("actually, no garlic bread": without the change-of-mind opening)
             kind, text = "quantity", (raw if self._edits_extras(raw) else text)
-        elif (kind == "add" and mind.only_count(text) or kind == "cancel") and \
+        elif (kind == "add" and mind.recounts(request) or kind == "cancel") and \
                 self._names_only_a_line(text):
             # "I only need one plate", "cancel the mug": a line in the cart, not a new one
             # nor an order
@@ -496,9 +496,10 @@ class State:
     def _names_only_a_line(self, text: str) -> bool:
         """Whether `text` names an item in an open cart and none of the orders placed
         ("cancel the mug" with the mug in the cart and no order holding one)."""
-        wanted = words.content_words(text)
-        in_cart = any(name_score(line, wanted) for cart in self.open_carts()
-                      for line in cart.get("items", []))
+        wanted = said_words(text)
+        in_cart = any(name_score(line, wanted) + alias_score(
+            self.aliases.get(str(line["itemId"]), frozenset()), wanted)
+            for cart in self.open_carts() for line in cart.get("items", []))
         ordered = any(name_score(line, wanted) for order in self.orders.values()
                       for line in order.get("items", []) if isinstance(line, dict))
         return bool(wanted) and in_cart and not ordered
