@@ -26,6 +26,7 @@ _MARKER = re.compile(
     r"change of plans?|"
     r"come to think of it|(?:i(?:'ve| have)? )?changed? my mind|no wait|wait|"
     r"thinking about it|en fait|finalement|tout compte fait|reflexion faite|"
+    r"(?:j'ai )?change d'avis|"
     r"a la reflexion|(?:non )?attends?|attendez)(?![\w'])|"
     r"やっぱり|やっぱ|やはり|考え直して|気が変わって|気が変わりました)"
     r"[\s,.!、。…-]*", re.IGNORECASE)

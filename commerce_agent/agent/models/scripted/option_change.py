@@ -239,14 +239,19 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
     return wanted if wanted != current else None
 
 
+# An option said with an indefinite article: one more of the item ("a 16 inch one").
+_ANOTHER = re.compile(r"\b(?:a|an|another|un|une)\s+\d")
+
+
 def _named_option(item: dict[str, Any], current: dict[str, Any], text: str
                   ) -> dict[str, Any] | None:
     """The line's customizations with a single-choice group moved to the option the text
     names ("let's go with 16 inches", "the gluten-free crust"), or None. A number names an
     option only with its unit ("16 inches"; "16" alone is a count), and a text that counts
-    the item itself ("a 16 inch margherita") asks for another line."""
-    if line_options.asks_for_another(item, text):
-        return None
+    ("a 16 inch margherita", "a 16 inch one") asks for another line."""
+    if line_options.asks_for_another(item, text) or words.quantity(text) is not None or \
+            _ANOTHER.search(words.fold(text)):
+        return None  # "a 16 inch one", "two 16 inch ones": counted, so more of the item
     heard = said(item, text)
     stems = {words.stem(word) for word in heard}
     wanted = dict(current)
