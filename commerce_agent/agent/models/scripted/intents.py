@@ -510,7 +510,9 @@ def _understand(raw: str) -> tuple[str, str]:
                 words.names_a_measure(part) for part in act.negated) and words.quantity(
                 act.text) is not None and words.names_a_thing(words.without_measures(act.text)):
             # "抹茶の30グラムを二つ。100グラムはいらない": a size declined, the rest ordered
-            return "add", ", ".join((act.text, *act.negated))
+            # (joined as the shopper's language writes sentences)
+            joint = "。" if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", act.text) else ", "
+            return "add", joint.join((act.text, *act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
         if topic in AFTER_SALE and act.kind == "question" and _ABOUT_AN_ORDER.search(
