@@ -10,7 +10,7 @@ from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import name_score
+from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
 from commerce_agent.operations.base import money_text
 
 
@@ -211,6 +211,32 @@ def remove(p: Planner) -> Decision:
             fewer is not None and int(line["quantity"]) + fewer > 0):
         return set_quantity(p)  # "take one plate off", "enlève une assiette": some of them
     return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
+
+
+def keep_only(p: Planner) -> Decision:
+    """"Keep only the plate": every other line of the cart that holds the line named goes.
+    Removing lines moves no money; checkout still asks."""
+    wanted = said_words(p.query(p.frame.last))
+    carts = p.state.open_carts()
+
+    def score(line: dict[str, Any]) -> int:
+        return name_score(line, wanted) + alias_score(
+            p.state.aliases.get(str(line["itemId"]), frozenset()), wanted)
+
+    kept = [(cart, line) for cart in carts for line in cart["items"] if score(line) > 0]
+    if not kept:
+        return _which_line(p)
+    cart = kept[0][0]
+    others = [line for line in cart["items"] if score(line) == 0]
+    if others:
+        return [p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
+                for line in others]
+    removed = [p.state.line_names.get(str(call.args.get("cartItemId")), "")
+               for call in p.state.calls if call.name == "remove_cart_item"]
+    if not removed:
+        return cart_text(cart, _store_name(p, cart), p.lang)
+    return (say(p.lang, "removed", name=", ".join(name for name in removed if name)) + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))
 
 
 def view(p: Planner) -> Decision:

@@ -461,12 +461,39 @@ _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vou
 _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
 
 
+# A request not to add a thing, read as that thing declined: "don't add a gift box" →
+# "without a gift box", "ne mets pas d'emballage" → "sans emballage".
+_NOT_ADDED = re.compile(r"^\s*(?:but\s+|and\s+|mais\s+)?(?:please\s+)?"
+                        r"(?:don'?t|do not|no need to)\s+"
+                        r"(?:add|include|put(?: in)?|give me|want|need)\s+|"
+                        r"^\s*(?:mais\s+)?(?:ne|n')\s*(?:mets|mettez|ajoute|ajoutez|veux|voudrais)"
+                        r"\s+pas\s+(?:de\s+|d')?")
+
+
+def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
+    """The negated clauses as declined things when each refuses to add something the kept
+    request does not name ("add a dinner plate but don't add a gift box"), else None."""
+    if not negated or not words.content_words(kept):
+        return None
+    declined = []
+    for part in negated:
+        folded = words.fold(part)
+        found = _NOT_ADDED.match(folded)
+        thing = folded[found.end():] if found else ""
+        if not found or not words.content_words(thing) or words.content_words(thing) <= \
+                words.content_words(kept):
+            return None
+        declined.append(("sans " if found.group().strip().startswith(("ne", "n'", "mais"))
+                         else "without ") + thing)
+    return declined
+
+
 def _understand(raw: str) -> tuple[str, str]:
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
-    if change is not None and change.intent in ("remove", "quantity", "replace"):
+    if change is not None and change.intent in ("remove", "quantity", "replace", "keep"):
         return change.intent, change.text  # "forget the plates", "actually make it two"
     if change is not None and change.intent == "undo":
         return "no", change.text  # "やっぱりやめた": a refusal (right after an add, a take-back)
@@ -489,6 +516,11 @@ def _understand(raw: str) -> tuple[str, str]:
         kind = act.request
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
+    declined = _declined_apart(act.text, act.negated) if kind in ("add", "buy") else None
+    if declined is not None:
+        # "add a dinner plate but don't add a gift box": the refusal is of another thing,
+        # said as declined beside the request
+        return kind, ", ".join((act.text, *declined))
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
         # "don't add it, I just want the price": the action said not to be done never is;
         # what is left asks about it

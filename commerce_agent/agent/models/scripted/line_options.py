@@ -20,6 +20,7 @@ from typing import Any
 
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS, PRODUCT_CATEGORIES
 
@@ -47,6 +48,8 @@ _SAID_AROUND = frozenset("""
 wait oops sorry after all dont don't doesnt not want need anymore longer after thought
 changed change mind hmm well oh um actually really either thanks please keep just
 pas plus ne veux voudrais besoin finalement enfait fait non merci oh bon euh attends
+swap switch replace exchange substitute trade change for by of rather
+remplace remplacez remplacer echange par contre place lieu
 """.split())
 # French elided articles and pronouns: "d'huile", "l'ail", "n'en".
 _ELISION = re.compile(r"\b(?:[ldjnmst]|qu)'(?=\w)")
@@ -87,7 +90,7 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
               for mine in names.values() for word in mine}
     found: list[tuple[str, bool]] = []
     wanted = True
-    for clause in _CLAUSE.split(words.fold(text)):
+    for clause in _CLAUSE.split(_as_clauses(text)):
         if not clause.strip():
             continue
         if _TAKE_AWAY.search(clause):
@@ -103,6 +106,19 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
             if hits and (len(hits) * 2 >= len(mine) or any(shared[word] == 1 for word in hits)):
                 found.append((extra_id, wanted))
     return found
+
+
+def _as_clauses(text: str) -> str:
+    """The text folded, with a swap said as what goes, then what comes ("swap the mushrooms
+    for olives", "remplace les champignons par des olives", "きのこじゃなくてオリーブにして":
+    "without mushrooms; with olives") and what is taken instead said as an addition ("no
+    support, the preset pack instead")."""
+    folded = words.fold(text)
+    swap = find_swap(folded)
+    if swap is not None:
+        return f"without {swap.old}; with {swap.new}"
+    folded = re.sub(r"([^,;.!?]+?)\s+instead\b(?!\s+of)", r" with \1", folded)
+    return re.sub(r"\b(?:plutot|rather)\s+([^,;.!?]+)", r" with \1", folded)
 
 
 def _same(word: str, said: str) -> bool:

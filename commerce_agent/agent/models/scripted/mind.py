@@ -61,7 +61,8 @@ _TAKE_BACK = re.compile(
     r"^(?:forget (?:it|that|this|about it)|never ?mind|scratch (?:it|that)|no thanks|"
     r"not anymore|cancel (?:it|that)|laisse[rz]? tomber|oublie[rz]?(?: ca| cela| le| la)?|"
     r"non merci|rien|やめます|やめる|やめておきます|やめときます|やめて|やめとく|いらない|"
-    r"いりません|要りません|いいです|結構です|なしで|やめた|やーめた|やめました)?[\s.!、。…]*$")
+    r"いりません|要りません|いいです|結構です|なしで|やめた|やーめた|やめました|"
+    r"いらないです|要らないです|いらなくなりました)?[\s.!、。…]*$")
 
 # Taking back what was just done, with or without a marker: "never mind", "undo that",
 # "oops, wrong item", "my mistake", "laisse tomber", "oublie ça", "やめます", "間違えました".
@@ -91,10 +92,26 @@ _REFUSED_COUNT = re.compile(
     r"(?:not|pas|i (?:don'?t|do not) (?:want|need)|je n(?:e |')(?:veux|voudrais) pas(?: de)?)"
     r"\s+(?P<old>[^,;]+?)\s*(?:[,;]|\bbut\b|\bmais\b)+\s*(?P<new>.+)$")
 
+# Keeping one thing and letting the rest go: "keep only the plate", "just the plate, lose the
+# rest", "remove everything but the plate", "ne garde que l'assiette", "お皿だけにして".
+_KEEP_ONLY = re.compile(
+    r"^(?:(?:actually|ok(?:ay)?|no|hmm+|then|so|en fait|finalement|bon)[\s,.!]+)*(?:"
+    r"(?:(?:just|only) )?keep (?:only|just) (?P<a>.+?)|(?:just|only) keep (?P<b>.+?)|"
+    r"(?:just|only) (?P<c>(?:the|my) .+?)[,;]? (?:and )?(?:lose|drop|remove|ditch|scrap|"
+    r"get rid of|forget|cancel) (?:the rest|everything else|all the rest|the others)|"
+    r"(?:remove|drop|lose|ditch|delete|take out) (?:everything|all|the rest) "
+    r"(?:but|except(?: for)?|apart from|other than) (?P<d>.+?)|"
+    r"(?:ne )?garde[rz]? (?:que|seulement|juste|uniquement) (?P<e>.+?)|"
+    r"(?:enleve[rz]?|retire[rz]?|supprime[rz]?) tout sauf (?P<f>.+?))[\s.!]*$")
+_KEEP_ONLY_JA = re.compile(r"^(?:やっぱり|やはり)?[、\s]*(?P<thing>[^、。\s]+?)だけ"
+                           r"(?:に(?:して|します)|残して|でいい|で(?:お願いします)?$)|"
+                           r"(?P<other>[^、。\s]+?)以外(?:は|を)?(?:削除|消して|いらない|要らない|やめ)")
+
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    # "remove", "quantity", "replace", "undo" (a refusal that takes back what was just added)
+    # "remove", "quantity", "replace", "keep" (that line only), "undo" (a refusal that takes
+    # back what was just added)
     # or ""
     # (read the rest as any message)
     intent: str
@@ -108,6 +125,10 @@ def read(raw: str) -> Reading | None:
     rest = folded[marker.end():] if marker else folded
     if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
         return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
+    kept = _KEEP_ONLY.match(folded) or _KEEP_ONLY_JA.search(raw)
+    if kept is not None and words.quantity(raw) is None:
+        thing = next(value for value in kept.groupdict().values() if value)
+        return Reading("keep", thing)  # "keep only the plate": every other line goes
     recount = _recounted(folded, raw)
     if recount is not None:
         return Reading("quantity", recount)  # "not three, two", "3枚じゃなくて2枚"
@@ -134,8 +155,13 @@ def read(raw: str) -> Reading | None:
     if about and _MIND_CHANGED.search(folded[:len(folded) - len(rest)]) and words.content_words(
             about.group("thing")):
         return Reading("remove", about.group("thing"))  # "changed my mind about the teapot"
-    if _NO_MORE.match(rest) and words.content_words(rest):
-        return Reading("remove", rest_raw)
+    no_more = _NO_MORE.match(rest)
+    if no_more and words.content_words(rest):
+        # the thing let go, without the "no" that would decline it from the query (a message
+        # of several edits stays whole: each clause is read on its own)
+        thing = no_more.group("thing")
+        several = re.search(r"[,;]|\b(?:and|then|et|puis)\b", thing)
+        return Reading("remove", rest_raw if several else thing)
     if _TAKE_BACK.match(rest):
         return Reading("undo", rest_raw.strip() or raw)
     if bare_count(rest):

@@ -415,7 +415,7 @@ class State:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
-        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and (
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no", "replace") and (
                 self._edits_extras(raw) or (text != raw and self._edits_extras(text))):
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations ("actually, no garlic bread": without the change-of-mind opening)
