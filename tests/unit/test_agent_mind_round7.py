@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import line_options, mind, option_change, words
+from commerce_agent.agent.models.scripted import (
+    edits,
+    line_options,
+    mind,
+    option_change,
+    words,
+)
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -209,3 +215,65 @@ def test_a_japanese_preference_replaces(said: str) -> None:
     assert understand(said)[0] == "replace"
     swap = find_swap(words.fold(said))
     assert swap is not None and swap.old == "ほうじ茶" and swap.new == "玄米茶"
+
+
+_MARGHERITA_LINE = {"itemId": "item_pizza_margherita",
+                    "customizations": {"group_margherita_size": "opt_margherita_size_12in",
+                                       "group_margherita_toppings": [
+                                           "opt_margherita_top_mushrooms"]}}
+
+
+@pytest.mark.parametrize("said", ["swap the mushrooms for olives",
+                                  "replace the mushrooms with olives",
+                                  "olives instead of mushrooms",
+                                  "remplace les champignons par des olives",
+                                  "きのこじゃなくてオリーブにして"])
+def test_an_extra_swapped_for_another(said: str) -> None:
+    item = _item("item_pizza_margherita")
+    edited = line_options.edit(item, _MARGHERITA_LINE, said)
+    assert edited is not None
+    assert edited["customizations"]["group_margherita_toppings"] == [
+        "opt_margherita_top_olives"]
+    assert line_options.names_nothing_else(item, said, option_change.CHANGE_WORDS)
+
+
+def test_what_is_taken_instead_is_added() -> None:
+    item = _item("item_pixelforge_license")
+    line = {"itemId": "item_pixelforge_license",
+            "addOnIds": ["addon_pixelforge_priority_support"]}
+    edited = line_options.edit(item, line, "no support, the preset pack instead")
+    assert edited is not None and edited["addOnIds"] == ["addon_pixelforge_preset_pack"]
+
+
+@pytest.mark.parametrize(("said", "thing"), [
+    ("keep only the plate", "plate"), ("just the plate, lose the rest", "plate"),
+    ("remove everything but the plate", "plate"), ("ne garde que l'assiette", "assiette"),
+    ("enlève tout sauf l'assiette", "assiette"), ("お皿だけにして", "お皿"),
+    ("お皿以外は削除して", "お皿"),
+])
+def test_keeping_one_thing_lets_the_rest_go(said: str, thing: str) -> None:
+    kind, text = understand(said)
+    assert kind == "keep" and thing in words.fold(text)
+
+
+@pytest.mark.parametrize("said", ["just two plates", "1つだけでいいです", "only the plate?"])
+def test_a_count_or_a_question_keeps_nothing(said: str) -> None:
+    assert understand(said)[0] != "keep"
+
+
+@given(st.sampled_from(["add a dinner plate", "add the celadon teapot", "buy the glaze mug"]),
+       st.sampled_from(["gift box", "cork coaster", "gift wrap"]),
+       st.sampled_from(["{request} but don't add a {extra}", "{request}, don't include a {extra}",
+                        "{request} but please don't add the {extra}"]))
+def test_not_adding_another_thing_is_declining_it(request: str, extra: str, shape: str) -> None:
+    kind, text = understand(shape.format(request=request, extra=extra))
+    assert kind in ("add", "buy") and "without" in text and extra in text
+
+
+def test_not_adding_the_thing_itself_is_asking() -> None:
+    assert understand("don't add it, I just want the price")[0] not in ("add", "buy")
+
+
+def test_no_thing_among_edits_is_a_removal() -> None:
+    assert edits.clauses("no teapot, and make the plates three") == [
+        ("remove", "teapot"), ("quantity", "make the plates three")]
