@@ -52,8 +52,11 @@ def set_quantity(p: Planner) -> Decision:
         return gone
     options = other_options(p, line)
     if options is not None:  # "bump it to 16 inch", "add mushrooms to it": not a count
+        # ("make it two, with a gift box": a count said beside the extra is the new count)
+        count = quantity if quantity and quantity > 0 and not _carried_by_an_option(
+            p.item(line["itemId"]) or {}, quantity) else int(line["quantity"])
         return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
-                      quantity=int(line["quantity"]), **options,
+                      quantity=count, **options,
                       **{key: line[key] for key in ("variantId", "timeSlotId")
                          if line.get(key)})
     if quantity is not None and quantity <= 0:  # "drop one" of the last one: the line goes
@@ -68,6 +71,14 @@ def set_quantity(p: Planner) -> Decision:
     cart = p.state.carts[str(cart["storeId"])]
     return (say(p.lang, "quantity_set", quantity=quantity, name=line["name"]) + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def _carried_by_an_option(item: dict[str, Any], number: int) -> bool:
+    """Whether a number is one an option or variant of the item carries ("16" of "16-inch"):
+    then it names that option, not a count."""
+    labels = [choice.words for choice in choices.variant_choices(item)] + [
+        choice.words for group in choices.groups(item) for choice in choices.option_choices(group)]
+    return any(str(number) in re.findall(r"\d+", label) for label in labels)
 
 
 def names_no_line(p: Planner) -> bool:

@@ -49,6 +49,7 @@ wait oops sorry after all dont don't doesnt not want need anymore longer after t
 changed change mind hmm well oh um actually really either thanks please keep just
 pas plus ne veux voudrais besoin finalement enfait fait non merci oh bon euh attends
 swap switch replace exchange substitute trade change for by of rather
+te vous il sil plait svp stp kindly thank thanks
 remplace remplacez remplacer echange par contre place lieu
 """.split())
 # French elided articles and pronouns: "d'huile", "l'ail", "n'en".
