@@ -277,3 +277,13 @@ def test_not_adding_the_thing_itself_is_asking() -> None:
 def test_no_thing_among_edits_is_a_removal() -> None:
     assert edits.clauses("no teapot, and make the plates three") == [
         ("remove", "teapot"), ("quantity", "make the plates three")]
+
+
+@pytest.mark.parametrize("said", ["mugs, USD 20 or less", "tea, 2000 yen or less",
+                                  "20 dollars less than that"])
+def test_a_price_limit_is_no_count_taken_off(said: str) -> None:
+    assert words.quantity_change(said) is None
+
+
+def test_a_planter_is_no_plan() -> None:
+    assert understand("nah, leave out the planter")[0] == "remove"

@@ -19,7 +19,8 @@ from commerce_agent.agent.models.scripted import mind, topics, which_order, word
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
-_SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
+# ("plan" whole: "leave out the planter" is about a planter)
+_SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
