@@ -19,7 +19,8 @@ from commerce_agent.agent.models.scripted import mind, topics, which_order, word
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
-_SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
+# ("plan" whole: "leave out the planter" is about a planter)
+_SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
@@ -289,7 +290,9 @@ _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouc
 _ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|plz|"
                              r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
-_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)")
+# "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
+_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
+                         r"にしたい|でお願い")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -504,6 +507,33 @@ _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vou
 _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
 
 
+# A request not to add a thing, read as that thing declined: "don't add a gift box" →
+# "without a gift box", "ne mets pas d'emballage" → "sans emballage".
+_NOT_ADDED = re.compile(r"^\s*(?:but\s+|and\s+|mais\s+)?(?:please\s+)?"
+                        r"(?:don'?t|do not|no need to)\s+"
+                        r"(?:add|include|put(?: in)?|give me|want|need)\s+|"
+                        r"^\s*(?:mais\s+)?(?:ne|n')\s*(?:mets|mettez|ajoute|ajoutez|veux|voudrais)"
+                        r"\s+pas\s+(?:de\s+|d')?")
+
+
+def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
+    """The negated clauses as declined things when each refuses to add something the kept
+    request does not name ("add a dinner plate but don't add a gift box"), else None."""
+    if not negated or not words.content_words(kept):
+        return None
+    declined = []
+    for part in negated:
+        folded = words.fold(part)
+        found = _NOT_ADDED.match(folded)
+        thing = folded[found.end():] if found else ""
+        if not found or not words.content_words(thing) or words.content_words(thing) <= \
+                words.content_words(kept):
+            return None
+        declined.append(("sans " if found.group().strip().startswith(("ne", "n'", "mais"))
+                         else "without ") + thing)
+    return declined
+
+
 def _understand(raw: str) -> tuple[str, str]:
     if pausing(raw):
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
@@ -513,8 +543,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
-    if change is not None and change.intent in ("remove", "quantity", "replace") and intent(
-            raw) not in _ON_A_PAST_ORDER:
+    if change is not None and change.intent in ("remove", "quantity", "replace", "keep") and \
+            intent(raw) not in _ON_A_PAST_ORDER:
         # ("サブスクを止めたい" stops the subscription, "もう一回同じのを" orders again: no line)
         return change.intent, change.text  # "forget the plates", "actually make it two"
     if change is not None and change.intent == "undo":
@@ -556,6 +586,11 @@ def _understand(raw: str) -> tuple[str, str]:
         return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
+    declined = _declined_apart(act.text, act.negated) if kind in ("add", "buy") else None
+    if declined is not None:
+        # "add a dinner plate but don't add a gift box": the refusal is of another thing,
+        # said as declined beside the request
+        return kind, ", ".join((act.text, *declined))
     if kind in (*AFTER_SALE, "rate") and _TERMS_NOUN.search(words.fold(act.text)):
         return "policy", act.text  # "返品ポリシーを教えて", "the cancellation terms": asked about
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
@@ -563,13 +598,25 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is left asks about it
         kind = "policy" if kind in AFTER_SALE else (
             "details" if words.content_words(act.text) else "other")
+    if act.negated and kind in ("add", "buy") and all(
+            _NOT_THE.match(words.fold(part)) for part in act.negated):
+        # "add a classic mug, not the blue one": the option refused goes with the request,
+        # as declined, so the variant is chosen among the others
+        return kind, ", ".join((act.text, *act.negated))
+    if act.negated and kind in ("other", "details") and act.kind == "question" and \
+            intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
+            act.text) and words.content_words(" ".join(act.negated)):
+        # "don't add the teapot yet, how much is it?": asked about the thing not added
+        return "details", " ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question" and all(
                 words.names_a_measure(part) for part in act.negated) and words.quantity(
                 act.text) is not None and words.names_a_thing(words.without_measures(act.text)):
             # "抹茶の30グラムを二つ。100グラムはいらない": a size declined, the rest ordered
-            return "add", ", ".join((act.text, *act.negated))
+            # (joined as the shopper's language writes sentences)
+            joint = "。" if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", act.text) else ", "
+            return "add", joint.join((act.text, *act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
         if topic in AFTER_SALE and _WHERE.search(words.fold(act.text)) and not \

@@ -111,6 +111,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
+    "keep": cart_edits.keep_only,
     "replace": replace_line, "reorder": reorder, "reslot": reslot,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,

@@ -419,11 +419,16 @@ class State:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
-        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and (
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no", "replace") and (
                 self._edits_extras(raw) or (text != raw and self._edits_extras(text))):
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations ("actually, no garlic bread": without the change-of-mind opening)
             kind, text = "quantity", (raw if self._edits_extras(raw) else text)
+        elif (kind == "add" and mind.recounts(request) or kind == "cancel") and \
+                self._names_only_a_line(text):
+            # "I only need one plate", "cancel the mug": a line in the cart, not a new one
+            # nor an order
+            kind = "quantity" if kind == "add" else "remove"
         elif kind in ("quantity", "switch") and self._names_another_product(text):
             kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
@@ -491,6 +496,17 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _names_only_a_line(self, text: str) -> bool:
+        """Whether `text` names an item in an open cart and none of the orders placed
+        ("cancel the mug" with the mug in the cart and no order holding one)."""
+        wanted = said_words(text)
+        in_cart = any(name_score(line, wanted) + alias_score(
+            self.aliases.get(str(line["itemId"]), frozenset()), wanted)
+            for cart in self.open_carts() for line in cart.get("items", []))
+        ordered = any(name_score(line, wanted) for order in self.orders.values()
+                      for line in order.get("items", []) if isinstance(line, dict))
+        return bool(wanted) and in_cart and not ordered
 
     def _changes_the_line(self, text: str) -> bool:
         """Whether `text` moves the last cart line to another of its item's options and names

@@ -343,8 +343,13 @@ _MORE = re.compile(rf"\b(?:{_COUNT_WORD}|another) (?:more|extra|de plus|en plus)
                    rf"\banother(?: one)?\s*(?:please)?\s*[?.!]*\s*$|^\s*(?:and )?another\b|"
                    rf"\badd (?:{_COUNT_WORD} )?more\b|\bencore (?:{_COUNT_WORD})\b|"
                    rf"\b(?:increase|bump|raise) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b")
-_LESS = re.compile(rf"\b{_COUNT_WORD} (?:less|fewer|de moins|en moins)\b|"
-                   rf"\b(?:drop|remove|take off|take away|minus|subtract) {_COUNT_WORD}\b|"
+# ("one plate less", but "USD 20 or less" is a price limit)
+_LESS = re.compile(rf"\b{_COUNT_WORD} (?:(?!or\b|ou\b|and\b|et\b|usd\b|eur\b|gbp\b|jpy\b|yen\b|"
+                   rf"dollars?\b|euros?\b|pounds?\b|bucks?\b)[a-z]+ )?"
+                   rf"(?:less|fewer|de moins|en moins)\b|"
+                   rf"\b(?:drop|remove|take off|take away|take out|minus|subtract|knock off|"
+                   rf"enleve[rz]?|retire[rz]?|supprime[rz]?) {_COUNT_WORD}\b|"
+                   rf"\b(?:take|knock) {_COUNT_WORD} (?:\w+ ){{0,2}}(?:off|out|away)\b|"
                    rf"\b(?:decrease|reduce|lower) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b|"
                    rf"\benleve[rz]?[- ]en {_COUNT_WORD}\b|\bretire[rz]?[- ]en {_COUNT_WORD}\b")
 _JA_MORE = re.compile(r"もう(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}|(?:\d+|[一二三四五])" + _COUNTER +
