@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
@@ -36,8 +37,9 @@ def set_quantity(p: Planner) -> Decision:
         return _which_line(p)
     cart, line = found
     done = p.state.done("update_cart_item")
-    change = words.quantity_change(p.frame.last)
-    quantity = p.frame.quantity() if change is None else int(line["quantity"]) + change
+    change = quantities.relative(p.frame.last)
+    quantity = p.frame.quantity() if change is None else quantities.applied(
+        change, int(line["quantity"]))
     if done is not None:
         quantity = int(done.args["quantity"])
     other = _other_variant(p, line)

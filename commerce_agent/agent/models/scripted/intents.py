@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
@@ -531,7 +532,7 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(raw)) is not None:
         return "replace", raw  # "マグじゃなくて皿にして": the refused one is the line that goes
     if kind in ("other", "add", "remove", "search") and \
-            words.quantity_change(act.text) is not None:
+            quantities.relative(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
     if act.kind == "question" and kind in ("other", "details", "search") and LOCATION.search(
             words.fold(act.text)) and not _ABOUT_AN_ORDER.search(words.fold(act.text)):
