@@ -33,7 +33,8 @@ something anything stuff thing things is are was be been am there here what whic
 much many about more some kind sort type lot lots please let lets let's go shop shopping store
 buy purchase order add put cart basket now today then so ok okay yes sure yeah new id ill
 make remove where check out apply code discount deal offer come doe second third first last
-number two three four five six seven eight nine ten twelve dozen couple pair cancel rate star
+number two three four five six seven eight nine ten twelve dozen couple pair another fewer cancel
+rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
 instead rather prefer oh well hmm sell sold toppings topping options option extras extra
