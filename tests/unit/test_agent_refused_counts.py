@@ -1,4 +1,4 @@
-"""A number the shopper refuses is never the quantity (normalized.count): "not the 16" after a
+"""A number the shopper refuses is never the quantity (language.quantities): "not the 16" after a
 12-inch pizza once put 16 pizzas in the cart."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.models.scripted.normalized import count
+from commerce_agent.agent.language.quantities import how_many as count
 from commerce_agent.agent.models.scripted.words import quantity
 
 

@@ -376,8 +376,8 @@ def _shown(item_id: str, name: str, price: str, variants: tuple[str, ...] = ()
     ("the most expensive one", "item_a"), ("the cheapest mug", "item_c")])
 def test_the_cheapest_of_what_was_shown_counts_variants(said: str, picked: str) -> None:
     state = State()
-    state.results = [_shown("item_a", "Tea Bowl", "30.00", ["30.00", "45.00"]),
-                     _shown("item_b", "Tea Whisk", "20.00", ["20.00", "9.00"]),
+    state.results = [_shown("item_a", "Tea Bowl", "30.00", ("30.00", "45.00")),
+                     _shown("item_b", "Tea Whisk", "20.00", ("20.00", "9.00")),
                      _shown("item_c", "Tea Mug", "12.00")]
     state.frame = Frame("add", (said,))
     item = Planner(state, {}).resolve_item()

@@ -20,11 +20,14 @@ too) and `applied` what the line becomes; `numbers_said` is every number the mes
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from commerce_agent.agent.language.reading import Reading, read
+from commerce_agent.agent.language.detect import detect_language
+from commerce_agent.agent.language.numbers import fold_numbers
+from commerce_agent.agent.language.reading import Reading, read_message
 from commerce_agent.agent.language.spans import Span
 
 Relation = Literal["set", "more", "less", "times"]
@@ -90,18 +93,14 @@ _TIMES = re.compile(r"\b(?P<word>double|triple|quadruple)\s+(?:it|that|them|the\
                     r"|\b(?P<fr>doubler|tripler)\b|(?P<n>\d)?倍")
 _RELATIVE: tuple[tuple[re.Pattern[str], Relation], ...] = ((_LESS, "less"), (_MORE, "more"))
 _ANOTHER = re.compile(r"\banother\b|\bencore\s+(?:un|une)\b|もう一つ")
+_DIGITS = re.compile(r"\d+")
 _MULTIPLES = {"double": 2, "triple": 3, "quadruple": 4, "twice": 2, "doubler": 2, "tripler": 3}
-
-
-@lru_cache(maxsize=4096)
-def _reading(text: str) -> Reading:
-    return read(text)
 
 
 @lru_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Every quantity `text` says, in its order: counts to set, and changes to a line."""
-    found = _reading(text)
+    found = read_message(text)
     plain = _with_count_words(_counts_only(found))
     said: list[Quantity] = []
     for pattern, relation in _RELATIVE:
@@ -190,7 +189,10 @@ def applied(quantity: Quantity, had: int) -> int:
     return quantity.value
 
 
+@lru_cache(maxsize=4096)
 def numbers_said(text: str) -> frozenset[str]:
     """Every number the message names, in digits, whatever it is ("five seats" says 5, "the
-    twenty-seat one" 20): what an option label is matched against."""
-    return frozenset(tag.text for tag in _reading(text).numbers)
+    twenty-seat one" 20): what an option label is matched against. Only the folding is
+    needed, so this skips the rest of `read()` (stages call it on many variants of a text)."""
+    plain = unicodedata.normalize("NFKC", text)
+    return frozenset(_DIGITS.findall(fold_numbers(plain, detect_language(plain))))

@@ -104,8 +104,8 @@ def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
         form for text in texts for word in english_option_words(text)
         for form in (word, words.stem(word))} | {
-        number for text in texts for said_number in quantities.numbers_said(text)
-        for number in re.findall(r"\d+", said_number) if number != "1"} | {
+        number for text in texts for number in quantities.numbers_said(text)
+        if number != "1"} | {
         # "one seat", "a single user" say 1; "the blue one", "one more" do not
         "1" for text in texts if _ONE_OF.search(text)}
 

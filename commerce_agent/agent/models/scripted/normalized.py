@@ -4,14 +4,12 @@ their currency, addresses, positions). Counts are `language.quantities`'."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from commerce_agent.agent.language import Reading
+from commerce_agent.agent.language.reading import read_message
 
-from commerce_agent.agent.language import Reading, read
 
-
-@lru_cache(maxsize=4096)
 def reading(text: str) -> Reading:
-    return read(text)
+    return read_message(text)
 
 
 def price_limit(text: str) -> tuple[dict[str, str], str | None]:

@@ -16,9 +16,10 @@ from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import normalized
 
-NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
-           "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-           "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
+# Number words as a code ("dolce four"), a rating ("five stars") or an option ("five seats")
+# spells them; how many to buy is `language.quantities`'.
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1}
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching. What
