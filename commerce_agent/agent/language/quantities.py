@@ -58,7 +58,7 @@ _O_CLOCK = re.compile(r"\b\d{1,2}\s*o'?\s?clock\b")
 
 # Count words the folding leaves as words, each with its value. "one" is folded only where it
 # counts; the rest here count wherever they stand.
-_WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3, "several": 3, "plusieurs": 3}
+_WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3}
 _KANA_COUNTS = {"ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6, "なな": 7,
                 "やっ": 8, "ここの": 9}
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|脚|組|セット|パック)"
