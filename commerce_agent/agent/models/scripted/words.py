@@ -79,8 +79,11 @@ def without_elision(text: str) -> str:
 
 def french_verb(word: str) -> bool:
     return _FRENCH_VERB.fullmatch(fold(word)) is not None
+# "in" is inches only glued or hyphenated to its number ("16in", "16-in"), as in the measures
+# table: "make that 3 in total" is a count.
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
-         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|in\b|\"|''|seats?|stars?|"
+         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|(?<=[\d-])in\b|in\.|\"|''|seats?|"
+         r"stars?|"
          r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
          r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
