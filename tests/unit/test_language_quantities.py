@@ -138,6 +138,12 @@ def test_changes_to_a_line(said: str, relation: str, value: int) -> None:
     assert found is not None and (found.relation, found.value) == (relation, value)
 
 
+@pytest.mark.parametrize("said", ["もう一つの方をください", "the cheaper of the two",
+                                  "le plus cher des deux", "add the other one"])
+def test_no_change_to_a_line(said: str) -> None:
+    assert quantities.relative(said) is None
+
+
 def test_a_list_counts_each_item_in_its_order() -> None:
     said = [(q.relation, q.value) for q in quantities.quantities("2 lattes and 3 croissants")]
     assert said == [("set", 2), ("set", 3)]

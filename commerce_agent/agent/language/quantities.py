@@ -79,7 +79,8 @@ _MORE = re.compile(
     r"|\banother\s+(?P<n7>\d{1,3})\b"
     rf"|\badd\s+(?:(?P<n2>\d{{1,3}})\s+)?more\b|\bencore\s+(?P<n3>\d{{1,3}})\b"
     r"|\b(?:increase|bump|raise)\s+(?:(?:it|that|the\s+\w+)\s+)?by\s+(?P<n4>\d{1,3})\b"
-    rf"|もう(?P<n5>\d{{1,3}}){_COUNTER}?"
+    # not "もう一つの方" (the other one)
+    rf"|もう(?P<n5>\d{{1,3}})(?!\d|{_COUNTER}?(?:の|方|ほう)){_COUNTER}?"
     rf"|(?P<n6>\d{{1,3}}){_COUNTER}?(?:増や|追加で|多く)")
 _LESS = re.compile(
     r"\b(?P<n>\d{1,3})\s+(?:less|fewer|de moins|en moins)\b"
@@ -92,7 +93,7 @@ _TIMES = re.compile(r"\b(?P<word>double|triple|quadruple)\s+(?:it|that|them|the\
                     r"le\b|les\b|ma\b|mon\b|mes\b|ça\b|ca\b)|\b(?P<twice>twice) as many\b"
                     r"|\b(?P<fr>doubler|tripler)\b|(?P<n>\d)?倍")
 _RELATIVE: tuple[tuple[re.Pattern[str], Relation], ...] = ((_LESS, "less"), (_MORE, "more"))
-_ANOTHER = re.compile(r"\banother\b|\bencore\s+(?:un|une)\b|もう一つ")
+_ANOTHER = re.compile(r"\banother\b|\bencore\s+(?:un|une)\b")
 _DIGITS = re.compile(r"\d+")
 _MULTIPLES = {"double": 2, "triple": 3, "quadruple": 4, "twice": 2, "doubler": 2, "tripler": 3}
 
