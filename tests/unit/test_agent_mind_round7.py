@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import (
@@ -112,19 +113,19 @@ def test_a_count_said_as_all_that_is_wanted(said: str, recounts: bool) -> None:
        st.sampled_from(["take {n} {thing} off", "take {n} {thing}s out", "remove {n} {thing}",
                         "{n} {thing} less", "drop {n}"]))
 def test_a_count_taken_off_is_relative(count: tuple[str, int], thing: str, shape: str) -> None:
-    assert words.quantity_change(shape.format(n=count[0], thing=thing)) == -count[1]
+    assert quantities.change(shape.format(n=count[0], thing=thing)) == -count[1]
 
 
 @pytest.mark.parametrize("said", ["enlève une assiette", "une assiette de moins",
                                   "retire une tasse"])
 def test_french_counts_taken_off(said: str) -> None:
-    assert words.quantity_change(said) == -1
+    assert quantities.change(said) == -1
 
 
 @pytest.mark.parametrize("said", ["remove the mug", "take the planter out", "remove a gift box",
                                   "remove the 16 oz mug"])
 def test_a_line_removed_is_no_relative_count(said: str) -> None:
-    assert words.quantity_change(said) is None
+    assert quantities.change(said) is None
 
 
 _MUG_LINE = {"itemId": "item_classic_mug", "variantId": "var_mug_blue_12oz",
@@ -282,7 +283,7 @@ def test_no_thing_among_edits_is_a_removal() -> None:
 @pytest.mark.parametrize("said", ["mugs, USD 20 or less", "tea, 2000 yen or less",
                                   "20 dollars less than that"])
 def test_a_price_limit_is_no_count_taken_off(said: str) -> None:
-    assert words.quantity_change(said) is None
+    assert quantities.change(said) is None
 
 
 def test_a_planter_is_no_plan() -> None:

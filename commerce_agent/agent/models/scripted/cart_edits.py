@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
@@ -37,8 +38,9 @@ def set_quantity(p: Planner) -> Decision:
         return _which_line(p)
     cart, line = found
     done = p.state.done("update_cart_item")
-    change = words.quantity_change(p.frame.last)
-    quantity = p.frame.quantity() if change is None else int(line["quantity"]) + change
+    change = quantities.relative(p.frame.last)
+    quantity = p.frame.quantity() if change is None else quantities.applied(
+        change, int(line["quantity"]))
     if done is not None:
         quantity = int(done.args["quantity"])
     other = _other_variant(p, line)
@@ -217,7 +219,7 @@ def remove(p: Planner) -> Decision:
     if found is None:
         return _which_line(p)
     cart, line = found
-    fewer = words.quantity_change(p.frame.last)
+    fewer = quantities.change(p.frame.last)
     if p.state.done("update_cart_item") is not None or (
             fewer is not None and int(line["quantity"]) + fewer > 0):
         return set_quantity(p)  # "take one plate off", "enlève une assiette": some of them

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -415,10 +416,16 @@ class Frame:
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
+        # a number the name writes beside one of its words names the item ("PixelForge Pro
+        # 5"); one a parenthesis sets apart does not ("3 arancini" of "Arancini (3)")
+        in_name = [re.escape(pair) for pair in re.findall(r"[a-z]+ \d+\b|\b\d+ [a-z]+",
+                                                          words.fold(name))]
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
             text = words.without_choice_group(self.texts[position])
+            if in_name:
+                text = re.sub(rf"\b(?:{'|'.join(in_name)})\b", " ", words.fold(text))
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
             if position and option_numbers:
@@ -651,7 +658,7 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(raw)) is not None:
         return "replace", raw  # "マグじゃなくて皿にして": the refused one is the line that goes
     if kind in ("other", "add", "remove", "search") and \
-            words.quantity_change(act.text) is not None:
+            quantities.relative(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
     if act.kind == "question" and kind in ("other", "details", "search") and LOCATION.search(
             words.fold(act.text)) and not _ABOUT_AN_ORDER.search(words.fold(act.text)):

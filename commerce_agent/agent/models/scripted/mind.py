@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import words
 
@@ -207,7 +208,7 @@ def recounts(raw: str) -> bool:
     what the shopper now wants ("やっぱりお皿は2枚で", "actually, two plates"): of a line
     already in the cart that is its new count, not another line."""
     folded = words.fold(raw)
-    if words.quantity(raw) is None or words.quantity_change(raw) is not None:
+    if words.quantity(raw) is None or quantities.change(raw) is not None:
         return False
     return _ONLY.search(folded) is not None or _MARKER.match(folded) is not None
 

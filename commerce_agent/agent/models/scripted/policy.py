@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import (
     aftercare,
     answers,
@@ -70,7 +71,7 @@ def _hedge(p: Planner) -> Decision:
 def _count_change(p: Planner) -> Decision:
     """"one more", "drop one": the cart line changes; "another mug" with no mug in the cart
     is a new line."""
-    change = words.quantity_change(p.frame.last)
+    change = quantities.change(p.frame.last)
     if change is not None and change > 0 and cart_edits.names_no_line(p):
         return acquire_items(p, then_check_out=False)
     return cart_edits.set_quantity(p)
