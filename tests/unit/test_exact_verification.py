@@ -30,7 +30,7 @@ def authorization(**fields: Any) -> dict[str, str]:
 
 def signed(auth: dict[str, str], signer: Any = PAYER) -> str:
     message = encode_typed_data(full_message=exact.typed_data(auth))
-    signature = signer.sign_message(message).signature.hex()
+    signature = str(signer.sign_message(message).signature.hex())
     return signature if signature.startswith("0x") else "0x" + signature
 
 
