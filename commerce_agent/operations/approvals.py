@@ -52,29 +52,6 @@ def text(locale: str, key: str, **params: Any) -> str:
 
 # -- the pieces every prompt shares ----------------------------------------------------------
 
-def _variant(item: StockedItem, variant_id: str) -> str:
-    variant = item.variant(variant_id) or {}
-    names = item.doc.get("metadata", {}).get(VARIANTS, {}).get("options", [])
-    values = [str(value) for value in variant.get("values", [])]
-    if len(names) == len(values):
-        return ", ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
-    return ", ".join(values) or variant_id
-
-
-def _customizations(item: StockedItem, chosen: dict[str, Any]) -> list[str]:
-    groups = {group["id"]: group for group in
-              item.doc.get("metadata", {}).get(CUSTOMIZATION, {}).get("groups", [])}
-    described = []
-    for group_id, selection in chosen.items():
-        group = groups.get(group_id, {})
-        names = {option["id"]: option.get("name", option["id"])
-                 for option in group.get("options", [])}
-        picked = [selection] if isinstance(selection, str) else list(selection)
-        described.append(f"{group.get('name', group_id)}: "
-                         f"{', '.join(names.get(option, option) for option in picked)}")
-    return described
-
-
 def _when(start: str, locale: str) -> str:
     """A slot's start as the locale writes a day and a time, in the slot's own time zone."""
     moment = datetime.fromisoformat(start)
@@ -94,8 +71,10 @@ def _slot(item: StockedItem, slot_id: str, locale: str) -> str:
 
 @dataclass(frozen=True)
 class Store:
-    """The store a prompt names, in the prompt's locale: its name and its items' names (where
-    the store has them translated, as the Commerce API serves them)."""
+    """The store a prompt names, in the prompt's locale: its name, its items' names and the
+    names of their variants, options and add-ons (where the store has them translated: its
+    `translations` table's `items` and `options`), so a French or Japanese shopper approves
+    what they can read."""
 
     name: str
     translations: str | dict[str, Any]
@@ -104,6 +83,36 @@ class Store:
     def item_name(self, item_id: str, fallback: str) -> str:
         found = storefront.translation(self.translations, self.locale, "items", item_id)
         return str(found.get("name") or fallback)
+
+    def option(self, name: str) -> str:
+        """A variant's, option's or add-on's name as the store writes it in the locale."""
+        found = storefront.translation(self.translations, self.locale, "options")
+        return str(found.get(name) or name)
+
+
+def _variant(item: StockedItem, variant_id: str, store: Store) -> str:
+    variant = item.variant(variant_id) or {}
+    names = item.doc.get("metadata", {}).get(VARIANTS, {}).get("options", [])
+    values = [store.option(str(value)) for value in variant.get("values", [])]
+    if len(names) == len(values):
+        return ", ".join(text(store.locale, "approval.option", name=store.option(str(name)),
+                              value=value) for name, value in zip(names, values, strict=True))
+    return ", ".join(values) or variant_id
+
+
+def _customizations(item: StockedItem, chosen: dict[str, Any], store: Store) -> list[str]:
+    groups = {group["id"]: group for group in
+              item.doc.get("metadata", {}).get(CUSTOMIZATION, {}).get("groups", [])}
+    described = []
+    for group_id, selection in chosen.items():
+        group = groups.get(group_id, {})
+        names = {option["id"]: store.option(str(option.get("name", option["id"])))
+                 for option in group.get("options", [])}
+        picked = [selection] if isinstance(selection, str) else list(selection)
+        described.append(text(store.locale, "approval.option",
+                              name=store.option(str(group.get("name", group_id))),
+                              value=", ".join(names.get(option, option) for option in picked)))
+    return described
 
 
 async def _store(ctx: ToolContext, store_id: str, locale: str) -> Store:
@@ -121,9 +130,9 @@ def line_text(line: dict[str, Any], item: StockedItem | None, store: Store) -> s
     details: list[str] = []
     if item is not None:
         if line.get("variantId"):
-            details.append(_variant(item, line["variantId"]))
-        details += _customizations(item, line.get("customizations") or {})
-        addons = {entry["id"]: entry.get("name", entry["id"]) for entry in
+            details.append(_variant(item, line["variantId"], store))
+        details += _customizations(item, line.get("customizations") or {}, store)
+        addons = {entry["id"]: store.option(str(entry.get("name", entry["id"]))) for entry in
                   item.doc.get("metadata", {}).get(ADDONS, {}).get("items", [])}
         if line.get("addOnIds"):
             details.append(text(locale, "approval.addons", names=", ".join(
@@ -211,10 +220,14 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
     where = _where(draft, cart.store, locale)
     tail = [where] if where else []
     if Decimal(str(rendered["discount"]["amount"])) > 0:
-        tail.append(text(locale, "approval.discount", amount=rendered["discount"]))
+        codes = [str(entry["code"]) for entry in rendered.get("promotions", [])
+                 if entry.get("applicable") and entry.get("code")]
+        tail.append(text(locale, "approval.discount_codes", codes=", ".join(codes),
+                         amount=rendered["discount"]) if codes else
+                    text(locale, "approval.discount", amount=rendered["discount"]))
     for entry in priced:  # the same charges the order will carry (and the 402 asks)
         if entry.method is not None:
-            tail.append(text(locale, "approval.shipping", method=entry.method["name"],
+            tail.append(text(locale, "approval.shipping", method=store.option(entry.method["name"]),
                              amount=_money(entry.shipping, cart.currency)))
         if entry.rate is not None:
             tail.append(text(locale, "approval.tax", rate=entry.rate,

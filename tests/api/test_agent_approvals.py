@@ -73,19 +73,32 @@ async def test_a_mug_order_with_variant_and_add_on(app: Starlette, client: httpx
     assert await prompt(app, "place_order", args, "fr") == (
         "Passer cette commande chez Hearth & Kiln Céramiques ?\n"
         "Articles :\n"
-        "- 2 × Mug classique en grès (Color: Cobalt Blue, Size: 16 oz; suppléments : Gift Box) "
-        ": 62,00\xa0$US\n"
+        "- 2 × Mug classique en grès (Couleur : Bleu cobalt, Taille : 16 oz; suppléments : "
+        "Coffret cadeau) : 62,00\xa0$US\n"
         "Livraison à : 1 Main St, Springfield, US\n"
-        "Livraison (Standard Shipping) : 8,50\xa0$US\n"
+        "Livraison (Livraison standard) : 8,50\xa0$US\n"
         "Total à payer : 70,50\xa0$US, avec la carte de test du bac à sable.")
     assert await prompt(app, "place_order", args, "ja") == (
         "ハース＆キルン 陶器店でこの注文を確定しますか？\n"
         "商品：\n"
-        "- クラシックマグ（炻器のマグカップ） (Color: Cobalt Blue, Size: 16 oz; 追加オプション："
-        "Gift Box) × 2：$62.00\n"
+        "- クラシックマグ（炻器のマグカップ） (色：コバルトブルー, サイズ：16 oz; 追加オプション："
+        "ギフトボックス) × 2：$62.00\n"
         "お届け先：1 Main St, Springfield, US\n"
-        "送料（Standard Shipping）：$8.50\n"
+        "送料（通常配送）：$8.50\n"
         "お支払い合計：$70.50（サンドボックスのテストカード）")
+
+
+async def test_a_discount_names_its_code(app: Starlette, client: httpx.AsyncClient,
+                                        alice: dict[str, str]) -> None:
+    cart = await new_cart(client, alice)
+    await add_item(client, alice, cart["id"], "item_classic_mug", 2, variantId="var_mug_blue_16oz")
+    applied = await client.post(f"/carts/{cart['id']}/promotions", headers=alice,
+                                json={"type": "promo_code", "value": "WELCOME10"})
+    assert applied.status_code == 200, applied.text
+    args = {"cartId": cart["id"], "deliveryAddress": US_ADDRESS}
+    assert "Discount (code WELCOME10): $5.40\n" in await prompt(app, "place_order", args, "en")
+    assert "Remise (code WELCOME10) : 5,40\xa0$US" in await prompt(app, "place_order", args, "fr")
+    assert "割引（コード WELCOME10）：$5.40" in await prompt(app, "place_order", args, "ja")
 
 
 async def test_a_pizza_with_customizations_is_picked_up(app: Starlette,
@@ -104,6 +117,9 @@ async def test_a_pizza_with_customizations_is_picked_up(app: Starlette,
     assert "Total to pay: $31.00" in english
     french = await prompt(app, "place_order", args, "fr")
     assert "Retrait à : 2150 N Milwaukee Ave" in french and "31,00\xa0$US" in french
+    # the store's own French names for its options and add-ons (its `options` translations)
+    assert ("- 1 × Pizza margherita (Taille : 16 pouces; Garnitures en plus : 'Nduja; "
+            "suppléments : Burrata à part)") in french
     assert "受け取り場所：2150 N Milwaukee Ave" in await prompt(app, "place_order", args, "ja")
 
 
@@ -129,7 +145,7 @@ async def test_yen_and_the_japanese_store_and_item_names(app: Starlette, client:
     args = {"cartId": cart["id"], "deliveryAddress": JP_ADDRESS}
     japanese = await prompt(app, "place_order", args, "ja")
     assert japanese.startswith("緑堂 茶と紙でこの注文を確定しますか？")
-    assert "宇治抹茶 (Grade: Ceremonial, Weight: 30 g) × 2：￥3,600" in japanese
+    assert "宇治抹茶 (等級：お点前用, 内容量：30 g) × 2：￥3,600" in japanese
     assert "お届け先：1-1 Marunouchi, Chiyoda-ku, Tokyo" in japanese
     english = await prompt(app, "place_order", args, "en")
     assert "Shipping (Yamato Transport (Takkyubin)): ¥800" in english

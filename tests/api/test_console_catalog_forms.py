@@ -124,6 +124,8 @@ async def test_a_variant_that_is_not_the_items_and_an_unknown_action(
     page = await post_form(client, CATALOG, f"/console/items/{MUG}/price",
                            {"variantId": "var_someone_else", "amount": "1.00"})
     assert page.status_code == 400 and "Nothing was changed" in page.text
+    # No form of that variant is on the page: the reason is said at the top.
+    assert "is not a variant of this item" in page.text
     unknown = await post_form(client, CATALOG, f"/console/items/{MUG}/melt", {})
     assert unknown.status_code == 404 and "Not found" in unknown.text
     assert await contents(app.state.db) == before

@@ -26,7 +26,8 @@ def test_each_problem_goes_beside_the_field_its_pointer_names() -> None:
                      {"field": "/name"})
     assert problems(error, FIELDS) == {
         "amount": "must be decimal text", "quantity": "must be 0 or more",
-        "name": "is not valid", "": "Please correct the fields marked below."}
+        "name": "is not valid", "": "Nothing was changed: amount must be decimal text; "
+                                    "quantity must be 0 or more; name is not valid."}
 
 
 def test_a_pointer_that_only_shares_a_prefix_is_not_the_fields() -> None:
@@ -34,9 +35,10 @@ def test_a_pointer_that_only_shares_a_prefix_is_not_the_fields() -> None:
     assert problems(error, FIELDS) == {"": "unknown"}
 
 
-def test_one_problem_beside_its_field_needs_no_summary() -> None:
+def test_one_problem_beside_its_field_is_also_said_on_top() -> None:
+    # On top too: the field may not be on the page shown again (its form's thing is gone).
     assert problems(_refusal({"field": "/stock", "reason": "must be whole"}), FIELDS) == {
-        "quantity": "must be whole"}
+        "quantity": "must be whole", "": "Nothing was changed: quantity must be whole."}
 
 
 def test_the_first_problem_of_a_field_wins_and_unclaimed_ones_go_on_top() -> None:
@@ -57,7 +59,8 @@ def test_the_settings_form_maps_the_admin_apis_pointers() -> None:
                      {"field": "/location/address", "reason": "is required"})
     assert problems(error, SETTINGS_FIELDS) == {
         "shippingFee": "must be an amount of 0 or more", "address": "is required",
-        "": "Please correct the fields marked below."}
+        "": "Nothing was changed: shipping fee must be an amount of 0 or more; "
+            "address is required."}
 
 
 @pytest.mark.parametrize(("shipping", "fee"), [

@@ -5,6 +5,7 @@ its one-line outcome, and refusals turned into problems beside the fields."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -243,7 +244,7 @@ async def submit(console: Console, work: Callable[[Transaction], Awaitable[str]]
 def problems(error: CommerceError, fields: Mapping[str, str]) -> dict[str, str]:
     """Where each problem of `error` goes: {form field: reason}, by the JSON pointer each
     detail names (`fields` maps a pointer, or the start of one, to a form field); what no
-    field claims goes to "" (shown at the top of the form)."""
+    field claims goes to "" (shown at the top of the form), else "" sums up every problem."""
     found: dict[str, str] = {}
     for detail in error.details or []:
         pointer = str(detail.get("field") or "")
@@ -253,9 +254,18 @@ def problems(error: CommerceError, fields: Mapping[str, str]) -> dict[str, str]:
         found.setdefault(name, reason)
     if not found:
         found[""] = error.message
-    elif "" not in found and len(found) > 1:
-        found[""] = "Please correct the fields marked below."
+    elif "" not in found:
+        # An error summary (the GOV.UK pattern): the top says every problem too, so a
+        # refusal still reads when its field is not on the page shown again (a form of a
+        # variant deleted meanwhile).
+        found[""] = "Nothing was changed: " + "; ".join(
+            f"{_spoken(name)} {reason}" for name, reason in found.items()) + "."
     return found
+
+
+def _spoken(field_name: str) -> str:
+    """A form field's name as words: `shippingFee` → "shipping fee"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", field_name).lower()
 
 
 async def refused(console: Console, error: CommerceError, form_id: str,

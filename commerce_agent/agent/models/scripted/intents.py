@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import mind, topics, words
+from commerce_agent.agent.models.scripted import mind, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -30,6 +31,8 @@ _AMOUNT = (r"(?:[$£€¥]\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*(?:%|percent|pour
 _SERVERS = (r"(?:driver|courier|rider|kitchen|staff|server|waiter|waitress|chef|cooks?|team|"
             r"delivery (?:guy|person|driver)|livreur|livreuse|cuisine|equipe|serveur|serveuse|"
             r"personnel)s?\b")
+# A score out of five, or stars drawn: what a rating says, with or without the word "stars".
+_SCORE = r"(?<!\d)[1-5]\s*/\s*5\b|\b[1-5] (?:out of|sur) (?:5|five|cinq)\b|[⭐★🌟]"
 _CHECKS: list[tuple[str, str]] = [
     # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
     ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
@@ -45,18 +48,27 @@ _CHECKS: list[tuple[str, str]] = [
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
                    rf"{_SUBSCRIPTION}.{{0,30}}\b(?:back on|again)\b|"
                    rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
-    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|resili\w*|annul\w*|arret\w*)\b.*"
-                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|"
-                   rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ)"),
+    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|quit|leave|discontinue|resili\w*|"
+                   rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin)\b.*"
+                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|退会|"
+                   rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ|止め|辞め)"),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
     ("reorder", r"\bsame again\b|\bsame (?:order |thing )?as (?:last time|before)\b|"
+                # "the same thing again", 「もう一回同じのを」, 「前回と同じ注文を」
+                r"\bsame (?:thing|order|stuff|one|items?) (?:again|once more)\b|"
+                r"(?:もう一度|もう一回|もう1回|また|再度).{0,6}同じ|(?:前回|この前|前)と同じ|"
                 r"\bre-?order\b|\b(?:order|buy|get) (?:it|that|them|those|this|the same"
                 r"(?: thing| order)?|my last order) again\b|"
                 r"\b(?:the same|la meme) (?:order|commande) (?:again|encore)\b|"
                 # "order the teapot again", "buy my usual pizza again": what was ordered
                 r"\b(?:order|buy|get)\b[^.?!]{1,40}\b(?:again|once more)\b|"
                 r"\bla meme chose\b|\b(?:re)?commander (?:la meme|a nouveau|encore)\b|"
+                # "recommande les assiettes" (re-order), not "vous me recommandez…" (advice)
+                r"(?<!\bme )(?<!\bm')(?<!\bnous )(?<!\bvous )(?<!\bte )(?<!\bje )"
+                r"\b(?:re-?)?recommande[rz]? (?:les?|la|l'|mes|ma|mon|ces|cette|ce) "
+                r"(?!plus\b|meilleure?s?\b)|"
                 r"\bpareil(?:le)? que la derniere fois\b|"
+                r"\b(?:refai\w*|repass\w*)\b.{0,20}\b(?:commande|la meme)\b|"
                 r"同じもの|同じ(?:の|注文).{0,6}(?:もう一度|もう一回|また)|もう一度注文|再注文"),
     # How to reach a store and what money it prices in: its own details, never a product
     # ("émail" is a glaze: "le mug émail" names a product, not an e-mail address).
@@ -112,6 +124,14 @@ _CHECKS: list[tuple[str, str]] = [
              r"\b(?:modes?|options?|methodes?|moyens?) de (?:livraison|retrait|reception)\b|"
              r"配送方法|お届け方法|受け取り方法|受取方法"),
     ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
+               # "when's my mug coming?", "any news?", 「荷物はどこですか」: where it is
+               r"\bwhen\b.{0,20}\bexpect\b|\beta\b|"
+               r"\bwhen(?:'s| is| are)\b.{0,30}\b(?:coming|arriving|getting here|due|"
+               r"shipping|being delivered|out)\b|^\s*(?:any )?(?:news|updates?)\s*[?!.]*$|"
+               r"(?:荷物|小包|パッケージ|配送|発送)(?:は|って|の).{0,6}(?:どこ|いつ|どう)|"
+               # "where is the teapot I ordered?", « quand arrive ce que j'ai commandé ? »
+               r"\b(?:where|when)\b.*\b(?:i|we) (?:ordered|bought|purchased|paid for)\b|"
+               r"\b(?:ou|quand)\b.*\bque (?:j'ai|nous avons) (?:commande|achete)|"
                r"\btracking(?: number| info\w*| link| code)?\b|\bou en sont\b|"
                r"\bquand\b.{0,30}\brecevoir\b|"
                # "check on my order", "can you look into my parcel": where it is
@@ -122,7 +142,8 @@ _CHECKS: list[tuple[str, str]] = [
                r"\b(?:commande|colis)\b.{0,20}\bprete?s?\b|"
                r"\bwhen (?:will|would|does|do|is|could|can|might|should)\b.*\b(?:arrive|ship|come|"
                r"deliver|get here|reach)|"
-               r"\b(?:has|have|did|was|were|is|are) (?:it|my|the|they|that|those|these)\b.*"
+               r"\b(?:has|have|did|was|were|is|are) (?:it|my|the|they|that|those|these|"
+               r"anything|everything|something)\b.*"
                r"\b(?:ship|shipped|arrived?|delivered|dispatched|sent|left|go(?:ne)? out|"
                r"went out|posted|mailed)\b|\bwhen (?:it|they) (?:ships?|"
                r"arrives?)\b|\bhas my order\b|^(?:and |what about )?my orders?\??$|"
@@ -158,8 +179,11 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
-             r"\bnoter\b|\betoiles?\b|評価|星"),
+             r"\bnoter\b|\betoiles?\b|評価|星|"
+             # a score said as one: "5/5", "4 out of 5", "3 sur 5", "⭐⭐⭐⭐", "★★★☆☆"
+             rf"{_SCORE}|5点満点"),
     ("tip", r"\btip(?:s|ping)?\b(?! (?:for|on|about) )|\bgratuit(?:y|ies)\b|\bpourboires?\b|"
+            rf"\btip (?:for|to) (?:the |my |our )?{_SERVERS}|"
             r"チップ|心付け|"
             # "a 10% tip on the lasagna", "add 15% for the kitchen", "3 € pour le livreur":
             # an amount, for the people who served
@@ -168,7 +192,11 @@ _CHECKS: list[tuple[str, str]] = [
             rf"l'|les\s+)?{_SERVERS}|"
             rf"\b(?:give|leave)\s+(?:the\s+)?{_SERVERS}\s+{_AMOUNT}|"
             r"(?:配達員|スタッフ|厨房|キッチン|ドライバー)(?:さん)?に.{0,12}\d"),
-    ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消"),
+    ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消|取りやめ|取り止め|"
+               # other verbs that call an order off, said with the order
+               r"\bcall(?:ed|ing)? (?:\w+ ){0,4}off\b|"
+               r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop)\b.{0,25}\b(?:orders?|"
+               r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
     ("cart", r"\b(?:my|the|cart|order|grand) total\b|\btotal (?:so far|now)\b|\ben tout\b|"
@@ -214,7 +242,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
-    ("discounts", r"\b(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
+    # "Folio & Code" is a store, no code asked about (as in language/codes.py)
+    ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
@@ -248,13 +277,17 @@ _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|par
                              r"parcel)\b|"
                              # "today's order", "the order before that", "the previous one"
                              r"\b\w+'s (?:order|package|parcel)\b|\b(?:the|that) order\b|"
-                             r"\b(?:ma|mes|la|cette) commandes?\b|\bmon colis\b|注文")
+                             r"\b(?:ma|mes|la|cette) commandes?\b|\bmon colis\b|注文|荷物|小包")
 # One thing with its options said ("a lasagna bolognese, no garlic bread", "a 12-inch
 # margherita with olives", "une margherita sans olives"): an order, not browsing.
 _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouces?|cm|oz))\s+"
                          r"[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
                          r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
+# One thing asked for with a please and nothing else ("a pour-over dripper please", "une
+# théière s'il vous plaît"): an order, as a count with a thing is.
+_ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|plz|"
+                             r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 _CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
@@ -292,8 +325,9 @@ COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:
                         r"最低(?:契約)?期間|縛り")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
 # "des livres", "un livre": books, not "livrer" (to deliver)
-_BOOKS = "".join(rf"(?<!\b{article} )" for article in ("un", "le", "les", "des", "mes", "ces",
-                                                        "vos", "nos", "ce", "du", "quel"))
+_BOOKS = "".join(rf"(?<!\b{article} )" for article in (
+    "un", "le", "les", "des", "mes", "ces", "vos", "nos", "ce", "du", "quel", "quels", "votre",
+    "notre", "mon", "ton", "son", "leur", "leurs", "tes", "ses", "cet", "aucun", "autre"))
 _DELIVERY = re.compile(rf"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|"
                        rf"{_BOOKS}livr\w*|expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
@@ -306,6 +340,16 @@ _POLICY_WORDS = re.compile(
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
     r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
+# Acts on an order or a subscription already made, which no change of mind about a cart line
+# takes over.
+_ON_A_PAST_ORDER = ("sub_cancel", "sub_pause", "sub_resume", "reorder")
+# The terms themselves named: a message about them asks for them, whatever act it names.
+# So is the way to do it ("how do I return it?", "comment faire un retour ?", 「返品の方法」).
+_TERMS_NOUN = re.compile(r"\b(?:polic(?:y|ies)|politiques?|terms(?: and conditions)?|"
+                         r"conditions (?:de|d')\w+|rules|regles|process|procedure|"
+                         r"how (?:to|do (?:i|you|we)|does (?:it|one)|can (?:i|we|one))|"
+                         r"comment (?:faire|on|je|puis-je|peut-on)|marche a suivre)\b|"
+                         r"ポリシー|規約|規定|ルール|方針|方法|やり方|手順|仕方")
 # The words that carry an intent: a misspelt one ("cancle", "ordr", "wher", "chekout") is
 # read as the word it is one typo from, before the speech act and the intent are read.
 INTENT_WORDS = frozenset("""
@@ -331,7 +375,8 @@ _ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "
                       "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
                       "sub_resume", "sub_cancel"})
 # What the keyword table may take a request form for ("commande-moi le livre": status).
-_READ_AS_REQUESTED = ("other", "search", "status", "details")
+# and "それをカートに" (the verb left unsaid) names the cart, but asks to put a thing in it.
+_READ_AS_REQUESTED = ("other", "search", "status", "details", "cart")
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -370,7 +415,7 @@ class Frame:
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
-            text = self.texts[position]
+            text = words.without_choice_group(self.texts[position])
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
             if position and option_numbers:
@@ -460,17 +505,26 @@ _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "paym
 
 
 def _understand(raw: str) -> tuple[str, str]:
+    if pausing(raw):
+        return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
+    if which_order.only_an_order(raw):
+        return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
-    if change is not None and change.intent in ("remove", "quantity", "replace"):
+    if change is not None and change.intent in ("remove", "quantity", "replace") and intent(
+            raw) not in _ON_A_PAST_ORDER:
+        # ("サブスクを止めたい" stops the subscription, "もう一回同じのを" orders again: no line)
         return change.intent, change.text  # "forget the plates", "actually make it two"
     if change is not None and change.intent == "undo":
         return "no", change.text  # "やっぱりやめた": a refusal (right after an add, a take-back)
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
+    closed = closing(raw)
+    if act.kind == "confirmation" and closed == "order":
+        return "checkout", act.text  # 「購入手続きをお願いします」: the order, not a bare yes
     if act.kind == "confirmation":
         return "yes", act.text
     if act.kind == "refusal":
@@ -480,13 +534,30 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    named = bool(closed) and bool(words.content_words(without_closing(act.text)))
+    if closed == "later" and (kind in ("checkout", "other") or (
+            kind in ("add", "buy", "book") and not named)):
+        return "no", act.text  # "not ready to place the order yet", "I'll pay later"
+    if closed in ("order", "done") and kind in ("add", "checkout") and named and intent(
+            without_closing(act.text)) == "add":
+        kind = "buy"  # "I'll have a tiramisu, that's everything": the whole purchase
+    elif closed in ("order", "done") and kind in ("other", "cart", "checkout", "search", "add") \
+            and (kind == "checkout" or not named):
+        kind = "checkout"  # "that'll be all", "ring it up", « ce sera tout », 「以上です」
     if act.request and (kind in _READ_AS_REQUESTED or (act.request == "buy" and kind in (
             "add", "checkout"))):
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
+    if kind in ("add", "buy") and words.for_whom(act.text) and words.quantity(act.text) is None \
+            and not act.negated:
+        # "I want to buy a gift for someone who loves pottery": a description of whom it is
+        # for names no one item; what fits is shown to choose from
+        return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
+    if kind in (*AFTER_SALE, "rate") and _TERMS_NOUN.search(words.fold(act.text)):
+        return "policy", act.text  # "返品ポリシーを教えて", "the cancellation terms": asked about
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
         # "don't add it, I just want the price": the action said not to be done never is;
         # what is left asks about it
@@ -501,9 +572,11 @@ def _understand(raw: str) -> tuple[str, str]:
             return "add", ", ".join((act.text, *act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
-        if topic in AFTER_SALE and act.kind == "question" and _ABOUT_AN_ORDER.search(
-                words.fold(act.text)) and _WHERE.search(words.fold(act.text)):
-            return "status", act.text  # "I don't want a refund, only where my order is"
+        if topic in AFTER_SALE and _WHERE.search(words.fold(act.text)) and not \
+                _POLICY_WORDS.search(words.fold(act.text)):
+            # "I don't want a refund, only where my order is", "don't cancel, just tell me
+            # where it is": what is left asks where the order is
+            return "status", act.text
         if topic in AFTER_SALE:  # "I don't want to return it, only how long I'd have"
             return "policy", " ".join((*act.negated, act.text))
         if kind == "other" and topic == "other" and act.kind != "question" and all(
@@ -561,7 +634,8 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)) and (words.content_words(act.text) or words.re_japanese(
                 act.text)):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
-    if kind in ("other", "search", "details") and words.order_id(act.text):
+    if kind in ("other", "search", "details") and (words.order_id(act.text) or which_order.cues(
+            act.text).tail):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is
     if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(
             words.fold(act.text)):
@@ -576,9 +650,15 @@ def _understand(raw: str) -> tuple[str, str]:
     if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
             and words.address(act.text) is None:
         return "add", act.text  # "a lasagna, no garlic bread": one, with its options said
+    if kind == "other" and act.kind != "question" and _ASKED_POLITELY.search(
+            words.fold(act.text)) and words.names_more_than_looks(act.text) and \
+            words.address(act.text) is None and not words.price_bounds(act.text):
+        return "add", act.text  # "a pour-over dripper please", "une théière, s'il vous plaît"
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
+    if kind == "other" and words.price_order(act.text):
+        return "search", act.text  # "le plus cher des deux": of what was shown, by price
     if act.kind == "question" and kind in ("other", "search", "details") and \
             _ABOUT_AN_ORDER.search(words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?", "and the one before?"
@@ -598,6 +678,7 @@ def _understand(raw: str) -> tuple[str, str]:
 
 # An order that has not come yet, said as a complaint: its status is the answer.
 _NOT_ARRIVED = re.compile(
+    r"\bnothing (?:has |have )?(?:arrived|come|came|turned up|shown up|showed up)\b|"
     r"\b(?:(?:has|have|did|is|are)(?:n't| not)|not yet|still not|never)\b.{0,20}\b(?:arriv\w*|"
     r"come|came|turned up|shown up|showed up|shipped|delivered|received|here)\b|"
     r"\bstill (?:waiting|haven't|hasn't|have not|has not|no sign)\b.{0,30}\b(?:order|package|"

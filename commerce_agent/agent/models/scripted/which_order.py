@@ -21,15 +21,27 @@ from typing import Any
 from commerce_agent.agent.models.scripted import words
 
 # Positions said of orders, in the three languages (accents folded away).
-_NEWEST = re.compile(r"\b(?:last|latest|newest|most recent|recent|just (?:placed|made)|"
-                     r"dernier(?:e|es|s)?|plus recente?s?|derniere fois)\b|"
-                     r"最後|最新|前回|直近|この前|さっき")
-_OLDEST = re.compile(r"\b(?:first|oldest|earliest|premier(?:e|es|s)?|plus ancienne?s?)\b|"
-                     r"最初|一番古い|最も古い|初めて")
+# Comparatives choose between the orders left ("the older one" answering "which order?").
+_NEWEST = re.compile(r"\b(?:last|latest|newest|newer|most recent|recent|just (?:placed|made)|"
+                     r"dernier(?:e|es|s)?|plus recente?s?|derniere fois|nouvelle|"
+                     r"(?:the )?(?:new|later) one)\b|"
+                     r"最後|最新|前回|直近|この前|この間|さっき|新しい(?:方|ほう|の)")
+_OLDEST = re.compile(r"\b(?:first|oldest|earliest|older|premier(?:e|es|s)?|plus ancienne?s?|"
+                     r"ancienne|plus vieille|(?:the )?old one)\b|"
+                     r"最初|一番古い|最も古い|初めて|古い(?:方|ほう|の)")
 # One before the order being talked about ("the order before that", "la précédente").
 _PREVIOUS = re.compile(r"\b(?:previous|prior|earlier|before (?:that|this|it)|one before|"
                        r"precedente?s?|d'avant|d avant|avant (?:celle|celui)(?:-ci|-la)?)\b|"
-                       r"その前|前の注文|ひとつ前|一つ前")
+                       r"その前|(?<!この)前の注文|ひとつ前|一つ前")
+# The order being talked about, pointed at ("cancel that order", "return it", « annulez-la »,
+# 「その注文」): the order in view, when nothing else names one.
+_POINTER = re.compile(r"\b(?:it|that|this|them|those|these|cette|celle-ci|celle-la|ca)\b|"
+                      r"-(?:la|le|les)\b|\bl'(?=annul|retourn|renvoy|suspend)|"
+                      r"それ|その注文|この注文|こちら")
+# An order not yet said ("I want to cancel an order", « une de mes commandes »): which one is
+# asked when there are several.
+_INDEFINITE = re.compile(r"\b(?:an order|a purchase|one of (?:my|the|these) (?:orders|purchases)|"
+                         r"(?:l')?une (?:de mes |des )?commandes?|un (?:de mes )?achats?)\b")
 _ORDER_NOUN = re.compile(r"\b(?:orders?|commandes?|purchases?|achats?|one|celle|celui)\b|注文")
 # An id's tail said with words that introduce it ("ending in 3f9a2c", "qui finit par …").
 _TAIL_AFTER = re.compile(r"(?:end(?:s|ing)? (?:in|with)|finit par|finissant par|se termine "
@@ -37,6 +49,9 @@ _TAIL_AFTER = re.compile(r"(?:end(?:s|ing)? (?:in|with)|finit par|finissant par|
 # A bare tail: hex digits after "…" or "#", or mixing digits and letters as ids do ("b4babe").
 _MARKED = re.compile(r"(?:\.{2,}|…|#)\s*([0-9a-f]{4,})(?![0-9a-z])")
 _MIXED = re.compile(r"(?<![0-9a-z_])((?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{5,})(?![0-9a-z])")
+# A message that is only hex digits, six or more with a digit among them (a tail read off a
+# receipt may happen to have no letter; a ZIP code has five digits; "facade" is a word).
+_ALONE = re.compile(r"^[\s#.…]*((?=[a-f]*\d)[0-9a-f]{6,})[\s?？!]*$")
 # Days said of an order's placing, counted back from today.
 _DAYS_AGO = [(re.compile(r"\bday before yesterday\b|\bavant-hier\b|一昨日|おととい"), 2),
              (re.compile(r"\byesterday\b|\bhier\b|昨日|きのう"), 1),
@@ -55,7 +70,8 @@ POSITION_WORDS = frozenset("""
 last latest newest most recent first oldest earliest previous prior earlier before one
 that this just placed made second third dernier derniere derniers dernieres premier premiere
 recente precedent precedente avant celle celui ending end ends finit par today yesterday
-aujourd hui hier morning matin placed made
+aujourd hui hier morning matin placed made older newer later old new ancienne nouvelle
+vieille
 """.split()) | frozenset(_MONTHS)
 
 
@@ -71,6 +87,8 @@ class Cues:
     ordinal: int | None = None  # "the second order": 1
     days_ago: int | None = None  # "yesterday's order": 1
     on_date: tuple[int, int] | None = None  # "my order from November 20": (11, 20)
+    pointer: bool = False  # "that order", "it": the order in view
+    indefinite: bool = False  # "an order": not said yet
 
 
 def cues(text: str) -> Cues:
@@ -82,7 +100,7 @@ def cues(text: str) -> Cues:
         if introduced:
             tail = introduced.group(1)
         else:
-            tails = _MARKED.findall(folded) or _MIXED.findall(folded)
+            tails = _MARKED.findall(folded) or _MIXED.findall(folded) or _ALONE.findall(folded)
             tail = tails[-1] if tails else None
     noun = _ORDER_NOUN.search(folded) is not None
     ordinal = words.ordinal(text) if noun else None
@@ -94,9 +112,28 @@ def cues(text: str) -> Cues:
         on_date = (_MONTHS[month] if month else int(dated.group("m3")),
                    int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
     return Cues(order_id=order_id, tail=tail, days_ago=days_ago, on_date=on_date,
+                pointer=bool(_POINTER.search(folded)), indefinite=bool(_INDEFINITE.search(folded)),
                 newest=bool(_NEWEST.search(folded)) and not _PREVIOUS.search(folded),
                 oldest=bool(_OLDEST.search(folded)), previous=bool(_PREVIOUS.search(folded)),
                 ordinal=ordinal if ordinal not in (0, -1) else None)
+
+
+# What may surround an order's id or tail said alone ("#3f9a2c?", "order b57b94 please").
+_AROUND_A_REFERENCE = re.compile(r"\b(?:my|the|order|commande|ma|la|number|no|numero|n|id|"
+                                 r"please|pls|svp|s'il (?:te|vous) plait|it'?s|c'est|about|"
+                                 r"what about|et|and)\b|注文(?:番号)?|は|の|です|を|"
+                                 r"[\s#.…,:?!？！。、]")
+
+
+def only_an_order(text: str) -> bool:
+    """Whether a message is no more than an order's id or its tail ("b57b94", "…3f9a2c?",
+    "order #b57b94 please"): the shopper asks where that order is."""
+    found = cues(text)
+    reference = found.order_id or found.tail
+    if not reference:
+        return False
+    rest = words.fold(text).replace(reference, " ")
+    return not _AROUND_A_REFERENCE.sub("", rest).strip()
 
 
 @dataclass(frozen=True)
@@ -122,21 +159,26 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
     well a message's words name the order's items or store (0: not at all); `focus` is the
     order the conversation last talked about, which "the one before that" counts back from;
     `today` is the day "yesterday's order" counts back from (the shopper's orders' dates are
-    UTC days).
+    UTC days). When nothing names an order, a pointer ("that order", "it") means the one in
+    focus, and an order not said yet ("an order") among several is asked.
     """
     if not orders:
         return Meant(None)
     candidates = list(orders)
     narrowed = False  # words (not a position) chose among the candidates
+    named = False  # anything said chose among the orders (words, an id, a day, a position)
     for index, text in enumerate(texts):
         found = cues(text)
         if found.order_id:
             return Meant(found.order_id)
         if found.tail and (tailed := by_tail(orders, found.tail)):
-            candidates, narrowed = tailed, len(tailed) > 1
+            candidates, narrowed, named = tailed, len(tailed) > 1, True
             continue
+        named = named or found.previous or found.oldest or found.newest or \
+            found.ordinal is not None or found.days_ago is not None or found.on_date is not None
         scored = [(fits(order, text), order) for order in candidates]
         best = max(score for score, _ in scored)
+        named = named or best > 0
         if best > 0:
             top = [order for score, order in scored if score == best]
             narrowed = narrowed or len(top) < len(candidates) or index > 0 or len(top) > 1
@@ -155,6 +197,13 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
             candidates, narrowed = [candidates[ordinal]], False
         elif found.newest:
             candidates, narrowed = candidates[-1:], False
+    if not named and texts:
+        said = [cues(text) for text in texts]
+        ids = [_id(order) for order in orders]
+        if said[0].indefinite and len(orders) > 1 and len(texts) == 1:
+            return Meant(None, tuple(ids))  # "I want to cancel an order": which one?
+        if any(found.pointer for found in said) and focus in ids:
+            return Meant(focus)  # "cancel that order then", after talking about one
     if len(candidates) > 1 and narrowed:
         return Meant(None, tuple(_id(order) for order in candidates))
     return Meant(_id(candidates[-1]))
