@@ -13,6 +13,7 @@ from starlette.applications import Starlette
 
 from commerce_agent import clock
 from commerce_agent.commerce.services.fulfillment import simulator
+from commerce_agent.commerce.services.fulfillment.plans import Context
 from commerce_agent.commerce.storage import lifecycle as storage
 from commerce_agent.db import Transaction
 from commerce_agent.errors import CommerceError
@@ -109,7 +110,7 @@ async def test_a_forced_step_runs_before_it_is_due(app: Starlette, client: httpx
     async with app.state.db.transaction() as tx:
         await storage.schedule(tx, placed["id"], 0, clock.iso(clock.now() + timedelta(days=1)))
         after = await simulator.run_step(tx, placed["id"],
-                                         simulator.Context(clock.now(), 1.0, "http://test"),
+                                         Context(clock.now(), 1.0, "http://test"),
                                          force=True)
     assert after is not None and after["status"] == "processing"
 
