@@ -226,7 +226,10 @@ _CHECKS: list[tuple[str, str]] = [
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|"
-                  r"\babonnez-moi\b|\binscri(?:s|vez)-moi\b|登録|申し込"),
+                  # "abonne-moi", "je m'abonne", "nous abonner": tu, vous and pronominal forms
+                  r"\babonne[sz]?-(?:moi|nous)\b|"
+                  r"\b(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)\b|"
+                  r"\binscri(?:s|vez)-(?:moi|nous)\b|\bm'inscri(?:re|s|rais)\b|登録|申し込"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
