@@ -86,7 +86,11 @@ _CORRECTION = re.compile(
 _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
     r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
-    r"retrait|retirer|récupérer|recuperer|passe(?:rai|r)? (?:les |le |la )?(?:chercher|prendre)|"
+    r"retrait|retirer|r[ée]cup[èée]r(?:e|er|erai|erons|ez|ons)|"
+    # coming for it in French: "je passe la prendre", "je viendrai la chercher", "on ira les
+    # chercher"
+    r"pass\w* (?:les |le |la |l')?(?:chercher|prendre)|"
+    r"(?:vien\w*|viendr\w*|venir|vais|irai|ira|irons) (?:les |le |la |l')?chercher|"
     r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter)\b|"
     r"店頭|受け取り|受取|取りに|テイクアウト|持ち帰り", re.IGNORECASE)
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

@@ -42,8 +42,13 @@ FR_MODALS = ("tu peux", "vous pouvez", "peux-tu", "pouvez-vous", "pourriez-vous"
 FR_OBJECTS = ("", "me ", "m'", "m'en ", "me l'", "me le ", "me la ", "me les ", "nous ",
               "le ", "la ", "les ", "l'", "en ")
 # Statements that take ("je prendrai", "il me faudrait").
+# With the thing as a pronoun too ("je le prends", "j'en prendrai deux", "je les veux"), never
+# negated ("j'en veux pas").
 _FR_STATEMENTS = re.compile(r"\b(?:je (?:prendrai|prendrais|vais prendre|prends)|"
-                            r"il me (?:faut|faudrait|faudra))\b")
+                            r"il me (?:faut|faudrait|faudra)|"
+                            r"(?:je (?:le|la|les|vous (?:le|la|les|en)) |j'en |je vous en )"
+                            r"(?:prends|prendrai|prendrais|veux|voudrais|achete|acheterai)"
+                            r"(?!\s+(?:pas|plus|point|jamais|aucun\w*)\b))\b")
 # A thing asked for by its noun, as one orders at a counter: an article or a count, the thing,
 # then "s'il vous plaît" ("une margherita petite taille, svp", "deux cafés s'il te plaît").
 _FR_NOUN_REQUEST = re.compile(
