@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from commerce_agent.agent.language.codes import code_answer, read_code, shaped_like_a_code
+from commerce_agent.agent.language.codes import (
+    CodeReading,
+    code_answer,
+    read_code,
+    shaped_like_a_code,
+)
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.models.scripted.state import State
 
@@ -102,3 +107,40 @@ def test_a_request_said_with_where_it_goes_is_the_purchase(said: str, intent: st
     state = State()
     state.hear(said)
     assert state.frame is not None and state.frame.intent == intent
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("two family feasts for pickup please, use code pizzafriday", "PIZZAFRIDAY"),
+    ("ship them to 12 Oak St, Portland, OR 97202, code fiveoff", "FIVEOFF"),
+    ("my promo code is WELCOME 10", "WELCOME10"),
+    ("j'ai un code promo : dolce4", "DOLCE4"),
+    ("クーポンocha10を使いたい", "OCHA10"),
+    ("now apply FIVEOFF and check out", "FIVEOFF"),
+])
+def test_a_code_said_firmly_is_read_in_any_case(said: str, code: str) -> None:
+    """Before the store's page is read its codes are unknown: a word after a verb that applies
+    a code, after "is" or ":", or last in the message, is the code (the store refuses a wrong
+    one and the refusal is explained)."""
+    assert read_code(said).code == code
+
+
+@pytest.mark.parametrize("said", [
+    "I have a coupon somewhere, check out", "is the code valid?", "does my code still work",
+    "use the blue one", "apply it to the cart",
+])
+def test_words_that_are_no_code_stay_words(said: str) -> None:
+    assert read_code(said).code is None
+
+
+def test_a_plain_word_answers_the_code_question() -> None:
+    assert code_answer("it's fiveoff") == "FIVEOFF"
+    assert code_answer("nope") is None and code_answer("the blue one") is None
+
+
+@pytest.mark.parametrize(("said", "rest"), [
+    ("never mind, no code. check out to 12 Oak St", "never mind, check out to 12 Oak St"),
+    ("no promo code, just order it", "just order it"), ("クーポンなし", ""),
+    ("without a coupon please", "please"),
+])
+def test_going_without_a_code_is_no_mention(said: str, rest: str) -> None:
+    assert read_code(said) == CodeReading(None, False, rest)

@@ -200,7 +200,7 @@ def _country_of(address: str) -> str | None:
     if states or postcode and re.fullmatch(r"\d{5}(?:-\d{4})?", postcode[-1]):
         return "US"
     if postcode and re.fullmatch(r"[a-z]\d[a-z]\s?\d[a-z]\d", postcode[-1], re.IGNORECASE):
-        return "CA" if any(word in CA_PROVINCES for word in words) else None
+        return "CA"  # no other country's postcode has this shape
     if postcode and re.fullmatch(r"[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}", postcode[-1], re.I):
         return "GB"
     return None

@@ -4,7 +4,8 @@ items carry ("Tableware", "Teaware", "Stationery"), and those are English; an it
 description are translated, its categories are not.
 
 A small table per language of everyday words for a kind of goods, never item names: it maps
-what a shopper calls a kind to the English word the categorization uses.
+what a shopper calls a kind to the English word the categorization uses; and one of what a
+thing is for ("something to read", « de quoi boire », 「読み物」), in every language.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ _FRENCH = (
     (r"boissons?", "drinks"),
     (r"logiciels?", "software"),
     (r"livres? audio", "audiobooks"),
+    (r"livres? numeriques?|livres? electroniques?", "ebook"),
+    (r"(?<!\d )livres?", "books"),
+    (r"pates", "pasta"),
+    # a cup for tea or coffee is a mug; « tasses à expresso » are the espresso cups
+    (r"tasses?(?! (?:a|d'|de|pour) ?(?:l')?(?:expresso|espresso))", "mug"),
+    (r"desserts?|douceurs?", "desserts"),
     (r"materiel de yoga|equipement de yoga", "yoga equipment"),
 )
 _JAPANESE = (
@@ -36,7 +43,25 @@ _JAPANESE = (
     ("ソフトウェア", "software"),
     ("オーディオブック", "audiobooks"),
     ("ヨガ用品", "yoga equipment"),
+    ("デザート", "desserts"),
+    ("甘いもの", "desserts"),
+    ("パスタ", "pasta"),
 )
+# What a thing is for, in any of the three languages ("something to read", « de quoi lire »,
+# 「読み物」): the kind of goods that serves it, as the catalogs file it.
+_USES = (
+    (r"(?:something|anything|stuff|things?|books?) (?:good )?to read|reading material|"
+     r"a good read|(?:quelque chose|de quoi|des choses) (?:a )?lire|de la lecture|"
+     r"読み物|読むもの|読む本|(?:likes?|loves?|enjoys?) (?:to )?read(?:ing)?|"
+     r"(?:aime|adore) (?:la )?(?:lire|lecture)|読書",
+     "books"),
+    (r"(?:something|anything|stuff) to listen to|(?:quelque chose|de quoi) (?:a )?ecouter|"
+     r"聴くもの|聞くもの", "audiobooks"),
+    (r"(?:something|anything) to drink|(?:quelque chose|de quoi) (?:a )?boire|飲むもの",
+     "drinks"),
+    (r"(?:something|anything) sweet|(?:quelque chose|un truc) de sucre", "desserts"),
+)
+_USES_FOUND = re.compile("|".join(f"(?:{pattern})" for pattern, _ in _USES))
 # Not inside a compound ("lave-vaisselle" is a dishwasher, not dishes).
 _FRENCH_FOUND = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?:{pattern})" for pattern, _ in _FRENCH) + r")(?![\w-])"
@@ -63,3 +88,9 @@ def in_english_categories(text: str) -> str:
         japanese = tuple((re.escape(word), english) for word, english in _JAPANESE)
         return _JAPANESE_FOUND.sub(lambda found: _english(found, japanese), text)
     return _FRENCH_FOUND.sub(lambda found: _english(found, _FRENCH), _fold(text))
+
+
+def by_use(text: str) -> str:
+    """`text` (folded) with what a thing is for said as the kind that serves it ("something
+    to read, around 15 euros" → "books, around 15 euros")."""
+    return _USES_FOUND.sub(lambda found: _english(found, _USES), text)

@@ -22,7 +22,6 @@ from functools import lru_cache
 from babel import Locale
 
 from commerce_agent.agent.language.addresses import (
-    CA_PROVINCES,
     US_STATES,
     find_address,
 )
@@ -34,7 +33,10 @@ _LEAD_IN = re.compile(
     r"bring|brought)(?:\s+(?:it|them|this|that|these|those|everything|all|the\s+\w+|my\s+\w+|"
     r"it\s+all))?(?:\s+(?:over|out|off))?\s+to\b|"
     r"\b(?:(?:my|our|the)\s+)?(?:delivery\s+|shipping\s+|home\s+)?address\s+(?:is|will be)\b|"
-    r"\b(?:i|we)\s+(?:live|am|are|'m|'re)\s+(?:at|in)\b|\b(?:i|we)'?(?:m|re)\s+at\b|"
+    r"\b(?:i|we)\s+(?:live|am|are|'m|'re)\s+(?:at|in)\b|"
+    r"\b(?:it|they|this|that|everything|the\s+(?:order|parcel|package)|my\s+order)"
+    r"(?:\s+(?:should|will|can|must|needs?\s+to|has\s+to|is|are)|'s|'re|'ll)?\s+"
+    r"(?:go(?:es|ing)?|be\s+(?:sent|shipped|delivered))\s+to\b|\blives?\s+at\b|\b(?:i|we)'?(?:m|re)\s+at\b|"
     r"\b(?:j'habite|nous habitons|j'suis)\s+(?:au|à|a)\b|"
     r"\b(?:delivery|shipping)\s+address\b|\baddress\b\s*:|\bship\s+to\s*:|"
     r"\b(?:livre[rz]?|envoie[rz]?|envoyer|expedie[rz]?|expédie[rz]?|livraison)"
@@ -85,6 +87,8 @@ _CORRECTION = re.compile(
     re.IGNORECASE)
 _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
+    r"(?:grab|get|fetch)\s+(?:it|them)\s+(?:at|from)\s+(?:the|your)\s+(?:counter|store|shop|"
+    r"restaurant|studio|front)|"
     r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
     r"retrait|retirer|r[ée]cup[èée]r(?:e|er|erai|erons|ez|ons)|"
     # coming for it in French: "je passe la prendre", "je viendrai la chercher", "on ira les
@@ -93,11 +97,32 @@ _PICKUP = re.compile(
     r"(?:vien\w*|viendr\w*|venir|vais|irai|ira|irons) (?:les |le |la |l')?chercher|"
     r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter)\b|"
     r"店頭|受け取り|受取|取りに|テイクアウト|持ち帰り", re.IGNORECASE)
+# What only says the order is collected, and where: "à emporter", "takeaway", "to go", and the
+# place after a collecting verb ("I'll collect it at the Portland studio", « je passe le
+# chercher au restaurant »). Cut from the request, so the place's words name no product or store.
+_PICKUP_MARKER = re.compile(
+    r"(?:,\s*)?\b(?:(?:for\s+)?take-?away|(?:for\s+)?take-?out|(?:à|a)\s+emporter|en\s+retrait)\b|"
+    r"店頭で|お店で|持ち帰りで|テイクアウトで", re.IGNORECASE)
+_PICKUP_PLACE = re.compile(
+    r"(?P<verb>\b(?:pick(?:ing)?\s+(?:it|them|everything)\s+up|pick(?:ing)?\s+up|"
+    r"collect(?:ing)?(?:\s+(?:it|them|everything))?|grab\s+(?:it|them)|get\s+(?:it|them)|"
+    r"chercher|prendre|récupérer|recuperer))\s+"
+    r"(?:(?:at|from|in)\s+(?:the|your|our)\s+|(?:au|à\s+la|a\s+la|à\s+l'|a\s+l')\s*)"
+    r"(?:[^\W\d][\w'-]*\s+){0,3}?"
+    r"(?:studio|store|shop|counter|restaurant|boutique|location|branch|place|magasin|comptoir)\b",
+    re.IGNORECASE)
+
+
+def _without_pickup_place(text: str) -> str:
+    return _PICKUP_MARKER.sub(" ", _PICKUP_PLACE.sub(r"\g<verb>", text))
+
+
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # A Japanese address from its prefecture (and postal mark) to its block number; hiragana may
 # run through a town's name ("丸の内").
 _JAPANESE_ADDRESS = re.compile(r"(?:〒?\s?\d{3}-\d{4}\s*)?[^\s、。,]*?(?:都|道|府|県)[^\s、。,]*?"
-                               r"(?:市|区|町|村)[^\s、。,]*?\d+(?:[-－−丁目番地号]+\d*)*(?:号)?")
+                               r"(?:市|区|町|村)[^\s、。,]*?\d+(?:[-－−丁目番地号]+\d*)*(?:号)?"
+                               r"(?:\s*[^\s、。,\d]{0,20}?\d+(?:号室|階|F)(?![\w]))?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +168,8 @@ def read_delivery(text: str) -> Delivery:
                 len(whole) < 200:
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
             return Delivery(whole, country_of(whole), "", pickup)
-        return Delivery(None, None, normal.strip(), pickup)
+        rest = _tidy(_without_pickup_place(normal)) if pickup else normal.strip()
+        return Delivery(None, None, rest, pickup)
     start, end = bare.span
     address = _clean(_cut(normal[start:end]))
     rest = _tidy(normal[:start] + " " + normal[end:])
@@ -169,9 +195,35 @@ def _cut(after: str) -> str:
     return after[:_end(after)]
 
 
+# Who the parcel is for, before the place: "my sister Maria Lopez at 221 W 4th Ave",
+# "Jane c/o 12 Oak St", « Marie chez 3 rue … ».
+_PERSON_AT = re.compile(r"^[^\d,:]{1,60}?\s(?:at|c/o|care of|chez)\s+(?=\d)", re.IGNORECASE)
+# A postcode whose shape ends an address (a US state and ZIP, a Canadian or UK postcode):
+# what follows it is no part of the place unless it names a country.
+_FINAL_POSTCODE = re.compile(
+    r"\b(?:" + "|".join(sorted(US_STATES, key=len, reverse=True)) + r")\.?,?\s+\d{5}(?:-\d{4})?\b|"
+    r"\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b", re.IGNORECASE)
+# A Japanese addressee after the place: 「山田太郎宛」「山田様」.
+_JAPANESE_ADDRESSEE = re.compile(r"\s+[^\s\d]{1,10}(?:宛て?|様|さん)$")
+
+
+def _without_trailer(address: str) -> str:
+    """The address up to the postcode that ends it (a country named or coded after it stays):
+    "…, AK 99501, she'll love it" is "…, AK 99501"."""
+    ends = list(_FINAL_POSTCODE.finditer(address))
+    if not ends:
+        return address
+    after = address[ends[-1].end():].strip(" ,.;")
+    coded = re.fullmatch(r"[A-Za-z]{2,3}|U\.?S\.?A?\.?", after)  # "CA", "USA", "U.S."
+    if after and not country_named(after) and not coded:
+        return address[:ends[-1].end()]
+    return address
+
+
 def _clean(address: str) -> str:
     """The place alone: no name before it, no dangling words or punctuation after it."""
     address = re.sub(r"^[^\d:]{1,30}:\s*(?=\S*\d)", "", address.strip())  # "my place: 45 Elm St"
+    address = _JAPANESE_ADDRESSEE.sub("", _without_trailer(_PERSON_AT.sub("", address)))
     parts = [part.strip() for part in address.split(",")]
     while len(parts) > 1 and not re.search(r"\d", parts[0]) and _NAME.match(parts[0]):
         parts.pop(0)  # "Jane Doe, 400 Pine St, …"
@@ -181,7 +233,7 @@ def _clean(address: str) -> str:
 
 def _tidy(rest: str) -> str:
     """What is left of the message: no e-mail, phone or Japanese copula of the address."""
-    rest = _PHONE.sub(" ", _EMAIL.sub(" ", rest))
+    rest = _JAPANESE_ADDRESSEE.sub("", _PHONE.sub(" ", _EMAIL.sub(" ", rest)).rstrip())
     rest = re.sub(r"^\s*(?:です|でお願いします|にお願いします|まで)", "", rest.strip())
     rest = re.sub(r"(?<=。)\s*(?:です|でお願いします|にお願いします)\s*$", "", rest)
     # 「…に送ってください」: the address's own verb, no request of its own
@@ -246,8 +298,8 @@ def country_of(address: str) -> str | None:
     tail = [w.strip(".") for w in re.findall(r"[\w.]+", " ".join(parts[-2:]).casefold())]
     if re.search(r"\b\d{5}(?:-\d{4})?\s*$", address) and any(w in US_STATES for w in tail):
         return "US"
-    if _POSTCODES[1].search(address) and any(w in CA_PROVINCES for w in tail):
-        return "CA"
+    if _POSTCODES[1].search(address):
+        return "CA"  # "A1A 1A1" is Canada's shape alone, with or without its province
     if _POSTCODES[2].search(last) and not re.search(r"\d{5}", last):
         return "GB"
     if re.search(r"\b\d{4}\s*$", last) and any(w in _AU_STATES for w in words):
@@ -334,6 +386,22 @@ def amended(previous: str, text: str) -> str | None:
 def without_pickup(text: str) -> str:
     """`text` without its words about collecting the order."""
     return _PICKUP.sub(" ", unicodedata.normalize("NFKC", text))
+
+
+# Collecting said as the shopper's own plan ("I'll pick it up", « je passe le chercher »,
+# 「取りに行きます」), not a word about the item ("the seconds box for pickup").
+_COLLECTING_MYSELF = re.compile(
+    r"\b(?:i'?ll|i\s+will|i\s+can|we'?ll|we\s+will|let\s+me)\s+(?:come\s+(?:and\s+|to\s+)?|"
+    r"swing\s+by\s+(?:and\s+)?|stop\s+by\s+(?:and\s+)?)?(?:pick|collect|grab|get)\b|"
+    r"\bje\s+(?:passe|viens|vais|viendrai|passerai|pourrai)\s+(?:le|la|les)\s+"
+    r"(?:chercher|récupérer|recuperer|prendre)|\bje\s+(?:le|la|les)\s+(?:récupère|recupere)|"
+    r"取りに(?:行きます|伺います|行く)|受け取ります", re.IGNORECASE)
+
+
+def collects_in_person(text: str) -> bool:
+    """Whether the shopper says they will collect the order themselves ("I'll collect it at
+    the studio"): with the thing named, that is the whole purchase."""
+    return bool(_COLLECTING_MYSELF.search(unicodedata.normalize("NFKC", text)))
 
 
 def wants_pickup(text: str) -> bool:

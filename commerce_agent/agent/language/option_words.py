@@ -55,6 +55,10 @@ _JAPANESE = {
     "席": "seats", "シート": "seats", "ウェブ": "web", "クラシック": "classic",
     "フォカッチャ": "focaccia", "ガーリック": "garlic", "ニンニク": "garlic",
 }
+# The English words the tables map to: what a catalog's option values say ("crust", "gluten
+# free", "seats", "blue"), so a phrase of only these names an option, not a product.
+ENGLISH_OPTION_WORDS = frozenset(word for table in (_FRENCH, _JAPANESE)
+                                 for english in table.values() for word in english.split())
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
 
 
@@ -72,3 +76,10 @@ def english_option_words(text: str) -> frozenset[str]:
     for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):
         found.update(_JAPANESE[match.group()].split())
     return frozenset(found)
+
+
+def japanese_options_only(text: str) -> bool:
+    """Whether a Japanese phrase says only option words ("青", "大きいの", "ギフトで"), not a
+    thing whose name holds one ("ギフトカード" is a gift card, not the gift option)."""
+    rest = _JAPANESE_FOUND.sub("", unicodedata.normalize("NFKC", text))
+    return rest != text and not re.sub(r"[のでをがはにもと、。\s]", "", rest)

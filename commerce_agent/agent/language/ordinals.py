@@ -1,4 +1,6 @@
-"""Positions in a list just shown: "the second one", "la 3e", "2番目", "the last one".
+"""Positions in a list just shown: "the second one", "la 3e", "2番目", "the last one"; and
+the group a choice is made among ("the cheaper of the two", « le plus cher des deux »,
+"which of the three", 「2つのうち」), whose number is no count.
 
 `fold_numbers` has already written ordinal words as digits ("second" → "2nd", "troisième" →
 "3ème", "二番目" → "2番目"); this reads them back as positions, 1 for the first, -1 for the last.
@@ -22,7 +24,8 @@ class Ordinal:
 
 _ORDINAL = re.compile(
     r"(?<![\w.,#])(\d{1,3})(?:st|nd|rd|th|ème|eme|ième|e|er|ère|re)(?![a-z])"
-    r"|(?<![\d.,])(\d{1,3})番目"
+    # 番目, and a counter with 目: "2つ目", "3個目", "2冊目" (the second, not two)
+    r"|(?<![\d.,])(\d{1,3})(?:番目|(?:つ|個|本|枚|冊|点|杯|袋)目)"
     r"|(?<![\w-])(last|latest|dernière|dernier|second|seconde)(?![\w-])"
     r"|(最後|一番最後)"
 )
@@ -46,3 +49,18 @@ def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
         if position != 0:
             found.append(Ordinal(position, match.span()))
     return tuple(found)
+
+
+# "of the two", "of those 3", "des 2", "parmi les 3", "d'entre les 2", "2つのうち", "2つの中で":
+# the number of things chosen among (number words are digits by now).
+_AMONG = re.compile(
+    r"(?<![\w-])(?:of|among|between)\s+(?:the|these|those|them|all)\s+\d{1,2}(?!\w|[.,]\d)|"
+    r"(?<![\w-])(?:des|parmi (?:les|ces|ceux-ci|ceux-la)|d'entre (?:les|ces))\s+\d{1,2}"
+    r"(?!\w|[.,]\d)|"
+    r"\d{1,2}\s*(?:つ|個|点)?\s*(?:のうち|の中で|の中から|のなかで)")
+
+
+def find_among(folded: str, taken: list[Span]) -> tuple[Span, ...]:
+    """The spans naming the group a choice is made among, outside the `taken` spans."""
+    return tuple(match.span() for match in _AMONG.finditer(folded)
+                 if not overlaps(match.span(), taken))

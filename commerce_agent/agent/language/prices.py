@@ -3,8 +3,9 @@
 Amounts are read by `price-parser` (thousands and decimal separators of either convention);
 the currency comes from the symbol, code or word next to the amount, mapped to the ISO codes
 the stores sell in. A limit word decides the bound: below/under/max → `max`, over/at least →
-`min`, between/from…to → both; an amount with a currency and no limit word is both (the "$25
-one"). An amount without a currency counts only after a limit word ("under 20").
+`min`, between/from…to → both, around/environ/くらい → a quarter either side; an amount with
+a currency and no limit word is both (the "$25 one"). An amount without a currency counts
+only after a limit word ("under 20").
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ class PriceBound:
 
 
 _CURRENCY_WORDS = {
-    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us"),
-    "EUR": ("eur", "€", "euros", "euro", "balles"),
+    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us", "ドル",
+            "米ドル"),
+    "EUR": ("eur", "€", "euros", "euro", "balles", "ユーロ"),
     "GBP": ("gbp", "£", "pounds", "pound", "quid", "sterling", "livres sterling", "livres",
-            "livre"),
+            "livre", "ポンド"),
     "JPY": ("jpy", "¥", "￥", "円", "yen", "yens"),
 }
 _CODE_OF = {word: code for code, words in _CURRENCY_WORDS.items() for word in words}
@@ -48,10 +50,12 @@ def _money(name: str) -> str:
             rf"(?:\s?(?P<{name}_post>{_WORDS})(?![a-z]))?")
 
 
-_MAX_BEFORE = (r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
+_MAX_BEFORE = (r"nothing\s+(?:over|above|more\s+than|pricier\s+than)|"
+               r"under|below|beneath|less\s+than|cheaper\s+than|no\s+more\s+than|not\s+more\s+than|"
                r"not\s+over|at\s+most|max(?:imum)?\.?|up\s+to|within|budget(?:\s+(?:is|of))?|"
                r"moins\s+de|moins\s+cher\s+que|en\s+dessous\s+de|pas\s+plus\s+de|au\s+maximum|"
-               r"jusqu'à|jusqu'a|inférieur\s+à|sous|予算(?:は|が)?|最大")
+               r"jusqu'à|jusqu'a|inférieur\s+à|sous|rien\s+au-dessus\s+de|pas\s+au-dessus\s+de|"
+               r"予算(?:は|が)?|最大")
 _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
               r"au\s+maximum|maxi|ou\s+moins|以下|まで|未満|以内|より安い")
 _MIN_BEFORE = (r"over|above|more\s+than|at\s+least|min(?:imum)?|starting\s+at|"
@@ -69,6 +73,17 @@ _MAX_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MAX_BEFORE})\s*:?\
 _MIN_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_MIN_BEFORE})\s*:?\s*{_money('min')}",
                       _FLAGS)
 _ABOUT = r"(?:くらい|ぐらい|程度|ほど|or\s+so)?\s*"
+# "around $30", "environ 20 €", "1000円くらい", "15 euros or so": a range either side of it.
+_AROUND_BEFORE = (r"around|about|approximately|approx\.?|roughly|circa|something like|"
+                  r"environ|autour de|à peu près|a peu pres|aux alentours de|dans les|"
+                  r"de l'ordre de|près de|pres de")
+_AROUND_AFTER = (r"or\s+so|ish|give\s+or\s+take|environ|à\s+peu\s+près|a\s+peu\s+pres|"
+                 r"くらい|ぐらい|位|程度|前後|ほど")
+_AROUND_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_AROUND_BEFORE})\s*:?\s*"
+                         rf"{_money('near')}", _FLAGS)
+_AROUND_POST = re.compile(rf"{_money('near')}\s*-?\s*(?:{_AROUND_AFTER})(?![a-z])", _FLAGS)
+# How far either side of an amount said "around" reaches.
+AROUND_SHARE = Decimal("0.25")
 _MAX_POST = re.compile(rf"{_money('max')}\s*{_ABOUT}(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
 _MIN_POST = re.compile(rf"{_money('min')}\s*{_ABOUT}(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
 _BARE = re.compile(_money("at"), _FLAGS)
@@ -97,12 +112,26 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
             if bound == "max":
                 return PriceBound(None, amount, currency, match.span())
             return PriceBound(amount, None, currency, match.span())
+    for pattern in (_AROUND_PRE, _AROUND_POST):
+        for match in pattern.finditer(text):
+            currency = _currency(match, "near", limited=True)
+            if overlaps(match.span(), taken) or currency is None:
+                continue  # "around 15" alone may be a count
+            return _around(_amount(match.group("near")), currency, match.span())
     for match in _BARE.finditer(text):
         currency = _currency(match, "at")
         if currency is not None and not overlaps(match.span(), taken):
             amount = _amount(match.group("at"))
             return PriceBound(amount, amount, currency, match.span())
     return None
+
+
+def _around(amount: Decimal, currency: str | None, span: Span) -> PriceBound:
+    """A range either side of an amount said "around", in cents at most."""
+    cent = Decimal("0.01")
+    low = (amount * (1 - AROUND_SHARE)).quantize(cent).normalize() + 0
+    high = (amount * (1 + AROUND_SHARE)).quantize(cent).normalize() + 0
+    return PriceBound(low, high, currency, span)
 
 
 def _currency(match: re.Match[str], name: str, *, limited: bool = False) -> str | None:

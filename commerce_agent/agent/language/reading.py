@@ -1,9 +1,10 @@
 """`read()`: every part of normalizing one message, in the order that keeps them apart.
 
 The address is read first (its house number and ZIP are no counts), then measures ("300 ml"
-is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目");
-the whole numbers still free are the counts. Every number is then tagged by the reading that
-took it (`number_tags`). What none of them took is `rest`: the words to search products with.
+is no count), then the price limit, then the day and time, then sizes, then ordinals ("2番目")
+and the group chosen among ("of the two"); the whole numbers still free are the counts. Every
+number is then tagged by the reading that took it (`number_tags`). What none of them took is
+`rest`: the words to search products with.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from commerce_agent.agent.language.detect import detect_language
 from commerce_agent.agent.language.measures import Measure, Size, find_measures, find_sizes
 from commerce_agent.agent.language.number_tags import NumberKind, NumberTag, tag_numbers
 from commerce_agent.agent.language.numbers import Count, find_counts, fold_numbers
-from commerce_agent.agent.language.ordinals import Ordinal, find_ordinals
+from commerce_agent.agent.language.ordinals import Ordinal, find_among, find_ordinals
 from commerce_agent.agent.language.prices import PriceBound, find_price
 from commerce_agent.agent.language.spans import Span, remove_spans
 
@@ -42,6 +43,8 @@ class Reading:
     ordinals: tuple[Ordinal, ...] = ()
     # Every number in `folded`, tagged count, measure, price, ordinal, time, address or id.
     numbers: tuple[NumberTag, ...] = ()
+    # The group a choice is made among ("of the two", "des deux"): no count.
+    among: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,8 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
     taken.extend(size.span for size in sizes)
     ordinals = find_ordinals(parts.folded, taken)
     taken.extend(ordinal.span for ordinal in ordinals)
+    among = find_among(parts.folded, taken)  # "the cheaper of the two": no count
+    taken.extend(among)
     counts = find_counts(parts.folded, taken)
     taken.extend(count.span for count in counts)
     readings: list[tuple[NumberKind, Span]] = [
@@ -77,11 +82,13 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
         *(("time", when.span) for _ in (when,) if when),
         *(("measure", size.span) for size in sizes),
         *(("ordinal", ordinal.span) for ordinal in ordinals),
+        *(("ordinal", span) for span in among),
         *(("count", count.span) for count in counts)]
     return Reading(text=text, language=parts.language, folded=parts.folded, counts=counts,
                    measures=parts.measures, sizes=sizes, price=parts.price,
                    address=parts.address, when=when, rest=remove_spans(parts.folded, taken),
-                   ordinals=ordinals, numbers=tag_numbers(parts.folded, readings))
+                   ordinals=ordinals, numbers=tag_numbers(parts.folded, readings),
+                   among=among)
 
 
 @lru_cache(maxsize=1024)

@@ -110,5 +110,10 @@ def _promotion(result: dict[str, Any], state: State, call: Call) -> str:
     reason = _detail(result, "reason")
     keys = {"expired": "explain.code_expired", "minimum_subtotal_not_met": "explain.code_minimum",
             "not_started": "explain.code_not_yet"}
+    store = state.frame_store(call)
+    minimum = _detail(result, "minimumSubtotal")
+    if reason == "minimum_subtotal_not_met" and isinstance(minimum, dict):  # with its amount
+        amount = f"{minimum.get('amount')} {minimum.get('currency')}"
+        return say(state.language, "explain.code_minimum_of", code=code, minimum=amount)
     return say(state.language, keys.get(str(reason), "explain.code_unknown"), code=code,
-               store=state.store_name(state.frame_store(call)))
+               store=state.store_name(store))

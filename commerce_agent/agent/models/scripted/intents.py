@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.swaps import find_swap
@@ -246,7 +247,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
-    ("discounts", r"\b(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
+    # "Folio & Code" is a store, no code asked about (as in language/codes.py)
+    ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
     ("details", r"\btell me (?:more )?about\b|\bmore about\b|\bdetails?\b|\bdescribe\b|"
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
@@ -291,6 +293,10 @@ _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouc
                          r"[\w' -]+?(?:(?:,\s*|\s)(?:with|without|no|"
                          r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
+# One thing asked for with a please and nothing else ("a pour-over dripper please", "une
+# théière s'il vous plaît"): an order, as a count with a thing is.
+_ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|plz|"
+                             r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 _CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
@@ -328,8 +334,9 @@ COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:
                         r"最低(?:契約)?期間|縛り")
 # Delivery as a store's service, in a question ("do you ship abroad?", "発送できますか").
 # "des livres", "un livre": books, not "livrer" (to deliver)
-_BOOKS = "".join(rf"(?<!\b{article} )" for article in ("un", "le", "les", "des", "mes", "ces",
-                                                        "vos", "nos", "ce", "du", "quel"))
+_BOOKS = "".join(rf"(?<!\b{article} )" for article in (
+    "un", "le", "les", "des", "mes", "ces", "vos", "nos", "ce", "du", "quel", "quels", "votre",
+    "notre", "mon", "ton", "son", "leur", "leurs", "tes", "ses", "cet", "aucun", "autre"))
 _DELIVERY = re.compile(rf"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carrier|"
                        rf"{_BOOKS}livr\w*|expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
@@ -377,7 +384,8 @@ _ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "
                       "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
                       "sub_resume", "sub_cancel"})
 # What the keyword table may take a request form for ("commande-moi le livre": status).
-_READ_AS_REQUESTED = ("other", "search", "status", "details")
+# and "それをカートに" (the verb left unsaid) names the cart, but asks to put a thing in it.
+_READ_AS_REQUESTED = ("other", "search", "status", "details", "cart")
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -416,7 +424,7 @@ class Frame:
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
-            text = self.texts[position]
+            text = words.without_choice_group(self.texts[position])
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
             if position and option_numbers:
@@ -509,6 +517,8 @@ _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "paym
 
 
 def _understand(raw: str) -> tuple[str, str]:
+    if pausing(raw):
+        return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
     if which_order.only_an_order(raw):
         return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
     raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
@@ -524,6 +534,9 @@ def _understand(raw: str) -> tuple[str, str]:
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
+    closed = closing(raw)
+    if act.kind == "confirmation" and closed == "order":
+        return "checkout", act.text  # 「購入手続きをお願いします」: the order, not a bare yes
     if act.kind == "confirmation":
         return "yes", act.text
     if act.kind == "refusal":
@@ -533,11 +546,26 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    named = bool(closed) and bool(words.content_words(without_closing(act.text)))
+    if closed == "later" and (kind in ("checkout", "other") or (
+            kind in ("add", "buy", "book") and not named)):
+        return "no", act.text  # "not ready to place the order yet", "I'll pay later"
+    if closed in ("order", "done") and kind in ("add", "checkout") and named and intent(
+            without_closing(act.text)) == "add":
+        kind = "buy"  # "I'll have a tiramisu, that's everything": the whole purchase
+    elif closed in ("order", "done") and kind in ("other", "cart", "checkout", "search", "add") \
+            and (kind == "checkout" or not named):
+        kind = "checkout"  # "that'll be all", "ring it up", « ce sera tout », 「以上です」
     if act.request and (kind in _READ_AS_REQUESTED or (act.request == "buy" and kind in (
             "add", "checkout"))):
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
+    if kind in ("add", "buy") and words.for_whom(act.text) and words.quantity(act.text) is None \
+            and not act.negated:
+        # "I want to buy a gift for someone who loves pottery": a description of whom it is
+        # for names no one item; what fits is shown to choose from
+        return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
     if kind in (*AFTER_SALE, "rate") and _TERMS_NOUN.search(words.fold(act.text)):
@@ -634,9 +662,15 @@ def _understand(raw: str) -> tuple[str, str]:
     if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
             and words.address(act.text) is None:
         return "add", act.text  # "a lasagna, no garlic bread": one, with its options said
+    if kind == "other" and act.kind != "question" and _ASKED_POLITELY.search(
+            words.fold(act.text)) and words.names_more_than_looks(act.text) and \
+            words.address(act.text) is None and not words.price_bounds(act.text):
+        return "add", act.text  # "a pour-over dripper please", "une théière, s'il vous plaît"
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
         return "search", act.text  # "3000円以下の抹茶", "teapots, least costly first": a search
+    if kind == "other" and words.price_order(act.text):
+        return "search", act.text  # "le plus cher des deux": of what was shown, by price
     if act.kind == "question" and kind in ("other", "search", "details") and \
             _ABOUT_AN_ORDER.search(words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?", "and the one before?"

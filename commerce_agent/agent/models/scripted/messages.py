@@ -249,6 +249,8 @@ ENGLISH: dict[str, str] = {
                             "current ones.",
     "explain.code_minimum": "The code {code} needs a larger order. Add a little more and apply "
                             "it again, or say “any discounts?”.",
+    "explain.code_minimum_of": "The code {code} needs an order of at least {minimum}. Add a "
+                               "little more and apply it again, or say “any discounts?”.",
     "explain.code_not_yet": "The code {code} isn't valid yet.",
     "explain.code_unknown": "{code} isn't a code {store} knows. Say “any discounts?” to see the "
                             "codes it offers.",

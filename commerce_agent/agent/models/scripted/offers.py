@@ -86,8 +86,9 @@ def taken_up(pending: Frame | None, offer: Frame | None, intent: str, act: Kind
     """(the request this message answers, the offer left on the table)."""
     if intent == "yes" and offer is not None and (pending is None or pending.intent == "no"):
         return offer, None  # "actually yes": the offer still on the table
-    if act in ("question", "hedge") or intent == "no":
-        return pending, offer  # a question, a hesitation or a no: it stays for a later yes
+    if act in ("question", "hedge") or intent in ("no", "hedge"):
+        # a question, a hesitation, a pause ("hold on") or a no: it stays for a later yes
+        return pending, offer
     return pending, None
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language.category_words import in_english_categories
+from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, option_change, topics, words
@@ -57,6 +57,8 @@ class Planner:
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
             source = topics.without_topic(source)
+        if by_use(words.fold(source)) != words.fold(source):  # "something to read": books
+            source = by_use(words.fold(source))
         if self.lang in ("fr", "ja"):  # "de la vaisselle", "茶道具": the catalogs' Tableware
             source = in_english_categories(source)
         if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
@@ -88,6 +90,10 @@ class Planner:
             if position is not None and state.results:
                 if -len(state.results) <= position < len(state.results):
                     return state.results[position]
+        if len(state.results) == 2 and words.the_other_one(frame.last):
+            # "not that one, the other one": of two shown, the one not in focus
+            others = [item for item in state.results if item["itemId"] != state.focus]
+            return others[0] if len(others) == 1 else state.results[1]
         wanted = frozenset().union(*(words.content_words(self.query(t)) for t in frame.texts))
         focus = self.item(state.focus)
         if not wanted and self._names_something_else(focus):

@@ -41,14 +41,6 @@ FR_MODALS = ("tu peux", "vous pouvez", "peux-tu", "pouvez-vous", "pourriez-vous"
              "il faut")
 FR_OBJECTS = ("", "me ", "m'", "m'en ", "me l'", "me le ", "me la ", "me les ", "nous ",
               "le ", "la ", "les ", "l'", "en ")
-# Statements that take ("je prendrai", "il me faudrait").
-# With the thing as a pronoun too ("je le prends", "j'en prendrai deux", "je les veux"), never
-# negated ("j'en veux pas").
-_FR_STATEMENTS = re.compile(r"\b(?:je (?:prendrai|prendrais|vais prendre|prends)|"
-                            r"il me (?:faut|faudrait|faudra)|"
-                            r"(?:je (?:le|la|les|vous (?:le|la|les|en)) |j'en |je vous en )"
-                            r"(?:prends|prendrai|prendrais|veux|voudrais|achete|acheterai)"
-                            r"(?!\s+(?:pas|plus|point|jamais|aucun\w*)\b))\b")
 # A thing asked for by its noun, as one orders at a counter: an article or a count, the thing,
 # then "s'il vous plaît" ("une margherita petite taille, svp", "deux cafés s'il te plaît").
 _FR_NOUN_REQUEST = re.compile(
@@ -69,7 +61,7 @@ JA_SURU_ENDINGS = ("して", "してください", "して下さい", "してほ
 _JA_VERBS: dict[Asked, tuple[str, ...]] = {
     "buy": ("買って", "買ってください", "買いたい", "買いたいです", "買います"),
     "add": ("カートに入れて", "カートに入れてください", "カートに入れたい", "カートに入れます",
-            "入れて", "入れてください"),
+            "入れて", "入れてください", "カートに", "カートへ", "カートにお願いします"),
 }
 # A thing asked for by its noun: "急須をください", "玄米茶が欲しいです", "…をお願いします".
 JA_NOUN_ENDINGS = ("ください", "下さい", "お願いします", "お願い", "ちょうだい", "欲しい",
@@ -94,6 +86,22 @@ _EN_OPENING = (r"(?:^|[,;.!]\s*|\b(?:and|then|also|so|ok|okay|please|just|yeah|y
 def _alternatives(forms: Iterable[str]) -> str:
     """One alternation, longest form first so "-le-moi" is read before "-le"."""
     return "|".join(sorted((re.escape(form) for form in forms), key=len, reverse=True))
+
+
+# Statements that take ("je prendrai", "il me faudrait"), and first-person verbs of taking,
+# wanting, keeping or choosing with the thing as an object pronoun ("je le prends", "je la
+# veux", "je les garde", "je l'achète", "j'en voudrais deux"): with the pronoun, "veux" is
+# never "je veux savoir".
+_FR_TAKING = ("prends", "prendrai", "prendrais", "veux", "voudrais", "voudrai", "garde",
+              "garderai", "choisis", "choisirai", "achete", "acheterai", "commande",
+              "commanderai", "retiens", "ajoute")
+_FR_OBJECT_PRONOUNS = ("le ", "la ", "les ", "l'", "en ")
+_FR_STATEMENTS = re.compile(
+    r"\b(?:je (?:prendrai|prendrais|vais prendre|prends)|il me (?:faut|faudrait|faudra)|"
+    rf"je (?:{_alternatives(_FR_OBJECT_PRONOUNS)})(?:vais )?(?:{_alternatives(_FR_TAKING)})|"
+    rf"j'en (?:{_alternatives(_FR_TAKING)})|"
+    rf"je vais (?:{_alternatives(_FR_OBJECT_PRONOUNS)})(?:prendre|acheter|commander|garder))\b"
+    r"(?!\s+(?:pas|plus|point|jamais|aucun\w*)\b)")  # never negated: "j'en veux pas"
 
 
 def _fr_pattern(verbs: tuple[tuple[str, str, str], ...]) -> re.Pattern[str]:

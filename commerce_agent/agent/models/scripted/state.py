@@ -18,6 +18,7 @@ from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
     amended,
+    collects_in_person,
     country_of,
     missing,
     read_delivery,
@@ -382,7 +383,8 @@ class State:
         if self.address is not None and (delivery.address is None or missing(
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
-        request = delivery.rest if delivery.address else raw
+        # the address, or where the order is collected ("at the Portland studio"), is no request
+        request = delivery.rest if delivery.address or delivery.pickup else raw
         parts = compound.split(request)
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
@@ -394,8 +396,9 @@ class State:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif (self.code or self.code_wanted or (delivery.pickup and _PICKUP_TIME.search(
-                words.fold(text)))) and kind == "add" and not _CART_WORD.search(words.fold(text)):
+        elif (self.code or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
+                words.fold(text)) or collects_in_person(raw)))) and kind == "add" and \
+                not _CART_WORD.search(words.fold(text)):
             # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
             # whole purchase ("the seconds box for pickup" alone only names the item)
             kind = "buy"

@@ -12,7 +12,12 @@ from functools import lru_cache
 
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
-from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.option_words import (
+    ENGLISH_OPTION_WORDS,
+    english_option_words,
+    japanese_options_only,
+)
+from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
 NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
@@ -57,6 +62,7 @@ supprime supprimer donnez donne donner voulais aimerais faut maintenant finaleme
 deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
+accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
 """.split()) | frozenset("""
 janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre janv fevr
 avr juil sept oct nov dec lundi mardi mercredi jeudi vendredi samedi dimanche matin midi soir
@@ -156,12 +162,24 @@ def is_stop(word: str, before: str = "") -> bool:
 # Who a thing is for, said by what they love ("a gift for a tea lover", "for someone who
 # likes coffee", "un cadeau pour quelqu'un qui aime le thé"): the thing loved names the
 # product; the gift and the person do not.
+# The people a gift is for ("my dad", « ma sœur »): never the product.
+_PEOPLE = ("mum mom mother mama dad father papa sister brother wife husband partner boyfriend "
+           "girlfriend colleague coworker boss friend friends grandma grandmother grandpa "
+           "grandfather son daughter kid kids child teacher neighbour neighbor host hostess "
+           "parents aunt uncle niece nephew cousin mere maman pere soeur frere femme mari "
+           "copain copine collegue patron patronne grand-mere grand-pere fils fille enfant "
+           "enfants ami amie amis voisin voisine hote tante oncle cousine parents")
 _FOR_WHOM_CUE = re.compile(r"\b(?:lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
-                           r"friend|person) who|qui (?:aime|adore)|amateurs? d|passionne)")
-_FOR_WHOM = frozenset("""gift gifts present presents lover lovers fan fans enthusiast enthusiasts
+                           rf"friend|person|{'|'.join(_PEOPLE.split())}) (?:who|that|qui)|"
+                           r"qui (?:aime|adore)|amateurs? d|passionne|"
+                           r"(?:she|he|they|elle|il|ils|elles) "
+                           r"(?:loves?|likes?|adores?|enjoys?|aiment|aime|adorent|adore)\b)")
+_FOR_WHOM = frozenset(f"""gift gifts present presents lover lovers fan fans enthusiast enthusiasts
 addict addicts someone somebody people person friend who likes like loves love adores cadeau
 cadeaux quelqu'un quelquun qui aime adore amateur amateurs passionne passionnee personne ami
-amie""".split())
+amie that enjoys enjoy into drinks drink reads read does practices practises bakes cooks makes
+lot lots really big huge boit lit fait pratique cuisine beaucoup vraiment adorent aiment
+she he they elle ils elles {_PEOPLE}""".split())
 
 
 def for_whom(text: str) -> bool:
@@ -190,6 +208,22 @@ def without_looks(kept: list[str]) -> list[str]:
     rest = [word for word in kept
             if not (looks := english_option_words(word)) or not looks <= _LOOKS]
     return rest or kept
+
+
+# "the other one", « l'autre », 「もう一つの方」: of two things shown, the one not offered.
+_OTHER_ONE = re.compile(r"\b(?:the other(?: one)?|l'autre|(?:celui|celle) d'a cote)\b(?! "
+                        r"(?:colou?r|size|couleur|taille|option))|もう一つの(?:方|ほう)|もう片方|"
+                        r"もう一方|別の(?:方|ほう)")
+
+
+def the_other_one(text: str) -> bool:
+    return _OTHER_ONE.search(fold(text)) is not None
+
+
+def names_more_than_looks(text: str) -> bool:
+    """Whether the words name a thing, not only its colour or size ("a blue one please")."""
+    return any(not (looks := english_option_words(word)) or not looks <= _LOOKS
+               for word in content_words(text) if word not in _LOOKS)
 
 
 def without_false_friends(text: str) -> str:
@@ -269,13 +303,21 @@ def quantity(text: str) -> int | None:
         return theirs
     mine = _local_quantity(text)
     found = normalized.reading(text)
-    if mine is not None and (found.measures or found.sizes or found.counts):
+    if mine is not None and (found.measures or found.sizes or found.counts or any(
+            tag.kind == "ordinal" for tag in found.numbers)):
         # "la 16 pouces", "16インチで": the numbers were sizes; "not the 16", "5 seats": counts
         # the stage refused; only words may still count
         mine = _local_quantity(found.rest)
     if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
         return None
     return mine
+
+
+def without_choice_group(text: str) -> str:
+    """`text` without the group a choice is made among ("le plus cher des deux" → "le plus
+    cher"), so that no later reading takes its number for a count."""
+    found = normalized.reading(text)
+    return remove_spans(found.folded, list(found.among)) if found.among else text
 
 
 def _local_quantity(text: str) -> int | None:
@@ -392,8 +434,8 @@ _JA_PARTICLES = re.compile(r"[をはがにでともへやの、。？！?!「」
 _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商品|お店|店|それ|これ|あれ|"
                         r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
-                        r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|"
-                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度)")
+                        r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|買い$|買っ|"
+                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$)")
 # A marker that opens a reply ("じゃあ茶筅を", "それなら急須"): it names nothing.
 _JA_OPENING = re.compile(r"^\s*(?:じゃあ|じゃ|では|それでは|それなら|なら|やっぱり|えっと|えーと|"
                          r"うーん)[、,\s]*")
@@ -430,9 +472,13 @@ def japanese_query(text: str) -> str:
     # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
     # particles split them into a stray "い" or "こ"
     plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
+    plain = _JA_ALSO.sub(" ", plain)  # "抹茶、あと茶筅": a joiner, no stray "あ"
     phrases = [_JA_ADJECTIVE.sub("", _JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part)))
                for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
+
+
+_JA_ALSO = re.compile(r"(?:^|(?<=、))\s*(?:それと|あと|それから)|および|及び")
 
 
 # A colour or size said before the noun with no particle ("青いマグ", "大きいお皿", "白い急須"):
@@ -484,13 +530,26 @@ _CHEAPEST = re.compile(rf"\b(?:cheap(?:est|er)?|least {_ADJ_DEAR}|less {_ADJ_DEA
                        r"low(?:est)?[- ]?(?:priced?|cost)|lowest (?:price|cost)|"
                        r"cost(?:s|ing)? (?:the )?least|(?:the )?best price|budget|inexpensive|"
                        r"affordable|le meilleur prix|le prix le plus bas|"
+                       r"reasonably priced|(?:most|very) reasonable|entry[- ]level|"
+                       # sorting: "low to high", "price ascending", « prix croissant »
+                       r"(?:price )?low(?:est)? to high(?:est)?|(?:by )?price ascending|"
+                       r"ascending price|(?:par )?prix croissants?|"
+                       r"du moins cher au plus cher|"
                        rf"(?:le|la|les)? ?moins {_FR_DEAR}|(?:le|la|les)? ?plus (?:abordables?|"
                        r"economiques?)|bon marche|pas chere?s?)\b|"
-                       r"一番安い|一番安|最も安い|最も安|最安値|最安|安い|安め|お手頃")
+                       r"一番安い|一番安|最も安い|最も安|最安値|最安|安い|安め|安価な?|格安の?|"
+                       r"(?:値段|価格|お値段)(?:が|の)(?:一番)?安い|(?:お)?手頃な?|リーズナブルな?")
 _DEAREST = re.compile(rf"\b(?:most {_ADJ_DEAR}|priciest|dearest|pricier|more {_ADJ_DEAR}|"
                       r"highest[- ]?(?:priced?|cost)|highest price|cost(?:s|ing)? (?:the )?most|"
-                      rf"top[- ]end|premium|(?:le|la|les)? ?plus {_FR_DEAR}|haut de gamme)\b|"
-                      r"一番高い|一番高|最も高い|最も高|最高級|高級")
+                      rf"top[- ]end|premium|(?:le|la|les)? ?plus {_FR_DEAR}|haut de gamme|"
+                      r"high[- ]end|top of the (?:range|line)|fanciest|most luxurious|"
+                      r"(?:le|la|les)? ?plus luxueu(?:x|se)s?|"
+                      # sorting: "high to low", "price descending", « prix décroissant »
+                      r"(?:price )?high(?:est)? to low(?:est)?|(?:by )?price descending|"
+                      r"descending price|(?:par )?prix decroissants?|"
+                      r"du plus cher au moins cher)\b|"
+                      r"一番高い|一番高|最も高い|最も高|最高級|高級な?|高価な?|高い順|高いほう|高い方|"
+                      r"(?:値段|価格|お値段)(?:が|の)(?:一番)?高い")
 
 
 def without_price_order(text: str) -> str:
@@ -513,9 +572,15 @@ def price_order(text: str) -> dict[str, str]:
 # deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
 # "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+)?|\s+(?:and|plus|as well as|et|aussi)\s+)"
+    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
-    r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)")
+    r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
+    # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
+    r",?\s+(?:as well as|along with|together with|ainsi que|and also|et aussi)\s+")
+# Inside a list already read, a comma before a bare noun starts another item too
+# ("arancini, caesar salad, 2 tiramisu"), unless what follows only qualifies the one before.
+_BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
+                         r"avec|pas|mais|merci|s'il|svp|en|in|size|taille)\b)(?=[a-z])")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 # A piece that starts with a size or a seat count is an option of the item before it ("a
 # margherita, 16 inch, with mushrooms"; "the font licence, 5 seats, with web fonts").
@@ -527,7 +592,11 @@ _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes 
 
 
 # "と" joins two items ("玄米茶と急須"), but not inside a count or an adverb ("ひとつ", "ちょっと").
-_JA_AND = re.compile(r"(?<![ひっ])と|、")
+# Japanese list joiners: と, や (between two nouns: "玄米茶や茶筅"), および/及び, それと/あと
+# after a comma; never the と of ひとつ, ちょっと, もっと.
+_JA_NOUN_CHAR = r"[\u4e00-\u9fff\u30a0-\u30ff]"
+_JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|"
+                     rf"(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|および|及び")
 
 
 @lru_cache(maxsize=1024)
@@ -556,14 +625,26 @@ def item_phrases(text: str) -> tuple[str, ...]:
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
         parts[-1] = parts[-1][:shared.start()]
         parts = [f"{part}, {shared.group(1)}" for part in parts]
-    return tuple(parts)
+    return tuple(piece for part in parts for piece in _bare_items(part))
+
+
+def _bare_items(part: str) -> list[str]:
+    """A part of a list cut at its commas before bare nouns, when every piece names a thing
+    and not only a look or a size of the one before ("mug, blue" stays one)."""
+    pieces = _BARE_COMMA.split(part)
+    if len(pieces) < 2 or _WITH.search(part) or not all(
+            content_words(piece) - ENGLISH_OPTION_WORDS - _LOOKS
+            and not _OPTION_FIRST.match(piece) for piece in pieces):
+        return [part]
+    return pieces
 
 
 def _options_only(phrase: str) -> bool:
     """A Japanese phrase that names only options ("青で", "12ozで", "大きいの"): each of its
     words an option word, so it belongs to the item before it."""
     parts = japanese_query(phrase).split()
-    return bool(parts) and all(english_option_words(part) for part in parts)
+    return bool(parts) and all(english_option_words(part) and (
+        not re_japanese(part) or japanese_options_only(part)) for part in parts)
 
 
 def _names_a_thing(text: str) -> bool:
@@ -572,6 +653,10 @@ def _names_a_thing(text: str) -> bool:
 
 def strip_prices(text: str) -> str:
     folded = fold(text)
+    found = normalized.reading(text)
+    if found.price is not None:  # the limit as the normalize stage read it, its words too
+        start, end = found.price.span
+        folded = folded.replace(fold(found.folded[start:end]), " ")
     folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
                     r"max(?:imum)?|no more than|within|for less than|budget(?: of)?|over|above|"
                     r"more than|at least|min(?:imum)?|from)\s*[$£€¥]?\s*[\d,]+(?:\.\d+)?"
@@ -664,9 +749,20 @@ def tip(text: str) -> tuple[str, str] | None:
 
 
 def yes(text: str) -> bool:
+    folded = fold(text)
     return re.match(r"\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please do|go ahead|do it|sounds good|"
                     r"why not|perfect|that one|this one)\b(?!.*\b(?:not|don'?t)\b)",
-                    fold(text)) is not None
+                    folded) is not None or _THAT_ONE.fullmatch(folded) is not None
+
+
+# "That one" in French and Japanese, said alone or with a please: the thing in view is taken
+# ("celui-là s'il vous plaît", "va pour celle-ci", "それ", "あれで").
+_THAT_ONE = re.compile(
+    r"\s*(?:(?:alors|bon|ok|oui),?\s*)?(?:va pour |plutot |je veux |je prends )?"
+    r"(?:(?:celui|celle|ceux|celles)-(?:la|ci)|ce(?:lui|lle) la|ca|cela)"
+    r"(?:,?\s*(?:s'il (?:vous|te) plait|svp|stp|merci))?[\s.!]*|"
+    r"\s*(?:それ|これ|あれ|そちら|こちら|あちら|そっち|こっち)(?:で|を|が|に)?"
+    r"(?:お願いします|おねがいします|お願い|ください|下さい|します|にします|ね|で)?[。！!\s]*")
 
 
 def no(text: str) -> bool:

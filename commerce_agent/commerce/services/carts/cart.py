@@ -364,9 +364,12 @@ async def apply_promotion(tx: Transaction, principal: Principal, cart_id: str, c
         return cart
     problem = pricing.promotion_problem(cart.promotions.get(code), cart.subtotal)
     if problem is not None:
+        detail: dict[str, Any] = {"type": "business_logic", "reason": problem, "value": code}
+        minimum = (cart.promotions.get(code) or {}).get("minimumSubtotal")
+        if problem == "minimum_subtotal_not_met" and minimum:  # how much the code needs
+            detail["minimumSubtotal"] = money.money(money.parse(minimum), cart.currency)
         raise CommerceError(400, "promotion_invalid", f"The code {code!r} cannot be applied.",
-                            details=[{"type": "business_logic", "reason": problem,
-                                      "value": code}], params={"code": code})
+                            details=[detail], params={"code": code})
     await check_per_user_limits(tx, principal.user_id, cart, [code])
     if cart.codes and not pricing.stacking_allowed(cart.store_metadata):
         raise CommerceError(409, "promotion_stacking_not_allowed",
