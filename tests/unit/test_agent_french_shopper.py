@@ -109,8 +109,8 @@ def test_billing_frequency_in_the_shoppers_language(language: str, said: str) ->
 
 
 @pytest.mark.parametrize(("said", "kind"), [
-    ("je le prends", "add"), ("je la prends", "add"), ("ça me va, je le prends", "yes"),
-    ("d'accord, je la prends", "yes"),
+    ("je le prends", "add"), ("je la prends", "add"), ("ça me va, je le prends", "add"),
+    ("d'accord, je la prends", "add"),
     ("j'en prendrai deux", "add"), ("je les veux en bleu", "add"),
     ("j'en veux pas", "no"), ("je le prends pas", "no"),
     ("c'est bon, on passe à la caisse", "checkout"), ("désabonne-moi", "sub_cancel"),

@@ -260,8 +260,7 @@ sounds sound like looks look seems go ahead oh ah oh well yes indeed plan
 merci s'il sil vous te plait svp alors le la les l ajoute ajoutez ajouter ajoutez-le
 ajoutez-la ajoute-le ajoute-la mets mettez mettez-le mettez-la au panier moi pour avec
 c'est cest bon ca cela celui-la je j tres bien worry about i'm im am
-prends prendrai prendre vais
-""".split())  # "take" in French too: "d'accord, je la prends"
+""".split())
 # Words a no may trail that a yes may not ("that's all", "rien d'autre").
 _REFUSAL_TAIL = frozenset("all set else everything anything rien d'autre tout autre".split())
 # "I don't want it anymore", "je n'en veux plus": about something had (a cart line), not the
