@@ -52,7 +52,8 @@ _CHECKS: list[tuple[str, str]] = [
                    rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|quit|leave|discontinue|resili\w*|"
                    rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin)\b.*"
-                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|退会|"
+                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|"
+                   rf"\bdesabonne[sz]?-(?:moi|nous)\b|\b(?:me|m'|nous) desabonn\w*|解約|退会|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ|止め|辞め)"),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
     ("reorder", r"\bsame again\b|\bsame (?:order |thing )?as (?:last time|before)\b|"
@@ -229,13 +230,17 @@ _CHECKS: list[tuple[str, str]] = [
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|"
-                  r"\babonnez-moi\b|\binscri(?:s|vez)-moi\b|登録|申し込"),
+                  # "abonne-moi", "je m'abonne", "nous abonner": tu, vous and pronominal forms
+                  r"\babonne[sz]?-(?:moi|nous)\b|"
+                  r"\b(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)\b|"
+                  r"\binscri(?:s|vez)-(?:moi|nous)\b|\bm'inscri(?:re|s|rais)\b|登録|申し込"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
                  r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
+                 r"\b(?:pass\w*|aller|allons|va) (?:a|direct(?:ement)? a) la caisse\b|"
                  r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
                  r"\bpayer\b|\bcommander\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$|"
                  r"\border (?:it |them )?now\b|\bvalide[rz]?\b|"
@@ -270,6 +275,10 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bcheapest\b|\bcheaper\b|\bleast expensive\b|\bcherche\b|\btrouve[rz]?\b|"
                r"\bmontre[rz]?\b|"
                r"\bavez-vous\b|\bvous avez\b|\bmoins cher\b|ありますか|ある\?|探して|見せて|"
+               # tu and vous, inversion and intonation, and Québec's "magasiner"
+               r"\b(?:t'as|tu as|as-tu|auriez-vous|vous auriez|vendez-vous|vous vendez|"
+               r"tu vends|vends-tu)\b|\b(?:y a-t-il|il y a) (?:des|du|de la|de l')|"
+               r"\bmagasine[rz]?\b|"
                r"見たい|おすすめ|安い"),
 ]
 _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
@@ -509,6 +518,9 @@ def understand(raw: str) -> tuple[str, str]:
 
 # Asking whether the shop has things of a kind: a search, whatever its topic words say.
 _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vous avez)\b|"
+                   # tu and vous, inversion and intonation: "t'as des…", "y a-t-il des…"
+                   r"\b(?:t'as|tu as|as-tu|auriez-vous|vous auriez|y a-t-il|vendez-vous|"
+                   r"vous vendez|tu vends|vends-tu)\b|"
                    r"ありますか|売って")
 # What the intent table reads as a question about terms stays one, whatever its topic words.
 _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")

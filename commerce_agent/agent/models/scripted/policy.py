@@ -19,6 +19,7 @@ from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pic
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import Frame, greeting, understand
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.phrasing import in_store_words
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
@@ -140,5 +141,7 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         asking.frame = Frame(kind, (text,))
         answer = (browse.item_answer if kind == "details" else HANDLERS.get(kind, _other))(
             asking)
-        return (f"{decision} {answer}" if isinstance(answer, str) else answer), planner
+        decision = f"{decision} {answer}" if isinstance(answer, str) else answer
+    if isinstance(decision, str) and planner.lang != "en":  # the store's names for options
+        decision = in_store_words(decision, state.items.values())
     return decision, planner

@@ -66,7 +66,14 @@ deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
 accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
-""".split())
+""".split()) | frozenset("""
+janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre janv fevr
+avr juil sept oct nov dec lundi mardi mercredi jeudi vendredi samedi dimanche matin midi soir
+soiree apres-midi demain aujourdhui prochain prochaine semaine h heure heures
+t ti est-ce qu quest-ce quoi-ce on peut-on pourrait pourriez pourrais auriez aurais serait
+voudriez as-tu avez-vous vends vendez livrez livre-t-on emporter magasine magasiner magasinage
+dispo disponible disponibles merci bcp stp ben bon alors genre juste fois
+""".split())  # French: days, months, times, question frames ("est-ce", "y a-t-il"), the tu forms
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
 # what is meant.
@@ -149,7 +156,11 @@ def is_stop(word: str, before: str = "") -> bool:
     base = stem(word)
     if base in _ALSO_NOUNS and (word != base or before in _DETERMINERS):
         return False
-    return word in STOP or base in STOP
+    if word in STOP or base in STOP:
+        return True
+    # "est-ce", "a-t-il", "peut-on": a question's inversion is made of function words only
+    parts = [part for part in word.split("-") if part]
+    return len(parts) > 1 and all(part in STOP for part in parts)
 
 
 # French product words whose accents alone tell them from an English function word: folded
