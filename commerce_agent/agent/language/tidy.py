@@ -38,12 +38,13 @@ _LONG_AFTER_HIRAGANA = re.compile(r"(?<=[\u3041-\u3096])[ー〜～]+")
 _HIRAGANA_RUN = re.compile(r"[\u3041-\u3096ー]{2,}")
 
 # Casual spellings and the word they stand for, whole words only, in any case. Words that
-# would make a request of their own are not here ("rn", "asap": "now" would buy at once).
+# would make a request of their own are not here ("rn", "asap": "now" would buy at once), nor
+# any that is also an abbreviation in an address ("tx" is Texas, "r" a street's).
 CASUAL: dict[str, str] = {
     # en
     "pls": "please", "plz": "please", "plse": "please", "pleez": "please", "plis": "please",
-    "thx": "thanks", "thnx": "thanks", "thanx": "thanks", "tx": "thanks", "ty": "thank you",
-    "tysm": "thank you so much", "u": "you", "ur": "your", "r": "are", "ya": "yes",
+    "thx": "thanks", "thnx": "thanks", "thanx": "thanks", "ty": "thank you",
+    "tysm": "thank you so much", "u": "you", "ur": "your", "ya": "yes",
     "wanna": "want to", "gonna": "going to", "gotta": "have to", "gimme": "give me",
     "lemme": "let me", "dunno": "do not know", "cuz": "because", "coz": "because",
     "w/": "with", "w/o": "without", "nvm": "never mind", "k": "ok", "kk": "ok", "okey": "okay",
@@ -195,13 +196,16 @@ def _corrected(text: str, vocabulary: frozenset[str], known: frozenset[str]) -> 
     return re.sub(r"(?<![\w'])[^\W\d_]{4,}(?![\w'])", fixed, text)
 
 
-_ENDINGS = ("s", "es", "d", "ed", "r", "er", "ing", "est", "ly", "e", "ee", "es", "ees")
+_ENDINGS = ("s", "es", "d", "ed", "r", "er", "ing", "est", "ly", "e", "ee", "ees", "z", "ez", "ons",
+            "ent")
 
 
 def _inflected(word: str, vocabulary: frozenset[str]) -> bool:
-    """Whether `word` is a vocabulary word with an ending ("larger", "plates", « annulée »)."""
+    """Whether `word` is a vocabulary word with an ending ("larger", "plates", « annulée »),
+    or one is `word` with an ending (« livre » is a book, not « livrée »)."""
     return any(word.endswith(ending) and word[:-len(ending)] in vocabulary
-               for ending in _ENDINGS)
+               for ending in _ENDINGS) or any(word + ending in vocabulary
+                                              for ending in ("e", "s", "es", "ee"))
 
 
 @lru_cache(maxsize=8192)

@@ -21,7 +21,7 @@ membership shipping shipped cancel cancelled cancelling refund refunds check cou
 annule annules annulee annulez annuler annulation commande commandes commander commandez
 expedie expediee expedies expediees expedier expedition retour retours retourne retourner
 retournez rembourse remboursez rembourser remboursement abonnement abonne resilier panier
-ajoute ajouter ajoutez supprime supprimer enleve enlever paiement livraison livree colis
+ajoute ajouter ajoutez supprime supprimer enleve enlever paiement livraison colis
 """.split())
 VOCABULARY = INTENT_WORDS | TYPED_FORMS
 # Real words a typo away from one of them, kept as typed.
