@@ -35,6 +35,8 @@ from commerce_agent.agent.models.scripted.typed import (
     ("はーい", "はい"),
     ("ううん", "いいえ"),
     ("注文をきゃんせるして", "注文をキャンセルして"),
+    ("かーとにいれて", "カートに入れて"),
+    ("ちゅうもんをきゃんせる", "注文をキャンセル"),
     ("宇治抹茶を２つｶｰﾄに", "宇治抹茶を2つカートに"),
     ("“add the teapot”", '"add the teapot"'),
     ("yep 👍", "yep yes"),

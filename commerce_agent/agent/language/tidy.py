@@ -9,7 +9,8 @@ One pass per class, each a small table or rule that knows no phrasing:
 - letters typed again for stress ("pleaaase", "yesss", "はーい"): three or more of a letter are
   one or two, whichever is a word the stages know; a long-vowel mark after hiragana is stress;
 - casual words and emoji as words ("u", "thx", "wanna", "stp", "👍", "🙏"), per language;
-- a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word;
+- a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
+  and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
 - misspelt words that carry intent, against the vocabulary the stages already use, with the
   accents folded first (« anulé », « comande », « expedie »), as `fuzzy.correct_words` does:
   four letters at least, one edit (two from eight letters), the same first letter.
@@ -104,9 +105,10 @@ def tidy(text: str, vocabulary: frozenset[str] = frozenset(),
 def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
           katakana: frozenset[str]) -> str:
     cleaned = _marks(unicodedata.normalize("NFKC", text))
+    cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
     cleaned = _casual(cleaned)
-    cleaned = _in_katakana(cleaned, katakana)
+    cleaned = _in_kanji(cleaned)
     cleaned = _corrected(cleaned, vocabulary, known)
     return _requested(_SPACES.sub(" ", cleaned).strip())
 
@@ -176,6 +178,23 @@ def _in_katakana(text: str, katakana: frozenset[str]) -> str:
         return typed
 
     return _HIRAGANA_RUN.sub(converted, text)
+
+
+# Words the stages read in kanji, typed in kana (as a phone's keyboard leaves them before
+# conversion): three kana or more, so none is part of another common word.
+IN_KANJI: dict[str, str] = {
+    "ちゅうもん": "注文", "へんぴん": "返品", "へんきん": "返金", "かいやく": "解約",
+    "はっそう": "発送", "とどいて": "届いて", "とどかない": "届かない", "よやく": "予約",
+    "いれて": "入れて", "いれる": "入れる", "いれたい": "入れたい", "ついか": "追加",
+    "さくじょ": "削除", "こうにゅう": "購入", "しはらい": "支払い", "じゅうしょ": "住所",
+    "ていき": "定期", "いちじていし": "一時停止", "さいかい": "再開", "ひょうか": "評価",
+    "かいたい": "買いたい", "かいます": "買います",
+}
+_KANA_WORD = re.compile("|".join(sorted(IN_KANJI, key=len, reverse=True)))
+
+
+def _in_kanji(text: str) -> str:
+    return _KANA_WORD.sub(lambda found: IN_KANJI[found.group()], text)
 
 
 def _corrected(text: str, vocabulary: frozenset[str], known: frozenset[str]) -> str:
