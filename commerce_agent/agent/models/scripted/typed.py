@@ -46,17 +46,32 @@ def typed(raw: str, catalogue: frozenset[str] = frozenset()) -> str:
 def catalogue_words(items: Iterable[dict[str, Any]]) -> frozenset[str]:
     """The words of five letters or more in the names of these items, their variants' values,
     their options and their add-ons: the closed vocabulary a misspelt product word is from."""
-    names: list[str] = []
+    found: set[str] = set()
     for item in items:
-        names.append(str(item.get("name", "")))
-        metadata = item.get("metadata") or {}
-        variants = metadata.get("dev.commerce.product.variants") or {}
-        names.extend(str(value) for variant in variants.get("variants") or []
-                     for value in variant.get("values") or [])
-        groups = (metadata.get("dev.commerce.product.customization") or {}).get("groups") or []
-        names.extend(str(option.get("name", "")) for group in groups
-                     for option in group.get("options") or [])
-        addons = (metadata.get("dev.commerce.product.addons") or {}).get("items") or []
-        names.extend(str(addon.get("name", "")) for addon in addons)
+        key = (str(item.get("itemId") or item.get("id")), str(item.get("name", "")))
+        words = _ITEM_WORDS.get(key)
+        if words is None:
+            if len(_ITEM_WORDS) > 4096:
+                _ITEM_WORDS.clear()
+            words = _ITEM_WORDS[key] = _item_words(item)
+        found.update(words)
+    return frozenset(found)
+
+
+# Each item's words, read once: every message of a conversation is heard again each turn.
+_ITEM_WORDS: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _item_words(item: dict[str, Any]) -> frozenset[str]:
+    names = [str(item.get("name", ""))]
+    metadata = item.get("metadata") or {}
+    variants = metadata.get("dev.commerce.product.variants") or {}
+    names.extend(str(value) for variant in variants.get("variants") or []
+                 for value in variant.get("values") or [])
+    groups = (metadata.get("dev.commerce.product.customization") or {}).get("groups") or []
+    names.extend(str(option.get("name", "")) for group in groups
+                 for option in group.get("options") or [])
+    addons = (metadata.get("dev.commerce.product.addons") or {}).get("items") or []
+    names.extend(str(addon.get("name", "")) for addon in addons)
     return frozenset(word for name in names for word in re.findall(r"[a-z]{5,}",
                                                                    fold_name(name)))
