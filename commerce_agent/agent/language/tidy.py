@@ -110,7 +110,13 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _casual(cleaned)
     cleaned = _in_kanji(cleaned)
     cleaned = _corrected(cleaned, vocabulary, known)
-    return _requested(_SPACES.sub(" ", cleaned).strip())
+    cleaned = _SPACES.sub(" ", cleaned).strip()
+    return BARE_PLEASE.get(cleaned.lower().rstrip("!. "), None) or _requested(cleaned)
+
+
+# "please" alone ("pls", "🙏") answers an offer: it takes it.
+BARE_PLEASE = {"please": "yes please", "please please": "yes please",
+               "s'il vous plaît": "oui, s'il vous plaît", "s'il te plaît": "oui, s'il te plaît"}
 
 
 def _requested(text: str) -> str:
