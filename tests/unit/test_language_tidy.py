@@ -79,7 +79,8 @@ def test_a_negated_misspelt_cancel_is_still_negated() -> None:
 def test_words_of_the_items_shown_are_a_vocabulary() -> None:
     matcha = {"name": "Uji Matcha", "metadata": {"dev.commerce.product.variants": {
         "variants": [{"values": ["Ceremonial", "30 g"]}, {"values": ["Culinary", "100 g"]}]}}}
-    words = catalogue_words([matcha])
+    assert "ceremonial" not in catalogue_words([{"itemId": "m", "name": "Uji Matcha"}])
+    words = catalogue_words([{"itemId": "m", **matcha}])
     assert {"ceremonial", "culinary", "matcha"} <= words
     assert typed("ceremonal grade", words) == "ceremonial grade"
     assert typed("the larger one", frozenset({"large"})) == "the larger one"

@@ -48,7 +48,9 @@ def catalogue_words(items: Iterable[dict[str, Any]]) -> frozenset[str]:
     their options and their add-ons: the closed vocabulary a misspelt product word is from."""
     found: set[str] = set()
     for item in items:
-        key = (str(item.get("itemId") or item.get("id")), str(item.get("name", "")))
+        # a search result has no options; the same item read in full has
+        key = (str(item.get("itemId") or item.get("id")), str(item.get("name", "")),
+               tuple(sorted(item.get("metadata") or ())))
         words = _ITEM_WORDS.get(key)
         if words is None:
             if len(_ITEM_WORDS) > 4096:
@@ -59,7 +61,7 @@ def catalogue_words(items: Iterable[dict[str, Any]]) -> frozenset[str]:
 
 
 # Each item's words, read once: every message of a conversation is heard again each turn.
-_ITEM_WORDS: dict[tuple[str, str], frozenset[str]] = {}
+_ITEM_WORDS: dict[tuple[str, str, tuple[str, ...]], frozenset[str]] = {}
 
 
 def _item_words(item: dict[str, Any]) -> frozenset[str]:
