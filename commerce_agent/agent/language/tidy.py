@@ -56,7 +56,7 @@ CASUAL: dict[str, str] = {
     "stp": "s'il te plaît", "svp": "s'il vous plaît", "slt": "salut", "bjr": "bonjour",
     "mrc": "merci", "mci": "merci", "ouai": "ouais", "ouaip": "ouais", "d'ac": "d'accord",
     "dacc": "d'accord", "jveux": "je veux", "jvoudrais": "je voudrais", "chui": "je suis",
-    "qqch": "quelque chose", "pcq": "parce que",
+    "qqch": "quelque chose",
     # ja
     "おけ": "オッケー", "おっけ": "オッケー", "おk": "オッケー",
     "ううん": "いいえ", "おなしゃす": "お願いします", "おねしゃす": "お願いします",
@@ -107,9 +107,9 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _marks(unicodedata.normalize("NFKC", text))
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
-    cleaned = _casual(cleaned)
     cleaned = _in_kanji(cleaned)
     cleaned = _corrected(cleaned, vocabulary, known)
+    cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right
     cleaned = _SPACES.sub(" ", cleaned).strip()
     return BARE_PLEASE.get(cleaned.lower().rstrip("!. "), None) or _requested(cleaned)
 
@@ -152,7 +152,8 @@ def _unstressed(text: str, words: frozenset[str]) -> str:
             return one
         return two
 
-    return re.sub(r"[^\W\d_]+", fixed, text)
+    # whole words only: letters inside an id ("ord_01aaab3") are no stress
+    return re.sub(r"(?<!\w)[^\W\d_]+(?!\w)", fixed, text)
 
 
 def _single_more_likely(two: str, one: str) -> bool:
