@@ -304,7 +304,7 @@ class Turn:
         step, already = conversation.step, conversation.step_text
         request = ModelRequest(agent.instructions, list(conversation.messages),
                                list(agent.tools.values()), self.record.output_schema,
-                               self.record.client_context)
+                               self.record.client_context, self.session_id)
         calls: list[CallTool] = []
         structured: list[Any] = []
         outputs: asyncio.Queue[object] = asyncio.Queue()

@@ -85,55 +85,73 @@ def _x402_fiat(settings: Settings) -> dict[str, Any]:
         "testCards": {"succeeds": "4242424242424242", "declines": "4000000000000002"}}]}
 
 
+# Every capability below is version 1.0: (id without its version, schema).
+_BEFORE_VERSIONED = [
+    (ids.CART, "cart/v1.json"),
+    (ids.CART_GUEST, "cart/guest/v1.json"),
+    (ids.ORDER_DIRECT, "order/direct/v1.json"),
+    (ids.PRODUCT_SEARCH, "product/search/v1.json"),
+]
+_AFTER_VERSIONED = [
+    (ids.PRODUCT_CUSTOMIZATION, "product/customization/v1.json"),
+    (ids.PRODUCT_ADDONS, "product/addons/v1.json"),
+    (ids.PRODUCT_PHYSICAL, "product/physical_properties/v1.json"),
+    (ids.PRODUCT_CATEGORIES, "product/categorization/v1.json"),
+    (ids.PRODUCT_RELATIONS, "product/relations/v1.json"),
+    (ids.RESTAURANT, "restaurant/profile/v1.json"),
+    (ids.STORE_INFO, "store/info/v1.json"),
+    (ids.STORE_POLICIES, "store/policies/v1.json"),
+    (ids.STORE_SHIPPING, "store/shipping/v1.json"),
+    (ids.STORE_CONSTRAINTS, "store/constraints/v1.json"),
+    (ids.DISCOVERABLE_PROMOTIONS, "promotions/discoverable/v1.json"),
+    (ids.PROMOTION_POLICIES, "promotions/policies/v1.json"),
+    (model.APPLIED_PROMOTIONS, "order/applied_promotions/v1.json"),
+    (ids.X402_FIAT, "payment/x402_fiat/v1.json"),
+    (ids.I18N, "i18n/v1.json"),
+    (ids.AUTH_FLOWS, "auth/flows/v1.json"),
+    (ids.USER_PROFILE, "user/profile/v1.json"),
+    # After the purchase: the order lifecycle (orders/lifecycle.py and around).
+    (model.DETAILED_STATUS, "order/detailed_status/v1.json"),
+    (model.SHIPMENT_TRACKING, "order/shipment_tracking/v1.json"),
+    (model.DELIVERY_TRACKING, "order/delivery_tracking/v1.json"),
+    (model.KITCHEN_STATUS, "restaurant/kitchen_status/v1.json"),
+    (model.DIGITAL_ACCESS, "order/digital_access/v1.json"),
+    (model.SUBSCRIPTION, "order/subscription/v1.json"),
+    (model.PREORDER, "order/preorder/v1.json"),
+    (model.SCHEDULING, "service/scheduling/v1.json"),
+    (model.CUSTOMER_FIELDS, "order/customer_fields/v1.json"),
+    (model.FULFILLMENT_INTENT, "order/fulfillment_intent/v1.json"),
+    (ids.ORDER_CANCELLATION, "order/actions/cancel_request/v1.json"),
+    (model.RATINGS, "order/actions/rating_request/v1.json"),
+    (model.TIPPING, "order/tipping/v1.json"),
+    (ids.ORDER_RETURNS, "order/actions/return_request/v1.json"),
+    (model.REFUNDS, "order/refunds/v1.json"),
+    (ids.SERVER_WEBHOOKS, "server/webhooks/v1.json"),
+]
+# The capabilities whose entry carries metadata, and the function that renders it.
+_METADATA: dict[str, Metadata] = {
+    ids.CART: _cart,
+    ids.CART_GUEST: _guest_cart,
+    ids.PRODUCT_SEARCH: _search,
+    ids.PROMOTION_POLICIES: _policies,
+    ids.X402_FIAT: _x402_fiat,
+    ids.I18N: locales.capability_metadata,
+    ids.AUTH_FLOWS: auth_flows.capability_metadata,
+    ids.USER_PROFILE: auth_flows.profile_capability_metadata,
+    ids.SERVER_WEBHOOKS: webhooks.capability_metadata,
+}
+
+
+def _v1(rows: list[tuple[str, str]]) -> list[Capability]:
+    return [Capability(f"{base}@1.0", schema, _METADATA.get(base)) for base, schema in rows]
+
+
 REGISTRY: list[Capability] = [
-    Capability("dev.commerce.cart@1.0", "cart/v1.json", _cart),
-    Capability("dev.commerce.cart.guest@1.0", "cart/guest/v1.json", _guest_cart),
-    Capability("dev.commerce.order.direct@1.0", "order/direct/v1.json"),
-    Capability("dev.commerce.product.search@1.0", "product/search/v1.json", _search),
+    *_v1(_BEFORE_VERSIONED),
     # Every served version of a versioned capability is its own entry (commerce/versions.py).
     *(Capability(served.id, served.schema, extra=served.announcement())
       for served in versions.SERVED),
-    Capability(f"{ids.PRODUCT_CUSTOMIZATION}@1.0", "product/customization/v1.json"),
-    Capability(f"{ids.PRODUCT_ADDONS}@1.0", "product/addons/v1.json"),
-    Capability(f"{ids.PRODUCT_PHYSICAL}@1.0",
-               "product/physical_properties/v1.json"),
-    Capability(f"{ids.PRODUCT_CATEGORIES}@1.0", "product/categorization/v1.json"),
-    Capability("dev.commerce.product.relations@1.0", "product/relations/v1.json"),
-    Capability(f"{ids.RESTAURANT}@1.0", "restaurant/profile/v1.json"),
-    Capability(f"{ids.STORE_INFO}@1.0", "store/info/v1.json"),
-    Capability(f"{ids.STORE_POLICIES}@1.0", "store/policies/v1.json"),
-    Capability(f"{ids.STORE_SHIPPING}@1.0", "store/shipping/v1.json"),
-    Capability(f"{ids.STORE_CONSTRAINTS}@1.0", "store/constraints/v1.json"),
-    Capability(f"{ids.DISCOVERABLE_PROMOTIONS}@1.0", "promotions/discoverable/v1.json"),
-    Capability("dev.commerce.promotions.policies@1.0", "promotions/policies/v1.json",
-               _policies),
-    Capability(f"{model.APPLIED_PROMOTIONS}@1.0",
-               "order/applied_promotions/v1.json"),
-    Capability("dev.commerce.payment.x402_fiat@1.0", "payment/x402_fiat/v1.json", _x402_fiat),
-    Capability("dev.commerce.i18n@1.0", "i18n/v1.json", locales.capability_metadata),
-    Capability("dev.commerce.auth.flows@1.0", "auth/flows/v1.json",
-               auth_flows.capability_metadata),
-    Capability("dev.commerce.user.profile@1.0", "user/profile/v1.json",
-               auth_flows.profile_capability_metadata),
-    # After the purchase: the order lifecycle (orders/lifecycle.py and around).
-    Capability(f"{model.DETAILED_STATUS}@1.0", "order/detailed_status/v1.json"),
-    Capability(f"{model.SHIPMENT_TRACKING}@1.0", "order/shipment_tracking/v1.json"),
-    Capability(f"{model.DELIVERY_TRACKING}@1.0", "order/delivery_tracking/v1.json"),
-    Capability(f"{model.KITCHEN_STATUS}@1.0", "restaurant/kitchen_status/v1.json"),
-    Capability(f"{model.DIGITAL_ACCESS}@1.0", "order/digital_access/v1.json"),
-    Capability(f"{model.SUBSCRIPTION}@1.0", "order/subscription/v1.json"),
-    Capability(f"{model.PREORDER}@1.0", "order/preorder/v1.json"),
-    Capability(f"{model.SCHEDULING}@1.0", "service/scheduling/v1.json"),
-    Capability(f"{model.CUSTOMER_FIELDS}@1.0", "order/customer_fields/v1.json"),
-    Capability(f"{model.FULFILLMENT_INTENT}@1.0",
-               "order/fulfillment_intent/v1.json"),
-    Capability("dev.commerce.order.cancellation@1.0", "order/actions/cancel_request/v1.json"),
-    Capability(f"{model.RATINGS}@1.0", "order/actions/rating_request/v1.json"),
-    Capability(f"{model.TIPPING}@1.0", "order/tipping/v1.json"),
-    Capability("dev.commerce.order.returns@1.0", "order/actions/return_request/v1.json"),
-    Capability(f"{model.REFUNDS}@1.0", "order/refunds/v1.json"),
-    Capability("dev.commerce.server.webhooks@1.0", "server/webhooks/v1.json",
-               webhooks.capability_metadata),
+    *_v1(_AFTER_VERSIONED),
 ]
 
 

@@ -9,6 +9,7 @@ from commerce_agent.commerce import money
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.i18n.negotiation import SUPPORTED_LOCALES
 from commerce_agent.operations.base import READS, Tool, ToolContext, ToolFailure, schema
 
@@ -67,7 +68,17 @@ async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
     doc = await catalog.get_item(ctx.db, args["itemId"], None, args.get("locale"))
     keep = ("id", "name", "description", "price", "available", "fulfillmentType", "storeId",
             "catalogId", "metadata")
-    return {key: doc[key] for key in keep if key in doc}
+    found = {key: doc[key] for key in keep if key in doc}
+    locale = args.get("locale")
+    if locale and locale != "en" and doc.get("storeId"):
+        # The store's own names for option groups, values, add-ons and shipping methods in
+        # this locale (its translations' `options`, which the approval prompts use too), so a
+        # reply can name the 16-inch one « 16 pouces »; the item's metadata stays as written.
+        store = await catalog_storage.get_store(ctx.db, str(doc["storeId"]))
+        names = catalog.translation(store["translations"], locale, "options") if store else {}
+        if names:
+            found["optionNames"] = dict(names)
+    return found
 
 
 def tools() -> list[Tool]:

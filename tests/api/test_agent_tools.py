@@ -54,6 +54,16 @@ async def test_browsing_tools(app: Starlette) -> None:
     assert missing.value.status == 404
 
 
+async def test_get_item_in_a_locale_carries_the_stores_option_names(app: Starlette) -> None:
+    """A reply to a French shopper names the 16-inch pizza « 16 pouces », as the store does."""
+    item = await run(app, "get_item", {"itemId": "item_pizza_margherita", "locale": "fr"},
+                     principal=None)
+    assert item["optionNames"]["16-inch"] == "16 pouces"
+    assert item["optionNames"]["Choose your size"] == "Taille"
+    english = await run(app, "get_item", {"itemId": "item_pizza_margherita"}, principal=None)
+    assert "optionNames" not in english
+
+
 async def test_cart_tools_change_the_users_cart(app: Starlette, client: httpx.AsyncClient,
                                                 alice: dict[str, str]) -> None:
     created = await run(app, "create_cart", {"storeId": "store_ceramics"})

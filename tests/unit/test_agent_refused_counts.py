@@ -1,4 +1,4 @@
-"""A number the shopper refuses is never the quantity (normalized.count): "not the 16" after a
+"""A number the shopper refuses is never the quantity (language.quantities): "not the 16" after a
 12-inch pizza once put 16 pizzas in the cart."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.models.scripted.normalized import count
+from commerce_agent.agent.language.quantities import how_many as count
+from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.words import quantity
 
 
@@ -42,3 +43,15 @@ def test_the_count_is_the_one_not_refused(wanted: int, refused: int, negator: st
 def test_the_words_reader_does_not_bring_a_refused_number_back(text: str,
                                                                wanted: int | None) -> None:
     assert quantity(text) == wanted
+
+
+@pytest.mark.parametrize(("said", "name", "wanted"), [
+    ("put pixelforge pro 5 in my cart", "PixelForge Pro 5 — Lifetime Licence Key", None),
+    ("add 2 pixelforge pro 5 licences", "PixelForge Pro 5 — Lifetime Licence Key", 2),
+    ("3 arancini", "Arancini (3)", 3),
+    ("make that 3 in total", "Hanging Planter with Jute Cord", 3),
+    ("two 300 ml kyusu", "Tokoname Kyusu Teapot, 300 ml", 2),
+])
+def test_a_number_the_name_writes_is_not_how_many(said: str, name: str,
+                                                  wanted: int | None) -> None:
+    assert Frame("add", (said,)).quantity(name) == wanted

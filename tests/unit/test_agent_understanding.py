@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import messages, words
 from commerce_agent.agent.models.scripted.aftercare import order_meant
 from commerce_agent.agent.models.scripted.intents import Frame, understand
@@ -263,7 +264,7 @@ def test_options_said_once_for_both_items() -> None:
     ("もう一つください", 1), ("1つ減らして", -1),
     ("remove the plate", None), ("add a mug", None), ("the other one", None), ("two plates", None)])
 def test_a_count_relative_to_the_cart(said: str, change: int | None) -> None:
-    assert words.quantity_change(said) == change
+    assert quantities.change(said) == change
 
 
 @pytest.mark.parametrize(("said", "meant"), [
@@ -375,8 +376,8 @@ def _shown(item_id: str, name: str, price: str, variants: tuple[str, ...] = ()
     ("the most expensive one", "item_a"), ("the cheapest mug", "item_c")])
 def test_the_cheapest_of_what_was_shown_counts_variants(said: str, picked: str) -> None:
     state = State()
-    state.results = [_shown("item_a", "Tea Bowl", "30.00", ["30.00", "45.00"]),
-                     _shown("item_b", "Tea Whisk", "20.00", ["20.00", "9.00"]),
+    state.results = [_shown("item_a", "Tea Bowl", "30.00", ("30.00", "45.00")),
+                     _shown("item_b", "Tea Whisk", "20.00", ("20.00", "9.00")),
                      _shown("item_c", "Tea Mug", "12.00")]
     state.frame = Frame("add", (said,))
     item = Planner(state, {}).resolve_item()

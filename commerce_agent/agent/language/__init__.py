@@ -14,6 +14,11 @@ Public API (stable; later stages import only these names from this package):
   above and its punctuation: the words left to search products with), and `ordinals`
   (`Ordinal(position, span)`: "the second one" → 2, "the last one" → -1). Every span indexes
   into `folded`.
+- `quantities` (module): how many the shopper wants, the one reader of counts, on top of
+  `read()`'s number tags: `how_many(text)`, `change(text)`, `relative(text)` and
+  `applied(quantity, had)` for "two more", "one less", "double it", `quantities(text)` for
+  every count in order, `numbers_said(text)` for matching option labels.
+- `read_message(text) -> Reading`: `read(text)` with the defaults, cached by message.
 - `detect_language(text, default="en") -> str`: "en", "fr" or "ja"; `default` when the text is
   too short or ambiguous to tell.
 - `reply_language(text, previous) -> str`: the language to answer in: the message's, but a
@@ -37,11 +42,11 @@ from commerce_agent.agent.language.measures import Measure, Size
 from commerce_agent.agent.language.numbers import Count, fold_numbers
 from commerce_agent.agent.language.ordinals import Ordinal
 from commerce_agent.agent.language.prices import PriceBound
-from commerce_agent.agent.language.reading import Reading, read, warm_up
+from commerce_agent.agent.language.reading import Reading, read, read_message, warm_up
 from commerce_agent.agent.language.swaps import Swap, find_swap
 
 __all__ = [
     "LANGUAGES", "Address", "Count", "Measure", "Ordinal", "PriceBound", "Reading", "Size", "Swap",
     "When", "best_matches", "detect_language", "find_swap", "fold_name", "fold_numbers",
-    "mentions", "read", "reply_language", "similarity", "warm_up",
+    "mentions", "read", "read_message", "reply_language", "similarity", "warm_up",
 ]

@@ -152,6 +152,14 @@ def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
 _JAPANESE_WEEK = re.compile(r"(今週|来週|再来週)?の?([月火水木金土日])曜日?")
 _WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
 _JAPANESE_DATE = re.compile(r"(?<!\d)(\d{1,2})月(\d{1,2})日")
+# A French day of the month with its month ("le 6 février", "1er mars", "16 janv."): read
+# here, as the Japanese one is, because dateparser's search loses it among other words ("une
+# le 6 fevrier a" came back as the 26th).
+_FRENCH_MONTHS = ("janv", "fevr", "mars", "avr", "mai", "juin", "juil", "aout", "sept", "oct",
+                  "nov", "dec")
+_FRENCH_DATE = re.compile(r"(?<![\d,.])(\d{1,2})(?:er)?\s+(janv(?:ier)?|f[ée]vr?(?:ier)?|mars|"
+                          r"avr(?:il)?|mai|juin|juil(?:let)?|ao[uû]t|sept(?:embre)?|"
+                          r"oct(?:obre)?|nov(?:embre)?|d[ée]c(?:embre)?)\.?(?![a-z])")
 
 
 def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[date | None,
@@ -165,6 +173,13 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
         offset = 7 * _WEEKS_AHEAD[week.group(1)] + weekday
         return monday + timedelta(days=offset), week.span()
     written = _JAPANESE_DATE.search(text)
+    french = _FRENCH_DATE.search(text) if language == "fr" else None
+    if french:
+        month_word = french.group(2).replace("é", "e").replace("û", "u")
+        month = next(index for index, prefix in enumerate(_FRENCH_MONTHS, 1)
+                     if month_word.startswith(prefix[:3]) and (prefix[:3] != "jui" or
+                                                               month_word.startswith(prefix)))
+        return _next_date(now.date(), month, int(french.group(1))), french.span()
     if written:  # dateparser's search misses "3月13日の午後": the next such day
         month, day = int(written.group(1)), int(written.group(2))
         for year in (now.year, now.year + 1):
@@ -190,6 +205,18 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
             if start >= 0 and trigger.search(said) and not overlaps(span, clock):
                 return moment.date(), span
     return None, None
+
+
+def _next_date(today: date, month: int, day: int) -> date | None:
+    """The next `day` of `month` from `today` on (this year's, else next year's)."""
+    for year in (today.year, today.year + 1):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            return None
+        if found >= today:
+            return found
+    return None
 
 
 @lru_cache(maxsize=1024)

@@ -90,7 +90,11 @@ _PICKUP = re.compile(
     r"(?:grab|get|fetch)\s+(?:it|them)\s+(?:at|from)\s+(?:the|your)\s+(?:counter|store|shop|"
     r"restaurant|studio|front)|"
     r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
-    r"retrait|retirer|récupérer|recuperer|passe(?:rai|r)? (?:les |le |la )?(?:chercher|prendre)|"
+    r"retrait|retirer|r[ée]cup[èée]r(?:e|er|erai|erons|ez|ons)|"
+    # coming for it in French: "je passe la prendre", "je viendrai la chercher", "on ira les
+    # chercher"
+    r"pass\w* (?:les |le |la |l')?(?:chercher|prendre)|"
+    r"(?:vien\w*|viendr\w*|venir|vais|irai|ira|irons) (?:les |le |la |l')?chercher|"
     r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter)\b|"
     r"店頭|受け取り|受取|取りに|テイクアウト|持ち帰り", re.IGNORECASE)
 # What only says the order is collected, and where: "à emporter", "takeaway", "to go", and the

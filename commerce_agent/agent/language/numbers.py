@@ -2,10 +2,12 @@
 
 `fold_numbers` rewrites English and French number words with `text2num` ("twenty-one" → 21,
 "vingt et un" → 21), quantity words ("a dozen" → 12, "half a dozen" → 6, "a couple of" → 2,
-"une demi-douzaine" → 6) and Japanese numerals before a counter ("二つ" → 2つ, "千円" → 1000円).
+"une demi-douzaine" → 6, shares of a dozen: "a third of a dozen" → 4, "un quart de
+douzaine" → 3) and Japanese numerals before a counter ("二つ" → 2つ, "千円" → 1000円).
 "one", "un" and "une" stay words where they are a pronoun or an article ("the blue one",
-"une théière"); "a few" and "quelques" are no number at all. `find_counts` then reads the
-digits that are left once measures, prices, dates and addresses have taken theirs.
+"une théière"); "a few" and "quelques" stay words (`quantities` reads them). `find_counts`
+then reads the digits that are left once measures, prices, dates and addresses have taken
+theirs.
 """
 
 from __future__ import annotations
@@ -54,7 +56,15 @@ _COUNT_BEFORE = frozenset(
     "add take get want need buy order make just only another me of with and for to "
     "put give send ship".split()
 )
+# A share of a dozen, after text2num wrote its numbers ("a third of a dozen" is "a 3rd of a
+# dozen", "three quarters of a dozen" "3 quarters of a dozen"): so many pieces.
+_SHARES = {"half": 2, "halves": 2, "3rd": 3, "3rds": 3, "third": 3, "thirds": 3, "quarter": 4,
+           "quarters": 4, "4th": 4, "4ths": 4, "fourth": 4, "fourths": 4, "6th": 6, "6ths": 6,
+           "sixth": 6, "sixths": 6, "tiers": 3, "quart": 4, "quarts": 4, "sixieme": 6,
+           "sixième": 6, "sixièmes": 6}
+_SHARE = "|".join(sorted(_SHARES, key=len, reverse=True))
 _ENGLISH_QUANTITIES = [
+    (re.compile(rf"\b(a|an|one|\d+)\s+({_SHARE})\s+(?:of\s+)?(?:a\s+)?dozen\b", re.I), "share"),
     (re.compile(r"\b(?:a\s+)?dozen\s+and\s+a\s+half\b", re.I), "18"),
     (re.compile(r"\bhalf[\s-]+(?:a\s+)?dozen\b", re.I), "6"),
     (re.compile(r"\b(\d+)\s+dozens?\b", re.I), "*12"),
@@ -67,6 +77,8 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", re.I), "x"),
 ]
 _FRENCH_QUANTITIES = [
+    (re.compile(rf"\b(un|une|\d+)\s+({_SHARE})\s+(?:de\s+|d')?(?:la\s+|une\s+)?douzaine"
+                r"(?:\s+d(?:e\s+|'))?", re.I), "share "),
     (re.compile(r"\b(?:une\s+)?douzaine\s+et\s+demie(?:\s+d(?:e\s+|'))?", re.I), "18 "),
     (re.compile(r"\b(?:une\s+)?demi-?\s?douzaines?(?:\s+d(?:e\s+|'))?", re.I), "6 "),
     (re.compile(r"\b(\d+)\s+douzaines?(?:\s+d(?:e\s+|'))?", re.I), "*12 "),
@@ -108,6 +120,11 @@ def _fold_numbers(text: str, language: str) -> str:
 
 
 def _quantity(match: re.Match[str], *, replacement: str) -> str:
+    if replacement.startswith("share"):
+        said = match.group(1).lower()
+        parts = int(said) if said.isdigit() else 1
+        pieces, left = divmod(12 * parts, _SHARES[match.group(2).lower()])
+        return match.group() if left else str(pieces) + replacement[5:]
     if replacement == "x":
         return match.group(1) or match.group(2)
     if replacement.startswith("*"):

@@ -31,7 +31,9 @@ _FRENCH = {
     "fromage": "cheese", "classique": "classic", "fraiche": "fresh",
     "fraiches": "fresh", "emballage": "wrap", "cadeau": "gift",
     "boite": "box", "sous-verre": "coaster", "prioritaire": "priority", "polices": "fonts",
-    "postes": "seats", "sieges": "seats", "ail": "garlic", "focaccia": "focaccia",
+    "coffret": "box", "liege": "cork", "pimentee": "chili", "epicee": "chili",
+    "emballer": "wrap", "emballe": "wrap", "paquet": "wrap", "ail": "garlic",
+    "postes": "seats", "sieges": "seats", "focaccia": "focaccia",
 }
 _JAPANESE = {
     "青": "blue", "ブルー": "blue", "白": "white", "ホワイト": "white", "黒": "black",
@@ -71,6 +73,9 @@ def _fold(text: str) -> str:
 def english_option_words(text: str) -> frozenset[str]:
     """The English option words a French or Japanese message says ("en bleu" → blue)."""
     found: set[str] = set()
+    # whole words, and hyphenated ones as written ("sous-verre") as well as by their parts
+    for word in re.findall(r"[a-z]+(?:-[a-z]+)*|[a-z]+", _fold(text)):
+        found.update(_FRENCH.get(word, "").split())
     for word in re.findall(r"[a-z]+", _fold(text)):
         found.update(_FRENCH.get(word, "").split())
     for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):

@@ -91,6 +91,13 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
                    among=among)
 
 
+@lru_cache(maxsize=4096)
+def read_message(text: str) -> Reading:
+    """`read(text)` with the defaults, cached by message: every stage asking about one message
+    (the quantities, the scripted model's slots) shares one reading of it."""
+    return read(text)
+
+
 @lru_cache(maxsize=1024)
 def _parts(text: str, default_language: str) -> _Parts:
     """The readings that do not depend on the clock, cached by message."""

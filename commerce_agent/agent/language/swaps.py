@@ -47,7 +47,8 @@ _EDGES = re.compile(r"^(?:(?:please|pls|could you|can you|i'?ll take|i'?d like|g
                     r"add|i want|make it|just|i will take|i would like|je prends|je prendrai|"
                     r"je voudrais|j'aimerais|mets|ajoute)\s+)+|"
                     r"\s+(?:please|pls|instead|in my (?:cart|basket)|s'il (?:te|vous) plait)$|"
-                    r"(?:に|で)(?:します|して|してください|お願いします)$")
+                    r"(?:に|で)(?:します|して|してください|お願いします)$|"
+                    r"(?:が|の(?:方|ほう)が)(?:いい|良い)(?:です)?$")
 
 
 def find_swap(folded: str) -> Swap | None:

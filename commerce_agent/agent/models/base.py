@@ -37,6 +37,9 @@ class ModelRequest:
     tools: list[Tool]
     output_schema: dict[str, Any] | None = None
     client_context: dict[str, Any] = field(default_factory=dict)
+    # Which session the messages are (empty: none): a model may keep what it derived from
+    # them between steps, but its steps must not depend on it.
+    session_id: str = ""
 
 
 @dataclass

@@ -14,7 +14,7 @@ from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.language.delivery import missing, wants_pickup
 from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
-from commerce_agent.agent.models.scripted.messages import say, status
+from commerce_agent.agent.models.scripted.messages import how_often, say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
     lines,
@@ -250,7 +250,7 @@ def notes(item: dict[str, Any], lang: str, slot: str | None = None,
     terms = choices.meta(item, model.SUBSCRIPTION)
     if terms and subscription:
         trial = terms.get("trialDays")
-        frequency = terms.get("frequency", "monthly")
+        frequency = how_often(lang, terms.get("frequency", "monthly"))
         found.append(say(lang, "subscription_trial", frequency=frequency, trial=trial)
                      if trial else say(lang, "subscription_terms", frequency=frequency))
     if slot:
@@ -430,7 +430,7 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
     if terms and terms.get("nextBillingDate"):
         trial = terms.get("trialDays")
         text.append(say(p.lang, "billed_next_trial" if trial else "billed_next",
-                        frequency=terms.get("frequency"), trial=trial,
+                        frequency=how_often(p.lang, terms.get("frequency")), trial=trial,
                         day=choices.day(str(terms["nextBillingDate"]), p.lang)))
     info = state.store_info.get(store)
     if "pickup" in kinds and info:

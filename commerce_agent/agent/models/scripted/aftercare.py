@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -126,15 +127,30 @@ def _order(p: Planner, order_id: str) -> dict[str, Any]:
     return p.state.orders.get(order_id) or {"orderId": order_id}
 
 
-def status(p: Planner) -> Decision:
-    if (step := need_orders(p)) is not None:
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """The order an after-sale request is about, once nothing needs doing first."""
+
+    order_id: str
+
+
+def the_order(p: Planner, none_key: str, wanted: str | None = None) -> Chosen | Decision:
+    """The order meant, or what comes first: the reads the choice needs, the question when
+    orders fit equally, the reply `none_key` when there is no order (of that kind)."""
+    if (step := need_orders(p, wanted)) is not None:
         return step
-    found = meant(p)
+    found = meant(p, wanted)
     if found.tied:
         return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_orders")
+    if found.order_id is None:
+        return say(p.lang, none_key)
+    return Chosen(found.order_id)
+
+
+def status(p: Planner) -> Decision:
+    if not isinstance(chosen := the_order(p, "no_orders"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     order = _order(p, order_id)
@@ -179,14 +195,9 @@ def _where_it_is(p: Planner, order: dict[str, Any]) -> list[str]:
 
 
 def cancel(p: Planner) -> Decision:
-    if (step := need_orders(p)) is not None:
-        return step
-    found = meant(p)
-    if found.tied:
-        return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_orders_to_cancel")
+    if not isinstance(chosen := the_order(p, "no_orders_to_cancel"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
@@ -198,14 +209,9 @@ def cancel(p: Planner) -> Decision:
 
 
 def start_return(p: Planner) -> Decision:
-    if (step := need_orders(p)) is not None:
-        return step
-    found = meant(p)
-    if found.tied:
-        return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_orders_to_return")
+    if not isinstance(chosen := the_order(p, "no_orders_to_return"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     state = p.state
     if state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
@@ -216,13 +222,13 @@ def start_return(p: Planner) -> Decision:
         scored = [(_line_fit(p, line, asked), line) for line in order.get("items", [])]
         best = max((score for score, _ in scored), default=0)
         # "return the mug" of an order with plates too: that line; nothing named, the order
-        chosen = [line for score, line in scored if best and score == best]
+        named = [line for score, line in scored if best and score == best]
         args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
-        if chosen:
+        if named:
             count = p.frame.quantity()
             args["items"] = [{"cartItemId": line["cartItemId"],
                               "quantity": min(count or int(line["quantity"]),
-                                              int(line["quantity"]))} for line in chosen]
+                                              int(line["quantity"]))} for line in named]
         return p.call("start_return", **args)
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
@@ -236,14 +242,9 @@ def rate(p: Planner) -> Decision:
     stars = next((found for found in map(words.stars, reversed(p.frame.texts)) if found), None)
     if stars is None:
         return say(p.lang, "how_many_stars")
-    if (step := need_orders(p)) is not None:
-        return step
-    found = meant(p)
-    if found.tied:
-        return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_orders_to_rate")
+    if not isinstance(chosen := the_order(p, "no_orders_to_rate"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     if p.state.done("rate_order") is None:
         return p.call("rate_order", orderId=order_id, overall=stars)
     return say(p.lang, "rated", id=order_id, stars=stars)
@@ -253,14 +254,9 @@ def tip(p: Planner) -> Decision:
     amount = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
     if amount is None:
         return say(p.lang, "how_much_tip") + " " + say(p.lang, "tip_hint")
-    if (step := need_orders(p)) is not None:
-        return step
-    found = meant(p)
-    if found.tied:
-        return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_orders_to_tip")
+    if not isinstance(chosen := the_order(p, "no_orders_to_tip"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     if p.state.done("tip_order") is None:
         kind, value = amount
         if kind == "percentage":
@@ -277,14 +273,9 @@ _ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active")
 
 def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
-    if (step := need_orders(p, "subscription")) is not None:
-        return step
-    found = meant(p, "subscription")
-    if found.tied:
-        return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_subscription")
+    if not isinstance(chosen := the_order(p, "no_subscription", "subscription"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     done = p.state.done("change_subscription")
     if done is None:
         return p.call("change_subscription", orderId=order_id, action=action)

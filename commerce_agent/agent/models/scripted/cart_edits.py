@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import name_score
+from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
 from commerce_agent.operations.base import money_text
 
 
@@ -36,20 +38,27 @@ def set_quantity(p: Planner) -> Decision:
         return _which_line(p)
     cart, line = found
     done = p.state.done("update_cart_item")
-    change = words.quantity_change(p.frame.last)
-    quantity = p.frame.quantity() if change is None else int(line["quantity"]) + change
+    change = quantities.relative(p.frame.last)
+    quantity = p.frame.quantity() if change is None else quantities.applied(
+        change, int(line["quantity"]))
     if done is not None:
         quantity = int(done.args["quantity"])
     other = _other_variant(p, line)
     if other is not None:
-        return change_variant(p, cart, line, other, None if change is not None else quantity)
+        # "not the 12 oz, the 16": a number the new variant carries names it, not a count
+        counted = None if change is not None or str(quantity) in re.findall(
+            r"\d+", other.words) else quantity
+        return change_variant(p, cart, line, other, counted)
     gone = _named_unavailable(p, line)
     if gone is not None:  # "make it the white one" when white is sold out: say so
         return gone
     options = other_options(p, line)
     if options is not None:  # "bump it to 16 inch", "add mushrooms to it": not a count
+        # ("make it two, with a gift box": a count said beside the extra is the new count)
+        count = quantity if quantity and quantity > 0 and not _carried_by_an_option(
+            p.item(line["itemId"]) or {}, quantity) else int(line["quantity"])
         return p.call("add_to_cart", cartId=cart["cartId"], itemId=line["itemId"],
-                      quantity=int(line["quantity"]), **options,
+                      quantity=count, **options,
                       **{key: line[key] for key in ("variantId", "timeSlotId")
                          if line.get(key)})
     if quantity is not None and quantity <= 0:  # "drop one" of the last one: the line goes
@@ -64,6 +73,14 @@ def set_quantity(p: Planner) -> Decision:
     cart = p.state.carts[str(cart["storeId"])]
     return (say(p.lang, "quantity_set", quantity=quantity, name=line["name"]) + " " +
             cart_text(cart, _store_name(p, cart), p.lang))
+
+
+def _carried_by_an_option(item: dict[str, Any], number: int) -> bool:
+    """Whether a number is one an option or variant of the item carries ("16" of "16-inch"):
+    then it names that option, not a count."""
+    labels = [choice.words for choice in choices.variant_choices(item)] + [
+        choice.words for group in choices.groups(item) for choice in choices.option_choices(group)]
+    return any(str(number) in re.findall(r"\d+", label) for label in labels)
 
 
 def names_no_line(p: Planner) -> bool:
@@ -202,7 +219,37 @@ def remove(p: Planner) -> Decision:
     if found is None:
         return _which_line(p)
     cart, line = found
+    fewer = quantities.change(p.frame.last)
+    if p.state.done("update_cart_item") is not None or (
+            fewer is not None and int(line["quantity"]) + fewer > 0):
+        return set_quantity(p)  # "take one plate off", "enlève une assiette": some of them
     return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
+
+
+def keep_only(p: Planner) -> Decision:
+    """"Keep only the plate": every other line of the cart that holds the line named goes.
+    Removing lines moves no money; checkout still asks."""
+    wanted = said_words(p.query(p.frame.last))
+    carts = p.state.open_carts()
+
+    def score(line: dict[str, Any]) -> int:
+        return name_score(line, wanted) + alias_score(
+            p.state.aliases.get(str(line["itemId"]), frozenset()), wanted)
+
+    kept = [(cart, line) for cart in carts for line in cart["items"] if score(line) > 0]
+    if not kept:
+        return _which_line(p)
+    cart = kept[0][0]
+    others = [line for line in cart["items"] if score(line) == 0]
+    if others:
+        return [p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=line["cartItemId"])
+                for line in others]
+    removed = [p.state.line_names.get(str(call.args.get("cartItemId")), "")
+               for call in p.state.calls if call.name == "remove_cart_item"]
+    if not removed:
+        return cart_text(cart, _store_name(p, cart), p.lang)
+    return (say(p.lang, "removed", name=", ".join(name for name in removed if name)) + " " +
+            cart_text(cart, _store_name(p, cart), p.lang))
 
 
 def view(p: Planner) -> Decision:

@@ -11,6 +11,7 @@ from typing import Any
 
 from babel.dates import format_datetime
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
@@ -95,15 +96,16 @@ def without_declined(text: str) -> str:
 def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     # Numbers stand alone too: "30g" and "お点前用の30g" say 30.
     # French and Japanese option words as the catalog's English values say them ("bleu").
-    # Number words stand for their digits ("five seats" says 5), "one" aside ("the blue one").
+    # Number words stand for their digits ("five seats" says 5, "twenty seats" 20), as the
+    # quantities stage reads them; "one" aside ("the blue one").
     texts = tuple(_DECLINED.sub(" ", _unnamed(text, name)) for text in texts)
     said = {word for text in texts for word in words.words(text)}
     return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
         form for text in texts for word in english_option_words(text)
         for form in (word, words.stem(word))} | {
-        str(words.NUMBERS[word]) for word in said
-        if word in words.NUMBERS and word not in ("a", "an", "one", "single", "both")} | {
+        number for text in texts for number in quantities.numbers_said(text)
+        if number != "1"} | {
         # "one seat", "a single user" say 1; "the blue one", "one more" do not
         "1" for text in texts if _ONE_OF.search(text)}
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.intents import Frame, understand
 from commerce_agent.agent.models.scripted.phrasing import asks
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -23,12 +24,22 @@ _EDITS = ("remove", "quantity")
 _BREAK = re.compile(r"\s*,?\s+(?:and then|and|then|et puis|puis|et)\s+|\s*;\s*|(?<=て)、")
 
 
+# "no teapot", "pas de théière", "茶筅はなし": among other edits, a thing let go.
+_NO_THING = re.compile(r"^(?:no|no more|pas de|pas d'|plus de|sans)\s+(?P<thing>\w.*)$|"
+                       r"^(?P<ja>[^、。\s]+)は(?:なし|無し|いらない|要らない)$")
+
+
+def _removal(part: str) -> tuple[str, str] | None:
+    found = _NO_THING.match(words.fold(part))
+    return None if found is None else ("remove", found.group("thing") or found.group("ja"))
+
+
 def clauses(text: str) -> list[tuple[str, str]]:
     """The (intent, words) of each edit a message makes, or [] unless it makes several."""
     parts = [part.strip(" ,.!") for part in _BREAK.split(text) if part.strip(" ,.!")]
     if len(parts) < 2:
         return []
-    read = [understand(part) for part in parts]
+    read = [_removal(part) or understand(part) for part in parts]
     if any(kind not in _EDITS for kind, _ in read):
         return []
     return read

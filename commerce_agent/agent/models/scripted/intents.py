@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -19,7 +20,8 @@ from commerce_agent.agent.models.scripted import mind, topics, which_order, word
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act
 
-_SUBSCRIPTION = r"(?:subscription|membership|plan|abonnement|サブスク|定期|会員)"
+# ("plan" whole: "leave out the planter" is about a planter)
+_SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
@@ -50,7 +52,8 @@ _CHECKS: list[tuple[str, str]] = [
                    rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|quit|leave|discontinue|resili\w*|"
                    rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin)\b.*"
-                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|解約|退会|"
+                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|"
+                   rf"\bdesabonne[sz]?-(?:moi|nous)\b|\b(?:me|m'|nous) desabonn\w*|解約|退会|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ|止め|辞め)"),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
     ("reorder", r"\bsame again\b|\bsame (?:order |thing )?as (?:last time|before)\b|"
@@ -227,13 +230,17 @@ _CHECKS: list[tuple[str, str]] = [
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|"
-                  r"\babonnez-moi\b|\binscri(?:s|vez)-moi\b|登録|申し込"),
+                  # "abonne-moi", "je m'abonne", "nous abonner": tu, vous and pronominal forms
+                  r"\babonne[sz]?-(?:moi|nous)\b|"
+                  r"\b(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)\b|"
+                  r"\binscri(?:s|vez)-(?:moi|nous)\b|\bm'inscri(?:re|s|rais)\b|登録|申し込"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
                  r"purchase)\b|\bthat'?s all\b|\bc'est tout\b|\bfinish\b|"
                  r"\bpasse[rz]? (?:la |ma )?commande\b|\bwrap (?:it|this|things) up\b|"
+                 r"\b(?:pass\w*|aller|allons|va) (?:a|direct(?:ement)? a) la caisse\b|"
                  r"\bproceed to (?:payment|checkout|pay)\b|\bpayment\b|"
                  r"\bpayer\b|\bcommander\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$|"
                  r"\border (?:it |them )?now\b|\bvalide[rz]?\b|"
@@ -268,6 +275,10 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bcheapest\b|\bcheaper\b|\bleast expensive\b|\bcherche\b|\btrouve[rz]?\b|"
                r"\bmontre[rz]?\b|"
                r"\bavez-vous\b|\bvous avez\b|\bmoins cher\b|ありますか|ある\?|探して|見せて|"
+               # tu and vous, inversion and intonation, and Québec's "magasiner"
+               r"\b(?:t'as|tu as|as-tu|auriez-vous|vous auriez|vendez-vous|vous vendez|"
+               r"tu vends|vends-tu)\b|\b(?:y a-t-il|il y a) (?:des|du|de la|de l')|"
+               r"\bmagasine[rz]?\b|"
                r"見たい|おすすめ|安い"),
 ]
 _ABOUT_AN_ORDER = re.compile(r"\bmy\b(?:\s+[\w'-]+){0,3}?\s+(?:order|package|parcel|delivery|"
@@ -289,7 +300,9 @@ _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouc
 _ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|plz|"
                              r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
-_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)")
+# "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
+_CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
+                         r"にしたい|でお願い")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
@@ -412,10 +425,16 @@ class Frame:
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
+        # a number the name writes beside one of its words names the item ("PixelForge Pro
+        # 5"); one a parenthesis sets apart does not ("3 arancini" of "Arancini (3)")
+        in_name = [re.escape(pair) for pair in re.findall(r"[a-z]+ \d+\b|\b\d+ [a-z]+",
+                                                          words.fold(name))]
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
             text = words.without_choice_group(self.texts[position])
+            if in_name:
+                text = re.sub(rf"\b(?:{'|'.join(in_name)})\b", " ", words.fold(text))
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
             if position and option_numbers:
@@ -499,9 +518,39 @@ def understand(raw: str) -> tuple[str, str]:
 
 # Asking whether the shop has things of a kind: a search, whatever its topic words say.
 _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vous avez)\b|"
+                   # tu and vous, inversion and intonation: "t'as des…", "y a-t-il des…"
+                   r"\b(?:t'as|tu as|as-tu|auriez-vous|vous auriez|y a-t-il|vendez-vous|"
+                   r"vous vendez|tu vends|vends-tu)\b|"
                    r"ありますか|売って")
 # What the intent table reads as a question about terms stays one, whatever its topic words.
 _TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
+
+
+# A request not to add a thing, read as that thing declined: "don't add a gift box" →
+# "without a gift box", "ne mets pas d'emballage" → "sans emballage".
+_NOT_ADDED = re.compile(r"^\s*(?:but\s+|and\s+|mais\s+)?(?:please\s+)?"
+                        r"(?:don'?t|do not|no need to)\s+"
+                        r"(?:add|include|put(?: in)?|give me|want|need)\s+|"
+                        r"^\s*(?:mais\s+)?(?:ne|n')\s*(?:mets|mettez|ajoute|ajoutez|veux|voudrais)"
+                        r"\s+pas\s+(?:de\s+|d')?")
+
+
+def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
+    """The negated clauses as declined things when each refuses to add something the kept
+    request does not name ("add a dinner plate but don't add a gift box"), else None."""
+    if not negated or not words.content_words(kept):
+        return None
+    declined = []
+    for part in negated:
+        folded = words.fold(part)
+        found = _NOT_ADDED.match(folded)
+        thing = folded[found.end():] if found else ""
+        if not found or not words.content_words(thing) or words.content_words(thing) <= \
+                words.content_words(kept):
+            return None
+        declined.append(("sans " if found.group().strip().startswith(("ne", "n'", "mais"))
+                         else "without ") + thing)
+    return declined
 
 
 def _understand(raw: str) -> tuple[str, str]:
@@ -513,8 +562,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
-    if change is not None and change.intent in ("remove", "quantity", "replace") and intent(
-            raw) not in _ON_A_PAST_ORDER:
+    if change is not None and change.intent in ("remove", "quantity", "replace", "keep") and \
+            intent(raw) not in _ON_A_PAST_ORDER:
         # ("サブスクを止めたい" stops the subscription, "もう一回同じのを" orders again: no line)
         return change.intent, change.text  # "forget the plates", "actually make it two"
     if change is not None and change.intent == "undo":
@@ -556,6 +605,11 @@ def _understand(raw: str) -> tuple[str, str]:
         return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered
+    declined = _declined_apart(act.text, act.negated) if kind in ("add", "buy") else None
+    if declined is not None:
+        # "add a dinner plate but don't add a gift box": the refusal is of another thing,
+        # said as declined beside the request
+        return kind, ", ".join((act.text, *declined))
     if kind in (*AFTER_SALE, "rate") and _TERMS_NOUN.search(words.fold(act.text)):
         return "policy", act.text  # "返品ポリシーを教えて", "the cancellation terms": asked about
     if act.negated and kind in _ACTIONS and intent(" ".join(act.negated)) == kind:
@@ -563,13 +617,25 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is left asks about it
         kind = "policy" if kind in AFTER_SALE else (
             "details" if words.content_words(act.text) else "other")
+    if act.negated and kind in ("add", "buy") and all(
+            _NOT_THE.match(words.fold(part)) for part in act.negated):
+        # "add a classic mug, not the blue one": the option refused goes with the request,
+        # as declined, so the variant is chosen among the others
+        return kind, ", ".join((act.text, *act.negated))
+    if act.negated and kind in ("other", "details") and act.kind == "question" and \
+            intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
+            act.text) and words.content_words(" ".join(act.negated)):
+        # "don't add the teapot yet, how much is it?": asked about the thing not added
+        return "details", " ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))
         if topic == "remove" and act.kind != "question" and all(
                 words.names_a_measure(part) for part in act.negated) and words.quantity(
                 act.text) is not None and words.names_a_thing(words.without_measures(act.text)):
             # "抹茶の30グラムを二つ。100グラムはいらない": a size declined, the rest ordered
-            return "add", ", ".join((act.text, *act.negated))
+            # (joined as the shopper's language writes sentences)
+            joint = "。" if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", act.text) else ", "
+            return "add", joint.join((act.text, *act.negated))
         if topic == "remove" and act.kind != "question":  # "the mug, I don't need it anymore"
             return "remove", " ".join((act.text, *act.negated))
         if topic in AFTER_SALE and _WHERE.search(words.fold(act.text)) and not \
@@ -604,7 +670,7 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(raw)) is not None:
         return "replace", raw  # "マグじゃなくて皿にして": the refused one is the line that goes
     if kind in ("other", "add", "remove", "search") and \
-            words.quantity_change(act.text) is not None:
+            quantities.relative(act.text) is not None:
         return "quantity", act.text  # "one more", "drop one": relative to the cart
     if act.kind == "question" and kind in ("other", "details", "search") and LOCATION.search(
             words.fold(act.text)) and not _ABOUT_AN_ORDER.search(words.fold(act.text)):

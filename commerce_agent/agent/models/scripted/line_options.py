@@ -20,8 +20,9 @@ from typing import Any
 
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import choices, words
-from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS
+from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS, PRODUCT_CATEGORIES
 
 # Saying to take an extra away, in the three languages.
 _TAKE_AWAY = re.compile(
@@ -40,6 +41,19 @@ remove drop delete minus skip hold without nix lose ditch take off out away leav
 extra extras add also too plus throw include put please side sides instead actually
 sans enlever enlevez retirer retirez supprimer supprimez avec aussi
 """.split())
+# What a shopper says around an edit that names no product: hesitation, wanting and not,
+# "after all", "anymore" ("wait, I don't want the coaster", "no chili oil after all",
+# "finalement pas d'huile", "je ne veux plus le coffret").
+_SAID_AROUND = frozenset("""
+wait oops sorry after all dont don't doesnt not want need anymore longer after thought
+changed change mind hmm well oh um actually really either thanks please keep just
+pas plus ne veux voudrais besoin finalement enfait fait non merci oh bon euh attends
+swap switch replace exchange substitute trade change for by of rather
+te vous il sil plait svp stp kindly thank thanks
+remplace remplacez remplacer echange par contre place lieu
+""".split())
+# French elided articles and pronouns: "d'huile", "l'ail", "n'en".
+_ELISION = re.compile(r"\b(?:[ldjnmst]|qu)'(?=\w)")
 # Words too common in extras' names to tell one from another on their own.
 _GENERIC = frozenset({"extra", "side", "pack", "year", "on", "the", "add", "hot"})
 
@@ -77,7 +91,7 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
               for mine in names.values() for word in mine}
     found: list[tuple[str, bool]] = []
     wanted = True
-    for clause in _CLAUSE.split(words.fold(text)):
+    for clause in _CLAUSE.split(_as_clauses(text)):
         if not clause.strip():
             continue
         if _TAKE_AWAY.search(clause):
@@ -93,6 +107,19 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
             if hits and (len(hits) * 2 >= len(mine) or any(shared[word] == 1 for word in hits)):
                 found.append((extra_id, wanted))
     return found
+
+
+def _as_clauses(text: str) -> str:
+    """The text folded, with a swap said as what goes, then what comes ("swap the mushrooms
+    for olives", "remplace les champignons par des olives", "きのこじゃなくてオリーブにして":
+    "without mushrooms; with olives") and what is taken instead said as an addition ("no
+    support, the preset pack instead")."""
+    folded = words.fold(text)
+    swap = find_swap(folded)
+    if swap is not None:
+        return f"without {swap.old}; with {swap.new}"
+    folded = re.sub(r"([^,;.!?]+?)\s+instead\b(?!\s+of)", r" with \1", folded)
+    return re.sub(r"\b(?:plutot|rather)\s+([^,;.!?]+)", r" with \1", folded)
 
 
 def _same(word: str, said: str) -> bool:
@@ -124,16 +151,34 @@ def edit(item: dict[str, Any], line: dict[str, Any], text: str) -> dict[str, Any
     return {"customizations": customizations, "addOnIds": addons}
 
 
+# A French compound said with its hyphen ("sous-verre"): read whole, in English.
+_HYPHENATED = re.compile(r"\b[a-z]+(?:-[a-z]+)+\b")
+
+
+def _in_english(match: re.Match[str]) -> str:
+    return " ".join(sorted(english_option_words(match.group()))) or match.group()
+
+
+def _kinds(item: dict[str, Any]) -> set[str]:
+    """The words of the item's categories: "the salad" is the kale caesar, "the pizza" the
+    margherita."""
+    return {words.stem(word) for kind in choices.meta(item, PRODUCT_CATEGORIES).get("items", [])
+            for word in words.content_words(str(kind.get("name", "")))}
+
+
 def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) -> bool:
     """Whether the text's product words are all the item's extras' or name's (or `also`):
-    "remove the gift box" is about the mug's add-on, "remove the mug and the plate" is not."""
+    "remove the gift box" is about the mug's add-on, "remove the mug and the plate" is not.
+    The item may be named by its kind ("add chicken to the salad"), and the words said around
+    an edit ("wait, I don't want…", "after all") name nothing."""
     mine = {words.stem(word) for _, _, name in extras(item) for word in words.words(name)}
     mine |= {words.stem(word) for word in words.content_words(str(item.get("name", "")))}
-    folded = words.fold(text)
+    mine |= _kinds(item)
+    folded = _HYPHENATED.sub(_in_english, _ELISION.sub("", words.fold(text)))
     vocabulary = frozenset(word for _, _, name in extras(item) for word in words.words(name)
                            if len(word) > 3 and word.isalpha())
     rest = {words.stem(word) for word in words.content_words(_corrected(folded, vocabulary))
-            if word not in EDIT_WORDS and word not in also}
+            if word not in EDIT_WORDS and word not in also and word not in _SAID_AROUND}
     left = rest - {words.stem(word) for word in also}
     # a word of the extra's name, said longer or in French or Japanese ("jambon": prosciutto)
     unknown = [word for word in left if not any(_same(own, said) for own in mine for said in (
@@ -162,6 +207,7 @@ def asks_for_another(item: dict[str, Any], text: str) -> bool:
                             key=len, reverse=True))
     if not named:
         return False
-    count = r"a|an|another|one|two|three|four|five|six|\d+|un|une|deux|trois"
+    # ("a" but not the French "à la salade", folded to "a la salade")
+    count = r"a(?!\s+(?:la|le|les|l'))|an|another|one|two|three|four|five|six|\d+|un|une|deux|trois"
     return re.search(rf"\b(?:{count})\s+(?:[\w'-]+\s+){{0,2}}(?:{named})", words.fold(text)) \
         is not None

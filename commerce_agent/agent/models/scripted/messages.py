@@ -178,6 +178,11 @@ ENGLISH: dict[str, str] = {
     "your_time": "Your time: {slot}.",
     "booked_for": "{name} is booked for {slot}.",
     "billed_next": "Your subscription is billed {frequency}; the next charge is on {day}.",
+    "every_daily": "daily",
+    "every_weekly": "weekly",
+    "every_monthly": "monthly",
+    "every_quarterly": "quarterly",
+    "every_yearly": "yearly",
     "billed_next_trial": "Your subscription is billed {frequency} after a {trial}-day free "
                          "trial; the next charge is on {day}.",
     "collect_at": "Collect it at {store}, {address}.",
@@ -263,6 +268,12 @@ def say(language: str, key: str, **params: Any) -> str:
         if text is not None:
             return text
     return ENGLISH[key].format(**params)
+
+
+def how_often(language: str, frequency: object) -> str:
+    """A plan's billing frequency ("monthly") in `language` (« chaque mois », 「毎月」)."""
+    return say(language, f"every_{frequency}") if f"every_{frequency}" in ENGLISH else str(
+        frequency)
 
 
 def catalog_text(language: str, key: str, **params: Any) -> str:

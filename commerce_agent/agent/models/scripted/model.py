@@ -2,7 +2,8 @@
 
 Each step folds the conversation into the dialogue state, asks the policy for the next tool
 call(s) or the reply, and streams the reply in small fragments. Nothing but the messages and
-the client context goes in, so a turn replayed after a crash takes the same steps.
+the client context goes in, so a turn replayed after a crash takes the same steps (the model
+keeps each session's folded past between steps, `folds`, which gives the replay's state).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from commerce_agent.agent.models.base import (
     TextDelta,
 )
 from commerce_agent.agent.models.scripted import state as dialogue_state
+from commerce_agent.agent.models.scripted.folds import Folds
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.policy import decide
 
@@ -32,8 +34,13 @@ def fragments(text: str, size: int = 3) -> list[str]:
     return ["".join(words[i:i + size]) for i in range(0, len(words), size)]
 
 
-def plan(request: ModelRequest) -> tuple[Decision, Planner]:
-    state = dialogue_state.fold(request.messages, request.client_context)
+def plan(request: ModelRequest, folds: Folds | None = None) -> tuple[Decision, Planner]:
+    """The next step; the state folded on from the session's kept past with `folds`, else
+    replayed from the first message."""
+    if folds is None:
+        state = dialogue_state.fold(request.messages, request.client_context)
+    else:
+        state = folds.fold(request.session_id, request.messages, request.client_context)
     return decide(state, {tool.short_name: tool.name for tool in request.tools})
 
 
@@ -71,9 +78,10 @@ class ScriptedModel:
     def __init__(self, pace: float = 0.0) -> None:
         # Seconds between streamed fragments (0 streams everything at once).
         self.pace = pace
+        self.folds = Folds()
 
     async def step(self, request: ModelRequest) -> AsyncIterator[ModelOutput]:
-        decision, planner = plan(request)
+        decision, planner = plan(request, self.folds)
         if isinstance(decision, CallTool):
             yield decision
             return

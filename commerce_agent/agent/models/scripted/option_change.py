@@ -23,13 +23,16 @@ from typing import Any
 
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.measures import find_measures
-from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.agent.models.scripted import choices, line_options, words
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
 
 _BIGGER = re.compile(r"\b(?:bigger|larger|large|big|biggest|largest|grand|grande|grands|grandes|"
-                     r"plus gros\w*|gros|grosse|up ?size)\b|大きい|大きめ|大きな|ラージ")
+                     r"plus gros\w*|gros|grosse|up ?size)\b|大きい|大きめ|大きな|ラージ|"
+                     # sizes by letter, as Japanese shops say them: "Lサイズ", "サイズL"
+                     r"(?<![a-z])(?:l|xl)\s*サイズ|サイズ\s*(?:l|xl)(?![a-z])")
 _SMALLER = re.compile(r"\b(?:smaller|small|smallest|little|petit|petite|petits|petites|"
-                      r"moins grand\w*|down ?size)\b|小さい|小さめ|小さな|スモール")
+                      r"moins grand\w*|down ?size)\b|小さい|小さめ|小さな|スモール|"
+                      r"(?<![a-z])s\s*サイズ|サイズ\s*s(?![a-z])")
 _OTHER = re.compile(r"\b(?:other|another|different|autre|differente?)\b|他の|ほかの|別の|違う")
 # Words that name a dimension of an item's options, by the option's name.
 _DIMENSION_WORDS = {
@@ -100,7 +103,9 @@ def said(item: dict[str, Any], text: str) -> set[str]:
         *choices.variant_choices(item),
         *(c for group in choices.groups(item) for c in choices.option_choices(group))]
         for word in words.words(choice.words) if len(word) > 3 and word.isalpha())
-    return choices.said_words((_corrected(text, vocabulary),)) | set(words.words(text))
+    # what is declined ("not the 12 oz, the 16") is not said
+    return choices.said_words((_corrected(text, vocabulary),)) | set(
+        words.words(choices.without_declined(text)))
 
 
 def _values(item: dict[str, Any]) -> list[list[str]]:
@@ -217,7 +222,7 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
     12-inch → 16-inch), or None when the text moves none."""
     step = direction(text)
     if not step:
-        return None
+        return _named_option(item, current, text)
     wanted = dict(current)
     for group in choices.groups(item):
         if group.get("selectionType") != "single":
@@ -231,4 +236,32 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
                       if size * step > sizes[chosen] * step)
         if fits:
             wanted[str(group["id"])] = fits[0][1] if step > 0 else fits[-1][1]
+    return wanted if wanted != current else None
+
+
+# An option said with an indefinite article: one more of the item ("a 16 inch one").
+_ANOTHER = re.compile(r"\b(?:a|an|another|un|une)\s+\d")
+
+
+def _named_option(item: dict[str, Any], current: dict[str, Any], text: str
+                  ) -> dict[str, Any] | None:
+    """The line's customizations with a single-choice group moved to the option the text
+    names ("let's go with 16 inches", "the gluten-free crust"), or None. A number names an
+    option only with its unit ("16 inches"; "16" alone is a count), and a text that counts
+    ("a 16 inch margherita", "a 16 inch one") asks for another line."""
+    if line_options.asks_for_another(item, text) or words.quantity(text) is not None or \
+            _ANOTHER.search(words.fold(text)):
+        return None  # "a 16 inch one", "two 16 inch ones": counted, so more of the item
+    heard = said(item, text)
+    stems = {words.stem(word) for word in heard}
+    wanted = dict(current)
+    for group in choices.groups(item):
+        if group.get("selectionType") != "single":
+            continue
+        labels = {c.id: c.words for c in choices.option_choices(group)}
+        chosen = [option for option in choices.pick_options(group, heard)
+                  if any(words.stem(word) in stems for word in words.words(labels.get(option, ""))
+                         if not word.isdigit())]
+        if len(chosen) == 1:
+            wanted[str(group["id"])] = chosen[0]
     return wanted if wanted != current else None

@@ -125,3 +125,22 @@ def numbered(items: list[dict[str, Any]]) -> str:
     """"1) Stoneware Dinner Plate (22.00 USD); 2) …": items to choose from, with prices."""
     return "; ".join(f"{n}) {item['name']} ({money_text(item.get('price'))})"
                      for n, item in enumerate(items, 1))
+
+
+def in_store_words(reply: str, items: Any) -> str:
+    """`reply` with the English names of options, add-ons and shipping methods replaced by the
+    store's own in the shopper's language (`optionNames` of the items read in that language):
+    « Pizza margherita (16 pouces) », not "(16-inch)". Names inside quotes are left alone."""
+    names: dict[str, str] = {}
+    for item in items:
+        names.update(item.get("optionNames") or {})
+    names = {english: own for english, own in names.items() if english and english != own}
+    if not names:
+        return reply
+    return _names_pattern(tuple(sorted(names, key=len, reverse=True))).sub(
+        lambda found: names[found.group(0)], reply)
+
+
+@lru_cache(maxsize=64)
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w'’-])")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import (
     aftercare,
     answers,
@@ -18,6 +19,7 @@ from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pic
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import Frame, greeting, understand
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.phrasing import in_store_words
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
@@ -70,7 +72,7 @@ def _hedge(p: Planner) -> Decision:
 def _count_change(p: Planner) -> Decision:
     """"one more", "drop one": the cart line changes; "another mug" with no mug in the cart
     is a new line."""
-    change = words.quantity_change(p.frame.last)
+    change = quantities.change(p.frame.last)
     if change is not None and change > 0 and cart_edits.names_no_line(p):
         return acquire_items(p, then_check_out=False)
     return cart_edits.set_quantity(p)
@@ -111,6 +113,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
+    "keep": cart_edits.keep_only,
     "replace": replace_line, "reorder": reorder, "reslot": reslot,
     "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
@@ -138,5 +141,7 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         asking.frame = Frame(kind, (text,))
         answer = (browse.item_answer if kind == "details" else HANDLERS.get(kind, _other))(
             asking)
-        return (f"{decision} {answer}" if isinstance(answer, str) else answer), planner
+        decision = f"{decision} {answer}" if isinstance(answer, str) else answer
+    if isinstance(decision, str) and planner.lang != "en":  # the store's names for options
+        decision = in_store_words(decision, state.items.values())
     return decision, planner

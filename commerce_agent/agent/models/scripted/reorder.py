@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.models.scripted.acquire import check_out
-from commerce_agent.agent.models.scripted.aftercare import meant, need_orders, which
+from commerce_agent.agent.models.scripted.aftercare import Chosen, the_order
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 
@@ -23,14 +23,9 @@ def reorder(p: Planner) -> Decision:
     state = p.state
     if state.done("place_order") is not None:
         return check_out(p)  # the new order's reply
-    if (step := need_orders(p)) is not None:
-        return step
-    found = meant(p)
-    if found.tied:
-        return which(p, found)
-    order_id = found.order_id
-    if order_id is None:
-        return say(p.lang, "no_orders")
+    if not isinstance(chosen := the_order(p, "no_orders"), Chosen):
+        return chosen
+    order_id = chosen.order_id
     if state.done("get_order", orderId=order_id) is None and not (
             state.orders.get(order_id) or {}).get("items"):
         return p.call("get_order", orderId=order_id)

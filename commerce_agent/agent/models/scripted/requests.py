@@ -41,6 +41,12 @@ FR_MODALS = ("tu peux", "vous pouvez", "peux-tu", "pouvez-vous", "pourriez-vous"
              "il faut")
 FR_OBJECTS = ("", "me ", "m'", "m'en ", "me l'", "me le ", "me la ", "me les ", "nous ",
               "le ", "la ", "les ", "l'", "en ")
+# A thing asked for by its noun, as one orders at a counter: an article or a count, the thing,
+# then "s'il vous plaît" ("une margherita petite taille, svp", "deux cafés s'il te plaît").
+_FR_NOUN_REQUEST = re.compile(
+    r"^(?:(?:bonjour|bonsoir|salut|alors|euh|bon|et|ok|donc)[ ,!]+)*"
+    r"(?:un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|\d{1,2})\s+[a-z].*?"
+    r"[ ,]+(?:s'il (?:vous|te) plait|svp|stp)\s*[.!]*$")
 
 # Japanese: a thing, its particle (and a count), then a verb with a request ending.
 _JA_STEMS: dict[Asked, tuple[str, ...]] = {
@@ -94,7 +100,8 @@ _FR_STATEMENTS = re.compile(
     r"\b(?:je (?:prendrai|prendrais|vais prendre|prends)|il me (?:faut|faudrait|faudra)|"
     rf"je (?:{_alternatives(_FR_OBJECT_PRONOUNS)})(?:vais )?(?:{_alternatives(_FR_TAKING)})|"
     rf"j'en (?:{_alternatives(_FR_TAKING)})|"
-    rf"je vais (?:{_alternatives(_FR_OBJECT_PRONOUNS)})(?:prendre|acheter|commander|garder))\b")
+    rf"je vais (?:{_alternatives(_FR_OBJECT_PRONOUNS)})(?:prendre|acheter|commander|garder))\b"
+    r"(?!\s+(?:pas|plus|point|jamais|aucun\w*)\b)")  # never negated: "j'en veux pas"
 
 
 def _fr_pattern(verbs: tuple[tuple[str, str, str], ...]) -> re.Pattern[str]:
@@ -125,6 +132,7 @@ def asked(folded: str) -> Asked | None:
         for name, pattern in table.items():
             if pattern.search(folded):
                 return name
-    if _JA_NOUN.search(folded) or _FR_STATEMENTS.search(folded):
+    if _JA_NOUN.search(folded) or _FR_STATEMENTS.search(folded) or _FR_NOUN_REQUEST.search(
+            folded):
         return "add"
     return None

@@ -30,7 +30,7 @@ Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
                        r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
                        r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|"
+                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own.
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"

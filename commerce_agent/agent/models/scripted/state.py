@@ -3,7 +3,8 @@
 The state is rebuilt from the journal's messages on every model step (no clock, no chance), so
 a turn replayed after a crash sees exactly what it saw before: the items shown and looked at,
 the open cart of each store, the orders, the store the person chose, and the request still
-being served when the agent's last reply asked a question.
+being served when the agent's last reply asked a question. Folding on from a kept past
+(folds.py) must give the same state, so the fold reads nothing but the messages and context.
 """
 
 from __future__ import annotations
@@ -421,11 +422,16 @@ class State:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
-        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no") and (
+        elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no", "replace") and (
                 self._edits_extras(raw) or (text != raw and self._edits_extras(text))):
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations ("actually, no garlic bread": without the change-of-mind opening)
             kind, text = "quantity", (raw if self._edits_extras(raw) else text)
+        elif (kind == "add" and mind.recounts(request) or kind == "cancel") and \
+                self._names_only_a_line(text):
+            # "I only need one plate", "cancel the mug": a line in the cart, not a new one
+            # nor an order
+            kind = "quantity" if kind == "add" else "remove"
         elif kind in ("quantity", "switch") and self._names_another_product(text):
             kind = "replace"  # "make that the classic mug instead": the last line, replaced
         self.language = language_of(raw, self.language, settled=self.heard > 0)
@@ -493,6 +499,17 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _names_only_a_line(self, text: str) -> bool:
+        """Whether `text` names an item in an open cart and none of the orders placed
+        ("cancel the mug" with the mug in the cart and no order holding one)."""
+        wanted = said_words(text)
+        in_cart = any(name_score(line, wanted) + alias_score(
+            self.aliases.get(str(line["itemId"]), frozenset()), wanted)
+            for cart in self.open_carts() for line in cart.get("items", []))
+        ordered = any(name_score(line, wanted) for order in self.orders.values()
+                      for line in order.get("items", []) if isinstance(line, dict))
+        return bool(wanted) and in_cart and not ordered
 
     def _changes_the_line(self, text: str) -> bool:
         """Whether `text` moves the last cart line to another of its item's options and names
@@ -588,39 +605,87 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     return found
 
 
-def fold(messages: list[Message], context: dict[str, Any]) -> State:
+@dataclass
+class Replay:
+    """A fold under way: the state so far, and the tool calls met so far by id (a tool result
+    names only its call)."""
+
+    state: State
+    calls: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+
+
+def begin(context: dict[str, Any]) -> Replay:
+    """The fold before any message: only the client context's delivery address is known."""
     state = State()
     given = context.get("deliveryAddress")
     if isinstance(given, str) and given.strip():
         state.address = {"address": given.strip()}
     elif isinstance(given, dict) and given.get("address"):
         state.address = {key: given[key] for key in ("address", "countryCode") if key in given}
-    last_user = max((i for i, m in enumerate(messages) if m.role == "user"), default=-1)
-    calls: dict[str, tuple[str, dict[str, Any]]] = {}
-    for position, message in enumerate(messages):
+    return Replay(state)
+
+
+def latest_user(messages: list[Message]) -> int:
+    """Where the turn being served begins: its user message (-1 when there is none)."""
+    return next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"),
+                -1)  # from the end: a turn's own messages, not the whole conversation
+
+
+def _called(replay: Replay, message: Message) -> None:
+    """An assistant message's tool calls: known by id for their results; adding an item, or
+    reading the one item, settles which item the request is about."""
+    state = replay.state
+    for call in message.tool_calls:
+        replay.calls[call.id] = (short(call.name), call.args)
+        if state.frame is not None and (short(call.name) == "add_to_cart" or (
+                short(call.name) == "get_item" and len(message.tool_calls) == 1)):
+            state.frame = state.frame.settled(str(call.args.get("itemId")))
+
+
+def fold_past(replay: Replay, message: Message) -> None:
+    """One message of an earlier turn (before the latest user message): a past turn's
+    messages fold the same way whichever later turn is being served, which is what lets the
+    past be kept between turns (folds.py)."""
+    state, calls = replay.state, replay.calls
+    if message.role == "user":
+        state.hear(message.content)
+    elif message.role == "assistant":
+        _called(replay, message)
+        if not message.tool_calls:
+            state.replied(message.content)
+    else:
+        name, args = calls.get(message.tool_call_id, (short(message.name), {}))
+        state.absorb(name, args, message.result, message.is_error)
+        # turned down: a later "ok, go ahead" asks again
+        state.offer = offers.after_rejection(name, message.result, state.frame, state.offer)
+        if name == "add_to_cart" and not message.is_error:
+            state.line_added = True
+            if state.frame is not None:
+                state.frame = replace(state.frame, added=True)
+
+
+def fold_turn(replay: Replay, messages: list[Message]) -> State:
+    """The turn being served: its user message (first, when there is one) and the steps
+    taken since, whose tool calls are this turn's `calls`."""
+    state, calls = replay.state, replay.calls
+    for message in messages:
         if message.role == "user":
             state.hear(message.content)
-            if position == last_user:
-                state.order_in_view = state.last_order
+            state.order_in_view = state.last_order
         elif message.role == "assistant":
-            for call in message.tool_calls:
-                calls[call.id] = (short(call.name), call.args)
-                if state.frame is not None and (short(call.name) == "add_to_cart" or (
-                        short(call.name) == "get_item" and len(message.tool_calls) == 1)):
-                    state.frame = state.frame.settled(str(call.args.get("itemId")))
-            if not message.tool_calls and position < last_user:
-                state.replied(message.content)
+            _called(replay, message)
         else:
             name, args = calls.get(message.tool_call_id, (short(message.name), {}))
             state.absorb(name, args, message.result, message.is_error)
-            if position < last_user:  # turned down: a later "ok, go ahead" asks again
-                state.offer = offers.after_rejection(name, message.result, state.frame,
-                                                      state.offer)
-            if name == "add_to_cart" and not message.is_error and position < last_user:
-                state.line_added = True
-            if name == "add_to_cart" and not message.is_error and state.frame is not None \
-                    and position < last_user:
-                state.frame = replace(state.frame, added=True)
-            if position > last_user:
-                state.calls.append(Call(name, args, message.result, message.is_error))
+            state.calls.append(Call(name, args, message.result, message.is_error))
     return state
+
+
+def fold(messages: list[Message], context: dict[str, Any]) -> State:
+    """The replay: the one definition of the state a conversation has reached (folds.py
+    keeps its past between turns, and must give the same state)."""
+    replay = begin(context)
+    turn = max(latest_user(messages), 0)
+    for message in messages[:turn]:
+        fold_past(replay, message)
+    return fold_turn(replay, messages[turn:])

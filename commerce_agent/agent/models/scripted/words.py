@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.language.option_words import (
@@ -20,9 +21,10 @@ from commerce_agent.agent.language.option_words import (
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
-NUMBERS = {"one": 1, "single": 1, "two": 2, "couple": 2, "pair": 2, "both": 2, "three": 3,
-           "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-           "eleven": 11, "twelve": 12, "dozen": 12, "a": 1, "an": 1}
+# Number words as a code ("dolce four"), a rating ("five stars") or an option ("five seats")
+# spells them; how many to buy is `language.quantities`'.
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1}
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching. What
@@ -37,7 +39,8 @@ something anything stuff thing things is are was be been am there here what whic
 much many about more some kind sort type lot lots please let lets let's go shop shopping store
 buy purchase order add put cart basket now today then so ok okay yes sure yeah new id ill
 make remove where check out apply code discount deal offer come doe second third first last
-number two three four five six seven eight nine ten twelve dozen couple pair cancel rate star
+number two three four five six seven eight nine ten twelve dozen couple pair another fewer cancel
+rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
 instead rather prefer oh well hmm sell sold toppings topping options option extras extra
@@ -63,7 +66,14 @@ deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
 accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
-""".split())
+""".split()) | frozenset("""
+janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre janv fevr
+avr juil sept oct nov dec lundi mardi mercredi jeudi vendredi samedi dimanche matin midi soir
+soiree apres-midi demain aujourdhui prochain prochaine semaine h heure heures
+t ti est-ce qu quest-ce quoi-ce on peut-on pourrait pourriez pourrais auriez aurais serait
+voudriez as-tu avez-vous vends vendez livrez livre-t-on emporter magasine magasiner magasinage
+dispo disponible disponibles merci bcp stp ben bon alors genre juste fois
+""".split())  # French: days, months, times, question frames ("est-ce", "y a-t-il"), the tu forms
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
 # what is meant.
@@ -82,8 +92,11 @@ def without_elision(text: str) -> str:
 
 def french_verb(word: str) -> bool:
     return _FRENCH_VERB.fullmatch(fold(word)) is not None
+# "in" is inches only glued or hyphenated to its number ("16in", "16-in"), as in the measures
+# table: "make that 3 in total" is a count.
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
-         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|in\b|\"|''|seats?|stars?|"
+         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|(?<=[\d-])in\b|in\.|\"|''|seats?|"
+         r"stars?|"
          r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
          r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
@@ -143,7 +156,11 @@ def is_stop(word: str, before: str = "") -> bool:
     base = stem(word)
     if base in _ALSO_NOUNS and (word != base or before in _DETERMINERS):
         return False
-    return word in STOP or base in STOP
+    if word in STOP or base in STOP:
+        return True
+    # "est-ce", "a-t-il", "peut-on": a question's inversion is made of function words only
+    parts = [part for part in word.split("-") if part]
+    return len(parts) > 1 and all(part in STOP for part in parts)
 
 
 # French product words whose accents alone tell them from an English function word: folded
@@ -233,19 +250,14 @@ def _without_measures(text: str) -> str:
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
     text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
     text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
-    return re.sub(r"\b[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
+    # an id ("ord_8f3", "a5") or a year; "x3" is a count
+    return re.sub(r"\b(?!x\d{1,3}\b)[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
 
 
-# Counting words in French (accents folded away) and Japanese numerals with their counters.
-_FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,
-                   "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12,
-                   "paire": 2, "quelques": 3}
-_KANJI = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-          "十": 10, "ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6,
-          "なな": 7, "やっ": 8, "ここの": 9}
+# French number words a rating says ("trois étoiles"), accents folded away.
+_FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5}
+# Japanese counters: a number with one is a count, never part of a product's name.
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
-_DOZEN = re.compile(r"\b(?:(half)\s+(?:a\s+)?|(a|one|an|\d{1,2}|two|three|four|five|six)\s+)?"
-                    r"dozens?\b|\b(demi-)?douzaines?\b")
 
 
 _SIZE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|oz|"
@@ -269,37 +281,9 @@ def without_measures(text: str) -> str:
     return _without_measures(fold(text))
 
 
-def _japanese_count(text: str) -> int | None:
-    if match := re.search(rf"(\d{{1,3}})\s*{_COUNTER}", text):
-        return max(1, int(match.group(1)))
-    if match := re.search(rf"({'|'.join(_KANJI)}){_COUNTER}", text):
-        return _KANJI[match.group(1)]
-    return None
-
-
-@lru_cache(maxsize=4096)
-def quantity(text: str) -> int | None:
-    """How many the person asked for ("two", "3", "a couple of", "half a dozen", "deux",
-    "三冊", "twenty"), or None when unsaid. Sizes, prices, times and addresses are not counts
-    ("the 300 ml kyusu", "between 30 and 80 dollars", "Monday at 6:30pm").
-
-    The normalize stage reads the count; the local reader below fills what it leaves unsaid
-    ("make it one", "both", "ひとつ", "a few") unless its numbers were a price, a time or an
-    address, and vetoes a count that is a seat or party size."""
-    text = re.sub(r"\b\d{1,2}\s*o'?\s?clock\b", " ", text, flags=re.IGNORECASE)  # a time
-    theirs = normalized.count(text)
-    if theirs is not None:
-        return theirs
-    mine = _local_quantity(text)
-    found = normalized.reading(text)
-    if mine is not None and (found.measures or found.sizes or found.counts or any(
-            tag.kind == "ordinal" for tag in found.numbers)):
-        # "la 16 pouces", "16インチで": the numbers were sizes; "not the 16", "5 seats": counts
-        # the stage refused; only words may still count
-        mine = _local_quantity(found.rest)
-    if mine is not None and re.search(r"\d", text) and normalized.consumed_numbers(text):
-        return None
-    return mine
+# How many, and how many more or fewer: the one reader is `language.quantities`; these names
+# stay for the many stages that ask them.
+quantity = quantities.how_many
 
 
 def without_choice_group(text: str) -> str:
@@ -307,66 +291,6 @@ def without_choice_group(text: str) -> str:
     cher"), so that no later reading takes its number for a count."""
     found = normalized.reading(text)
     return remove_spans(found.folded, list(found.among)) if found.among else text
-
-
-def _local_quantity(text: str) -> int | None:
-    plain = _without_measures(fold(text))
-    if (japanese := _japanese_count(plain)) is not None:
-        return japanese
-    if match := _DOZEN.search(plain):
-        if match.group(1) or match.group(3):
-            return 6
-        times = match.group(2)
-        return 12 * (int(times) if times and times.isdigit() else NUMBERS.get(times or "a", 1))
-    match = re.search(r"(?<![\w.])(\d{1,3})(?![\w.])", plain)
-    if match:
-        return max(1, int(match.group(1)))
-    for word in _WORD.findall(plain):
-        if word in NUMBERS and word not in ("a", "an", "one"):
-            return NUMBERS[word]
-        if word in _FRENCH_NUMBERS and word not in ("un", "une"):
-            return _FRENCH_NUMBERS[word]
-    if re.search(r"\bfew\b", plain):
-        return 3
-    if re.search(r"\b(?:another|one more|encore un|encore une)\b|もう一つ|もう1つ", plain):
-        return 1
-    if re.search(r"\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|"
-                 r"have) (?:one|a single)\b|^\s*one\s*$", plain):
-        return 1
-    return None
-
-
-# A count said relative to what is in the cart ("one more", "drop one", "un de moins",
-# "もう一つ"): its count word or number, then which way.
-_COUNT_WORD = r"(?:\d{1,2}|one|two|three|four|five|a couple|a few|un|une|deux|trois)"
-_MORE = re.compile(rf"\b(?:{_COUNT_WORD}|another) (?:more|extra|de plus|en plus)\b|"
-                   rf"\banother(?: one)?\s*(?:please)?\s*[?.!]*\s*$|^\s*(?:and )?another\b|"
-                   rf"\badd (?:{_COUNT_WORD} )?more\b|\bencore (?:{_COUNT_WORD})\b|"
-                   rf"\b(?:increase|bump|raise) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b")
-_LESS = re.compile(rf"\b{_COUNT_WORD} (?:less|fewer|de moins|en moins)\b|"
-                   rf"\b(?:drop|remove|take off|take away|minus|subtract) {_COUNT_WORD}\b|"
-                   rf"\b(?:decrease|reduce|lower) (?:(?:it|that|the \w+) )?by {_COUNT_WORD}\b|"
-                   rf"\benleve[rz]?[- ]en {_COUNT_WORD}\b|\bretire[rz]?[- ]en {_COUNT_WORD}\b")
-_JA_MORE = re.compile(r"もう(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}|(?:\d+|[一二三四五])" + _COUNTER +
-                      r"?(?:増や|追加で|多く)")
-_JA_LESS = re.compile(r"(?:\d+|[一二三四五]|ひと|ふた)\S{0,2}?減ら|"
-                      r"(?:\d+|[一二三四五])" + _COUNTER + r"?(?:少なく|減)")
-
-
-@lru_cache(maxsize=4096)
-def quantity_change(text: str) -> int | None:
-    """How many more (positive) or fewer (negative) of a line the person asks for, or None
-    when the message says no change relative to the cart."""
-    plain = fold(text)
-    for pattern, sign in ((_LESS, -1), (_MORE, 1), (_JA_LESS, -1), (_JA_MORE, 1)):
-        match = pattern.search(plain)
-        if match:
-            said = re.sub(r"\b(?:another|more|less|fewer|extra|encore|drop|remove|minus|by)\b",
-                          " ", match.group())
-            count = quantity(said) if re.search(r"\d|[一二三四五]|two|three|four|five|few|couple|"
-                                                r"deux|trois|ふた", said) else None
-            return sign * (count or 1)
-    return None
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,205 @@
+"""How many the shopper wants: the one reader of quantities, built on the number tags.
+
+`read()` has already written number words as digits ("two" → 2, "half a dozen" → 6, "二つ" →
+2つ) and tagged every number (`number_tags`): a measure, a price, a time, an address, an
+ordinal or an id is never a count. This stage reads what is left, once:
+
+- the counts the tags give, unless refused ("4 plates, not 6", "the 12 not the 16",
+  "3個はいらない") or a party or option size ("for 2 people", "5 users");
+- count words the folding keeps as words ("both", "a few", "quelques", "ひとつ", "just one");
+- a count relative to a cart line ("one more", "another", "encore une", "deux de plus",
+  "もう一つ", "one less", "drop two") and a multiple ("double it", "double la quantité",
+  "倍にして").
+
+`quantities(text)` lists them in the message's order; `how_many` is the count said,
+`change` how many more (or fewer) of a line, `relative` any change to a line (a multiple
+too) and `applied` what the line becomes; `numbers_said` is every number the message names
+(options and sizes included, for matching option labels).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from commerce_agent.agent.language.detect import detect_language
+from commerce_agent.agent.language.numbers import fold_numbers
+from commerce_agent.agent.language.reading import Reading, read_message
+from commerce_agent.agent.language.spans import Span
+
+Relation = Literal["set", "more", "less", "times"]
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A count said (`value`), and how it applies: "set" (that many), "more"/"less" (than the
+    line has), "times" (the line multiplied). `span` indexes the reading's folded text."""
+
+    value: int
+    relation: Relation
+    span: Span
+
+
+# Said after a number, it sizes the party or an option, not how many to buy: "for 2 people",
+# "5 users", "4 postes", "2名", "3 GB", "4/5".
+_NOT_COUNTED = re.compile(r"\s*(?:-\s*)?(?:seats?|people|persons?|personnes?|places?|postes?|"
+                          r"users?|utilisateurs?|guests?|gb|mb|tb|mah|watts?|w\b|v\b|/\s*\d|"
+                          r"out of|sur \d|名|人|客)(?![a-z])")
+# A number the shopper refuses is never how many they want: "2 mugs, not 3", "pas la 16",
+# "16じゃなくて12", "3個はいらない".
+_REFUSED_BEFORE = re.compile(r"\b(?:not|no|pas|non|never|jamais|instead of|au lieu de)\s+"
+                             r"(?:(?:the|a|an|le|la|les|l'|un|une|des)\s*)?$")
+_REFUSED_AFTER = re.compile(r"\s*(?:[^\s、。,.]{0,3}?)(?:じゃなく|ではなく|はいらない|は要らない|"
+                            r"はいりません|は結構)")
+_O_CLOCK = re.compile(r"\b\d{1,2}\s*o'?\s?clock\b")
+
+# Count words the folding leaves as words, each with its value. "one" is folded only where it
+# counts; the rest here count wherever they stand.
+_WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3}
+_KANA_COUNTS = {"ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6, "なな": 7,
+                "やっ": 8, "ここの": 9}
+_COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|脚|組|セット|パック)"
+_WORD = re.compile(
+    rf"(?<![\w-])(?P<word>{'|'.join(_WORD_COUNTS)})(?![\w-])"
+    rf"|(?P<kana>{'|'.join(_KANA_COUNTS)}){_COUNTER}"
+    # "one" kept as a word, where it still counts: "make it one", "just one", "one" alone
+    r"|(?:\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|have|"
+    r"drop|remove|minus|subtract)\s+"
+    r"|^\s*)(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
+)
+# A count relative to the line: "one more", "2 extra", "another", "encore 1", "1 de plus",
+# "add more", "increase it by 2", "もう1つ", "2つ増やして"; and fewer.
+_N = r"(?:\d{1,3}|another)"
+_MORE = re.compile(
+    rf"\b(?P<n>{_N})\s+(?:more|extra|de plus|en plus)\b"
+    r"|\banother(?:\s+1)?\s*(?:please)?\s*[?.!]*\s*$|^\s*(?:and\s+)?another\b"
+    r"|\banother\s+(?P<n7>\d{1,3})\b"
+    rf"|\badd\s+(?:(?P<n2>\d{{1,3}})\s+)?more\b|\bencore\s+(?P<n3>\d{{1,3}})\b"
+    r"|\b(?:increase|bump|raise)\s+(?:(?:it|that|the\s+\w+)\s+)?by\s+(?P<n4>\d{1,3})\b"
+    # not "もう一つの方" (the other one)
+    rf"|もう(?P<n5>\d{{1,3}})(?!\d|{_COUNTER}?(?:の|方|ほう)){_COUNTER}?"
+    rf"|(?P<n6>\d{{1,3}}){_COUNTER}?(?:増や|追加で|多く)")
+# A count of one may stay a word here ("take one plate off", "enlève une assiette").
+_N_LESS = r"(?:\d{1,3}|one|une|un)"
+_LESS = re.compile(
+    # "2 less", "one plate less", "une assiette de moins"; "USD 20 or less" is a price limit
+    rf"\b(?P<n>{_N_LESS})\s+(?:(?!or\b|ou\b|and\b|et\b|usd\b|eur\b|gbp\b|jpy\b|yen\b|"
+    r"dollars?\b|euros?\b|pounds?\b|bucks?\b)[a-z]+\s+)?(?:less|fewer|de moins|en moins)\b"
+    r"|\b(?:drop|remove|take off|take away|take out|knock off|minus|subtract|"
+    rf"enl[eè]ve[rz]?|retire[rz]?|supprime[rz]?)\s+(?P<n2>{_N_LESS})\b"
+    rf"|\b(?:take|knock)\s+(?P<n6>{_N_LESS})\s+(?:\w+\s+){{0,2}}(?:off|out|away)\b"
+    r"|\b(?:decrease|reduce|lower)\s+(?:(?:it|that|the\s+\w+)\s+)?by\s+(?P<n3>\d{1,3})\b"
+    r"|\b(?:enl[eè]ve|retire)[rz]?[- ]en\s+(?P<n4>\d{1,3})\b"
+    rf"|(?P<n5>\d{{1,3}}){_COUNTER}?\S{{0,2}}?(?:減ら|少なく|減)")
+# The line multiplied: "double it", "double the order", "double la quantité", "2倍", "倍にして".
+_TIMES = re.compile(r"\b(?P<word>double|triple|quadruple)\s+(?:it|that|them|the\b|my\b|la\b|"
+                    r"le\b|les\b|ma\b|mon\b|mes\b|ça\b|ca\b)|\b(?P<twice>twice) as many\b"
+                    r"|\b(?P<fr>doubler|tripler)\b|(?P<n>\d)?倍")
+_RELATIVE: tuple[tuple[re.Pattern[str], Relation], ...] = ((_LESS, "less"), (_MORE, "more"))
+_ANOTHER = re.compile(r"\banother\b|\bencore\s+(?:un|une)\b")
+_DIGITS = re.compile(r"\d+")
+_MULTIPLES = {"double": 2, "triple": 3, "quadruple": 4, "twice": 2, "doubler": 2, "tripler": 3}
+
+
+@lru_cache(maxsize=4096)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Every quantity `text` says, in its order: counts to set, and changes to a line."""
+    found = read_message(text)
+    plain = _with_count_words(_counts_only(found))
+    said: list[Quantity] = []
+    for pattern, relation in _RELATIVE:
+        for match in pattern.finditer(plain):
+            number = next((group for key, group in match.groupdict().items()
+                           if group and key.startswith("n")), None)
+            value = int(number) if number and number.isdigit() else 1
+            said.append(Quantity(value, relation, match.span()))
+    for match in _TIMES.finditer(plain):
+        if match.group("n") is None and "倍" in match.group():
+            said.append(Quantity(2, "times", match.span()))
+            continue
+        word = match.group("word") or match.group("twice") or match.group("fr")
+        said.append(Quantity(_MULTIPLES[word] if word else int(match.group("n")), "times",
+                             match.span()))
+    relative = [quantity.span for quantity in said]
+    for match in _ANOTHER.finditer(plain):  # "can I have another mug?": one, to add
+        if not any(low <= match.start() < high for low, high in relative):
+            said.append(Quantity(1, "set", match.span()))
+    for match in re.finditer(r"\d+", plain):
+        if not any(low <= match.start() < high for low, high in relative):
+            said.append(Quantity(max(1, int(match.group())), "set", match.span()))
+    return tuple(sorted(said, key=lambda quantity: quantity.span))
+
+
+def _counts_only(found: Reading) -> str:
+    """The folded text with every number that is not a count hidden (same length), including
+    counts that are refused or size a party or an option."""
+    chars = list(_O_CLOCK.sub(lambda match: "#" * len(match.group()), found.folded))
+    for tag in found.numbers:
+        start, end = tag.span
+        if tag.kind != "count" or _refused(found.folded, tag.span) or len(tag.text) > 3:
+            chars[start:end] = "#" * (end - start)
+    return "".join(chars)
+
+
+def _refused(folded: str, span: Span) -> bool:
+    start, end = span
+    after = folded[end:]
+    return bool(_NOT_COUNTED.match(after) or _REFUSED_BEFORE.search(folded[:start])
+                or _REFUSED_AFTER.match(after))
+
+
+def _with_count_words(plain: str) -> str:
+    """`plain` with the count words the folding kept as words written as digits."""
+    def digits(match: re.Match[str]) -> str:
+        if match.group("word"):
+            return str(_WORD_COUNTS[match.group("word")])
+        if match.group("kana"):
+            return str(_KANA_COUNTS[match.group("kana")]) + match.group()[len(match.group("kana")):]
+        return match.group().replace(match.group("one"), "1")
+    return _WORD.sub(digits, plain)
+
+
+def how_many(text: str) -> int | None:
+    """The count the message says, set or relative ("two more" adds two when no line has it
+    yet); None when it says none (a multiple is no count)."""
+    return next((quantity.value for quantity in quantities(text)
+                 if quantity.relation != "times"), None)
+
+
+def change(text: str) -> int | None:
+    """How many more (positive) or fewer (negative) of a line, or None when the message says
+    no change relative to the cart."""
+    for quantity in quantities(text):
+        if quantity.relation == "more":
+            return quantity.value
+        if quantity.relation == "less":
+            return -quantity.value
+    return None
+
+
+def relative(text: str) -> Quantity | None:
+    """The first change to a line the message asks for: more, fewer, or a multiple."""
+    return next((quantity for quantity in quantities(text) if quantity.relation != "set"), None)
+
+
+def applied(quantity: Quantity, had: int) -> int:
+    """What a line of `had` becomes after `quantity` ("two more" of 3 is 5, "double it" 6)."""
+    if quantity.relation == "more":
+        return had + quantity.value
+    if quantity.relation == "less":
+        return had - quantity.value
+    if quantity.relation == "times":
+        return had * quantity.value
+    return quantity.value
+
+
+@lru_cache(maxsize=4096)
+def numbers_said(text: str) -> frozenset[str]:
+    """Every number the message names, in digits, whatever it is ("five seats" says 5, "the
+    twenty-seat one" 20): what an option label is matched against. Only the folding is
+    needed, so this skips the rest of `read()` (stages call it on many variants of a text)."""
+    plain = unicodedata.normalize("NFKC", text)
+    return frozenset(_DIGITS.findall(fold_numbers(plain, detect_language(plain))))
