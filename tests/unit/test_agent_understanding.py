@@ -277,8 +277,8 @@ def test_a_count_relative_to_the_cart(said: str, change: int | None) -> None:
     ("the hanging planter", "the hanging planter")])
 def test_misspelt_intent_words_are_read_corrected(said: str, meant: str) -> None:
     from commerce_agent.agent.language.fuzzy import correct_words
-    from commerce_agent.agent.models.scripted.intents import _NOT_TYPOS, INTENT_WORDS
-    assert correct_words(said, INTENT_WORDS, _NOT_TYPOS) == meant
+    from commerce_agent.agent.models.scripted.intents import INTENT_WORDS, NOT_TYPOS
+    assert correct_words(said, INTENT_WORDS, NOT_TYPOS) == meant
 
 
 @pytest.mark.parametrize(("said", "meant"), [

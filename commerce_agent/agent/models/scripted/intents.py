@@ -376,7 +376,7 @@ annuler annulez commande commandes commander livraison retourner rembourser remb
 abonnement
 """.split())
 # Real words a typo away from an intent word, kept as typed ("were" is not "where").
-_NOT_TYPOS = frozenset("""
+NOT_TYPOS = frozenset("""
 were older chance charge couples police remote states statue trace passe papier cancer
 trailing offered planter
 """.split())
@@ -558,7 +558,7 @@ def _understand(raw: str) -> tuple[str, str]:
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
     if which_order.only_an_order(raw):
         return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
-    raw = correct_words(raw, INTENT_WORDS, _NOT_TYPOS)
+    raw = correct_words(raw, INTENT_WORDS, NOT_TYPOS)
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)

@@ -39,6 +39,7 @@ from commerce_agent.agent.models.scripted import (
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.speech import read_act
+from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -362,7 +363,9 @@ class State:
     def hear(self, raw: str) -> None:
         """A message from the person: it answers the open question or starts a request.
         Its delivery details are read first and kept apart: the address (or its correction)
-        becomes the conversation's, and the words around it are the request."""
+        becomes the conversation's, and the words around it are the request. Every stage
+        reads it as tidied (`typed`): casual words, stress, typos of intent words."""
+        raw = typed(raw, catalogue_words(self.items.values()))
         undoable, self.line_added = self.line_added, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None

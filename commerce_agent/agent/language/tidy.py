@@ -1,0 +1,240 @@
+"""How people type, tidied before any stage reads the message: "pls cancle my ordr thx 🙏"
+reads as "please cancel my order thanks please".
+
+One pass per class, each a small table or rule that knows no phrasing:
+
+- width and marks: full-width digits and letters and half-width katakana (NFKC), smart quotes,
+  runs of spaces and line breaks, repeated "?!" and the "?" ending an instruction is left to
+  the speech act (it reads a request's shape, not its mark);
+- letters typed again for stress ("pleaaase", "yesss", "はーい"): three or more of a letter are
+  one or two, whichever is a word the stages know; a long-vowel mark after hiragana is stress;
+- casual words and emoji as words ("u", "thx", "wanna", "stp", "👍", "🙏"), per language;
+- a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
+  and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
+- misspelt words that carry intent, against the vocabulary the stages already use, with the
+  accents folded first (« anulé », « comande », « expedie »), as `fuzzy.correct_words` does:
+  four letters at least, one edit (two from eight letters), the same first letter.
+
+Nothing here adds a word the shopper did not type in some form, so no stage reads an action
+that was not asked for.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from commerce_agent.agent.language.fuzzy import correct_words
+
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": "« ", "»": " »", "‘": "'",
+                         "’": "'", "‚": "'", "`": "'", "´": "'"})
+_SPACES = re.compile(r"[ \t\u00a0\u3000]+")
+_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+_MARKS = re.compile(r"([?!？！])[?!？！]+")
+# Letters typed three times or more ("pleaaase", "sooo"); "ー" or "〜" after hiragana ("はーい",
+# "うーん"): stress, not spelling (katakana keeps its long vowels: "カート").
+_REPEATED = re.compile(r"([^\W\d_])\1{2,}")
+_LONG_AFTER_HIRAGANA = re.compile(r"(?<=[\u3041-\u3096])[ー〜～]+")
+_HIRAGANA_RUN = re.compile(r"[\u3041-\u3096ー]{2,}")
+
+# Casual spellings and the word they stand for, whole words only, in any case. Words that
+# would make a request of their own are not here ("rn", "asap": "now" would buy at once), nor
+# any that is also an abbreviation in an address ("tx" is Texas, "r" a street's).
+CASUAL: dict[str, str] = {
+    # en
+    "pls": "please", "plz": "please", "plse": "please", "pleez": "please", "plis": "please",
+    "thx": "thanks", "thnx": "thanks", "thanx": "thanks", "ty": "thank you",
+    "tysm": "thank you so much", "u": "you", "ur": "your", "ya": "yes",
+    "wanna": "want to", "gonna": "going to", "gotta": "have to", "gimme": "give me",
+    "lemme": "let me", "dunno": "do not know", "cuz": "because", "coz": "because",
+    "w/": "with", "w/o": "without", "nvm": "never mind", "k": "ok", "kk": "ok", "okey": "okay",
+    "okie": "okay", "yeh": "yeah", "yea": "yeah", "nop": "nope", "naw": "nah", "im": "i'm",
+    "ive": "i've", "cant": "can't", "wont": "won't", "whats": "what's", "wheres": "where's",
+    "hows": "how's", "thats": "that's", "rn": "", "asap": "", "btw": "", "lol": "",
+    # fr
+    "stp": "s'il te plaît", "svp": "s'il vous plaît", "slt": "salut", "bjr": "bonjour",
+    "mrc": "merci", "mci": "merci", "ouai": "ouais", "ouaip": "ouais", "d'ac": "d'accord",
+    "dacc": "d'accord", "jveux": "je veux", "jvoudrais": "je voudrais", "chui": "je suis",
+    "qqch": "quelque chose",
+    # ja
+    "おけ": "オッケー", "おっけ": "オッケー", "おk": "オッケー",
+    "ううん": "いいえ", "おなしゃす": "お願いします", "おねしゃす": "お願いします",
+}
+# Emoji read as the word they stand for; the rest of the pictographs are dropped.
+EMOJI: dict[str, str] = {
+    "👍": " yes ", "👌": " ok ", "✅": " yes ", "✔": " yes ", "☑": " yes ", "🆗": " ok ",
+    "❌": " no ", "✖": " no ", "👎": " no ", "🚫": " no ", "🙏": " please ",
+}
+_PICTOGRAPH = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f\u200d]")
+_CASUAL_WORD = re.compile(r"(?<![\w'/])(?:" + "|".join(sorted(
+    (re.escape(word) for word in CASUAL), key=len, reverse=True)) + r")(?![\w'/])",
+    re.IGNORECASE)
+
+
+# A polite wrapper around a cart request asks for it ("I was wondering if you could add…",
+# "would it be possible to put…", « est-ce que vous pourriez ajouter… »): it is read as
+# "please" and the request. Only cart and finding verbs: a wrapper around an order's change
+# ("would it be possible to cancel…") stays the question it may be.
+_CART_VERBS = (r"(?:add|put|throw|toss|stick|pop|include|remove|take off|take out|drop|delete|"
+               r"get me|give me|grab|show me|find me|find|look up|"
+               r"ajouter|mettre|rajouter|retirer|enlever|supprimer|montrer|trouver)")
+_POLITE = re.compile(
+    r"^(?:(?:hi|hello|hey)(?: there)?[,!. ]+)?(?:"
+    r"i (?:was|am|'m) (?:just )?wondering (?:if|whether) (?:you|u) (?:could|can|would)(?: maybe)?|"
+    r"i wonder (?:if|whether) (?:you|u) (?:could|can)|"
+    r"(?:would|is) it (?:be )?possible (?:for (?:you|u) )?to|"
+    r"(?:would|could|can) (?:you|u) (?:possibly|please|kindly|maybe|be able to|pls)+|"
+    r"would (?:you|u) mind(?: to)?|(?:do you think )?(?:you|u) could|"
+    r"(?:is there )?any chance (?:you|u) could|would you be so kind as to|"
+    r"est-ce que (?:vous pourriez|tu pourrais|vous pouvez|tu peux)|"
+    r"(?:serait|est)-(?:il|ce) possible de|pourriez-vous|pourrais-tu|"
+    r"(?:je me demandais|je voulais savoir) si (?:vous pouviez|tu pouvais))"
+    rf"\s+(?=(?:please |s'il (?:vous|te) pla[iî]t )?{_CART_VERBS}\b)", re.IGNORECASE)
+
+
+def tidy(text: str, vocabulary: frozenset[str] = frozenset(),
+         known: frozenset[str] = frozenset(), katakana: frozenset[str] = frozenset()) -> str:
+    """`text` as the stages expect to read it. `vocabulary` is the words that carry intent
+    (lower case, without accents), `known` real words a typo away from one of them, kept as
+    typed, and `katakana` the loanwords a hiragana spelling is read as."""
+    return _tidy(text, vocabulary, known, katakana)
+
+
+@lru_cache(maxsize=4096)
+def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
+          katakana: frozenset[str]) -> str:
+    cleaned = _marks(unicodedata.normalize("NFKC", text))
+    cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
+    cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
+    cleaned = _in_kanji(cleaned)
+    cleaned = _corrected(cleaned, vocabulary, known)
+    cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right
+    cleaned = _SPACES.sub(" ", cleaned).strip()
+    return BARE_PLEASE.get(cleaned.lower().rstrip("!. "), None) or _requested(cleaned)
+
+
+# "please" alone ("pls", "🙏") answers an offer: it takes it.
+BARE_PLEASE = {"please": "yes please", "please please": "yes please",
+               "s'il vous plaît": "oui, s'il vous plaît", "s'il te plaît": "oui, s'il te plaît"}
+
+
+def _requested(text: str) -> str:
+    """A cart request in a polite wrapper, as the request: "please add …"."""
+    wrapped = _POLITE.match(text)
+    if wrapped is None:
+        return text
+    request = text[wrapped.end():].rstrip(" ?？")
+    return request if request.lower().startswith(("please", "s'il")) else "please " + request
+
+
+def _marks(text: str) -> str:
+    text = text.translate(_QUOTES)
+    for emoji, word in EMOJI.items():
+        text = text.replace(emoji, word)
+    text = _PICTOGRAPH.sub(" ", text)
+    # a line break is a pause: a comma, or nothing after a sentence's own mark
+    text = _BREAKS.sub(", ", text.strip())
+    text = re.sub(r"([.,;:!?。！？、])\s*,\s", r"\1 ", text)
+    return _SPACES.sub(" ", _MARKS.sub(r"\1", text)).strip()
+
+
+def _unstressed(text: str, words: frozenset[str]) -> str:
+    text = _LONG_AFTER_HIRAGANA.sub("", text)
+
+    def fixed(word: re.Match[str]) -> str:
+        typed = word.group()
+        if not _REPEATED.search(typed):
+            return typed
+        two = _REPEATED.sub(r"\1\1", typed)
+        one = _REPEATED.sub(r"\1", typed)
+        if _fold(one) in words or _fold(two) not in words and _single_more_likely(two, one):
+            return one
+        return two
+
+    # whole words only: letters inside an id ("ord_01aaab3") are no stress
+    return re.sub(r"(?<!\w)[^\W\d_]+(?!\w)", fixed, text)
+
+
+def _single_more_likely(two: str, one: str) -> bool:
+    """Without a known word either way: stress on a vowel at the end of a word is one letter
+    ("sooo" → "so"), elsewhere two ("goood" → "good")."""
+    return two.lower().endswith(tuple(letter * 2 for letter in "aeiouy")) and len(one) <= 3
+
+
+def _casual(text: str) -> str:
+    def expanded(word: re.Match[str]) -> str:
+        replacement = CASUAL[word.group().lower()]
+        return replacement if replacement else " "
+
+    return _CASUAL_WORD.sub(expanded, text)
+
+
+def _in_katakana(text: str, katakana: frozenset[str]) -> str:
+    if not katakana:
+        return text
+
+    def converted(run: re.Match[str]) -> str:
+        typed = run.group()
+        as_katakana = "".join(chr(ord(char) + 0x60) if "\u3041" <= char <= "\u3096" else char
+                              for char in typed)
+        for word in sorted(katakana, key=len, reverse=True):
+            if len(word) >= 3 and word in as_katakana:
+                start = as_katakana.index(word)
+                return typed[:start] + word + typed[start + len(word):]
+        return typed
+
+    return _HIRAGANA_RUN.sub(converted, text)
+
+
+# Words the stages read in kanji, typed in kana (as a phone's keyboard leaves them before
+# conversion): three kana or more, so none is part of another common word.
+IN_KANJI: dict[str, str] = {
+    "ちゅうもん": "注文", "へんぴん": "返品", "へんきん": "返金", "かいやく": "解約",
+    "はっそう": "発送", "とどいて": "届いて", "とどかない": "届かない", "よやく": "予約",
+    "いれて": "入れて", "いれる": "入れる", "いれたい": "入れたい", "ついか": "追加",
+    "さくじょ": "削除", "こうにゅう": "購入", "しはらい": "支払い", "じゅうしょ": "住所",
+    "ていき": "定期", "いちじていし": "一時停止", "さいかい": "再開", "ひょうか": "評価",
+    "かいたい": "買いたい", "かいます": "買います",
+}
+_KANA_WORD = re.compile("|".join(sorted(IN_KANJI, key=len, reverse=True)))
+
+
+def _in_kanji(text: str) -> str:
+    return _KANA_WORD.sub(lambda found: IN_KANJI[found.group()], text)
+
+
+def _corrected(text: str, vocabulary: frozenset[str], known: frozenset[str]) -> str:
+    if not vocabulary:
+        return text
+
+    def fixed(word: re.Match[str]) -> str:
+        typed = word.group()
+        folded = _fold(typed)
+        if _inflected(folded, vocabulary):
+            return typed  # "larger" is no typo of "large", nor "orders" of "order"
+        if folded in vocabulary or folded in known or folded == typed.lower():
+            return typed if folded in vocabulary or folded in known else \
+                correct_words(typed, vocabulary, known)
+        corrected = correct_words(folded, vocabulary, known)
+        return typed if corrected == folded else corrected
+
+    return re.sub(r"(?<![\w'])[^\W\d_]{4,}(?![\w'])", fixed, text)
+
+
+_ENDINGS = ("s", "es", "d", "ed", "r", "er", "ing", "est", "ly", "e", "ee", "ees", "z", "ez", "ons",
+            "ent")
+
+
+def _inflected(word: str, vocabulary: frozenset[str]) -> bool:
+    """Whether `word` is a vocabulary word with an ending ("larger", "plates", « annulée »),
+    or one is `word` with an ending (« livre » is a book, not « livrée »)."""
+    return any(word.endswith(ending) and word[:-len(ending)] in vocabulary
+               for ending in _ENDINGS) or any(word + ending in vocabulary
+                                              for ending in ("e", "s", "es", "ee"))
+
+
+@lru_cache(maxsize=8192)
+def _fold(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
