@@ -209,6 +209,9 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
+               # "茶筅いらない": casual Japanese drops the particle; the refusal closes the message
+               r"[^\s、。はも](?:いらない|要らない|いりません|要りません)(?:です|かな|かも|よ)?"
+               r"[!！。.\s]*$|"
                r"\bnever ?mind (?:the|that|those|this)\b|"
                r"\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
@@ -301,8 +304,9 @@ _ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|pl
                              r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 # "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
+# "…で!", "…でいい", "…で頼む": the casual close names the one chosen, as "にして" does.
 _CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
-                         r"にしたい|でお願い")
+                         r"にしたい|でお願い|で(?:いい|頼む|よろしく)?(?:です|よ|ね)?[!！。.\s]*$")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
