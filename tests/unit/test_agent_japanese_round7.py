@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from commerce_agent.agent.language.codes import read_code
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -21,7 +22,8 @@ def test_a_declined_option_inside_an_order_still_orders(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["玄米茶じゃなくてほうじ茶で", "玄米茶じゃなくてほうじ茶で！",
-                                  "マグじゃなくてティーポットでいいです", "玄米茶じゃなくてほうじ茶にして"])
+                                  "マグじゃなくてティーポットでいいです",
+                                  "玄米茶じゃなくてほうじ茶にして"])
 def test_the_casual_de_close_names_the_one_chosen(text: str) -> None:
     assert understand(text)[0] == "replace"
 
@@ -31,3 +33,22 @@ def test_daijoubu_alone_declines_and_with_onegai_consents() -> None:
     # own button); consent says so ("大丈夫、お願い")
     assert read_act("大丈夫です").kind == "refusal"
     assert read_act("大丈夫、お願い").kind == "confirmation"
+
+
+@pytest.mark.parametrize(("text", "rest"), [("MIDORI500を使って", ""),
+                                            ("ＭＩＤＯＲＩ５００使えますか？", "?"),
+                                            ("OCHA10を使って玉露を買う", "玉露を買う")])
+def test_a_code_before_its_japanese_verb_is_read(text: str, rest: str) -> None:
+    coded = read_code(text)
+    assert coded.code is not None and coded.rest.strip("?") == rest.strip("?")
+    assert read_code("ティーポットを使ってみたい").code is None
+
+
+@pytest.mark.parametrize("text", ["MIDORI500を使って", "OCHA10使えますか"])
+def test_a_code_with_a_japanese_verb_is_a_promotion(text: str) -> None:
+    assert understand(text)[0] == "promotion"
+
+
+@pytest.mark.parametrize("text", ["クラシックマグの16ozで！", "玉露で頼む", "ほうじ茶でよろしく"])
+def test_the_casual_de_close_orders(text: str) -> None:
+    assert understand(text)[0] == "add"

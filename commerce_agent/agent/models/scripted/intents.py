@@ -251,7 +251,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"支払|精算|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
-                  r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
+                  r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)|"
+                  r"[a-z][a-z0-9_-]*\d\s*(?:を|は|って)?\s*(?:使|適用)"),  # 「MIDORI500を使って」
     # "Folio & Code" is a store, no code asked about (as in language/codes.py)
     ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
@@ -269,7 +270,9 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
             rf"(?:\bje |\bj'en |\bj')(?:vais |voudrais |veux |aimerais )?{_FRENCH_TAKE}\b"
             r"(?! (?:savoir|voir|regarder|chercher|connaitre))|\ben (?:prendre|ajouter|mettre)\b|"
-            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い"),
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い|"
+            # the casual close 「…で！」「…で頼む」 chooses, as 「…でお願い」 does
+            r"で(?:頼む|たのむ|よろしく)?[!！]+\s*$|で(?:頼む|たのむ|よろしく)[。\s]*$"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
