@@ -40,6 +40,10 @@ _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|�
 # (a plain word only when it is one of the store's codes).
 _APPLIED = re.compile(r"\b(?:please\s+)?(?:use|apply|try|enter|redeem|utilise[zr]?|applique[zr]?)"
                       r"\s+" + _TOKEN, re.IGNORECASE)
+# Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」.
+_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って)?\s*(?:使|適用)(?:って(?:ください)?|います|"
+                         r"いたい(?:です)?|えます(?:か)?|える|う|し(?:て(?:ください)?|ます|たい)|"
+                         r"できますか|お願いします)?(?:の|かな)?", re.IGNORECASE)
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
 # « c'est FOLIO3 », 「MIDORI500です」.
 _ANSWER = re.compile(r"\s*(?:(?:it'?s|it\s+is|the\s+code\s+is|code\s*:?|c'est|voici|le\s+code\s+"
@@ -94,7 +98,7 @@ def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
         return CodeReading(None, False, _joined(text, declined.start(), declined.end()))
-    for applied in _APPLIED.finditer(text):
+    for applied in (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text)):
         if shaped_like_a_code(applied.group("token"), known) and \
                 applied.group("token").lower() not in _NOT_CODES:
             return CodeReading(applied.group("token").replace(" ", "").upper(), False,

@@ -209,6 +209,9 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
+               # "茶筅いらない": casual Japanese drops the particle; the refusal closes the message
+               r"[^\s、。はも](?:いらない|要らない|いりません|要りません)(?:です|かな|かも|よ)?"
+               r"[!！。.\s]*$|"
                r"\bnever ?mind (?:the|that|those|this)\b|"
                r"\b(?:retire[rz]?|enleve[rz]?|"
                r"supprime[rz]?)\b|削除|取り除|外して"),
@@ -248,7 +251,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"支払|精算|"
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
-                  r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)"),
+                  r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)|"
+                  r"[a-z][a-z0-9_-]*\d\s*(?:を|は|って)?\s*(?:使|適用)"),  # 「MIDORI500を使って」
     # "Folio & Code" is a store, no code asked about (as in language/codes.py)
     ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
@@ -266,7 +270,9 @@ _CHECKS: list[tuple[str, str]] = [
             r"\bajoute[rz]?\b|\bmets\b|\bmettez\b|\bmettre\b|"
             rf"(?:\bje |\bj'en |\bj')(?:vais |voudrais |veux |aimerais )?{_FRENCH_TAKE}\b"
             r"(?! (?:savoir|voir|regarder|chercher|connaitre))|\ben (?:prendre|ajouter|mettre)\b|"
-            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い"),
+            r"追加|入れて|(?<!見せて)(?:ください|下さい)|ほしい|欲しい|(?:を|で)お願い|"
+            # the casual close 「…で！」「…で頼む」 chooses, as 「…でお願い」 does
+            r"で(?:頼む|たのむ|よろしく)?[!！]+\s*$|で(?:頼む|たのむ|よろしく)[。\s]*$"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
                r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
@@ -301,8 +307,9 @@ _ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|pl
                              r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 # "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
+# "…で!", "…でいい", "…で頼む": the casual close names the one chosen, as "にして" does.
 _CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
-                         r"にしたい|でお願い")
+                         r"にしたい|でお願い|で(?:いい|頼む|よろしく)?(?:です|よ|ね)?[!！。.\s]*$")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
