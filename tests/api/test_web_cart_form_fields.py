@@ -10,17 +10,10 @@ import re
 import httpx
 import pytest
 
+from tests.support.pages import BROWSER
+from tests.support.pages import form_csrf as csrf
+
 pytestmark = pytest.mark.both_backends
-
-BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
-FORM_CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]+)"')
-
-
-async def csrf(client: httpx.AsyncClient, path: str = "/shop/items/item_classic_mug") -> str:
-    page = await client.get(path, headers=BROWSER)
-    found = FORM_CSRF.search(page.text)
-    assert found, page.text
-    return found.group(1)
 
 
 async def post(client: httpx.AsyncClient, **fields: str | list[str]) -> httpx.Response:

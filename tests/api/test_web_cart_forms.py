@@ -10,19 +10,13 @@ import re
 import httpx
 import pytest
 
+from tests.support.pages import BROWSER, CSRF_RE
+from tests.support.pages import form_csrf as csrf
+
 pytestmark = pytest.mark.both_backends
 
-BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
-FORM_CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]+)"')
 LINE = re.compile(r'name="line_id" value="([^"]+)"')
 CART = re.compile(r'name="cart_id" value="([^"]+)"')
-
-
-async def csrf(client: httpx.AsyncClient, path: str = "/shop/items/item_classic_mug") -> str:
-    page = await client.get(path, headers=BROWSER)
-    found = FORM_CSRF.search(page.text)
-    assert found, page.text
-    return found.group(1)
 
 
 async def sign_in(client: httpx.AsyncClient, email: str = "alice@example.com",
@@ -57,7 +51,7 @@ async def test_a_guest_adds_changes_and_removes_without_javascript(
     assert "Cobalt Blue / 16 oz, Gift Box" in page  # the line's choices, by name
     assert 'value="2" id="qty-' in page and "$62.00" in page
     line, cart = LINE.search(page).group(1), CART.search(page).group(1)
-    token = FORM_CSRF.search(page).group(1)
+    token = CSRF_RE.search(page).group(1)
 
     changed = await client.post("/shop/cart", data={
         "csrf_token": token, "action": "update", "cart_id": cart, "line_id": line,
@@ -77,7 +71,7 @@ async def test_a_refused_change_shows_the_reason_as_an_alert(client: httpx.Async
     assert (await add(client)).status_code == 303
     page = await cart_page(client)
     line, cart = LINE.search(page).group(1), CART.search(page).group(1)
-    token = FORM_CSRF.search(page).group(1)
+    token = CSRF_RE.search(page).group(1)
     for fields, status, reason in [
             ({"action": "update", "line_id": line, "quantity": "0"}, 400, "between 1 and"),
             ({"action": "update", "line_id": line, "quantity": "two"}, 400, "whole number"),

@@ -8,6 +8,8 @@ import re
 import httpx
 
 CSRF_RE = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
+# What a browser's navigation sends: pages answer HTML (and a refused form a page, not JSON).
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 
 
@@ -15,6 +17,13 @@ def csrf_of(page: httpx.Response) -> str:
     match = CSRF_RE.search(page.text)
     assert match, page.text
     return match.group(1)
+
+
+
+async def form_csrf(client: httpx.AsyncClient,
+                    path: str = "/shop/items/item_classic_mug") -> str:
+    """The CSRF token of the forms on the page at `path`, fetched as a browser would."""
+    return csrf_of(await client.get(path, headers=BROWSER))
 
 
 
