@@ -38,6 +38,7 @@ from commerce_agent.agent.models.scripted import (
     words,
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -252,7 +253,7 @@ class State:
         listed = next((s for s in self.stores or [] if s.get("storeId") == store_id), None)
         if listed:
             return str(listed.get("name"))
-        return self.store_names.get(store_id or "", "the store")
+        return self.store_names.get(store_id or "") or say(self.language, "the_store")
 
     # -- folding --------------------------------------------------------------------------
 
