@@ -1,5 +1,6 @@
 """Opening hours as a store writes them (schema.org `openingHours`: "Tu-Sa 10:00-18:00",
-"Su 11:00-16:00") shown in the shopper's language: « mar.–sam. 10:00–18:00 », 「火〜土 10:00〜18:00」.
+"Su 11:00-16:00") shown in the shopper's language: « mar.–sam. 10:00–18:00 »,
+「火〜土 10:00〜18:00」.
 
 The day names are Babel's (CLDR), the project's locale library, so no table of ours grows with
 languages; a part that is not a day range and a time range stays as the store wrote it.
