@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.models.base import Message, ToolCallRecord
+from commerce_agent.agent.models.scripted.folds import Folds
+from commerce_agent.agent.models.scripted.state import fold
 from commerce_agent.agent.models.scripted.typed import catalogue_words
 
 
@@ -27,3 +30,27 @@ def test_the_same_item_read_again_in_another_language_gives_its_own_words() -> N
     french = catalogue_words([{"itemId": "item_mug", "name": "Mug classique en grès"}])
     assert "stoneware" in english and "stoneware" not in french
     assert "classique" in french
+
+
+def _session(grade: str) -> list[Message]:
+    """A session that read the item `item_tea` with one grade, then answered with a typo."""
+    item = {"id": "item_tea", "name": "Uji Matcha", "storeId": "store_tea", "metadata": {
+        "dev.commerce.product.variants": {"variants": [{"id": "var_1", "values": [grade]}]}}}
+    return [Message("user", "show me the uji matcha"),
+            Message("assistant", tool_calls=[ToolCallRecord("c1", "get_item",
+                                                            {"itemId": "item_tea"})]),
+            Message("tool", tool_call_id="c1", name="get_item", result=item),
+            Message("assistant", "Uji Matcha comes in one grade."),
+            Message("user", "ceremonal please")]
+
+
+def test_two_sessions_reading_one_item_id_differently_do_not_share_its_words() -> None:
+    """Sessions folded one after the other in one process (as the model serves them) correct a
+    typo toward their own catalogue only."""
+    folds = Folds()
+    culinary = folds.fold("ses_culinary", _session("Culinary"), {})
+    ceremonial = folds.fold("ses_ceremonial", _session("Ceremonial"), {})
+    again = folds.fold("ses_culinary", _session("Culinary"), {})
+    assert "ceremonial" in catalogue_words(ceremonial.items.values())
+    assert "ceremonial" not in catalogue_words(culinary.items.values())
+    assert again == culinary == fold(_session("Culinary"), {})
