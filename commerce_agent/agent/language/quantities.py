@@ -14,7 +14,9 @@ ordinal or an id is never a count. This stage reads what is left, once:
 `quantities(text)` lists them in the message's order; `how_many` is the count said,
 `change` how many more (or fewer) of a line, `relative` any change to a line (a multiple
 too) and `applied` what the line becomes; `numbers_said` is every number the message names
-(options and sizes included, for matching option labels).
+(options and sizes included, for matching option labels). `without_named_numbers` hides the
+numbers a catalogue name carries ("a 10 class pass", "the 80 tine chasen", "10回クラスパス"):
+part of the name, never a count, unless a count is said besides ("two 10 class passes").
 """
 
 from __future__ import annotations
@@ -203,3 +205,42 @@ def numbers_said(text: str) -> frozenset[str]:
     needed, so this skips the rest of `read()` (stages call it on many variants of a text)."""
     plain = unicodedata.normalize("NFKC", text)
     return frozenset(_DIGITS.findall(fold_numbers(plain, detect_language(plain))))
+
+
+# A number a name writes beside a word ("10-Class Pass", "Pro 5", "80 tines", "A5",
+# "10回クラスパス"); one a parenthesis sets apart does not name the item ("Arancini (3)").
+_NAME_PAIR = re.compile(r"(?<![\d.,])(?P<n>\d+)[ \t-]*"
+                        r"(?P<after>[a-zà-ÿ]{2,}|[\u3040-\u30ff\u4e00-\u9fff])"
+                        r"|(?P<before>[a-zà-ÿ]+)[ \t-]*(?P<n2>\d+)(?![\d.,])")
+
+
+@lru_cache(maxsize=1024)
+def _named_numbers(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern for every number-and-word pair the names write, as a shopper may type it:
+    spaced, hyphenated or glued, the word's ending free ("10 classes", "80 tine")."""
+    pairs: set[str] = set()
+    for name in names:
+        plain = unicodedata.normalize("NFKC", name).lower()
+        for match in _NAME_PAIR.finditer(fold_numbers(plain, detect_language(plain))):
+            if match.group("n"):
+                after = match.group("after")
+                word = re.escape(after[:4]) + r"\w*" if after.isascii() or len(after) > 1 \
+                    else re.escape(after)
+                pairs.add(rf"(?<![\d.,]){match.group('n')}[\s-]*{word}")
+            else:
+                pairs.add(rf"\b{re.escape(match.group('before'))}[\s-]*{match.group('n2')}"
+                          r"(?![\d.,])")
+    if not pairs:
+        return None
+    return re.compile("|".join(sorted(pairs, key=len, reverse=True)), re.IGNORECASE)
+
+
+def without_named_numbers(text: str, names: tuple[str, ...]) -> str:
+    """`text` with the numbers that are part of one of `names` (an item's name, its variants'
+    values, its option labels) blanked out, numbers in words first written as digits."""
+    pattern = _named_numbers(names)
+    if pattern is None:
+        return text
+    plain = unicodedata.normalize("NFKC", text)
+    folded = fold_numbers(plain, detect_language(plain))
+    return pattern.sub(lambda match: re.sub(r"\d", "#", match.group()), folded)

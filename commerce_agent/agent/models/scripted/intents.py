@@ -433,16 +433,13 @@ class Frame:
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
-        # a number the name writes beside one of its words names the item ("PixelForge Pro
-        # 5"); one a parenthesis sets apart does not ("3 arancini" of "Arancini (3)")
-        in_name = [re.escape(pair) for pair in re.findall(r"[a-z]+ \d+\b|\b\d+ [a-z]+",
-                                                          words.fold(name))]
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
-            text = words.without_choice_group(self.texts[position])
-            if in_name:
-                text = re.sub(rf"\b(?:{'|'.join(in_name)})\b", " ", words.fold(text))
+            # a number the name or an option writes beside a word names it ("a 10 class
+            # pass", "PixelForge Pro 5"), not how many
+            text = quantities.without_named_numbers(
+                words.without_choice_group(self.texts[position]), (name, *options))
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
             if position and option_numbers:
