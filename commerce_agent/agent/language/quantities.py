@@ -224,7 +224,7 @@ def _named_numbers(names: tuple[str, ...]) -> re.Pattern[str] | None:
         for match in _NAME_PAIR.finditer(fold_numbers(plain, detect_language(plain))):
             if match.group("n"):
                 after = match.group("after")
-                word = re.escape(after[:4]) + r"\w*" if after.isascii() or len(after) > 1 \
+                word = re.escape(after[:4]) + "[a-zà-ÿ]*" if len(after) > 1 \
                     else re.escape(after)
                 pairs.add(rf"(?<![\d.,]){match.group('n')}[\s-]*{word}")
             else:
