@@ -209,38 +209,40 @@ def numbers_said(text: str) -> frozenset[str]:
 
 # A number a name writes beside a word ("10-Class Pass", "Pro 5", "80 tines", "A5",
 # "10回クラスパス"); one a parenthesis sets apart does not name the item ("Arancini (3)").
-_NAME_PAIR = re.compile(r"(?<![\d.,])(?P<n>\d+)[ \t-]*"
-                        r"(?P<after>[a-zà-ÿ]{2,}|[\u3040-\u30ff\u4e00-\u9fff])"
-                        r"|(?P<before>[a-zà-ÿ]+)[ \t-]*(?P<n2>\d+)(?![\d.,])")
+_NUMBER_THEN_WORD = re.compile(r"(?<![\d.,])(\d+)[ \t-]*"
+                               r"([\u3040-\u30ff\u4e00-\u9fff]|[^\W\d_]{2,})")
+_WORD_THEN_NUMBER = re.compile(r"([^\W\d_]+)[ \t-]*(\d+)(?![\d.,])")
 
 
 @lru_cache(maxsize=1024)
-def _named_numbers(names: tuple[str, ...]) -> re.Pattern[str] | None:
+def _named_numbers(names: tuple[str, ...], language: str) -> re.Pattern[str] | None:
     """One pattern for every number-and-word pair the names write, as a shopper may type it:
-    spaced, hyphenated or glued, the word's ending free ("10 classes", "80 tine")."""
+    spaced, hyphenated or glued, the word's ending free ("10 classes", "80 tine"); numbers
+    in words read in the shopper's `language`, as their message is."""
     pairs: set[str] = set()
     for name in names:
-        plain = unicodedata.normalize("NFKC", name).lower()
-        for match in _NAME_PAIR.finditer(fold_numbers(plain, detect_language(plain))):
-            if match.group("n"):
-                after = match.group("after")
-                word = re.escape(after[:4]) + "[a-zà-ÿ]*" if len(after) > 1 \
-                    else re.escape(after)
-                pairs.add(rf"(?<![\d.,]){match.group('n')}[\s-]*{word}")
-            else:
-                pairs.add(rf"\b{re.escape(match.group('before'))}[\s-]*{match.group('n2')}"
-                          r"(?![\d.,])")
+        folded = fold_numbers(unicodedata.normalize("NFKC", name).lower(), language)
+        for number, word in _NUMBER_THEN_WORD.findall(folded):
+            written = re.escape(word[:4]) + r"[^\W\d_]*" if len(word) > 1 else re.escape(word)
+            pairs.add(rf"(?<![\d.,]){number}[\s-]*{written}")
+        for word, number in _WORD_THEN_NUMBER.findall(folded):
+            pairs.add(rf"\b{re.escape(word)}[\s-]*{number}(?![\d.,])")
     if not pairs:
         return None
-    return re.compile("|".join(sorted(pairs, key=len, reverse=True)), re.IGNORECASE)
+    # a lookahead, so pairs sharing a word ("1-aaa 3") are each found
+    return re.compile(f"(?=({'|'.join(sorted(pairs, key=len, reverse=True))}))", re.IGNORECASE)
 
 
 def without_named_numbers(text: str, names: tuple[str, ...]) -> str:
     """`text` with the numbers that are part of one of `names` (an item's name, its variants'
     values, its option labels) blanked out, numbers in words first written as digits."""
-    pattern = _named_numbers(names)
+    plain = unicodedata.normalize("NFKC", text)
+    language = detect_language(plain)
+    pattern = _named_numbers(names, language)
     if pattern is None:
         return text
-    plain = unicodedata.normalize("NFKC", text)
-    folded = fold_numbers(plain, detect_language(plain))
-    return pattern.sub(lambda match: re.sub(r"\d", "#", match.group()), folded)
+    chars = list(fold_numbers(plain, language))
+    for match in pattern.finditer("".join(chars)):
+        start, end = match.span(1)
+        chars[start:end] = ["#" if char.isdigit() else char for char in chars[start:end]]
+    return "".join(chars)

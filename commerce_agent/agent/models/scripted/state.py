@@ -25,6 +25,7 @@ from commerce_agent.agent.language.delivery import (
     read_delivery,
     without_pickup,
 )
+from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
@@ -39,6 +40,7 @@ from commerce_agent.agent.models.scripted import (
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.normalized import reading
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -211,6 +213,8 @@ class State:
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
+    # The last size or measure the shopper said ("12 oz"): what "that same size" points at.
+    size_said: str | None = None
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
@@ -368,6 +372,11 @@ class State:
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
         # "3, sorry I mean 2": read as said right the first time
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        if self.size_said is not None and points_at_a_size(raw):
+            raw = with_size_named(raw, self.size_said)  # "the blue in that same size"
+        said = reading(raw)
+        if said.measures:
+            self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
