@@ -276,6 +276,8 @@ def corrected(raw: str) -> str:
     "add 2 plates"); `raw` itself when it corrects nothing. Numbers in words are written as
     digits in a message that is rewritten."""
     plain = unicodedata.normalize("NFKC", raw)
+    if _CORRECTION.search(plain) is None:
+        return raw  # most messages: no marker, nothing to fold
     text = fold_numbers(plain, detect_language(plain))
     changed = False
     for _ in range(3):  # "3, no 4, sorry I mean 5"
