@@ -87,7 +87,10 @@ def test_an_hour_after_a_limit_word_is_no_count(text: str) -> None:
     assert read(text, now=SUNDAY).counts == ()
 
 
-@pytest.mark.parametrize("text", ["after 6 months", "choose from 5 options", "a table for 2"])
+@pytest.mark.parametrize(
+    "text",
+    ["after 6 months", "choose from 5 options", "a table for 2", "reduce it by 2", "pick from 3"],
+)
 def test_a_number_with_a_noun_after_a_limit_word_is_no_time(text: str) -> None:
     assert read(text, now=SUNDAY).when is None
 

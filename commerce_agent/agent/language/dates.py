@@ -131,6 +131,7 @@ def _masked(text: str, taken: list[Span]) -> str:
 # A limit on the time: "after 6", "before 10am", "avant 10h", "18時以降", "10時まで".
 _AFTER_WORDS = frozenset({"after", "from", "après", "à partir de"})
 _BEFORE_WORDS = frozenset({"before", "by", "avant"})
+_BARE_LIMITS = frozenset({"after", "before", "après", "avant", "à partir de"})
 _JAPANESE_BOUND = re.compile(r"\s*(?:(?P<after>以降|以後|から|過ぎ)|(?P<before>まで|より前|前))")
 
 
@@ -142,7 +143,9 @@ def _clock(text: str) -> tuple[time | None, Span | None, str]:
         said = match.groupdict()
         meridiem = said["meridiem"]
         near = said["near"] if said["near"] != "for" else None
-        bare_limit = near is not None and re.match(r"\s*(?:$|[^\w\s]|(?:and|or|et|ou)\b)",
+        # A bare hour only after a word that limits time alone ("reduce it by 2", "pick
+        # from 3" are amounts)
+        bare_limit = near in _BARE_LIMITS and re.match(r"\s*(?:$|[^\w\s]|(?:and|or|et|ou)\b)",
                                                    text[match.end():]) is not None
         if not (said["minute"] or meridiem or said["h"] or said["ji"] or said["at"]
                 or bare_limit):
