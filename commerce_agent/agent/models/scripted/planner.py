@@ -8,14 +8,15 @@ from typing import Any
 
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, option_change, topics, words
+from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import (
     State,
     alias_score,
-    name_score,
     of_the_kind,
     said_words,
 )
@@ -53,6 +54,7 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
+        source = without_when(source)  # "on 13 March at 2pm", "3月13日14時の": no product words
         source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
@@ -205,8 +207,8 @@ class Planner:
             store = named or state.store
             return self.call("search_products", query=query, limit=8, availableOnly=False,
                              **bounds, **({"storeId": store} if store else {}))
-        wanted = words.content_words(query)
-        found = any(name_score(item, wanted) > 0 for item in (*state.results, *state.sold_out))
+        wanted = naming.wanted(query)
+        found = naming.any_named((*state.results, *state.sold_out), wanted)
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
@@ -222,10 +224,13 @@ class Planner:
             return self.call("search_products", query=head, limit=8, availableOnly=False,
                              **bounds, **scope)
         if not state.results and words.re_japanese(query):
-            # "きゅうす", "ノト": the same word in the other kana, or with its long vowels as
-            # the catalog writes them, searched once each
+            # "茶道ワークショップ": the compound's parts, searched apart once; "きゅうす", "ノト":
+            # the same word in the other kana, or with its long vowels as the catalog writes
+            # them, searched once each
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
-            for spelling in words.kana_spellings(query):
+            for spelling in (naming.compound_parts(query), *words.kana_spellings(query)):
+                if spelling == query:
+                    continue
                 if all(call.args.get("query") != spelling for call in searches):
                     return self.call("search_products", query=spelling, limit=8,
                                      availableOnly=False, **bounds, **scope)
@@ -241,11 +246,11 @@ class Planner:
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""
         results = self.state.results
-        wanted = words.content_words(self.query())
+        wanted = naming.wanted(self.query())
         if not results:
             return []
         best = name_score(results[0], wanted)
-        tied = [item for item in results if name_score(item, wanted) == best]
+        tied = naming.best(results, wanted, self.mentioned_store() or self.current_store())
         sized = self.by_measure(tied)
         if len(sized) == 1:  # "the 70cl teapot": the teapot whose name says 700 ml
             return sized
