@@ -11,7 +11,7 @@ from typing import Any
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
 from commerce_agent.agent.language.hours import opening_hours
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import aftercare, browse, topics, words
+from commerce_agent.agent.models.scripted import aftercare, browse, choices, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
     LOCATION,
@@ -23,6 +23,7 @@ from commerce_agent.agent.models.scripted.intents import (
 from commerce_agent.agent.models.scripted.messages import say, status, store_word
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
+from commerce_agent.commerce.orders.rules import cancellable_from
 from commerce_agent.operations.base import money_text
 
 # Free delivery asked about: said plainly when no shipping option of the store is free.
@@ -84,8 +85,13 @@ def _subscription(p: Planner, topic: str) -> Decision:
     rules = terms.get("cancellationPolicy") or {}
     if rules.get("canCancelAnytime", True):
         return say(p.lang, "sub_cancel_anytime", name=name, id=order["orderId"])
-    return say(p.lang, "sub_cancel_commitment", name=name, id=order["orderId"],
+    text = say(p.lang, "sub_cancel_commitment", name=name, id=order["orderId"],
                cycles=rules.get("minimumCommitment", 0))
+    first_day = cancellable_from(terms)
+    if first_day is not None:  # the day it becomes possible, from the plan's own start
+        text += " " + say(p.lang, "cancellable_from",
+                          day=choices.day(first_day.date().isoformat(), p.lang))
+    return text
 
 
 def _cancel(p: Planner) -> Decision:
