@@ -109,15 +109,15 @@ def _search_words(p: Planner, wanted: str | None) -> Decision | None:
 
 
 def _unmatched(p: Planner, wanted: str | None) -> str | None:
-    """The latest message whose product words fit none of the orders, unless a message
+    """The latest message's product words, when they fit none of the orders, unless a message
     places the order otherwise (an id, a position, a day, an amount)."""
     orders, fits = _orders(p, wanted), _fits(p)
     for text in reversed(p.frame.texts):
         if which_order.placed(which_order.cues(text)):
             return None
         asked, _ = which_order.spared(text)
-        if _asked(p, asked) and orders and all(fits(order, asked) == 0 for order in orders):
-            return asked
+        if _asked(p, asked):  # the latest words about items decide
+            return asked if orders and all(fits(order, asked) == 0 for order in orders) else None
     return None
 
 
