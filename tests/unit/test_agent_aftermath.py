@@ -8,9 +8,11 @@ import pytest
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import aftermath
+from commerce_agent.agent.models.scripted.acquire import also_sold_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.state import State
+from commerce_agent.agent.models.scripted.planner import Planner
+from commerce_agent.agent.models.scripted.state import Call, State
 
 BOWL = "Large Serving Bowl"
 
@@ -201,3 +203,47 @@ def test_a_substitute_after_a_sold_out_reply_becomes_the_request() -> None:
     state.hear("fine, tiramisu instead")
     assert state.frame is not None
     assert (state.frame.intent, state.frame.quantity(), state.offer) == ("add", 2, None)
+
+
+def _too_few(request: str, lang: str = "en") -> aftermath.Outcome:
+    reply = say(lang, "explain.only_left", left=3, name="Ceramic Pour-Over Dripper")
+    found = aftermath.outcome(reply, Frame("add", (request,)), ordered=False)
+    assert found is not None and found.kind == "short"
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("ok, 3 then", "en"), ("just 3 please", "en"), ("bon, alors 3", "fr"), ("じゃあ3つで", "ja")],
+)
+def test_a_count_after_too_few_left_is_the_request_with_that_count(text: str, lang: str) -> None:
+    frame = aftermath.recount(
+        _too_few("add 5 pour-over drippers", lang), "other", text, "instruction"
+    )
+    assert frame is not None and frame.intent == "add"
+    assert frame.quantity("Ceramic Pour-Over Dripper") == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [("ok", "confirmation"), ("are 3 enough?", "question"), ("3 planters then", "instruction")],
+)
+def test_what_gives_no_count_alone_is_no_recount(text: str, act: str) -> None:
+    assert aftermath.recount(_too_few("add 5 pour-over drippers"), "other", text, act) is None
+
+
+def test_another_thing_after_too_few_left_is_a_substitute_with_its_count() -> None:
+    frame = aftermath.substitute(
+        _too_few("add 5 pour-over drippers"), "other", "the planters then", "instruction"
+    )
+    assert frame is not None and frame.quantity() == 5
+
+
+def test_a_sold_out_item_a_one_phrase_request_also_named_is_found() -> None:
+    lasagna = {"itemId": "item_lasagna", "name": "Lasagna Bolognese", "available": True}
+    cannoli = {"itemId": "item_cannoli", "name": "Sicilian Cannoli (2)", "available": False}
+    tiramisu = {"itemId": "item_tiramisu", "name": "Tiramisù", "available": False}
+    state = State(frame=Frame("add", ("a lasagna and cannoli please",)))
+    found = {"results": [lasagna, cannoli, tiramisu]}
+    state.calls = [Call("search_products", {"query": "lasagna cannoli"}, found, False)]
+    assert also_sold_out(Planner(state, {}), lasagna) == [cannoli]

@@ -6,10 +6,12 @@ A few words mean different things after different outcomes, and the words alone 
 - after an order is placed (or anything else is done) with nothing offered, a bare
   confirmation ("ok", "great, thanks", "oui c'est bon", "d'accord", 👍, "了解です") only
   acknowledges it: it is answered, and it changes nothing (it is no "yes" to buy again);
-- after a request is refused because its item is sold out, naming another thing ("the
-  planter then", "a tiramisu instead", « alors le tiramisu », 「じゃあ茶筅で」) is that request
-  again with the other thing: the same intent (add, or buy through the approval every order
-  asks for) and the same count, unless the new words give their own;
+- after a request is refused because its item is sold out (or short of stock), naming another
+  thing ("the planter then", "a tiramisu instead", « alors le tiramisu », 「じゃあ茶筅で」) is
+  that request again with the other thing: the same intent (add, or buy through the approval
+  every order asks for) and the same count, unless the new words give their own;
+- after a request is refused because too few are left, a count alone ("ok, 3 then", « bon,
+  alors 3 », 「じゃあ2つで」) is that request again with that count;
 - "another", "a second one", "one more of those", « encore une autre », 「もう1冊」 for an
   item already in the cart raises that line's count (`quantities` reads the count; the cart
   edits pick the line), rather than being refused as "already in your cart".
@@ -30,7 +32,7 @@ from commerce_agent.agent.models.scripted import assent, words
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame
 from commerce_agent.agent.models.scripted.messages import every_language
 
-OutcomeKind = Literal["ordered", "sold_out"]
+OutcomeKind = Literal["ordered", "sold_out", "short"]
 ACKNOWLEDGE = "acknowledge"  # the intent of a bare confirmation with nothing on the table
 
 
@@ -39,7 +41,7 @@ class Outcome:
     kind: OutcomeKind
     # The request that met it (sold out: the one to serve again with another item).
     request: Frame | None = None
-    # How many the request asked for of the item that could not be had.
+    # How many the request asked for of the item that could not be had (or not so many).
     count: int | None = None
     item: str = ""  # the name of the item it was about
 
@@ -60,16 +62,37 @@ def _sold_out_said() -> re.Pattern[str]:
     )
 
 
+@lru_cache(maxsize=1)
+def _too_few_said() -> tuple[re.Pattern[str], ...]:
+    """The agent's "Sorry, only {left} of {name} are left. …" in every language."""
+    texts = [*every_language("explain.only_left"), *every_language("explain.only_left_one")]
+    return tuple(
+        re.compile(
+            re.escape(text)
+            .replace(re.escape("{left}"), r"(?P<left>\d+)", 1)
+            .replace(re.escape("{left}"), r"\d+")
+            .replace(re.escape("{name}"), "(?P<name>.+?)", 1)
+        )
+        for text in texts
+    )
+
+
 def outcome(reply: str, request: Frame | None, ordered: bool) -> Outcome | None:
     """What the turn that ended with `reply` came to, for the next message to be read
-    against: an order placed, or the request's item found sold out."""
+    against: an order placed, the request's item found sold out, or too few of it left."""
     if ordered:
         return Outcome("ordered", request)
-    match = _sold_out_said().search(reply)
-    if match is None or request is None or request.intent not in SHOPPING:
+    if request is None or request.intent not in SHOPPING:
         return None
-    name = next(group for group in match.groups() if group)
-    return Outcome("sold_out", request, _count_of(request, name), name)
+    match = _sold_out_said().search(reply)
+    if match is not None:
+        name = next(group for group in match.groups() if group)
+        return Outcome("sold_out", request, _count_of(request, name), name)
+    short = next((found for pattern in _too_few_said() if (found := pattern.search(reply))), None)
+    if short is not None:
+        name = short.group("name")
+        return Outcome("short", request, _count_of(request, name), name)
+    return None
 
 
 def _count_of(request: Frame, name: str) -> int | None:
@@ -94,7 +117,7 @@ def acknowledges(text: str) -> bool:
 def substitute(after: Outcome | None, kind: str, text: str, act: str) -> Frame | None:
     """The refused request again with the thing `text` names instead, or None when `text`
     names nothing else (or asks, or searches)."""
-    if after is None or after.kind != "sold_out" or after.request is None:
+    if after is None or after.kind == "ordered" or after.request is None:
         return None
     if act == "question" or kind not in _MAY_NAME_A_SUBSTITUTE:
         return None
@@ -103,6 +126,19 @@ def substitute(after: Outcome | None, kind: str, text: str, act: str) -> Frame |
         return None
     intent = kind if kind in SHOPPING else after.request.intent
     return replace(Frame(intent, (" ".join(said).strip(),)), count=after.count)
+
+
+def recount(after: Outcome | None, kind: str, text: str, act: str) -> Frame | None:
+    """The request refused for too few left, again with the count `text` gives and nothing
+    else ("ok, 3 then"), or None."""
+    if after is None or after.kind != "short" or after.request is None:
+        return None
+    if act == "question" or kind not in _MAY_NAME_A_SUBSTITUTE:
+        return None
+    count = words.quantity(text)
+    if not count or _names_another(text, after.item):
+        return None
+    return after.request.answered(text)
 
 
 def _names_another(clause: str, gone: str) -> bool:

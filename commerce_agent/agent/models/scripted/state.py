@@ -445,7 +445,9 @@ class State:
         elif self.open_carts() and aftermath.repeats(kind, text) and (
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
-        instead = aftermath.substitute(after, kind, text, read_act(raw).kind)
+        act = read_act(raw).kind
+        instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
+            after, kind, text, act)
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
@@ -453,7 +455,8 @@ class State:
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
         if instead is not None:
-            # "the planter then" after the bowl was sold out: that request, with the planter
+            # "the planter then" after the bowl was sold out, "ok, 3 then" after only 3 were
+            # left: that request, with the planter or the count
             self.frame, self.offer = instead, None
             self.shown = list(self.results)
             return
