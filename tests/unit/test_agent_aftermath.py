@@ -214,7 +214,13 @@ def _too_few(request: str, lang: str = "en") -> aftermath.Outcome:
 
 @pytest.mark.parametrize(
     ("text", "lang"),
-    [("ok, 3 then", "en"), ("just 3 please", "en"), ("bon, alors 3", "fr"), ("じゃあ3つで", "ja")],
+    [
+        ("ok, 3 then", "en"),
+        ("just 3 please", "en"),
+        ("bon, alors 3", "fr"),
+        ("じゃあ3つで", "ja"),
+        ("the 3 you've got", "en"),
+    ],
 )
 def test_a_count_after_too_few_left_is_the_request_with_that_count(text: str, lang: str) -> None:
     frame = aftermath.recount(
@@ -247,3 +253,8 @@ def test_a_sold_out_item_a_one_phrase_request_also_named_is_found() -> None:
     found = {"results": [lasagna, cannoli, tiramisu]}
     state.calls = [Call("search_products", {"query": "lasagna cannoli"}, found, False)]
     assert also_sold_out(Planner(state, {}), lasagna) == [cannoli]
+
+
+@pytest.mark.parametrize("text", ["oh ok, just the one then", "only the one please"])
+def test_just_the_one_is_a_count_of_one(text: str) -> None:
+    assert quantities.how_many(text) == 1

@@ -68,7 +68,8 @@ _WORD = re.compile(
     # "one" kept as a word, where it still counts: "make it one", "just one", "one" alone
     r"|(?:\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|have|"
     r"drop|remove|minus|subtract)\s+"
-    r"|^\s*)(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
+    # "just the one then", "only the one": one, the count
+    r"|\b(?:just|only)\s+the\s+|^\s*)(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
 )
 # A count relative to the line: "one more", "2 extra", "another", "encore 1", "1 de plus",
 # "add more", "increase it by 2", "もう1つ", "2つ増やして", "a second one", "une autre"; and

@@ -150,8 +150,7 @@ def _names_another(clause: str, gone: str) -> bool:
     return bool(named_words(clause) - words.content_words(gone))
 
 
-# Words of "a second one", "a 2nd copy", "encore une autre s'il te plaît": the count and its
-# politeness, not an item's name.
+# Words of "a second one", "a 2nd copy", "encore une autre": the count, not an item's name.
 _COUNT_WORDS = frozenset(
     {
         "second",
@@ -166,7 +165,6 @@ _COUNT_WORDS = frozenset(
         "another",
         "2nd",
         "3rd",
-        "te",
     }
 )
 
