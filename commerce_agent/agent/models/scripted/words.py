@@ -32,6 +32,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 STOP = frozenset("""
 throw toss grab snag
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
+youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
 see browse for to of in on at from with and or but also too just only really actually maybe
@@ -57,7 +58,7 @@ je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour
 mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
 veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
-quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
+quoi s il te plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
 said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
 enlever supprimez
