@@ -28,7 +28,7 @@ _FRENCH = {
     "champignon": "mushrooms", "champignons": "mushrooms", "jambon": "prosciutto",
     "poulet": "chicken", "oeuf": "egg", "oeufs": "egg", "anchois": "anchovies",
     "miel": "honey", "piment": "chili", "pimente": "chili", "huile": "oil",
-    "fromage": "cheese", "classique": "classic", "fraiche": "fresh",
+    "fromage": "cheese", "classique": "classic", "frais": "fresh", "fraiche": "fresh",
     "fraiches": "fresh", "emballage": "wrap", "cadeau": "gift",
     "boite": "box", "sous-verre": "coaster", "prioritaire": "priority", "polices": "fonts",
     "coffret": "box", "liege": "cork", "pimentee": "chili", "epicee": "chili",
