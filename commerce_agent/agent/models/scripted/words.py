@@ -126,6 +126,8 @@ def stem(word: str) -> str:
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
         return word[:-2]
+    if len(word) > 5 and word.endswith("eaux"):  # French: "cadeaux", "gâteaux", "plateaux"
+        return word[:-1]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
