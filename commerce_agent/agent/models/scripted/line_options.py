@@ -186,6 +186,19 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
     return not unknown or (len(unknown) == 1 and beside_an_extra(unknown[0], folded, item))
 
 
+def only_its_own(item: dict[str, Any], text: str) -> bool:
+    """Whether a piece said after the item's "with" list names only the item's extras or
+    option values ("and anchovies" of the caesar, "et le coffret cadeau" of the mug), so it is
+    more of the item; "and 2 san pellegrinos" names another item."""
+    if named(item, text) and names_nothing_else(item, text, frozenset()):
+        return True
+    said = {words.stem(word) for word in words.content_words(text)
+            - words.content_words(str(item.get("name", "")))}
+    labels = {words.stem(word) for label in choices.option_labels(item)
+              for word in words.content_words(label)}
+    return bool(said) and said <= labels
+
+
 def beside_an_extra(word: str, folded: str, item: dict[str, Any]) -> bool:
     """Whether `word` (stemmed) stands beside a word of one of the item's extras in the text
     ("garlic bread" beside the garlic focaccia's "garlic")."""

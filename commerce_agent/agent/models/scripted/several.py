@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices, line_options, words
+from commerce_agent.agent.models.scripted import line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
@@ -95,15 +95,7 @@ def _belongs(p: Planner, head: str, piece: str) -> bool:
     piece that names anything else is an item of its own ("and 2 san pellegrinos"). Unread
     items keep the piece until read."""
     item = _head_item(p, head)
-    if item is None:
-        return True
-    if line_options.named(item, piece) and line_options.names_nothing_else(
-            item, piece, frozenset()):
-        return True
-    said = words.content_words(piece) - words.content_words(str(item.get("name", "")))
-    labels = {words.stem(word) for label in choices.option_labels(item)
-              for word in words.content_words(label)}
-    return bool(said) and {words.stem(word) for word in said} <= labels
+    return item is None or line_options.only_its_own(item, piece)
 
 
 def _head_item(p: Planner, head: str) -> dict[str, Any] | None:
