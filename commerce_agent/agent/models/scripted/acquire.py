@@ -78,7 +78,7 @@ def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] 
 def _names_options(p: Planner, item: dict[str, Any]) -> bool:
     said = choices.said_words(p.frame.texts) - words.content_words(str(item.get("name", "")))
     return any(choices.matches(label, said) for label in choices.option_labels(item)) or \
-        bool(choices.when_named(p.frame.texts).named())
+        bool(choices.when_named(p.frame.texts, p.state.now, p.state.time_zone).named())
 
 
 class _Picked:
@@ -151,19 +151,23 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     picked.addons = [addon for group, addon, _ in line_options.extras(item)
                      if not group and addon in addons]
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
-        found, named = choices.pick_slots(item, frame.texts)
-        open_slots = [c for c in choices.slot_choices(item) if c.available]
+        now, zone = p.state.now, p.state.time_zone
+        found, named = choices.pick_slots(item, frame.texts, now, zone)
+        open_slots = choices.open_slots(item, now)
         offered = (found if found or not named else open_slots)[:choices.SLOTS_OFFERED]
         if position is not None and -len(offered) <= position < len(offered):
             found, named = [offered[position]], True
         if not open_slots:
             return say(p.lang, "fully_booked", name=name)
-        if len(found) == 1 and (named or len(frame.texts) > 1):
+        if len(found) == 1 and (named or len(frame.texts) > 1 or (
+                len(open_slots) == 1 and words.points_at_shown(frame.last))):
+            # "book that one" when the one free time was shown: that time
             picked.slot = found[0]
-        elif named and not found:
+        elif named and not found:  # taken or none then: the free times nearest it
+            nearest = choices.nearest(open_slots, frame.texts, now, zone)
             return (say(p.lang, "no_time_then", name=name,
                         listing=listing(choices.localized(
-                            open_slots[:choices.SLOTS_OFFERED], p.lang))) + " " +
+                            nearest[:choices.SLOTS_OFFERED], p.lang))) + " " +
                     say(p.lang, "which_time"))
         else:
             return (say(p.lang, "next_times", name=name,
@@ -322,7 +326,7 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
                    and not call.is_error and call is not placed]
         if not isinstance(reply, str) or not earlier:
             return reply
-        return " ".join([*(say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+        return " ".join([*(say(p.lang, "placed", id=order["orderId"], lines=lines(order, p.lang),
                                 total=money_text(order["total"]),
                                 status=status(p.lang, order["status"])) for order in earlier),
                          reply])
@@ -355,17 +359,17 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
     needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
     address = state.address
     if needs_address and address is None:
-        asked = [say(p.lang, "cart_holds", lines=lines(cart)), say(p.lang, "where"),
+        asked = [say(p.lang, "cart_holds", lines=lines(cart, p.lang)), say(p.lang, "where"),
                  say(p.lang, "example_address")]
         if any(wants_pickup(text) for text in p.frame.texts):
             asked[0] = say(p.lang, "no_pickup", store=state.store_name(cart.get("storeId")),
-                           lines=lines(cart))
+                           lines=lines(cart, p.lang))
         return " ".join(asked)
     kinds = {line.get("fulfillmentType") for line in cart["items"]}
     if kinds == {"pickup"} and any(words.address(text) for text in p.frame.texts):
         # an address for lines the store only hands over: say so before ordering
         return say(p.lang, "pickup_only", store=state.store_name(cart.get("storeId")),
-                   lines=lines(cart))
+                   lines=lines(cart, p.lang))
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
         lacking = missing(str(address["address"]), address.get("countryCode"))
@@ -381,7 +385,7 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
                 say(p.lang, "where")))
         args["deliveryAddress"] = address
     if state.code_wanted:  # "I have a coupon": its code first, never the next word
-        return say(p.lang, "which_code", lines=lines(cart))
+        return say(p.lang, "which_code", lines=lines(cart, p.lang))
     if state.code is not None and state.done("apply_promotion") is None:
         return p.call("apply_promotion", cartId=cart["cartId"], code=state.code)
     options = cart.get("shippingOptions") or []
@@ -403,10 +407,10 @@ def pickup(p: Planner) -> Decision:
         return say(p.lang, "cart_empty")
     store = p.state.store_name(cart.get("storeId"))
     if any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"]):
-        return " ".join((say(p.lang, "no_pickup", store=store, lines=lines(cart)),
+        return " ".join((say(p.lang, "no_pickup", store=store, lines=lines(cart, p.lang)),
                          say(p.lang, "where"), say(p.lang, "example_address")))
     if read_act(p.frame.last).kind == "question":
-        return say(p.lang, "pickup_possible", store=store, lines=lines(cart))
+        return say(p.lang, "pickup_possible", store=store, lines=lines(cart, p.lang))
     return check_out(p)
 
 
@@ -417,7 +421,7 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
     if "pickup" in kinds and store not in state.store_info and p.has("get_store"):
         if state.done("get_store", storeId=store) is None:
             return p.call("get_store", storeId=store)
-    text = [say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+    text = [say(p.lang, "placed", id=order["orderId"], lines=lines(order, p.lang),
                 total=money_text(order["total"]), status=status(p.lang, order["status"]))]
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}

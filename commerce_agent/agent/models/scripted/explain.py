@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name
+from commerce_agent.agent.models.scripted.choices import day
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.state import Call, State
 from commerce_agent.i18n.messages import translate
@@ -37,9 +38,9 @@ def explain(call: Call, state: State) -> str:
     # The Commerce API's own sentence for the error, in the shopper's language when its
     # catalog has it (with the error's parameters), else as the API wrote it.
     message = str(result.get("message", ""))
-    if language != "en":
+    if language != "en":  # never the API's English inside a French or Japanese sentence
         message = str(translate(language, f"error.{code}", result.get("params") or {})
-                      or message)
+                      or translate(language, "error.error", {}) or message)
     item = state.items.get(str(call.args.get("itemId", ""))) or {}
     name = item.get("name") or ("that item" if language == "en" else "…")
     store = state.store_name(state.frame_store(call))
@@ -63,6 +64,10 @@ def explain(call: Call, state: State) -> str:
         "payment_failed": "explain.payment_failed",
         "cart_empty": "cart_empty",
     }
+    if code == "minimum_commitment_not_met" and (result.get("params") or {}).get(
+            "cancellableFrom"):  # the day it becomes possible, before the pause hint
+        message += " " + say(language, "cancellable_from", day=day(
+            str(result["params"]["cancellableFrom"]), language))
     if code in simple:
         return say(language, simple[code], message=message, store=store)
     if code == "delivery_address_required":

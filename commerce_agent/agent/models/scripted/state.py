@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -38,6 +39,7 @@ from commerce_agent.agent.models.scripted import (
     words,
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -213,6 +215,10 @@ class State:
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
+    # The shopper's clock, from the client context (`now`, ISO 8601, and `timeZone`):
+    # "tomorrow", "next Saturday" count from it; None counts from the current time.
+    now: datetime | None = None
+    time_zone: str = "UTC"
 
     # -- reading --------------------------------------------------------------------------
 
@@ -252,7 +258,7 @@ class State:
         listed = next((s for s in self.stores or [] if s.get("storeId") == store_id), None)
         if listed:
             return str(listed.get("name"))
-        return self.store_names.get(store_id or "", "the store")
+        return self.store_names.get(store_id or "") or say(self.language, "the_store")
 
     # -- folding --------------------------------------------------------------------------
 
@@ -418,7 +424,8 @@ class State:
             # with nothing just added it is a no to what is on the table
             kind = "remove"
         if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
-                offers.other_slot(self.open_carts(), self.items, text) is not None:
+                offers.other_slot(self.open_carts(), self.items, text, self.now,
+                                  self.time_zone) is not None:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
@@ -579,7 +586,10 @@ def _answers(text: str) -> bool:
                 or english_option_words(text) or option_change.direction(text) != 0)
 
 
-_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*")
+# A capitalised word inside a sentence, or a run of capitalised words anywhere ("Hearth & Kiln
+# a des promotions ?" opens with a store's name, which says nothing of the shopper's language).
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*|"
+                          r"\b[A-Z][A-Za-z0-9'-]+(?:\s+(?:&\s+)?[A-Z][A-Za-z0-9'-]+)+")
 # Words only each language uses: a conversation switches language on a message that has some.
 _LATIN = {
     "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"
@@ -617,12 +627,27 @@ class Replay:
 def begin(context: dict[str, Any]) -> Replay:
     """The fold before any message: only the client context's delivery address is known."""
     state = State()
+    state.now, state.time_zone = _clock_of(context)
     given = context.get("deliveryAddress")
     if isinstance(given, str) and given.strip():
         state.address = {"address": given.strip()}
     elif isinstance(given, dict) and given.get("address"):
         state.address = {key: given[key] for key in ("address", "countryCode") if key in given}
     return Replay(state)
+
+
+def _clock_of(context: dict[str, Any]) -> tuple[datetime | None, str]:
+    """The client's `now` (None when absent or unreadable) and `timeZone` (default: UTC)."""
+    zone = context.get("timeZone")
+    zone = zone if isinstance(zone, str) and zone.strip() else "UTC"
+    said = context.get("now")
+    if not isinstance(said, str):
+        return None, zone
+    try:
+        moment = datetime.fromisoformat(said.replace("Z", "+00:00"))
+    except ValueError:
+        return None, zone
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), zone
 
 
 def latest_user(messages: list[Message]) -> int:
