@@ -10,6 +10,7 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
 from commerce_agent.agent.language.hours import opening_hours
+from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import aftercare, browse, choices, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
@@ -129,8 +130,14 @@ def store_terms(p: Planner) -> Decision:
     if p.needs_stores():
         return p.call("list_stores")
     # A store named outright, else the one in view, else the one the words describe.
-    store = p.mentioned_store() or p.store_named(p.frame.first) or p.current_store() or \
-        p.store_described(p.frame.first)
+    store = p.mentioned_store()
+    named = p.store_named(p.frame.first) if store is None else None
+    if named is not None:  # unless its words are part of an item's name the words say
+        owner = p.store_of_item_named(p.frame.first, named)
+        if isinstance(owner, CallTool):
+            return owner
+        named = owner or named
+    store = store or named or p.current_store() or p.store_described(p.frame.first)
     stores = [store] if store is not None else [
         str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
     if not stores:

@@ -15,6 +15,7 @@ from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
@@ -459,7 +460,9 @@ class Frame:
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
-            text = words.without_choice_group(self.texts[position])
+            # "le 13 mars à 14h": the day and time are no count, read before the name's words
+            # go (what is left of a French sentence may no longer read as French)
+            text = words.without_choice_group(without_when(self.texts[position]))
             if in_name:
                 text = re.sub(rf"\b(?:{'|'.join(in_name)})\b", " ", words.fold(text))
             if option_units:

@@ -33,6 +33,7 @@ from commerce_agent.agent.models.scripted import (
     compound,
     line_options,
     mind,
+    naming,
     offers,
     option_change,
     phrasing,
@@ -40,6 +41,7 @@ from commerce_agent.agent.models.scripted import (
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -85,27 +87,25 @@ class Call:
         return str(self.result.get("code", "")) if isinstance(self.result, dict) else ""
 
 
-def name_score(item: dict[str, Any], wanted: frozenset[str]) -> int:
-    return len(wanted & words.content_words(str(item.get("name", ""))))
-
-
 def relevant(results: list[dict[str, Any]], query: str, described: bool = False
              ) -> list[dict[str, Any]]:
     """The results whose names carry more than half of the best match's query words, best
     first (a search that matched only a description falls back to all it found, and so does
     a request that describes, `described` (whom it is for: "a gift for a tea lover" keeps
     every tea the search found, named a tea or not) or with words no name carries half of)."""
-    wanted = words.content_words(query)
-    scores = [name_score(item, wanted) for item in results]
-    best = max(scores, default=0)
+    wanted = naming.wanted(query)
+    weights = naming.rarity(results, wanted)
+    fits = [naming.fit(item, wanted, weights) for item in results]
+    best = max((score for score, _ in fits), default=0)
     if best == 0 or described or (len(wanted) > 2 and best * 2 <= len(wanted)):
         return results
-    # Ties go to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
+    # Ties go to the rarer words ("茶道" before "ワークショップ", which several names carry),
+    # then to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
     # Matcha, 200 g" for "matcha"), then to the search's order.
     extra = [len(words.content_words(str(item.get("name", ""))) - wanted) for item in results]
-    ranked = sorted(zip(scores, extra, range(len(results)), results, strict=True),
-                    key=lambda entry: (-entry[0], entry[1], entry[2]))
-    return [item for score, _, _, item in ranked if score * 2 > best]
+    ranked = sorted(zip(fits, extra, range(len(results)), results, strict=True),
+                    key=lambda entry: (-entry[0][0], -entry[0][1], entry[1], entry[2]))
+    return [item for (score, _), _, _, item in ranked if score * 2 > best]
 
 
 def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False
@@ -115,7 +115,7 @@ def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: boo
     the search found is an alternative)."""
     fitting = relevant(found, query, described)
     in_stock = [item for item in fitting if item.get("available") is not False]
-    wanted = words.content_words(query)
+    wanted = naming.wanted(query)
     best = max((name_score(item, wanted) for item in in_stock), default=0)
     gone = [item for item in fitting if item.get("available") is False and (
         not in_stock or name_score(item, wanted) > best)]
