@@ -627,8 +627,10 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is asked, never where the order is
         kind = next((act_kind for act_kind, verb in _ACT_VERBS if verb.search(
             words.fold(act.text))), kind)
-    if kind in ("other", "details", "search") and _names_an_order(act.text):
-        kind = "status"  # "what about …3f9a2c, has it left?": about that order
+    if kind in ("other", "details", "search", "buy") and _names_an_order(act.text):
+        # "what about …3f9a2c, has it left?", "where's order 641934 at?": about that order
+        # (an order's number after "order" makes it the noun, never the verb with a count)
+        kind = "status"
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not named)):
