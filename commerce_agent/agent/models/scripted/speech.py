@@ -173,11 +173,11 @@ def conditional(text: str) -> tuple[str, str] | None:
 # after an optional interjection.
 _DROPPING = re.compile(
     r"^(?:(?:oh|eh|ah|um|hmm|ok|okay|well|bon|ben|euh|bah|and|et|so|no|non)[\s,]+)*"
-    r"(?:never ?mind|nvm|forget (?:it|that)|scrap that|skip that|whatever|doesn'?t matter|"
+    r"(?:(?:never ?mind|nvm|forget (?:it|that)|scrap that|skip that|whatever|doesn'?t matter|"
     r"no matter|on second thoughts?|actually|wait|hold on|"
     r"finalement|tant pis|laisse[zr]? tomber|peu importe|en fait|oubliez?|"
     r"やっぱり(?:いいです|いい)?|やっぱ|いや|まあいい(?:や|です)?|ちょっと待って)"
-    r"(?:[\s,、。!！]+|$)")
+    r"(?:[\s,、。!！]+|$))+")  # "actually never mind, just add it": cues said together
 # A clause whose verb asks to put something in the cart or to get it.
 _ADDING = re.compile(
     r"^(?:(?:please|just|then|and|also|so|ok|okay|bon|alors|et|yeah|right)[\s,]+)*"
@@ -280,10 +280,45 @@ def _clauses_in_order(text: str) -> list[str]:
                                               text) if part and part.strip()]
 
 
+def _names_only(clause: str) -> bool:
+    """Whether a clause only names a thing, with no verb of its own ("lasagna with the garlic
+    focaccia on the side", "the espresso set"): what a request said after it is about."""
+    named = _THING_OPENING.search(clause) or _COUNTED.search(clause) or len(
+        words.content_words(clause)) > 1 or (_is_japanese(clause) and words.names_a_thing(clause))
+    return bool(named) and not _ABOUT_ORDERS.search(clause) and not \
+        _asks_to_do(clause) and not _question(clause, clause) and not re.search(
+            r"\b(?:i|i'?ll|i'?m|we|you|it|is|are|was|have|has|do|does|did|je|j'|vous|tu|est)\b",
+            clause)
+
+
 def _orders(clause: str) -> bool:
     """Whether a clause says to place the order ("check out", "place the order", « on
     valide », 「注文します」)."""
     return _ORDERING.search(clause) is not None or closing(clause) == "order"
+
+
+# An order said as its own clause, with what it leans on ("et on valide direct", "and then
+# check out", "place the order now").
+_ORDERING_CLAUSE = re.compile(
+    rf"(?:^|[,;]|\s(?:and|et|then|puis|so|alors)\b)[^,;.!?]*?(?:{_ORDERING.pattern})[^,;.!?]*")
+_LEANING = re.compile(r"\b(?:and|et|then|puis|so|alors|now|direct|directement|right away|"
+                      r"straight away|tout de suite|please|svp)\b")
+
+
+def _without_ordering(text: str) -> str:
+    """The message without its clauses that only say to place the order, so that what is
+    left names the things bought (Japanese keeps its own: its order verb ends the sentence)."""
+    folded = fold(text)
+    if len(folded) != len(text) or _is_japanese(text):
+        return text
+    spans = [found.span() for found in _ORDERING_CLAUSE.finditer(folded)
+             if not words.content_words(_LEANING.sub(" ", _ORDERING.sub(" ", found.group())))]
+    kept, last = [], 0
+    for start, end in spans:
+        kept.append(text[last:start])
+        last = end
+    kept.append(text[last:])
+    return "".join(kept).strip(" ,;") or text
 
 
 def _joint_request(text: str) -> requests.Asked | None:
@@ -298,8 +333,11 @@ def _joint_request(text: str) -> requests.Asked | None:
     if ordered and len(parts) > 1:
         named = [part for part in parts[:ordered[-1]] if not _orders(part) and (
             _ADDING.search(part) or _COUNTED.search(part) or requests.asked(part))]
-        if named and not _question(text, folded):
+        if (named or _names_only(parts[0])) and not _question(text, folded):
             return "buy"
+    if len(parts) > 1 and _names_only(parts[0]) and any(
+            _ADDING.search(part) for part in parts[1:]) and not _question(text, folded):
+        return "add"  # "the espresso set, just add it"
     if _PLEASE.search(folded) and not _question(text, folded) and not _ABOUT_ORDERS.search(
             folded) and words.names_a_thing(folded) and not _asks_to_do(_PLEASE.sub("", folded)):
         if _AN_HOUR.search(folded):
@@ -327,7 +365,10 @@ def read_act(raw: str) -> Act:
     kept, negated = _without_negated(text)
     if negated and classify(kept).act == "confirm":
         return Act("confirmation", kept, negated)
-    request = _joint_request(kept) or requests.asked(fold(kept).strip()) or ""
+    joint = _joint_request(kept)
+    if joint == "buy":
+        kept = _without_ordering(kept)  # the things are searched, never "on valide direct"
+    request = joint or requests.asked(fold(kept).strip()) or ""
     if not request and _question(kept, fold(kept).strip()):
         split = conditional(kept)
         if split is not None:
