@@ -100,8 +100,8 @@ _EN_WISHED: dict[Asked, tuple[str, ...]] = {
 # Frames that are requests by themselves, the thing said after them.
 _EN_WANTING = r"(?:sort|set|fix) (?:me|us) (?:out |up )?with|(?:i'?m|i am|we'?re) after"
 # What a verb of getting may take that is no product: an order's status, a refund, the cart.
-_NOT_A_THING = r"(?!\s+(?:my|the|a|an|your)?\s*(?:order|status|refund|money|receipt|cart|basket|" \
-               r"invoice|tracking|delivery|update|discount|code)\b)"
+_NOT_A_THING = (r"(?!\s+(?:me\s+|us\s+)?(?:my|the|a|an|your)?\s*(?:order|status|refund|money|"
+                r"receipt|cart|basket|invoice|tracking|delivery|update|discount|code)\b)")
 
 
 def _alternatives(forms: Iterable[str]) -> str:
@@ -148,7 +148,7 @@ _INTO_THE_CART = re.compile(
     r"\b(?:put|pop|stick|chuck|throw|toss|drop|bung|slip|place|add|load|get|mets|mettez|"
     r"ajoute|ajoutez)\b(?:-\w+)?\s+(?:[\w'-]+\s+){0,4}?(?:in|into|to|on|onto|dans|a|au)\s+"
     r"(?:my|the|our|mon|le|notre)\s+(?:shopping\s+)?(?:cart|basket|bag|trolley|panier)\b")
-_EN = {asked: re.compile(rf"{_EN_OPENING}(?:{_alternatives(heads)})\b")
+_EN = {asked: re.compile(rf"{_EN_OPENING}(?:{_alternatives(heads)})\b{_NOT_A_THING}")
        for asked, heads in _EN_HEADS.items()}
 
 
