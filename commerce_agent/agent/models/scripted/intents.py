@@ -19,7 +19,7 @@ from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
-from commerce_agent.agent.models.scripted.speech import read_act
+from commerce_agent.agent.models.scripted.speech import read_act, settle
 
 # ("plan" whole: "leave out the planter" is about a planter)
 _SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
@@ -593,7 +593,7 @@ def _understand(raw: str) -> tuple[str, str]:
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
     if which_order.only_an_order(raw):
         return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
-    raw = correct_words(raw, INTENT_WORDS, NOT_TYPOS)
+    raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
