@@ -8,6 +8,7 @@ import pytest
 
 from commerce_agent.agent.models.scripted import plan_verbs, words
 from commerce_agent.agent.models.scripted.intents import understand
+from commerce_agent.agent.models.scripted.typed import typed
 
 
 @pytest.mark.parametrize(("said", "wanted"), [
@@ -77,3 +78,22 @@ def test_words_that_do_not_say_the_act(act: str, said: str) -> None:
 ])
 def test_a_plan_goes_to_the_cart_only_when_the_cart_is_said(said: str, to_the_cart: bool) -> None:
     assert bool(plan_verbs.TO_THE_CART.search(words.fold(said))) is to_the_cart
+
+
+@pytest.mark.parametrize("said", [
+    "switch my membership to yearly billing",
+    "can I pay for the plan annually instead?",
+    "passer mon abonnement en annuel",
+    "プランを年払いに変更したい",
+])
+def test_another_billing_frequency_is_answered_never_done(said: str) -> None:
+    assert understand(said)[0] == "policy"
+
+
+def test_a_plan_act_named_beside_its_billing_is_that_act() -> None:
+    assert understand("I pay monthly for my plan, please pause it")[0] == "sub_pause"
+
+
+def test_a_billing_frequency_is_no_typo_of_cancelling() -> None:
+    # « annuel » is a typo away from « annuler »: read as typed, it never cancels
+    assert "annuel" in typed("je voudrais passer mon abonnement en annuel")

@@ -51,6 +51,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("sub_pause", plan_verbs.pattern("pause")),
     ("sub_resume", plan_verbs.pattern("resume")),
     ("sub_cancel", plan_verbs.pattern("cancel", (NO_LONGER,))),
+    # another billing frequency: answered (no tool changes one), after the acts it may name
+    ("sub_frequency", plan_verbs.pattern("frequency")),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
     ("reorder", r"\bsame again\b|\bsame (?:order |thing )?as (?:last time|before)\b|"
                 # "the same thing again", 「もう一回同じのを」, 「前回と同じ注文を」
@@ -530,7 +532,8 @@ _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vou
                    r"vous vendez|tu vends|vends-tu)\b|"
                    r"ありますか|売って")
 # What the intent table reads as a question about terms stays one, whatever its topic words.
-_TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
+_TERMS = (*AFTER_SALE, "sub_skip", "sub_frequency", "fees", "hours", "contact", "currency",
+          "payment")
 
 
 # A request not to add a thing, read as that thing declined: "don't add a gift box" →
@@ -715,7 +718,7 @@ def _understand(raw: str) -> tuple[str, str]:
                 country_named(act.text) or (kind != "status" and not _ABOUT_AN_ORDER.search(
                     words.fold(act.text)))):
         return "policy", act.text  # "livrez-vous au Japon ?", "what are the delivery options?"
-    if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (
+    if kind in ("payment", "sub_skip", "sub_frequency", "hours", "contact", "currency") or (
             kind == "fees" and (
             act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text

@@ -1,4 +1,5 @@
-"""The words of a plan's life, by language: starting one, pausing, resuming, ending, skipping.
+"""The words of a plan's life, by language: starting one, pausing, resuming, ending, skipping,
+another billing frequency.
 
 One small lexicon per act and language, matched against folded text (no accents, lower case).
 A verb in `ALONE` names the act on its own (only a plan pauses, so "freeze it" pauses it); a
@@ -75,6 +76,14 @@ SHAPED: dict[str, tuple[str, ...]] = {
         # stopping at will, asked about: "can I stop whenever I want?"
         r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
         r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)"),
+    # Another billing frequency asked for: no tool changes one, so it is answered, never done.
+    "frequency": (
+        rf"(?=.*(?:{PLAN}|\bbill\w*|\bfactur\w*))\b(?:switch\w*|chang\w*|move|go|pay\w*|"
+        r"bill\w*|passe[rz]?|change[rz]?|paye[rz]?)\b.{0,40}(?:\b(?:yearly|annual(?:ly)?|weekly|"
+        r"monthly|quarterly|every (?:year|week|month|quarter)|per (?:year|month|week)|annuel\w*|"
+        r"mensuel\w*|hebdomadaire\w*|trimestriel\w*|par (?:an|mois|semaine))\b)",
+        rf"{PLAN}.*(?:年払い|月払い|年額|年間|毎週|隔週|毎月|四半期).{{0,6}}"
+        r"(?:変更|切り替|切替|にしたい|にして|にでき)"),
     "skip": (r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
              r"charges?|renewals?|shipments?|weeks?)\b",
              r"\bsauter\b.{0,20}\b(?:mois|livraison|paiement|prelevement)\b",
