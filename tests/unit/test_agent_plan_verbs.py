@@ -97,3 +97,13 @@ def test_a_plan_act_named_beside_its_billing_is_that_act() -> None:
 def test_a_billing_frequency_is_no_typo_of_cancelling() -> None:
     # « annuel » is a typo away from « annuler »: read as typed, it never cancels
     assert "annuel" in typed("je voudrais passer mon abonnement en annuel")
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    ("mettez mon abonnement en veille", True),
+    ("put my reading plan somewhere", True),
+    ("I'd like the Lumen Online membership", False),
+    ("get me the Folio Unlimited plan", False),
+])
+def test_a_plan_spoken_of_as_ones_own_is_held_not_started(said: str, held: bool) -> None:
+    assert bool(plan_verbs.HELD.search(words.fold(said))) is held

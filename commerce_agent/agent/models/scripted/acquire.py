@@ -245,9 +245,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
 def _starts_the_plan(p: Planner) -> bool:
     """A plan asked for is started: its checkout, whose approval names its price, frequency,
     trial and minimum term ("get me the Folio plan", "I'd like the membership"). Said to go
-    to the cart ("add the plan to my cart"), it only goes there."""
-    return p.frame.intent in ("add", "buy") and not plan_verbs.TO_THE_CART.search(
-        words.fold(p.frame.first))
+    to the cart ("add the plan to my cart"), it only goes there; "my plan" is one held, so a
+    message about it that reads as an add ("mettez mon abonnement en veille") starts none."""
+    said = words.fold(p.frame.first)
+    return p.frame.intent in ("add", "buy") and not plan_verbs.TO_THE_CART.search(said) and \
+        not plan_verbs.HELD.search(said)
 
 
 def _plan_held(p: Planner, item: dict[str, Any]) -> str | None:

@@ -118,3 +118,6 @@ def says(act: str, folded: str) -> bool:
 # Where a plan asked for goes to the cart rather than to its checkout: "add the Folio plan to
 # my cart", « ajoute l'abonnement au panier », 「プランをカートに入れて」.
 TO_THE_CART = re.compile(r"\b(?:cart|basket|panier|add|adding|ajoute[rsz]?)\b|カート|入れ")
+# A plan spoken of as the shopper's own ("my plan", « mon abonnement »): one held, never a
+# new one to start, whatever else the message is read as.
+HELD = re.compile(rf"\b(?:my|our|mon|ma|notre)\s+(?:[\w-]+\s+){{0,2}}{PLAN}")
