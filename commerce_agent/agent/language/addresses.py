@@ -240,7 +240,7 @@ def address_end(text: str) -> int:
         start = segment.start()
         piece = segment.group()
         if start and country_named(piece) and _is_country(piece):
-            return start + len(piece[:len(piece) - len(_beyond_country(piece))].rstrip())
+            return start + len(piece[:len(piece) - len(_beyond_country(piece))].rstrip(" .!?;:"))
         if start and after_postcode:
             coded = re.fullmatch(r"\s*(?:[A-Z]{2}|U\.?S\.?A?\.?)\s*", piece)
             return start + len(piece.rstrip()) if coded else end
