@@ -79,7 +79,8 @@ def test_words_without_address_parts_are_no_address(words: list[str], glue: str)
 
 def test_the_same_address_as_before_is_named_not_written() -> None:
     for message, rest in (
-            ("buy a dinner plate and ship it to the same address as last time", "buy a dinner plate"),
+            ("buy a dinner plate and ship it to the same address as last time",
+             "buy a dinner plate"),
             ("same address as before, check out please", "check out please"),
             ("Commandez une assiette plate, à la même adresse que la dernière fois",
              "Commandez une assiette plate"),

@@ -257,14 +257,26 @@ def address_end(text: str) -> int:
         if not piece.strip():
             return end
         if postcode is not None:
-            piece = piece[:postcode.end()] if not re.search(r"[^\W\d_]", piece[postcode.end():]) \
-                or "〒" in postcode.group() else piece
+            piece = piece[:postcode.end()] + _country_after(piece[postcode.end():])
             after_postcode = True
         seen_digit = seen_digit or bool(re.search(r"\d", piece))
         end = start + len(piece.rstrip())
         if clause is not None:
             return end
     return end
+
+
+def _country_after(text: str) -> str:
+    """The country written right after a postcode ("… IL 62701 USA", "… E2 7NX UK"), else ""."""
+    clause = _NEXT_CLAUSE.search(text)
+    candidate = text[:clause.start()] if clause else text
+    named = candidate.rstrip(" .!?;:")
+    if named.strip() and (country_named(named) or _SPELLED_US.fullmatch(named.strip())):
+        return named
+    return ""
+
+
+_SPELLED_US = re.compile(r"U\.?S\.?A?\.?|[A-Z]{2}")
 
 
 def _is_country(piece: str) -> bool:
