@@ -26,7 +26,7 @@ from commerce_agent.agent.language.addresses import (
     address_end,
     find_address,
 )
-from commerce_agent.agent.language.countries import country_named
+from commerce_agent.agent.language.countries import country_ending, country_named
 
 _LEAD_IN = re.compile(
     r"(?:(?:\band|\bthen|,|\bet|\bpuis)\s+)?(?:\bplease\s+)?"
@@ -193,7 +193,8 @@ def read_delivery(text: str) -> Delivery:
     if bare is None:
         whole = _clean(_cut(normal))
         if "," in whole and _HOUSE_NUMBER.search(whole.split(",")[0]) and \
-                not _JAPANESE.search(whole) and country_of(whole) and len(whole) < 200:
+                not _JAPANESE.search(whole) and country_of(whole) and len(whole) < 200 and \
+                (country_ending(whole) or not country_named(whole)):
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
             return Delivery(whole, country_of(whole), "", pickup)
         rest = _tidy(_without_pickup_place(normal)) if pickup else normal.strip()
