@@ -134,7 +134,7 @@ def _without_pickup_place(text: str) -> str:
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # A house number standing apart, not the digits of a code ("OCHA10の"): "Keizersgracht 1", "12B".
-_HOUSE_NUMBER = re.compile(r"(?<![^\W\d_])\d+[A-Za-z]?(?![^\W_])")
+_HOUSE_NUMBER = re.compile(r"(?<!\w)\d+[A-Za-z]?(?!\w)")
 # A Japanese address from its prefecture (and postal mark) to its block number (and a postal
 # code after it); hiragana may run through a town's name ("丸の内").
 _JAPANESE_ADDRESS = re.compile(r"(?:〒?\s?\d{3}-\d{4}\s*)?[^\s、。,]*?(?:都|道|府|県)[^\s、。,]*?"
