@@ -244,10 +244,13 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
 
 def _starts_the_plan(p: Planner) -> bool:
     """A plan asked for is started: its checkout, whose approval names its price, frequency,
-    trial and minimum term ("get me the Folio plan", "I'd like the membership"). Said to go
+    trial and minimum term ("get me the Folio plan", "I'd like the membership"). Taken with a
+    pronoun after the offer to add it, it goes where the offer said; said to go
     to the cart ("add the plan to my cart"), it only goes there; "my plan" is one held, so a
     message about it that reads as an add ("mettez mon abonnement en veille") starts none."""
     said = words.fold(p.frame.first)
+    if p.frame.intent == "add" and not words.names_a_thing(said):
+        return False  # "I'll take it" answering "Want me to add it to your cart?": the cart
     return p.frame.intent in ("add", "buy") and not plan_verbs.TO_THE_CART.search(said) and \
         not plan_verbs.HELD.search(said)
 
