@@ -13,7 +13,13 @@ from typing import Any
 from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.language.delivery import missing, wants_pickup
 from commerce_agent.agent.language.shipping import chosen_option
-from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
+from commerce_agent.agent.models.scripted import (
+    choices,
+    line_options,
+    naming,
+    option_change,
+    words,
+)
 from commerce_agent.agent.models.scripted.messages import how_often, say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
@@ -37,6 +43,9 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     item = p.resolve_item()
     if item is not None:
         return item
+    details = p.focus_options_step()
+    if details is not None:
+        return details
     query = p.query()
     if not query:
         return say(p.lang, "what") + " " + say(p.lang, "what_hint")
@@ -59,7 +68,19 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
         shown = "; ".join(f"{n}) {item['name']} ({money_text(item['price'])})"
                           for n, item in enumerate(p.state.results[:5], 1))
         return f"{say(p.lang, 'several', listing=shown)} {say(p.lang, 'which')}"
+    if not naming.names_it(top[0], naming.wanted(query), p.lang):
+        # only an option word, a word of a story or an address fits it: offered, not added
+        return offer(p)
     return top[0]
+
+
+def offer(p: Planner) -> str:
+    """What the search found, offered (the shopper's "yes" adds the first)."""
+    found = p.state.results
+    shown = "; ".join(f"{n}) {item['name']} ({money_text(item.get('price'))})"
+                      for n, item in enumerate(found[:5], 1))
+    return (say(p.lang, "found", count=len(found), listing=shown, name=found[0]["name"],
+                price=money_text(found[0].get("price"))) + " " + say(p.lang, "suggest_add"))
 
 
 def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] | None:
