@@ -11,7 +11,7 @@ about.
 
 Before counting, the words must name the thing itself: an item whose head noun (the noun its
 name is about: "Workshop" in "Matcha Tea Ceremony Workshop", « Atelier » in « Atelier
-cérémonie du thé matcha », 急須 in 常滑焼 急須) is among the words fits better than one that
+cérémonie du thé matcha ») is among the words fits better than one that
 carries only its modifiers, and a word that is an option value ("ceremonial", « cérémonie »)
 names an option, not an item. An item that carries none of the words but option words only
 fits too weakly to be added: it is offered or asked about.
@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from commerce_agent.agent.language import fuzzy
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
 from commerce_agent.agent.models.scripted import words
 
@@ -39,14 +40,13 @@ _SEGMENTS = re.compile(r"\s[—–-]\s|[:,;()（）+＋「」]")
 # The words that end the noun phrase a name starts with ("Family Feast for Four", « Thé
 # matcha d'Uji », « Tasses à expresso »): what follows describes the head.
 _LINKS = frozenset("with for of in at on from by de du des à a au aux en pour avec sur par".split())
-_JA_SIZE = re.compile(r"\d+(?:\.\d+)?\s*[a-zA-Zａ-ｚ個客本枚分]*")
 
 
 def heads(name: str) -> frozenset[str]:
     """The words that can be the head noun of an item's name, in the name's own language: of
     each segment's leading noun phrase, its last word (English puts the head last) and its
-    first (French puts it first); in Japanese, the last phrase of the name outside brackets
-    (see `japanese_head_of`)."""
+    first (French puts it first). Japanese names are not read so: a shopper's 茶道ワーク
+    ショップ is the 茶道体験, so any phrase of two characters the name writes counts."""
     found: set[str] = set()
     for segment in _SEGMENTS.split(_BRACKETED.sub(",", name)):
         run: list[frozenset[str]] = []
@@ -67,14 +67,6 @@ def heads(name: str) -> frozenset[str]:
 _BRACKETED = re.compile(r"[(（][^)）]*[)）]")
 
 
-def japanese_head_of(name: str) -> str:
-    """The last phrase of a Japanese name, without brackets and sizes (常滑焼 急須 300ml → 急須;
-    抹茶・茶道体験（谷中） → 茶道体験)."""
-    plain = _JA_SIZE.sub(" ", _BRACKETED.sub(" ", words.fold(name)))
-    phrases = [part for part in re.split(r"[\s・]+", plain) if words.re_japanese(part)]
-    return phrases[-1] if phrases else ""
-
-
 def is_option_word(word: str, lang: str = "en") -> bool:
     """A word that names an option value rather than an item ("ceremonial", « cérémonie »,
     「お点前」), read in the shopper's language (an English "mat" is a mat, a French one matte)."""
@@ -87,9 +79,7 @@ def head_named(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> 
     """Whether the words said name the item's head noun (not only an option value)."""
     name = _name(item)
     if words.re_japanese(name):
-        head = japanese_head_of(name)
-        return any(len(word) >= 2 and words.re_japanese(word) and head.endswith(words.fold(word))
-                   for word in said)
+        return names_it(item, said, lang)
     return bool((said & heads(name)) - {word for word in said if is_option_word(word, lang)})
 
 
@@ -101,11 +91,25 @@ def strength(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> tu
 
 
 def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bool:
-    """Whether the words name the item well enough to add it: its name carries a word of
-    them that is no option value (a Japanese one of two characters at least: 茶 alone is in
-    every tea's name)."""
-    return any(not is_option_word(word, lang) and (len(word) >= 2 or not words.re_japanese(word))
-               for word in carried(item, said))
+    """Whether the words name the item well enough to add it: a word of them that is no
+    option value is in its name (a Latin one maybe misspelt or plural: "driper",
+    "tiramisus"; a Japanese one of two characters at least, 茶 alone being in every tea's
+    name), or is the other name its description gives in brackets (「石川の焙じ茎茶（ほうじ
+    茶）」). A word of a greeting, a story or an address the search happened to find in a
+    description names nothing."""
+    name = _name(item)
+    glosses = " ".join(_BRACKETED.findall(str(item.get("description", ""))))
+    for word in said:
+        if is_option_word(word, lang):
+            continue
+        if words.re_japanese(word):
+            if len(word) >= 2 and (words.fold(word) in words.fold(name)
+                                   or words.fold(word) in words.fold(glosses)):
+                return True
+        elif word in words.content_words(name) or (len(word) >= 4 and any(
+                fuzzy.similarity(word, other) >= 80 for other in words.content_words(name))):
+            return True
+    return False
 
 
 def wanted(query: str) -> frozenset[str]:

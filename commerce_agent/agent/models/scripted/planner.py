@@ -134,7 +134,8 @@ class Planner:
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
             headed = [item for item in top if naming.head_named(item, wanted, self.lang)]
-            if not headed and self.search_step(self.query()) is not None:
+            if not headed and any(naming.is_option_word(word, self.lang) for word in wanted) \
+                    and self.search_step(self.query()) is not None:
                 return None  # only its modifiers are said ("matcha cérémonie"): search on
             top = headed or top
             if best < len(wanted) and state.done("search_products") is None and not any(
@@ -256,9 +257,8 @@ class Planner:
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
                              **bounds)
-        # Found, but only by modifiers or option values ("matcha cérémonie" found only the
-        # tea-ceremony workshop, "…your tea ceremony… just add a genmaicha" the same): the
-        # thing itself is searched for, without the option words, then by its head noun.
+        # Found, but only by modifiers and option values ("matcha cérémonie" found only the
+        # tea-ceremony workshop): the thing itself is searched for, without the option words.
         headed = any(naming.head_named(item, wanted, self.lang)
                      for item in (*state.results, *state.sold_out))
         plain = " ".join(word for word in query.split()
@@ -268,8 +268,6 @@ class Planner:
                 call.args.get("query") != plain for call in searches):
             return self.call("search_products", query=plain, limit=8, availableOnly=False,
                              **bounds, **scope)
-        if found and not headed:
-            found = False
         head = self._head_word(query)
         if not found and head and any(call.args.get("query") == head for call in searches):
             # "is the lasagna gluten free?": a question names the thing first, then asks
