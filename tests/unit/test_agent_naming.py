@@ -179,3 +179,4 @@ def test_only_words_that_are_no_option_value_name_an_item_well_enough_to_add() -
     assert not naming.names_it(WORKSHOP_FR, frozenset({"ceremonie"}), "fr")
     assert not naming.names_it(MATCHA_JA, frozenset({"茶"}), "ja")  # one kanji: every tea
     assert not naming.names_it(SECONDS_BOX, naming.wanted("こんにちは 配送"), "ja")
+    assert naming.names_it(CEREMONY, frozenset({"茶道ワークショップ"}), "ja")  # by its parts

@@ -102,9 +102,10 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
     for word in said:
         if is_option_word(word, lang):
             continue
-        if words.re_japanese(word):
-            if len(word) >= 2 and (words.fold(word) in words.fold(name)
-                                   or words.fold(word) in words.fold(glosses)):
+        if words.re_japanese(word):  # or a part of it: 茶道ワークショップ is 茶道 ワークショップ
+            if any(len(part) >= 2 and (words.fold(part) in words.fold(name)
+                                       or words.fold(part) in words.fold(glosses))
+                   for part in {word, *compound_parts(word).split()}):
                 return True
         elif word in words.content_words(name) or (len(word) >= 4 and any(
                 fuzzy.similarity(word, other) >= 80 for other in words.content_words(name))):
