@@ -68,10 +68,23 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
         shown = "; ".join(f"{n}) {item['name']} ({money_text(item['price'])})"
                           for n, item in enumerate(p.state.results[:5], 1))
         return f"{say(p.lang, 'several', listing=shown)} {say(p.lang, 'which')}"
-    if not naming.names_it(top[0], naming.wanted(query), p.lang):
+    if _weakly_named(p, top[0], query):
         # only an option word, a word of a story or an address fits it: offered, not added
         return offer(p)
     return top[0]
+
+
+def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
+    """Whether a search found the item by words that do not name it: not one of the items
+    shown when the shopper spoke (picked from those, its options named), and no word of the
+    request in its name. A French shopper's Latin words may be the item's English name
+    ("l'ebook The Sourdough Year"), which its French name does not show: only their
+    Japanese ones, and an English shopper's, are held to the name."""
+    if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
+        return False
+    if p.lang != "en" and not words.re_japanese(query):
+        return False
+    return not naming.names_it(item, naming.wanted(query), p.lang)
 
 
 def offer(p: Planner) -> str:

@@ -94,7 +94,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
     """Whether the words name the item well enough to add it: a word of them that is no
     option value is in its name (a Latin one maybe misspelt or plural: "driper",
     "tiramisus"; a Japanese one of two characters at least, 茶 alone being in every tea's
-    name), or is the other name its description gives in brackets (「石川の焙じ茎茶（ほうじ
+    name, unless the name glosses itself so: （お皿）), or is the other name its description
+    gives in brackets (「石川の焙じ茎茶（ほうじ
     茶）」). A word of a greeting, a story or an address the search happened to find in a
     description names nothing."""
     name = _name(item)
@@ -103,8 +104,9 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
         if is_option_word(word, lang):
             continue
         if words.re_japanese(word):  # or a part of it: 茶道ワークショップ is 茶道 ワークショップ
-            if any(len(part) >= 2 and (words.fold(part) in words.fold(name)
-                                       or words.fold(part) in words.fold(glosses))
+            own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
+            if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
+                    words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
                    for part in {word, *compound_parts(word).split()}):
                 return True
         elif word in words.content_words(name) or (len(word) >= 4 and any(
