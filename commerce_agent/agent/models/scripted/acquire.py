@@ -18,6 +18,7 @@ from commerce_agent.agent.models.scripted import (
     line_options,
     naming,
     option_change,
+    plan_verbs,
     words,
 )
 from commerce_agent.agent.models.scripted.messages import how_often, say, status
@@ -225,6 +226,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     item = state.items[item_id]
     if item.get("available") is False:
         return sold_out_text(p.lang, item, p.alternatives(item))
+    if choices.meta(item, model.SUBSCRIPTION):
+        held = _plan_held(p, item)
+        if held is not None:
+            return held
+        then_check_out = then_check_out or _starts_the_plan(p)
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
     quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))
@@ -265,6 +271,30 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     return _added_reply(p, item, picked, added.args, cart)
 
 
+def _starts_the_plan(p: Planner) -> bool:
+    """A plan asked for is started: its checkout, whose approval names its price, frequency,
+    trial and minimum term ("get me the Folio plan", "I'd like the membership"). Said to go
+    to the cart ("add the plan to my cart"), it only goes there; "my plan" is one held, so a
+    message about it that reads as an add ("mettez mon abonnement en veille") starts none."""
+    said = words.fold(p.frame.first)
+    return p.frame.intent in ("add", "buy") and not plan_verbs.TO_THE_CART.search(said) and \
+        not plan_verbs.HELD.search(said)
+
+
+def _plan_held(p: Planner, item: dict[str, Any]) -> str | None:
+    """What to say when the shopper already has this plan, active or paused (a second one
+    would bill twice), else None."""
+    for order in reversed(list(p.state.orders.values())):
+        terms = order.get("subscription") or {}
+        state = terms.get("status")
+        if state in ("active", "paused") and any(
+                line.get("itemId") == item["itemId"] for line in order.get("items", [])):
+            text = say(p.lang, "plan_held", name=item["name"], id=order["orderId"],
+                       status=status(p.lang, state))
+            return f"{text} {say(p.lang, 'resume_hint')}" if state == "paused" else text
+    return None
+
+
 def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[str, Any],
                  cart: dict[str, Any]) -> str:
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
@@ -272,9 +302,23 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
                 options=options)]
     text += notes(item, p.lang, choices.localized([picked.slot], p.lang)[0].label
                   if picked.slot else None)
+    # "a lasagna and cannoli" read as one request: the sold-out cannoli is said, not dropped
+    text += [say(p.lang, "sold_out", name=gone["name"]) for gone in also_sold_out(p, item)]
     text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
     text.append(say(p.lang, "ready"))
     return " ".join(text)
+
+
+def also_sold_out(p: Planner, item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sold-out items this turn's search found that the request also named, by words
+    the item served does not carry ("a lasagna and cannoli please": the cannoli)."""
+    search = p.state.done("search_products")
+    found = search.result.get("results", []) if search and isinstance(search.result, dict) \
+        else []
+    wanted = words.content_words(p.query()) - words.content_words(str(item.get("name", "")))
+    return [other for other in found if other.get("available") is False
+            and other.get("itemId") != item.get("itemId")
+            and wanted & words.content_words(str(other.get("name", "")))]
 
 
 def notes(item: dict[str, Any], lang: str, slot: str | None = None,

@@ -19,6 +19,9 @@ ENGLISH: dict[str, str] = {
             "code, check out or “buy it now”, book a class or session, start or pause a "
             "subscription, tell you where your order is, cancel it, return it, rate it or tip.",
     "welcome": "You're welcome! Anything else?",
+    "acknowledged": "All right. Is there anything else I can do for you?",
+    "acknowledged_order": "You're welcome! Your order {id} is placed. Is there anything else "
+                          "I can do for you?",
     "declined": "OK, I'll leave it there. What else can I do for you?",
     "no_rush": "No rush: say “yes” when you want it, or ask me anything about it.",
     "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",
@@ -73,6 +76,10 @@ ENGLISH: dict[str, str] = {
                  "“pause my subscription” if you want that.",
     "sub_resume": "A paused subscription can be resumed at any time; billing starts again from "
                   "the next cycle. Say “resume my subscription” if you want that.",
+    "sub_frequency": "Your subscription {name} (order {id}) is billed {frequency}; the store "
+                     "offers it at no other frequency, so nothing was changed.",
+    "plan_held": "You already have {name} (order {id}); it is {status}, so nothing new was "
+                 "started.",
     "no_subscription": "You have no subscription yet. Say “subscribe to …” to start one.",
     "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
             "or “tip 5 dollars” on a completed order.",
