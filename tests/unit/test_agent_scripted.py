@@ -262,7 +262,8 @@ def test_weak_matches_are_left_out_of_the_results() -> None:
              "name": "Glazing at Home: A Beginner's Guide (PDF)"}
     classic = {"itemId": "item_classic_mug", "name": "Classic Stoneware Mug",
                "price": MUG["price"]}
-    assert relevant([guide, classic, MUG], "limited edition glaze mug") == [MUG]
+    # the best fit first; another mug stays behind it (its head noun was said), the guide not
+    assert relevant([guide, classic, MUG], "limited edition glaze mug") == [MUG, classic]
     assert relevant([guide, MUG, classic], "ceramic mug") == [classic, MUG]
     assert relevant([guide], "tableware") == [guide]  # only descriptions matched: keep all
 

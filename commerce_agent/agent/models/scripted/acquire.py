@@ -78,14 +78,16 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
 def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
     """Whether a search found the item by words that do not name it: not one of the items
     shown when the shopper spoke (picked from those, its options named), and no word of the
-    request in its name. A French shopper's Latin words may be the item's English name
-    ("l'ebook The Sourdough Year"), which its French name does not show: only their
-    Japanese ones, and an English shopper's, are held to the name."""
+    request in its name. Only Japanese phrases are held to the name: Latin words may name
+    the item by what its name does not show (its English name, "Lumen Online", in a Japanese
+    or French message; its tag or category, "hojicha" for the Kaga Bōcha), which the search
+    matched and the name cannot tell."""
     if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
         return False
-    if p.lang != "en" and not words.re_japanese(query):
+    said = naming.wanted(query)
+    if not words.re_japanese(query) or any(not words.re_japanese(word) for word in said):
         return False
-    return not naming.names_it(item, naming.wanted(query), p.lang)
+    return not naming.names_it(item, said, p.lang)
 
 
 def offer(p: Planner) -> str:

@@ -163,8 +163,8 @@ class Planner:
             return None
         wanted = naming.wanted(self.query())
         options = frozenset(word for word in wanted if naming.is_option_word(word, self.lang))
-        if not options:
-            return None
+        if not options or not naming.carried(focus, wanted - options) >= wanted - options:
+            return None  # no option said, or another thing named too (« et des mugs ? … bleu »)
         known = [*state.results, *state.items.values()]
         if naming.any_named(known, options):
             return None
