@@ -36,14 +36,44 @@ _TOKEN = (r"(?<![A-Za-z0-9_-])(?P<token>[A-Za-z0-9][A-Za-z0-9_-]{2,31}"  # noqa:
           r"(?:\s\d{1,4}(?=\s*(?:$|[,.;!?、。]|\band\b|\bet\b|\bplease\b)))?)(?![A-Za-z0-9_-])")
 _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|で|を使って|を使用して"
                       f"|を適用して))?)?", re.IGNORECASE)
-# A code applied without a code word: "apply SUMMER2020", "try FIVEOFF", "use pizzafriday"
-# (a plain word only when it is one of the store's codes).
-_APPLIED = re.compile(r"\b(?:please\s+)?(?:use|apply|try|enter|redeem|utilise[zr]?|applique[zr]?)"
-                      r"\s+" + _TOKEN, re.IGNORECASE)
-# Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」.
-_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って)?\s*(?:使|適用)(?:って(?:ください)?|います|"
+# A code applied without a code word, in any verb frame: "apply SUMMER2020", "try FIVEOFF",
+# "add the DOLCE4 code", "put FIVEOFF on it", "with FOLIO3", "retry READMORE15", « réessaie
+# READMORE15 », « mets le code FIVEOFF », « avec NAMASTE10 » (a plain word only when it is one
+# of the store's codes).
+_VERB = (r"(?:please\s+)?(?:use|apply|re-?apply|try|re-?try|add|enter|redeem|put|pop(?:\s+in)?|"
+         r"stick|with|using|utilise[zr]?|utiliser|applique[zr]?|appliquer|essaie[rz]?|essaye[rz]?|"
+         r"essayer|r[ée]-?essaie[zr]?|r[ée]-?essaye[zr]?|r[ée]-?essayer|ressaie|retente[zr]?|"
+         r"mets|mettez|mettre|avec)")
+_DETERMINER = (r"(?:(?:the|my|this|that|le|la|les|mon|ma|mes|ce)\s+)?"
+               r"(?:(?:promo(?:tion(?:al)?)?\s+|discount\s+|coupon\s+)?codes?\s+)?")
+_APPLIED = re.compile(rf"(?<![\w'-]){_VERB}\s+{_DETERMINER}" + _TOKEN, re.IGNORECASE)
+# Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」,
+# 「NAMASTE10を適用」, 「MIDORI500で」, 「OCHA10をもう一度使って」.
+_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で)?\s*(?:もう一度|もう一回|再度)?\s*"
+                         r"(?:(?:使|適用)(?:って(?:ください)?|います|"
                          r"いたい(?:です)?|えます(?:か)?|える|う|し(?:て(?:ください)?|ます|たい)|"
-                         r"できますか|お願いします)?(?:の|かな)?", re.IGNORECASE)
+                         r"できますか|お願いします)?(?:の|かな)?|(?<=で)\s*(?:お願い(?:します)?)?"
+                         r"(?=\s*(?:$|[。！!、,])))", re.IGNORECASE)
+# Said again: "READMORE15 again", "give WELCOME10 another go", 「もう一度OCHA10を」,
+# « encore READMORE15 ».
+_AGAIN = (r"(?:again|once more|one more time|another (?:go|try|time)|encore(?: une fois)?|"
+          r"[àa] nouveau|de nouveau|une fois de plus|もう一度|もう一回|再度)")
+_RETRIED = re.compile(rf"(?<![\w'-]){_AGAIN}\s*{_TOKEN}\s*(?:を|で)?", re.IGNORECASE)
+_RETRIED_AFTER = re.compile(rf"{_TOKEN}\s+{_AGAIN}\b", re.IGNORECASE)
+# Further codes joined to one: "READMORE15 and FOLIO3", « READMORE15 et FOLIO3 », 「AとB」.
+_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus|&)\s+|と|、)\s*"
+                     + _TOKEN, re.IGNORECASE)
+# What may be left beside a code without asking for anything else: "again", "on it",
+# "please", « encore », « svp », 「を」「お願いします」.
+_AROUND = frozenset("""again once more one time another go try give use apply retry add put
+enter redeem pop in stick with the code codes it on to my this that order cart basket too
+instead as well please pls plz now then and ok okay fine so hmm oh well could can you would
+just also let's lets me mets essaie réessaie ressaie utilise applique avec encore nouveau de
+fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
+peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
+""".split())
+_AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|お願いします|お願い|ください|使って|"
+                        r"使いたい|適用して|適用|して|[。！!、,.\s])+")
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
 # « c'est FOLIO3 », 「MIDORI500です」.
 _ANSWER = re.compile(r"\s*(?:(?:it'?s|it\s+is|the\s+code\s+is|code\s*:?|c'est|voici|le\s+code\s+"
@@ -72,9 +102,13 @@ _SEPARATORS = re.compile(r"^[\s,;.!?、。—–-]+|[\s,;、—–-]+$")
 
 @dataclass(frozen=True)
 class CodeReading:
-    code: str | None  # the code said, upper case
+    codes: tuple[str, ...]  # the codes said, upper case, in the order said
     vague: bool  # a code word with no code after it ("I have a coupon")
-    rest: str  # the message without the code and its lead-in
+    rest: str  # the message without the codes and their lead-in
+
+    @property
+    def code(self) -> str | None:
+        return self.codes[0] if self.codes else None
 
 
 def _plain(text: str) -> str:
@@ -91,28 +125,98 @@ def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
         word.isupper() and len(word) >= 4)
 
 
+def _a_code_in_a_frame(word: str, known: frozenset[str]) -> bool:
+    """A word said where a code goes ("add the X code", "X again") is one when the store has
+    it, or when it is written as codes are (letters first, then digits: "DOLCE4", "folio3";
+    or capitals: "FIVEOFF"); sizes ("12oz"), models ("v60") and order ids are not."""
+    if word.upper() in known:
+        return True
+    if word.lower() in _NOT_CODES or not word[0].isalpha():
+        return False
+    letters = sum(char.isalpha() for char in word)
+    with_digits = any(char.isdigit() for char in word) and letters >= 3
+    hexadecimal = re.fullmatch(r"[0-9a-f]+", word) is not None
+    return (with_digits and not hexadecimal) or (word.isupper() and letters >= 4)
+
+
+def _only_around(rest: str) -> bool:
+    """Whether what is left beside the codes asks for nothing ("again", "on it", 「を」)."""
+    rest = _AROUND_JA.sub(" ", rest)
+    return all(word in _AROUND for word in re.findall(r"[\w'-]+", rest.casefold()))
+
+
+def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
+    """Every code said in a frame (a verb, "again", a Japanese particle, or a store's own code
+    anywhere), with the span of its frame, in the order said; codes joined to one by "and"
+    follow it."""
+    spans: list[tuple[int, int, str]] = []
+    frames = (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text), *_RETRIED.finditer(text),
+              *_RETRIED_AFTER.finditer(text))
+    for match in frames:
+        token = match.group("token")
+        if _a_code_in_a_frame(token.replace(" ", ""), known):
+            spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
+    for match in _MENTION.finditer(text):  # "my coupon code is pizzafriday", "code: X"
+        token = match.group("token")
+        if token is not None and (_a_code_in_a_frame(token, known) or _said_firmly(match)):
+            spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
+    for match in re.finditer(_TOKEN, text):
+        if match.group("token").upper() in known:
+            spans.append((match.start(), match.end(), match.group("token").upper()))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, code in sorted(spans):
+        if kept and start < kept[-1][1]:
+            if end > kept[-1][1] and code == kept[-1][2]:
+                kept[-1] = (kept[-1][0], end, code)
+            continue
+        kept.append((start, end, code))
+        joined = _JOINED.match(text, end)
+        while joined is not None and _a_code_in_a_frame(joined.group("token"), known):
+            kept.append((joined.start(), joined.end(), joined.group("token").upper()))
+            joined = _JOINED.match(text, joined.end())
+    return kept
+
+
+def _only_codes(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
+    """The codes of a message that says nothing else ("READMORE15", "DOLCE4 and PIZZAFRIDAY
+    please", "namaste10 pls")."""
+    found = [(m.start(), m.end(), m.group("token").upper()) for m in re.finditer(_TOKEN, text)
+             if _a_code_in_a_frame(m.group("token"), known)]
+    if not found:
+        return []
+    rest = "".join(text[end:start] for (_, end, _), (start, _, _) in zip(
+        [(0, 0, "")] + found, [*found, (len(text), 0, "")], strict=True))
+    return found if _only_around(rest.replace("&", " ")) else []
+
+
 @lru_cache(maxsize=4096)  # the dialogue state is rebuilt from every past message each turn
 def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
-    """The code said in `raw` and the words left around it."""
+    """The codes said in `raw` and the words left around them."""
     text = _plain(raw)
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
-        return CodeReading(None, False, _joined(text, declined.start(), declined.end()))
-    for applied in (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text)):
-        if shaped_like_a_code(applied.group("token"), known) and \
-                applied.group("token").lower() not in _NOT_CODES:
-            return CodeReading(applied.group("token").replace(" ", "").upper(), False,
-                               _joined(text, applied.start(), applied.end()))
+        return CodeReading((), False, _joined(text, declined.start(), declined.end()))
+    spans = _framed(text, known) or _only_codes(text, known)
+    if spans:
+        codes = tuple(dict.fromkeys(code for _, _, code in spans))
+        rest, last = [], 0
+        for start, end, _ in spans:
+            rest.append(_SEPARATORS.sub("", text[last:start]))
+            last = end
+        rest.append(_LEFT_OVER.sub("", _SEPARATORS.sub("", text[last:])))
+        left = ", ".join(part for part in rest if part)
+        return CodeReading(codes, False, "" if _only_around(left) else left)
     for match in _MENTION.finditer(text):
         token = match.group("token")
         if token is not None and (shaped_like_a_code(token, known) or _said_firmly(match)):
-            return CodeReading(token.replace(" ", "").upper(), False,
-                               _joined(text, match.start(), match.end()))
+            left = _joined(text, match.start(), match.end())
+            return CodeReading((token.replace(" ", "").upper(),), False,
+                               "" if _only_around(left) else left)
         if token is None or not shaped_like_a_code(token, known):
             # the code word alone: the request is kept whole but for the mention
             end = match.end() if token is None else match.start("token")
-            return CodeReading(None, True, _joined(text, match.start(), end))
-    return CodeReading(None, False, raw)
+            return CodeReading((), True, _joined(text, match.start(), end))
+    return CodeReading((), False, raw)
 
 
 def _said_firmly(match: re.Match[str]) -> bool:

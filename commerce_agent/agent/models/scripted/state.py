@@ -204,9 +204,10 @@ class State:
     # A question asked inside the latest message's request ("add the mug — is shipping
     # free?"): answered after the request is served, never done.
     asked: str | None = None
-    # A promotion code said with a purchase ("…, use code WELCOME10"): applied to the cart
-    # before its order is asked for; gone once applied, refused or the order placed.
-    code: str | None = None
+    # The promotion codes said with a purchase ("…, use code WELCOME10"): applied to the cart
+    # in the order said before its order is asked for; each gone once applied or refused, all
+    # once the order is placed.
+    codes: tuple[str, ...] = ()
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
@@ -282,8 +283,10 @@ class State:
             self.focus = first
 
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
-        if name in ("apply_promotion", "place_order"):
-            self.code = None  # on the cart now, refused (and explained), or ordered
+        if name == "apply_promotion":  # on the cart now, or refused (and explained)
+            self.codes = tuple(code for code in self.codes if code != args.get("code"))
+        elif name == "place_order":
+            self.codes = ()
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
             if code in _GONE and "cartId" in args:
@@ -371,16 +374,23 @@ class State:
         answered = code_answer(raw, known) if self.code_wanted else None
         self.code_wanted = False
         if answered is not None:  # "it's WELCOME10" after "what's the code?": the same request
-            self.code = answered
+            self.codes = (answered,)
             self.heard += 1
             return
         coded = read_code(raw, known)
-        if coded.code is not None or coded.vague:
+        if coded.codes and not coded.rest:
+            # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
+            # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
+            self.language = language_of(raw, self.language, settled=self.heard > 0)
+            self.heard += 1
+            self.frame = Frame("promotion", (raw,))
+            return
+        if coded.codes or coded.vague:
             kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
             if coded.rest and (kind in _CARRIES_A_CODE or
                                read_delivery(coded.rest).address is not None):
-                self.code = coded.code or self.code
-                self.code_wanted = coded.code is None
+                self.codes = coded.codes or self.codes
+                self.code_wanted = not coded.codes
                 raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
@@ -400,7 +410,7 @@ class State:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif (self.code or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
+        elif (self.codes or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
                 words.fold(text)) or collects_in_person(raw)))) and kind == "add" and \
                 not _CART_WORD.search(words.fold(text)):
             # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
@@ -478,6 +488,11 @@ class State:
         if kind in ("checkout", "other") and named and not self.open_carts():
             return "buy"
         return kind
+
+    @property
+    def code(self) -> str | None:
+        """The next code to apply."""
+        return self.codes[0] if self.codes else None
 
     def known_codes(self) -> frozenset[str]:
         """Every store's codes the conversation has read ("use fiveoff" names one)."""
