@@ -196,7 +196,8 @@ def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
         return CodeReading((), False, _joined(text, declined.start(), declined.end()))
-    spans = _framed(text, known) or _only_codes(text, known)
+    framed, alone = _framed(text, known), _only_codes(text, known)
+    spans = alone if len(alone) > len(framed) else framed  # "DOLCE4 and PIZZAFRIDAY please"
     if spans:
         codes = tuple(dict.fromkeys(code for _, _, code in spans))
         rest, last = [], 0

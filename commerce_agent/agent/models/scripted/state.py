@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
     amended,
@@ -384,6 +385,8 @@ class State:
             self.language = language_of(raw, self.language, settled=self.heard > 0)
             self.heard += 1
             self.frame = Frame("promotion", (raw,))
+            if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
+                self.codes = coded.codes
             return
         if coded.codes or coded.vague:
             kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
@@ -423,6 +426,15 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
+        if kind in ("buy", "yes", "other", "add") and (concludes_it(request) or (
+                kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
+                    request) and not words.content_words(without_closing(request)))):
+            # "ok buy it", "order it", 「購入します」: the cart's order when what was last in
+            # view is in it (or nothing is in view), else that thing bought
+            carts = self.open_carts()
+            in_cart = any(line.get("itemId") == self.focus for cart in carts
+                          for line in cart.get("items", []))
+            kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
