@@ -9,9 +9,9 @@ from commerce_agent.commerce import money
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
-from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.i18n.negotiation import SUPPORTED_LOCALES
 from commerce_agent.operations.base import READS, Tool, ToolContext, ToolFailure, schema
+from commerce_agent.operations.stores import own_words
 
 # Names and descriptions in this language where the store translates them (as Accept-Language
 # does on the Commerce API); as written otherwise.
@@ -49,8 +49,13 @@ async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 
 async def list_stores(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    stores, total = await catalog.list_stores(ctx.db, 50, 0, None)
+    locale = args.get("locale")
+    stores, total = await catalog.list_stores(ctx.db, 50, 0, locale)
+    # The names as written too, which a shopper may still type ("Midori-dō" in French).
+    own = {store["id"]: store.get("name") for store in (
+        await catalog.list_stores(ctx.db, 50, 0, None))[0]} if locale and locale != "en" else {}
     return {"stores": [{"storeId": store["id"], "name": store.get("name"),
+                        **({"ownName": own[store["id"]]} if store["id"] in own else {}),
                         "description": str(store.get("description", ""))[:160],
                         "currency": store.get("currency"),
                         "catalogIds": store.get("catalogIds", [])} for store in stores],
@@ -58,7 +63,7 @@ async def list_stores(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 
 async def get_catalog(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    doc = await catalog.get_catalog(ctx.db, args["catalogId"], None, None)
+    doc = await catalog.get_catalog(ctx.db, args["catalogId"], None, args.get("locale"))
     return {"catalogId": doc["id"], "name": doc.get("name"), "storeId": doc.get("storeId"),
             "items": [item_summary({**item, "storeId": doc.get("storeId")})
                       for item in doc.get("items", [])]}
@@ -69,22 +74,20 @@ async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
     keep = ("id", "name", "description", "price", "available", "fulfillmentType", "storeId",
             "catalogId", "metadata")
     found = {key: doc[key] for key in keep if key in doc}
-    locale = args.get("locale")
-    if locale and locale != "en" and doc.get("storeId"):
+    if doc.get("storeId"):
         # The store's own names for option groups, values, add-ons and shipping methods in
-        # this locale (its translations' `options`, which the approval prompts use too), so a
-        # reply can name the 16-inch one « 16 pouces »; the item's metadata stays as written.
-        store = await catalog_storage.get_store(ctx.db, str(doc["storeId"]))
-        names = catalog.translation(store["translations"], locale, "options") if store else {}
+        # this locale, so a reply can name the 16-inch one « 16 pouces »; the item's metadata
+        # stays as written.
+        names = await own_words(ctx, str(doc["storeId"]), args.get("locale"))
         if names:
-            found["optionNames"] = dict(names)
+            found["optionNames"] = names
     return found
 
 
 def tools() -> list[Tool]:
     return [
-        Tool("list_stores", "List the stores that sell on this server.", schema({}),
-             list_stores, effect=READS),
+        Tool("list_stores", "List the stores that sell on this server.",
+             schema({"locale": _LOCALE}), list_stores, effect=READS),
         Tool("search_products",
              "Search every store's products by words, optionally within a price range (in one "
              "currency: prices are never converted).",
@@ -99,7 +102,8 @@ def tools() -> list[Tool]:
                     ["query"]),
              search_products, effect=READS),
         Tool("get_catalog", "List the items of one catalog.",
-             schema({"catalogId": {"type": "string"}}, ["catalogId"]), get_catalog,
+             schema({"catalogId": {"type": "string"}, "locale": _LOCALE}, ["catalogId"]),
+             get_catalog,
              effect=READS),
         Tool("get_item", "Show one item: description, price, options and availability.",
              schema({"itemId": {"type": "string"}, "locale": _LOCALE}, ["itemId"]), get_item,

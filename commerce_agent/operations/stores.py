@@ -11,7 +11,13 @@ from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as _CONSTRA
 from commerce_agent.commerce.capability_ids import STORE_INFO as _INFO
 from commerce_agent.commerce.capability_ids import STORE_SHIPPING as _SHIPPING
 from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.commerce.storage import catalog as catalog_storage
+from commerce_agent.i18n.negotiation import SUPPORTED_LOCALES
 from commerce_agent.operations.base import READS, Tool, ToolContext, schema
+
+# The store's name, description and shipping methods in this language where it translates them
+# (as Accept-Language does on the Commerce API); as written otherwise.
+LOCALE = {"enum": list(SUPPORTED_LOCALES)}
 
 
 def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
@@ -19,7 +25,9 @@ def store_summary(doc: dict[str, Any]) -> dict[str, Any]:
     constraints = metadata.get(_CONSTRAINTS, {})
     return {
         "storeId": doc["id"], "name": doc.get("name"), "currency": doc.get("currency"),
+        "description": doc.get("description"),
         "address": (doc.get("location") or {}).get("address"),
+        "countryCode": (doc.get("location") or {}).get("countryCode"),
         "openingHours": metadata.get(_INFO, {}).get("openingHours"),
         # How to reach the store, as its own info says (absent parts stay None).
         "telephone": metadata.get(_INFO, {}).get("telephone"),
@@ -49,8 +57,24 @@ def _shipping_option(option: dict[str, Any], currency: Any) -> dict[str, Any]:
             "minDays": days.get("minDays"), "maxDays": days.get("maxDays")}
 
 
+async def own_words(ctx: ToolContext, store_id: str, locale: Any) -> dict[str, str]:
+    """The store's own names in `locale` for its options and shipping methods (its
+    translations' `options`, which item reads and approval prompts use too); {} in English."""
+    if not locale or locale == "en":
+        return {}
+    row = await catalog_storage.get_store(ctx.db, store_id)
+    return dict(catalog.translation(row["translations"], locale, "options")) if row else {}
+
+
 async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
-    return store_summary(await catalog.get_store(ctx.db, args["storeId"], None))
+    locale = args.get("locale")
+    summary = store_summary(await catalog.get_store(ctx.db, args["storeId"], locale))
+    names = await own_words(ctx, args["storeId"], locale)
+    for option in summary["shippingOptions"]:  # "Livraison standard", not "Standard Shipping"
+        option["name"] = names.get(str(option["name"]), option["name"])
+    if locale and locale != "en":  # the name as written, which a shopper may still type
+        summary["ownName"] = (await catalog.get_store(ctx.db, args["storeId"], None)).get("name")
+    return summary
 
 
 def tools() -> list[Tool]:
@@ -59,5 +83,6 @@ def tools() -> list[Tool]:
                  "opening hours, the "
                  "payment it accepts, where it delivers, its minimum order, shipping options "
                  "and costs, return window and the promotions it advertises.",
-                 schema({"storeId": {"type": "string"}}, ["storeId"]), get_store,
+                 schema({"storeId": {"type": "string"}, "locale": LOCALE}, ["storeId"]),
+                 get_store,
                  effect=READS)]

@@ -53,3 +53,12 @@ def country_name(code: str, language: str) -> str:
         return str(Locale.parse(language).territories.get(code.upper(), code))
     except (ValueError, TypeError):
         return code
+
+
+def named_in(text: str, code: str | None, language: str) -> str:
+    """`text` (an address a store wrote in English, "…, Chicago, IL 60647, United States") with
+    the country `code` names written in `language` instead (« …, États-Unis »)."""
+    if not code or language == "en":
+        return text
+    english, own = country_name(code, "en"), country_name(code, language)
+    return re.sub(rf"\b{re.escape(english)}\b", own, text) if english != code else text

@@ -322,7 +322,7 @@ def check_out(p: Planner, store: str | None = None) -> Decision:
                    and not call.is_error and call is not placed]
         if not isinstance(reply, str) or not earlier:
             return reply
-        return " ".join([*(say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+        return " ".join([*(say(p.lang, "placed", id=order["orderId"], lines=lines(order, p.lang),
                                 total=money_text(order["total"]),
                                 status=status(p.lang, order["status"])) for order in earlier),
                          reply])
@@ -355,17 +355,17 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
     needs_address = any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"])
     address = state.address
     if needs_address and address is None:
-        asked = [say(p.lang, "cart_holds", lines=lines(cart)), say(p.lang, "where"),
+        asked = [say(p.lang, "cart_holds", lines=lines(cart, p.lang)), say(p.lang, "where"),
                  say(p.lang, "example_address")]
         if any(wants_pickup(text) for text in p.frame.texts):
             asked[0] = say(p.lang, "no_pickup", store=state.store_name(cart.get("storeId")),
-                           lines=lines(cart))
+                           lines=lines(cart, p.lang))
         return " ".join(asked)
     kinds = {line.get("fulfillmentType") for line in cart["items"]}
     if kinds == {"pickup"} and any(words.address(text) for text in p.frame.texts):
         # an address for lines the store only hands over: say so before ordering
         return say(p.lang, "pickup_only", store=state.store_name(cart.get("storeId")),
-                   lines=lines(cart))
+                   lines=lines(cart, p.lang))
     args: dict[str, Any] = {"cartId": cart["cartId"]}
     if needs_address and address is not None:
         lacking = missing(str(address["address"]), address.get("countryCode"))
@@ -381,7 +381,7 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
                 say(p.lang, "where")))
         args["deliveryAddress"] = address
     if state.code_wanted:  # "I have a coupon": its code first, never the next word
-        return say(p.lang, "which_code", lines=lines(cart))
+        return say(p.lang, "which_code", lines=lines(cart, p.lang))
     if state.codes:  # each code said, in order, before the order is asked for
         return p.call("apply_promotion", cartId=cart["cartId"], code=state.codes[0])
     options = cart.get("shippingOptions") or []
@@ -403,10 +403,10 @@ def pickup(p: Planner) -> Decision:
         return say(p.lang, "cart_empty")
     store = p.state.store_name(cart.get("storeId"))
     if any(line.get("fulfillmentType") in NEEDS_ADDRESS for line in cart["items"]):
-        return " ".join((say(p.lang, "no_pickup", store=store, lines=lines(cart)),
+        return " ".join((say(p.lang, "no_pickup", store=store, lines=lines(cart, p.lang)),
                          say(p.lang, "where"), say(p.lang, "example_address")))
     if read_act(p.frame.last).kind == "question":
-        return say(p.lang, "pickup_possible", store=store, lines=lines(cart))
+        return say(p.lang, "pickup_possible", store=store, lines=lines(cart, p.lang))
     return check_out(p)
 
 
@@ -417,7 +417,7 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
     if "pickup" in kinds and store not in state.store_info and p.has("get_store"):
         if state.done("get_store", storeId=store) is None:
             return p.call("get_store", storeId=store)
-    text = [say(p.lang, "placed", id=order["orderId"], lines=lines(order),
+    text = [say(p.lang, "placed", id=order["orderId"], lines=lines(order, p.lang),
                 total=money_text(order["total"]), status=status(p.lang, order["status"]))]
     for line in order.get("items", []):
         item = p.item(line.get("itemId")) or {}

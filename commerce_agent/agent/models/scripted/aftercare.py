@@ -117,7 +117,7 @@ def _search_words(p: Planner, wanted: str | None) -> Decision | None:
 def which(p: Planner, found: which_order.Meant) -> str:
     """Asks which of the orders that fit equally is meant, listing them."""
     listing = "; ".join(
-        f"{index}) {order_id} ({lines(_order(p, order_id))}, "
+        f"{index}) {order_id} ({lines(_order(p, order_id), p.lang)}, "
         f"{p.state.store_name(_order(p, order_id).get('storeId'))})"
         for index, order_id in enumerate(found.tied, start=1))
     return say(p.lang, "which_order", orders=listing)
@@ -154,7 +154,7 @@ def status(p: Planner) -> Decision:
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     order = _order(p, order_id)
-    text = [say(p.lang, "order_status", id=order_id, lines=lines(order),
+    text = [say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
                 total=money_text(order.get("total")),
                 status=status_word(p.lang, order.get("status")))]
     text.extend(_where_it_is(p, order))
@@ -202,7 +202,7 @@ def cancel(p: Planner) -> Decision:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
     if order.get("status") != CANCELLED:  # say only what the tool result shows
-        return say(p.lang, "order_status", id=order_id, lines=lines(order),
+        return say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
                    total=money_text(order.get("total")),
                    status=status_word(p.lang, order.get("status")))
     return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language.countries import country_name, country_named
+from commerce_agent.agent.language.countries import country_name, country_named, named_in
+from commerce_agent.agent.language.hours import opening_hours
 from commerce_agent.agent.models.scripted import aftercare, browse, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
@@ -18,7 +19,7 @@ from commerce_agent.agent.models.scripted.intents import (
     PICKUP,
     intent,
 )
-from commerce_agent.agent.models.scripted.messages import say, status
+from commerce_agent.agent.models.scripted.messages import say, status, store_word
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
 from commerce_agent.operations.base import money_text
@@ -27,7 +28,9 @@ from commerce_agent.operations.base import money_text
 _FREE = re.compile(r"\bfree (?:shipping|delivery|postage)\b|\b(?:shipping|delivery|postage) "
                    r"(?:is |for )?free\b|\b(?:livraison|port|frais de port) (?:gratuite?s?|"
                    r"offerte?s?)\b|送料無料|無料配送")
-_COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retrait)\b")
+# A shipping method that is collecting the order, named in any of the languages stores use.
+_COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retrait)\b|"
+                      r"受け?取り?|店頭")
 
 
 def topic_of(text: str) -> str:
@@ -101,9 +104,11 @@ def _cancel(p: Planner) -> Decision:
 
 def _returns(p: Planner) -> Decision:
     order = _known_order(p)
-    if order is None:  # no order yet: the store's own window, when a store is in view
-        return store_terms(p) if p.current_store() or p.mentioned_store() else say(
-            p.lang, "returns_unknown")
+    if order is None:  # no order yet: the store's own window, when a store is in view or named
+        if p.needs_stores():
+            return p.call("list_stores")
+        return store_terms(p) if p.current_store() or p.mentioned_store() or p.store_named(
+            p.frame.first) else say(p.lang, "returns_unknown")
     if not isinstance(order, dict):
         return order
     days = (order.get("fulfillment") or {}).get("returnWindowDays")
@@ -142,9 +147,9 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
             words.fold(p.frame.first)):
         topic = "payment"  # "PayPayは使えますか？"
     if topic == "hours":
-        return say(p.lang, "hours", store=info.get("name"),
-                   hours=", ".join(info.get("openingHours") or []) or "—",
-                   address=_address_text(info.get("address")))
+        return say(p.lang, "hours", store=info.get("name"), hours=", ".join(
+            opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []) or "—",
+                   address=_address_text(info, p.lang))
     if topic == "contact":
         reach = [str(info[key]) for key in ("telephone", "email", "url") if info.get(key)]
         return say(p.lang, "contact", store=info.get("name"), listing=", ".join(reach)) \
@@ -152,7 +157,8 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     if topic == "currency":
         return say(p.lang, "currency", store=info.get("name"), currency=info.get("currency"))
     if topic == "payment":
-        methods = ", ".join(str(method) for method in info.get("paymentAccepted") or [])
+        methods = ", ".join(store_word(p.lang, method) for method in
+                            info.get("paymentAccepted") or [])
         return say(p.lang, "payment", store=info.get("name"), methods=methods) if methods else \
             say(p.lang, "payment_unknown", store=info.get("name"))
     text = _pickup(p, info) + " " if topic == "pickup" else ""
@@ -191,7 +197,7 @@ def _pickup(p: Planner, info: dict[str, Any]) -> str:
              if _COLLECT.search(words.fold(str(option.get("name", ""))))]
     if found:
         return say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
-                   address=_address_text(info.get("address")))
+                   address=_address_text(info, p.lang))
     return say(p.lang, "pickup_not_offered", store=info.get("name"))
 
 
@@ -200,9 +206,14 @@ def _free(option: dict[str, Any]) -> bool:
     return isinstance(cost, dict) and str(cost.get("amount", "")).strip("0.") == ""
 
 
-def _address_text(address: Any) -> str:
+def _address_text(info: dict[str, Any], language: str) -> str:
+    """Where the store is, its country named in the shopper's language."""
+    address = info.get("address")
     if isinstance(address, dict):
         parts = (address.get(key) for key in ("streetAddress", "addressLocality",
-                                               "addressRegion", "postalCode", "addressCountry"))
-        return ", ".join(str(part) for part in parts if part)
-    return str(address or "—")
+                                               "addressRegion", "postalCode"))
+        text = ", ".join(str(part) for part in parts if part)
+        country = address.get("addressCountry")
+        return ", ".join(filter(None, (text, country_name(str(country), language)
+                                       if country else ""))) or "—"
+    return named_in(str(address or "—"), info.get("countryCode"), language)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.language.countries import named_in
 from commerce_agent.agent.models.scripted import choices, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
@@ -154,7 +155,8 @@ def switch(p: Planner) -> Decision:
     if p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
-    return say(p.lang, "now_at", store=info["name"], address=info.get("address"),
+    return say(p.lang, "now_at", store=info["name"], address=named_in(
+        str(info.get("address") or "—"), info.get("countryCode"), p.lang),
                currency=info.get("currency"))
 
 
@@ -168,7 +170,8 @@ def discounts(p: Planner) -> Decision:
     if p.state.done("get_store", storeId=store) is None and store not in p.state.store_info:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
-    offers = [f"{entry['title']}: {entry['description']} (code {entry['code']})"
+    offers = [say(p.lang, "promotion_code", title=entry["title"],
+                  description=entry["description"], code=entry["code"])
               for entry in info.get("promotions", []) if entry.get("code")]
     if not offers:
         return say(p.lang, "no_offers", store=info["name"])

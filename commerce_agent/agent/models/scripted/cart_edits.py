@@ -21,8 +21,8 @@ def _which_line(p: Planner) -> str:
     carts = p.state.open_carts()
     if not carts:
         return say(p.lang, "cart_empty")
-    return (say(p.lang, "cart_holds", lines="; ".join(lines(cart) for cart in carts)) + " " +
-            say(p.lang, "which"))
+    return (say(p.lang, "cart_holds", lines="; ".join(lines(cart, p.lang) for cart in carts))
+            + " " + say(p.lang, "which"))
 
 
 def _store_name(p: Planner, cart: dict[str, Any]) -> str:

@@ -37,9 +37,9 @@ def explain(call: Call, state: State) -> str:
     # The Commerce API's own sentence for the error, in the shopper's language when its
     # catalog has it (with the error's parameters), else as the API wrote it.
     message = str(result.get("message", ""))
-    if language != "en":
+    if language != "en":  # never the API's English inside a French or Japanese sentence
         message = str(translate(language, f"error.{code}", result.get("params") or {})
-                      or message)
+                      or translate(language, "error.error", {}) or message)
     item = state.items.get(str(call.args.get("itemId", ""))) or {}
     name = item.get("name") or ("that item" if language == "en" else "…")
     store = state.store_name(state.frame_store(call))

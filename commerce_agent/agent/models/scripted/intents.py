@@ -260,7 +260,7 @@ _CHECKS: list[tuple[str, str]] = [
                 r"\bwhat (?:sizes|sizes?|colou?rs?|options|grades?|times|slots|flavou?rs?)\b|"
                 r"\bhow much (?:is|are|does)\b|\bwhat is the\b|\bwhat'?s the\b.*\b(?:like|price)"
                 r"|\bcome in\b|\bwhat can you tell me about\b|\bparle[zs]?-moi\b|詳しく|詳細|"
-                r"について|教えて|どんな|説明|いくら|値段|価格|"
+                r"について|教えて|どんな(?!お?店)|説明|いくら|値段|価格|"
                 r"(?:の|は)(?:素材|材質|容量|原材料|材料|成分|アレルギー|色|カラー|サイズ|大きさ|重さ|寸法)|"
                 r"グルテン|ヴィーガン|ビーガン|ベジタリアン|食洗機|電子レンジ"),
     ("add", r"\badd(?:ing)?\b|\bput\b|\bi'?ll (?:take|have|get)\b|\bi'?d like\b(?! to know)|"
@@ -275,7 +275,8 @@ _CHECKS: list[tuple[str, str]] = [
             r"で(?:頼む|たのむ|よろしく)?[!！]+\s*$|で(?:頼む|たのむ|よろしく)[。\s]*$"),
     ("cart", r"\bcart\b|\bbasket\b|\bpanier\b|カート"),
     ("stores", r"\b(?:which|what) (?:stores|shops)\b|\blist\b.*\b(?:stores|shops)\b|"
-               r"\ball (?:the )?(?:stores|shops)\b|\bquels magasins\b|どんな店"),
+               r"\ball (?:the )?(?:stores|shops)\b|\bquel(?:le)?s (?:magasins|boutiques)\b|"
+               r"どんな(?:お)?店"),
     ("search", r"\bfind\b|\bsearch\b|\blook(?:ing)? for\b|\bshow\b|\bdo you (?:have|sell|do)\b|"
                r"\bany\b|\bgot any\b|\bbrowse\b|\brecommend\b|\bi'?m after\b|\bwhat\b.*\bhave\b|"
                r"\bcheapest\b|\bcheaper\b|\bleast expensive\b|\bcherche\b|\btrouve[rz]?\b|"

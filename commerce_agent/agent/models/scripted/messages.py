@@ -8,6 +8,7 @@ locale's way). A sentence a catalog lacks stays English rather than failing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from commerce_agent.i18n.messages import catalog, translate
@@ -254,6 +255,9 @@ ENGLISH: dict[str, str] = {
     "explain.code_not_yet": "The code {code} isn't valid yet.",
     "explain.code_unknown": "{code} isn't a code {store} knows. Say “any discounts?” to see the "
                             "codes it offers.",
+    "no_items": "no items",
+    "promotion_code": "{title}: {description} (code {code})",
+    "the_store": "the store",
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
@@ -284,6 +288,17 @@ def catalog_text(language: str, key: str, **params: Any) -> str:
 def status(language: str, value: Any) -> str:
     key = f"status.{value}"
     return say(language, key) if key in ENGLISH else str(value)
+
+
+def store_word(language: str, text: Any) -> str:
+    """A word many stores write the same way (a payment method: "Credit Card", "Cash") in
+    `language`, from the catalog's `agent.word.<words>`; else as the store wrote it (a brand such
+    as "Apple Pay" or "PayPay" has no entry and stays as it is)."""
+    written = str(text)
+    if language == "en":
+        return written
+    key = "_".join(re.findall(r"[a-z0-9]+", written.casefold()))
+    return str(translate(language, f"agent.word.{key}", {}) or written)
 
 
 def every_language(key: str) -> list[str]:

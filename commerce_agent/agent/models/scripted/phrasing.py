@@ -43,7 +43,6 @@ _ASKS = re.compile("|".join(re.sub(r"\\\{\w+\\\}", ".+?", re.escape(question))
 _SUGGESTS = tuple(every_language("suggest_add"))
 
 
-@lru_cache(maxsize=1024)
 @lru_cache(maxsize=4096)  # the dialogue state reads every past reply again each turn
 def asks(content: str) -> bool:
     return _ASKS.search(content) is not None
@@ -57,9 +56,9 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def lines(container: dict[str, Any]) -> str:
+def lines(container: dict[str, Any], language: str = "en") -> str:
     parts = [f"{line['quantity']} × {line['name']}" for line in container.get("items", [])]
-    return ", ".join(parts) if parts else "no items"
+    return ", ".join(parts) if parts else say(language, "no_items")
 
 
 def cart_text(cart: dict[str, Any], store: str, language: str = "en") -> str:
@@ -68,7 +67,7 @@ def cart_text(cart: dict[str, Any], store: str, language: str = "en") -> str:
     discount = cart.get("discount") or {}
     saved = f" (−{money_text(discount)})" if str(discount.get("amount", "0")).strip(
         "0.") else ""
-    return say(language, "cart", store=store, lines=lines(cart),
+    return say(language, "cart", store=store, lines=lines(cart, language),
                total=f"{money_text(cart['total'])}{saved}{charges_text(cart, language)}")
 
 

@@ -22,10 +22,17 @@ from commerce_agent.agent.models.scripted.state import (
 
 Decision = CallTool | list[CallTool] | str
 # Reads whose items come back in the shopper's language where their store translates them.
-_LOCALIZED = frozenset({"search_products", "get_item"})
+_LOCALIZED = frozenset({"search_products", "get_item", "get_catalog", "list_stores", "get_store"})
 _POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|"
                       r"\d+|[一二三四五])\S{0,3}")
 _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
+
+
+def _written_in(name: str, text: str) -> int:
+    """1 when `text` holds the first word of a name written without spaces between its words
+    (「緑堂 茶と紙」 named as 緑堂), which content words do not split out."""
+    head = name.split()[0] if name.split() else ""
+    return int(bool(words.re_japanese(head)) and len(head) > 1 and head in text)
 
 
 class Planner:
@@ -270,14 +277,16 @@ class Planner:
     def _store_named(self, text: str, described: bool = False) -> str | None:
         """The store whose name (or, with `described`, description) the words fit best."""
         wanted = words.content_words(text)
-        if not wanted:
+        if not wanted and not words.re_japanese(text):
             return None
         best, found = 0, None
         for store in self.state.stores or []:
             name = words.content_words(str(store.get("name", ""))) | words.content_words(
-                str(store.get("storeId", "")).removeprefix("store_"))
+                str(store.get("storeId", "")).removeprefix("store_")) | words.content_words(
+                str(store.get("ownName", "")))  # the name as written, in any language
             about = words.content_words(str(store.get("description", "")))
-            score = 3 * len(wanted & name) + (len(wanted & about) if described else 0)
+            score = 3 * len(wanted & name) + (len(wanted & about) if described else 0) + \
+                3 * _written_in(str(store.get("name", "")), text)
             if score > best:
                 best, found = score, str(store["storeId"])
         return found

@@ -39,6 +39,7 @@ from commerce_agent.agent.models.scripted import (
     words,
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -254,7 +255,7 @@ class State:
         listed = next((s for s in self.stores or [] if s.get("storeId") == store_id), None)
         if listed:
             return str(listed.get("name"))
-        return self.store_names.get(store_id or "", "the store")
+        return self.store_names.get(store_id or "") or say(self.language, "the_store")
 
     # -- folding --------------------------------------------------------------------------
 
@@ -606,7 +607,10 @@ def _answers(text: str) -> bool:
                 or english_option_words(text) or option_change.direction(text) != 0)
 
 
-_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*")
+# A capitalised word inside a sentence, or a run of capitalised words anywhere ("Hearth & Kiln
+# a des promotions ?" opens with a store's name, which says nothing of the shopper's language).
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][A-Za-z0-9&'-]*|"
+                          r"\b[A-Z][A-Za-z0-9'-]+(?:\s+(?:&\s+)?[A-Z][A-Za-z0-9'-]+)+")
 # Words only each language uses: a conversation switches language on a message that has some.
 _LATIN = {
     "fr": re.compile(r"\b(?:je|j|vous|votre|vos|nous|est|sont|le|la|les|des|du|une|un|et|pour|"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language.fuzzy import fold_name
@@ -48,23 +49,13 @@ def catalogue_words(items: Iterable[dict[str, Any]]) -> frozenset[str]:
     their options and their add-ons: the closed vocabulary a misspelt product word is from."""
     found: set[str] = set()
     for item in items:
-        # a search result has no options; the same item read in full has
-        key = (str(item.get("itemId") or item.get("id")), str(item.get("name", "")),
-               tuple(sorted(item.get("metadata") or ())))
-        words = _ITEM_WORDS.get(key)
-        if words is None:
-            if len(_ITEM_WORDS) > 4096:
-                _ITEM_WORDS.clear()
-            words = _ITEM_WORDS[key] = _item_words(item)
-        found.update(words)
+        # Cached by every name read, never by the item's id: two stores (or a search result
+        # and the same item read in full) may give one id different names or options.
+        found.update(_words_of(_names(item)))
     return frozenset(found)
 
 
-# Each item's words, read once: every message of a conversation is heard again each turn.
-_ITEM_WORDS: dict[tuple[str, str, tuple[str, ...]], frozenset[str]] = {}
-
-
-def _item_words(item: dict[str, Any]) -> frozenset[str]:
+def _names(item: dict[str, Any]) -> tuple[str, ...]:
     names = [str(item.get("name", ""))]
     metadata = item.get("metadata") or {}
     variants = metadata.get("dev.commerce.product.variants") or {}
@@ -75,5 +66,10 @@ def _item_words(item: dict[str, Any]) -> frozenset[str]:
                  for option in group.get("options") or [])
     addons = (metadata.get("dev.commerce.product.addons") or {}).get("items") or []
     names.extend(str(addon.get("name", "")) for addon in addons)
+    return tuple(names)
+
+
+@lru_cache(maxsize=4096)  # every message of a conversation is heard again each turn
+def _words_of(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(word for name in names for word in re.findall(r"[a-z]{5,}",
                                                                    fold_name(name)))

@@ -1,0 +1,21 @@
+"""Opening hours in the shopper's language (agent/language/hours.py)."""
+
+from __future__ import annotations
+
+from commerce_agent.agent.language.hours import opening_hours
+
+
+def test_day_ranges_and_times_in_french_and_japanese() -> None:
+    assert opening_hours("Tu-Th 16:00-22:00", "fr") == "mar.–jeu. 16:00–22:00"
+    assert opening_hours("We-Mo 10:30-18:30", "ja") == "水〜月 10:30〜18:30"
+    assert opening_hours("Su 11:00-16:00", "fr") == "dim. 11:00–16:00"
+
+
+def test_a_list_of_days_and_days_without_times() -> None:
+    assert opening_hours("Mo,We 09:00-10:00", "ja") == "月、水 09:00〜10:00"
+    assert opening_hours("Sa-Su", "fr") == "sam.–dim."
+
+
+def test_english_and_unknown_forms_stay_as_written() -> None:
+    assert opening_hours("Tu-Sa 10:00-18:00", "en") == "Tu-Sa 10:00-18:00"
+    assert opening_hours("24/7", "fr") == "24/7"
