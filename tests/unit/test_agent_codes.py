@@ -178,3 +178,17 @@ def test_a_message_of_codes_is_a_promotion_kept_for_a_cart_to_come() -> None:
     state.hear("try folio3 again")
     assert state.frame is not None and state.frame.intent == "promotion"
     assert state.codes == ("FOLIO3",)
+
+
+@pytest.mark.parametrize("said", ["try the code once more", "have another go with that code",
+                                  "réessaie le code", "もう一度クーポンを使って"])
+def test_the_code_asked_for_again_by_no_name(said: str) -> None:
+    reading = read_code(said, KNOWN)
+    assert reading.again and reading.codes == () and reading.rest == ""
+
+
+def test_the_code_asked_for_again_is_the_one_said_before() -> None:
+    state = State()
+    state.hear("use WELCOME10")
+    state.hear("add a dinner plate and try the code once more")
+    assert state.codes == ("WELCOME10",)

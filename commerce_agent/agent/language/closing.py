@@ -55,7 +55,9 @@ _ORDERING = re.compile(
 # A verb of getting whose object is only a pronoun ("buy it", "ok get it", "place it", "order
 # them"): the cart's order when what was last in view is in the cart, else that thing bought.
 _CONCLUDE_IT = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|alright|right|fine|great|yes|yeah|so|then|now|just)\W+)*"
+    # an interjection set off by a comma may lead in ("sweet, order it"), a negation may not
+    r"^\W*(?:(?!(?:no|not|don'?t|never)\b)[\w']+\s*[,!.…]+\s*)?"
+    r"(?:(?:ok(?:ay)?|alright|right|fine|great|yes|yeah|so|then|now|just)\W+)*"
     r"(?:buy|get|order|place|purchase|take|pay for)\s+(?:it|them|this|that|these|those|"
     r"everything|it all|them all)(?:\s+(?:now|please|then|for me))*\W*$", re.IGNORECASE)
 _CHECKOUT_WORD = re.compile(

@@ -41,7 +41,7 @@ _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|�
 # READMORE15 », « mets le code FIVEOFF », « avec NAMASTE10 » (a plain word only when it is one
 # of the store's codes).
 _VERB = (r"(?:please\s+)?(?:use|apply|re-?apply|try|re-?try|add|enter|redeem|put|pop(?:\s+in)?|"
-         r"stick|with|using|utilise[zr]?|utiliser|applique[zr]?|appliquer|essaie[rz]?|essaye[rz]?|"
+         r"stick|chuck|slap|bung|whack|throw(?:\s+in)?|with|using|utilise[zr]?|utiliser|applique[zr]?|appliquer|essaie[rz]?|essaye[rz]?|"
          r"essayer|r[ée]-?essaie[zr]?|r[ée]-?essaye[zr]?|r[ée]-?essayer|ressaie|retente[zr]?|"
          r"mets|mettez|mettre|avec)")
 _DETERMINER = (r"(?:(?:the|my|this|that|le|la|les|mon|ma|mes|ce)\s+)?"
@@ -60,6 +60,22 @@ _AGAIN = (r"(?:again|once more|one more time|another (?:go|try|time)|encore(?: u
           r"[àa] nouveau|de nouveau|une fois de plus|もう一度|もう一回|再度)")
 _RETRIED = re.compile(rf"(?<![\w'-]){_AGAIN}\s*{_TOKEN}\s*(?:を|で)?", re.IGNORECASE)
 _RETRIED_AFTER = re.compile(rf"{_TOKEN}\s+{_AGAIN}\b", re.IGNORECASE)
+# The code said before, asked for again without its name: "try the code once more", "have
+# another go with that code", « réessaie le code », 「もう一度クーポンを使って」.
+_THE_CODE_AGAIN = re.compile(
+    r"\b(?:the|that|this|my|same)\s+(?:promo\s+|discount\s+)?(?:code|coupon)\s+(?:again|"
+    r"once more|one more time)\b|"
+    r"\b(?:retry|re-?try|re-?apply)\s+(?:the|that|this|my)\s+(?:code|coupon)\b|"
+    r"\b(?:another|one more)\s+(?:go|try|shot)\s+(?:with|at|of)\s+(?:the|that|this|my)\s+"
+    r"(?:code|coupon)\b|\b(?:give|try)\s+(?:the|that|this|my)\s+(?:code|coupon)\s+(?:another|"
+    r"one more)\s+(?:go|try|shot|time)\b|"
+    r"\br[ée]-?essa(?:ie|ye)[rz]?\s+(?:le|ce|mon)\s+code\b|"
+    r"\b(?:le|ce|mon)\s+code\s+(?:encore|[àa] nouveau|de nouveau)\b|"
+    r"(?:もう一度|もう一回|再度)\s*(?:その)?(?:クーポン|コード)|(?:その)?(?:クーポン|コード)を?\s*"
+    r"(?:もう一度|もう一回|再度)", re.IGNORECASE)
+# A verb left behind by the code it took ("…and have another go with that code").
+_VERB_LEFT = re.compile(r"(?:(?:^|[\s,]+)(?:and\s+)?(?:have|try|use|apply|give|put|stick|pop|chuck|"
+                        r"slap|throw|et)?)+$", re.IGNORECASE)
 # Further codes joined to one: "READMORE15 and FOLIO3", « READMORE15 et FOLIO3 », 「AとB」.
 _JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus|&)\s+|と|、)\s*"
                      + _TOKEN, re.IGNORECASE)
@@ -67,7 +83,7 @@ _JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus|&)\s+|と|�
 # "please", « encore », « svp », 「を」「お願いします」.
 _AROUND = frozenset("""again once more one time another go try give use apply retry add put
 enter redeem pop in stick with the code codes it on to my this that order cart basket too
-instead as well please pls plz now then and ok okay fine so hmm oh well could can you would
+instead as well please pls plz now chuck slap bung whack throw then and ok okay fine so hmm oh well could can you would
 just also let's lets me mets essaie réessaie ressaie utilise applique avec encore nouveau de
 fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
@@ -105,6 +121,7 @@ class CodeReading:
     codes: tuple[str, ...]  # the codes said, upper case, in the order said
     vague: bool  # a code word with no code after it ("I have a coupon")
     rest: str  # the message without the codes and their lead-in
+    again: bool = False  # the code said before, asked for again ("try the code once more")
 
     @property
     def code(self) -> str | None:
@@ -196,6 +213,10 @@ def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
         return CodeReading((), False, _joined(text, declined.start(), declined.end()))
+    again = _THE_CODE_AGAIN.search(text)
+    if again is not None and not _framed(text, known):
+        left = _VERB_LEFT.sub("", _joined(text, again.start(), again.end()))
+        return CodeReading((), False, "" if _only_around(left) else left, again=True)
     framed, alone = _framed(text, known), _only_codes(text, known)
     spans = alone if len(alone) > len(framed) else framed  # "DOLCE4 and PIZZAFRIDAY please"
     if spans:

@@ -210,6 +210,8 @@ class State:
     # in the order said before its order is asked for; each gone once applied or refused, all
     # once the order is placed.
     codes: tuple[str, ...] = ()
+    # The codes said last in the conversation: "try the code once more" means them.
+    said_codes: tuple[str, ...] = ()
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
@@ -376,10 +378,13 @@ class State:
         answered = code_answer(raw, known) if self.code_wanted else None
         self.code_wanted = False
         if answered is not None:  # "it's WELCOME10" after "what's the code?": the same request
-            self.codes = (answered,)
+            self.codes = self.said_codes = (answered,)
             self.heard += 1
             return
         coded = read_code(raw, known)
+        if coded.again:  # "have another go with that code": the codes said before, if any
+            coded = replace(coded, codes=self.said_codes, vague=not self.said_codes)
+        self.said_codes = coded.codes or self.said_codes
         if coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
