@@ -83,7 +83,8 @@ _JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus|&)\s+|と|�
 # "please", « encore », « svp », 「を」「お願いします」.
 _AROUND = frozenset("""again once more one time another go try give use apply retry add put
 enter redeem pop in stick with the code codes it on to my this that order cart basket too
-instead as well please pls plz now chuck slap bung whack throw then and ok okay fine so hmm oh well could can you would
+instead as well please pls plz now chuck slap bung whack throw then and ok okay fine so hmm
+oh well could can you would
 just also let's lets me mets essaie réessaie ressaie utilise applique avec encore nouveau de
 fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
@@ -142,18 +143,20 @@ def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
         word.isupper() and len(word) >= 4)
 
 
-def _a_code_in_a_frame(word: str, known: frozenset[str]) -> bool:
+def _a_code_in_a_frame(word: str, known: frozenset[str], shouting: bool = False) -> bool:
     """A word said where a code goes ("add the X code", "X again") is one when the store has
     it, or when it is written as codes are (letters first, then digits: "DOLCE4", "folio3";
-    or capitals: "FIVEOFF"); sizes ("12oz"), models ("v60") and order ids are not."""
+    or capitals, unless the whole message is: "FIVEOFF"); sizes ("12oz"), models ("v60") and
+    order ids ("b57b94", "ord_01a2…") are not."""
     if word.upper() in known:
         return True
-    if word.lower() in _NOT_CODES or not word[0].isalpha():
+    if word.lower() in _NOT_CODES or not word[0].isalpha() or "_" in word:
         return False
     letters = sum(char.isalpha() for char in word)
     with_digits = any(char.isdigit() for char in word) and letters >= 3
-    hexadecimal = re.fullmatch(r"[0-9a-f]+", word) is not None
-    return (with_digits and not hexadecimal) or (word.isupper() and letters >= 4)
+    hexadecimal = re.fullmatch(r"[0-9a-fA-F]+", word) is not None
+    return (with_digits and not hexadecimal) or (
+        word.isupper() and letters >= 4 and not shouting)
 
 
 def _only_around(rest: str) -> bool:
@@ -166,16 +169,18 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     """Every code said in a frame (a verb, "again", a Japanese particle, or a store's own code
     anywhere), with the span of its frame, in the order said; codes joined to one by "and"
     follow it."""
+    shouting = re.search(r"[a-z]", text) is None
     spans: list[tuple[int, int, str]] = []
     frames = (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text), *_RETRIED.finditer(text),
               *_RETRIED_AFTER.finditer(text))
     for match in frames:
         token = match.group("token")
-        if _a_code_in_a_frame(token.replace(" ", ""), known):
+        if _a_code_in_a_frame(token.replace(" ", ""), known, shouting):
             spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
     for match in _MENTION.finditer(text):  # "my coupon code is pizzafriday", "code: X"
         token = match.group("token")
-        if token is not None and (_a_code_in_a_frame(token, known) or _said_firmly(match)):
+        if token is not None and (_a_code_in_a_frame(token, known, shouting) or
+                                  _said_firmly(match)):
             spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
     for match in re.finditer(_TOKEN, text):
         if match.group("token").upper() in known:
@@ -188,7 +193,7 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
             continue
         kept.append((start, end, code))
         joined = _JOINED.match(text, end)
-        while joined is not None and _a_code_in_a_frame(joined.group("token"), known):
+        while joined is not None and _a_code_in_a_frame(joined.group("token"), known, shouting):
             kept.append((joined.start(), joined.end(), joined.group("token").upper()))
             joined = _JOINED.match(text, joined.end())
     return kept
@@ -197,8 +202,9 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
 def _only_codes(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     """The codes of a message that says nothing else ("READMORE15", "DOLCE4 and PIZZAFRIDAY
     please", "namaste10 pls")."""
+    shouting = re.search(r"[a-z]", text) is None
     found = [(m.start(), m.end(), m.group("token").upper()) for m in re.finditer(_TOKEN, text)
-             if _a_code_in_a_frame(m.group("token"), known)]
+             if _a_code_in_a_frame(m.group("token"), known, shouting)]
     if not found:
         return []
     rest = "".join(text[end:start] for (_, end, _), (start, _, _) in zip(
