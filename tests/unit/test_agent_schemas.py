@@ -88,7 +88,9 @@ def test_a_catastrophic_pattern_fails_in_bounded_time(schema: dict[str, Any],
     check(schema)
     started = time.monotonic()
     found = problem(schema, value)
-    assert time.monotonic() - started < 2 * schemas.PATTERN_SECONDS + 0.5
+    # Loose on purpose: a busy machine slows every run, while an unbounded match of this
+    # pattern on SLOW_TEXT would take hours.
+    assert time.monotonic() - started < 2 * schemas.PATTERN_SECONDS + 2.5
     assert found is not None and "took too long" in found and CATASTROPHIC in found
 
 

@@ -17,7 +17,8 @@ TRANSLATED = [locale for locale in SUPPORTED_LOCALES if locale != DEFAULT_LOCALE
 SAMPLE_PARAMS: dict[str, Any] = {
     "id": "ord_123", "status": "in_transit", "itemId": "item_x", "code": "SAVE10", "key": "k-1",
     "max": 999, "quantity": 1000, "from": "completed", "maxCartItems": 20,
-    "minimumCommitment": 3, "minimum": {"amount": "1500.00", "currency": "USD"},
+    "minimumCommitment": 3, "cancellableFrom": "2027-02-26",
+    "minimum": {"amount": "1500.00", "currency": "USD"},
     "country": "DE", "deliveryAreas": ["US", "CA"], "returnableUntil": "2026-01-01T00:00:00Z",
     "capability": "dev.commerce.product.variants", "requested": "3.0",
     "served": "1.0, 1.1, 2.0", "limit": 1048576, "field": "/quantity", "minutes": 15,

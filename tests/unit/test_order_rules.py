@@ -173,7 +173,7 @@ def test_the_commitment_counts_cycles_from_the_start() -> None:
     problem = rules.commitment_problem(_subscribed(), one_cycle)
     assert problem is not None and (problem.status, problem.code) == (
         403, "minimum_commitment_not_met")
-    assert problem.params == {"minimumCommitment": 3}
+    assert problem.params == {"minimumCommitment": 3, "cancellableFrom": "2026-04-01"}
     assert rules.commitment_problem(_subscribed(), three_cycles) is None
     assert rules.commitment_problem(_subscribed(anytime=True), one_cycle) is None
     assert rules.commitment_problem(_subscribed("cancelled"), one_cycle) is None

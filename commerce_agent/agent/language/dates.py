@@ -21,11 +21,18 @@ from commerce_agent.agent.language.spans import Span, overlaps
 
 @dataclass(frozen=True, slots=True)
 class When:
-    """The moment the shopper named; `has_time` is False when only a day was said."""
+    """The moment the shopper named; `has_time` is False when only a day was said.
+    `relative_day` is True when the day was counted from today ("tomorrow", "next Saturday",
+    "来週の土曜"), so only today's date places it; `part_of_day` when the time is a part of
+    the day's ("morning" reads 9:00) rather than a clock's; `bound` says whether the time is the one
+    meant ("at") or a limit ("after 6", "avant 10h", "18時以降")."""
 
     at: datetime
     has_time: bool
     span: Span
+    relative_day: bool = False
+    bound: str = "at"
+    part_of_day: bool = False  # the time is a part of the day's ("morning"), not a clock's
 
 
 _PARTS_OF_DAY = [
@@ -40,7 +47,7 @@ _PART_OF_DAY = [(re.compile(rf"(?<![a-z]){pattern}(?![a-z])"), at, days)
                 for pattern, at, days in _PARTS_OF_DAY]
 _CLOCK = re.compile(
     r"(?<![\d:.,])(?:(?P<at>(?<![a-z])(?:at|à|vers)\s+|@\s*)|"
-    r"(?<![a-z])(?:for|by|after|from|après)\s+)?"
+    r"(?<![a-z])(?P<near>for|by|after|from|before|après|avant|à partir de)\s+)?"
     r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})|\s?(?P<h>h)\s?(?P<h_minute>\d{2})?(?![a-z])|"
     r"(?P<ji>時)(?:(?P<ji_minute>\d{1,2})分|(?P<half>半))?)?"
     r"(?:\s?(?:-|to|and|à|~|〜)\s?(?P<until>\d{1,2})(?=\s?[ap]\.?m))?"
@@ -81,9 +88,10 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         now = now.replace(tzinfo=UTC)
     local_now = now.astimezone(zone).replace(tzinfo=None)
     masked = _masked(text, taken)
-    clock, clock_span = _clock(masked)
+    clock, clock_span, bound = _clock(masked)
     part, part_days, part_span = _part_of_day(masked)
-    day, day_span = _day(masked, language, local_now, [span for span in (clock_span,) if span])
+    day, day_span, relative = _day(masked, language, local_now,
+                                   [span for span in (clock_span,) if span])
     if clock is None and part is None and day is None:
         return None
     at_time = clock or part
@@ -100,7 +108,8 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         # only, so no two readings claim the same characters.
         span = next(span for span in (day_span, clock_span, part_span) if span)
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
-    return When(moment, at_time is not None, span)
+    return When(moment, at_time is not None, span, relative, bound if clock else "at",
+                clock is None and part is not None)
 
 
 @lru_cache(maxsize=64)
@@ -119,12 +128,27 @@ def _masked(text: str, taken: list[Span]) -> str:
     return "".join(characters)
 
 
-def _clock(text: str) -> tuple[time | None, Span | None]:
-    """The first time of day said: "7pm", "19h30", "19時半", "at 8", the start of "6-8pm"."""
+# A limit on the time: "after 6", "before 10am", "avant 10h", "18時以降", "10時まで".
+_AFTER_WORDS = frozenset({"after", "from", "après", "à partir de"})
+_BEFORE_WORDS = frozenset({"before", "by", "avant"})
+_BARE_LIMITS = frozenset({"after", "before", "après", "avant", "à partir de"})
+_JAPANESE_BOUND = re.compile(r"\s*(?:(?P<after>以降|以後|から|過ぎ)|(?P<before>まで|より前|前))")
+
+
+def _clock(text: str) -> tuple[time | None, Span | None, str]:
+    """The first time of day said: "7pm", "19h30", "19時半", "at 8", the start of "6-8pm",
+    "after 6" (a bare hour after a word of limit, when no word follows it: "after 6 months"
+    is no time), and whether it is the time meant or a limit."""
     for match in _CLOCK.finditer(text):
         said = match.groupdict()
         meridiem = said["meridiem"]
-        if not (said["minute"] or meridiem or said["h"] or said["ji"] or said["at"]):
+        near = said["near"] if said["near"] != "for" else None
+        # A bare hour only after a word that limits time alone ("reduce it by 2", "pick
+        # from 3" are amounts)
+        bare_limit = near in _BARE_LIMITS and re.match(r"\s*(?:$|[^\w\s]|(?:and|or|et|ou)\b)",
+                                                   text[match.end():]) is not None
+        if not (said["minute"] or meridiem or said["h"] or said["ji"] or said["at"]
+                or bare_limit):
             continue
         hour = int(said["hour"])
         minute = int(said["minute"] or said["h_minute"] or said["ji_minute"]
@@ -137,8 +161,11 @@ def _clock(text: str) -> tuple[time | None, Span | None]:
             hour += 12  # "at 3": shops and tables are booked in the afternoon
         if hour > 23 or minute > 59:
             continue
-        return time(hour, minute), match.span()
-    return None, None
+        bound = "after" if near in _AFTER_WORDS else "before" if near in _BEFORE_WORDS else "at"
+        if said["ji"] and (limit := _JAPANESE_BOUND.match(text, match.end())):
+            bound = "after" if limit.group("after") else "before"
+        return time(hour, minute), match.span(), bound
+    return None, None, "at"
 
 
 def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
@@ -162,16 +189,22 @@ _FRENCH_DATE = re.compile(r"(?<![\d,.])(\d{1,2})(?:er)?\s+(janv(?:ier)?|f[ée]vr
                           r"oct(?:obre)?|nov(?:embre)?|d[ée]c(?:embre)?)\.?(?![a-z])")
 
 
-def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[date | None,
-                                                                           Span | None]:
+# Words that count a day from today: "next Saturday", "this Friday", "samedi prochain".
+_COUNTED = re.compile(r"(?<![a-z])(?:next|this|coming|prochain\w*|ce)(?![a-z])")
+
+
+def _day(text: str, language: str, now: datetime, clock: list[Span]
+         ) -> tuple[date | None, Span | None, bool]:
+    """The day named, where it was said, and whether it was counted from today."""
     week = _JAPANESE_WEEK.search(text)
     if week:  # dateparser reads neither "来週の月曜日" nor "金曜の"
         weekday = "月火水木金土日".index(week.group(2))
         if week.group(1) is None:  # the coming one, today included
-            return now.date() + timedelta(days=(weekday - now.weekday()) % 7), week.span()
+            return (now.date() + timedelta(days=(weekday - now.weekday()) % 7), week.span(),
+                    False)
         monday = now.date() - timedelta(days=now.weekday())
         offset = 7 * _WEEKS_AHEAD[week.group(1)] + weekday
-        return monday + timedelta(days=offset), week.span()
+        return monday + timedelta(days=offset), week.span(), True
     written = _JAPANESE_DATE.search(text)
     french = _FRENCH_DATE.search(text) if language == "fr" else None
     if french:
@@ -179,20 +212,20 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
         month = next(index for index, prefix in enumerate(_FRENCH_MONTHS, 1)
                      if month_word.startswith(prefix[:3]) and (prefix[:3] != "jui" or
                                                                month_word.startswith(prefix)))
-        return _next_date(now.date(), month, int(french.group(1))), french.span()
+        return _next_date(now.date(), month, int(french.group(1))), french.span(), False
     if written:  # dateparser's search misses "3月13日の午後": the next such day
         month, day = int(written.group(1)), int(written.group(2))
         for year in (now.year, now.year + 1):
             try:
                 found = date(year, month, day)
             except ValueError:
-                return None, None
+                return None, None, False
             if found >= now.date():
-                return found, written.span()
+                return found, written.span(), False
     for pattern, days in _RELATIVE_DAY:
         relative = pattern.search(text)
         if relative:
-            return now.date() + timedelta(days=days), relative.span()
+            return now.date() + timedelta(days=days), relative.span(), True
     masked = _masked(text, clock)
     # English day words are read in any message: short ones ("sat 2pm") are often misjudged.
     for words in dict.fromkeys((language, "en" if language == "en" else "en-loose")):
@@ -203,8 +236,9 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]) -> tuple[da
             start = masked.find(said)
             span = (start, start + len(said))
             if start >= 0 and trigger.search(said) and not overlaps(span, clock):
-                return moment.date(), span
-    return None, None
+                counted = _COUNTED.search(said) or _COUNTED.search(masked[span[1]:span[1] + 10])
+                return moment.date(), span, counted is not None
+    return None, None, False
 
 
 def _next_date(today: date, month: int, day: int) -> date | None:

@@ -118,11 +118,13 @@ def _without_pickup_place(text: str) -> str:
 
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-# A Japanese address from its prefecture (and postal mark) to its block number; hiragana may
-# run through a town's name ("丸の内").
+# A Japanese address from its prefecture (and postal mark) to its block number (and a postal
+# code after it); hiragana may run through a town's name ("丸の内").
 _JAPANESE_ADDRESS = re.compile(r"(?:〒?\s?\d{3}-\d{4}\s*)?[^\s、。,]*?(?:都|道|府|県)[^\s、。,]*?"
                                r"(?:市|区|町|村)[^\s、。,]*?\d+(?:[-－−丁目番地号]+\d*)*(?:号)?"
-                               r"(?:\s*[^\s、。,\d]{0,20}?\d+(?:号室|階|F)(?![\w]))?")
+                               r"(?:\s*[^\s、。,\d]{0,20}?\d+(?:号室|階|F)(?![\w]))?"
+                               # its postal code, written after it as well as before
+                               r"(?:\s*〒?\s?\d{3}-\d{4}(?!\d))?")
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,3 +132,22 @@ def warm_up(languages: tuple[str, ...] = ("en", "fr", "ja")) -> None:
 def _lower_keeping_length(text: str) -> str:
     """Lowercase, but a letter whose lowercase is longer ("İ") stays, so spans still line up."""
     return "".join(lower if len(lower := char.lower()) == 1 else char for char in text)
+
+
+@lru_cache(maxsize=4096)
+def without_when(text: str) -> str:
+    """`text` (normalized, lowercased) without the day and time it names ("the tea ceremony
+    on 13 March at 2pm", "3月13日14時の茶道体験"): a date's numbers are no count and its words
+    name no product. `text` unchanged when it names none."""
+    found = read_message(text)
+    if found.when is None:
+        return text
+    normal = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    lowered = _lower_keeping_length(normal)
+    # the reading's own span where its folding kept every character in place, else found again
+    when = found.when if found.folded == lowered else find_when(
+        lowered, found.language, datetime.now(UTC), "UTC", [])
+    if when is None:
+        return text
+    start, end = when.span
+    return f"{lowered[:start]} {lowered[end:]}".strip()

@@ -142,8 +142,20 @@ def billing_cycles(terms: dict[str, Any], now: datetime) -> int:
     return count
 
 
+def cancellable_from(terms: dict[str, Any]) -> datetime | None:
+    """When a plan with a minimum commitment may first be cancelled (its start plus that
+    many billing periods); None when it may be cancelled at any time."""
+    policy = terms.get("cancellationPolicy") or {}
+    commitment = int(policy.get("minimumCommitment") or 0)
+    if policy.get("canCancelAnytime", True) or not commitment or not terms.get("startDate"):
+        return None
+    return add_period(clock.parse(str(terms["startDate"])), str(terms.get("frequency")),
+                      commitment)
+
+
 def commitment_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceError | None:
-    """Why ending this order's running subscription now breaks its minimum commitment."""
+    """Why ending this order's running subscription now breaks its minimum commitment, with
+    the day it becomes possible."""
     terms = doc.get("metadata", {}).get(SUBSCRIPTION)
     if not terms or terms.get("status") not in ("active", "paused"):
         return None
@@ -152,10 +164,12 @@ def commitment_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceEr
         return None
     commitment = int(policy.get("minimumCommitment") or 0)
     if billing_cycles(terms, now or clock.now()) < commitment:
+        start = add_period(clock.parse(terms["startDate"]), terms["frequency"], commitment)
         return CommerceError(
             403, "minimum_commitment_not_met",
             f"This subscription can be cancelled after {commitment} billing cycles.",
-            params={"minimumCommitment": commitment})
+            params={"minimumCommitment": commitment,
+                    "cancellableFrom": start.date().isoformat()})
     return None
 
 

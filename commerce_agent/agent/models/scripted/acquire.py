@@ -78,7 +78,7 @@ def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] 
 def _names_options(p: Planner, item: dict[str, Any]) -> bool:
     said = choices.said_words(p.frame.texts) - words.content_words(str(item.get("name", "")))
     return any(choices.matches(label, said) for label in choices.option_labels(item)) or \
-        bool(choices.when_named(p.frame.texts).named())
+        bool(choices.when_named(p.frame.texts, p.state.now, p.state.time_zone).named())
 
 
 class _Picked:
@@ -151,19 +151,23 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     picked.addons = [addon for group, addon, _ in line_options.extras(item)
                      if not group and addon in addons]
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
-        found, named = choices.pick_slots(item, frame.texts)
-        open_slots = [c for c in choices.slot_choices(item) if c.available]
+        now, zone = p.state.now, p.state.time_zone
+        found, named = choices.pick_slots(item, frame.texts, now, zone)
+        open_slots = choices.open_slots(item, now)
         offered = (found if found or not named else open_slots)[:choices.SLOTS_OFFERED]
         if position is not None and -len(offered) <= position < len(offered):
             found, named = [offered[position]], True
         if not open_slots:
             return say(p.lang, "fully_booked", name=name)
-        if len(found) == 1 and (named or len(frame.texts) > 1):
+        if len(found) == 1 and (named or len(frame.texts) > 1 or (
+                len(open_slots) == 1 and words.points_at_shown(frame.last))):
+            # "book that one" when the one free time was shown: that time
             picked.slot = found[0]
-        elif named and not found:
+        elif named and not found:  # taken or none then: the free times nearest it
+            nearest = choices.nearest(open_slots, frame.texts, now, zone)
             return (say(p.lang, "no_time_then", name=name,
                         listing=listing(choices.localized(
-                            open_slots[:choices.SLOTS_OFFERED], p.lang))) + " " +
+                            nearest[:choices.SLOTS_OFFERED], p.lang))) + " " +
                     say(p.lang, "which_time"))
         else:
             return (say(p.lang, "next_times", name=name,

@@ -11,11 +11,12 @@ from typing import Any
 from commerce_agent.agent.models.scripted import choices, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.phrasing import (
     lines,
 )
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
+from commerce_agent.agent.models.scripted.state import alias_score, said_words
 from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders.model import CANCELLED, COMPLETED

@@ -10,7 +10,8 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
 from commerce_agent.agent.language.hours import opening_hours
-from commerce_agent.agent.models.scripted import aftercare, browse, topics, words
+from commerce_agent.agent.models.base import CallTool
+from commerce_agent.agent.models.scripted import aftercare, browse, choices, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
     LOCATION,
@@ -22,6 +23,7 @@ from commerce_agent.agent.models.scripted.intents import (
 from commerce_agent.agent.models.scripted.messages import say, status, store_word
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
+from commerce_agent.commerce.orders.rules import cancellable_from
 from commerce_agent.operations.base import money_text
 
 # Free delivery asked about: said plainly when no shipping option of the store is free.
@@ -83,8 +85,13 @@ def _subscription(p: Planner, topic: str) -> Decision:
     rules = terms.get("cancellationPolicy") or {}
     if rules.get("canCancelAnytime", True):
         return say(p.lang, "sub_cancel_anytime", name=name, id=order["orderId"])
-    return say(p.lang, "sub_cancel_commitment", name=name, id=order["orderId"],
+    text = say(p.lang, "sub_cancel_commitment", name=name, id=order["orderId"],
                cycles=rules.get("minimumCommitment", 0))
+    first_day = cancellable_from(terms)
+    if first_day is not None:  # the day it becomes possible, from the plan's own start
+        text += " " + say(p.lang, "cancellable_from",
+                          day=choices.day(first_day.date().isoformat(), p.lang))
+    return text
 
 
 def _cancel(p: Planner) -> Decision:
@@ -123,8 +130,14 @@ def store_terms(p: Planner) -> Decision:
     if p.needs_stores():
         return p.call("list_stores")
     # A store named outright, else the one in view, else the one the words describe.
-    store = p.mentioned_store() or p.store_named(p.frame.first) or p.current_store() or \
-        p.store_described(p.frame.first)
+    store = p.mentioned_store()
+    named = p.store_named(p.frame.first) if store is None else None
+    if named is not None:  # unless its words are part of an item's name the words say
+        owner = p.store_of_item_named(p.frame.first, named)
+        if isinstance(owner, CallTool):
+            return owner
+        named = owner or named
+    store = store or named or p.current_store() or p.store_described(p.frame.first)
     stores = [store] if store is not None else [
         str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
     if not stores:

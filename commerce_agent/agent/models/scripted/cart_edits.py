@@ -11,9 +11,10 @@ from commerce_agent.agent.models.scripted import choices, line_options, option_c
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import alias_score, name_score, said_words
+from commerce_agent.agent.models.scripted.state import alias_score, said_words
 from commerce_agent.operations.base import money_text
 
 

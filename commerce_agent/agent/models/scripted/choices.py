@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +13,7 @@ from babel.dates import format_datetime
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.reading import read
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
 from commerce_agent.commerce.capability_ids import PRODUCT_CUSTOMIZATION as CUSTOMIZATION
@@ -281,10 +282,15 @@ class _When:
     either_half: bool = False  # "6:30" without am/pm: 06:30 or 18:30
     hours: range | None = None
     weekend: bool = False
+    on: date | None = None  # a day counted from today ("tomorrow", "来週の土曜")
+    after: tuple[int, int] | None = None  # "any evening after 6", "18時以降"
+    before: tuple[int, int] | None = None  # "before 10am", "avant 10h"
+    earliest: bool = False  # "the earliest you have", "le plus tôt", "一番早い枠"
 
     def named(self) -> bool:
-        return any(value is not None for value in (self.weekday, self.month, self.day,
-                                                   self.clock, self.hours)) or self.weekend
+        return any(value is not None for value in (
+            self.weekday, self.month, self.day, self.clock, self.hours, self.on, self.after,
+            self.before)) or self.weekend or self.earliest
 
     def fits(self, moment: datetime) -> bool:
         checks = [
@@ -293,6 +299,9 @@ class _When:
             self.day is None or moment.day == self.day,
             self.hours is None or moment.hour in self.hours,
             not self.weekend or moment.weekday() >= 5,
+            self.on is None or moment.date() == self.on,
+            self.after is None or (moment.hour, moment.minute) >= self.after,
+            self.before is None or (moment.hour, moment.minute) < self.before,
         ]
         if self.clock is not None:
             hour, minute = self.clock
@@ -305,9 +314,22 @@ class _When:
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 
 
-def when_named(texts: tuple[str, ...]) -> _When:
+# The first open time, whenever it is: not a time named, a choice among those offered.
+_EARLIEST = re.compile(
+    r"\b(?:earliest|soonest|first (?:available|free|open)|next (?:available|free|open)|"
+    r"as soon as (?:possible|you can)|asap|le plus tot|au plus tot|des que possible|"
+    r"(?:le )?premier (?:creneau|horaire) (?:libre|disponible))\b|一番早い|いちばん早い|"
+    r"最も早い|最短|早い(?:時間|枠|日)")
+
+
+def when_named(texts: tuple[str, ...], now: datetime | None = None, tz: str = "UTC"
+               ) -> _When:
+    """The times the words allow. Days counted from today ("tomorrow", "next Saturday")
+    and limits ("after 6") are read by the normalize stage (`language/dates.py`) against
+    `now` (the shopper's clock; default: the current time)."""
     text = words.fold(" ".join(texts))
     found = _When()
+    found.earliest = _EARLIEST.search(text) is not None
     for index, name in enumerate(_DAYS):
         if re.search(rf"\b{name}[a-z]*\b", text):
             found.weekday = index
@@ -336,7 +358,37 @@ def when_named(texts: tuple[str, ...]) -> _When:
     found.weekend = "weekend" in text
     _french_when(text, found)
     _japanese_when(text, found)
+    _counted_when(texts, now, tz, found)
     return found
+
+
+# The hours of a part of the day, by the time the normalize stage gives it.
+_PARTS = ((11, range(0, 12)), (12, range(12, 13)), (16, range(12, 17)), (23, range(17, 24)))
+
+
+def _counted_when(texts: tuple[str, ...], now: datetime | None, tz: str, found: _When) -> None:
+    """The day counted from today and the limits on the time, from the latest message that
+    names a time: they replace the weekday and clock read above ("next Saturday" is one
+    Saturday; "after 6pm" is no slot at 18:00 only)."""
+    when = next((reading.when for reading in (read(text, now=now or datetime.now(UTC), tz=tz)
+                                              for text in reversed(texts)) if reading.when),
+                None)
+    if when is None:
+        return
+    if when.relative_day:
+        found.on, found.weekday, found.month, found.day = when.at.date(), None, None, None
+    if when.has_time and found.clock is None and found.hours is None:
+        if when.part_of_day:  # "午前", "le matin": any time in that part of the day
+            found.hours = next(hours for last, hours in _PARTS if when.at.hour <= last)
+        elif when.bound == "at":
+            found.clock = (when.at.hour, when.at.minute)  # "tomorrow at 5": 17:00, as read
+    if when.has_time and when.bound != "at":
+        limit = (when.at.hour, when.at.minute)
+        found.clock, found.either_half = None, False
+        if when.bound == "after":
+            found.after = limit
+        else:
+            found.before = limit
 
 
 _FR_DAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
@@ -382,13 +434,50 @@ def _japanese_when(text: str, found: _When) -> None:
     found.weekend = found.weekend or "週末" in text
 
 
-def pick_slots(item: dict[str, Any], texts: tuple[str, ...]) -> tuple[list[Choice], bool]:
+def open_slots(item: dict[str, Any], now: datetime | None = None) -> list[Choice]:
+    """The item's free times, soonest first; those already begun are gone once the
+    shopper's clock (`now`) is known."""
+    return [choice for choice in slot_choices(item) if choice.available and (
+        now is None or datetime.fromisoformat(choice.words) > now)]
+
+
+def pick_slots(item: dict[str, Any], texts: tuple[str, ...], now: datetime | None = None,
+               tz: str = "UTC") -> tuple[list[Choice], bool]:
     """The open slots the words allow, and whether the person named a time at all."""
     # The latest message that names a time wins ("Jan 14?" … "then Tuesday at 10").
-    named = next((found for found in map(when_named, ((text,) for text in reversed(texts)))
+    named = next((found for found in (when_named((text,), now, tz) for text in reversed(texts))
                   if found.named()), _When())
-    open_slots = [choice for choice in slot_choices(item) if choice.available]
+    free = open_slots(item, now)
     if not named.named():
-        return open_slots, False
-    return [choice for choice in open_slots
-            if named.fits(datetime.fromisoformat(choice.words))], True
+        return free, False
+    fitting = [choice for choice in free if named.fits(datetime.fromisoformat(choice.words))]
+    return (fitting[:1] if named.earliest else fitting), True
+
+
+def nearest(slots: list[Choice], texts: tuple[str, ...], now: datetime | None = None,
+            tz: str = "UTC") -> list[Choice]:
+    """The open slots nearest the time named (a taken or missing one), nearest first."""
+    named = next((found for found in (when_named((text,), now, tz) for text in reversed(texts))
+                  if found.named()), _When())
+    meant = _moment_meant(named, slots)
+    if meant is None:
+        return slots
+    return sorted(slots, key=lambda choice: abs(
+        (datetime.fromisoformat(choice.words).replace(tzinfo=None) - meant).total_seconds()))
+
+
+def _moment_meant(named: _When, slots: list[Choice]) -> datetime | None:
+    """The moment the words name, as far as they name one (a day, and the time if said)."""
+    if not slots:
+        return None
+    year = datetime.fromisoformat(slots[0].words).year
+    day = named.on
+    if day is None and named.month is not None and named.day is not None:
+        try:
+            day = date(year, named.month, named.day)
+        except ValueError:
+            return None
+    if day is None:
+        return None
+    hour, minute = named.clock or named.after or named.before or (12, 0)
+    return datetime(day.year, day.month, day.day, hour, minute)

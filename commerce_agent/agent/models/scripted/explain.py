@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name
+from commerce_agent.agent.models.scripted.choices import day
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.state import Call, State
 from commerce_agent.i18n.messages import translate
@@ -63,6 +64,10 @@ def explain(call: Call, state: State) -> str:
         "payment_failed": "explain.payment_failed",
         "cart_empty": "cart_empty",
     }
+    if code == "minimum_commitment_not_met" and (result.get("params") or {}).get(
+            "cancellableFrom"):  # the day it becomes possible, before the pause hint
+        message += " " + say(language, "cancellable_from", day=day(
+            str(result["params"]["cancellableFrom"]), language))
     if code in simple:
         return say(language, simple[code], message=message, store=store)
     if code == "delivery_address_required":

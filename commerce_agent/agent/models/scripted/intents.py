@@ -15,6 +15,7 @@ from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
@@ -22,6 +23,15 @@ from commerce_agent.agent.models.scripted.speech import read_act
 
 # ("plan" whole: "leave out the planter" is about a planter)
 _SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
+# A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
+# veux plus de mon abonnement », 「会員はもういらない」): ending it, not a refusal of an offer.
+NO_LONGER = (rf"\bno longer (?:want|need|use)\w*\b.*{_SUBSCRIPTION}|"
+             rf"\b(?:don'?t|do not) (?:want|need|use)\b.*{_SUBSCRIPTION}.*"
+             rf"\b(?:anymore|any more|any longer)\b|"
+             rf"\b(?:ne|n')\s*(?:veux|voudrais|souhaite|utilise)\w* plus\b.*{_SUBSCRIPTION}|"
+             rf"\b(?:n'ai )?plus besoin\b.*{_SUBSCRIPTION}|"
+             rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)")
+_ENDS_A_PLAN = re.compile(NO_LONGER)
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
@@ -42,6 +52,7 @@ _CHECKS: list[tuple[str, str]] = [
                  r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
     # Only subscriptions pause: "can I pause it?" needs no noun.
     ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
+                  r"\btak(?:e|ing) a break from\b|"
                   rf"\b(?:hold)\b.*{_SUBSCRIPTION}|\bput\b.{{0,30}}\bon hold\b|"
                   rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止|"
                   r"(?:まで|しばらく|一時的に|一ヶ月|1ヶ月|ひと月).{0,6}(?:止めて|止めたい|止めます)"),
@@ -49,10 +60,19 @@ _CHECKS: list[tuple[str, str]] = [
                    rf"reactiv\w*|relanc\w*)\b"
                    rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
                    rf"{_SUBSCRIPTION}.{{0,30}}\b(?:back on|again)\b|"
-                   rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}"),
+                   rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}|"
+                   # "start it up again", "turn it back on": the subscription in view
+                   r"\b(?:start|restart|turn|switch) (?:it|that|this)(?: up)? (?:again|back on)\b"),
     ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|quit|leave|discontinue|resili\w*|"
-                   rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin)\b.*"
-                   rf"{_SUBSCRIPTION}|\bunsubscribe\b|\bdesabonner\b|"
+                   rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin|(?:done|finished|"
+                   rf"through) with|get rid of|give up)\b.*{_SUBSCRIPTION}|{NO_LONGER}|"
+                   # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
+                   r"\bstop (?:charging|billing|sending|shipping|delivering)\b|"
+                   r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b|"
+                   # stopping at will, asked about: "can I stop whenever I want?"
+                   r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
+                   r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)|"
+                   r"\bunsubscribe\b|\bdesabonner\b|"
                    rf"\bdesabonne[sz]?-(?:moi|nous)\b|\b(?:me|m'|nous) desabonn\w*|解約|退会|"
                    rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ|止め|辞め)"),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
@@ -440,7 +460,9 @@ class Frame:
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
-            text = words.without_choice_group(self.texts[position])
+            # "le 13 mars à 14h": the day and time are no count, read before the name's words
+            # go (what is left of a French sentence may no longer read as French)
+            text = words.without_choice_group(without_when(self.texts[position]))
             if in_name:
                 text = re.sub(rf"\b(?:{'|'.join(in_name)})\b", " ", words.fold(text))
             if option_units:
@@ -579,6 +601,10 @@ def _understand(raw: str) -> tuple[str, str]:
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
+    if _ENDS_A_PLAN.search(words.fold(raw)):
+        # "don't want my membership anymore": a negation that ends the plan (asked about
+        # when it is a question), never a no to the offer on the table
+        return ("policy" if act.kind == "question" else "sub_cancel"), raw
     closed = closing(raw)
     if act.kind == "confirmation" and closed == "order":
         return "checkout", act.text  # 「購入手続きをお願いします」: the order, not a bare yes

@@ -66,6 +66,7 @@ ENGLISH: dict[str, str] = {
                           "want that.",
     "sub_cancel_commitment": "Your subscription {name} (order {id}) can be cancelled after "
                              "{cycles} billing cycles; you can pause it meanwhile.",
+    "cancellable_from": "You can cancel it from {day}.",
     "sub_pause": "Yes: your subscription {name} (order {id}) can be paused while it is active, "
                  "and resumed whenever you like; you are not billed while it is paused. Say "
                  "“pause my subscription” if you want that.",

@@ -12,6 +12,7 @@ again asks for approval again.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -102,11 +103,12 @@ def after_rejection(tool: str, result: Any, frame: Frame | None, offer: Frame | 
     return frame
 
 
-def other_slot(carts: list[dict[str, Any]], items: dict[str, dict[str, Any]], text: str
+def other_slot(carts: list[dict[str, Any]], items: dict[str, dict[str, Any]], text: str,
+               now: datetime | None = None, tz: str = "UTC"
                ) -> tuple[dict[str, Any], dict[str, Any], choices.Choice] | None:
     """(cart, line, slot) when `text` names another open time for a booked line ("the 3pm
     then", "plutôt 15h", "15時で"): on the line's own day first, else the one time that fits."""
-    if not choices.when_named((text,)).named():
+    if not choices.when_named((text,), now, tz).named():
         return None
     for cart in carts:
         for line in cart.get("items", []):
@@ -114,7 +116,8 @@ def other_slot(carts: list[dict[str, Any]], items: dict[str, dict[str, Any]], te
             booked = line.get("timeSlotId")
             if not booked or item is None:
                 continue
-            fitting = [slot for slot in choices.pick_slots(item, (text,))[0] if slot.id != booked]
+            fitting = [slot for slot in choices.pick_slots(item, (text,), now, tz)[0]
+                       if slot.id != booked]
             day = next((slot.words[:10] for slot in choices.slot_choices(item)
                         if slot.id == booked), "")
             same_day = [slot for slot in fitting if slot.words[:10] == day]

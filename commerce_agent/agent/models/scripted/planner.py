@@ -8,14 +8,15 @@ from typing import Any
 
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, option_change, topics, words
+from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import (
     State,
     alias_score,
-    name_score,
     of_the_kind,
     said_words,
 )
@@ -25,7 +26,20 @@ Decision = CallTool | list[CallTool] | str
 _LOCALIZED = frozenset({"search_products", "get_item", "get_catalog", "list_stores", "get_store"})
 _POINTER = re.compile(r"(?:それ|これ|あれ|その|この|あの|そちら|こちら|同じ|もう|"
                       r"\d+|[一二三四五])\S{0,3}")
-_STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in)\s+(?:the\s+)?([a-z][\w&' -]{2,60})$")
+# A store named as where to look: "… from the pizza place", "from Midori-dō.", « chez Lumen »,
+# and said first: "at Midori-dō, a teapot", « chez Midori-dō, ajoute une théière ». (A question
+# ending on a store, "the cheapest thing at Trattoria Fiamma?", searches with its name.)
+_STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in|chez)\s+(?:the\s+)?"
+                           r"([a-z][\w&' -]{1,60}?)\s*[.!]*$")
+_STORE_FIRST = re.compile(r"^\s*(?:at|from|chez)\s+(?:the\s+)?([a-z][\w&' -]{1,60}?)\s*,")
+
+
+_PLACE = re.compile(r"\b(?:place|shop|store|restaurant|studio|spot|joint|bookshop|bookstore|"
+                    r"boutique|magasin|librairie)\b")
+
+
+def _store_phrase(folded: str) -> re.Match[str] | None:
+    return _STORE_PHRASE.search(folded) or _STORE_FIRST.search(folded)
 
 
 def _written_in(name: str, text: str) -> int:
@@ -60,6 +74,7 @@ class Planner:
     def query(self, text: str | None = None) -> str:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
+        source = without_when(source)  # "on 13 March at 2pm", "3月13日14時の": no product words
         source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
@@ -72,7 +87,8 @@ class Planner:
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
         plain = words.without_sizes(plain)  # "the 30 cl kyusu": the name says "300 ml"
-        plain = _STORE_PHRASE.sub(" ", plain) if self.store_phrase(plain) else plain
+        if self.store_phrase(plain):
+            plain = _STORE_FIRST.sub(" ", _STORE_PHRASE.sub(" ", words.fold(plain)))
         plain = re.sub(r"-(?:en|le|la|les|moi|y|nous|vous|lui)\b", " ", plain)  # "ajoutez-en"
         plain = words.without_elision(plain)  # "l'assiette", "d'encre": the noun
         said = re.findall(r"[\w'-]+", plain)
@@ -212,8 +228,8 @@ class Planner:
             store = named or state.store
             return self.call("search_products", query=query, limit=8, availableOnly=False,
                              **bounds, **({"storeId": store} if store else {}))
-        wanted = words.content_words(query)
-        found = any(name_score(item, wanted) > 0 for item in (*state.results, *state.sold_out))
+        wanted = naming.wanted(query)
+        found = naming.any_named((*state.results, *state.sold_out), wanted)
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
@@ -229,10 +245,13 @@ class Planner:
             return self.call("search_products", query=head, limit=8, availableOnly=False,
                              **bounds, **scope)
         if not state.results and words.re_japanese(query):
-            # "きゅうす", "ノト": the same word in the other kana, or with its long vowels as
-            # the catalog writes them, searched once each
+            # "茶道ワークショップ": the compound's parts, searched apart once; "きゅうす", "ノト":
+            # the same word in the other kana, or with its long vowels as the catalog writes
+            # them, searched once each
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
-            for spelling in words.kana_spellings(query):
+            for spelling in (naming.compound_parts(query), *words.kana_spellings(query)):
+                if spelling == query:
+                    continue
                 if all(call.args.get("query") != spelling for call in searches):
                     return self.call("search_products", query=spelling, limit=8,
                                      availableOnly=False, **bounds, **scope)
@@ -248,11 +267,11 @@ class Planner:
     def top_matches(self) -> list[dict[str, Any]]:
         """The best search results when several tie for the request's words."""
         results = self.state.results
-        wanted = words.content_words(self.query())
+        wanted = naming.wanted(self.query())
         if not results:
             return []
         best = name_score(results[0], wanted)
-        tied = [item for item in results if name_score(item, wanted) == best]
+        tied = naming.best(results, wanted, self.mentioned_store() or self.current_store())
         sized = self.by_measure(tied)
         if len(sized) == 1:  # "the 70cl teapot": the teapot whose name says 700 ml
             return sized
@@ -268,11 +287,22 @@ class Planner:
     # -- stores ---------------------------------------------------------------------------
 
     def has_store_phrase(self, text: str) -> bool:
-        return _STORE_PHRASE.search(words.fold(text)) is not None
+        return _store_phrase(words.fold(text)) is not None
 
     def store_phrase(self, text: str) -> bool:
-        match = _STORE_PHRASE.search(words.fold(text))
-        return bool(match and self._store_named(match.group(1)))
+        match = _store_phrase(words.fold(text))
+        return bool(match and self._store_in_phrase(match.group(1)))
+
+    def _store_in_phrase(self, text: str) -> str | None:
+        """The store a phrase of place names: by its name, else by what only its description
+        says ("the pizza place": the one store whose description says pizza)."""
+        named = self._store_named(text)
+        if named is not None or not _PLACE.search(text):
+            return named  # "in blue", "from scratch": no place, whatever a description says
+        wanted = words.content_words(_PLACE.sub(" ", text))
+        fits = [str(store["storeId"]) for store in self.state.stores or []
+                if wanted & words.content_words(str(store.get("description", "")))]
+        return fits[0] if len(fits) == 1 else None
 
     def _store_named(self, text: str, described: bool = False) -> str | None:
         """The store whose name (or, with `described`, description) the words fit best."""
@@ -295,6 +325,25 @@ class Planner:
         """The store whose name the words say ("the trattoria's hours"), once stores are known."""
         return self._store_named(words.fold(text))
 
+    def store_of_item_named(self, text: str, store: str) -> CallTool | str | None:
+        """The store of the item whose name holds the store words said, when the words name
+        more of that item than of the store ("does the studio seconds box ship to Ireland?":
+        Hearth & Kiln's box, not Lumen Studio); a search first to know the items; None when
+        the words name the store itself."""
+        said = naming.wanted(self.query(text))
+        listed = next((s for s in self.state.stores or [] if s.get("storeId") == store), {})
+        own = said & (words.content_words(str(listed.get("name", ""))) |
+                      words.content_words(store.removeprefix("store_")))
+        if not own or not said - own or not self.has("search_products"):
+            return None
+        if self.state.done("search_products") is None:
+            return self.call("search_products", query=self.query(text), limit=8,
+                             availableOnly=False)
+        top = naming.best(self.state.results, said)
+        if len(top) == 1 and own < naming.carried(top[0], said):
+            return str(top[0].get("storeId"))
+        return None
+
     def store_described(self, text: str) -> str | None:
         """The store whose name or description the words fit ("the ceramics shop")."""
         return self._store_named(words.fold(text), described=True)
@@ -303,8 +352,8 @@ class Planner:
         """The store the frame's words name, once the stores are known."""
         for text in reversed(self.frame.texts):
             folded = words.fold(text)
-            match = _STORE_PHRASE.search(folded)
-            found = self._store_named(match.group(1)) if match else None
+            match = _store_phrase(folded)
+            found = self._store_in_phrase(match.group(1)) if match else None
             if found is None and self.frame.intent in ("switch", "discounts", "other",
                                                        "checkout", "empty", "promotion"):
                 found = self._store_named(folded, described=self.frame.intent != "checkout")

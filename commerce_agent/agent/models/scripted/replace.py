@@ -12,9 +12,10 @@ from commerce_agent.agent.language import Swap, find_swap
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.acquire import acquire
 from commerce_agent.agent.models.scripted.cart_edits import set_quantity
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.several import planner_for
-from commerce_agent.agent.models.scripted.state import name_score, said_words
+from commerce_agent.agent.models.scripted.state import said_words
 
 _LINE_TOOLS = ("remove_cart_item", "add_to_cart", "update_cart_item")
 

@@ -32,7 +32,8 @@ def reslot(p: Planner) -> Decision:
         if old is None:
             return check_out(p, state.frame_store(added))
         return p.call("remove_cart_item", cartId=cart["cartId"], cartItemId=old["cartItemId"])
-    found = other_slot(state.open_carts(), state.items, p.frame.last)
+    found = other_slot(state.open_carts(), state.items, p.frame.last, state.now,
+                       state.time_zone)
     if found is None:
         return say(p.lang, "help")
     cart, line, slot = found

@@ -18,9 +18,10 @@ from commerce_agent.agent.models.scripted import words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.phrasing import asks, cart_text, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
-from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_out, name_score
+from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_out
 
 # "both", "all of them", "les deux", "両方": every item just shown, not a product name.
 _EVERY_SHOWN = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"

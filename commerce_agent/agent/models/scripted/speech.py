@@ -48,8 +48,8 @@ _QUESTION_OPENING = re.compile(
 # Questions that are really requests ("can you add two?", "could I get a dozen?").
 _POLITE_REQUEST = re.compile(
     r"^(?:(?:please )?(?:can|could|would|will) you|(?:can|could|shall) we|"
-    r"can i (?:get|have|order|buy)|"
-    r"could i (?:get|have|order|buy)|may i (?:get|have)|i'?d like|i want|i need|"
+    r"(?:can|could) i (?:get|have|order|buy|purchase|grab|snag)|may i (?:get|have)|"
+    r"i'?d like|i want|i need|"
     r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
@@ -33,6 +34,7 @@ from commerce_agent.agent.models.scripted import (
     compound,
     line_options,
     mind,
+    naming,
     offers,
     option_change,
     phrasing,
@@ -40,6 +42,7 @@ from commerce_agent.agent.models.scripted import (
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -85,27 +88,25 @@ class Call:
         return str(self.result.get("code", "")) if isinstance(self.result, dict) else ""
 
 
-def name_score(item: dict[str, Any], wanted: frozenset[str]) -> int:
-    return len(wanted & words.content_words(str(item.get("name", ""))))
-
-
 def relevant(results: list[dict[str, Any]], query: str, described: bool = False
              ) -> list[dict[str, Any]]:
     """The results whose names carry more than half of the best match's query words, best
     first (a search that matched only a description falls back to all it found, and so does
     a request that describes, `described` (whom it is for: "a gift for a tea lover" keeps
     every tea the search found, named a tea or not) or with words no name carries half of)."""
-    wanted = words.content_words(query)
-    scores = [name_score(item, wanted) for item in results]
-    best = max(scores, default=0)
+    wanted = naming.wanted(query)
+    weights = naming.rarity(results, wanted)
+    fits = [naming.fit(item, wanted, weights) for item in results]
+    best = max((score for score, _ in fits), default=0)
     if best == 0 or described or (len(wanted) > 2 and best * 2 <= len(wanted)):
         return results
-    # Ties go to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
+    # Ties go to the rarer words ("茶道" before "ワークショップ", which several names carry),
+    # then to the name with the fewest other words ("Uji Matcha" before "Genmaicha with
     # Matcha, 200 g" for "matcha"), then to the search's order.
     extra = [len(words.content_words(str(item.get("name", ""))) - wanted) for item in results]
-    ranked = sorted(zip(scores, extra, range(len(results)), results, strict=True),
-                    key=lambda entry: (-entry[0], entry[1], entry[2]))
-    return [item for score, _, _, item in ranked if score * 2 > best]
+    ranked = sorted(zip(fits, extra, range(len(results)), results, strict=True),
+                    key=lambda entry: (-entry[0][0], -entry[0][1], entry[1], entry[2]))
+    return [item for (score, _), _, _, item in ranked if score * 2 > best]
 
 
 def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False
@@ -115,7 +116,7 @@ def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: boo
     the search found is an alternative)."""
     fitting = relevant(found, query, described)
     in_stock = [item for item in fitting if item.get("available") is not False]
-    wanted = words.content_words(query)
+    wanted = naming.wanted(query)
     best = max((name_score(item, wanted) for item in in_stock), default=0)
     gone = [item for item in fitting if item.get("available") is False and (
         not in_stock or name_score(item, wanted) > best)]
@@ -218,6 +219,10 @@ class State:
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
+    # The shopper's clock, from the client context (`now`, ISO 8601, and `timeZone`):
+    # "tomorrow", "next Saturday" count from it; None counts from the current time.
+    now: datetime | None = None
+    time_zone: str = "UTC"
 
     # -- reading --------------------------------------------------------------------------
 
@@ -446,7 +451,8 @@ class State:
             # with nothing just added it is a no to what is on the table
             kind = "remove"
         if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
-                offers.other_slot(self.open_carts(), self.items, text) is not None:
+                offers.other_slot(self.open_carts(), self.items, text, self.now,
+                                  self.time_zone) is not None:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
@@ -653,12 +659,27 @@ class Replay:
 def begin(context: dict[str, Any]) -> Replay:
     """The fold before any message: only the client context's delivery address is known."""
     state = State()
+    state.now, state.time_zone = _clock_of(context)
     given = context.get("deliveryAddress")
     if isinstance(given, str) and given.strip():
         state.address = {"address": given.strip()}
     elif isinstance(given, dict) and given.get("address"):
         state.address = {key: given[key] for key in ("address", "countryCode") if key in given}
     return Replay(state)
+
+
+def _clock_of(context: dict[str, Any]) -> tuple[datetime | None, str]:
+    """The client's `now` (None when absent or unreadable) and `timeZone` (default: UTC)."""
+    zone = context.get("timeZone")
+    zone = zone if isinstance(zone, str) and zone.strip() else "UTC"
+    said = context.get("now")
+    if not isinstance(said, str):
+        return None, zone
+    try:
+        moment = datetime.fromisoformat(said.replace("Z", "+00:00"))
+    except ValueError:
+        return None, zone
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)), zone
 
 
 def latest_user(messages: list[Message]) -> int:

@@ -678,6 +678,17 @@ _THAT_ONE = re.compile(
     r"(?:お願いします|おねがいします|お願い|ください|下さい|します|にします|ね|で)?[。！!\s]*")
 
 
+# What was just shown, pointed at: "that one", "this time", "book it", « celui-là », 「それで」.
+_SHOWN = re.compile(r"\b(?:that|this|the same) (?:one|time|slot|session|class|day)\b|"
+                    r"\b(?:book|reserve|take|want|get) (?:it|that|this)\b|"
+                    r"\b(?:celui|celle)-(?:la|ci)\b|\b(?:ce|cet) (?:horaire|creneau)(?:-la)?\b|"
+                    r"(?:それ|これ|その枠|この枠|その時間|この時間)")
+
+
+def points_at_shown(text: str) -> bool:
+    return _SHOWN.search(fold(text)) is not None or _THAT_ONE.fullmatch(fold(text)) is not None
+
+
 def no(text: str) -> bool:
     return re.fullmatch(r"\s*(?:no|nope|no thanks|not now|never mind|nevermind)[\s.!,]*",
                         fold(text)) is not None

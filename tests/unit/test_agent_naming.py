@@ -1,0 +1,108 @@
+"""The naming stage (commerce_agent/agent/models/scripted/naming.py): which of the items a
+search reached, across stores, the shopper's words name; and the day and time of a booking
+taken out of those words (language/reading.py `without_when`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.models.scripted import naming
+from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.state import relevant
+
+
+def _item(item_id: str, name: str, store: str) -> dict[str, Any]:
+    return {"itemId": item_id, "name": name, "storeId": store}
+
+
+# Names as a Japanese search returns them (each store's own translation).
+SOUND_BATH = _item("item_sound_bath_workshop", "サウンドバス＆リストラティブヨガ ワークショップ",
+                   "store_lumen_studio")
+API_WORKSHOP = _item("item_api_workshop_recordings", "API設計ワークショップ 録画＋ワークブック",
+                     "store_ebooks")
+CEREMONY = _item("item_tea_ceremony_workshop", "抹茶・茶道体験（谷中）", "store_midori")
+SECONDS_BOX = _item("item_studio_seconds_box", "Studio Seconds Box (Local Pickup)",
+                    "store_ceramics")
+GIFT_CARD = _item("item_studio_gift_card", "Lumen Studio Gift Card (£50)", "store_lumen_studio")
+UNLIMITED = _item("item_unlimited_studio_monthly", "Unlimited Studio Membership",
+                  "store_lumen_studio")
+KYUSU = _item("item_tokoname_kyusu", "Tokoname Kyusu Teapot, 300 ml", "store_midori")
+CELADON = _item("item_celadon_teapot", "Celadon Teapot, 700 ml", "store_ceramics")
+
+
+def test_wanted_words_are_latin_content_words_and_japanese_phrases() -> None:
+    assert naming.wanted("the studio seconds boxes") == {"studio", "box"}  # "second": an ordinal
+    assert naming.wanted("和紙ノートを1冊") == {"和紙ノート"}
+    assert naming.wanted("玄米茶を3袋ください") == {"玄米茶"}
+
+
+def test_a_japanese_phrase_counts_when_the_name_writes_it() -> None:
+    assert naming.name_score(CEREMONY, frozenset({"茶道"})) == 1
+    assert naming.name_score(SOUND_BATH, frozenset({"茶道"})) == 0
+    assert naming.name_score(SOUND_BATH, frozenset({"ワークショップ"})) == 1
+
+
+def test_the_rarer_word_wins_over_one_several_names_share() -> None:
+    said = naming.wanted(naming.compound_parts("茶道ワークショップ"))
+    assert said == {"茶道", "ワークショップ"}
+    assert naming.best([SOUND_BATH, API_WORKSHOP, CEREMONY], said) == [CEREMONY]
+    assert relevant([SOUND_BATH, API_WORKSHOP, CEREMONY], "茶道 ワークショップ")[0] == CEREMONY
+
+
+def test_a_whole_item_name_beats_a_store_word_it_shares() -> None:
+    said = naming.wanted("studio seconds box")
+    assert naming.best([GIFT_CARD, UNLIMITED, SECONDS_BOX], said) == [SECONDS_BOX]
+
+
+def test_a_true_tie_stays_a_tie_unless_a_store_is_in_view() -> None:
+    said = naming.wanted("teapot")
+    assert naming.best([CELADON, KYUSU], said) == [CELADON, KYUSU]
+    assert naming.best([CELADON, KYUSU], said, "store_midori") == [KYUSU]
+    assert naming.best([CELADON, KYUSU], said, "store_ceramics") == [CELADON]
+
+
+def test_compound_parts_split_where_the_script_changes() -> None:
+    assert naming.compound_parts("茶道ワークショップ") == "茶道 ワークショップ"
+    assert naming.compound_parts("和紙ノート 玄米茶") == "和紙 ノート 玄米茶"
+    assert naming.compound_parts("ワークショップ") == "ワークショップ"
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    ("réserve l'atelier cérémonie du thé le 13 mars à 14h",
+     "réserve l'atelier cérémonie du thé le"),
+    ("3月13日14時の茶道ワークショップを予約したい", "の茶道ワークショップを予約したい"),
+    ("book the tea ceremony workshop on March 13 at 10am", "book the tea ceremony workshop"),
+    ("a family feast for four", "a family feast for four"),
+])
+def test_the_day_and_time_are_no_product_words(said: str, left: str) -> None:
+    assert without_when(said) == left
+
+
+@pytest.mark.parametrize("said", [
+    "réserve l'atelier cérémonie du thé le 13 mars à 14h",
+    "book the tea ceremony workshop on March 13 at 10am",
+    "3月13日14時の茶道ワークショップを予約したい",
+])
+def test_a_date_is_no_count(said: str) -> None:
+    frame = Frame("book", (said,))
+    assert frame.quantity("Atelier cérémonie du thé matcha (Yanaka)") is None
+
+
+@given(st.lists(st.sampled_from([SOUND_BATH, API_WORKSHOP, CEREMONY, SECONDS_BOX, GIFT_CARD,
+                                 UNLIMITED, KYUSU, CELADON]), min_size=1, max_size=8,
+                unique_by=lambda item: item["itemId"]),
+       st.sampled_from(["teapot", "studio", "茶道 ワークショップ", "gift card", "box"]))
+def test_the_best_are_among_the_items_and_fit_equally(items: list[dict[str, Any]],
+                                                      query: str) -> None:
+    said = naming.wanted(query)
+    top = naming.best(items, said)
+    weights = naming.rarity(items, said)
+    assert top and all(item in items for item in top)
+    fits = {naming.fit(item, said, weights) for item in top}
+    assert len(fits) == 1
+    assert all(naming.fit(item, said, weights) <= next(iter(fits)) for item in items)
