@@ -104,7 +104,14 @@ def test_a_score_rates(text: str, stars: int) -> None:
     ("返品ポリシーを教えて", "policy"), ("tell me the cancellation policy", "policy"),
     ("la politique de retour, s'il vous plaît", "policy"),
     ("返品の方法を教えてください", "policy"), ("tell me how to return the mug", "policy"),
-    ("comment faire un retour ?", "policy")])
+    ("comment faire un retour ?", "policy"),
+    # the act named is what is asked, never where the order is («livre»: a book)
+    ("en fait, annule la commande du livre sur le levain", "cancel"),
+    ("bin the teapot order please", "cancel"),
+    ("send back the mug that arrived", "return"), ("où en est la commande du livre ?", "status"),
+    ("je donne 5 étoiles à la commande du livre", "rate"),
+    ("what about da5a22, has it left?", "status"),
+    ("can I still cancel the planter order?", "policy")])
 def test_after_sale_classes(text: str, intent: str) -> None:
     assert understand(text)[0] == intent
 
@@ -135,3 +142,10 @@ def test_an_order_not_said_yet_among_several_is_asked(text: str) -> None:
     assert resolve(ORDERS, (text,), fits).tied == tuple(order["orderId"] for order in ORDERS)
     assert resolve(ORDERS, (text, "the dinner plate"), fits) == Meant(PLATES["orderId"])
     assert resolve([PLATES], (text,), fits) == Meant(PLATES["orderId"])
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("cancel my order, not the plates one", "not the plates one"),
+    ("cancel the tiramisu, not the lasagna", "not the lasagna")])
+def test_an_order_refused_goes_with_the_request(text: str, kept: str) -> None:
+    assert understand(text) == ("cancel", text) and kept in understand(text)[1]

@@ -66,6 +66,17 @@ def test_a_true_tie_stays_a_tie_unless_a_store_is_in_view() -> None:
     assert naming.best([CELADON, KYUSU], said, "store_ceramics") == [CELADON]
 
 
+def test_a_japanese_phrase_names_its_last_noun() -> None:
+    whisk = _item("item_chasen_whisk", "高山 茶筅（八十本立）", "store_midori")
+    matcha = _item("item_uji_matcha", "宇治抹茶", "store_midori")
+    query = "宇治抹茶の茶筅をカートに入れて"
+    said = naming.wanted(query)
+    assert naming.japanese_head(query) == "茶筅"
+    assert naming.best([matcha, whisk], said) == [matcha, whisk]
+    assert naming.best([matcha, whisk], said, head=naming.japanese_head(query)) == [whisk]
+    assert naming.japanese_head("茶筅をください") is None
+
+
 def test_compound_parts_split_where_the_script_changes() -> None:
     assert naming.compound_parts("茶道ワークショップ") == "茶道 ワークショップ"
     assert naming.compound_parts("和紙ノート 玄米茶") == "和紙 ノート 玄米茶"

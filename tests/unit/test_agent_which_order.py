@@ -53,8 +53,9 @@ def test_one_message_names_the_order(text: str, expected: dict[str, Any]) -> Non
 
 
 def test_the_order_before_that_counts_back_from_the_one_in_view() -> None:
-    assert meant("and the order before that?", focus=TEAPOT["orderId"]).order_id == MUG["orderId"]
-    assert meant("and the order before that?", focus=MUG["orderId"]).order_id == \
+    assert meant("and the order before that?", focus=str(TEAPOT["orderId"])).order_id == \
+        MUG["orderId"]
+    assert meant("and the order before that?", focus=str(MUG["orderId"])).order_id == \
         PLATES["orderId"]
 
 
@@ -133,3 +134,71 @@ def test_two_orders_on_the_day_named_ask_which() -> None:
                      "createdAt": "2026-11-25T20:00:00+00:00"}]
     assert resolve(both, ("yesterday's order",), fits, today=TODAY).tied == (
         MUG["orderId"], "ord_0005eeeeee000002")
+
+
+# Orders with totals and days, for the cues that place an order by its amount or day.
+PRICED = [{**PLATES, "total": {"amount": "52.50", "currency": "USD"},
+           "createdAt": "2026-11-24T10:00:00+00:00"},
+          {**MUG, "total": {"amount": "46.50", "currency": "USD"},
+           "createdAt": "2026-11-25T10:00:00+00:00"},
+          {**TEAPOT, "total": {"amount": "80.50", "currency": "USD"},
+           "createdAt": "2026-11-26T10:00:00+00:00"}]
+THURSDAY = date(2026, 11, 26)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("scrap the order with the teapot in it, the plates are fine", TEAPOT),
+    ("call off the plates, keep the mug", PLATES),
+    ("annule la commande avec le mug, les assiettes ça va", MUG),
+    ("cancel the teapot, not the plates", TEAPOT),
+    ("cancel the mug purchase but keep the teapot", MUG),
+])
+def test_a_spared_order_is_never_the_one_meant(text: str, expected: dict[str, Any]) -> None:
+    assert meant(text) == Meant(str(expected["orderId"]))
+
+
+def test_a_japanese_refusal_spares_what_comes_before_it() -> None:
+    assert which_order.spared("ノートじゃなくて玉露をキャンセル") == ("玉露をキャンセル", "ノート")
+
+
+def test_not_the_one_leaves_the_others_to_choose_from() -> None:
+    assert meant("cancel my order, not the teapot one").tied == (PLATES["orderId"],
+                                                                 MUG["orderId"])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("cancel the $46.50 order", MUG),
+    ("annule la commande de 52,50 $", PLATES),
+    ("the 80.50 dollars order", TEAPOT),
+    ("tip $3 on my order", TEAPOT),  # an amount no order totals places none
+])
+def test_an_amount_said_with_an_order_names_it(text: str, expected: dict[str, Any]) -> None:
+    assert resolve(PRICED, [text], fits).order_id == expected["orderId"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("cancel Tuesday's order", PLATES),
+    ("annule la commande de mercredi", MUG),
+    ("木曜日の注文の状況は？", TEAPOT),
+    ("yesterday's order", MUG),
+])
+def test_a_day_names_the_order_placed_then(text: str, expected: dict[str, Any]) -> None:
+    assert resolve(PRICED, [text], fits, today=THURSDAY).order_id == expected["orderId"]
+
+
+def test_the_other_one_is_not_the_order_in_view() -> None:
+    two = [PLATES, MUG]
+    assert resolve(two, ["cancel the other one"], fits, str(MUG["orderId"])).order_id == \
+        PLATES["orderId"]
+    assert resolve(two, ["annule l'autre commande"], fits, str(PLATES["orderId"])).order_id == \
+        MUG["orderId"]
+    assert resolve(ORDERS, ["cancel the other one"], fits, str(MUG["orderId"])).tied == (
+        PLATES["orderId"], TEAPOT["orderId"])
+
+
+@pytest.mark.parametrize(("text", "placed"), [
+    ("cancel my last order", True), ("the $46.50 order", True), ("cancel it", True),
+    ("cancel the teapot", False), ("annule la commande du livre", False),
+])
+def test_placed_says_whether_more_than_items_name_the_order(text: str, placed: bool) -> None:
+    assert which_order.placed(cues(text)) is placed

@@ -99,6 +99,30 @@ _SIZE = re.compile(
 )
 
 
+# A size named by pointing back at one said before: "that same size", "in this size", "the
+# same size", "la même taille", "cette taille-là", "同じサイズ", "そのサイズ".
+_SAME_SIZE = re.compile(
+    r"\b(?:in\s+)?(?:(?:that|this)\s+(?:same\s+)?|(?:the\s+)?same\s+)size\b"
+    r"|\b(?:en\s+|dans\s+)?(?:la\s+m[eê]me|cette)\s+taille(?:-l[aà])?(?![\w-])"
+    r"|同じサイズ|そのサイズ|同サイズ", re.IGNORECASE)
+
+
+def with_size_named(text: str, size: str) -> str:
+    """`text` with a size pointed back at ("the blue in that same size") written as the size
+    it points at ("the blue in 12 oz"); `text` itself when it points at none."""
+    def named(match: re.Match[str]) -> str:
+        pointer = match.group().lower()
+        if "taille" in pointer:
+            return f"en {size}"
+        return f"in {size}" if pointer.isascii() else size
+    return _SAME_SIZE.sub(named, text)
+
+
+def points_at_a_size(text: str) -> bool:
+    """Whether `text` names a size only by pointing back at one ("that same size")."""
+    return _SAME_SIZE.search(text) is not None
+
+
 def find_measures(text: str, taken: list[Span]) -> tuple[Measure, ...]:
     """Every number-with-unit in `text` (casefolded or not) outside the `taken` spans."""
     found: list[Measure] = []

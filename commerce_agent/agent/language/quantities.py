@@ -14,7 +14,9 @@ ordinal or an id is never a count. This stage reads what is left, once:
 `quantities(text)` lists them in the message's order; `how_many` is the count said,
 `change` how many more (or fewer) of a line, `relative` any change to a line (a multiple
 too) and `applied` what the line becomes; `numbers_said` is every number the message names
-(options and sizes included, for matching option labels).
+(options and sizes included, for matching option labels). `without_named_numbers` hides the
+numbers a catalogue name carries ("a 10 class pass", "the 80 tine chasen", "10回クラスパス"):
+part of the name, never a count, unless a count is said besides ("two 10 class passes").
 """
 
 from __future__ import annotations
@@ -203,3 +205,44 @@ def numbers_said(text: str) -> frozenset[str]:
     needed, so this skips the rest of `read()` (stages call it on many variants of a text)."""
     plain = unicodedata.normalize("NFKC", text)
     return frozenset(_DIGITS.findall(fold_numbers(plain, detect_language(plain))))
+
+
+# A number a name writes beside a word ("10-Class Pass", "Pro 5", "80 tines", "A5",
+# "10回クラスパス"); one a parenthesis sets apart does not name the item ("Arancini (3)").
+_NUMBER_THEN_WORD = re.compile(r"(?<![\d.,])(\d+)[ \t-]*"
+                               r"([\u3040-\u30ff\u4e00-\u9fff]|[^\W\d_]{2,})")
+_WORD_THEN_NUMBER = re.compile(r"([^\W\d_]+)[ \t-]*(\d+)(?![\d.,])")
+
+
+@lru_cache(maxsize=1024)
+def _named_numbers(names: tuple[str, ...], language: str) -> re.Pattern[str] | None:
+    """One pattern for every number-and-word pair the names write, as a shopper may type it:
+    spaced, hyphenated or glued, the word's ending free ("10 classes", "80 tine"); numbers
+    in words read in the shopper's `language`, as their message is."""
+    pairs: set[str] = set()
+    for name in names:
+        folded = fold_numbers(unicodedata.normalize("NFKC", name).lower(), language)
+        for number, word in _NUMBER_THEN_WORD.findall(folded):
+            written = re.escape(word[:4]) + r"[^\W\d_]*" if len(word) > 1 else re.escape(word)
+            pairs.add(rf"(?<![\d.,]){number}[\s-]*{written}")
+        for word, number in _WORD_THEN_NUMBER.findall(folded):
+            pairs.add(rf"\b{re.escape(word)}[\s-]*{number}(?![\d.,])")
+    if not pairs:
+        return None
+    # a lookahead, so pairs sharing a word ("1-aaa 3") are each found
+    return re.compile(f"(?=({'|'.join(sorted(pairs, key=len, reverse=True))}))", re.IGNORECASE)
+
+
+def without_named_numbers(text: str, names: tuple[str, ...]) -> str:
+    """`text` with the numbers that are part of one of `names` (an item's name, its variants'
+    values, its option labels) blanked out, numbers in words first written as digits."""
+    plain = unicodedata.normalize("NFKC", text)
+    language = detect_language(plain)
+    pattern = _named_numbers(names, language)
+    if pattern is None:
+        return text
+    chars = list(fold_numbers(plain, language))
+    for match in pattern.finditer("".join(chars)):
+        start, end = match.span(1)
+        chars[start:end] = ["#" if char.isdigit() else char for char in chars[start:end]]
+    return "".join(chars)

@@ -98,20 +98,42 @@ def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
 
 
 def _search_words(p: Planner, wanted: str | None) -> Decision | None:
-    """Order lines are named as written (in English); a search in the shopper's language
-    ties their word to an item (`State.aliases`), which then names its order."""
-    if p.lang == "en" or not p.has("search_products") or p.state.done(
+    """Order lines are named as written; a search for words no order's line carries ties the
+    shopper's word to an item (`State.aliases`: « les assiettes », 「ティーポット」), which then
+    names its order, or shows the words name a thing none of their orders holds."""
+    if wanted == "subscription" or not p.has("search_products") or p.state.done(
             "search_products") is not None:
         return None
+    if (text := _unmatched(p, wanted)) is not None:
+        return p.call("search_products", query=p.query(text), limit=8, availableOnly=False)
+    return None
+
+
+def _unmatched(p: Planner, wanted: str | None) -> str | None:
+    """The latest message's product words, when they fit none of the orders, unless a message
+    places the order otherwise (an id, a position, a day, an amount)."""
     orders, fits = _orders(p, wanted), _fits(p)
     for text in reversed(p.frame.texts):
-        cues = which_order.cues(text)
-        if cues.order_id or cues.tail:
+        if which_order.placed(which_order.cues(text)):
             return None
-        if _asked(p, text) and len(orders) > 1 and all(fits(order, text) == 0
-                                                       for order in orders):
-            return p.call("search_products", query=p.query(text), limit=8,
-                          availableOnly=False)
+        asked, _ = which_order.spared(text)
+        if _asked(p, asked):  # the latest words about items decide
+            return asked if orders and all(fits(order, asked) == 0 for order in orders) else None
+    return None
+
+
+def _named_nothing(p: Planner, wanted: str | None) -> str | None:
+    """The shopper's words, when a search shows they name a product and still no order of
+    theirs holds it ("cancel my teapot order" with no teapot ordered): said plainly, never
+    taken for the most recent order."""
+    searched = p.state.done("search_products")
+    text = _unmatched(p, wanted)
+    if searched is None or text is None:
+        return None
+    asked = said_words(str(searched.args.get("query", "")))
+    found = searched.result.get("results", []) if isinstance(searched.result, dict) else []
+    if any(alias_score(said_words(str(item.get("name", ""))), asked) for item in found):
+        return " ".join(text.split())
     return None
 
 
@@ -140,6 +162,10 @@ def the_order(p: Planner, none_key: str, wanted: str | None = None) -> Chosen | 
     orders fit equally, the reply `none_key` when there is no order (of that kind)."""
     if (step := need_orders(p, wanted)) is not None:
         return step
+    if (missing := _named_nothing(p, wanted)) is not None:
+        listing = "; ".join(f"{order['orderId']} ({lines(order, p.lang)})"
+                            for order in reversed(_orders(p, wanted)))
+        return say(p.lang, "no_order_with", what=p.query(missing) or missing, orders=listing)
     found = meant(p, wanted)
     if found.tied:
         return which(p, found)

@@ -178,7 +178,10 @@ _CHECKS: list[tuple[str, str]] = [
                r"ord_[0-9a-z]{6,}.*(?:\?|？|状況|状態|どう)|"
                r"\bupdate on\b.*\border|\border\b.*\b(?:on (?:its|the) way|go out|gone out|"
                r"left)\b|\bon (?:its|the) way\b|\b(?:expediee?s?|livree?s?|recevoir)\b.*\b"
-               r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|livree?s?|"
+               # (« la commande du livre »: a book, after its article, was never delivered)
+               r"(?:commande|colis)\b|\b(?:commande|colis)\b.*\b(?:expediee?s?|"
+               r"(?<!\bdu )(?<!\ble )(?<!\bun )(?<!\bmon )(?<!\bce )(?<!\bde )(?<!\bles )"
+               r"(?<!\bdes )(?<!\bmes )(?<!\bces )livree?s?|"
                r"arrive)\b|"
                r"\bou\b.{0,24}\ben est\b|"
                r"\bquand\b.{0,30}\b(?:recoi\w*|recevr\w*)|"
@@ -218,7 +221,8 @@ _CHECKS: list[tuple[str, str]] = [
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消|取りやめ|取り止め|"
                # other verbs that call an order off, said with the order
                r"\bcall(?:ed|ing)? (?:\w+ ){0,4}off\b|"
-               r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop)\b.{0,25}\b(?:orders?|"
+               r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop|bin|ditch|kill|axe)\b"
+               r".{0,25}\b(?:orders?|"
                r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
@@ -453,18 +457,16 @@ class Frame:
         # its words, and its tokens of digits and letters ("10-class pass" is not ten)
         named = [word for word in re.findall(r"[\w-]+", words.fold(name)) if word.isalpha() or (
             re.search(r"\d", word) and re.search(r"[a-z]", word))]
-        # a number the name writes beside one of its words names the item ("PixelForge Pro
-        # 5"); one a parenthesis sets apart does not ("3 arancini" of "Arancini (3)")
-        in_name = [re.escape(pair) for pair in re.findall(r"[a-z]+ \d+\b|\b\d+ [a-z]+",
-                                                          words.fold(name))]
         option_units = _option_units(options)
         option_numbers = {number for label in options for number in re.findall(r"\d+", label)}
         for position in range(len(self.texts) - 1, -1, -1):
             # "le 13 mars à 14h": the day and time are no count, read before the name's words
-            # go (what is left of a French sentence may no longer read as French)
-            text = words.without_choice_group(without_when(self.texts[position]))
-            if in_name:
-                text = re.sub(rf"\b(?:{'|'.join(in_name)})\b", " ", words.fold(text))
+            # go (what is left of a French sentence may no longer read as French); a number
+            # the name or an option writes beside a word names it ("a 10 class pass",
+            # "PixelForge Pro 5"), not how many
+            text = quantities.without_named_numbers(
+                words.without_choice_group(without_when(self.texts[position])),
+                (name, *options))
             if option_units:
                 text = option_units.sub(" ", words.fold(text))
             if position and option_numbers:
@@ -533,7 +535,7 @@ def understand(raw: str) -> tuple[str, str]:
     if found is None:
         return kind, text
     if kind == "status" and (found.about != "item" or _ABOUT_AN_ORDER.search(words.fold(
-            text)) or words.order_id(text)):
+            text)) or _names_an_order(text)):
         return kind, text  # where an order is; "茶道体験はどこで…" asks where a class is held
     if found.about == "store" and (kind in ("search", "other") or found.name in (
             "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
@@ -617,6 +619,13 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if kind == "status" and act.kind != "question":
+        # "annule la commande du livre", "send back the mug that arrived": the act named is
+        # what is asked, never where the order is
+        kind = next((act_kind for act_kind, verb in _ACT_VERBS if verb.search(
+            words.fold(act.text))), kind)
+    if kind in ("other", "details", "search") and _names_an_order(act.text):
+        kind = "status"  # "what about …3f9a2c, has it left?": about that order
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not named)):
@@ -658,6 +667,11 @@ def _understand(raw: str) -> tuple[str, str]:
             _NOT_THE.match(words.fold(part)) for part in act.negated):
         # "add a classic mug, not the blue one": the option refused goes with the request,
         # as declined, so the variant is chosen among the others
+        return kind, ", ".join((act.text, *act.negated))
+    if act.negated and kind in (*AFTER_SALE, "status", "rate", "reorder") and all(
+            _NOT_THE.match(words.fold(part)) for part in act.negated):
+        # "cancel my order, not the plates one": the order refused goes with the request,
+        # so the one meant is chosen among the others
         return kind, ", ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "details") and act.kind == "question" and \
             intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
@@ -792,6 +806,20 @@ _NOT_ARRIVED = re.compile(
     r"まだ.{0,12}(?:届いて|届かな|来て|来な|着いて|着かな|発送されて)|届いていません|届きません")
 _ACTS_ON_AN_ORDER = re.compile(r"\b(?:cancel\w*|return\w*|refund\w*|annul\w*|rembours\w*|"
                                r"retourn\w*)\b|キャンセル|返品|返金|取り消")
+# The verbs of the acts on an order, said as acts (not "my return", "the cancellation").
+_ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bannule[rz]?\b|"
+                                    r"キャンセル(?:して|したい|します|を|お願い)|取り消(?:して|したい|します)")),
+              ("return", re.compile(r"(?<!\bmy )(?<!\bthe )(?<!\ba )\breturn\b|"
+                                    r"\bsend\b.{0,20}\bback\b|\brefund me\b|\bretourne[rz]?\b|"
+                                    r"\brenvoye[rz]?\b|\brembourse[rz]?\b|"
+                                    r"返品(?:して|したい|します|を|お願い)|返金(?:して|したい)"))]
+
+
+def _names_an_order(text: str) -> bool:
+    found = which_order.cues(text)
+    return bool(found.order_id or found.tail)
+
+
 def _declines_a_size(text: str) -> bool:
     """Whether the message orders a count of a thing in one part and, in another, only turns
     down a size ("…を二つ。100グラムはいらない"): the refusal is of an option, not of a line."""

@@ -36,6 +36,7 @@ ENGLISH: dict[str, str] = {
     "where": "Where should I deliver it?",
     "which_store": "Which store do you mean?",
     "which_order": "Which order do you mean? {orders}",
+    "no_order_with": "None of your orders has {what}. Your orders: {orders}",
     "how_many": "How many would you like?",
     "what": "What would you like me to add?",
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
@@ -262,8 +263,8 @@ ENGLISH: dict[str, str] = {
 }
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
-                 "which_order", "how_many", "what", "how_many_stars", "how_much_tip",
-                 "which_code")
+                 "which_order", "no_order_with", "how_many", "what", "how_many_stars",
+                 "how_much_tip", "which_code")
 
 
 def say(language: str, key: str, **params: Any) -> str:

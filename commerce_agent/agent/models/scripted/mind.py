@@ -8,14 +8,24 @@ of the message, before the keyword table: the marker is set aside and what follo
 on its own; a thing let go is a removal; a marker with nothing after it but a refusal takes
 back the line just added (`undo`), and with a bare count it is that line's new quantity. It
 never decides which line: the cart edits do, as for any removal or count.
+
+A correction inside the message ("3, sorry I mean 2", « en 12, euh non, en 16 »,
+「3つ、あ、やっぱり4つ」) is resolved before anything reads it (`corrected`): the value after
+the marker replaces the value of the same kind said just before it (a count, a measure or
+size, a time), and the message reads as if said right the first time.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language.detect import detect_language
+from commerce_agent.agent.language.measures import find_measures
+from commerce_agent.agent.language.numbers import fold_numbers
+from commerce_agent.agent.language.spans import Span
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import words
 
@@ -226,3 +236,120 @@ def bare_count(text: str) -> bool:
                   r"いいです|にします|だけ|[\s,.!?、。…]", "", left)
     return not words.content_words(left) and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]",
                                                             left)
+
+
+# A correction marker inside a message, after what it corrects: said after a comma (or a
+# Japanese comma) any marker will do; without one only a marker of several words ("3 sorry I
+# mean 2"). Hesitations before it ("ah", "euh", "あ") go with it.
+_HESITATION = r"(?:(?:um+|uh+|erm?|oh|oops|ah|euh|heu|bah|あ|ああ|えっと|えーと)[\s,、。…!]+)*"
+_LONG_MARKER = (r"sorry,?\s+i\s+meant?|i\s+meant?|no\s+wait|no,?\s+sorry|wait,?\s+no|"
+                r"make\s+(?:it|that)|or\s+rather|euh\s+non|enfin\s+non|ou\s+plut[oô]t|"
+                r"je\s+veux\s+dire|non\s+pardon|pardon,?\s+non|やっぱり|やっぱ|じゃなくて|"
+                r"ではなくて|ではなく|訂正")
+_SHORT_MARKER = r"sorry|wait|actually|rather|no|nope|pardon|enfin|non|plut[oô]t|いや|いえ"
+_CORRECTION = re.compile(
+    rf"(?:\s*[,;、。….!]+\s*{_HESITATION}(?:{_LONG_MARKER}|{_SHORT_MARKER})"
+    rf"|\s+{_HESITATION}(?:{_LONG_MARKER}))"
+    r"(?:[\s,、。…!]+(?:make\s+(?:it|that)|i\s+meant?|sorry|non|pardon|je\s+veux\s+dire))*"
+    r"(?![^\W\d_]|')[\s,、。…:!-]*", re.IGNORECASE)
+# The value meant, first after the marker: a number with its unit or counter, or a time.
+_NEW_VALUE = re.compile(
+    r"^(?P<size>(?:in|en|the|a|an|un|une|le|la|size|taille)\s+)*"
+    r"(?P<value>(?P<time>\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}\s*h(?:\s*\d{2})?|"
+    r"\d{1,2}時(?:\d{1,2}分)?)"
+    r"|\d+(?:[.,]\d+)?(?:\s*-?\s*[a-zà-ÿ]+\b|\s*(?:インチ|センチ|ミリ|グラム|キロ|つ|個|本|枚|"
+    r"杯|袋|缶|箱|点|冊))?)", re.IGNORECASE)
+# What may follow the value meant in English or French without making it another request.
+_AFTER_VALUE = re.compile(r"^[\s,.!…]*(?:(?:instead|plut[oô]t|then|alors|please|pls|one|ones|"
+                          r"s'il (?:te|vous) pla[iî]t|in (?:my|the) (?:cart|basket))"
+                          r"[\s,.!…]*)*$", re.IGNORECASE)
+# An apology left after the correction: "…, sorry I mean 2, my mistake".
+_APOLOGY = re.compile(r"^[\s,.;!…]*(?:my (?:mistake|bad)|sorry|oops|pardon|d[ée]sol[ée]e?|"
+                      r"ごめん(?:なさい)?|すみません)[\s.!…。]*$", re.IGNORECASE)
+_TIME = re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}\s*h(?:\s*\d{2})?|"
+                   r"\d{1,2}時(?:\d{1,2}分)?", re.IGNORECASE)
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def corrected(raw: str) -> str:
+    """`raw` with each correction inside it resolved ("add 3 plates, no wait, make that 2" is
+    "add 2 plates"); `raw` itself when it corrects nothing. Numbers in words are written as
+    digits in a message that is rewritten."""
+    plain = unicodedata.normalize("NFKC", raw)
+    if _CORRECTION.search(plain) is None:
+        return raw  # most messages: no marker, nothing to fold
+    text = fold_numbers(plain, detect_language(plain))
+    changed = False
+    for _ in range(3):  # "3, no 4, sorry I mean 5"
+        rewritten = _resolve_one(text)
+        if rewritten is None:
+            break
+        text, changed = rewritten, True
+    return text if changed else raw
+
+
+def _resolve_one(text: str) -> str | None:
+    for marker in _CORRECTION.finditer(text):
+        head, after = text[:marker.start()], text[marker.end():]
+        new = _NEW_VALUE.match(after)
+        if new is None or not head.strip():
+            continue
+        value = new.group("value")
+        rest = after[new.end():]
+        if not _JAPANESE.match(rest.lstrip()[:1] or "x"):
+            clause = re.match(r"[^,.;!?]*", rest)
+            following = rest[clause.end():] if clause else ""
+            if clause is None or not _AFTER_VALUE.match(clause.group()):
+                continue  # "2 mugs, actually 3 plates": another request, not a correction
+            rest = "" if _APOLOGY.match(following) else following
+        elif _APOLOGY.match(rest):
+            rest = ""
+        old = _old_value(head, value, sized=bool(new.group("size")) and
+                         new.group("size").strip().lower() in ("in", "en", "size", "taille"),
+                         timed=bool(new.group("time")))
+        if old is None:
+            continue
+        start, end, replacement = old
+        return head[:start] + replacement + head[end:] + rest
+    return None
+
+
+def _old_value(head: str, value: str, *, sized: bool,
+               timed: bool) -> tuple[int, int, str] | None:
+    """Where in `head` the value the correction replaces is, and what it becomes: a time by
+    a time, a measure by a measure, a bare number the last count (or, said as a size, "en 16",
+    or when no count was said, the last measure's number)."""
+    if timed:
+        times = list(_TIME.finditer(head))
+        return (times[-1].start(), times[-1].end(), value) if times else None
+    lowered = head.lower()
+    measures = find_measures(lowered, [])
+    said = find_measures(value.lower(), [])
+    if said:
+        same = [m for m in measures if m.dimension == said[0].dimension]
+        return (same[-1].span[0], same[-1].span[1], value) if same else None
+    digits = re.match(r"\d+(?:[.,]\d+)?", value)
+    if digits is None:
+        return None
+    number = digits.group()
+    counted = value[len(number):].strip(" -").lower()
+    if counted and counted.isascii() and not re.search(rf"\b{re.escape(counted[:3])}",
+                                                       lowered):
+        return None  # "2 mugs, actually 3 plates" names another thing
+    in_measure: list[Span] = [m.span for m in measures]
+    runs = [run for run in re.finditer(r"\d+(?:[.,]\d+)?", head)
+            if not _TIME.fullmatch(run.group()) and not re.match(r"\s*(?:am|pm)\b|時",
+                                                                  head[run.end():], re.I)]
+    counts = [run for run in runs if not any(low <= run.start() < high
+                                             for low, high in in_measure)]
+    sizes = [run for run in runs if run not in counts]
+    chosen = (sizes or counts) if sized else (counts or sizes)
+    if not chosen:
+        return None
+    run = chosen[-1]
+    counter = value[len(number):]
+    # "3つ、やっぱり4つ": the counter said again goes with the old one's place
+    if counter and head[run.end():].startswith(counter):
+        counter = ""
+    return run.start(), run.end(), number + (counter if counter and not
+                                             re.match(r"\s*[^\W\d_]", counter) else "")

@@ -71,16 +71,27 @@ def fit(item: dict[str, Any], said: frozenset[str], weights: dict[str, float]) -
     return len(found), round(sum(weights.get(word, 0.0) for word in found), 6)
 
 
+def japanese_head(query: str) -> str | None:
+    """The phrase a Japanese query of several names the thing by: the last, since a Japanese
+    noun phrase ends on its head (宇治抹茶の茶筅 is a whisk, its 宇治抹茶 only describes it)."""
+    phrases = [phrase for phrase in words.japanese_query(query).split()
+               if words.re_japanese(phrase)]
+    return phrases[-1] if len(phrases) > 1 else None
+
+
 def best(
-    items: Sequence[dict[str, Any]], said: frozenset[str], preferred_store: str | None = None
+    items: Sequence[dict[str, Any]], said: frozenset[str], preferred_store: str | None = None,
+    head: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The items that fit the words said best: one, or a true tie (the store in view or
-    named settles a tie between stores)."""
+    """The items that fit the words said best: one, or a true tie (the item carrying the
+    head of the phrase, then the store in view or named, settle a tie)."""
     if not items:
         return []
     weights = rarity(items, said)
     top = max(fit(item, said, weights) for item in items)
     tied = [item for item in items if fit(item, said, weights) == top]
+    if head and len(tied) > 1:
+        tied = [item for item in tied if head in carried(item, said)] or tied
     if preferred_store and len(tied) > 1:
         mine = [item for item in tied if item.get("storeId") == preferred_store]
         tied = mine or tied

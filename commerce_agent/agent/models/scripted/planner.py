@@ -271,7 +271,8 @@ class Planner:
         if not results:
             return []
         best = name_score(results[0], wanted)
-        tied = naming.best(results, wanted, self.mentioned_store() or self.current_store())
+        tied = naming.best(results, wanted, self.mentioned_store() or self.current_store(),
+                           naming.japanese_head(self.query()))
         sized = self.by_measure(tied)
         if len(sized) == 1:  # "the 70cl teapot": the teapot whose name says 700 ml
             return sized

@@ -27,6 +27,7 @@ from commerce_agent.agent.language.delivery import (
     read_delivery,
     without_pickup,
 )
+from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
@@ -43,6 +44,7 @@ from commerce_agent.agent.models.scripted import (
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
+from commerce_agent.agent.models.scripted.normalized import reading
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
@@ -216,6 +218,8 @@ class State:
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
+    # The last size or measure the shopper said ("12 oz"): what "that same size" points at.
+    size_said: str | None = None
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
@@ -377,7 +381,13 @@ class State:
         Its delivery details are read first and kept apart: the address (or its correction)
         becomes the conversation's, and the words around it are the request. Every stage
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
-        raw = typed(raw, catalogue_words(self.items.values()))
+        # "3, sorry I mean 2": read as said right the first time
+        raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        if self.size_said is not None and points_at_a_size(raw):
+            raw = with_size_named(raw, self.size_said)  # "the blue in that same size"
+        said = reading(raw)
+        if said.measures:
+            self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
@@ -471,7 +481,10 @@ class State:
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
-        if pending is SUGGESTED and kind not in ("yes", "other"):
+        if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
+                self._picks_a_shown_time(text):
+            kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
+        elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
         if kind == "no":
@@ -538,6 +551,16 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _picks_a_shown_time(self, text: str) -> bool:
+        """Whether `text` names a time and nothing else ("the 1pm one works for me", "celui
+        de 13h me va") while an item with times is in view: one of the times shown, or, when
+        none fits, a question back, never a search of its words."""
+        if not choices.when_named((text,)).named() or \
+                words.content_words(text) - _FITS_WORDS:
+            return False
+        return any(choices.slot_choices(item) for key, item in self.items.items()
+                   if key in self.details)
 
     def _names_only_a_line(self, text: str) -> bool:
         """Whether `text` names an item in an open cart and none of the orders placed
@@ -606,6 +629,11 @@ _ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub
                               "sub_resume", "sub_cancel"})
 # "with a gift box", "avec la boîte", "箱付き": an extra for the line, not another product.
 _WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
+
+
+# Words saying a choice suits, beside the time chosen ("works for me", "me va", "suits me").
+_FITS_WORDS = frozenset({"work", "suit", "fine", "good", "great", "perfect", "va", "convient",
+                         "ok", "okay", "take", "do"})
 
 
 def _answers(text: str) -> bool:

@@ -5,9 +5,12 @@ Each message of the request narrows the shopper's orders by what it says about t
 (whole, or its tail read off a receipt: "the one ending in 3f9a2c"), the items or store it
 names (scored by the caller, who knows the catalog's and the shopper's names for them), and a
 position or time ("my last order", "the previous one", "the order before that", "my first
-order", "le dernier", "前回の注文", "最初の注文"). A request that says nothing means the most
-recent order. When words leave several orders fitting equally, the resolver says so, and the
-agent asks which one instead of choosing.
+order", "le dernier", "前回の注文", "最初の注文"), "the other one" (not the order in view),
+the day it was placed ("yesterday's order", « la commande de mardi », 「昨日の注文」) and its
+amount ("the $46.50 order"). Orders the message spares ("the plates are fine", "not the
+lasagna", « les assiettes ça va », 「ノートはそのまま」) are left out. A request that says
+nothing means the most recent order. When words leave several orders fitting equally, the
+resolver says so, and the agent asks which one instead of choosing.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from commerce_agent.agent.models.scripted import words
@@ -65,14 +69,37 @@ _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ON_DATE = re.compile(rf"\b(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|"
                       rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?P<m2>{_MONTH}))\b|"
                       r"(?P<m3>\d{1,2})月(?P<d3>\d{1,2})日")
+_WEEKDAYS = {name: number for number, names in enumerate((
+    "monday lundi 月曜", "tuesday mardi 火曜", "wednesday mercredi 水曜", "thursday jeudi 木曜",
+    "friday vendredi 金曜", "saturday samedi 土曜", "sunday dimanche 日曜"))
+    for name in names.split()}
+_WEEKDAY = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|"
+                      r"mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|[月火水木金土日]曜")
+# The order not in view ("cancel the other one", « l'autre commande », 「もう一つの注文」).
+_OTHER = re.compile(r"\bthe other\b|\bother (?:order|purchase)\b|\bl'autre\b|\bl autre\b|"
+                    r"\bautre commande\b|もう(?:一|1|ひと)つの|もう一方|もう片方|別の注文|他の注文")
+# A sum said with an order ("the $46.50 order", « la commande de 46,50 $ », 「2600円の注文」).
+_MONEY = re.compile(r"[$£€¥]\s*(\d+(?:[.,]\d{1,2})?)(?![\d.,]*\d)|"
+                    r"(?<![\d.,])(\d+(?:[.,]\d{1,2})?)\s*(?:[$£€¥円]|dollars?\b|euros?\b|"
+                    r"pounds?\b|yen\b|usd\b|eur\b|gbp\b|jpy\b)")
+# Said of an order to keep out of the request: a clause that begins with a refusal ("not the
+# plates", « pas la théière », "except…"), or that keeps or clears its things ("keep the mug",
+# "the plates are fine", « les assiettes ça va », 「お皿はそのままで」).
+_SPARING = re.compile(r"^\s*(?:and |et )?(?:not|pas|except|sauf|apart from|other than)\b|"
+                      r"\b(?:keep|keeping|garde\w*|je garde)\b|"
+                      r"\b(?:is|are|'s|'re|was|were) (?:fine|ok|okay|good|staying)\b|"
+                      r"\b(?:can|will) stay\b|\bca va\b|\bc'est bon\b|\bca reste\b|"
+                      r"はそのまま|は大丈夫|はいい|は残|はキャンセルしない")
+_CLAUSES = re.compile(r"(?<!\d)[,.](?!\d)|[;!?、。]|\bbut\b|\bmais\b|けど|けれど")
+_JA_NOT_BUT = re.compile(r"じゃなくて|ではなくて?")
 # Words that place or point at an order and name no item.
 POSITION_WORDS = frozenset("""
 last latest newest most recent first oldest earliest previous prior earlier before one
 that this just placed made second third dernier derniere derniers dernieres premier premiere
 recente precedent precedente avant celle celui ending end ends finit par today yesterday
 aujourd hui hier morning matin placed made older newer later old new ancienne nouvelle
-vieille
-""".split()) | frozenset(_MONTHS)
+vieille other autre
+""".split()) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
 
 
 @dataclass(frozen=True)
@@ -89,6 +116,46 @@ class Cues:
     on_date: tuple[int, int] | None = None  # "my order from November 20": (11, 20)
     pointer: bool = False  # "that order", "it": the order in view
     indefinite: bool = False  # "an order": not said yet
+    other: bool = False  # "the other one": not the order in view
+    weekday: int | None = None  # "Tuesday's order": 1
+    amount: Decimal | None = None  # "the $46.50 order"
+
+
+def placed(found: Cues) -> bool:
+    """Whether the cues place the order by something other than its items: an id, a position,
+    a day, an amount, a pointer."""
+    return bool(found.order_id or found.tail or found.newest or found.oldest or found.previous
+                or found.other or found.pointer or found.amount is not None
+                or found.ordinal is not None or found.days_ago is not None
+                or found.on_date is not None or found.weekday is not None)
+
+
+def spared(text: str) -> tuple[str, str]:
+    """(what the message asks about, what it spares): "scrap the planter order, the plates
+    are fine" is ("scrap the planter order", "the plates"); the sparing words are dropped. A
+    message that spares nothing is all asked, as said."""
+    asked: list[str] = []
+    kept: list[str] = []
+    for clause in _CLAUSES.split(words.fold(text)):
+        *before, last = _JA_NOT_BUT.split(clause)
+        kept.extend(before)  # 「ノートじゃなくて玉露を」: the notebook is not the one
+        if _SPARING.search(last):
+            kept.append(_SPARING.sub(" ", last))
+        else:
+            asked.append(last)
+    if not kept:
+        return text, ""
+    return " ".join(" ".join(asked).split()), " ".join(" ".join(kept).split())
+
+
+def _amount(folded: str) -> Decimal | None:
+    found = _MONEY.search(folded)
+    if found is None:
+        return None
+    try:
+        return Decimal((found.group(1) or found.group(2)).replace(",", "."))
+    except InvalidOperation:
+        return None
 
 
 def cues(text: str) -> Cues:
@@ -111,7 +178,11 @@ def cues(text: str) -> Cues:
         month = dated.group("m1") or dated.group("m2")
         on_date = (_MONTHS[month] if month else int(dated.group("m3")),
                    int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
+    weekday = _WEEKDAY.search(folded)
     return Cues(order_id=order_id, tail=tail, days_ago=days_ago, on_date=on_date,
+                other=bool(_OTHER.search(folded)),
+                weekday=_WEEKDAYS[weekday.group(0)] if weekday else None,
+                amount=_amount(folded) if noun else None,
                 pointer=bool(_POINTER.search(folded)), indefinite=bool(_INDEFINITE.search(folded)),
                 newest=bool(_NEWEST.search(folded)) and not _PREVIOUS.search(folded),
                 oldest=bool(_OLDEST.search(folded)), previous=bool(_PREVIOUS.search(folded)),
@@ -175,8 +246,18 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
             candidates, narrowed, named = tailed, len(tailed) > 1, True
             continue
         named = named or found.previous or found.oldest or found.newest or \
-            found.ordinal is not None or found.days_ago is not None or found.on_date is not None
-        scored = [(fits(order, text), order) for order in candidates]
+            found.ordinal is not None or found.days_ago is not None or \
+            found.on_date is not None or found.weekday is not None
+        asked, kept = spared(text)
+        if kept:  # "cancel the planter order, the plates are fine": never the plates
+            left = [order for order in candidates
+                    if not fits(order, kept) or fits(order, asked) > fits(order, kept)]
+            if left and len(left) < len(candidates):
+                candidates, named, narrowed = left, True, narrowed or len(left) > 1
+        others = [order for order in candidates if _id(order) != focus]
+        if found.other and others and len(others) < len(candidates):
+            candidates, named, narrowed = others, True, narrowed or len(others) > 1
+        scored = [(fits(order, asked), order) for order in candidates]
         best = max(score for score, _ in scored)
         named = named or best > 0
         if best > 0:
@@ -186,6 +267,9 @@ def resolve(orders: Sequence[dict[str, Any]], texts: Sequence[str],
         dated = _on_day(candidates, found, today)
         if dated and len(dated) < len(candidates):
             candidates, narrowed = dated, narrowed or len(dated) > 1
+        priced = [order for order in candidates if _total(order) == found.amount]
+        if found.amount is not None and priced and len(priced) < len(candidates):
+            candidates, named, narrowed = priced, True, narrowed or len(priced) > 1
         answering = index > 0 and narrowed  # "the first one" answering "which order?"
         ordinal = found.ordinal if not answering else words.ordinal(text)
         if found.previous:
@@ -219,7 +303,17 @@ def _on_day(candidates: list[dict[str, Any]], found: Cues,
     if found.days_ago is not None and today is not None:
         wanted = today - timedelta(days=found.days_ago)
         return [order for order in candidates if _placed(order) == wanted]
+    if found.weekday is not None and today is not None:  # the last such day, today included
+        wanted = today - timedelta(days=(today.weekday() - found.weekday) % 7)
+        return [order for order in candidates if _placed(order) == wanted]
     return []
+
+
+def _total(order: dict[str, Any]) -> Decimal | None:
+    try:
+        return Decimal(str((order.get("total") or {}).get("amount")))
+    except InvalidOperation:
+        return None
 
 
 def _placed(order: dict[str, Any]) -> date | None:
