@@ -47,6 +47,17 @@ def country_named(text: str) -> str | None:
     return table[found.group()] if found else None
 
 
+def country_ending(text: str) -> str | None:
+    """The ISO code of a country named at the very end of `text` (only a postcode or
+    punctuation after it), or None: "…, Santiago, Chile" ends with one, "…, and chili oil"
+    does not."""
+    pattern, table = _names()
+    folded = _fold(text)
+    found = [match for match in pattern.finditer(folded)
+             if not re.search(r"[^\W\d_]", folded[match.end():])]
+    return table[found[-1].group()] if found else None
+
+
 def country_name(code: str, language: str) -> str:
     """The country's name in `language` ("CA" → "Canada", "カナダ"), else the code."""
     try:

@@ -25,7 +25,7 @@ from commerce_agent.agent.language.addresses import (
     US_STATES,
     find_address,
 )
-from commerce_agent.agent.language.countries import country_named
+from commerce_agent.agent.language.countries import country_ending, country_named
 
 _LEAD_IN = re.compile(
     r"(?:(?:\band|\bthen|,|\bet|\bpuis)\s+)?(?:\bplease\s+)?"
@@ -167,7 +167,7 @@ def read_delivery(text: str) -> Delivery:
     if bare is None:
         whole = _clean(_cut(normal))
         if "," in whole and re.search(r"\d", whole.split(",")[0]) and country_of(whole) and \
-                len(whole) < 200:
+                len(whole) < 200 and (country_ending(whole) or not country_named(whole)):
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
             return Delivery(whole, country_of(whole), "", pickup)
         rest = _tidy(_without_pickup_place(normal)) if pickup else normal.strip()

@@ -28,7 +28,7 @@ _FRENCH = {
     "champignon": "mushrooms", "champignons": "mushrooms", "jambon": "prosciutto",
     "poulet": "chicken", "oeuf": "egg", "oeufs": "egg", "anchois": "anchovies",
     "miel": "honey", "piment": "chili", "pimente": "chili", "huile": "oil",
-    "fromage": "cheese", "classique": "classic", "fraiche": "fresh",
+    "fromage": "cheese", "classique": "classic", "frais": "fresh", "fraiche": "fresh",
     "fraiches": "fresh", "emballage": "wrap", "cadeau": "gift",
     "boite": "box", "sous-verre": "coaster", "prioritaire": "priority", "polices": "fonts",
     "coffret": "box", "liege": "cork", "pimentee": "chili", "epicee": "chili",
@@ -57,6 +57,9 @@ _JAPANESE = {
     "席": "seats", "シート": "seats", "ウェブ": "web", "クラシック": "classic",
     "フォカッチャ": "focaccia", "ガーリック": "garlic", "ニンニク": "garlic",
 }
+# What "sans …" / "without …" names as an option rather than declines: « sans gluten » is the
+# gluten-free crust or pasta, as "gluten free" is (a lookahead for the declining patterns).
+NOT_DECLINED = r"(?!\s+gluten\b)"
 # The English words the tables map to: what a catalog's option values say ("crust", "gluten
 # free", "seats", "blue"), so a phrase of only these names an option, not a product.
 ENGLISH_OPTION_WORDS = frozenset(word for table in (_FRENCH, _JAPANESE)

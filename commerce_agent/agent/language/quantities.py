@@ -70,10 +70,12 @@ _WORD = re.compile(
     # "one" kept as a word, where it still counts: "make it one", "just one", "one" alone
     r"|(?:\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|have|"
     r"drop|remove|minus|subtract)\s+"
-    r"|^\s*)(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
+    # "just the one then", "only the one": one, the count
+    r"|\b(?:just|only)\s+the\s+|^\s*)(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
 )
 # A count relative to the line: "one more", "2 extra", "another", "encore 1", "1 de plus",
-# "add more", "increase it by 2", "もう1つ", "2つ増やして"; and fewer.
+# "add more", "increase it by 2", "もう1つ", "2つ増やして", "a second one", "une autre"; and
+# fewer.
 _N = r"(?:\d{1,3}|another)"
 _MORE = re.compile(
     rf"\b(?P<n>{_N})\s+(?:more|extra|de plus|en plus)\b"
@@ -83,7 +85,13 @@ _MORE = re.compile(
     r"|\b(?:increase|bump|raise)\s+(?:(?:it|that|the\s+\w+)\s+)?by\s+(?P<n4>\d{1,3})\b"
     # not "もう一つの方" (the other one)
     rf"|もう(?P<n5>\d{{1,3}})(?!\d|{_COUNTER}?(?:の|方|ほう)){_COUNTER}?"
-    rf"|(?P<n6>\d{{1,3}}){_COUNTER}?(?:増や|追加で|多く)")
+    rf"|(?P<n6>\d{{1,3}}){_COUNTER}?(?:増や|追加で|多く)"
+    # "a second one", "a 2nd copy", "un deuxième" (the ordinal is tagged "#"): one more; not
+    # "wait a second"
+    r"|(?<!wait )(?<!just )(?<!hold on )\b(?:a|an|un|une)\s+#(?:nd|rd|th|eme|ème|e)\b"
+    # "une autre", "encore un autre": one more of it; not "une autre couleur" (an option)
+    r"|\b(?:encore\s+)?(?:un|une|1)\s+autre\b(?!\s+(?:couleur|taille|version|mod[eè]le|"
+    r"fois|chose|option|variante|article|produit|id[eé]e))")
 # A count of one may stay a word here ("take one plate off", "enlève une assiette").
 _N_LESS = r"(?:\d{1,3}|one|une|un)"
 _LESS = re.compile(

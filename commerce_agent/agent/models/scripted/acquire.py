@@ -238,9 +238,23 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
                 options=options)]
     text += notes(item, p.lang, choices.localized([picked.slot], p.lang)[0].label
                   if picked.slot else None)
+    # "a lasagna and cannoli" read as one request: the sold-out cannoli is said, not dropped
+    text += [say(p.lang, "sold_out", name=gone["name"]) for gone in also_sold_out(p, item)]
     text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
     text.append(say(p.lang, "ready"))
     return " ".join(text)
+
+
+def also_sold_out(p: Planner, item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sold-out items this turn's search found that the request also named, by words
+    the item served does not carry ("a lasagna and cannoli please": the cannoli)."""
+    search = p.state.done("search_products")
+    found = search.result.get("results", []) if search and isinstance(search.result, dict) \
+        else []
+    wanted = words.content_words(p.query()) - words.content_words(str(item.get("name", "")))
+    return [other for other in found if other.get("available") is False
+            and other.get("itemId") != item.get("itemId")
+            and wanted & words.content_words(str(other.get("name", "")))]
 
 
 def notes(item: dict[str, Any], lang: str, slot: str | None = None,

@@ -7,7 +7,13 @@ from typing import Any
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.codes import read_code
-from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
+from commerce_agent.agent.models.scripted import (
+    aftermath,
+    choices,
+    line_options,
+    option_change,
+    words,
+)
 from commerce_agent.agent.models.scripted.browse import discounts
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.messages import say
@@ -89,7 +95,7 @@ def _carried_by_an_option(item: dict[str, Any], number: int) -> bool:
 def names_no_line(p: Planner) -> bool:
     """The message names a thing that is not in the cart ("another mug" with only plates
     there): a count relative to it is a new line, not a change to the last one."""
-    wanted = words.content_words(p.query(p.frame.last))
+    wanted = aftermath.named_words(p.query(p.frame.last))  # not "encore une autre"
     if not wanted:
         return False
     return not any(name_score(line, wanted) for cart in p.state.open_carts()

@@ -12,7 +12,7 @@ from typing import Any
 from babel.dates import format_datetime
 
 from commerce_agent.agent.language import quantities
-from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.option_words import NOT_DECLINED, english_option_words
 from commerce_agent.agent.language.reading import read
 from commerce_agent.agent.models.scripted import words
 from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS as ADDONS
@@ -53,7 +53,7 @@ def matches(label: str, said: set[str]) -> bool:
 # What the shopper declines is not chosen: "no gift box", "without the gift wrap", "sans
 # emballage", "ギフト包装なし".
 _DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|pas la|pas le|"
-                       r"pas les|aucun|aucune)\s+(?:the |a |an |"
+                       rf"pas les|aucun|aucune){NOT_DECLINED}\s+(?:the |a |an |"
                        r"any |le |la |les |l'|d'|de )?[\w' -]+?(?=[,.;!?]|$|\s(?:and|but|et|mais|"
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
 
@@ -189,10 +189,16 @@ def pick_options(group: dict[str, Any], said: set[str]) -> list[str]:
     return picked[:1] if group.get("selectionType") == "single" else picked
 
 
+# Words too common in extras' names to tell one from another on their own ("on the side" is
+# how a chili oil comes too, not the burrata's name).
+GENERIC_EXTRA_WORDS = frozenset({"extra", "side", "pack", "year", "on", "the", "add", "hot"})
+
+
 def pick_addons(item: dict[str, Any], said: set[str]) -> list[str]:
     picked = []
     for addon in meta(item, ADDONS).get("items", []):
-        named = [w for w in words.content_words(str(addon.get("name", ""))) if not w.isdigit()]
+        named = [w for w in words.content_words(str(addon.get("name", "")))
+                 if not w.isdigit() and w not in GENERIC_EXTRA_WORDS]
         hits = sum(word in said for word in named)
         if named and hits and hits * 2 >= len(named):
             picked.append(str(addon["id"]))

@@ -437,6 +437,9 @@ class Frame:
     # How many texts the frame had when its item was settled: later ones answer about options.
     item_at: int = 0
     added: bool = False  # its item went into the cart in an earlier turn
+    # How many, carried from a request this one takes the place of ("two cannoli" sold out,
+    # then "a tiramisu instead"): used when none of its own messages says.
+    count: int | None = None
 
     @property
     def first(self) -> str:
@@ -484,7 +487,7 @@ class Frame:
             found = words.quantity(text)
             if found is not None:
                 return found
-        return None
+        return self.count
 
     def answered(self, text: str) -> Frame:
         return replace(self, texts=(*self.texts, text))

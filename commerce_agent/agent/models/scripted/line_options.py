@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language.fuzzy import correct_words
-from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.option_words import NOT_DECLINED, english_option_words
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS, PRODUCT_CATEGORIES
@@ -28,7 +28,7 @@ from commerce_agent.commerce.capability_ids import PRODUCT_ADDONS, PRODUCT_CATEG
 _TAKE_AWAY = re.compile(
     r"\b(?:remove|drop|delete|minus|skip|hold|without|no|not|nix|lose|ditch|cancel|"
     r"take\b.{0,30}\b(?:off|out|away)|get rid of|leave\b.{0,30}\b(?:off|out)|forget|"
-    r"sans|pas de|pas d'|enleve[rz]?|retire[rz]?|supprime[rz]?|"
+    rf"sans{NOT_DECLINED}|pas de|pas d'|enleve[rz]?|retire[rz]?|supprime[rz]?|"
     r"don'?t (?:want|need|add)|no more)\b|"
     r"なし|無し|抜き|抜いて|いらない|要らない|不要|外して")
 # Saying to add one, which ends a run of removals ("no olives, add nduja").
@@ -54,8 +54,6 @@ remplace remplacez remplacer echange par contre place lieu
 """.split())
 # French elided articles and pronouns: "d'huile", "l'ail", "n'en".
 _ELISION = re.compile(r"\b(?:[ldjnmst]|qu)'(?=\w)")
-# Words too common in extras' names to tell one from another on their own.
-_GENERIC = frozenset({"extra", "side", "pack", "year", "on", "the", "add", "hot"})
 
 
 def extras(item: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -70,7 +68,7 @@ def extras(item: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 def _name_words(name: str) -> frozenset[str]:
     return frozenset(words.stem(word) for word in words.content_words(name)
-                     if word not in _GENERIC and len(word) > 2)
+                     if word not in choices.GENERIC_EXTRA_WORDS and len(word) > 2)
 
 
 @lru_cache(maxsize=1024)
@@ -186,6 +184,19 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
     # one word of the shopper's own beside a word of an extra's name is their name for it
     # ("garlic bread" for the garlic focaccia, "chili sauce" for the chili oil)
     return not unknown or (len(unknown) == 1 and beside_an_extra(unknown[0], folded, item))
+
+
+def only_its_own(item: dict[str, Any], text: str) -> bool:
+    """Whether a piece said after the item's "with" list names only the item's extras or
+    option values ("and anchovies" of the caesar, "et le coffret cadeau" of the mug), so it is
+    more of the item; "and 2 san pellegrinos" names another item."""
+    if named(item, text) and names_nothing_else(item, text, frozenset()):
+        return True
+    said = {words.stem(word) for word in words.content_words(text)
+            - words.content_words(str(item.get("name", "")))}
+    labels = {words.stem(word) for label in choices.option_labels(item)
+              for word in words.content_words(label)}
+    return bool(said) and said <= labels
 
 
 def beside_an_extra(word: str, folded: str, item: dict[str, Any]) -> bool:

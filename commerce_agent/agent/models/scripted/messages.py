@@ -19,6 +19,9 @@ ENGLISH: dict[str, str] = {
             "code, check out or “buy it now”, book a class or session, start or pause a "
             "subscription, tell you where your order is, cancel it, return it, rate it or tip.",
     "welcome": "You're welcome! Anything else?",
+    "acknowledged": "All right. Is there anything else I can do for you?",
+    "acknowledged_order": "You're welcome! Your order {id} is placed. Is there anything else "
+                          "I can do for you?",
     "declined": "OK, I'll leave it there. What else can I do for you?",
     "no_rush": "No rush: say “yes” when you want it, or ask me anything about it.",
     "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",

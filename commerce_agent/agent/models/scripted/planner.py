@@ -208,12 +208,16 @@ class Planner:
             return []
         return [other for other in self.state.results if other["itemId"] != item["itemId"]]
 
+    def searched(self, query: str) -> str:
+        """The words a search for `query` is made with: in French without its colour and size
+        adjectives ("un grand mug bleu": the search is for the mug)."""
+        return " ".join(words.without_looks(query.split())) if self.lang == "fr" else query
+
     def search_step(self, query: str) -> CallTool | None:
         """The next search call for `query` (in the store named or chosen, then everywhere
         when that store has nothing by that name), or None once the results are in."""
         state = self.state
-        if self.lang == "fr":  # "un grand mug bleu": the search is for the mug
-            query = " ".join(words.without_looks(query.split()))
+        query = self.searched(query)
         if self.has_store_phrase(self.frame.first) and self.needs_stores():
             return self.call("list_stores")
         named = self.mentioned_store()

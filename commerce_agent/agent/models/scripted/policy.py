@@ -8,6 +8,7 @@ from collections.abc import Callable
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import (
     aftercare,
+    aftermath,
     answers,
     browse,
     cart_edits,
@@ -59,6 +60,15 @@ def _yes(p: Planner) -> Decision:
         # its own, asked for (into the cart, which moves no money)
         return acquire_items(p, then_check_out=False)
     return say(p.lang, "help")
+
+
+def _acknowledged(p: Planner) -> Decision:
+    """"ok, thanks" after an order or an answer, with nothing offered: answered, and nothing
+    done (a bare confirmation never orders or adds again)."""
+    after = p.state.outcome
+    if after is not None and after.kind == "ordered" and p.state.last_order:
+        return say(p.lang, "acknowledged_order", id=p.state.last_order)
+    return say(p.lang, "acknowledged")
 
 
 def _no(p: Planner) -> Decision:
@@ -121,7 +131,8 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "similar": similar, "yes": _yes, "no": _no, "hedge": _hedge, "other": _other,
+    "similar": similar, "yes": _yes, aftermath.ACKNOWLEDGE: _acknowledged, "no": _no,
+    "hedge": _hedge, "other": _other,
 }
 
 

@@ -30,6 +30,11 @@ _FR_VERBS: dict[Asked, tuple[tuple[str, str, str], ...]] = {
             ("sers", "servez", "servir")),
     "book": (("reserve", "reservez", "reserver"),),
 }
+# A bare imperative opening a clause, its object an article or a count ("commande le livre",
+# « commande un family feast à emporter »): never "la commande", which is the noun.
+_FR_BARE_OBJECT = (r"(?:(?:le|la|les|un|une|des|du|deux|trois|quatre|cinq|six|dix|douze|"
+                   r"\d{1,2})(?![\w-])|l')")
+_FR_CLAUSE_START = r"(?:^|[,;.!:]\s*|\b(?:et|alors|bon|puis|donc|ok|oui|stp|svp)\s+)"
 # Pronouns after an imperative: "-moi", "-m'en", "-le-moi", "-en". Never "-vous", "-il",
 # "-t-il": those are a question's inversion ("ajoutez-vous…?").
 FR_CLITICS = ("-moi", "-m'en", "-m'", "-nous", "-en", "-le", "-la", "-les", "-lui", "-le-moi",
@@ -69,7 +74,9 @@ JA_NOUN_ENDINGS = ("ください", "下さい", "お願いします", "お願い
 # What is ordered is named before its particle; the cart's contents or "everything" are a
 # checkout, not a thing.
 _JA_THING = (r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)[をが]"
-             r"(?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?\s*")
+             r"(?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?\s*"
+             # how it comes, said with で before the verb: "急須を風呂敷包みでカートに"
+             r"(?:[^\s、。をがはにで]{1,12}(?:付き|つき)?で\s*)?")
 
 # English imperative heads, at the start of a clause.
 _EN_HEADS: dict[Asked, tuple[str, ...]] = {
@@ -111,7 +118,8 @@ def _fr_pattern(verbs: tuple[tuple[str, str, str], ...]) -> re.Pattern[str]:
     modals = _alternatives(FR_MODALS)
     objects = _alternatives(FR_OBJECTS)
     return re.compile(rf"\b(?:{imperatives})(?:{clitics})(?![\w-])|"
-                      rf"\b(?:{modals})\s+(?:{objects})(?:{infinitives})\b")
+                      rf"\b(?:{modals})\s+(?:{objects})(?:{infinitives})\b|"
+                      rf"{_FR_CLAUSE_START}(?:{imperatives})\s*{_FR_BARE_OBJECT}")
 
 
 _FR = {asked: _fr_pattern(verbs) for asked, verbs in _FR_VERBS.items()}

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted import line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
@@ -32,43 +32,108 @@ _HOW_MANY_SHOWN = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four
 
 
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
-    parts = every_shown(p) or words.item_phrases(p.frame.first)
-    if len(parts) < 2 or p.state.done("place_order") is not None:
+    shown = every_shown(p)
+    mentions = tuple((name, name) for name in shown) or words.item_mentions(
+        p.frame.first, lambda head, piece: _belongs(p, head, piece))
+    # a "with" list may hold other items ("a caesar with chicken and 2 san pellegrinos"):
+    # served one by one until its item is read and tells
+    apart = len(shown) or len(words.item_mentions(p.frame.first, lambda head, piece: False))
+    if apart < 2 or p.state.done("place_order") is not None:
         return acquire(p, then_check_out)
     calls = p.state.calls
     answers = p.frame.texts[1:]
     failed: list[str] = []
-    for index, part in enumerate(parts):
-        sub = planner_for(p, part, (), [])
-        query = sub.query()
+    question: str | None = None  # the first item that needs an answer asks once the rest are in
+    for head, whole in mentions:
+        found = planner_for(p, head, (), [])
+        query = found.searched(found.query())
         start = _last_search(calls, query)
         if start is None:
             if answers and _in_cart(p, query):
                 continue  # added in an earlier turn of this request
-            step = sub.search_step(query)
-            return step if step is not None else acquire(sub, then_check_out=False)
-        stretch = calls[start:_next_search(calls, start, query)]
-        if any(call.name == "add_to_cart" and not call.is_error for call in stretch):
+            step = found.search_step(query)
+            return step if step is not None else acquire(found, then_check_out=False)
+        end = _next_search(calls, start, query)
+        stretch = calls[start:end]
+        if _added(calls[start:], stretch):
             continue
-        if _next_search(calls, start, query) < len(calls):
+        decision = _serve(p, head, whole, answers, stretch)
+        asking = isinstance(decision, str) and asks(decision)
+        if end < len(calls):
             # served already, and the next item taken up after it
-            failed.append(_why_not(p, part, calls[start]))
+            if asking:
+                question = question or str(decision)
+            else:
+                failed.append(_why_not(p, whole, calls[start]))
             continue
-        decision = acquire(planner_for(p, part, answers, stretch), then_check_out=False)
         if not isinstance(decision, str):
             return decision
-        if asks(decision):
-            return decision
-        failed.append(decision)
-        if index == len(parts) - 1:
-            break
-        nxt = planner_for(p, parts[index + 1], (), [])
-        step = nxt.search_step(nxt.query())
-        if step is not None:
-            return step
+        if asking:  # asked once the others are in; a later one in the next turn
+            question = question or decision
+        else:
+            failed.append(decision)
+    if question is not None:
+        return _reply(p, failed, question)
     if then_check_out:
         return check_out(p)
     return _reply(p, failed)
+
+
+def _serve(p: Planner, head: str, whole: str, answers: tuple[str, ...],
+           stretch: list[Call]) -> Decision:
+    """The next step for one item: found by its head words, served with all of its own
+    (its count, options and add-ons)."""
+    item = _head_item(p, head)
+    if item is None:  # read the item first: its options tell what the rest of its words are
+        return acquire(planner_for(p, head, answers, stretch), then_check_out=False)
+    return acquire(planner_for(p, whole, answers, stretch, str(item["itemId"])),
+                   then_check_out=False)
+
+
+def _belongs(p: Planner, head: str, piece: str) -> bool:
+    """Whether a piece said after the item's "with" list is more of that item, by the item's
+    own data: its extras ("and anchovies", "et le coffret cadeau") or its option values; a
+    piece that names anything else is an item of its own ("and 2 san pellegrinos"). Unread
+    items keep the piece until read."""
+    item = _head_item(p, head)
+    return item is None or line_options.only_its_own(item, piece)
+
+
+def _head_item(p: Planner, head: str) -> dict[str, Any] | None:
+    """The item the words `head` found in this turn, once read in full; None before."""
+    calls = p.state.calls
+    found = planner_for(p, head, (), [])
+    query = found.searched(found.query())
+    start = _last_search(calls, query)
+    if start is None:
+        return None
+    end = _next_search(calls, start, query)
+    stretch = calls[start:end]
+    read = [str(call.args.get("itemId")) for call in stretch if not call.is_error and
+            call.name in ("add_to_cart", "get_item")]
+    added = [str(call.args.get("itemId")) for call in stretch
+             if call.name == "add_to_cart" and not call.is_error]
+    if added or len(set(read)) == 1:
+        item_id = (added or read)[0]
+    elif end == len(calls):  # the latest search: the item it chose, as serving it would
+        probe = planner_for(p, head, (), stretch)
+        probe.extra = {}
+        acquire(probe, then_check_out=False)
+        chosen = probe.extra.get("item")
+        item_id = str(chosen["itemId"]) if isinstance(chosen, dict) else ""
+    else:
+        return None
+    return p.state.items.get(item_id) if item_id in p.state.details else None
+
+
+def _added(since: list[Call], stretch: list[Call]) -> bool:
+    """Whether the item of this stretch is in the cart: an add in its stretch, or (an item
+    whose question was answered after the others were served) a later add of the item it
+    read."""
+    read = {str(call.args.get("itemId")) for call in stretch
+            if call.name == "get_item" and not call.is_error}
+    return any(call.name == "add_to_cart" and not call.is_error and (
+        call in stretch or str(call.args.get("itemId")) in read) for call in since)
 
 
 def every_shown(p: Planner) -> tuple[str, ...]:
@@ -83,9 +148,12 @@ def every_shown(p: Planner) -> tuple[str, ...]:
     return tuple(str(item["name"]) for item in p.state.shown[:count])
 
 
-def planner_for(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call]) -> Planner:
-    """A planner serving only `part` (with its answers), seeing only `calls` of this turn."""
-    frame = Frame(p.frame.intent, (part, *answers))
+def planner_for(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call],
+                item_id: str | None = None) -> Planner:
+    """A planner serving only `part` (with its answers), seeing only `calls` of this turn;
+    `item_id` when the item is settled already."""
+    frame = Frame(p.frame.intent, (part, *answers), item_id=item_id,
+                  item_at=1 if item_id else 0)
     sub = Planner(replace(p.state, calls=calls, frame=frame), p.tools)
     sub.extra = p.extra
     return sub
@@ -119,7 +187,7 @@ def _in_cart(p: Planner, query: str) -> bool:
                                 for cart in p.state.open_carts() for line in cart["items"])
 
 
-def _reply(p: Planner, failed: list[str]) -> str:
+def _reply(p: Planner, failed: list[str], question: str | None = None) -> str:
     text: list[str] = []
     added = [call for call in p.state.calls if call.name == "add_to_cart" and not call.is_error]
     for call in added:
@@ -128,6 +196,8 @@ def _reply(p: Planner, failed: list[str]) -> str:
                         name=item.get("name", ""), options=""))
     text += failed
     cart = p.state.open_carts()[0] if p.state.open_carts() else None
+    if question is not None:  # what was added, then the one thing still to choose
+        return " ".join([*text, question])
     if cart is not None:
         text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
         text.append(say(p.lang, "ready"))

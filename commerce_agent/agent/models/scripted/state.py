@@ -31,6 +31,7 @@ from commerce_agent.agent.language.measures import points_at_a_size, with_size_n
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
+    aftermath,
     choices,
     compound,
     line_options,
@@ -223,6 +224,11 @@ class State:
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
+    # What the agent's last reply reported (an order placed, an item sold out): the next
+    # message is read against it (`aftermath`); the next reply replaces it.
+    outcome: aftermath.Outcome | None = None
+    # An order was placed since the latest message.
+    ordered: bool = False
     # The shopper's clock, from the client context (`now`, ISO 8601, and `timeZone`):
     # "tomorrow", "next Saturday" count from it; None counts from the current time.
     now: datetime | None = None
@@ -317,6 +323,7 @@ class State:
         elif name in _CART_TOOLS:
             self._cart(name, args, result)
         elif name == "place_order":
+            self.ordered = True
             self._order(result)
             self.carts.pop(str(result.get("storeId")), None)
         elif name in _ORDER_TOOLS:
@@ -389,6 +396,7 @@ class State:
         if said.measures:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
+        after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
         self.code_wanted = False
@@ -478,6 +486,12 @@ class State:
             kind = "quantity" if kind == "add" else "remove"
         elif kind in ("quantity", "switch") and self._names_another_product(text):
             kind = "replace"  # "make that the classic mug instead": the last line, replaced
+        elif self.open_carts() and aftermath.repeats(kind, text) and (
+                self._names_only_a_line(text) or not self._names_another_item(text)):
+            kind = "quantity"  # "add a second one", "encore une autre": the line, one more
+        act = read_act(raw).kind
+        instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
+            after, kind, text, act)
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
@@ -487,6 +501,16 @@ class State:
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
+        if instead is not None:
+            # "the planter then" after the bowl was sold out, "ok, 3 then" after only 3 were
+            # left: that request, with the planter or the count
+            self.frame, self.offer = instead, None
+            self.shown = list(self.results)
+            return
+        if kind == "yes" and pending is None and aftermath.acknowledges(raw):
+            # "ok, thanks" with nothing on the table (an order just placed): answered, no more
+            self.frame = Frame(aftermath.ACKNOWLEDGE, (text,))
+            return
         if kind == "no":
             # A refusal declines the offer or question on the table, and nothing else.
             self.frame = Frame("no", (text,))
@@ -591,6 +615,16 @@ class State:
             or option_change.option_change(item, dict(line.get("customizations") or {}),
                                            text) is not None
 
+    def _names_another_item(self, text: str) -> bool:
+        """Whether `text` names an item other than the cart's lines ("another mug" with only
+        plates in the cart); "another one", "une autre" name none."""
+        wanted = aftermath.named_words(text)
+        if not wanted:
+            return False
+        return not any(name_score(line, wanted) + alias_score(
+            self.aliases.get(str(line["itemId"]), frozenset()), wanted)
+            for cart in self.open_carts() for line in cart.get("items", []))
+
     def _names_another_product(self, text: str) -> bool:
         """Whether a change of the last cart line names another product the conversation has
         met ("actually make that the classic mug instead", "I'd rather have the dripper" once
@@ -614,6 +648,7 @@ class State:
 
     def replied(self, content: str) -> None:
         """The agent's reply ended a turn: its request stays open only if it asked."""
+        self.outcome = aftermath.outcome(content, self.frame, self.ordered)
         if self.frame is not None and phrasing.asks(content):
             return
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from commerce_agent.agent.language import quantities
@@ -32,6 +33,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 STOP = frozenset("""
 throw toss grab snag
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
+youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
 see browse for to of in on at from with and or but also too just only really actually maybe
@@ -57,7 +59,7 @@ je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour
 mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
 veux voulez aimerais ajoute ajoutez ajouter
 mets mettez mettre panier commande commander montrez montre montrer avez avons est que qui
-quoi s il plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
+quoi s il te plait svp merci oui non achete achetez acheter trouve trouvez combien prix moins
 cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil plait
 said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
 enlever supprimez
@@ -125,6 +127,8 @@ def stem(word: str) -> str:
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
         return word[:-2]
+    if len(word) > 5 and word.endswith("eaux"):  # French: "cadeaux", "gâteaux", "plateaux"
+        return word[:-1]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
@@ -512,9 +516,23 @@ _JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|"
                      rf"(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|および|及び")
 
 
+# Whether a piece said after an item's "with" list is more of that item (True: "a caesar
+# with chicken and anchovies") or an item of its own (False: "…with chicken and 2 san
+# pellegrinos"). Only the item's own options and add-ons tell, so the caller that has read the
+# item decides; given none, the piece stays with the item.
+Belongs = Callable[[str, str], bool]
+
+
 @lru_cache(maxsize=1024)
 def item_phrases(text: str) -> tuple[str, ...]:
     """The items one message asks for, each with its own words and count."""
+    return tuple(whole for _, whole in item_mentions(text))
+
+
+def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+    """(head, whole) of each item one message asks for: `whole` is its words with its count,
+    options and add-ons, `head` the words it was named by (before any piece `belongs` joined
+    to it), which is what finds it."""
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
@@ -523,22 +541,31 @@ def item_phrases(text: str) -> tuple[str, ...]:
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
             else:
                 phrases.append(part)
-        return tuple(phrases) if len(phrases) > 1 else (text,)
+        return tuple((phrase, phrase) for phrase in phrases) if len(phrases) > 1 else (
+            (text, text),)
+    heads: list[str] = []
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
-        if parts and (_WITH.search(parts[-1]) or not _names_a_thing(piece)
-                      or _OPTION_FIRST.match(piece)):
+        after_with = bool(parts) and _WITH.search(parts[-1]) is not None
+        if parts and (not _names_a_thing(piece) or _OPTION_FIRST.match(piece) or (
+                after_with and (belongs is None or belongs(heads[-1], piece)))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
+            heads.append(piece)
             parts.append(piece)
+    if len(parts) == 1 and heads[0] != parts[0]:
+        return ((heads[0], text),)  # one item, whose "with" list may hold others once read
     if len(parts) < 2 or not all(map(_names_a_thing, parts)):
-        return (text,)
+        return ((text, text),)
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
+        if parts[-1] == heads[-1]:
+            heads[-1] = heads[-1][:shared.start()]
         parts[-1] = parts[-1][:shared.start()]
         parts = [f"{part}, {shared.group(1)}" for part in parts]
-    return tuple(piece for part in parts for piece in _bare_items(part))
+    return tuple((head if piece == part else piece, piece) for head, part in zip(
+        heads, parts, strict=True) for piece in _bare_items(part))
 
 
 def _bare_items(part: str) -> list[str]:
