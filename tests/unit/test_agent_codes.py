@@ -164,6 +164,7 @@ def test_codes_said_in_any_frame_leave_nothing_else(said: str, codes: tuple[str,
 
 @pytest.mark.parametrize("said", ["add a 12oz mug", "add the v60", "b57b94", "add the A5 notebook",
                                   "ord_01a21a33289bf4903ea6c711313c", "ADD THE CELADON TEAPOT",
+                                  "bon, alors 3", "ok then 2",
                                   "try the blue one again"])
 def test_sizes_models_and_order_ids_are_no_codes(said: str) -> None:
     assert read_code(said, KNOWN).codes == ()

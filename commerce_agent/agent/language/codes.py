@@ -148,8 +148,10 @@ def _a_code_in_a_frame(word: str, known: frozenset[str], shouting: bool = False)
     it, or when it is written as codes are (letters first, then digits: "DOLCE4", "folio3";
     or capitals, unless the whole message is: "FIVEOFF"); sizes ("12oz"), models ("v60") and
     order ids ("b57b94", "ord_01a2…") are not."""
-    if word.upper() in known:
+    if word.replace(" ", "").upper() in known:
         return True
+    if " " in word:  # digits said apart ("WELCOME 10"): a code in capitals, never "alors 3"
+        return word.split()[0].isupper() and not shouting and len(word.split()[0]) >= 4
     if word.lower() in _NOT_CODES or not word[0].isalpha() or "_" in word:
         return False
     letters = sum(char.isalpha() for char in word)
