@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.models.scripted import which_order
+from commerce_agent.agent.models.scripted import intents, which_order
 from commerce_agent.agent.models.scripted.which_order import Meant, cues, resolve
 
 PLATES = {"orderId": "ord_0001aaaaaa3f9a2c", "items": [{"name": "Stoneware Dinner Plate"}]}
@@ -202,3 +202,16 @@ def test_the_other_one_is_not_the_order_in_view() -> None:
 ])
 def test_placed_says_whether_more_than_items_name_the_order(text: str, placed: bool) -> None:
     assert which_order.placed(cues(text)) is placed
+
+
+@pytest.mark.parametrize("said", ["where's order 641934 at?", "la commande n° 641934 est partie ?",
+                                  "注文641934はどうなっていますか"])
+def test_an_all_digit_tail_after_the_word_order_is_that_order(said: str) -> None:
+    # a receipt's tail may happen to have no letter; the noun says what the digits are
+    assert which_order.cues(said).tail == "641934"
+    assert intents.understand(said)[0] == "status"
+
+
+@pytest.mark.parametrize("said", ["order 12 mugs", "order 2 plates to 94110"])
+def test_a_count_after_the_verb_order_is_no_tail(said: str) -> None:
+    assert which_order.cues(said).tail is None

@@ -232,9 +232,11 @@ def _named_numbers(names: tuple[str, ...], language: str) -> re.Pattern[str] | N
         folded = fold_numbers(unicodedata.normalize("NFKC", name).lower(), language)
         for number, word in _NUMBER_THEN_WORD.findall(folded):
             written = re.escape(word[:4]) + r"[^\W\d_]*" if len(word) > 1 else re.escape(word)
-            pairs.add(rf"(?<![\d.,]){number}[\s-]*{written}")
+            pairs.add(rf"(?<!\d)(?<!\d[.,]){number}[\s-]*{written}")
         for word, number in _WORD_THEN_NUMBER.findall(folded):
-            pairs.add(rf"\b{re.escape(word)}[\s-]*{number}(?![\d.,])")
+            # a comma after the number ends a clause ("for four, pickup"), unless a digit
+            # follows it (a decimal)
+            pairs.add(rf"\b{re.escape(word)}[\s-]*{number}(?!\d|[.,]\d)")
     if not pairs:
         return None
     # a lookahead, so pairs sharing a word ("1-aaa 3") are each found

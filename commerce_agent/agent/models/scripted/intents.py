@@ -19,7 +19,7 @@ from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
-from commerce_agent.agent.models.scripted.speech import read_act
+from commerce_agent.agent.models.scripted.speech import read_act, settle
 
 # ("plan" whole: "leave out the planter" is about a planter)
 _SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
@@ -593,7 +593,7 @@ def _understand(raw: str) -> tuple[str, str]:
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
     if which_order.only_an_order(raw):
         return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
-    raw = correct_words(raw, INTENT_WORDS, NOT_TYPOS)
+    raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     change = mind.read(raw)
@@ -627,8 +627,10 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is asked, never where the order is
         kind = next((act_kind for act_kind, verb in _ACT_VERBS if verb.search(
             words.fold(act.text))), kind)
-    if kind in ("other", "details", "search") and _names_an_order(act.text):
-        kind = "status"  # "what about …3f9a2c, has it left?": about that order
+    if kind in ("other", "details", "search", "buy") and _names_an_order(act.text):
+        # "what about …3f9a2c, has it left?", "where's order 641934 at?": about that order
+        # (an order's number after "order" makes it the noun, never the verb with a count)
+        kind = "status"
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not named)):

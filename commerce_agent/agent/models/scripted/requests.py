@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-Asked = Literal["add", "buy", "book"]
+Asked = Literal["add", "buy", "book", "subscribe"]
 
 # French verbs of getting: the imperative (tu, vous) and the infinitive after a modal.
 _FR_VERBS: dict[Asked, tuple[tuple[str, str, str], ...]] = {
@@ -86,8 +86,29 @@ _EN_HEADS: dict[Asked, tuple[str, ...]] = {
             "let me get", "let me have", "i'll take", "i'll have", "i'll get", "ill take",
             "snag me", "pencil me in for"),
 }
-_EN_OPENING = (r"(?:^|[,;.!]\s*|\b(?:and|then|also|so|ok|okay|please|just|yeah|yes|alright)\s+)"
+_EN_OPENING = (r"(?:^|[,;.!?]\s*|\b(?:and|then|also|so|ok|okay|please|just|yeah|yes|alright)\s+)"
                r"(?:(?:can|could|would|will) you (?:please |just )?)?")
+# "I'll just take it", "I'll simply have the tiramisu": an adverb inside the head changes nothing.
+_EN_ADVERB = re.compile(r"\b(i'?ll|ill) (?:just|simply|happily|gladly|probably) ")
+
+# A wish or a polite frame around a verb of getting, signing up or booking: "I was hoping to
+# get…", "I'd love to sign up for…", "could you sort me out with…", "I'm after…". What the
+# frame wraps is the request; the table is frames × verbs, never whole phrasings.
+_EN_WISHES = (r"(?:i was |i am |i'?m |we were |we'?re )?hoping to|(?:i|we)(?:'?d| would) "
+              r"(?:love|like|really like|quite like) to|(?:i|we) (?:want|need|wanna) to|"
+              r"(?:i'?m|i am|we'?re) (?:keen|looking|wanting|trying|planning|after a way) to|"
+              r"keen to|(?:can|could|would|will) you|i wanna")
+_EN_WISHED: dict[Asked, tuple[str, ...]] = {
+    "add": ("get", "grab", "pick up", "buy", "add", "order"),
+    "subscribe": ("sign up for", "sign up to", "sign me up for", "subscribe to", "join",
+                  "become a member of", "start"),
+    "book": ("book", "reserve", "book in for", "book me in for"),
+}
+# Frames that are requests by themselves, the thing said after them.
+_EN_WANTING = r"(?:sort|set|fix) (?:me|us) (?:out |up )?with|(?:i'?m|i am|we'?re) after"
+# What a verb of getting may take that is no product: an order's status, a refund, the cart.
+_NOT_A_THING = (r"(?!\s+(?:me\s+|us\s+)?(?:my|the|a|an|your)?\s*(?:order|status|refund|money|"
+                r"receipt|cart|basket|invoice|tracking|delivery|update|discount|code)\b)")
 
 
 def _alternatives(forms: Iterable[str]) -> str:
@@ -129,18 +150,35 @@ _JA = {asked: re.compile(
     + (rf"|{_JA_THING}(?:{_alternatives(_JA_VERBS[asked])})" if asked in _JA_VERBS else ""))
     for asked in _JA_STEMS}
 _JA_NOUN = re.compile(rf"{_JA_THING}(?:{_alternatives(JA_NOUN_ENDINGS)})")
-_EN = {asked: re.compile(rf"{_EN_OPENING}(?:{_alternatives(heads)})\b")
+# A verb of putting with the cart as where the thing goes ("pop one in my basket", "stick it
+# in the cart", "mettez-le dans mon panier"): a request to add, never a request to see the cart.
+_INTO_THE_CART = re.compile(
+    r"\b(?:put|pop|stick|chuck|throw|toss|drop|bung|slip|place|add|load|get|mets|mettez|"
+    r"ajoute|ajoutez)\b(?:-\w+)?\s+(?:[\w'-]+\s+){0,4}?(?:in|into|to|on|onto|dans|a|au)\s+"
+    r"(?:my|the|our|mon|le|notre)\s+(?:shopping\s+)?(?:cart|basket|bag|trolley|panier)\b")
+_EN = {asked: re.compile(rf"{_EN_OPENING}(?:{_alternatives(heads)})\b{_NOT_A_THING}")
        for asked, heads in _EN_HEADS.items()}
 
 
+_WISHED = {asked: re.compile(rf"(?:^|[,;.!?]\s*|\b(?:so|and|but|really|just)\s+)"
+                             rf"(?:{_EN_WISHES}) (?:just |please |really )?"
+                             rf"(?:{_alternatives(verbs)})\b{_NOT_A_THING}")
+           for asked, verbs in _EN_WISHED.items()}
+_WANTING = re.compile(rf"(?:^|[,;.!?]\s*|\b(?:so|and|but|just|please)\s+)"
+                      rf"(?:(?:can|could|would|will) you (?:please |just )?)?(?:{_EN_WANTING})\b"
+                      rf"{_NOT_A_THING}")
+
+
 def asked(folded: str) -> Asked | None:
-    """What a message in a request form asks for (add, buy, book), else None. `folded` is the
-    message folded (lower case, no accents); Japanese is left as written by folding."""
-    for table in (_FR, _JA, _EN):
+    """What a message in a request form asks for (add, buy, book, subscribe), else None.
+    `folded` is the message folded (lower case, no accents); Japanese is left as written by
+    folding."""
+    folded = _EN_ADVERB.sub(r"\1 ", folded)
+    for table in (_FR, _JA, _EN, _WISHED):
         for name, pattern in table.items():
             if pattern.search(folded):
                 return name
     if _JA_NOUN.search(folded) or _FR_STATEMENTS.search(folded) or _FR_NOUN_REQUEST.search(
-            folded):
+            folded) or _WANTING.search(folded) or _INTO_THE_CART.search(folded):
         return "add"
     return None

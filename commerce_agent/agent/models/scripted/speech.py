@@ -7,6 +7,13 @@ stage decides whether that removes something or declines. Negated clauses ("don'
 it, I only want to know when it ships") are cut out first, so what remains is what the
 person asks for.
 
+A message of several clauses is read clause by clause (`settle`, `_joint_request`): each
+clause gets its own act from its frame; the last instruction overrides an earlier question
+when the shopper drops it ("what comes in the set? never mind, just add it", « finalement »,
+「やっぱり」), a question said after dropping an instruction is only asked; things named and
+then an order said ("a tiramisu and 2 cannoli, pickup, place the order", "add a lasagna and
+check out") are one purchase, the additions before the checkout.
+
 Each class is read from small per-language word tables (en, fr, ja) and the message's shape
 (a question mark, an interrogative opening, a Japanese sentence-final か), never from
 whole phrasings, so "sure thing", "yep, go for it" and "ok do it" all confirm.
@@ -19,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from commerce_agent.agent.models.scripted import requests
+from commerce_agent.agent.language.closing import closing
+from commerce_agent.agent.models.scripted import requests, words
 from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.words import fold
 
@@ -161,8 +169,187 @@ def conditional(text: str) -> tuple[str, str] | None:
     return None
 
 
+# Words that drop what was just said ("never mind", "forget it", « finalement », 「やっぱり」),
+# after an optional interjection.
+_DROPPING = re.compile(
+    r"^(?:(?:oh|eh|ah|um|hmm|ok|okay|well|bon|ben|euh|bah|and|et|so|no|non)[\s,]+)*"
+    r"(?:(?:never ?mind|nvm|forget (?:it|that)|scrap that|skip that|whatever|doesn'?t matter|"
+    r"no matter|on second thoughts?|actually|wait|hold on|"
+    r"finalement|tant pis|laisse[zr]? tomber|peu importe|en fait|oubliez?|"
+    r"やっぱり(?:いいです|いい)?|やっぱ|いや|まあいい(?:や|です)?|ちょっと待って)"
+    r"(?:[\s,、。!！]+|$))+")  # "actually never mind, just add it": cues said together
+# A clause whose verb asks to put something in the cart or to get it.
+_ADDING = re.compile(
+    r"^(?:(?:please|just|then|and|also|so|ok|okay|bon|alors|et|yeah|right)[\s,]+)*"
+    r"(?:add|put|pop|stick|chuck|throw|toss|grab|include|get me|take|i'?ll (?:just )?(?:take|"
+    r"have|get)|ajoute[zr]?|mets|mettez|prends|prenez)\b")
+_JA_ASKING_TO_DO = re.compile(r"(?:ください|下さい|して|お願い|おねがい|たい|ほしい|欲しい|"
+                              r"します|入れて|頼む)[。!！\s]*$")
+# Ordering said without naming anything: the whole purchase of what the other clauses name.
+_ORDERING = re.compile(
+    r"\b(?:check ?out|checkout|pay(?: for (?:it|them|that|everything|it all))?|"
+    r"(?:order|buy) (?:it|them|that|those|these|both|everything|it all)(?: now)?|"
+    r"(?:go ahead and |just )?(?:order|place) (?:it|them|the order|my order|the lot)|"
+    r"complete (?:the|my) (?:order|purchase)|"
+    r"valide[rz]?|on valide|passe[rz]? (?:la )?commande|commande[rz]? (?:tout|le tout))\b|"
+    r"(?:注文|購入|会計)(?:します|して|する|を?お願い|したい)")
+# A thing named by a count or an indefinite article: what an order said beside it is for.
+_COUNTED = re.compile(
+    r"^(?:(?:and|et|also|plus)\s+)?(?:a|an|one|two|three|four|five|six|\d{1,2}|un|une|deux|"
+    r"trois|quatre|cinq)\s+[a-z]|[をが]?\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]")
+# A verbless request: a thing and "please" (or a day and an hour, for a booking).
+_PLEASE = re.compile(r"\b(?:please|pls|plz|cheers|thanks)\s*[.!]*$|"
+                     r"(?:s'il (?:vous|te) plait|svp|stp)\s*[.!]*$")
+_AN_HOUR = re.compile(r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}h\d{0,2}\b|"
+                      r"\b(?:at|a) \d{1,2}(?::\d{2})\b")
+# What a verbless "…please" may name that is no product.
+_ABOUT_ORDERS = re.compile(r"\b(?:order|orders|booking|status|refund|cart|basket|delivery|"
+                           r"receipt|invoice|tracking|commande|panier|livraison)\b")
+_THING_OPENING = re.compile(r"^(?:the|a|an|one|two|some|\d{1,2}|le|la|les|l'|un|une|des)\b")
+# A question's thing: from its first article to its next verb or question word.
+_ASKED_THING = re.compile(
+    r"\b((?:the|le|la|les|l'|ce|cette|ces|your|vos|votre)\s*[\w' -]+?)"
+    r"(?=\s+(?:any|is|are|have|has|made|come|comes|contain|contains|include|includes|hold|"
+    r"holds|weigh|weighs|last|lasts|fit|fits|take|takes|work|works|in it|est|fait|a-t-il)\b|"
+    r"\s*[?？]|\s*$)")
+
+
+def _sentences(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"(?<=[?？!！。])\s*|(?<=[a-z)])\.\s+", text)
+            if part and part.strip()]
+
+
+def _asks_to_do(clause: str) -> bool:
+    """Whether a clause asks for something to be done (an imperative, a request frame)."""
+    folded = fold(clause).strip()
+    if _is_japanese(clause):
+        return _JA_ASKING_TO_DO.search(clause) is not None or bool(requests.asked(folded))
+    return bool(requests.asked(folded) or _ADDING.search(folded) or _ORDERING.search(folded)
+                or _POLITE_REQUEST.search(folded))
+
+
+def _thing_asked_about(question: str) -> str:
+    """The thing a question names ("how big is the dinner plate?" → "the dinner plate",
+    「玄米茶は何グラム…」 → 玄米茶), so a request that drops the question keeps it."""
+    if _is_japanese(question):
+        return re.split(r"[はってのをがも]", question, maxsplit=1)[0]
+    found = _ASKED_THING.search(fold(question))
+    return found.group(1).strip() if found else ""
+
+
+def _dropped(sentence: str) -> str | None:
+    """What is left of a sentence that opens by dropping what came before, else None."""
+    found = _DROPPING.match(fold(sentence)) if not _is_japanese(sentence) else \
+        _DROPPING.match(sentence)
+    if found is None:
+        return None
+    # folding keeps a sentence's length, so the cut is the same in its own characters
+    rest = sentence[found.end():] if len(fold(sentence)) == len(sentence) else \
+        fold(sentence)[found.end():]
+    return rest.strip(" ,、")
+
+
+@lru_cache(maxsize=4096)
+def settle(raw: str) -> str:
+    """The message as its last act leaves it. A question dropped for an instruction ("what
+    comes in the espresso set? never mind, just add it") is the instruction, about the
+    thing the question named; an instruction dropped for a question ("add the planter.
+    actually wait, how long is its cord?") is only the question. Anything else is as said."""
+    sentences = _sentences(raw.strip())
+    for position in range(len(sentences) - 1, 0, -1):
+        rest = _dropped(sentences[position])
+        if not rest:
+            continue
+        before = sentences[:position]
+        after = " ".join([rest, *sentences[position + 1:]])
+        asked_before = [s for s in before if _question(s, fold(s).strip())]
+        if _asks_to_do(rest) and asked_before:
+            thing = _thing_asked_about(asked_before[-1])
+            joint = "、" if _is_japanese(raw) else ", "
+            return joint.join(part for part in (thing, after) if part)
+        if _question(rest, fold(rest).strip()) and not asked_before and any(
+                _asks_to_do(s) for s in before):
+            things = [found.group(1) for s in before
+                      if (found := re.search(r"\b((?:the|a|an)\s+[\w' -]+)$", fold(s)))]
+            return ": ".join([*things[-1:], after])
+    return raw
+
+
+def _clauses_in_order(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"[,;.!?、。！？]|\s+(?:and|et|then|puis)\s+",
+                                              text) if part and part.strip()]
+
+
+def _names_only(clause: str) -> bool:
+    """Whether a clause only names a thing, with no verb of its own ("lasagna with the garlic
+    focaccia on the side", "the espresso set"): what a request said after it is about."""
+    named = _THING_OPENING.search(clause) or _COUNTED.search(clause) or len(
+        words.content_words(clause)) > 1 or (_is_japanese(clause) and words.names_a_thing(clause))
+    return bool(named) and not _ABOUT_ORDERS.search(clause) and not \
+        _asks_to_do(clause) and not _question(clause, clause) and not re.search(
+            r"\b(?:i|i'?ll|i'?m|we|you|it|is|are|was|have|has|do|does|did|je|j'|vous|tu|est)\b",
+            clause)
+
+
+def _orders(clause: str) -> bool:
+    """Whether a clause says to place the order ("check out", "place the order", « on
+    valide », 「注文します」)."""
+    return _ORDERING.search(clause) is not None or closing(clause) == "order"
+
+
+# An order said as its own clause, with what it leans on ("et on valide direct", "and then
+# check out", "place the order now").
+_ORDERING_CLAUSE = re.compile(
+    rf"(?:^|[,;]|\s(?:and|et|then|puis|so|alors)\b)[^,;.!?]*?(?:{_ORDERING.pattern})[^,;.!?]*")
+_LEANING = re.compile(r"\b(?:and|et|then|puis|so|alors|now|direct|directement|right away|"
+                      r"straight away|tout de suite|please|svp)\b")
+
+
+def _without_ordering(text: str) -> str:
+    """The message without its clauses that only say to place the order, so that what is
+    left names the things bought (Japanese keeps its own: its order verb ends the sentence)."""
+    folded = fold(text)
+    if len(folded) != len(text) or _is_japanese(text):
+        return text
+    spans = [found.span() for found in _ORDERING_CLAUSE.finditer(folded)
+             if not words.content_words(_LEANING.sub(" ", _ORDERING.sub(" ", found.group())))]
+    kept, last = [], 0
+    for start, end in spans:
+        kept.append(text[last:start])
+        last = end
+    kept.append(text[last:])
+    return "".join(kept).strip(" ,;") or text
+
+
+def _joint_request(text: str) -> requests.Asked | None:
+    """What several clauses ask together: an order said after clauses that add or name a
+    counted thing ("add a lasagna and check out", "a tiramisu and 2 cannoli, pickup, place
+    the order", « un tiramisu à emporter, et on valide », 「ティラミスを1つ、…注文します」) is
+    one purchase, the additions first; a verbless clause naming a thing with "please" is a
+    request to add it (or, with an hour, to book it)."""
+    folded = fold(text).strip()
+    parts = _clauses_in_order(folded)
+    ordered = [index for index, part in enumerate(parts) if _orders(part)]
+    if ordered and len(parts) > 1:
+        named = [part for part in parts[:ordered[-1]] if not _orders(part) and (
+            _ADDING.search(part) or _COUNTED.search(part) or requests.asked(part))]
+        if (named or _names_only(parts[0])) and not _question(text, folded):
+            return "buy"
+    if len(parts) > 1 and _names_only(parts[0]) and any(
+            _ADDING.search(part) for part in parts[1:]) and not _question(text, folded):
+        return "add"  # "the espresso set, just add it"
+    if _PLEASE.search(folded) and not _question(text, folded) and not _ABOUT_ORDERS.search(
+            folded) and words.names_a_thing(folded) and not _asks_to_do(_PLEASE.sub("", folded)):
+        if _AN_HOUR.search(folded):
+            return "book"  # "private yoga on 14 January at 5pm please"
+        if _THING_OPENING.search(folded):
+            return "add"  # "the cork yoga mat please"
+    return None
+
+
 @lru_cache(maxsize=4096)
 def read_act(raw: str) -> Act:
+    raw = settle(raw)
     text = raw.strip()
     folded = fold(text).strip()
     answer = classify(text)  # a bare yes or no to the offer on the table, or neither
@@ -178,7 +365,10 @@ def read_act(raw: str) -> Act:
     kept, negated = _without_negated(text)
     if negated and classify(kept).act == "confirm":
         return Act("confirmation", kept, negated)
-    request = requests.asked(fold(kept).strip()) or ""
+    joint = _joint_request(kept)
+    if joint == "buy":
+        kept = _without_ordering(kept)  # the things are searched, never "on valide direct"
+    request = joint or requests.asked(fold(kept).strip()) or ""
     if not request and _question(kept, fold(kept).strip()):
         split = conditional(kept)
         if split is not None:

@@ -46,7 +46,7 @@ from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, unders
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
-from commerce_agent.agent.models.scripted.speech import read_act
+from commerce_agent.agent.models.scripted.speech import read_act, settle
 from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
@@ -431,7 +431,9 @@ class State:
             corrected = amended(str(self.address["address"]), raw)
         # the address, or where the order is collected ("at the Portland studio"), is no request
         request = delivery.rest if delivery.address or delivery.pickup else raw
-        parts = compound.split(request)
+        # a question dropped for an instruction (or the reverse) is settled before the
+        # question inside a request is set apart
+        parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
         if delivery.address is not None or corrected is not None:

@@ -53,6 +53,10 @@ _TAIL_AFTER = re.compile(r"(?:end(?:s|ing)? (?:in|with)|finit par|finissant par|
 # A bare tail: hex digits after "…" or "#", or mixing digits and letters as ids do ("b4babe").
 _MARKED = re.compile(r"(?:\.{2,}|…|#)\s*([0-9a-f]{4,})(?![0-9a-z])")
 _MIXED = re.compile(r"(?<![0-9a-z_])((?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{5,})(?![0-9a-z])")
+# A tail said after the word for an order ("where's order 641934 at?", « la commande n° 641934 »,
+# 「注文641934」): six or more hex digits, letters or not, since the noun says what they are.
+_AFTER_NOUN = re.compile(r"(?:\border|\bcommande|注文)(?:\s*(?:no\.?|number|numero|n°|番号))?"
+                         r"\s*[:#]?\s*([0-9a-f]{6,})(?![0-9a-z])")
 # A message that is only hex digits, six or more with a digit among them (a tail read off a
 # receipt may happen to have no letter; a ZIP code has five digits; "facade" is a word).
 _ALONE = re.compile(r"^[\s#.…]*((?=[a-f]*\d)[0-9a-f]{6,})[\s?？!]*$")
@@ -167,7 +171,8 @@ def cues(text: str) -> Cues:
         if introduced:
             tail = introduced.group(1)
         else:
-            tails = _MARKED.findall(folded) or _MIXED.findall(folded) or _ALONE.findall(folded)
+            tails = (_MARKED.findall(folded) or _MIXED.findall(folded)
+                     or _AFTER_NOUN.findall(folded) or _ALONE.findall(folded))
             tail = tails[-1] if tails else None
     noun = _ORDER_NOUN.search(folded) is not None
     ordinal = words.ordinal(text) if noun else None
