@@ -200,6 +200,28 @@ def _money(amount: Decimal, currency: str) -> dict[str, str]:
     return money.money(amount, currency)
 
 
+def _plan_terms(item: StockedItem, store: Store, line: dict[str, Any], locale: str
+                ) -> list[str]:
+    """What starting a plan commits to: its recurring price and frequency, its free trial,
+    and its minimum term (empty for an item that is no plan)."""
+    terms = item.doc.get("metadata", {}).get(model.SUBSCRIPTION)
+    if not terms:
+        return []
+    name = store.item_name(str(line["itemId"]), line.get("name") or line["itemId"])
+    frequency = str(terms.get("frequency", "monthly"))
+    every = translate(locale, f"approval.every_{frequency}", {}) or translate(
+        DEFAULT_LOCALE, f"approval.every_{frequency}", {}) or frequency
+    found = [text(locale, "approval.plan_renews", name=name, frequency=every,
+                  price=line.get("lineTotal") or line.get("price"))]
+    if terms.get("trialDays"):
+        found.append(text(locale, "approval.plan_trial", days=int(terms["trialDays"])))
+    policy = terms.get("cancellationPolicy", {})
+    commitment = int(policy.get("minimumCommitment") or 0)
+    if commitment and not policy.get("canCancelAnytime", True):
+        found.append(text(locale, "approval.commitment_rule", count=commitment))
+    return found
+
+
 # -- one writer per CHANGES tool ------------------------------------------------------------
 
 def order_request_from_args(args: dict[str, Any]) -> OrderRequest:
@@ -219,6 +241,10 @@ async def place_order(ctx: ToolContext, args: dict[str, Any], locale: str) -> st
     draft = {"items": rendered["items"], "deliveryAddress": args.get("deliveryAddress")}
     where = _where(draft, cart.store, locale)
     tail = [where] if where else []
+    for line in rendered["items"]:
+        stocked = items.get(line["itemId"])
+        if stocked is not None:
+            tail += _plan_terms(stocked, store, line, locale)
     if Decimal(str(rendered["discount"]["amount"])) > 0:
         codes = [str(entry["code"]) for entry in rendered.get("promotions", [])
                  if entry.get("applicable") and entry.get("code")]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.spans import Span
 
 
@@ -204,3 +205,93 @@ def _country_of(address: str) -> str | None:
     if postcode and re.fullmatch(r"[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}", postcode[-1], re.I):
         return "GB"
     return None
+
+
+# What opens the next clause after a place ("…, and use CODE", "… so send it there", « …, et
+# j'ai le code », "… - a mug please", "…. Je prends…"): no word of a place.
+_NEXT_CLAUSE = re.compile(
+    r"\s+[-–—]\s|:\s|(?:(?<=\d)|(?<=[^\W\d]{4}))\.(?:\s|$)|"
+    r"\b(?:and|then|so|also|plus|but|with|go|use|using|apply|please|thanks?|i|i'm|i've|i'll|"
+    r"i'd|we|we're|we'll|my|it|et|puis|avec|mais|je|j'ai|j'|merci|utilise\w*|appliqu\w*)"
+    r"(?![\w'-])",
+    re.IGNORECASE)
+# A code is no part of a place: letters and digits run together ("NAMASTE10", "WELCOME10"),
+# unlike a postcode's short groups ("SW1A", "M5H", "D02") or a house number ("221B").
+_CODE_WORD = re.compile(r"(?<![\w-])(?:[^\W\d_]{3,}\d+|\d+[^\W\d_]{3,})[\w]*(?![\w-])")
+# A postcode that ends an address: a US state and ZIP, a Canadian, UK or Japanese postcode, a
+# five-digit postcode and its city (« 75001 Paris »), a Dutch one and its city.
+_LAST_POSTCODE = re.compile(
+    r"\b(?:" + "|".join(sorted(US_STATES | CA_PROVINCES, key=len, reverse=True)) +
+    r")\.?,?\s+(?:\d{5}(?:-\d{4})?|[a-z]\d[a-z]\s?\d[a-z]\d)\b|"
+    r"\b[a-z]\d[a-z]\s?\d[a-z]\d\b|\b[a-z]{1,2}\d[a-z\d]?\s?\d[a-z]{2}\b|〒?\d{3}-\d{4}\b",
+    re.IGNORECASE)
+
+
+def address_end(text: str) -> int:
+    """Where the address that starts `text` ends: after its last part (street and number, unit,
+    city, region, postcode, country), so that what follows ("and use CODE", "please", another
+    request) is left to the rest of the message. A country is the last part; after a postcode
+    only a country may follow; a place name after the street is one to four words."""
+    end = 0
+    seen_digit = False
+    after_postcode = False
+    lowercase = text == text.lower()
+    for segment in re.finditer(r"[^,]+", text):
+        start = segment.start()
+        piece = segment.group()
+        if start and country_named(piece) and _is_country(piece):
+            return start + len(piece[:len(piece) - len(_beyond_country(piece))].rstrip(" .!?;:"))
+        if start and after_postcode:
+            coded = re.fullmatch(r"\s*(?:[A-Z]{2}|U\.?S\.?A?\.?)\s*", piece)
+            return start + len(piece.rstrip()) if coded else end
+        clause = next((match for match in _NEXT_CLAUSE.finditer(piece)
+                       if seen_digit or re.search(r"\d", piece[:match.start()])), None)
+        if clause is not None:
+            piece = piece[:clause.start()]
+        code = _CODE_WORD.search(piece)
+        if code is not None:
+            piece = piece[:code.start()]
+        postcode = _LAST_POSTCODE.search(piece)
+        if start and not re.search(r"\d", piece) and not _is_place_name(piece, lowercase):
+            return end
+        if not piece.strip():
+            return end
+        if postcode is not None:
+            piece = piece[:postcode.end()] + _country_after(piece[postcode.end():])
+            after_postcode = True
+        seen_digit = seen_digit or bool(re.search(r"\d", piece))
+        end = start + len(piece.rstrip())
+        if clause is not None:
+            return end
+    return end
+
+
+def _country_after(text: str) -> str:
+    """The country written right after a postcode ("… IL 62701 USA", "… E2 7NX UK"), else ""."""
+    clause = _NEXT_CLAUSE.search(text)
+    candidate = text[:clause.start()] if clause else text
+    named = candidate.rstrip(" .!?;:")
+    if named.strip() and (country_named(named) or _SPELLED_US.fullmatch(named.strip())):
+        return named
+    return ""
+
+
+_SPELLED_US = re.compile(r"U\.?S\.?A?\.?|[A-Z]{2}")
+
+
+def _is_country(piece: str) -> bool:
+    """Whether `piece` is a country's name (and perhaps the start of the next clause)."""
+    return len(piece.split()) - len(_beyond_country(piece).split()) <= 4
+
+
+def _beyond_country(piece: str) -> str:
+    clause = _NEXT_CLAUSE.search(piece)
+    return piece[clause.start():] if clause and clause.start() > 0 else ""
+
+
+def _is_place_name(piece: str, lowercase: bool) -> bool:
+    """A city or region after the street: one to four words, capitalised unless the whole
+    message is written in lowercase ("London", "New York", "Greater London")."""
+    words = piece.split()
+    return 0 < len(words) <= 4 and (lowercase or all(word[:1].isupper() or word.lower() in (
+        "de", "du", "la", "le", "upon", "on", "sur") for word in words))

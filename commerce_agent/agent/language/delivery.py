@@ -23,6 +23,7 @@ from babel import Locale
 
 from commerce_agent.agent.language.addresses import (
     US_STATES,
+    address_end,
     find_address,
 )
 from commerce_agent.agent.language.countries import country_ending, country_named
@@ -113,11 +114,27 @@ _PICKUP_PLACE = re.compile(
     re.IGNORECASE)
 
 
+# The address used before, named rather than written (with the lead-in that sends it there).
+_SAME_ADDRESS = re.compile(
+    rf"(?:{_LEAD_IN.pattern})?(?:"
+    r"\b(?:(?:to|at)\s+)?(?:the\s+)?same\s+(?:address|place|delivery\s+address)"
+    r"(?:\s+as\s+(?:last\s+time|before|usual|(?:my|the)\s+last\s+(?:order|one)))?\b|"
+    r"\b(?:(?:to|at)\s+)?(?:my|the)\s+(?:usual|saved|previous|last)\s+address\b|"
+    r"(?:\b(?:à|a|chez)\s+)?\b(?:la\s+)?m[êe]me\s+adresse(?:\s+que\s+(?:la\s+derni[èe]re\s+fois|"
+    r"d'habitude|avant|pr[ée]c[ée]demment|(?:ma|la)\s+derni[èe]re\s+commande))?\b|"
+    r"(?:\b(?:à|a)\s+)?\b(?:mon|l')\s*adresse\s+(?:habituelle|pr[ée]c[ée]dente)\b|"
+    r"(?:前回|この前|前|いつも|先日|この間)(?:と同じ|の)(?:住所|送り先|お届け先|配送先)|"
+    r"同じ(?:住所|送り先|お届け先|配送先))(?:\s*(?:に|へ|まで|で))?",
+    re.IGNORECASE)
+
+
 def _without_pickup_place(text: str) -> str:
     return _PICKUP_MARKER.sub(" ", _PICKUP_PLACE.sub(r"\g<verb>", text))
 
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# A house number standing apart, not the digits of a code ("OCHA10の"): "Keizersgracht 1", "12B".
+_HOUSE_NUMBER = re.compile(r"(?<!\w)\d+[A-Za-z]?(?!\w)")
 # A Japanese address from its prefecture (and postal mark) to its block number (and a postal
 # code after it); hiragana may run through a town's name ("丸の内").
 _JAPANESE_ADDRESS = re.compile(r"(?:〒?\s?\d{3}-\d{4}\s*)?[^\s、。,]*?(?:都|道|府|県)[^\s、。,]*?"
@@ -136,6 +153,9 @@ class Delivery:
     country_code: str | None
     rest: str
     pickup: bool
+    # "the same address as last time", « la même adresse », 「前回と同じ住所」: the last address
+    # used, which the conversation knows and the words do not
+    same_as_before: bool = False
 
 
 @lru_cache(maxsize=4096)
@@ -144,6 +164,12 @@ def read_delivery(text: str) -> Delivery:
     of a conversation at each step)."""
     normal = unicodedata.normalize("NFKC", text)
     pickup = bool(_PICKUP.search(normal))
+    same = _SAME_ADDRESS.search(normal)
+    if same is not None and read_delivery(normal[:same.start()] + normal[same.end():]).address \
+            is None:
+        glue = "" if _JAPANESE.search(normal) else " "
+        rest = _tidy(normal[:same.start()] + glue + normal[same.end():])
+        return Delivery(None, None, rest, pickup, same_as_before=True)
     lines = [line.strip() for line in normal.splitlines() if line.strip()]
     if len(lines) > 1 and any(re.search(r"\d", line) for line in lines):
         found = _from_lines(lines)
@@ -153,9 +179,9 @@ def read_delivery(text: str) -> Delivery:
     lead = next((match for match in _LEAD_IN.finditer(normal)
                  if _is_place(_cut(normal[match.end():]))), None)
     if lead is not None:
-        address = _clean(_cut(normal[lead.end():]))
+        after = lead.end() + _extent(normal[lead.end():])
+        address = _clean(normal[lead.end():after])
         if address:
-            after = lead.end() + _end(normal[lead.end():])
             rest = _tidy(normal[:lead.start()] + " " + normal[after:])
             return Delivery(address, country_of(address), rest, pickup)
     japanese = _JAPANESE_ADDRESS.search(normal)
@@ -166,14 +192,16 @@ def read_delivery(text: str) -> Delivery:
     bare = find_address(normal)
     if bare is None:
         whole = _clean(_cut(normal))
-        if "," in whole and re.search(r"\d", whole.split(",")[0]) and country_of(whole) and \
-                len(whole) < 200 and (country_ending(whole) or not country_named(whole)):
+        if "," in whole and _HOUSE_NUMBER.search(whole.split(",")[0]) and \
+                not _JAPANESE.search(whole) and country_of(whole) and len(whole) < 200 and \
+                (country_ending(whole) or not country_named(whole)):
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
             return Delivery(whole, country_of(whole), "", pickup)
         rest = _tidy(_without_pickup_place(normal)) if pickup else normal.strip()
         return Delivery(None, None, rest, pickup)
     start, end = bare.span
-    address = _clean(_cut(normal[start:end]))
+    end = start + _extent(normal[start:end])
+    address = _clean(normal[start:end])
     rest = _tidy(normal[:start] + " " + normal[end:])
     return Delivery(address, bare.country_code or country_of(address), rest, pickup)
 
@@ -191,6 +219,16 @@ def _end(after: str) -> int:
         if found and re.search(r"\d", after[:found.start()]):
             cut = min(cut, found.start())
     return cut
+
+
+def _extent(after: str) -> int:
+    """The length of the address that starts `after`: up to its courtesy, e-mail or phone,
+    and no further than its last part (a Japanese address has no commas to walk: its own
+    endings, 「です」「に送って」, say where it ends)."""
+    cut = _end(after)
+    if _JAPANESE.search(after[:cut]):
+        return cut
+    return min(cut, address_end(after[:cut]) or cut)
 
 
 def _cut(after: str) -> str:
@@ -241,7 +279,7 @@ def _tidy(rest: str) -> str:
     # 「…に送ってください」: the address's own verb, no request of its own
     rest = re.sub(r"^\s*(?:に|へ|まで)(?:送って|届けて|配送して|発送して)(?:ください|下さい|ほしい"
                   r"です|欲しいです)?[。.!！]?\s*$", "", rest)
-    return _DANGLING.sub("", re.sub(r"\s+", " ", rest)).strip(" ,;:.")
+    return _DANGLING.sub("", re.sub(r"\s+", " ", rest)).strip(" ,;:.").lstrip("。、 ")
 
 
 def _from_lines(lines: list[str]) -> tuple[str, str] | None:

@@ -13,7 +13,13 @@ from typing import Any
 from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.language.delivery import missing, wants_pickup
 from commerce_agent.agent.language.shipping import chosen_option
-from commerce_agent.agent.models.scripted import choices, line_options, option_change, words
+from commerce_agent.agent.models.scripted import (
+    choices,
+    line_options,
+    option_change,
+    plan_verbs,
+    words,
+)
 from commerce_agent.agent.models.scripted.messages import how_often, say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
@@ -191,6 +197,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     item = state.items[item_id]
     if item.get("available") is False:
         return sold_out_text(p.lang, item, p.alternatives(item))
+    if choices.meta(item, model.SUBSCRIPTION):
+        held = _plan_held(p, item)
+        if held is not None:
+            return held
+        then_check_out = then_check_out or _starts_the_plan(p)
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
     quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))
@@ -229,6 +240,30 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     if then_check_out:
         return check_out(p, store)
     return _added_reply(p, item, picked, added.args, cart)
+
+
+def _starts_the_plan(p: Planner) -> bool:
+    """A plan asked for is started: its checkout, whose approval names its price, frequency,
+    trial and minimum term ("get me the Folio plan", "I'd like the membership"). Said to go
+    to the cart ("add the plan to my cart"), it only goes there; "my plan" is one held, so a
+    message about it that reads as an add ("mettez mon abonnement en veille") starts none."""
+    said = words.fold(p.frame.first)
+    return p.frame.intent in ("add", "buy") and not plan_verbs.TO_THE_CART.search(said) and \
+        not plan_verbs.HELD.search(said)
+
+
+def _plan_held(p: Planner, item: dict[str, Any]) -> str | None:
+    """What to say when the shopper already has this plan, active or paused (a second one
+    would bill twice), else None."""
+    for order in reversed(list(p.state.orders.values())):
+        terms = order.get("subscription") or {}
+        state = terms.get("status")
+        if state in ("active", "paused") and any(
+                line.get("itemId") == item["itemId"] for line in order.get("items", [])):
+            text = say(p.lang, "plan_held", name=item["name"], id=order["orderId"],
+                       status=status(p.lang, state))
+            return f"{text} {say(p.lang, 'resume_hint')}" if state == "paused" else text
+    return None
 
 
 def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[str, Any],

@@ -25,6 +25,8 @@ from commerce_agent.operations.base import money_text
 _REASON = "Requested by the customer"
 # Words about orders that name no item ("注文", "commande").
 _ORDER_WORDS = frozenset({"注文", "キャンセル", "返品", "状況", "commande", "order"})
+# The order itself named, or its id: "cancel the order" is the order's, not only its plan's.
+_NAMES_THE_ORDER = re.compile(r"\b(?:orders?|commandes?)\b|注文|\bord_")
 
 
 def _orders(p: Planner, wanted: str | None) -> list[dict[str, Any]]:
@@ -225,6 +227,12 @@ def cancel(p: Planner) -> Decision:
     if not isinstance(chosen := the_order(p, "no_orders_to_cancel"), Chosen):
         return chosen
     order_id = chosen.order_id
+    if p.state.done("cancel_order") is None and (p.state.done("change_subscription") or (
+            _a_running_plan(_order(p, order_id)) and not any(
+                _NAMES_THE_ORDER.search(words.fold(text)) for text in p.frame.texts))):
+        # "cancel it" about a plan ends the plan (its billing stops), as a shop assistant
+        # hears it; "cancel the order" still cancels (and refunds) the order
+        return _change_plan(p, "cancel", order_id)
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
     order = _order(p, order_id)
@@ -298,11 +306,18 @@ _ACTIONS = {"sub_pause": ("pause", "paused"), "sub_resume": ("resume", "active")
             "sub_cancel": ("cancel", "cancelled")}
 
 
+def _a_running_plan(order: dict[str, Any]) -> bool:
+    return (order.get("subscription") or {}).get("status") in ("active", "paused")
+
+
 def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
     if not isinstance(chosen := the_order(p, "no_subscription", "subscription"), Chosen):
         return chosen
-    order_id = chosen.order_id
+    return _change_plan(p, action, chosen.order_id)
+
+
+def _change_plan(p: Planner, action: str, order_id: str) -> Decision:
     done = p.state.done("change_subscription")
     if done is None:
         return p.call("change_subscription", orderId=order_id, action=action)

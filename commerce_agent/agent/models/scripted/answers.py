@@ -20,7 +20,7 @@ from commerce_agent.agent.models.scripted.intents import (
     PICKUP,
     intent,
 )
-from commerce_agent.agent.models.scripted.messages import say, status, store_word
+from commerce_agent.agent.models.scripted.messages import how_often, say, status, store_word
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders.model import CANCELLABLE
 from commerce_agent.commerce.orders.rules import cancellable_from
@@ -46,7 +46,7 @@ def topic_of(text: str) -> str:
 
 def policy(p: Planner) -> Decision:
     topic = topic_of(p.frame.first)
-    if topic in ("sub_pause", "sub_resume", "sub_cancel"):
+    if topic in ("sub_pause", "sub_resume", "sub_cancel", "sub_frequency"):
         return _subscription(p, topic)
     if topic == "cancel":
         return _cancel(p)
@@ -82,6 +82,9 @@ def _subscription(p: Planner, topic: str) -> Decision:
         return say(p.lang, "sub_pause", name=name, id=order["orderId"])
     if topic == "sub_resume":
         return say(p.lang, "sub_resume")
+    if topic == "sub_frequency":  # no tool changes it: said as it is, never changed
+        return say(p.lang, "sub_frequency", name=name, id=order["orderId"],
+                   frequency=how_often(p.lang, terms.get("frequency", "monthly")))
     rules = terms.get("cancellationPolicy") or {}
     if rules.get("canCancelAnytime", True):
         return say(p.lang, "sub_cancel_anytime", name=name, id=order["orderId"])

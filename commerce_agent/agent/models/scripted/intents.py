@@ -17,12 +17,11 @@ from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
-from commerce_agent.agent.models.scripted import mind, topics, which_order, words
+from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import read_act, settle
 
-# ("plan" whole: "leave out the planter" is about a planter)
-_SUBSCRIPTION = r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員)"
+_SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
 # veux plus de mon abonnement », 「会員はもういらない」): ending it, not a refusal of an offer.
 NO_LONGER = (rf"\bno longer (?:want|need|use)\w*\b.*{_SUBSCRIPTION}|"
@@ -46,35 +45,14 @@ _SERVERS = (r"(?:driver|courier|rider|kitchen|staff|server|waiter|waitress|chef|
 # A score out of five, or stars drawn: what a rating says, with or without the word "stars".
 _SCORE = r"(?<!\d)[1-5]\s*/\s*5\b|\b[1-5] (?:out of|sur) (?:5|five|cinq)\b|[⭐★🌟]"
 _CHECKS: list[tuple[str, str]] = [
-    # Skipping a cycle: no tool skips one, so it is answered (pausing is how), never done.
-    ("sub_skip", r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
-                 r"charges?|renewals?|shipments?|weeks?)\b|\bsauter\b.{0,20}\b(?:mois|"
-                 r"livraison|paiement|prelevement)\b|スキップ|1回休|一回休"),
-    # Only subscriptions pause: "can I pause it?" needs no noun.
-    ("sub_pause", rf"\b(?:pause|pausing|paused|suspend(?:s|ed|ing|re|ez|ion)?)\b|"
-                  r"\btak(?:e|ing) a break from\b|"
-                  rf"\b(?:hold)\b.*{_SUBSCRIPTION}|\bput\b.{{0,30}}\bon hold\b|"
-                  rf"{_SUBSCRIPTION}.*\bon hold\b|一時停止|休止|"
-                  r"(?:まで|しばらく|一時的に|一ヶ月|1ヶ月|ひと月).{0,6}(?:止めて|止めたい|止めます)"),
-    ("sub_resume", rf"\b(?:resume|restart|unpause|reactivate|continue|repren\w*|reprend\w*|"
-                   rf"reactiv\w*|relanc\w*)\b"
-                   rf".*{_SUBSCRIPTION}|\b(?:resume|unpause|reactiv\w*)\b|再開|"
-                   rf"{_SUBSCRIPTION}.{{0,30}}\b(?:back on|again)\b|"
-                   rf"\b(?:back on|again)\b.{{0,30}}{_SUBSCRIPTION}|"
-                   # "start it up again", "turn it back on": the subscription in view
-                   r"\b(?:start|restart|turn|switch) (?:it|that|this)(?: up)? (?:again|back on)\b"),
-    ("sub_cancel", rf"\b(?:cancel\w*|stop|end|terminate|quit|leave|discontinue|resili\w*|"
-                   rf"annul\w*|arret\w*|mettre fin|mets fin|mettez fin|(?:done|finished|"
-                   rf"through) with|get rid of|give up)\b.*{_SUBSCRIPTION}|{NO_LONGER}|"
-                   # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
-                   r"\bstop (?:charging|billing|sending|shipping|delivering)\b|"
-                   r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b|"
-                   # stopping at will, asked about: "can I stop whenever I want?"
-                   r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
-                   r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)|"
-                   r"\bunsubscribe\b|\bdesabonner\b|"
-                   rf"\bdesabonne[sz]?-(?:moi|nous)\b|\b(?:me|m'|nous) desabonn\w*|解約|退会|"
-                   rf"{_SUBSCRIPTION}.*(?:キャンセル|やめ|止め|辞め)"),
+    # A plan's life, from the one lexicon (plan_verbs). Skipping a cycle: no tool skips one,
+    # so it is answered (pausing is how), never done.
+    ("sub_skip", plan_verbs.pattern("skip")),
+    ("sub_pause", plan_verbs.pattern("pause")),
+    ("sub_resume", plan_verbs.pattern("resume")),
+    ("sub_cancel", plan_verbs.pattern("cancel", (NO_LONGER,))),
+    # another billing frequency: answered (no tool changes one), after the acts it may name
+    ("sub_frequency", plan_verbs.pattern("frequency")),
     # Ordering again what was ordered: "same again", "reorder", "la même chose", "同じものを".
     ("reorder", r"\bsame again\b|\bsame (?:order |thing )?as (?:last time|before)\b|"
                 # "the same thing again", 「もう一回同じのを」, 「前回と同じ注文を」
@@ -256,11 +234,7 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
-    ("subscribe", r"\bsubscribe\b|\bsign me up\b|\bjoin\b|\babonner\b|\bm'abonner\b|"
-                  # "abonne-moi", "je m'abonne", "nous abonner": tu, vous and pronominal forms
-                  r"\babonne[sz]?-(?:moi|nous)\b|"
-                  r"\b(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)\b|"
-                  r"\binscri(?:s|vez)-(?:moi|nous)\b|\bm'inscri(?:re|s|rais)\b|登録|申し込"),
+    ("subscribe", plan_verbs.pattern("start")),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
@@ -558,7 +532,8 @@ _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vou
                    r"vous vendez|tu vends|vends-tu)\b|"
                    r"ありますか|売って")
 # What the intent table reads as a question about terms stays one, whatever its topic words.
-_TERMS = (*AFTER_SALE, "sub_skip", "fees", "hours", "contact", "currency", "payment")
+_TERMS = (*AFTER_SALE, "sub_skip", "sub_frequency", "fees", "hours", "contact", "currency",
+          "payment")
 
 
 # A request not to add a thing, read as that thing declined: "don't add a gift box" →
@@ -748,7 +723,7 @@ def _understand(raw: str) -> tuple[str, str]:
                 country_named(act.text) or (kind != "status" and not _ABOUT_AN_ORDER.search(
                     words.fold(act.text)))):
         return "policy", act.text  # "livrez-vous au Japon ?", "what are the delivery options?"
-    if kind in ("payment", "sub_skip", "hours", "contact", "currency") or (
+    if kind in ("payment", "sub_skip", "sub_frequency", "hours", "contact", "currency") or (
             kind == "fees" and (
             act.kind == "question" or words.address(act.text) is None)):
         return "policy", act.text

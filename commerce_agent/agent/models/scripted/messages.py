@@ -76,6 +76,10 @@ ENGLISH: dict[str, str] = {
                  "“pause my subscription” if you want that.",
     "sub_resume": "A paused subscription can be resumed at any time; billing starts again from "
                   "the next cycle. Say “resume my subscription” if you want that.",
+    "sub_frequency": "Your subscription {name} (order {id}) is billed {frequency}; the store "
+                     "offers it at no other frequency, so nothing was changed.",
+    "plan_held": "You already have {name} (order {id}); it is {status}, so nothing new was "
+                 "started.",
     "no_subscription": "You have no subscription yet. Say “subscribe to …” to start one.",
     "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
             "or “tip 5 dollars” on a completed order.",

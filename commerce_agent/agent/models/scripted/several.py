@@ -47,6 +47,8 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     for head, whole in mentions:
         found = planner_for(p, head, (), [])
         query = found.searched(found.query())
+        if not query.strip():
+            continue  # a piece naming nothing once its verbs are gone ("could you pop one in")
         start = _last_search(calls, query)
         if start is None:
             if answers and _in_cart(p, query):

@@ -205,6 +205,8 @@ _AN_HOUR = re.compile(r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}h\d{0,2}
 # What a verbless "…please" may name that is no product.
 _ABOUT_ORDERS = re.compile(r"\b(?:order|orders|booking|status|refund|cart|basket|delivery|"
                            r"receipt|invoice|tracking|commande|panier|livraison)\b")
+# "a blue one please": one of the things shown, for the choice stage to pick (no new thing).
+_A_CHOICE = re.compile(r"\bones?[\s,.!]*$")
 _THING_OPENING = re.compile(r"^(?:the|a|an|one|two|some|\d{1,2}|le|la|les|l'|un|une|des)\b")
 # A question's thing: from its first article to its next verb or question word.
 _ASKED_THING = re.compile(
@@ -342,7 +344,7 @@ def _joint_request(text: str) -> requests.Asked | None:
             folded) and words.names_a_thing(folded) and not _asks_to_do(_PLEASE.sub("", folded)):
         if _AN_HOUR.search(folded):
             return "book"  # "private yoga on 14 January at 5pm please"
-        if _THING_OPENING.search(folded):
+        if _THING_OPENING.search(folded) and not _A_CHOICE.search(_PLEASE.sub("", folded)):
             return "add"  # "the cork yoga mat please"
     return None
 

@@ -429,17 +429,21 @@ class State:
         if self.address is not None and (delivery.address is None or missing(
                 delivery.address, delivery.country_code) == "place"):
             corrected = amended(str(self.address["address"]), raw)
+        # "the same address as last time": the address the conversation already holds
+        reused = delivery.same_as_before and self.address is not None
         # the address, or where the order is collected ("at the Portland studio"), is no request
-        request = delivery.rest if delivery.address or delivery.pickup else raw
+        request = delivery.rest if delivery.address or delivery.pickup or \
+            delivery.same_as_before else raw
         # a question dropped for an instruction (or the reverse) is settled before the
         # question inside a request is set apart
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
-        if delivery.address is not None or corrected is not None:
-            given = corrected or delivery.address or ""
-            code = country_of(given) if corrected else delivery.country_code
-            self.address = {"address": given, **({"countryCode": code} if code else {})}
+        if delivery.address is not None or corrected is not None or reused:
+            if not reused:
+                given = corrected or delivery.address or ""
+                code = country_of(given) if corrected else delivery.country_code
+                self.address = {"address": given, **({"countryCode": code} if code else {})}
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:

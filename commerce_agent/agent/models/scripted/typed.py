@@ -28,7 +28,8 @@ VOCABULARY = INTENT_WORDS | TYPED_FORMS
 # Real words a typo away from one of them, kept as typed.
 KNOWN = NOT_TYPOS | frozenset("""
 commence remote retours retire retirer reform refine shipper world cheek chuck cloud
-""".split())
+annuel annuelle annuels annuelles annuellement mensuel mensuelle mensuels mensuellement
+""".split())  # « passer en annuel » is a billing frequency, never « annuler »
 # Loanwords in katakana the stages read; typed in hiragana ("きゃんせる") they are read so.
 KATAKANA = frozenset("""
 キャンセル カート サブスク クーポン コード チェックアウト レジ ポイント プラン メンバーシップ

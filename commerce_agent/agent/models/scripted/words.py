@@ -31,7 +31,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 # Words that carry no product meaning: dropped from search queries and name matching. What
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
-throw toss grab snag
+throw toss grab snag pop chuck bung
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
 youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did

@@ -1,0 +1,123 @@
+"""The words of a plan's life, by language: starting one, pausing, resuming, ending, skipping,
+another billing frequency.
+
+One small lexicon per act and language, matched against folded text (no accents, lower case).
+A verb in `ALONE` names the act on its own (only a plan pauses, so "freeze it" pauses it); a
+verb in `WITH_PLAN` names it only with a plan named in the same message ("stop my plan", but
+"stop" alone stops nothing). `SHAPED` holds the few sentences whose shape, not a verb, says
+the act ("turn it back on", "stop charging me"). `intents` compiles these into its table.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ("plan" whole: "leave out the planter" is about a planter)
+PLAN = (r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員|メンバーシップ|"
+        r"プラン(?!ター))")
+
+ALONE: dict[str, dict[str, tuple[str, ...]]] = {
+    "start": {
+        "en": ("subscribe", "sign (?:me |us )?up", "join", "start (?:me|us) (?:on|with)"),
+        "fr": ("abonner", "m'abonner", "abonne[sz]?-(?:moi|nous)",
+               "(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)",
+               "inscri(?:s|vez)-(?:moi|nous)", "m'inscri(?:re|s|rais)"),
+        "ja": ("登録", "申し込", "申込", "入会", "会員にな(?:り|る|れ)"),
+    },
+    "pause": {
+        "en": ("paus(?:e|es|ed|ing)", "suspend(?:s|ed|ing|ion)?", "freez(?:e|es|ing)", "froze",
+               "tak(?:e|ing) a break from"),
+        "fr": ("suspend(?:re|ez|s)", "gele[rz]?", "gel(?:e|es)", "mett(?:re|ez|s) en pause"),
+        "ja": ("一時停止", "休止", "休会"),
+    },
+    "resume": {
+        "en": ("resume", "unpause", "reactivat\\w*", "unfreez(?:e|es|ing)", "unfroze"),
+        "fr": ("reactiv\\w*", "degele[rz]?", "degel(?:e|es)"),
+        "ja": ("再開", "復帰"),
+    },
+    "cancel": {
+        "en": ("unsubscribe",),
+        "fr": ("desabonner", "desabonne[sz]?-(?:moi|nous)", "(?:me|m'|nous) desabonn\\w*"),
+        "ja": ("解約", "退会"),
+    },
+}
+
+WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
+    "pause": {
+        "en": ("hold", "on hold", "on ice"),
+        "fr": (),
+        "ja": (),
+    },
+    "resume": {
+        "en": ("resume", "restart", "unpause", "reactivate", "continue"),
+        "fr": ("repren\\w*", "reprend\\w*", "reactiv\\w*", "relanc\\w*"),
+        "ja": (),
+    },
+    "cancel": {
+        "en": ("cancel\\w*", "stop", "end", "terminate", "quit", "leave", "discontinue",
+               "(?:done|finished|through) with", "get rid of", "give up"),
+        "fr": ("resili\\w*", "annul\\w*", "arret\\w*", "mettre fin", "mets fin", "mettez fin"),
+        # after the plan, as Japanese orders it: 「プランを停止してください」
+        "ja": ("キャンセル", "やめ", "止め", "辞め", "停止"),
+    },
+}
+
+SHAPED: dict[str, tuple[str, ...]] = {
+    "pause": (r"\bput\b.{0,30}\bon (?:hold|ice)\b", rf"{PLAN}.*\bon (?:hold|ice)\b",
+              r"(?:まで|しばらく|一時的に|一ヶ月|1ヶ月|ひと月).{0,6}(?:止めて|止めたい|止めます)"),
+    "resume": (rf"{PLAN}.{{0,30}}\b(?:back on|again)\b",
+               rf"\b(?:back on|again)\b.{{0,30}}{PLAN}",
+               # "start it up again", "turn it back on": the subscription in view
+               r"\b(?:start|restart|turn|switch) (?:it|that|this)(?: up)? (?:again|back on)\b"),
+    "cancel": (
+        # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
+        r"\bstop (?:charging|billing|sending|shipping|delivering)\b",
+        r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b",
+        # stopping at will, asked about: "can I stop whenever I want?"
+        r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
+        r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)"),
+    # Another billing frequency asked for: no tool changes one, so it is answered, never done.
+    "frequency": (
+        rf"(?=.*(?:{PLAN}|\bbill\w*|\bfactur\w*))\b(?:switch\w*|chang\w*|move|go|pay\w*|"
+        r"bill\w*|passe[rz]?|change[rz]?|paye[rz]?)\b.{0,40}(?:\b(?:yearly|annual(?:ly)?|weekly|"
+        r"monthly|quarterly|every (?:year|week|month|quarter)|per (?:year|month|week)|annuel\w*|"
+        r"mensuel\w*|hebdomadaire\w*|trimestriel\w*|par (?:an|mois|semaine))\b)",
+        rf"{PLAN}.*(?:年払い|月払い|年額|年間|毎週|隔週|毎月|四半期).{{0,6}}"
+        r"(?:変更|切り替|切替|にしたい|にして|にでき)"),
+    "skip": (r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
+             r"charges?|renewals?|shipments?|weeks?)\b",
+             r"\bsauter\b.{0,20}\b(?:mois|livraison|paiement|prelevement)\b",
+             "スキップ", "1回休", "一回休"),
+}
+
+
+def _latin(verbs: tuple[str, ...]) -> str:
+    return rf"\b(?:{'|'.join(verbs)})\b" if verbs else ""
+
+
+def pattern(act: str, extra: tuple[str, ...] = ()) -> str:
+    """Every way this lexicon says `act`, as one pattern (the intent table's entry)."""
+    alone = ALONE.get(act, {})
+    with_plan = WITH_PLAN.get(act, {})
+    parts = [_latin(alone.get("en", ()) + alone.get("fr", ())), *alone.get("ja", ()),
+             *SHAPED.get(act, ()), *extra]
+    latin = _latin(with_plan.get("en", ()) + with_plan.get("fr", ()))
+    if latin:
+        parts.append(rf"{latin}.*{PLAN}")
+    if with_plan.get("ja"):
+        parts.append(rf"{PLAN}.*(?:{'|'.join(with_plan['ja'])})")
+    return "|".join(part for part in parts if part)
+
+
+def says(act: str, folded: str) -> bool:
+    """Whether the folded text says `act` in any of the lexicon's words (for tests and the
+    planner's checks; the intent table uses `pattern`)."""
+    return re.search(pattern(act), folded) is not None
+
+
+# Where a plan asked for goes to the cart rather than to its checkout: "add the Folio plan to
+# my cart", « ajoute l'abonnement au panier », 「プランをカートに入れて」.
+TO_THE_CART = re.compile(r"\b(?:cart|basket|panier|add|adding|ajoute[rsz]?)\b|カート|入れ")
+# A plan spoken of as the shopper's own ("my plan", « mon abonnement »): one held, never a
+# new one to start, whatever else the message is read as.
+HELD = re.compile(rf"\b(?:my|our|mon|ma|notre)\s+(?:[\w-]+\s+){{0,2}}{PLAN}")

@@ -1,0 +1,109 @@
+"""The lexicon of a plan's life (plan_verbs): each act said in English, French and Japanese,
+verbs that need a plan named beside them, questions answered rather than done, and a plan
+asked for going to its checkout unless the cart is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from commerce_agent.agent.models.scripted import plan_verbs, words
+from commerce_agent.agent.models.scripted.intents import understand
+from commerce_agent.agent.models.scripted.typed import typed
+
+
+@pytest.mark.parametrize(("said", "wanted"), [
+    # starting a plan
+    ("subscribe me to Folio Unlimited", "subscribe"),
+    ("can you sign me up for the online membership", "subscribe"),
+    ("I was hoping to sign up for the monthly plan", "subscribe"),
+    ("I want to join the unlimited studio membership", "subscribe"),
+    ("start me on the Lumen Online membership", "subscribe"),
+    ("abonnez-moi à Folio Unlimited", "subscribe"),
+    ("je veux m'inscrire à l'abonnement en ligne", "subscribe"),
+    ("ルーメン・オンラインの会員になりたい", "subscribe"),
+    ("月額プランを申し込みたいです", "subscribe"),
+    # pausing
+    ("freeze my membership please", "sub_pause"),
+    ("put my reading plan on ice for a bit", "sub_pause"),
+    ("suspend my subscription", "sub_pause"),
+    ("put my membership on hold", "sub_pause"),
+    ("suspends mon abonnement", "sub_pause"),
+    ("gelez mon abonnement", "sub_pause"),
+    ("メンバーシップを休会したいです", "sub_pause"),
+    ("プランを一時停止してください", "sub_pause"),
+    # resuming
+    ("unfreeze my membership", "sub_resume"),
+    ("reactivate my plan", "sub_resume"),
+    ("turn my membership back on", "sub_resume"),
+    ("réactivez mon abonnement", "sub_resume"),
+    ("dégelez mon abonnement", "sub_resume"),
+    ("会員を再開してください", "sub_resume"),
+    # ending
+    ("please terminate my Folio subscription", "sub_cancel"),
+    ("stop charging me for Folio", "sub_cancel"),
+    ("je veux résilier mon abonnement", "sub_cancel"),
+    ("プランを停止してください", "sub_cancel"),
+    ("会員を退会したい", "sub_cancel"),
+])
+def test_each_act_of_a_plan_in_three_languages(said: str, wanted: str) -> None:
+    assert understand(said)[0] == wanted
+
+
+@pytest.mark.parametrize("said", [
+    "can I freeze my membership if I go away?",
+    "est-ce que je peux geler mon abonnement ?",
+    "how do I unfreeze it later?",
+])
+def test_a_question_about_a_plan_act_is_answered_never_done(said: str) -> None:
+    assert understand(said)[0] == "policy"
+
+
+@pytest.mark.parametrize(("act", "said"), [
+    ("cancel", "stop"),  # a verb that needs the plan named
+    ("cancel", "ハンギングプランターはいらない"),  # a planter is no plan
+    ("pause", "unfreeze my membership"),  # the un- form is the other act
+    ("cancel", "leave out the planter"),
+])
+def test_words_that_do_not_say_the_act(act: str, said: str) -> None:
+    assert not plan_verbs.says(act, words.fold(said))
+
+
+@pytest.mark.parametrize(("said", "to_the_cart"), [
+    ("add the Folio Unlimited plan to my cart", True),
+    ("ajoute l'abonnement Folio Unlimited à mon panier", True),
+    ("Folio Unlimitedの月額プランをカートに入れて", True),
+    ("get me the Folio Unlimited plan", False),
+    ("I'd like the Lumen Online membership", False),
+    ("je voudrais l'abonnement studio illimité", False),
+])
+def test_a_plan_goes_to_the_cart_only_when_the_cart_is_said(said: str, to_the_cart: bool) -> None:
+    assert bool(plan_verbs.TO_THE_CART.search(words.fold(said))) is to_the_cart
+
+
+@pytest.mark.parametrize("said", [
+    "switch my membership to yearly billing",
+    "can I pay for the plan annually instead?",
+    "passer mon abonnement en annuel",
+    "プランを年払いに変更したい",
+])
+def test_another_billing_frequency_is_answered_never_done(said: str) -> None:
+    assert understand(said)[0] == "policy"
+
+
+def test_a_plan_act_named_beside_its_billing_is_that_act() -> None:
+    assert understand("I pay monthly for my plan, please pause it")[0] == "sub_pause"
+
+
+def test_a_billing_frequency_is_no_typo_of_cancelling() -> None:
+    # « annuel » is a typo away from « annuler »: read as typed, it never cancels
+    assert "annuel" in typed("je voudrais passer mon abonnement en annuel")
+
+
+@pytest.mark.parametrize(("said", "held"), [
+    ("mettez mon abonnement en veille", True),
+    ("put my reading plan somewhere", True),
+    ("I'd like the Lumen Online membership", False),
+    ("get me the Folio Unlimited plan", False),
+])
+def test_a_plan_spoken_of_as_ones_own_is_held_not_started(said: str, held: bool) -> None:
+    assert bool(plan_verbs.HELD.search(words.fold(said))) is held
