@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.language.closing import closing, pausing, without_closing
+from commerce_agent.agent.language.closing import closing, concludes_it, pausing, without_closing
 from commerce_agent.agent.models.scripted.intents import understand
 
 
@@ -68,3 +68,25 @@ def test_the_closing_words_leave_the_thing(thing: str, closed: str) -> None:
 def test_a_pause_is_neither_yes_nor_no(said: str, pause: bool) -> None:
     assert pausing(said) is pause
     assert (understand(said)[0] == "hedge") is pause
+
+
+@pytest.mark.parametrize("said", [
+    "paie", "je paie", "on règle", "commande", "charge my card", "注文お願いします", "購入します",
+])
+def test_paying_said_any_way_concludes_the_order(said: str) -> None:
+    assert closing(said) == "order"
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("ok buy it", True), ("order it", True), ("place it", True), ("get them now", True),
+    ("buy the teapot", False), ("get it later", False),
+])
+def test_a_verb_of_getting_with_only_a_pronoun(said: str, meant: bool) -> None:
+    assert concludes_it(said) is meant
+
+
+@pytest.mark.parametrize("said", [
+    "I'll take the Quiet Focus audiobook, checkout", "add the sourdough ebook and check out",
+])
+def test_an_addition_named_before_the_checkout_is_a_purchase(said: str) -> None:
+    assert understand(said)[0] == "buy"

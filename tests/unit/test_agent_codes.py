@@ -143,4 +143,54 @@ def test_a_plain_word_answers_the_code_question() -> None:
     ("without a coupon please", "please"),
 ])
 def test_going_without_a_code_is_no_mention(said: str, rest: str) -> None:
-    assert read_code(said) == CodeReading(None, False, rest)
+    assert read_code(said) == CodeReading((), False, rest)
+
+
+@pytest.mark.parametrize(("said", "codes"), [
+    ("try FOLIO3 again", ("FOLIO3",)), ("add the DOLCE4 code", ("DOLCE4",)),
+    ("put FIVEOFF on it", ("FIVEOFF",)), ("with folio3", ("FOLIO3",)),
+    ("give WELCOME10 another go", ("WELCOME10",)), ("retry readmore15", ("READMORE15",)),
+    ("réessaie READMORE15", ("READMORE15",)), ("mets le code fiveoff", ("FIVEOFF",)),
+    ("avec NAMASTE10", ("NAMASTE10",)), ("もう一度OCHA10を", ("OCHA10",)),
+    ("OCHA10を使いたい", ("OCHA10",)), ("MIDORI500で", ("MIDORI500",)),
+    ("NAMASTE10を適用", ("NAMASTE10",)), ("namaste10 pls", ("NAMASTE10",)),
+    ("use codes READMORE15 and FOLIO3", ("READMORE15", "FOLIO3")),
+    ("utilise les codes READMORE15 et FOLIO3", ("READMORE15", "FOLIO3")),
+    ("DOLCE4 and PIZZAFRIDAY please", ("DOLCE4", "PIZZAFRIDAY")),
+])
+def test_codes_said_in_any_frame_leave_nothing_else(said: str, codes: tuple[str, ...]) -> None:
+    assert read_code(said, KNOWN) == CodeReading(codes, False, "")
+
+
+@pytest.mark.parametrize("said", ["add a 12oz mug", "add the v60", "b57b94", "add the A5 notebook",
+                                  "ord_01a21a33289bf4903ea6c711313c", "ADD THE CELADON TEAPOT",
+                                  "bon, alors 3", "ok then 2",
+                                  "try the blue one again"])
+def test_sizes_models_and_order_ids_are_no_codes(said: str) -> None:
+    assert read_code(said, KNOWN).codes == ()
+
+
+def test_a_code_beside_a_purchase_leaves_the_purchase() -> None:
+    reading = read_code("I'll take the python ebook with FOLIO3, checkout", KNOWN)
+    assert reading.codes == ("FOLIO3",) and reading.rest == "I'll take the python ebook, checkout"
+
+
+def test_a_message_of_codes_is_a_promotion_kept_for_a_cart_to_come() -> None:
+    state = State()
+    state.hear("try folio3 again")
+    assert state.frame is not None and state.frame.intent == "promotion"
+    assert state.codes == ("FOLIO3",)
+
+
+@pytest.mark.parametrize("said", ["try the code once more", "have another go with that code",
+                                  "réessaie le code", "もう一度クーポンを使って"])
+def test_the_code_asked_for_again_by_no_name(said: str) -> None:
+    reading = read_code(said, KNOWN)
+    assert reading.again and reading.codes == () and reading.rest == ""
+
+
+def test_the_code_asked_for_again_is_the_one_said_before() -> None:
+    state = State()
+    state.hear("use WELCOME10")
+    state.hear("add a dinner plate and try the code once more")
+    assert state.codes == ("WELCOME10",)

@@ -45,9 +45,21 @@ _ORDERING = re.compile(
     r"\b(?:i'?m|i am) ready to (?:order|buy|pay|check ?out)\b|"
     r"\b(?:confirme[rz]?|finalise[rz]?|termine[rz]?|valide[rz]?|passe[rz]?)\s+(?:la |ma |"
     r"notre )?commande\b|\bje (?:confirme|valide|commande)\b|\bon (?:valide|commande)\b|"
-    r"\b(?:regle[rz]?|régle[rz]?|payer)\b|"
-    r"購入手続き|注文(?:手続き|を確定|確定)|お会計|会計|精算|レジ",
+    r"\b(?:regle[rz]?|r[éè]gle[rz]?|payer)\b|\b(?:je|on|nous)\s+(?:pai|pay|r[eéè]gl)(?:e|ons)\b|"
+    r"^\W*(?:(?:ok|bon|alors)\W+)?(?:commande|valide|paie|paye)[rz]?\W*(?:svp|stp)?\W*$|"
+    r"\bcharge (?:me|it|my card)\b|"
+    r"購入手続き|注文(?:手続き|を確定|確定)|お会計|会計|精算|レジ|"
+    r"^\W*(?:じゃあ|では|それでは)?\W*(?:注文|購入)(?:を)?(?:お願い(?:します)?|します|する|"
+    r"して(?:ください)?|したい(?:です)?)?\W*$",
     re.IGNORECASE)
+# A verb of getting whose object is only a pronoun ("buy it", "ok get it", "place it", "order
+# them"): the cart's order when what was last in view is in the cart, else that thing bought.
+_CONCLUDE_IT = re.compile(
+    # an interjection set off by a comma may lead in ("sweet, order it"), a negation may not
+    r"^\W*(?:(?!(?:no|not|don'?t|never)\b)[\w']+\s*[,!.…]+\s*)?"
+    r"(?:(?:ok(?:ay)?|alright|right|fine|great|yes|yeah|so|then|now|just)\W+)*"
+    r"(?:buy|get|order|place|purchase|take|pay for)\s+(?:it|them|this|that|these|those|"
+    r"everything|it all|them all)(?:\s+(?:now|please|then|for me))*\W*$", re.IGNORECASE)
 _CHECKOUT_WORD = re.compile(
     r"\bcheck ?out\b|\border(?:ing)?\b|\bpay(?:ing)?\b|\bbuy(?:ing)?\b|\bpurchas\w*|"
     r"\bcommand\w*|\bvalid\w*|\bpai\w*|\bpay\w*|注文|会計|購入|支払",
@@ -87,6 +99,12 @@ def closing(text: str) -> Closing | None:
     if (orders or done or _CHECKOUT_WORD.search(normal)) and _DEFERRAL.search(normal):
         return "later"
     return "order" if orders else "done" if done else None
+
+
+@lru_cache(maxsize=4096)
+def concludes_it(text: str) -> bool:
+    """Whether the message only asks to get what is in view ("ok buy it", "order it")."""
+    return _CONCLUDE_IT.search(unicodedata.normalize("NFKC", text).replace("’", "'")) is not None
 
 
 def without_closing(text: str) -> str:

@@ -36,14 +36,61 @@ _TOKEN = (r"(?<![A-Za-z0-9_-])(?P<token>[A-Za-z0-9][A-Za-z0-9_-]{2,31}"  # noqa:
           r"(?:\s\d{1,4}(?=\s*(?:$|[,.;!?、。]|\band\b|\bet\b|\bplease\b)))?)(?![A-Za-z0-9_-])")
 _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|で|を使って|を使用して"
                       f"|を適用して))?)?", re.IGNORECASE)
-# A code applied without a code word: "apply SUMMER2020", "try FIVEOFF", "use pizzafriday"
-# (a plain word only when it is one of the store's codes).
-_APPLIED = re.compile(r"\b(?:please\s+)?(?:use|apply|try|enter|redeem|utilise[zr]?|applique[zr]?)"
-                      r"\s+" + _TOKEN, re.IGNORECASE)
-# Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」.
-_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って)?\s*(?:使|適用)(?:って(?:ください)?|います|"
+# A code applied without a code word, in any verb frame: "apply SUMMER2020", "try FIVEOFF",
+# "add the DOLCE4 code", "put FIVEOFF on it", "with FOLIO3", "retry READMORE15", « réessaie
+# READMORE15 », « mets le code FIVEOFF », « avec NAMASTE10 » (a plain word only when it is one
+# of the store's codes).
+_VERB = (r"(?:please\s+)?(?:use|apply|re-?apply|try|re-?try|add|enter|redeem|put|pop(?:\s+in)?|"
+         r"stick|chuck|slap|bung|whack|throw(?:\s+in)?|with|using|utilise[zr]?|utiliser|applique[zr]?|appliquer|essaie[rz]?|essaye[rz]?|"
+         r"essayer|r[ée]-?essaie[zr]?|r[ée]-?essaye[zr]?|r[ée]-?essayer|ressaie|retente[zr]?|"
+         r"mets|mettez|mettre|avec)")
+_DETERMINER = (r"(?:(?:the|my|this|that|le|la|les|mon|ma|mes|ce)\s+)?"
+               r"(?:(?:promo(?:tion(?:al)?)?\s+|discount\s+|coupon\s+)?codes?\s+)?")
+_APPLIED = re.compile(rf"(?<![\w'-]){_VERB}\s+{_DETERMINER}" + _TOKEN, re.IGNORECASE)
+# Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」,
+# 「NAMASTE10を適用」, 「MIDORI500で」, 「OCHA10をもう一度使って」.
+_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で)?\s*(?:もう一度|もう一回|再度)?\s*"
+                         r"(?:(?:使|適用)(?:って(?:ください)?|います|"
                          r"いたい(?:です)?|えます(?:か)?|える|う|し(?:て(?:ください)?|ます|たい)|"
-                         r"できますか|お願いします)?(?:の|かな)?", re.IGNORECASE)
+                         r"できますか|お願いします)?(?:の|かな)?|(?<=で)\s*(?:お願い(?:します)?)?"
+                         r"(?=\s*(?:$|[。！!、,])))", re.IGNORECASE)
+# Said again: "READMORE15 again", "give WELCOME10 another go", 「もう一度OCHA10を」,
+# « encore READMORE15 ».
+_AGAIN = (r"(?:again|once more|one more time|another (?:go|try|time)|encore(?: une fois)?|"
+          r"[àa] nouveau|de nouveau|une fois de plus|もう一度|もう一回|再度)")
+_RETRIED = re.compile(rf"(?<![\w'-]){_AGAIN}\s*{_TOKEN}\s*(?:を|で)?", re.IGNORECASE)
+_RETRIED_AFTER = re.compile(rf"{_TOKEN}\s+{_AGAIN}\b", re.IGNORECASE)
+# The code said before, asked for again without its name: "try the code once more", "have
+# another go with that code", « réessaie le code », 「もう一度クーポンを使って」.
+_THE_CODE_AGAIN = re.compile(
+    r"\b(?:the|that|this|my|same)\s+(?:promo\s+|discount\s+)?(?:code|coupon)\s+(?:again|"
+    r"once more|one more time)\b|"
+    r"\b(?:retry|re-?try|re-?apply)\s+(?:the|that|this|my)\s+(?:code|coupon)\b|"
+    r"\b(?:another|one more)\s+(?:go|try|shot)\s+(?:with|at|of)\s+(?:the|that|this|my)\s+"
+    r"(?:code|coupon)\b|\b(?:give|try)\s+(?:the|that|this|my)\s+(?:code|coupon)\s+(?:another|"
+    r"one more)\s+(?:go|try|shot|time)\b|"
+    r"\br[ée]-?essa(?:ie|ye)[rz]?\s+(?:le|ce|mon)\s+code\b|"
+    r"\b(?:le|ce|mon)\s+code\s+(?:encore|[àa] nouveau|de nouveau)\b|"
+    r"(?:もう一度|もう一回|再度)\s*(?:その)?(?:クーポン|コード)|(?:その)?(?:クーポン|コード)を?\s*"
+    r"(?:もう一度|もう一回|再度)", re.IGNORECASE)
+# A verb left behind by the code it took ("…and have another go with that code").
+_VERB_LEFT = re.compile(r"(?:(?:^|[\s,]+)(?:and\s+)?(?:have|try|use|apply|give|put|stick|pop|chuck|"
+                        r"slap|throw|et)?)+$", re.IGNORECASE)
+# Further codes joined to one: "READMORE15 and FOLIO3", « READMORE15 et FOLIO3 », 「AとB」.
+_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus|&)\s+|と|、)\s*"
+                     + _TOKEN, re.IGNORECASE)
+# What may be left beside a code without asking for anything else: "again", "on it",
+# "please", « encore », « svp », 「を」「お願いします」.
+_AROUND = frozenset("""again once more one time another go try give use apply retry add put
+enter redeem pop in stick with the code codes it on to my this that order cart basket too
+instead as well please pls plz now chuck slap bung whack throw then and ok okay fine so hmm
+oh well could can you would
+just also let's lets me mets essaie réessaie ressaie utilise applique avec encore nouveau de
+fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
+peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
+""".split())
+_AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|お願いします|お願い|ください|使って|"
+                        r"使いたい|適用して|適用|して|[。！!、,.\s])+")
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
 # « c'est FOLIO3 », 「MIDORI500です」.
 _ANSWER = re.compile(r"\s*(?:(?:it'?s|it\s+is|the\s+code\s+is|code\s*:?|c'est|voici|le\s+code\s+"
@@ -72,9 +119,14 @@ _SEPARATORS = re.compile(r"^[\s,;.!?、。—–-]+|[\s,;、—–-]+$")
 
 @dataclass(frozen=True)
 class CodeReading:
-    code: str | None  # the code said, upper case
+    codes: tuple[str, ...]  # the codes said, upper case, in the order said
     vague: bool  # a code word with no code after it ("I have a coupon")
-    rest: str  # the message without the code and its lead-in
+    rest: str  # the message without the codes and their lead-in
+    again: bool = False  # the code said before, asked for again ("try the code once more")
+
+    @property
+    def code(self) -> str | None:
+        return self.codes[0] if self.codes else None
 
 
 def _plain(text: str) -> str:
@@ -91,28 +143,110 @@ def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
         word.isupper() and len(word) >= 4)
 
 
+def _a_code_in_a_frame(word: str, known: frozenset[str], shouting: bool = False) -> bool:
+    """A word said where a code goes ("add the X code", "X again") is one when the store has
+    it, or when it is written as codes are (letters first, then digits: "DOLCE4", "folio3";
+    or capitals, unless the whole message is: "FIVEOFF"); sizes ("12oz"), models ("v60") and
+    order ids ("b57b94", "ord_01a2…") are not."""
+    if word.replace(" ", "").upper() in known:
+        return True
+    if " " in word:  # digits said apart ("WELCOME 10"): a code in capitals, never "alors 3"
+        return word.split()[0].isupper() and not shouting and len(word.split()[0]) >= 4
+    if word.lower() in _NOT_CODES or not word[0].isalpha() or "_" in word:
+        return False
+    letters = sum(char.isalpha() for char in word)
+    with_digits = any(char.isdigit() for char in word) and letters >= 3
+    hexadecimal = re.fullmatch(r"[0-9a-fA-F]+", word) is not None
+    return (with_digits and not hexadecimal) or (
+        word.isupper() and letters >= 4 and not shouting)
+
+
+def _only_around(rest: str) -> bool:
+    """Whether what is left beside the codes asks for nothing ("again", "on it", 「を」)."""
+    rest = _AROUND_JA.sub(" ", rest)
+    return all(word in _AROUND for word in re.findall(r"[\w'-]+", rest.casefold()))
+
+
+def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
+    """Every code said in a frame (a verb, "again", a Japanese particle, or a store's own code
+    anywhere), with the span of its frame, in the order said; codes joined to one by "and"
+    follow it."""
+    shouting = re.search(r"[a-z]", text) is None
+    spans: list[tuple[int, int, str]] = []
+    frames = (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text), *_RETRIED.finditer(text),
+              *_RETRIED_AFTER.finditer(text))
+    for match in frames:
+        token = match.group("token")
+        if _a_code_in_a_frame(token.replace(" ", ""), known, shouting):
+            spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
+    for match in _MENTION.finditer(text):  # "my coupon code is pizzafriday", "code: X"
+        token = match.group("token")
+        if token is not None and (_a_code_in_a_frame(token, known, shouting) or
+                                  _said_firmly(match)):
+            spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
+    for match in re.finditer(_TOKEN, text):
+        if match.group("token").upper() in known:
+            spans.append((match.start(), match.end(), match.group("token").upper()))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, code in sorted(spans):
+        if kept and start < kept[-1][1]:
+            if end > kept[-1][1] and code == kept[-1][2]:
+                kept[-1] = (kept[-1][0], end, code)
+            continue
+        kept.append((start, end, code))
+        joined = _JOINED.match(text, end)
+        while joined is not None and _a_code_in_a_frame(joined.group("token"), known, shouting):
+            kept.append((joined.start(), joined.end(), joined.group("token").upper()))
+            joined = _JOINED.match(text, joined.end())
+    return kept
+
+
+def _only_codes(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
+    """The codes of a message that says nothing else ("READMORE15", "DOLCE4 and PIZZAFRIDAY
+    please", "namaste10 pls")."""
+    shouting = re.search(r"[a-z]", text) is None
+    found = [(m.start(), m.end(), m.group("token").upper()) for m in re.finditer(_TOKEN, text)
+             if _a_code_in_a_frame(m.group("token"), known, shouting)]
+    if not found:
+        return []
+    rest = "".join(text[end:start] for (_, end, _), (start, _, _) in zip(
+        [(0, 0, "")] + found, [*found, (len(text), 0, "")], strict=True))
+    return found if _only_around(rest.replace("&", " ")) else []
+
+
 @lru_cache(maxsize=4096)  # the dialogue state is rebuilt from every past message each turn
 def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
-    """The code said in `raw` and the words left around it."""
+    """The codes said in `raw` and the words left around them."""
     text = _plain(raw)
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
-        return CodeReading(None, False, _joined(text, declined.start(), declined.end()))
-    for applied in (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text)):
-        if shaped_like_a_code(applied.group("token"), known) and \
-                applied.group("token").lower() not in _NOT_CODES:
-            return CodeReading(applied.group("token").replace(" ", "").upper(), False,
-                               _joined(text, applied.start(), applied.end()))
+        return CodeReading((), False, _joined(text, declined.start(), declined.end()))
+    again = _THE_CODE_AGAIN.search(text)
+    if again is not None and not _framed(text, known):
+        left = _VERB_LEFT.sub("", _joined(text, again.start(), again.end()))
+        return CodeReading((), False, "" if _only_around(left) else left, again=True)
+    framed, alone = _framed(text, known), _only_codes(text, known)
+    spans = alone if len(alone) > len(framed) else framed  # "DOLCE4 and PIZZAFRIDAY please"
+    if spans:
+        codes = tuple(dict.fromkeys(code for _, _, code in spans))
+        rest, last = [], 0
+        for start, end, _ in spans:
+            rest.append(_SEPARATORS.sub("", text[last:start]))
+            last = end
+        rest.append(_LEFT_OVER.sub("", _SEPARATORS.sub("", text[last:])))
+        left = ", ".join(part for part in rest if part)
+        return CodeReading(codes, False, "" if _only_around(left) else left)
     for match in _MENTION.finditer(text):
         token = match.group("token")
         if token is not None and (shaped_like_a_code(token, known) or _said_firmly(match)):
-            return CodeReading(token.replace(" ", "").upper(), False,
-                               _joined(text, match.start(), match.end()))
+            left = _joined(text, match.start(), match.end())
+            return CodeReading((token.replace(" ", "").upper(),), False,
+                               "" if _only_around(left) else left)
         if token is None or not shaped_like_a_code(token, known):
             # the code word alone: the request is kept whole but for the mention
             end = match.end() if token is None else match.start("token")
-            return CodeReading(None, True, _joined(text, match.start(), end))
-    return CodeReading(None, False, raw)
+            return CodeReading((), True, _joined(text, match.start(), end))
+    return CodeReading((), False, raw)
 
 
 def _said_firmly(match: re.Match[str]) -> bool:

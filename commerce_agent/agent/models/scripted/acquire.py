@@ -469,8 +469,8 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
         args["deliveryAddress"] = address
     if state.code_wanted:  # "I have a coupon": its code first, never the next word
         return say(p.lang, "which_code", lines=lines(cart, p.lang))
-    if state.code is not None and state.done("apply_promotion") is None:
-        return p.call("apply_promotion", cartId=cart["cartId"], code=state.code)
+    if state.codes:  # each code said, in order, before the order is asked for
+        return p.call("apply_promotion", cartId=cart["cartId"], code=state.codes[0])
     options = cart.get("shippingOptions") or []
     method = next((found for found in (chosen_option(text, options)
                                        for text in reversed(p.frame.texts)) if found), None)

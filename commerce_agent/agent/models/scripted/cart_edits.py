@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language.codes import read_code
 from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
@@ -14,6 +15,7 @@ from commerce_agent.agent.models.scripted import (
     words,
 )
 from commerce_agent.agent.models.scripted.browse import discounts
+from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.phrasing import cart_text, lines
@@ -288,27 +290,37 @@ def empty(p: Planner) -> Decision:
 
 
 def promotion(p: Planner) -> Decision:
+    """Every code the request names, applied to the cart in the order said ("use READMORE15
+    and FOLIO3"); one refused is explained and the next still tried."""
     store = p.mentioned_store() or p.current_store()
     if store is not None and store not in p.state.store_info and \
             p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)  # its codes: "use fiveoff" names one
     known = frozenset(str(entry.get("code", "")).upper() for entry in
                       p.state.store_info.get(store or "", {}).get("promotions", []))
-    code = next((found for found in (words.promotion_code(text, known)
-                                     for text in reversed(p.frame.texts)) if found), None)
-    if code is None:
+    codes = next((found for found in (read_code(text, known).codes or tuple(
+        code for code in [words.promotion_code(text, known)] if code)
+        for text in reversed(p.frame.texts)) if found), ())
+    if not codes:
         return discounts(p)
     cart = p.state.cart_for(p.mentioned_store() or p.current_store())
     if not cart or not cart.get("items"):
         carts = p.state.open_carts()
         cart = carts[0] if carts else None
     if cart is None:
-        return say(p.lang, "code_needs_cart", code=code)
-    if p.state.done("apply_promotion") is None:
-        return p.call("apply_promotion", cartId=cart["cartId"], code=code)
+        return say(p.lang, "code_needs_cart", code=" ".join(codes))
+    tried = [call for call in p.state.calls if call.name == "apply_promotion"]
+    untried = [code for code in codes if all(call.args.get("code") != code for call in tried)]
+    if untried:
+        return p.call("apply_promotion", cartId=cart["cartId"], code=untried[0])
     cart = p.state.carts[str(cart["storeId"])]
-    return (say(p.lang, "code_applied", code=code, saved=money_text(cart.get("discount"))) + " " +
-            cart_text(cart, _store_name(p, cart), p.lang))
+    said = [explain(call, p.state) if call.is_error else say(
+        p.lang, "code_applied", code=call.args.get("code"),
+        saved=money_text(call.result.get("discount") if isinstance(call.result, dict) else None))
+        for call in tried]
+    if all(call.is_error for call in tried):
+        return " ".join(said)
+    return " ".join((*said, cart_text(cart, _store_name(p, cart), p.lang)))
 
 
 def _chosen_ids(customizations: dict[str, Any]) -> set[str]:

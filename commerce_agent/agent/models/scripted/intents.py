@@ -610,9 +610,12 @@ def _understand(raw: str) -> tuple[str, str]:
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not named)):
         return "no", act.text  # "not ready to place the order yet", "I'll pay later"
-    if closed in ("order", "done") and kind in ("add", "checkout") and named and intent(
-            without_closing(act.text)) == "add":
-        kind = "buy"  # "I'll have a tiramisu, that's everything": the whole purchase
+    if (closed in ("order", "done") and kind in ("add", "checkout") and named or (
+            kind == "checkout" and words.content_words(without_closing(act.text)))) and intent(
+            without_closing(act.text)) in ("add", "buy"):
+        # "I'll have a tiramisu, that's everything", "I'll take X, checkout": the additions
+        # named first, then the order
+        kind = "buy"
     elif closed in ("order", "done") and kind in ("other", "cart", "checkout", "search", "add") \
             and (kind == "checkout" or not named):
         kind = "checkout"  # "that'll be all", "ring it up", « ce sera tout », 「以上です」

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
     amended,
@@ -212,9 +213,12 @@ class State:
     # A question asked inside the latest message's request ("add the mug — is shipping
     # free?"): answered after the request is served, never done.
     asked: str | None = None
-    # A promotion code said with a purchase ("…, use code WELCOME10"): applied to the cart
-    # before its order is asked for; gone once applied, refused or the order placed.
-    code: str | None = None
+    # The promotion codes said with a purchase ("…, use code WELCOME10"): applied to the cart
+    # in the order said before its order is asked for; each gone once applied or refused, all
+    # once the order is placed.
+    codes: tuple[str, ...] = ()
+    # The codes said last in the conversation: "try the code once more" means them.
+    said_codes: tuple[str, ...] = ()
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
@@ -302,8 +306,10 @@ class State:
             self.focus = first
 
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
-        if name in ("apply_promotion", "place_order"):
-            self.code = None  # on the cart now, refused (and explained), or ordered
+        if name == "apply_promotion":  # on the cart now, or refused (and explained)
+            self.codes = tuple(code for code in self.codes if code != args.get("code"))
+        elif name == "place_order":
+            self.codes = ()
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
             if code in _GONE and "cartId" in args:
@@ -399,16 +405,28 @@ class State:
         answered = code_answer(raw, known) if self.code_wanted else None
         self.code_wanted = False
         if answered is not None:  # "it's WELCOME10" after "what's the code?": the same request
-            self.code = answered
+            self.codes = self.said_codes = (answered,)
             self.heard += 1
             return
         coded = read_code(raw, known)
-        if coded.code is not None or coded.vague:
+        if coded.again:  # "have another go with that code": the codes said before, if any
+            coded = replace(coded, codes=self.said_codes, vague=not self.said_codes)
+        self.said_codes = coded.codes or self.said_codes
+        if coded.codes and not coded.rest:
+            # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
+            # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
+            self.language = language_of(raw, self.language, settled=self.heard > 0)
+            self.heard += 1
+            self.frame = Frame("promotion", (raw,))
+            if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
+                self.codes = coded.codes
+            return
+        if coded.codes or coded.vague:
             kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
             if coded.rest and (kind in _CARRIES_A_CODE or
                                read_delivery(coded.rest).address is not None):
-                self.code = coded.code or self.code
-                self.code_wanted = coded.code is None
+                self.codes = coded.codes or self.codes
+                self.code_wanted = not coded.codes
                 raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
@@ -434,7 +452,7 @@ class State:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif (self.code or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
+        elif (self.codes or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
                 words.fold(text)) or collects_in_person(raw)))) and kind == "add" and \
                 not _CART_WORD.search(words.fold(text)):
             # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
@@ -447,6 +465,15 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
+        if kind in ("buy", "yes", "other", "add") and (concludes_it(request) or (
+                kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
+                    request) and not words.content_words(without_closing(request)))):
+            # "ok buy it", "order it", 「購入します」: the cart's order when what was last in
+            # view is in it (or nothing is in view), else that thing bought
+            carts = self.open_carts()
+            in_cart = any(line.get("itemId") == self.focus for cart in carts
+                          for line in cart.get("items", []))
+            kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
@@ -532,6 +559,11 @@ class State:
         if kind in ("checkout", "other") and named and not self.open_carts():
             return "buy"
         return kind
+
+    @property
+    def code(self) -> str | None:
+        """The next code to apply."""
+        return self.codes[0] if self.codes else None
 
     def known_codes(self) -> frozenset[str]:
         """Every store's codes the conversation has read ("use fiveoff" names one)."""
