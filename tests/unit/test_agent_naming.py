@@ -114,6 +114,69 @@ def test_the_best_are_among_the_items_and_fit_equally(items: list[dict[str, Any]
     top = naming.best(items, said)
     weights = naming.rarity(items, said)
     assert top and all(item in items for item in top)
-    fits = {naming.fit(item, said, weights) for item in top}
-    assert len(fits) == 1
-    assert all(naming.fit(item, said, weights) <= next(iter(fits)) for item in items)
+
+    def rank(item: dict[str, Any]) -> tuple[tuple[int, int], tuple[int, float]]:
+        return naming.strength(item, said), naming.fit(item, said, weights)
+
+    ranks = {rank(item) for item in top}  # the head noun said first, then the words' fit
+    assert len(ranks) == 1
+    assert all(rank(item) <= next(iter(ranks)) for item in items)
+
+
+# -- the head noun: what a name is about, not what describes it -----------------------------
+
+WORKSHOP_EN = _item("item_tea_ceremony_workshop", "Matcha Tea Ceremony Workshop (Yanaka)",
+                    "store_midori")
+WORKSHOP_FR = _item("item_tea_ceremony_workshop", "Atelier cérémonie du thé matcha (Yanaka)",
+                    "store_midori")
+MATCHA_FR = _item("item_uji_matcha", "Thé matcha d'Uji", "store_midori")
+MATCHA_JA = _item("item_uji_matcha", "宇治抹茶", "store_midori")
+GENMAICHA = _item("item_genmaicha", "Genmaicha with Matcha, 200 g", "store_midori")
+CORK_MAT = _item("item_cork_yoga_mat", "Cork & Natural Rubber Yoga Mat", "store_lumen_studio")
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Matcha Tea Ceremony Workshop (Yanaka)", {"matcha", "workshop"}),
+    ("Genmaicha with Matcha, 200 g", {"genmaicha"}),  # "with" ends the head's phrase
+    ("Thé matcha d'Uji", {"tea", "matcha"}),
+    ("Practical Rust — Paperback + eBook", {"practical", "rust", "paperback", "ebook"}),
+    ("Family Feast for Four", {"family", "feast"}),
+])
+def test_heads_are_the_ends_of_each_segments_leading_phrase(name: str, expected: set[str]) -> None:
+    assert naming.heads(name) == expected
+
+
+def test_an_option_value_is_no_head_noun() -> None:
+    # « cérémonie » is the matcha's Ceremonial grade, not what the workshop is
+    said = naming.wanted("matcha cérémonie")
+    assert naming.head_named(MATCHA_FR, said, "fr")
+    assert not naming.head_named(WORKSHOP_FR, said, "fr")
+    assert naming.best([WORKSHOP_FR, MATCHA_FR], said, lang="fr") == [MATCHA_FR]
+
+
+def test_an_english_word_is_read_as_english() -> None:
+    # the French table's « mat » (matte) is no option in "a cork yoga mat"
+    assert naming.head_named(CORK_MAT, naming.wanted("cork yoga mat"), "en")
+    assert naming.is_option_word("mat", "fr") and not naming.is_option_word("mat", "en")
+
+
+def test_the_item_whose_head_is_said_beats_one_carrying_more_modifiers() -> None:
+    said = naming.wanted("a friend in yanaka says your tea ceremony is lovely, just a genmaicha")
+    assert naming.best([WORKSHOP_EN, GENMAICHA], said) == [GENMAICHA]
+    assert relevant([WORKSHOP_EN, GENMAICHA], "friend yanaka tea ceremony genmaicha") == [
+        WORKSHOP_EN, GENMAICHA]  # both stay shown; the naming chooses
+
+
+def test_a_japanese_name_is_named_by_any_phrase_it_writes() -> None:
+    # a shopper's 茶道ワークショップ is the 茶道体験: no word order to read a head from
+    assert naming.head_named(MATCHA_JA, frozenset({"抹茶"}))
+    assert naming.head_named(CEREMONY, frozenset({"茶道"}))
+    assert not naming.head_named(MATCHA_JA, frozenset({"茶"}))
+
+
+def test_only_words_that_are_no_option_value_name_an_item_well_enough_to_add() -> None:
+    assert naming.names_it(MATCHA_FR, naming.wanted("matcha"), "fr")
+    assert not naming.names_it(WORKSHOP_FR, frozenset({"ceremonie"}), "fr")
+    assert not naming.names_it(MATCHA_JA, frozenset({"茶"}), "ja")  # one kanji: every tea
+    assert not naming.names_it(SECONDS_BOX, naming.wanted("こんにちは 配送"), "ja")
+    assert naming.names_it(CEREMONY, frozenset({"茶道ワークショップ"}), "ja")  # by its parts

@@ -16,6 +16,7 @@ from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
     choices,
     line_options,
+    naming,
     option_change,
     plan_verbs,
     words,
@@ -43,6 +44,9 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     item = p.resolve_item()
     if item is not None:
         return item
+    details = p.focus_options_step()
+    if details is not None:
+        return details
     query = p.query()
     if not query:
         return say(p.lang, "what") + " " + say(p.lang, "what_hint")
@@ -65,7 +69,32 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
         shown = "; ".join(f"{n}) {item['name']} ({money_text(item['price'])})"
                           for n, item in enumerate(p.state.results[:5], 1))
         return f"{say(p.lang, 'several', listing=shown)} {say(p.lang, 'which')}"
+    if _weakly_named(p, top[0], query):
+        # only an option word, a word of a story or an address fits it: offered, not added
+        return offer(p)
     return top[0]
+
+
+def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
+    """Whether a search found the item by words that do not name it: not one of the items
+    shown when the shopper spoke (picked from those, its options named), and no word of the
+    request in its name. A French shopper's Latin words may be the item's English name
+    ("l'ebook The Sourdough Year"), which its French name does not show: only their
+    Japanese ones, and an English shopper's, are held to the name."""
+    if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
+        return False
+    if p.lang != "en" and not words.re_japanese(query):
+        return False
+    return not naming.names_it(item, naming.wanted(query), p.lang)
+
+
+def offer(p: Planner) -> str:
+    """What the search found, offered (the shopper's "yes" adds the first)."""
+    found = p.state.results
+    shown = "; ".join(f"{n}) {item['name']} ({money_text(item.get('price'))})"
+                      for n, item in enumerate(found[:5], 1))
+    return (say(p.lang, "found", count=len(found), listing=shown, name=found[0]["name"],
+                price=money_text(found[0].get("price"))) + " " + say(p.lang, "suggest_add"))
 
 
 def _best_by_options(p: Planner, items: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -244,10 +273,13 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
 
 def _starts_the_plan(p: Planner) -> bool:
     """A plan asked for is started: its checkout, whose approval names its price, frequency,
-    trial and minimum term ("get me the Folio plan", "I'd like the membership"). Said to go
+    trial and minimum term ("get me the Folio plan", "I'd like the membership"). Taken with a
+    pronoun after the offer to add it, it goes where the offer said; said to go
     to the cart ("add the plan to my cart"), it only goes there; "my plan" is one held, so a
     message about it that reads as an add ("mettez mon abonnement en veille") starts none."""
     said = words.fold(p.frame.first)
+    if p.frame.intent == "add" and not words.names_a_thing(said):
+        return False  # "I'll take it" answering "Want me to add it to your cart?": the cart
     return p.frame.intent in ("add", "buy") and not plan_verbs.TO_THE_CART.search(said) and \
         not plan_verbs.HELD.search(said)
 

@@ -8,6 +8,13 @@ many of the words, the one carrying the rarer words wins: a word many of the can
 share ("workshop", "studio", a store's own name in its items' names) tells them apart less
 than one only this item has (茶道). Items equal on both are a true tie, for the caller to ask
 about.
+
+Before counting, the words must name the thing itself: an item whose head noun (the noun its
+name is about: "Workshop" in "Matcha Tea Ceremony Workshop", « Atelier » in « Atelier
+cérémonie du thé matcha ») is among the words fits better than one that
+carries only its modifiers, and a word that is an option value ("ceremonial", « cérémonie »)
+names an option, not an item. An item that carries none of the words but option words only
+fits too weakly to be added: it is offered or asked about.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from commerce_agent.agent.language import fuzzy
+from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
 from commerce_agent.agent.models.scripted import words
 
 # Where a written-together Japanese compound changes script (茶道|ワークショップ, 和紙|ノート):
@@ -24,6 +33,86 @@ _SCRIPT_CHANGE = re.compile(
     r"(?<=[\u4e00-\u9fff])(?=[\u30a0-\u30ff])|"
     r"(?<=[\u30a0-\u30ff])(?=[\u4e00-\u9fff])"
 )
+
+
+# A name's parts: its segments ("Practical Rust — Paperback + eBook") and glosses in brackets.
+_SEGMENTS = re.compile(r"\s[—–-]\s|[:,;()（）+＋「」]")
+# The words that end the noun phrase a name starts with ("Family Feast for Four", « Thé
+# matcha d'Uji », « Tasses à expresso »): what follows describes the head.
+_LINKS = frozenset("with for of in at on from by de du des à a au aux en pour avec sur par".split())
+
+
+def heads(name: str) -> frozenset[str]:
+    """The words that can be the head noun of an item's name, in the name's own language: of
+    each segment's leading noun phrase, its last word (English puts the head last) and its
+    first (French puts it first). Japanese names are not read so: a shopper's 茶道ワーク
+    ショップ is the 茶道体験, so any phrase of two characters the name writes counts."""
+    found: set[str] = set()
+    for segment in _SEGMENTS.split(_BRACKETED.sub(",", name)):
+        run: list[frozenset[str]] = []
+        for token in segment.split():
+            if words.fold(token) in _LINKS or ("'" in token and run):
+                if run:
+                    break
+                continue
+            content = words.content_words(token)
+            content = frozenset(word for word in content if len(word) > 1)  # "200 g"
+            if content:
+                run.append(content)
+        if run:
+            found |= run[0] | run[-1]
+    return frozenset(found)
+
+
+_BRACKETED = re.compile(r"[(（][^)）]*[)）]")
+
+
+def is_option_word(word: str, lang: str = "en") -> bool:
+    """A word that names an option value rather than an item ("ceremonial", « cérémonie »,
+    「お点前」), read in the shopper's language (an English "mat" is a mat, a French one matte)."""
+    if word in ENGLISH_OPTION_WORDS:
+        return True
+    return (lang != "en" or words.re_japanese(word)) and bool(english_option_words(word))
+
+
+def head_named(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bool:
+    """Whether the words said name the item's head noun (not only an option value)."""
+    name = _name(item)
+    if words.re_japanese(name):
+        return names_it(item, said, lang)
+    return bool((said & heads(name)) - {word for word in said if is_option_word(word, lang)})
+
+
+def strength(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> tuple[int, int]:
+    """(the head noun is said, how many words that are no option value the name carries)."""
+    found = carried(item, said)
+    return int(head_named(item, said, lang)), len(
+        [word for word in found if not is_option_word(word, lang)])
+
+
+def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bool:
+    """Whether the words name the item well enough to add it: a word of them that is no
+    option value is in its name (a Latin one maybe misspelt or plural: "driper",
+    "tiramisus"; a Japanese one of two characters at least, 茶 alone being in every tea's
+    name, unless the name glosses itself so: （お皿）), or is the other name its description
+    gives in brackets (「石川の焙じ茎茶（ほうじ
+    茶）」). A word of a greeting, a story or an address the search happened to find in a
+    description names nothing."""
+    name = _name(item)
+    glosses = " ".join(_BRACKETED.findall(str(item.get("description", ""))))
+    for word in said:
+        if is_option_word(word, lang):
+            continue
+        if words.re_japanese(word):  # or a part of it: 茶道ワークショップ is 茶道 ワークショップ
+            own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
+            if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
+                    words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
+                   for part in {word, *compound_parts(word).split()}):
+                return True
+        elif word in words.content_words(name) or (len(word) >= 4 and any(
+                fuzzy.similarity(word, other) >= 80 for other in words.content_words(name))):
+            return True
+    return False
 
 
 def wanted(query: str) -> frozenset[str]:
@@ -81,15 +170,19 @@ def japanese_head(query: str) -> str | None:
 
 def best(
     items: Sequence[dict[str, Any]], said: frozenset[str], preferred_store: str | None = None,
-    head: str | None = None,
+    head: str | None = None, lang: str = "en",
 ) -> list[dict[str, Any]]:
     """The items that fit the words said best: one, or a true tie (the item carrying the
     head of the phrase, then the store in view or named, settle a tie)."""
     if not items:
         return []
     weights = rarity(items, said)
-    top = max(fit(item, said, weights) for item in items)
-    tied = [item for item in items if fit(item, said, weights) == top]
+
+    def rank(item: dict[str, Any]) -> tuple[tuple[int, int], tuple[int, float]]:
+        return strength(item, said, lang), fit(item, said, weights)
+
+    top = max(rank(item) for item in items)
+    tied = [item for item in items if rank(item) == top]
     if head and len(tied) > 1:
         tied = [item for item in tied if head in carried(item, said)] or tied
     if preferred_store and len(tied) > 1:
@@ -100,3 +193,8 @@ def best(
 
 def any_named(items: Iterable[dict[str, Any]], said: frozenset[str]) -> bool:
     return any(name_score(item, said) > 0 for item in items)
+
+
+def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: str = "en"
+                   ) -> bool:
+    return any(names_it(item, said, lang) for item in items)

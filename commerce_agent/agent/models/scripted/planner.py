@@ -133,6 +133,11 @@ class Planner:
         if best > 0 and best * 2 >= len(named):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
+            headed = [item for item in top if naming.head_named(item, wanted, self.lang)]
+            if not headed and any(naming.is_option_word(word, self.lang) for word in wanted) \
+                    and self.search_step(self.query()) is not None:
+                return None  # only its modifiers are said ("matcha cérémonie"): search on
+            top = headed or top
             if best < len(wanted) and state.done("search_products") is None and not any(
                     self._names_an_option(item, wanted - words.content_words(str(item["name"])))
                     for item in top):
@@ -146,6 +151,24 @@ class Planner:
             # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
             return focus
         return None
+
+    def focus_options_step(self) -> CallTool | None:
+        """The details of the item in view, read before a search when the request says an
+        option value no shown name carries ("the ceremonial 30 g one" with the matcha in
+        view): the item's own variants may be what it means, not another item's name."""
+        state = self.state
+        focus = self.item(state.focus)
+        if focus is None or focus["itemId"] in state.details or state.done(
+                "get_item", itemId=focus["itemId"]) is not None:
+            return None
+        wanted = naming.wanted(self.query())
+        options = frozenset(word for word in wanted if naming.is_option_word(word, self.lang))
+        if not options:
+            return None
+        known = [*state.results, *state.items.values()]
+        if naming.any_named(known, options):
+            return None
+        return self.call("get_item", itemId=focus["itemId"])
 
     def _without_options_of(self, focus: dict[str, Any] | None,
                             wanted: frozenset[str]) -> frozenset[str]:
@@ -238,6 +261,17 @@ class Planner:
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
                              **bounds)
+        # Found, but only by modifiers and option values ("matcha cérémonie" found only the
+        # tea-ceremony workshop): the thing itself is searched for, without the option words.
+        headed = any(naming.head_named(item, wanted, self.lang)
+                     for item in (*state.results, *state.sold_out))
+        plain = " ".join(word for word in query.split()
+                         if not naming.is_option_word(words.fold(word), self.lang))
+        scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
+        if found and not headed and plain and plain != query and all(
+                call.args.get("query") != plain for call in searches):
+            return self.call("search_products", query=plain, limit=8, availableOnly=False,
+                             **bounds, **scope)
         head = self._head_word(query)
         if not found and head and any(call.args.get("query") == head for call in searches):
             # "is the lasagna gluten free?": a question names the thing first, then asks
@@ -276,13 +310,13 @@ class Planner:
             return []
         best = name_score(results[0], wanted)
         tied = naming.best(results, wanted, self.mentioned_store() or self.current_store(),
-                           naming.japanese_head(self.query()))
+                           naming.japanese_head(self.query()), self.lang)
         sized = self.by_measure(tied)
         if len(sized) == 1:  # "the 70cl teapot": the teapot whose name says 700 ml
             return sized
-        if best == 0 or len(tied) == 1 or len(wanted) == 1:
+        if best == 0 or len(wanted) == 1:
             return results[:1]
-        return tied
+        return tied[:1] if len(tied) == 1 else tied
 
     def by_measure(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The items whose names carry the size the request names, in any unit."""

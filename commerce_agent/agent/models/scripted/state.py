@@ -90,8 +90,8 @@ class Call:
         return str(self.result.get("code", "")) if isinstance(self.result, dict) else ""
 
 
-def relevant(results: list[dict[str, Any]], query: str, described: bool = False
-             ) -> list[dict[str, Any]]:
+def relevant(results: list[dict[str, Any]], query: str, described: bool = False,
+             lang: str = "en") -> list[dict[str, Any]]:
     """The results whose names carry more than half of the best match's query words, best
     first (a search that matched only a description falls back to all it found, and so does
     a request that describes, `described` (whom it is for: "a gift for a tea lover" keeps
@@ -108,15 +108,18 @@ def relevant(results: list[dict[str, Any]], query: str, described: bool = False
     extra = [len(words.content_words(str(item.get("name", ""))) - wanted) for item in results]
     ranked = sorted(zip(fits, extra, range(len(results)), results, strict=True),
                     key=lambda entry: (-entry[0][0], -entry[0][1], entry[1], entry[2]))
-    return [item for (score, _), _, _, item in ranked if score * 2 > best]
+    # An item whose head noun is said stays, however many modifiers another carries ("matcha
+    # cérémonie": the matcha, beside the tea-ceremony workshop).
+    return [item for (score, _), _, _, item in ranked
+            if score * 2 > best or naming.head_named(item, wanted, lang)]
 
 
-def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False
-                         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False,
+                         lang: str = "en") -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(in stock, sold out) of a search's results: the in-stock ones that fit the words, and
     the sold-out ones that fit them better than anything in stock (then every in-stock item
     the search found is an alternative)."""
-    fitting = relevant(found, query, described)
+    fitting = relevant(found, query, described, lang)
     in_stock = [item for item in fitting if item.get("available") is not False]
     wanted = naming.wanted(query)
     best = max((name_score(item, wanted) for item in in_stock), default=0)
@@ -284,7 +287,8 @@ class State:
                      if (item.get("price") or {}).get("currency") == currency]
         # "a gift for a tea lover" describes whom for: every tea found fits, named so or not
         described = self.frame is not None and words.for_whom(self.frame.first)
-        self.results, self.sold_out = in_stock_or_sold_out(found, query, described)
+        self.results, self.sold_out = in_stock_or_sold_out(found, query, described,
+                                                           self.language)
         if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
             # "the cheapest" of the kind comes first
             self.results = sorted(of_the_kind(found, query), key=price_of,
