@@ -215,3 +215,16 @@ def test_an_all_digit_tail_after_the_word_order_is_that_order(said: str) -> None
 @pytest.mark.parametrize("said", ["order 12 mugs", "order 2 plates to 94110"])
 def test_a_count_after_the_verb_order_is_no_tail(said: str) -> None:
     assert which_order.cues(said).tail is None
+
+
+@pytest.mark.parametrize("said", ["what about 038596… has it left?", "where is 038596?",
+                                  "what about 038596, has it left?"])
+def test_six_digits_with_no_word_after_them_are_a_tail(said: str) -> None:
+    assert which_order.cues(said).tail == "038596"
+    assert intents.understand(said)[0] == "status"
+
+
+@pytest.mark.parametrize("said", ["buy 100000 mugs", "ship to 12 MG Road, New Delhi 110001, India",
+                                  "send it to 10 Anson Road, Singapore 079903"])
+def test_a_count_or_a_postcode_is_no_tail(said: str) -> None:
+    assert which_order.cues(said).tail is None

@@ -57,6 +57,10 @@ _MIXED = re.compile(r"(?<![0-9a-z_])((?=[a-f]*\d)(?=\d*[a-f])[0-9a-f]{5,})(?![0-
 # 「注文641934」): six or more hex digits, letters or not, since the noun says what they are.
 _AFTER_NOUN = re.compile(r"(?:\border|\bcommande|注文)(?:\s*(?:no\.?|number|numero|n°|番号))?"
                          r"\s*[:#]?\s*([0-9a-f]{6,})(?![0-9a-z])")
+# Six digits or more with no word after them ("what about 038596…", "038596, has it left?"): a
+# tail read off a receipt that happens to have no letter; a count or a postcode has its noun
+# after it ("100000 mugs"), a postcode its address ("New Delhi 110001, India").
+_DIGITS = re.compile(r"(?<![0-9a-z_.,/-])(\d{6,})(?=\s*(?:[?？!.…,]|$))")
 # A message that is only hex digits, six or more with a digit among them (a tail read off a
 # receipt may happen to have no letter; a ZIP code has five digits; "facade" is a word).
 _ALONE = re.compile(r"^[\s#.…]*((?=[a-f]*\d)[0-9a-f]{6,})[\s?？!]*$")
@@ -172,7 +176,8 @@ def cues(text: str) -> Cues:
             tail = introduced.group(1)
         else:
             tails = (_MARKED.findall(folded) or _MIXED.findall(folded)
-                     or _AFTER_NOUN.findall(folded) or _ALONE.findall(folded))
+                     or _AFTER_NOUN.findall(folded) or _ALONE.findall(folded)
+                     or (_DIGITS.findall(folded) if words.address(text) is None else []))
             tail = tails[-1] if tails else None
     noun = _ORDER_NOUN.search(folded) is not None
     ordinal = words.ordinal(text) if noun else None
