@@ -589,6 +589,13 @@ def _options_only(phrase: str) -> bool:
         not re_japanese(part) or japanese_options_only(part)) for part in parts)
 
 
+def is_look_word(word: str) -> bool:
+    """Whether a folded word is a colour or finish, in English or as French and Japanese say
+    one ("blue", "oat", « moucheté »)."""
+    looks = english_option_words(word)
+    return word in _LOOKS or bool(looks) and looks <= _LOOKS
+
+
 def _options_only_english(piece: str) -> bool:
     """A piece whose naming words are only option words: a look, a size by rank or a measure
     ("the bigger one", "the 16 oz size", « la grande taille »), which is the item's before it."""
