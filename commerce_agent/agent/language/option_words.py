@@ -64,6 +64,13 @@ NOT_DECLINED = r"(?!\s+gluten\b)"
 # free", "seats", "blue"), so a phrase of only these names an option, not a product.
 ENGLISH_OPTION_WORDS = frozenset(word for table in (_FRENCH, _JAPANESE)
                                  for english in table.values() for word in english.split())
+# Words that pick a size by its rank among the item's own, not a thing: "the bigger one", "the
+# 16 oz size", « la grande taille ». A phrase of only these and option values is an option.
+SIZE_RANK_WORDS = frozenset({
+    "big", "bigger", "biggest", "large", "larger", "largest", "small", "smaller", "smallest",
+    "little", "size", "sized", "sizes", "taille", "tailles", "grande", "grand", "petite",
+    "petit", "plus", "format", "tin", "version",
+})
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
 
 

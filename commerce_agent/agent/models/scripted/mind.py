@@ -292,6 +292,10 @@ def _resolve_one(text: str) -> str | None:
     for marker in _CORRECTION.finditer(text):
         head, after = text[:marker.start()], text[marker.end():]
         new = _NEW_VALUE.match(after)
+        if new is None and head.strip():
+            looked = _look_corrected(head, after)
+            if looked is not None:
+                return looked
         if new is None or not head.strip():
             continue
         value = new.group("value")
@@ -312,6 +316,37 @@ def _resolve_one(text: str) -> str | None:
         start, end, replacement = old
         return head[:start] + replacement + head[end:] + rest
     return None
+
+
+_LOOK_CLAUSE = re.compile(r"^(?:(?:the|a|an|in|en|le|la|un|une)\s+)?"
+                          r"(?P<value>[^\W\d_]+(?:[ -][^\W\d_]+)?)"
+                          r"(?P<rest>[^,.;!?]*)(?P<following>.*)$", re.IGNORECASE | re.DOTALL)
+_WORD_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _look_corrected(head: str, after: str) -> str | None:
+    """A correction whose new value is a colour or finish ("a speckled oat mug, no wait,
+    cobalt blue"): it replaces the last run of look words said before it. One or two words, one
+    of them a look, and nothing after them but politeness."""
+    clause = _LOOK_CLAUSE.match(after)
+    if clause is None or not _AFTER_VALUE.match(clause.group("rest")):
+        return None
+    value = clause.group("value")
+    if not any(words.is_look_word(words.fold(word)) for word in value.split()):
+        return None
+    runs: list[tuple[int, int]] = []
+    for found in _WORD_RUN.finditer(head):
+        if words.is_look_word(words.fold(found.group())):
+            if runs and not head[runs[-1][1]:found.start()].strip():
+                runs[-1] = (runs[-1][0], found.end())
+            else:
+                runs.append(found.span())
+    if not runs:
+        return None
+    start, end = runs[-1]
+    following = clause.group("following")
+    rest = "" if _APOLOGY.match(following) else following
+    return head[:start] + value + head[end:] + rest
 
 
 def _old_value(head: str, value: str, *, sized: bool,

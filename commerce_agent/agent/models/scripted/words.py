@@ -16,6 +16,7 @@ from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.language.option_words import (
     ENGLISH_OPTION_WORDS,
+    SIZE_RANK_WORDS,
     english_option_words,
     japanese_options_only,
 )
@@ -551,7 +552,8 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
     parts: list[str] = []
     for piece in _NEXT_ITEM.split(folded):
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
-        if parts and (not _names_a_thing(piece) or _OPTION_FIRST.match(piece) or (
+        if parts and (not _names_a_thing(piece) or _options_only_english(piece)
+                      or _OPTION_FIRST.match(piece) or (
                 after_with and (belongs is None or belongs(heads[-1], piece)))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
@@ -589,6 +591,20 @@ def _options_only(phrase: str) -> bool:
     parts = japanese_query(phrase).split()
     return bool(parts) and all(english_option_words(part) and (
         not re_japanese(part) or japanese_options_only(part)) for part in parts)
+
+
+def is_look_word(word: str) -> bool:
+    """Whether a folded word is a colour or finish, in English or as French and Japanese say
+    one ("blue", "oat", « moucheté »)."""
+    looks = english_option_words(word)
+    return word in _LOOKS or bool(looks) and looks <= _LOOKS
+
+
+def _options_only_english(piece: str) -> bool:
+    """A piece whose naming words are only option words: a look, a size by rank or a measure
+    ("the bigger one", "the 16 oz size", « la grande taille »), which is the item's before it."""
+    said = content_words(_without_measures(fold(piece)))
+    return bool(said) and not said - ENGLISH_OPTION_WORDS - _LOOKS - SIZE_RANK_WORDS
 
 
 def _names_a_thing(text: str) -> bool:
