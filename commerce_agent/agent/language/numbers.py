@@ -101,7 +101,10 @@ _DIGITS_MAN = re.compile(r"(\d+(?:\.\d+)?)\s?万")
 _DIGITS_SEN = re.compile(r"(\d+)\s?千(?=円)")
 # A run of digits that is a word of its own: not part of an id ("ord_8f3"), an ordinal ("2nd"),
 # a reference ("#12"), a decimal or a time; Japanese text sits right against its digits.
-_COUNT = re.compile(r"(?<![A-Za-z0-9_.,#/:\-])(\d+)(?![A-Za-z0-9_]|[.,:/\-]\d|ème|ᵉ)")
+# A minus sign standing alone before the digits ("add -3 mugs") is a count's sign, not an id's
+# hyphen: the count is tagged, and the quantity reader reads its sign.
+_COUNT = re.compile(r"(?:(?<![A-Za-z0-9_.,#/:\-])|(?<=[-−])(?<!\S[-−]))"
+                    r"(\d+)(?![A-Za-z0-9_]|[.,:/\-]\d|ème|ᵉ)")
 
 
 def fold_numbers(text: str, language: str) -> str:
@@ -239,7 +242,6 @@ def find_counts(folded: str, taken: list[Span]) -> tuple[Count, ...]:
         counter = _JAPANESE_COUNTER.match(folded, span[1])
         if counter:
             span = (span[0], counter.end())
-        if value > 0:
-            counts.append(Count(value, span))
+        counts.append(Count(value, span))  # a zero too: "0 mugs" says how many, wrongly
     return tuple(counts)
 

@@ -56,6 +56,9 @@ _REFUSED_BEFORE = re.compile(r"\b(?:not|no|pas|non|never|jamais|instead of|au li
                              r"(?:(?:the|a|an|le|la|les|l'|un|une|des)\s*)?$")
 _REFUSED_AFTER = re.compile(r"\s*(?:[^\s、。,.]{0,3}?)(?:じゃなく|ではなく|はいらない|は要らない|"
                             r"はいりません|は結構)")
+# A minus sign standing alone just before a count: "add -3 mugs".
+_SIGNED = re.compile(r"(?:^|\s)[-−]$")
+_NAMED_BY_ARTICLE = re.compile(r"(?:\b(?:the|le|la|les)\s+|\bl'\s*)$")
 _O_CLOCK = re.compile(r"\b\d{1,2}\s*o'?\s?clock\b")
 
 # Count words the folding leaves as words, each with its value. "one" is folded only where it
@@ -64,6 +67,11 @@ _WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3}
 _KANA_COUNTS = {"ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6, "なな": 7,
                 "やっ": 8, "ここの": 9}
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|脚|組|セット|パック)"
+# A number of four digits or more is a year, a code or a reference, unless what it counts
+# follows it (`LONG_COUNT.match(text, end)`): "100000 espresso cup sets", "2000 jardinières",
+# "1000本".
+LONG_COUNT = re.compile(rf"\s*(?:{_COUNTER}|(?!please\b|thanks?\b|merci\b|svp\b)"
+                         r"[^\W\d_]{3,})")
 _WORD = re.compile(
     rf"(?<![\w-])(?P<word>{'|'.join(_WORD_COUNTS)})(?![\w-])"
     rf"|(?P<kana>{'|'.join(_KANA_COUNTS)}){_COUNTER}"
@@ -139,7 +147,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             said.append(Quantity(1, "set", match.span()))
     for match in re.finditer(r"\d+", plain):
         if not any(low <= match.start() < high for low, high in relative):
-            said.append(Quantity(max(1, int(match.group())), "set", match.span()))
+            # the count as said, zero and a sign kept: whether it can be bought is the add's
+            # question, never this reader's
+            sign = -1 if _SIGNED.search(plain[:match.start()]) else 1
+            said.append(Quantity(sign * int(match.group()), "set", match.span()))
     return tuple(sorted(said, key=lambda quantity: quantity.span))
 
 
@@ -149,9 +160,17 @@ def _counts_only(found: Reading) -> str:
     chars = list(_O_CLOCK.sub(lambda match: "#" * len(match.group()), found.folded))
     for tag in found.numbers:
         start, end = tag.span
-        if tag.kind != "count" or _refused(found.folded, tag.span) or len(tag.text) > 3:
+        if tag.kind != "count" or _refused(found.folded, tag.span) or (
+                len(tag.text) > 3 and not _long_count(found.folded, tag.span)):
             chars[start:end] = "#" * (end - start)
     return "".join(chars)
+
+
+def _long_count(folded: str, span: Span) -> bool:
+    """A number of four digits or more counts when what it counts follows it, and no article
+    makes it a name ("the 2027 shincha" is that year's tea)."""
+    start, end = span
+    return bool(LONG_COUNT.match(folded, end)) and not _NAMED_BY_ARTICLE.search(folded[:start])
 
 
 def _refused(folded: str, span: Span) -> bool:

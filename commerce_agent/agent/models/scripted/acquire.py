@@ -247,6 +247,13 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         # "add it to my cart" about what is already there (its options answered before):
         # say so rather than ask the same option question again.
         return say(p.lang, "already_in_cart", name=item["name"])
+    if state.done("add_to_cart") is None and quantity is not None and quantity <= 0:
+        # a count that cannot be bought is never taken for one: zero adds nothing, and a
+        # negative one is asked about again
+        if quantity == 0:
+            return say(p.lang, "none_added", name=item["name"])
+        return f"{say(p.lang, 'cannot_add_count', count=quantity, name=item['name'])} " \
+               f"{say(p.lang, 'how_many')}"
     picked = _pick(p, item)
     if isinstance(picked, str):
         return picked
@@ -257,7 +264,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     added = state.done("add_to_cart")
     if added is None:
         args: dict[str, Any] = {"cartId": cart["cartId"], "itemId": item_id,
-                                "quantity": quantity or 1}
+                                "quantity": 1 if quantity is None else quantity}
         if picked.variant:
             args["variantId"] = picked.variant.id
         if picked.customizations:

@@ -78,6 +78,12 @@ def explain(call: Call, state: State) -> str:
             return say(language, "explain.not_enough", name=name)
         key = "explain.only_left_one" if left == 1 else "explain.only_left"
         return say(language, key, left=left, name=name)
+    # more than a cart line may hold (the tool's schema refuses it): said, never changed to
+    # what fits
+    most = re.search(r"^/quantity: \d+ is greater than the maximum of (\d+)",
+                     str(result.get("message", "")))
+    if code == "invalid_arguments" and most:
+        return say(language, "explain.at_most", most=most.group(1), name=name)
     if code in ("product_unavailable", "order_items_unavailable"):
         if _detail(result, "reason") == "time_slot_booked":
             return say(language, "slot_taken") + " " + say(language, "which_time")

@@ -41,6 +41,8 @@ ENGLISH: dict[str, str] = {
     "which_order": "Which order do you mean? {orders}",
     "no_order_with": "None of your orders has {what}. Your orders: {orders}",
     "how_many": "How many would you like?",
+    "none_added": "Zero of {name} is nothing to add, so I've added nothing.",
+    "cannot_add_count": "I can't add {count} of {name}.",
     "what": "What would you like me to add?",
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
     "how_much_tip": "How much should the tip be?",
@@ -244,6 +246,8 @@ ENGLISH: dict[str, str] = {
                              "pick something else.",
     "explain.only_left": "Sorry, only {left} of {name} are left. Ask for {left} or fewer, or "
                          "pick something else.",
+    "explain.at_most": "Sorry, I can add at most {most} of {name} to one cart line. Ask for {most} "
+                       "or fewer.",
     "explain.not_enough": "There isn't enough of {name} in stock; try a smaller quantity.",
     "explain.some_sold_out": "Some of those items are sold out now; remove them and try again.",
     "explain.no_delivery_there": "{store} doesn't deliver there; it delivers to {areas}.",

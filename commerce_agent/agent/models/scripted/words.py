@@ -256,7 +256,11 @@ def _without_measures(text: str) -> str:
     text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
     text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
     # an id ("ord_8f3", "a5") or a year; "x3" is a count
-    return re.sub(r"\b(?!x\d{1,3}\b)[a-z]+\d+\w*|\b\d{4,}\b", " ", text)
+    # or a year, unless what it counts follows it ("100000 planters")
+    text = re.sub(r"\b(?!x\d{1,3}\b)[a-z]+\d+\w*", " ", text)
+    return re.sub(r"\b[1-9]\d{3,}\b|\b0\d{3,}\b", lambda number: number.group()
+                  if number.group()[0] != "0" and quantities.LONG_COUNT.match(text, number.end())
+                  else " ", text)
 
 
 # French number words a rating says ("trois étoiles"), accents folded away.
