@@ -164,12 +164,12 @@ def commitment_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceEr
         return None
     commitment = int(policy.get("minimumCommitment") or 0)
     if billing_cycles(terms, now or clock.now()) < commitment:
-        start = add_period(clock.parse(terms["startDate"]), terms["frequency"], commitment)
+        start = cancellable_from(terms)
         return CommerceError(
             403, "minimum_commitment_not_met",
             f"This subscription can be cancelled after {commitment} billing cycles.",
             params={"minimumCommitment": commitment,
-                    "cancellableFrom": start.date().isoformat()})
+                    **({"cancellableFrom": start.date().isoformat()} if start else {})})
     return None
 
 

@@ -166,6 +166,11 @@ def _amount(folded: str) -> Decimal | None:
         return None
 
 
+def _digits_outside_an_address(text: str, folded: str) -> list[str]:
+    found = _DIGITS.findall(folded)  # the address read only when there are such digits
+    return found if found and words.address(text) is None else []
+
+
 def cues(text: str) -> Cues:
     folded = words.fold(text)
     order_id = words.order_id(text)
@@ -177,7 +182,7 @@ def cues(text: str) -> Cues:
         else:
             tails = (_MARKED.findall(folded) or _MIXED.findall(folded)
                      or _AFTER_NOUN.findall(folded) or _ALONE.findall(folded)
-                     or (_DIGITS.findall(folded) if words.address(text) is None else []))
+                     or _digits_outside_an_address(text, folded))
             tail = tails[-1] if tails else None
     noun = _ORDER_NOUN.search(folded) is not None
     ordinal = words.ordinal(text) if noun else None
