@@ -169,7 +169,7 @@ def commitment_problem(doc: OrderDoc, now: datetime | None = None) -> CommerceEr
             403, "minimum_commitment_not_met",
             f"This subscription can be cancelled after {commitment} billing cycles.",
             params={"minimumCommitment": commitment,
-                    **({"cancellableFrom": start.date().isoformat()} if start else {})})
+                    "cancellableFrom": start.date().isoformat() if start else None})
     return None
 
 
