@@ -29,6 +29,7 @@ from commerce_agent.agent.language.delivery import (
 )
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
@@ -394,6 +395,7 @@ class State:
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
         # "3, sorry I mean 2": read as said right the first time
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        raw = with_counts_plain(raw)  # "two bag of matcha", dictated "need for pizzas": counts
         if self.size_said is not None and points_at_a_size(raw):
             raw = with_size_named(raw, self.size_said)  # "the blue in that same size"
         said = reading(raw)
