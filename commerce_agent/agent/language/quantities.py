@@ -195,7 +195,8 @@ def _with_count_words(plain: str) -> str:
 # 6 altogether", « 5 en tout », « 4 au total », 「全部で5つ」「合計3袋」; and a count said
 # against the one the line has: "I need 4 not 2", "4 instead of 2", « 4 et pas 2 ».
 _TOTAL = re.compile(r"\b(?:in total|total(?: of)?|altogether|all together|in all|all told|"
-                    r"en tout|au total|en totalit[eé]|tout compris)\b|全部で|合計|ぜんぶで|計(?=\d)")
+                    r"en tout|au total|en totalit[eé]|tout compris)\b|"
+                    r"全部で|合計|ぜんぶで|計(?=\d)")
 _AGAINST = re.compile(r"(?<![\d.,])\d{1,4}\s*,?\s*(?:and\s+|et\s+)?(?:not|pas|instead of|"
                       r"rather than|au lieu de|plut[oô]t que)\s+(?:the\s+)?\d{1,4}(?![\d.,])")
 

@@ -14,6 +14,9 @@ One pass per class, each knowing no product:
 - none of a thing is a count of zero: "none of the salads", "zero of those" (text2num writes
   "zero"), « je n'en veux aucun » → "0".
 
+- a count of thousands written with separators is one number: "1,200 bottles" → "1200
+  bottles" (whether the store has that many is the add's question); a price keeps its own.
+
 What a message says is kept: only the words that say a count change, into the count.
 """
 
@@ -90,6 +93,11 @@ _NONE_FR = re.compile(r"\b(?:ne\s+|n')(?P<verb>(?:en\s+|y\s+)?[a-zà-ÿ]+)\s+(?:
                       r"souci|importance|raison|frais|doute)\b)", re.IGNORECASE)
 
 
+# "1,200 bottles", "2,000 copies": a count's thousands; not a price ("$1,200", "1,200 yen").
+_THOUSANDS = re.compile(r"(?<![\d.,$£€¥])(\d{1,3}(?:,\d{3})+)(?![\d,.])(?=\s+(?!(?:dollars?|usd|"
+                        r"euros?|eur|pounds?|gbp|yen|jpy|bucks?)\b)[a-zà-ÿ])", re.IGNORECASE)
+
+
 def with_counts_plain(text: str) -> str:
     """`text` with counts said by their packaging, by dictation, or as none written as plain
     counts; `text` itself when it says none of these."""
@@ -98,7 +106,8 @@ def with_counts_plain(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _with_counts_plain(text: str) -> str:
-    plain = _DICTATED.sub(_dictated, text)
+    plain = _THOUSANDS.sub(lambda match: match.group(1).replace(",", ""), text)
+    plain = _DICTATED.sub(_dictated, plain)
     plain = _PACK_OF.sub(lambda match: match.group("n"), plain)
     plain = _PACKAGED.sub(_unpackaged, plain)
     plain = _NONE_EN.sub("0", plain)
@@ -135,8 +144,10 @@ def _unpackaged(match: re.Match[str]) -> str:
     if _NAMING.match(noun) and not (of and of.strip()) and \
             not singular_after_many:
         return match.group()
-    if of is None and not singular_after_many:
-        return match.group()  # "2 bags hojicha" keeps reading as typed
+    if (of is None and not singular_after_many) or value > 999:
+        # "2 bags hojicha" keeps reading as typed; "5000 copies of" keeps the word that makes
+        # a long number a count once the item's name is read away
+        return match.group()
     return f"{value}{match.group('size')} "
 
 

@@ -395,7 +395,9 @@ class State:
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
         # "3, sorry I mean 2": read as said right the first time
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
-        raw = with_counts_plain(raw)  # "two bag of matcha", dictated "need for pizzas": counts
+        # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the
+        # words as said: « trois sachets de » stays French once read as « 3 »)
+        spoken, raw = raw, with_counts_plain(raw)
         if self.size_said is not None and points_at_a_size(raw):
             raw = with_size_named(raw, self.size_said)  # "the blue in that same size"
         said = reading(raw)
@@ -417,7 +419,7 @@ class State:
         if coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
-            self.language = language_of(raw, self.language, settled=self.heard > 0)
+            self.language = language_of(spoken, self.language, settled=self.heard > 0)
             self.heard += 1
             self.frame = Frame("promotion", (raw,))
             if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
@@ -504,7 +506,7 @@ class State:
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
-        self.language = language_of(raw, self.language, settled=self.heard > 0)
+        self.language = language_of(spoken, self.language, settled=self.heard > 0)
         self.heard += 1
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
