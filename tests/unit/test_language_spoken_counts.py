@@ -72,7 +72,8 @@ def test_dictated_numbers_where_a_count_is_expected(said: str, heard: str) -> No
     "two for my mum", "I want to buy mugs", "I need to cancel orders", "get it for the kids",
     "add a tiramisu for my mum", "add for dinner", "I'd like to see options",
     "I want for christmas", "order for pickup", "send to Paris", "need it for tomorrow",
-    "I want to add plates", "add to favourites",
+    "I want to add plates", "add to favourites", "how do I get to Yanaka", "get to Columbia Road",
+    "I have to go", "we'd like to subscribe", "add it for pickup",
 ])
 def test_prepositions_and_infinitives_stay_words(said: str) -> None:
     assert with_counts_plain(said) == said

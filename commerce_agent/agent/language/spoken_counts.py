@@ -77,7 +77,8 @@ here there
 _PLURAL = re.compile(r"^[a-zà-ÿ'-]+(?<!s)(?<!')s$|^[a-zà-ÿ'-]+(?:ies|oes|ches|shes|xes)$")
 # After "add" a count may come before a bare singular noun ("add to tiramisu"); elsewhere a
 # plural noun shows the words are what is counted ("need for margherita pizzas").
-_BARE_AFTER = frozenset({"add", "put", "grab", "get", "order"})
+# ("get to Yanaka" is a way there, so "get" needs the plural).
+_BARE_AFTER = frozenset({"add", "put", "grab", "order"})
 
 # None of a thing: "none of the salads", "none of those, actually"; « je n'en veux aucun ».
 # "none" alone answers an offer (add-ons, a choice): the refusal reads it.
