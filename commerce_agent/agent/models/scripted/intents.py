@@ -250,7 +250,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)|"
-                  r"[a-z][a-z0-9_-]*\d\s*(?:を|は|って)?\s*(?:使|適用|つけ|付け|入力)"),  # 「MIDORI500を使って」
+                  # 「MIDORI500を使って」「FOLIO3をつけて」
+                  r"[a-z][a-z0-9_-]*\d\s*(?:を|は|って)?\s*(?:使|適用|つけ|付け|入力)"),
     # "Folio & Code" is a store, no code asked about (as in language/codes.py)
     ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
