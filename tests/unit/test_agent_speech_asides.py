@@ -7,7 +7,7 @@ the acts they name."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.codes import read_code
@@ -22,6 +22,7 @@ _ASIDES = ["i dont have time for it", "i don't need it anymore", "i never use it
            "we don't go any more"]
 
 
+@settings(deadline=None)
 @given(st.sampled_from(_DISMISSALS), st.sampled_from(_ACTS))
 def test_a_dismissal_opening_an_act_leaves_the_act(dismissal: str, act: tuple[str, str]) -> None:
     said, kind = act
@@ -34,6 +35,7 @@ def test_a_dismissal_alone_is_still_a_no(text: str) -> None:
     assert understand(text)[0] == "no"
 
 
+@settings(deadline=None)
 @given(st.sampled_from(_ACTS), st.sampled_from(_ASIDES))
 def test_a_negated_aside_is_not_the_instructions_negation(act: tuple[str, str],
                                                           aside: str) -> None:

@@ -143,10 +143,15 @@ _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:
 # A statement turned into a question by its tail: "…, right?", "…doesn't it", "…or what",
 # « …ou quoi », « c'est mensuel, non ? », 「…ですよね」.
 _TAG = re.compile(
-    r",?\s+(?P<tag>right|yeah|yes|innit|correct|no|or what|or not|or no|"
-    r"(?:is|are|does|do|did|was|were|has|have|can|will|would|should)(?:n'?t| not)? "
+    # one word, set off by a comma or asked with "?": "…, right", "…right?" ("the one on the
+    # right" asks nothing)
+    r"(?:,\s*(?P<word>right|yeah|yes|innit|correct|no|non|hein)\s*[?]?|"
+    r"\s(?P<asked>right|yeah|yes|innit|correct|no|non|hein)\s*[?])\s*$|"
+    # a tag of its own shape: "…doesn't it", "…or what", « …ou quoi », « n'est-ce pas »
+    r",?\s+(?P<tag>or what|or not|or no|"
+    r"(?:is|are|does|do|did|was|were|has|have|can|will|would|should)(?:n'?t| not) "
     r"(?:it|they|he|she|that|there|you|we|i)|"
-    r"n'est-ce pas|ou quoi|ou pas|ou non|hein|c'est ca|pas vrai|non)\s*[?]?\s*$|"
+    r"n'est-ce pas|ou quoi|ou pas|ou non|c'est ca|pas vrai)\s*[?]?\s*$|"
     r"(?:よね|でしょう|でしょ)[?？。]?\s*$")
 # What a yes or no tag needs before it to ask ("it's monthly, no?"), not to answer ("add the
 # mug, no").
@@ -157,7 +162,7 @@ def _tagged(folded: str) -> bool:
     found = _TAG.search(folded)
     if found is None:
         return False
-    if found.group("tag") in ("yes", "no", "non"):
+    if (found.group("word") or found.group("asked")) in ("yes", "no", "non"):
         return _COPULA.search(folded[:found.start()]) is not None
     return True
 
