@@ -721,9 +721,6 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what does the gift card include?", "is the python book a pdf or what": the verb
         # or noun of shopping is asked about, never done
         return "details", act.text
-    if act.kind == "question" and kind in ("other", "search") and words.re_japanese(act.text) \
-            and words.names_a_thing(act.text) and not _HAVE.search(act.text):
-        return "details", act.text  # 「Rustの本は紙の本もついてきますか」: about that item
     if act.kind == "question" and kind in MAY_ASK_PICKUP and PICKUP.search(
             words.fold(act.text)):
         return "policy", act.text
@@ -775,6 +772,10 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
             not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
         return "details", act.text  # "is the teapot dishwasher safe?": about a product
+    if act.kind == "question" and kind in ("other", "search") and words.re_japanese(act.text) \
+            and words.names_a_thing(act.text) and not _HAVE.search(act.text) and not \
+            _POLICY_WORDS.search(words.fold(act.text)):
+        return "details", act.text  # 「Rustの本は紙の本もついてきますか」: about that item
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
             words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
         return "policy", act.text  # "can I get a refund?" asks whether, not to
