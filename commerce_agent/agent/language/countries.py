@@ -1,5 +1,6 @@
 """Countries named in a shopper's words ("do you ship to Canada?", "livrez-vous en Allemagne ?",
-"ドイツに発送できますか？") and country names to show, from Babel's CLDR territory names.
+"ドイツに発送できますか？") and country names to show, from Babel's CLDR territory names; and
+the short list of countries an address may end with.
 
 Babel is already the project's locale library (money and dates); its territory names in
 English, French and Japanese are the table, so no list of ours grows with the stores' areas.
@@ -19,6 +20,25 @@ _EXTRA = {"usa": "US", "america": "US", "the states": "US", "uk": "GB", "england
           "scotland": "GB", "wales": "GB", "britain": "GB", "great britain": "GB",
           "holland": "NL", "etats-unis": "US", "angleterre": "GB", "アメリカ": "US",
           "イギリス": "GB", "米国": "US", "英国": "GB"}
+
+# The countries an address may end with, as written after its street, city or postcode
+# ("…, Springfield, IL 62704, U.S."): a short list of its own, since there "us" and "u.k." are
+# countries while in a sentence they are not, and a long list would end addresses early.
+ADDRESS_COUNTRIES = {
+    "united states of america": "US", "united states": "US", "usa": "US", "u.s.a.": "US",
+    "u.s.": "US", "us": "US", "america": "US", "états-unis": "US", "etats-unis": "US",
+    "united kingdom": "GB", "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
+    "scotland": "GB", "wales": "GB", "royaume-uni": "GB", "angleterre": "GB",
+    "france": "FR", "japan": "JP", "japon": "JP", "日本": "JP", "canada": "CA",
+    "germany": "DE", "deutschland": "DE", "allemagne": "DE", "italy": "IT", "italie": "IT",
+    "spain": "ES", "espagne": "ES", "belgium": "BE", "belgique": "BE", "switzerland": "CH",
+    "suisse": "CH", "netherlands": "NL", "pays-bas": "NL", "ireland": "IE", "irlande": "IE",
+    "australia": "AU", "australie": "AU", "new zealand": "NZ", "mexico": "MX",
+    "mexique": "MX", "portugal": "PT", "austria": "AT", "autriche": "AT",
+}
+# The same as a pattern, longest first.
+ADDRESS_COUNTRY = "|".join(re.escape(name) for name in sorted(ADDRESS_COUNTRIES, key=len,
+                                                             reverse=True))
 
 
 def _fold(text: str) -> str:
