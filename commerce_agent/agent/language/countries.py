@@ -9,10 +9,11 @@ English, French and Japanese are the table, so no list of ours grows with the st
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from babel import Locale
+
+from commerce_agent.agent.language.folding import fold_accents
 
 _LANGUAGES = ("en", "fr", "ja")
 # Everyday names CLDR does not list as a territory's name.
@@ -41,18 +42,13 @@ ADDRESS_COUNTRY = "|".join(re.escape(name) for name in sorted(ADDRESS_COUNTRIES,
                                                              reverse=True))
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
 @lru_cache(maxsize=1)
 def _names() -> tuple[re.Pattern[str], dict[str, str]]:
     table: dict[str, str] = {}
     for language in _LANGUAGES:
         for code, name in Locale.parse(language).territories.items():
             if len(code) == 2 and code.isalpha() and code not in ("ZZ", "EU", "UN", "EZ"):
-                table.setdefault(_fold(name), code)
+                table.setdefault(fold_accents(name), code)
     table.update(_EXTRA)
     spellings = sorted(table, key=len, reverse=True)
     latin = "|".join(re.escape(name) for name in spellings if name.isascii())
@@ -63,7 +59,7 @@ def _names() -> tuple[re.Pattern[str], dict[str, str]]:
 def country_named(text: str) -> str | None:
     """The ISO code of the first country `text` names, or None."""
     pattern, table = _names()
-    found = pattern.search(_fold(text))
+    found = pattern.search(fold_accents(text))
     return table[found.group()] if found else None
 
 
@@ -72,7 +68,7 @@ def country_ending(text: str) -> str | None:
     punctuation after it), or None: "…, Santiago, Chile" ends with one, "…, and chili oil"
     does not."""
     pattern, table = _names()
-    folded = _fold(text)
+    folded = fold_accents(text)
     found = [match for match in pattern.finditer(folded)
              if not re.search(r"[^\W\d_]", folded[match.end():])]
     return table[found[-1].group()] if found else None

@@ -20,6 +20,7 @@ def _plain(ch: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=8192)
 def fold_accents(text: str) -> str:
     """Case folded and every combining mark gone, in any script ("États-Unis" → "etats-unis"):
     the form of the names in a word table."""
