@@ -139,3 +139,16 @@ def test_a_day_counted_from_today_and_a_limit_come_from_find_when() -> None:
     assert not dates.times_named("two mugs please").named()
     # without a reading of the day, a weekday stays a condition on any such day
     assert dates.times_named("next saturday").weekday == 5
+
+
+@pytest.mark.parametrize(("said", "placed"), [
+    ("cancel yesterday's order", dates.DayPlaced(days_ago=1)),
+    ("my order from november 20", dates.DayPlaced(on_date=(11, 20))),
+    ("la commande du 3 fevrier", dates.DayPlaced(on_date=(2, 3))),
+    ("3月5日の注文", dates.DayPlaced(on_date=(3, 5))),
+    ("tuesday's order", dates.DayPlaced(weekday=1)),
+    ("la commande de samedi", dates.DayPlaced(weekday=5)),
+    ("金曜の注文", dates.DayPlaced(weekday=4)),
+    ("my last order", dates.DayPlaced())])
+def test_the_day_an_order_was_placed(said: str, placed: dates.DayPlaced) -> None:
+    assert dates.day_placed(said) == placed

@@ -79,9 +79,12 @@ _DAY_WORDS = {
 }
 _DAY = {language: re.compile(rf"(?<![a-z])(?:{words})(?![a-z])")
         for language, words in _DAY_WORDS.items()}
-_ENGLISH_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                   "dec")
-_ENGLISH_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_ENGLISH_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july",
+                        "august", "september", "october", "november", "december")
+_ENGLISH_MONTHS = tuple(name[:3] for name in _ENGLISH_MONTH_NAMES)  # "jan", "feb", …
+_ENGLISH_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                          "sunday")
+_ENGLISH_WEEKDAYS = tuple(name[:3] for name in _ENGLISH_WEEKDAY_NAMES)  # "mon", "tue", …
 # English day words read in a message judged French or Japanese: not those that are French
 # words too ("mon", "mar", "dec").
 _DAY["en-loose"] = re.compile(
@@ -436,3 +439,47 @@ def _japanese_when(text: str, found: TimesNamed) -> None:
         if part in text and found.clock is None:
             found.hours = hours
     found.weekend = found.weekend or "週末" in text
+
+
+# -- the day an order was placed -----------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DayPlaced:
+    """The day said of a past order: counted back from today ("yesterday's order": 1), a date
+    ("my order from November 20": (11, 20)) or a weekday ("Tuesday's order": 1)."""
+
+    days_ago: int | None = None
+    on_date: tuple[int, int] | None = None
+    weekday: int | None = None
+
+
+_DAYS_AGO = [(re.compile(r"\bday before yesterday\b|\bavant-hier\b|一昨日|おととい"), 2),
+             (re.compile(r"\byesterday\b|\bhier\b|昨日|きのう"), 1),
+             (re.compile(r"\btoday\b|\baujourd'hui\b|\bce matin\b|\bthis morning\b|今日|今朝"),
+              0)]
+_MONTH_NUMBERS = {name: number for number, names in enumerate(
+    zip(_ENGLISH_MONTH_NAMES, _FRENCH_MONTHS, strict=True), start=1) for name in names}
+_MONTH_NAME = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
+_ON_DATE = re.compile(rf"\b(?:(?P<m1>{_MONTH_NAME})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|"
+                      rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?P<m2>{_MONTH_NAME}))\b|"
+                      r"(?P<m3>\d{1,2})月(?P<d3>\d{1,2})日")
+_WEEKDAY_NUMBERS = {name: number for number, names in enumerate(zip(
+    _ENGLISH_WEEKDAY_NAMES, _FRENCH_WEEKDAYS, (f"{day}曜" for day in _JAPANESE_WEEKDAYS),
+    strict=True)) for name in names}
+_WEEKDAY = re.compile(rf"\b(?:{'|'.join(_ENGLISH_WEEKDAY_NAMES + _FRENCH_WEEKDAYS)})\b|"
+                      rf"[{_JAPANESE_WEEKDAYS}]曜")
+# Every name of a month or a weekday: words that name no item.
+DAY_NAMES = frozenset(_MONTH_NUMBERS) | frozenset(_WEEKDAY_NUMBERS)
+
+
+def day_placed(folded: str) -> DayPlaced:
+    """The day `folded` (as `folding.fold` makes it) says an order was placed on."""
+    days_ago = next((days for pattern, days in _DAYS_AGO if pattern.search(folded)), None)
+    dated = _ON_DATE.search(folded)
+    on_date = None
+    if dated:
+        month = dated.group("m1") or dated.group("m2")
+        on_date = (_MONTH_NUMBERS[month] if month else int(dated.group("m3")),
+                   int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
+    weekday = _WEEKDAY.search(folded)
+    return DayPlaced(days_ago, on_date, _WEEKDAY_NUMBERS[weekday.group(0)] if weekday else None)
