@@ -118,11 +118,6 @@ _NO_CODE = re.compile(r"(?:\b(?:no|without(?:\s+(?:a|the|any))?|forget(?:\s+(?:t
                       r"(?:\s+promo)?|(?:クーポン|コード)(?:なし|は(?:いりません|ないです|ありません)))",
                       re.IGNORECASE)
 _SEPARATORS = re.compile(r"^[\s,;.!?、。—–-]+|[\s,;、—–-]+$")
-# Read more loosely once a message is known to apply a code (`promotion_code`): a word after a
-# code word, or one shaped like a code.
-_AFTER_A_CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
-                                r"([A-Za-z0-9][A-Za-z0-9_-]{2,31})\b", re.IGNORECASE)
-_CODE_SHAPE = re.compile(r"\b([A-Z][A-Z0-9_-]*\d[A-Z0-9_-]*|[A-Z]{4,}\d*)\b")
 
 
 @dataclass(frozen=True)
@@ -282,6 +277,13 @@ def _joined(text: str, start: int, end: int) -> str:
     before, after = _SEPARATORS.sub("", text[:start]), _SEPARATORS.sub("", text[end:])
     after = _LEFT_OVER.sub("", after)
     return ", ".join(part for part in (before, after) if part)
+
+
+# Read more loosely once a message is known to apply a code (`promotion_code`): a word after a
+# code word, or one shaped like a code.
+_AFTER_A_CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
+                                r"([A-Za-z0-9][A-Za-z0-9_-]{2,31})\b", re.IGNORECASE)
+_CODE_SHAPE = re.compile(r"\b([A-Z][A-Z0-9_-]*\d[A-Z0-9_-]*|[A-Z]{4,}\d*)\b")
 
 
 def codes_said(raw: str, known: frozenset[str] = frozenset()) -> tuple[str, ...]:
