@@ -15,6 +15,7 @@ from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
@@ -491,7 +492,7 @@ def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
              for unit in re.findall(r"\d\s*-?\s*([a-z]{2,})", words.fold(label))}
     if not units:
         return None
-    number = "|".join(["\\d+", *sorted(words.NUMBERS, key=len, reverse=True)])
+    number = "|".join(["\\d+", *sorted(NUMBER_WORDS, key=len, reverse=True)])
     unit = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
     return re.compile(rf"\b(?:{number})\s*-?\s*(?:{unit})\w*")
 
