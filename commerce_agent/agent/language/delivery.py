@@ -193,6 +193,7 @@ def read_delivery(text: str) -> Delivery:
     if bare is None:
         whole = _clean(_cut(normal))
         if "," in whole and _HOUSE_NUMBER.search(whole.split(",")[0]) and \
+                _is_place(whole.rsplit(",", 1)[0]) and not _LOWER_PAIR.search(whole) and \
                 not _JAPANESE.search(whole) and country_of(whole) and len(whole) < 200 and \
                 (country_ending(whole) or not country_named(whole)):
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
@@ -211,10 +212,28 @@ def read_delivery(text: str) -> Delivery:
 _CODE_LIKE = re.compile(r"(?<!\w)[A-Z]{3,}\d+(?![A-Za-z0-9])")
 
 
+# Words that sit beside a number in a request but never name a street.
+_NOT_A_STREET = frozenset("""to it its the and or a an of for me my us at is in on please pls
+thanks thank thx merci use code codes et le la les de du des""".split())
+
+
+# A Japanese place: a number after a kanji name (神南1), in a block run (1-2-3) or before its
+# block word (2丁目, 北1条); a count (3個) is none.
+_JAPANESE_PLACE = re.compile(r"[\u4e00-\u9fff々ヶ]\s*\d|\d\s*[-‐−ー－]\s*\d|"
+                             r"\d\s*(?:丁目|番地?|号|条)")
+# Two lower-case letters ending a message are a word ("it", "or", "in"), not a country code.
+_LOWER_PAIR = re.compile(r",\s*[a-z]{2}\W*$")
+
+
 def _is_place(text: str) -> bool:
-    """A number and a name: "12 Oak St", "神南1-2-3" (a ZIP alone is no address)."""
+    """A number beside a name: "12 Oak St", "Rhône 48", "神南1-2-3" (a ZIP alone, a count of
+    things or a promotion code is no address)."""
     text = _CODE_LIKE.sub(" ", text)
-    return bool(re.search(r"\d", text) and re.search(r"[^\W\d_]{2,}", text))
+    if _JAPANESE.search(text):
+        return bool(_JAPANESE_PLACE.search(text))
+    return any(name.casefold() not in _NOT_A_STREET for name in re.findall(
+        r"(?<!\S)([^\W\d_]{2,})\.?,?\s+\d|\d[\w/-]*,?\s+([^\W\d_]{2,})", text)
+        for name in name if name)
 
 
 def _end(after: str) -> int:
