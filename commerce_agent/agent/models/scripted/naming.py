@@ -198,3 +198,77 @@ def any_named(items: Iterable[dict[str, Any]], said: frozenset[str]) -> bool:
 def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: str = "en"
                    ) -> bool:
     return any(names_it(item, said, lang) for item in items)
+
+
+# Words that join a thing to what describes it ("a bag of hojicha", "matcha for baking",
+# « planche à découper en bambou »): the head is in the phrase before them.
+_PHRASE_LINKS = frozenset(
+    "with for of in on at from by to that which without de du des a au aux en pour avec "
+    "sur par sans".split())
+# Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
+_MEASURE_NOUNS = frozenset(
+    "bag box cup bottle pack packet tin jar set piece portion slice pair couple dozen kind "
+    "sort type one sachet boite boîte paquet tasse bouteille pot morceau part".split())
+# A short phrase names one thing; past this many words a message tells a story, whose head
+# no one place holds.
+_SHORT_PHRASE = 4
+
+
+def phrase_heads(text: str, said: frozenset[str], lang: str = "en") -> frozenset[str]:
+    """The words a short item phrase may name its thing by: of its first noun phrase (up to
+    a joining word), the last content word ("bamboo cutting board": board), and in French
+    the first too (« planche à découper »: planche; a title kept in English, « Designing
+    Distributed Systems », still ends on its head), passing over measures ("a bag of
+    hojicha": hojicha). Only the words `said` (the request's product words) count. Empty
+    for one word, a long message, or Japanese."""
+    if words.re_japanese(text):
+        return frozenset()
+    found = [word for word in re.findall(r"[\w'-]+", words.fold(text))
+             if word in _PHRASE_LINKS or words.stem(word) in said]
+    content = [word for word in found if word not in _PHRASE_LINKS]
+    if not 2 <= len(content) <= _SHORT_PHRASE:
+        return frozenset()
+    run: list[str] = []
+    for word in found:
+        if word in _PHRASE_LINKS:
+            if run and not all(words.stem(part) in _MEASURE_NOUNS for part in run):
+                break
+            run = []
+            continue
+        run.append(word)
+    run = [word for word in run if words.stem(word) not in _MEASURE_NOUNS]
+    if not run:
+        return frozenset()
+    return frozenset(words.stem(word) for word in (run[-1], *(run[:1] if lang == "fr" else ())))
+
+
+def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
+    """The words an item's data says it is: its name, description and categories."""
+    meta = item.get("metadata") or {}
+    categories = " ".join(str(entry.get("name", "")) for entry in (
+        meta.get("dev.commerce.product.categorization") or {}).get("items", []))
+    return words.content_words(f"{_name(item)} {item.get('description', '')} {categories}")
+
+
+def supports(item: dict[str, Any], word: str) -> bool:
+    """Whether the item's data carries the word (maybe misspelt, or as part of a compound:
+    "book" in "eBook")."""
+    known = _evidence_words(item)
+    return word in known or any(
+        len(word) >= 4 and (fuzzy.similarity(word, other) >= 85 or other.endswith(word))
+        for other in known)
+
+
+def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: str = "en"
+                  ) -> bool:
+    """Whether the words said fit the item too weakly to add it: a short phrase whose head
+    noun the item's data never says, while the item carries only modifiers of it ("bamboo"
+    of a bamboo cutting board in a bamboo whisk's name, "tea" of a silk tea towel, "pizza"
+    of a pizza cutter), or whose words the item mostly lacks."""
+    plain = {word for word in said if not is_option_word(word, lang)
+             and word not in _MEASURE_NOUNS}
+    named_by = phrase_heads(text, frozenset(plain), lang)
+    if not named_by or any(supports(item, head) for head in named_by):
+        return False
+    backed = {word for word in plain if supports(item, word)}
+    return len(backed) <= len(plain - backed) or not (backed & heads(_name(item)))

@@ -491,10 +491,10 @@ def price_order(text: str) -> dict[str, str]:
 
 
 # Where one item ends and the next begins: "a glaze mug and two dinner plates", "un mug et
-# deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
+# deux assiettes", "玄米茶と急須" (Québec's "pis" is "et"). The next item starts with a count or an article; a list after
 # "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis)\s+)"
+    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+|pis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis|pis)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
     # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
