@@ -261,14 +261,19 @@ def supports(item: dict[str, Any], word: str) -> bool:
 
 def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: str = "en"
                   ) -> bool:
-    """Whether the words said fit the item too weakly to add it: a short phrase whose head
-    noun the item's data never says, while the item carries only modifiers of it ("bamboo"
-    of a bamboo cutting board in a bamboo whisk's name, "tea" of a silk tea towel, "pizza"
-    of a pizza cutter), or whose words the item mostly lacks."""
+    """Whether the words said fit the item too weakly to add it. A short phrase names its
+    thing by its head noun: when the item's data never says that head, the item carries
+    only modifiers of it ("bamboo" of a bamboo cutting board in a bamboo whisk's name, "tea"
+    of a silk tea towel, "pizza" of a pizza cutter) unless most of the words and a head of
+    its own name are said; when it does say it, but only in its description and the name
+    carries no word said, most of the words must still be its ("cream" of a matcha ice
+    cream in a tiramisu's description is not enough)."""
     plain = {word for word in said if not is_option_word(word, lang)
              and word not in _MEASURE_NOUNS}
     named_by = phrase_heads(text, frozenset(plain), lang)
-    if not named_by or any(supports(item, head) for head in named_by):
+    if not named_by:
         return False
     backed = {word for word in plain if supports(item, word)}
+    if any(supports(item, head) for head in named_by):
+        return not carried(item, frozenset(plain)) and len(backed) < len(plain - backed)
     return len(backed) <= len(plain - backed) or not (backed & heads(_name(item)))

@@ -84,7 +84,8 @@ _ELISION = re.compile(r"\b(?:[ldjmtsnc]|qu|jusqu|lorsqu|puisqu)'(?=\w)")
 # A French verb of wanting, taking or selling in any person and tense ("prendrai",
 # "voudrions", "vendez"), folded: it says what to do, never which product.
 _FRENCH_VERB = re.compile(r"(?:prend|prenn?|voudr|voul|aim|aimer|souhait|souhaiter|achet|achete|"
-                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher)"
+                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher|passe|passez|passer|"
+                          r"passons)"
                           r"(?:e|es|ent|ez|er|ons|ais|ait|aient|ai|as|a|ions|iez|re|s|z|"
                           r"ra|ras|rai|rez|rons|ront|rais|rait|rions|riez)?")
 
