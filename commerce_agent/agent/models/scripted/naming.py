@@ -107,7 +107,7 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
             own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
             if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
-                   for part in {word, *compound_parts(word).split()}):
+                   for part in {word, *compound_parts(word).split(), *head_parts(word)}):
                 return True
         elif word in words.content_words(name) or (len(word) >= 4 and any(
                 fuzzy.similarity(word, other) >= 80 for other in words.content_words(name))):
@@ -121,6 +121,24 @@ def wanted(query: str) -> frozenset[str]:
     return words.content_words(query) | frozenset(
         phrase for phrase in words.japanese_query(query).split() if words.re_japanese(phrase)
     )
+
+
+# Where a Japanese phrase changes script (棒|ほうじ茶, 抹茶|アイス): a modifier may end there.
+_ANY_SCRIPT_CHANGE = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?=[\u3040-\u30ff])|(?<=[\u3040-\u309f])(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
+    r"(?<=[\u30a0-\u30ff])(?=[\u4e00-\u9fff\u3040-\u309f])")
+# Hiragana that are particles, never the first sound of a name's word.
+_PARTICLES = frozenset("をはがにでともへやの")
+
+
+def head_parts(phrase: str) -> list[str]:
+    """The tails of a Japanese phrase that start where its script changes, longest first
+    (棒ほうじ茶 → ほうじ茶): what it names once a modifier written before it is dropped (棒
+    of 棒ほうじ茶, the 加賀棒茶 whose description calls it ほうじ茶). A tail of one character,
+    or starting on a particle, is no word."""
+    return [phrase[cut.start():] for cut in _ANY_SCRIPT_CHANGE.finditer(phrase)
+            if 0 < cut.start() and len(phrase) - cut.start() >= 3
+            and phrase[cut.start()] not in _PARTICLES]
 
 
 def compound_parts(query: str) -> str:
@@ -206,7 +224,7 @@ _PHRASE_LINKS = frozenset(
     "with for of in on at from by to that which without de du des a au aux en pour avec "
     "sur par sans".split())
 # Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
-_MEASURE_NOUNS = frozenset(
+MEASURE_NOUNS = frozenset(
     "bag box cup bottle pack packet tin jar set piece portion slice pair couple dozen kind "
     "sort type one sachet boite boîte paquet tasse bouteille pot morceau part".split())
 # A short phrase names one thing; past this many words a message tells a story, whose head
@@ -231,12 +249,12 @@ def phrase_heads(text: str, said: frozenset[str], lang: str = "en") -> frozenset
     run: list[str] = []
     for word in found:
         if word in _PHRASE_LINKS:
-            if run and not all(words.stem(part) in _MEASURE_NOUNS for part in run):
+            if run and not all(words.stem(part) in MEASURE_NOUNS for part in run):
                 break
             run = []
             continue
         run.append(word)
-    run = [word for word in run if words.stem(word) not in _MEASURE_NOUNS]
+    run = [word for word in run if words.stem(word) not in MEASURE_NOUNS]
     if not run:
         return frozenset()
     return frozenset(words.stem(word) for word in (run[-1], *(run[:1] if lang == "fr" else ())))
@@ -269,7 +287,7 @@ def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: s
     carries no word said, most of the words must still be its ("cream" of a matcha ice
     cream in a tiramisu's description is not enough)."""
     plain = {word for word in said if not is_option_word(word, lang)
-             and word not in _MEASURE_NOUNS}
+             and word not in MEASURE_NOUNS}
     named_by = phrase_heads(text, frozenset(plain), lang)
     if not named_by:
         return False
