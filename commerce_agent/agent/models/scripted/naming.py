@@ -219,44 +219,48 @@ def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: 
 
 
 # Words that join a thing to what describes it ("a bag of hojicha", "matcha for baking",
-# « planche à découper en bambou »): the head is in the phrase before them.
+# « planche à découper en bambou »), or end its clause ("…, and try the code"): the head is in
+# the phrase before them.
 _PHRASE_LINKS = frozenset(
-    "with for of in on at from by to that which without de du des a au aux en pour avec "
-    "sur par sans".split())
+    "with for of in on at from by to that which without and then as de du des a au aux en "
+    "pour avec sur par sans et puis".split())
 # Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
 MEASURE_NOUNS = frozenset(
     "bag box cup bottle pack packet tin jar set piece portion slice pair couple dozen kind "
     "sort type one sachet boite boîte paquet tasse bouteille pot morceau part".split())
-# A short phrase names one thing; past this many words a message tells a story, whose head
+# A short request names one thing; past this many words a message tells a story, whose head
 # no one place holds.
 _SHORT_PHRASE = 4
 
 
-def phrase_heads(text: str, said: frozenset[str], lang: str = "en") -> frozenset[str]:
-    """The words a short item phrase may name its thing by: of its first noun phrase (up to
-    a joining word), the last content word ("bamboo cutting board": board), and in French
-    the first too (« planche à découper »: planche; a title kept in English, « Designing
-    Distributed Systems », still ends on its head), passing over measures ("a bag of
-    hojicha": hojicha). Only the words `said` (the request's product words) count. Empty
-    for one word, a long message, or Japanese."""
+def phrase_heads(text: str, said: frozenset[str], lang: str = "en",
+                 found_by: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The words a short item phrase may name its thing by. The phrase is cut into noun
+    phrases at joining words and commas; the one holding a word the item was found by (else
+    the first) names the thing, by its last word ("bamboo cutting board": board) and in
+    French by its first too (« planche à découper »: planche; a title kept in English still
+    ends on its head), measures passed over ("a bag of hojicha": hojicha). Only the words
+    `said` (the request's product words) count. Empty for one word, a long message, or
+    Japanese."""
     if words.re_japanese(text):
         return frozenset()
-    found = [word for word in re.findall(r"[\w'-]+", words.fold(text))
-             if word in _PHRASE_LINKS or words.stem(word) in said]
-    content = [word for word in found if word not in _PHRASE_LINKS]
-    if not 2 <= len(content) <= _SHORT_PHRASE:
+    tokens = [word for word in re.findall(r"[\w'-]+|,", words.fold(text))
+              if word == "," or word in _PHRASE_LINKS or words.stem(word) in said]
+    if not 2 <= len([word for word in tokens if word != "," and word not in _PHRASE_LINKS]
+                    ) <= _SHORT_PHRASE:
         return frozenset()
-    run: list[str] = []
-    for word in found:
-        if word in _PHRASE_LINKS:
-            if run and not all(words.stem(part) in MEASURE_NOUNS for part in run):
-                break
-            run = []
+    runs: list[list[str]] = [[]]
+    for word in tokens:
+        if word == "," or word in _PHRASE_LINKS:
+            if runs[-1]:
+                runs.append([])
             continue
-        run.append(word)
-    run = [word for word in run if words.stem(word) not in MEASURE_NOUNS]
-    if not run:
+        if words.stem(word) not in MEASURE_NOUNS:  # "a bag of hojicha": no part of the name
+            runs[-1].append(word)
+    runs = [run for run in runs if run]
+    if not runs:
         return frozenset()
+    run = next((run for run in runs if {words.stem(word) for word in run} & found_by), runs[0])
     return frozenset(words.stem(word) for word in (run[-1], *(run[:1] if lang == "fr" else ())))
 
 
@@ -273,7 +277,7 @@ def supports(item: dict[str, Any], word: str) -> bool:
     "book" in "eBook")."""
     known = _evidence_words(item)
     return word in known or any(
-        len(word) >= 4 and (fuzzy.similarity(word, other) >= 85 or other.endswith(word))
+        len(word) >= 4 and (fuzzy.similarity(word, other) >= 80 or other.endswith(word))
         for other in known)
 
 
@@ -286,12 +290,14 @@ def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: s
     its own name are said; when it does say it, but only in its description and the name
     carries no word said, most of the words must still be its ("cream" of a matcha ice
     cream in a tiramisu's description is not enough)."""
-    plain = {word for word in said if not is_option_word(word, lang)
-             and word not in MEASURE_NOUNS}
-    named_by = phrase_heads(text, frozenset(plain), lang)
+    plain = frozenset(word for word in said if not is_option_word(word, lang)
+                      and word not in MEASURE_NOUNS)
+    backed = {word for word in plain if supports(item, word)}
+    if not backed:  # found by words its data here does not show (its name in another language)
+        return False
+    named_by = phrase_heads(text, plain, lang, frozenset(backed))
     if not named_by:
         return False
-    backed = {word for word in plain if supports(item, word)}
     if any(supports(item, head) for head in named_by):
-        return not carried(item, frozenset(plain)) and len(backed) < len(plain - backed)
+        return not carried(item, plain) and len(backed) < len(plain - backed)
     return len(backed) <= len(plain - backed) or not (backed & heads(_name(item)))
