@@ -295,6 +295,9 @@ def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: s
     backed = {word for word in plain if supports(item, word)}
     if not backed:  # found by words its data here does not show (its name in another language)
         return False
+    shown = {words.stem(word) for word in re.findall(r"[\w'-]+", words.fold(text))}
+    if backed & heads(_name(item)) - shown:
+        return False  # its head noun, from the shopper's own word for it (« tasse »: mug)
     named_by = phrase_heads(text, plain, lang, frozenset(backed))
     if not named_by:
         return False
