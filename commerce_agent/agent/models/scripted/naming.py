@@ -225,9 +225,10 @@ _PHRASE_LINKS = frozenset(
     "with for of in on at from by to that which without and then as de du des a au aux en "
     "pour avec sur par sans et puis".split())
 # Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
+# Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set").
 MEASURE_NOUNS = frozenset(
-    "bag box cup bottle pack packet tin jar set piece portion slice pair couple dozen kind "
-    "sort type one sachet boite boîte paquet tasse bouteille pot morceau part".split())
+    "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
+    "sachet paquet bouteille morceau part".split())
 # A short request names one thing; past this many words a message tells a story, whose head
 # no one place holds.
 _SHORT_PHRASE = 4
