@@ -85,6 +85,9 @@ def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
     if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
         return False
     said = naming.wanted(query)
+    if naming.weak_evidence(p.state.items.get(str(item["itemId"])) or item,
+                            p.frame.first, said, p.lang):
+        return True
     if not words.re_japanese(query) or any(not words.re_japanese(word) for word in said):
         return False
     return not naming.names_it(item, said, p.lang)

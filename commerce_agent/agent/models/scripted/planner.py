@@ -287,7 +287,9 @@ class Planner:
             # the same word in the other kana, or with its long vowels as the catalog writes
             # them, searched once each
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
-            for spelling in (naming.compound_parts(query), *words.kana_spellings(query)):
+            for spelling in (naming.compound_parts(query), *words.kana_spellings(query),
+                             *(tail for phrase in query.split()
+                               for tail in naming.head_parts(phrase))):
                 if spelling == query:
                     continue
                 if all(call.args.get("query") != spelling for call in searches):
@@ -299,7 +301,8 @@ class Planner:
         """The word of an English query of several that names the thing (the last, or with
         `first` the first); None for one word, or in French and Japanese, whose words the
         English names cannot show."""
-        said = [word for word in query.split() if words.content_words(word)]
+        said = [word for word in query.split() if words.content_words(word)
+                and words.stem(words.fold(word)) not in naming.MEASURE_NOUNS]  # "a bag of"
         return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:

@@ -3,7 +3,9 @@ the reply. A failed tool ends the turn with its plain-language next step."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import (
@@ -110,11 +112,31 @@ def _discounts(p: Planner) -> Decision:
 
 
 def _switch(p: Planner) -> Decision:
-    """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store."""
+    """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store;
+    "switch to the trattoria and add a tiramisu" gets the item there (the store named is
+    where its search looks first)."""
     under_way = p.state.done("add_to_cart") or p.state.done("remove_cart_item")
     if under_way is not None or (p.state.open_carts() and cart_edits.names_an_option_change(p)):
         return cart_edits.set_quantity(p)
+    then = _then_getting(p.frame.first)
+    if then is not None:
+        getting = Planner(replace(p.state, frame=replace(p.frame, intent=then)), p.tools)
+        getting.extra = p.extra
+        return acquire_items(getting, then_check_out=then == "buy")
     return browse.switch(p)
+
+
+# Where a message's next clause starts: "switch to X and add Y", « passe à X et ajoute Y ».
+_NEXT_CLAUSE = re.compile(r"\s*,?\s*\b(?:and(?: then)?|then|et(?: puis)?|puis|pis)\b\s+|、|。")
+
+
+def _then_getting(text: str) -> str | None:
+    """"add" or "buy" when a clause after the first of the message asks to get something."""
+    for clause in _NEXT_CLAUSE.split(text)[1:]:
+        kind = understand(clause)[0]
+        if kind in ("add", "buy"):
+            return kind
+    return None
 
 
 def _status(p: Planner) -> Decision:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
 from commerce_agent.agent.language.measures import UNITS
@@ -85,7 +86,8 @@ _ELISION = re.compile(r"\b(?:[ldjmtsnc]|qu|jusqu|lorsqu|puisqu)'(?=\w)")
 # A French verb of wanting, taking or selling in any person and tense ("prendrai",
 # "voudrions", "vendez"), folded: it says what to do, never which product.
 _FRENCH_VERB = re.compile(r"(?:prend|prenn?|voudr|voul|aim|aimer|souhait|souhaiter|achet|achete|"
-                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher)"
+                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher|passe|passez|passer|"
+                          r"passons)"
                           r"(?:e|es|ent|ez|er|ons|ais|ait|aient|ai|as|a|ions|iez|re|s|z|"
                           r"ra|ras|rai|rez|rons|ront|rais|rait|rions|riez)?")
 
@@ -342,7 +344,8 @@ _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商�
                         r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
                         r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|買い$|買っ|"
-                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$)")
+                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$|"
+                        r"送って|送る$|届けて|届ける$)")
 # A marker that opens a reply ("じゃあ茶筅を", "それなら急須"): it names nothing.
 _JA_OPENING = re.compile(r"^\s*(?:じゃあ|じゃ|では|それでは|それなら|なら|やっぱり|えっと|えーと|"
                          r"うーん)[、,\s]*")
@@ -476,10 +479,12 @@ def price_order(text: str) -> dict[str, str]:
 
 
 # Where one item ends and the next begins: "a glaze mug and two dinner plates", "un mug et
-# deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
-# "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
+# deux assiettes", "玄米茶と急須" (Québec's "pis" is "et"). The next item starts with a count or
+# an article; a list after "with" is the first item's add-ons ("a mug with a gift box and a
+# coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis)\s+)"
+    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+|pis\s+)?|"
+    r"\s+(?:and|plus|as well as|et|aussi|puis|pis)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
     # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
@@ -526,7 +531,8 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
-        for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
+        for part in (part for part in re.split(_JA_AND, folded)
+                     if japanese_query(part) and not _only_where(part)):
             if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
             else:
@@ -568,6 +574,21 @@ def _bare_items(part: str) -> list[str]:
             and not _OPTION_FIRST.match(piece) for piece in pieces):
         return [part]
     return pieces
+
+
+def _only_where(phrase: str) -> bool:
+    """A Japanese clause that only says where to send the order ("札幌市中央区北1条西2-1に送って"):
+    no item of the list."""
+    found = find_address(phrase)
+    if found is None:
+        return False
+    rest = _JA_SEND.sub("", phrase[:found.span[0]] + phrase[found.span[1]:])
+    return not japanese_query(rest).strip(" -")
+
+
+# "…に送って", "…まで届けてください", "…へ配送": the verb that sends to the address.
+_JA_SEND = re.compile(r"(?:に|まで|へ)?\s*(?:送|届|配送|発送)[\u3040-\u309f]*"
+                      r"(?:ください|下さい)?[。!！]?$")
 
 
 def _options_only(phrase: str) -> bool:
