@@ -116,7 +116,11 @@ def fold(text: str) -> str:
     is "2つ"): the form every matcher reads. Japanese keeps its voiced marks (ど is not と)."""
     text = unicodedata.normalize("NFKC", text)
     text = "".join(_plain(ch) if ch < "\u0250" else ch for ch in text)
-    return text.replace("’", "'").replace("‘", "'").lower()
+    return text.replace("’", "'").replace("‘", "'").lower().translate(_LIGATURES)
+
+
+# Ligatures no decomposition splits: « œuf » is written "oeuf" as often.
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
 
 
 def _plain(ch: str) -> str:
@@ -534,15 +538,18 @@ def item_phrases(text: str) -> tuple[str, ...]:
     return tuple(whole for _, whole in item_mentions(text))
 
 
-def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+def item_mentions(text: str, belongs: Belongs | None = None,
+                  configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
-    to it), which is what finds it."""
+    to it), which is what finds it. A piece the item named before it `configures` (once read:
+    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's."""
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
         for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
-            if phrases and _options_only(part):
+            if phrases and (_options_only(part) or (
+                    configures is not None and configures(phrases[-1], part))):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
             else:
                 phrases.append(part)
@@ -554,7 +561,8 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or (
-                after_with and (belongs is None or belongs(heads[-1], piece)))):
+                after_with and (belongs is None or belongs(heads[-1], piece))) or (
+                configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
