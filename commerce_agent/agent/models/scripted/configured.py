@@ -11,6 +11,7 @@ order when it ends by asking to check out ("…, then check me out"). A question
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from commerce_agent.agent.models.scripted import configuration, naming, words
 from commerce_agent.agent.models.scripted.intents import intent
@@ -30,6 +31,16 @@ def serve(p: Planner) -> Decision | None:
     request (a question, no item found, or no choice of the item named)."""
     if read_act(p.frame.last).kind == "question" or words.address(p.frame.last):
         return None
+    heard = p.frame
+    pays = pays_after(heard.last)
+    p.frame = replace(heard, intent="buy" if pays else "add")  # read as the request it is
+    step = _step(p, pays)
+    if step is None:
+        p.frame = heard
+    return step
+
+
+def _step(p: Planner, pays: bool) -> Decision | None:
     query = p.query()
     if not words.content_words(query) and not words.re_japanese(query):
         return None
@@ -45,7 +56,7 @@ def serve(p: Planner) -> Decision | None:
     reading = configuration.read(p.state.items[item_id], p.frame.last, p.lang)
     if not reading.named:
         return None
-    return acquire_items(p, then_check_out=pays_after(p.frame.last))
+    return acquire_items(p, then_check_out=pays)
 
 
 def pays_after(text: str) -> bool:
