@@ -146,18 +146,18 @@ def _form_matches(form: str, piece: str, own: frozenset[str], numbered: bool) ->
         return len(hits) / len(runs) if hits and len(hits) * 2 >= len(runs) else 0.0
     numbers = _measures(folded)
     if numbered and numbers:
-        said = _measures(piece)
+        measured = _measures(piece)
         # each number with its unit ("16 oz"), or alone ("the 16"), never as a count of
         # something else ("3 sachets")
-        return 1.0 if all((n, u) in said or (n, "") in said for n, u in numbers) else 0.0
-    mine = [word for word in words.words(folded)
-            if word not in own and word not in _GENERIC and word not in words.STOP
-            and not any(ch.isdigit() for ch in word) and len(word) > 1]
-    if not mine:
+        return 1.0 if all((n, u) in measured or (n, "") in measured for n, u in numbers) \
+            else 0.0
+    named = [word for word in words.words(folded)
+             if word not in own and word not in _GENERIC and word not in words.STOP
+             and not any(ch.isdigit() for ch in word) and len(word) > 1]
+    if not named:
         return 0.0
     said = _said(piece)
-    hits = sum(any(_same(word, other) for other in said) for word in mine)
-    return hits / len(mine)
+    return sum(any(_same(word, other) for other in said) for word in named) / len(named)
 
 
 @dataclass(frozen=True)
