@@ -547,13 +547,19 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
+        named_by: list[str] = []  # what found each item, before its options were joined
         for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
-            if phrases and (_options_only(part) or (
-                    configures is not None and configures(phrases[-1], part))):
+            if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
+                named_by[-1] = phrases[-1]
+            elif phrases and configures is not None and configures(named_by[-1], part):
+                phrases[-1] = f"{phrases[-1]}、{part}"  # "…16インチ、オリーブ追加で": its toppings
             else:
                 phrases.append(part)
-        return tuple((phrase, phrase) for phrase in phrases) if len(phrases) > 1 else (
+                named_by.append(part)
+        if len(phrases) == 1 and named_by[0] != phrases[0]:
+            return ((named_by[0], text),)
+        return tuple(zip(named_by, phrases, strict=True)) if len(phrases) > 1 else (
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
