@@ -157,7 +157,12 @@ def _form_matches(form: str, piece: str, own: frozenset[str], numbered: bool) ->
     if not named:
         return 0.0
     said = _said(piece)
-    return sum(any(_same(word, other) for other in said) for word in named) / len(named)
+    hits = [word for word in named if any(_same(word, other) for other in said)]
+    # half of a name is enough when a word of some length is said ("egg" of the soft-boiled
+    # egg, not the "san" of « sans gluten » in "san pellegrino")
+    if len(hits) < len(named) and not any(len(word) >= 4 for word in hits):
+        return 0.0
+    return len(hits) / len(named)
 
 
 @dataclass(frozen=True)
@@ -275,4 +280,10 @@ def configures(item: dict[str, Any], piece: str, language: str = "en") -> bool:
     said = {words.stem(word) for word in english_option_words(piece)}
     left = [word for word in words.content_words(piece) - SIZE_RANK_WORDS
             if not any(_same(mine, word) for mine in own) and words.stem(word) not in said]
-    return len(left) <= 1
+    # one word of the shopper's own may go with them ("no rush"), unless the piece starts as
+    # a new thing does, with a count or "a" ("two 16 inch margheritas")
+    return not left or (len(left) == 1 and not _NEW_THING.match(words.fold(piece)))
+
+
+_NEW_THING = re.compile(r"\s*(?:and |et |plus )?(?:\d+|a|an|one|two|three|four|five|six|un|une|"
+                        r"deux|trois|quatre|cinq|six)\b")
