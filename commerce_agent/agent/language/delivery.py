@@ -202,9 +202,20 @@ def read_delivery(text: str) -> Delivery:
         return Delivery(None, None, rest, pickup)
     start, end = bare.span
     end = start + _extent(normal[start:end])
+    size = _SIZE_BEFORE.match(normal[start:end])
+    if size is not None and _is_place(normal[start + size.end():end]):
+        start += size.end()  # "…matcha de 30 g, livrés au 2-3-1 Yanaka…": the size is no number
     address = _clean(normal[start:end])
     rest = _tidy(normal[:start] + " " + normal[end:])
     return Delivery(address, bare.country_code or country_of(address), rest, pickup)
+
+
+# A size said just before the address ("30 g, livrés au …", "16 oz, to …"), with the words
+# that lead into the address: a measure, never its house number.
+_SIZE_BEFORE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:g|kg|grams?|grammes?|oz|ml|cl|l|cm|mm|in|inch(?:es)?|pouces?)\b"
+    r"[^,\d]*,\s*(?:(?:livr\w*|deliver\w*|envoy\w*|send|ship\w*|shipped|sent)\s+"
+    r"(?:au|a|à|to|chez)\s+)?", re.IGNORECASE)
 
 
 # Capitals run into digits ("WELCOME10", "OCHA10の") are a promotion code, never a house number

@@ -14,6 +14,7 @@ from commerce_agent.agent.models.scripted import (
     answers,
     browse,
     cart_edits,
+    configured,
     edits,
     offers,
     words,
@@ -36,6 +37,9 @@ from commerce_agent.agent.models.scripted.state import State
 def _other(p: Planner) -> Decision:
     text = p.frame.last
     folded = words.fold(text)
+    asked = configured.serve(p)  # "the speckled mug with a gift box, thanks": that, added
+    if asked is not None:
+        return asked
     if any(word in folded for word in ("thank", "cheers", "great", "perfect", "merci",
                                        "ありがとう")):
         return say(p.lang, "welcome")
@@ -150,8 +154,18 @@ def _status(p: Planner) -> Decision:
     return found
 
 
+def _details(p: Planner) -> Decision:
+    """Details asked for; said as a request with the item's choices named ("マルゲリータを
+    16インチ、オリーブ追加でお願いします"), the item is wanted so."""
+    if read_act(p.frame.last).kind != "question":
+        asked = configured.serve(p)
+        if asked is not None:
+            return asked
+    return browse.details(p)
+
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
-    "search": _search, "details": browse.details, "stores": browse.stores,
+    "search": _search, "details": _details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),

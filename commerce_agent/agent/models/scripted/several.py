@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from commerce_agent.agent.models.scripted import line_options, words
+from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
@@ -34,7 +34,8 @@ _HOW_MANY_SHOWN = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     shown = every_shown(p)
     mentions = tuple((name, name) for name in shown) or words.item_mentions(
-        p.frame.first, lambda head, piece: _belongs(p, head, piece))
+        p.frame.first, lambda head, piece: _belongs(p, head, piece),
+        lambda head, piece: _configures(p, head, piece))
     # a "with" list may hold other items ("a caesar with chicken and 2 san pellegrinos"):
     # served one by one until its item is read and tells
     apart = len(shown) or len(words.item_mentions(p.frame.first, lambda head, piece: False))
@@ -100,6 +101,13 @@ def _belongs(p: Planner, head: str, piece: str) -> bool:
     items keep the piece until read."""
     item = _head_item(p, head)
     return item is None or line_options.only_its_own(item, piece)
+
+
+def _configures(p: Planner, head: str, piece: str) -> bool:
+    """Whether a piece said apart is a choice of the item named before it, once that item is
+    read ("…cobalt mugs, the bigger 16 oz size"); an unread item keeps nothing yet."""
+    item = _head_item(p, head)
+    return item is not None and configuration.configures(item, piece, p.lang)
 
 
 def _head_item(p: Planner, head: str) -> dict[str, Any] | None:

@@ -524,20 +524,29 @@ def item_phrases(text: str) -> tuple[str, ...]:
     return tuple(whole for _, whole in item_mentions(text))
 
 
-def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+def item_mentions(text: str, belongs: Belongs | None = None,
+                  configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
-    to it), which is what finds it."""
+    to it), which is what finds it. A piece the item named before it `configures` (once read:
+    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's."""
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
+        named_by: list[str] = []  # what found each item, before its options were joined
         for part in (part for part in re.split(_JA_AND, folded)
                      if japanese_query(part) and not _only_where(part)):
             if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
+                named_by[-1] = phrases[-1]
+            elif phrases and configures is not None and configures(named_by[-1], part):
+                phrases[-1] = f"{phrases[-1]}、{part}"  # "…16インチ、オリーブ追加で": its toppings
             else:
                 phrases.append(part)
-        return tuple((phrase, phrase) for phrase in phrases) if len(phrases) > 1 else (
+                named_by.append(part)
+        if len(phrases) == 1 and named_by[0] != phrases[0]:
+            return ((named_by[0], text),)
+        return tuple(zip(named_by, phrases, strict=True)) if len(phrases) > 1 else (
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
@@ -545,7 +554,8 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or (
-                after_with and (belongs is None or belongs(heads[-1], piece)))):
+                after_with and (belongs is None or belongs(heads[-1], piece))) or (
+                configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
