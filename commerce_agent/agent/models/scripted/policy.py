@@ -14,6 +14,7 @@ from commerce_agent.agent.models.scripted import (
     cart_edits,
     edits,
     offers,
+    sequence,
     words,
 )
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
@@ -115,6 +116,11 @@ def _status(p: Planner) -> Decision:
     return found
 
 
+# Requests served as one whatever else the message says: purchases and what ends or undoes
+# an order, and the answers to a question the agent asked.
+_SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", "sub_resume",
+                 "sub_cancel", "yes", "no", "hedge", "pickup", "reslot", "reorder")
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": _search, "details": browse.details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
@@ -145,6 +151,9 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         return explain(last, state), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
         else None  # "drop the teapot and make the plates four": each edit by its own words
+    if several is None and planner.frame.intent not in _SERVED_WHOLE:
+        # "5 stars, and add a 15% tip": each request in the order said
+        several = sequence.serve(planner, HANDLERS)
     decision = several if several is not None else HANDLERS.get(planner.frame.intent, _other)(
         planner)
     if isinstance(decision, str) and state.asked:

@@ -19,6 +19,7 @@ from typing import Any
 from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
+from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.delivery import (
     amended,
     collects_in_person,
@@ -443,6 +444,11 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
+        if kind == "cart" and names_destination(request):
+            # "practical rust in my basket", 「茶筅をひとつカートにお願いします」: the cart is
+            # where an add puts things, not a request to look at it
+            meant = understand(without_destination(request))[0]
+            kind = meant if meant in SHOPPING else kind
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""
