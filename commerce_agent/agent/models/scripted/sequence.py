@@ -83,6 +83,8 @@ def requests(text: str) -> list[Request]:
         if groups and groups[-1][0] == "remove" and kind in _AFTER_A_REMOVAL and \
                 _INSTEAD.search(piece):
             kind = "add"
+        if kind == "add" and groups and groups[-1][0] == "remove":
+            piece = _INSTEAD.sub(" ", piece)  # "à la place" is where it goes, no count or name
         groups.append([kind, waiting + piece, joiner])
         waiting = ""
     if len(groups) < 2 or any(kind not in SERVED for kind, _, _ in groups):
@@ -92,7 +94,7 @@ def requests(text: str) -> list[Request]:
 
 def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Decision | None:
     """The next call or the reply for a message of several requests, or None for one."""
-    if len(p.frame.texts) != 1 or p.frame.item_id:
+    if len(p.frame.texts) != 1:  # (an answer to a question asked goes to its request)
         return None
     found = requests(p.frame.first)
     if not found:

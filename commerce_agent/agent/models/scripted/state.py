@@ -20,6 +20,7 @@ from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.destination import names_destination, without_destination
+from commerce_agent.agent.language.totals import without_total
 from commerce_agent.agent.language.delivery import (
     amended,
     collects_in_person,
@@ -449,6 +450,11 @@ class State:
             # where an add puts things, not a request to look at it
             meant = understand(without_destination(request))[0]
             kind = meant if meant in SHOPPING else kind
+        if kind not in ("quantity", "remove") and self.open_carts() and \
+                without_total(request) != request:
+            # "ugh, actually 4 in total" just after a line was handled: its new count
+            recount = understand(without_total(request))
+            kind, text = recount if recount[0] == "quantity" else (kind, text)
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""

@@ -33,7 +33,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
 throw toss grab snag pop chuck bung
-a an the some any i im i'm me my mine we us our you your it its it's that this these those them
+a an the some any i im i'm me my mine we us our you your it its it's that this these those them him her
 youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
@@ -494,11 +494,14 @@ def price_order(text: str) -> dict[str, str]:
 # deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
 # "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis)\s+)"
+    r"(?:,\s*(?:and then\s+|and\s+|then\s+|plus\s+|et\s+|puis\s+|ensuite\s+)?|"
+    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|ensuite)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
     # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
     r",?\s+(?:as well as|along with|together with|ainsi que|and also|et aussi)\s+")
+_TITLES_JOINED = re.compile(r"(?<=[a-z])\s+(and|et)\s+(?=(?!I\b)[A-Z][a-z])")
+_TITLED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\s+(?:and|et)\s+[A-Z]")
 # Inside a list already read, a comma before a bare noun starts another item too
 # ("arancini, caesar salad, 2 tiramisu"), unless what follows only qualifies the one before.
 _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
@@ -538,7 +541,9 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
     to it), which is what finds it."""
-    folded = fold(text)
+    # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
+    # joined with no article between them, are two items
+    folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
         for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
