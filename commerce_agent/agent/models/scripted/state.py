@@ -454,7 +454,9 @@ class State:
                 without_total(request) != request:
             # "ugh, actually 4 in total" just after a line was handled: its new count
             recount = understand(without_total(request))
-            kind, text = recount if recount[0] == "quantity" else (kind, text)
+            if recount[0] == "quantity" or (words.quantity(recount[1]) is not None and
+                                            not words.content_words(recount[1])):
+                kind, text = "quantity", without_total(request)
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""
