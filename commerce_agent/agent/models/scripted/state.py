@@ -454,14 +454,17 @@ class State:
                 without_total(request) != request:
             # "ugh, actually 4 in total" just after a line was handled: its new count
             recount = understand(without_total(request))
-            if recount[0] == "quantity" or (words.quantity(recount[1]) is not None and
-                                            not words.content_words(recount[1])):
+            if recount[0] == "quantity" or (words.quantity(recount[1]) is not None and not any(
+                    name_score(item, words.content_words(recount[1]))
+                    for item in self.items.values())):
                 kind, text = "quantity", without_total(request)
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""
                 code = country_of(given) if corrected else delivery.country_code
                 self.address = {"address": given, **({"countryCode": code} if code else {})}
+            if kind == "yes" and self.frame is SUGGESTED and corrected is None:
+                kind = "buy"  # "ok get her that one and ship it to …": the item offered, bought
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
