@@ -19,7 +19,7 @@ _DESTINATION = re.compile(
 
 def without_destination(text: str) -> str:
     """`text` without the cart it names as where things go; `text` itself when it names none."""
-    kept = _DESTINATION.sub(" ", text)
+    kept = _DESTINATION.sub(lambda found: "" if "カート" in found.group(0) else " ", text)
     return re.sub(r"\s{2,}", " ", kept).strip() if kept != text else text
 
 

@@ -19,8 +19,6 @@ from typing import Any
 from commerce_agent.agent.language import reply_language
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
-from commerce_agent.agent.language.destination import names_destination, without_destination
-from commerce_agent.agent.language.totals import without_total
 from commerce_agent.agent.language.delivery import (
     amended,
     collects_in_person,
@@ -29,8 +27,10 @@ from commerce_agent.agent.language.delivery import (
     read_delivery,
     without_pickup,
 )
+from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.totals import without_total
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,

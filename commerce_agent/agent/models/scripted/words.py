@@ -33,8 +33,8 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
 throw toss grab snag pop chuck bung
-a an the some any i im i'm me my mine we us our you your it its it's that this these those them him her
-youve youre ive weve
+a an the some any i im i'm me my mine we us our you your it its it's that this these those them
+him her youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
 see browse for to of in on at from with and or but also too just only really actually maybe
