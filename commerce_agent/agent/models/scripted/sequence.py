@@ -45,6 +45,13 @@ _INSTEAD = re.compile(r"\b(?:instead|rather|plut[oô]t|a la place|à la place|au
                       r"(?:代わり|かわり)に", re.IGNORECASE)
 
 
+# A removal said as one: "skip X", "no X", 「…はいらない」 decline what the request beside
+# them would bring, and take no line out.
+_REMOVING = re.compile(r"\b(?:remove|take|drop|delete|get rid|ditch|lose|enl[eè]ve[rz]?|"
+                       r"retire[rz]?|supprime[rz]?|ote[rz]?|ôte[rz]?|vire[rz]?)\b|"
+                       r"削除|取り消|外して|消して|取って", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Request:
     kind: str
@@ -60,6 +67,8 @@ def _read(piece: str) -> str:
         kind = understand(without_destination(piece))[0]
     if kind == "promotion" and not read_code(piece, frozenset()).codes:
         return "other"
+    if kind == "remove" and not _REMOVING.search(piece):
+        return "other"  # "skip the gift box", 「100グラムはいらない」: a thing declined, not a line
     return kind
 
 
