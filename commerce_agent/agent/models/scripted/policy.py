@@ -17,6 +17,7 @@ from commerce_agent.agent.models.scripted import (
     configured,
     edits,
     offers,
+    sequence,
     words,
 )
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
@@ -164,6 +165,11 @@ def _details(p: Planner) -> Decision:
     return browse.details(p)
 
 
+# Requests served as one whatever else the message says: purchases and what ends or undoes
+# an order, and the answers to a question the agent asked.
+_SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", "sub_resume",
+                 "sub_cancel", "yes", "no", "hedge", "pickup", "reslot", "reorder")
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": _search, "details": _details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
@@ -194,6 +200,9 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         return explain(last, state), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
         else None  # "drop the teapot and make the plates four": each edit by its own words
+    if several is None and planner.frame.intent not in _SERVED_WHOLE:
+        # "5 stars, and add a 15% tip": each request in the order said
+        several = sequence.serve(planner, HANDLERS)
     decision = several if several is not None else HANDLERS.get(planner.frame.intent, _other)(
         planner)
     if isinstance(decision, str) and state.asked:

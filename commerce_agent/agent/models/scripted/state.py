@@ -27,9 +27,11 @@ from commerce_agent.agent.language.delivery import (
     read_delivery,
     without_pickup,
 )
+from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
+from commerce_agent.agent.language.totals import without_total
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
@@ -446,11 +448,26 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
+        if kind == "cart" and names_destination(request):
+            # "practical rust in my basket", 「茶筅をひとつカートにお願いします」: the cart is
+            # where an add puts things, not a request to look at it
+            meant = understand(without_destination(request))[0]
+            kind = meant if meant in SHOPPING else kind
+        if kind not in ("quantity", "remove") and self.open_carts() and \
+                without_total(request) != request:
+            # "ugh, actually 4 in total" just after a line was handled: its new count
+            recount = understand(without_total(request))
+            if recount[0] == "quantity" or (words.quantity(recount[1]) is not None and not any(
+                    name_score(item, words.content_words(recount[1]))
+                    for item in self.items.values())):
+                kind, text = "quantity", without_total(request)
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""
                 code = country_of(given) if corrected else delivery.country_code
                 self.address = {"address": given, **({"countryCode": code} if code else {})}
+            if kind == "yes" and self.frame is SUGGESTED and corrected is None:
+                kind = "buy"  # "ok get her that one and ship it to …": the item offered, bought
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:

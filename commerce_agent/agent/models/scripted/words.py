@@ -34,7 +34,7 @@ STOP = frozenset("""
 throw toss grab snag pop chuck bung
 enrol enroll enrolling register become member reinstate renew
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
-youve youre ive weve
+him her youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
 see browse for to of in on at from with and or but also too just only really actually maybe
@@ -483,12 +483,15 @@ def price_order(text: str) -> dict[str, str]:
 # an article; a list after "with" is the first item's add-ons ("a mug with a gift box and a
 # coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+|pis\s+)?|"
-    r"\s+(?:and|plus|as well as|et|aussi|puis|pis)\s+)"
+    r"(?:,\s*(?:and then\s+|and\s+|then\s+|plus\s+|et\s+|puis\s+|pis\s+|ensuite\s+)?|"
+    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
+    r"all\s+\d+\s+of|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
     # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
     r",?\s+(?:as well as|along with|together with|ainsi que|and also|et aussi)\s+")
+_TITLES_JOINED = re.compile(r"(?<=[a-z])\s+(and|et)\s+(?=(?!I\b)[A-Z][a-z])")
+_TITLED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\s+(?:and|et)\s+[A-Z]")
 # Inside a list already read, a comma before a bare noun starts another item too
 # ("arancini, caesar salad, 2 tiramisu"), unless what follows only qualifies the one before.
 _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
@@ -499,7 +502,7 @@ _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
                            r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
                            r"pouces?)(?![a-z])")
-_SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes les deux|"
+_SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
 
@@ -530,7 +533,9 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
     to it), which is what finds it. A piece the item named before it `configures` (once read:
     "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's."""
-    folded = fold(text)
+    # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
+    # joined with no article between them, are two items
+    folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
         named_by: list[str] = []  # what found each item, before its options were joined
