@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -25,11 +25,17 @@ import pykakasi
 MIN_KANA = 3
 _KANA_ONLY = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc\uff66-\uff9f]+")
 _LATIN_WORD = re.compile(r"[a-z]{4,}")
-# Words of a request that are kana and long enough, yet name no product.
+# Words of a request written in kana that name no product: politeness, wanting, counts and
+# their counters, pointers.
 _NO_EVIDENCE = frozenset("""
-ください おねがい おねがいします いただけますか ほしい ほしいです かいたい かいます ちょうだい
-これ それ あれ どれ ぜんぶ ひとつ ふたつ みっつ よっつ いつつ かーと かーとに
+ください くださいな おねがい おねがいします おねがいいたします いただけますか いただけますでしょうか
+いただけますでしょう いただけません いただきたい いただけると ほしい ほしいです かいたい
+かいたいです かいます かう かい ちょうだい いれて いれてください いれといて いれる ついか
+これ それ あれ どれ ぜんぶ ひとつ ふたつ みっつ よっつ いつつ むっつ ななつ やっつ ここのつ
+ひとり ふたり さつ まい ほん こ はい つ かーと よやく よやくで ちゅうもん
 """.split())
+# A particle that ends a spaced word (げんまいちゃを): the word is what comes before it.
+_TRAILING_PARTICLE = re.compile(r"(?:から|まで|を|は|が|に|で|と|も|へ|や|の)$")
 _SMALL = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖ", "あいうえおつやゆよわかけ")
 _VU = (("ゔぁ", "ば"), ("ゔぃ", "び"), ("ゔぇ", "べ"), ("ゔぉ", "ぼ"), ("ゔ", "ぶ"))
 _ROWS = {vowel: frozenset(row) for vowel, row in {
@@ -48,6 +54,28 @@ def _kakasi() -> Any:
 def is_kana(text: str) -> bool:
     """Whether `text` is written in kana only (hiragana, katakana, half-width katakana)."""
     return bool(text) and _KANA_ONLY.fullmatch(text) is not None
+
+
+def names_nothing(word: str) -> bool:
+    """A kana word of a request that names no product (おねがい, ひとつ, さつ)."""
+    return fold(word) in _FOLDED_NO_EVIDENCE
+
+
+def spaced_kana_words(text: str, split: Callable[[str], list[str]]) -> list[str]:
+    """The words of `text` a Japanese shopper spaced apart: when written in kana, a spaced
+    word is one word (らざにあ, ぎふとかあど keep their に and と), less the particle that
+    ends it; any other part is cut by `split` (at particles, as unspaced writing is)."""
+    chunks = text.split()
+    if len(chunks) < 2:
+        return split(text)
+    found: list[str] = []
+    for chunk in chunks:
+        if is_kana(chunk):
+            word = _TRAILING_PARTICLE.sub("", chunk) or chunk
+            found.append(word)
+        else:
+            found += split(chunk)
+    return found
 
 
 def fold(text: str) -> str:
@@ -98,7 +126,7 @@ def names_by_sound(phrase: str, name: str) -> bool:
     more inside the name's romaji. Particles, counts and politeness are never evidence."""
     phrase = unicodedata.normalize("NFKC", phrase).lower().strip()
     if is_kana(phrase):
-        if phrase in _NO_EVIDENCE or len(phrase.replace("ー", "")) < MIN_KANA:
+        if names_nothing(phrase) or len(phrase.replace("ー", "")) < MIN_KANA:
             return False
         key = fold(phrase)
         return len(key) >= 2 and key in reading(name)
@@ -123,3 +151,6 @@ def _texts(item: dict[str, Any]) -> list[str]:
             texts += [str(value) for value in (variant.get("options") or {}).values()]
             texts.append(str(variant.get("name", "")))
     return [text for text in texts if text]
+
+
+_FOLDED_NO_EVIDENCE = frozenset(fold(word) for word in _NO_EVIDENCE)

@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.measures import UNITS
 from commerce_agent.agent.language.option_words import (
@@ -396,7 +396,8 @@ def japanese_query(text: str) -> str:
     plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
     plain = _JA_ALSO.sub(" ", plain)  # "抹茶、あと茶筅": a joiner, no stray "あ"
     phrases = [_JA_ADJECTIVE.sub("", _JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part)))
-               for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
+               for part in readings.spaced_kana_words(plain, _JA_PARTICLES.split)
+               if part and not _JA_FILLER.match(part) and not readings.names_nothing(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
 
 
