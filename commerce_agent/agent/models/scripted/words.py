@@ -522,6 +522,24 @@ _JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|"
                      rf"(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|および|及び")
 
 
+def _japanese_items(folded: str) -> list[str]:
+    """A Japanese message cut where it joins two items; a word spaced apart in kana is cut
+    only by the と that ends it (ぎふとかあど is one word, "ほうじちゃと ちゃせん" two)."""
+    if len(folded.split()) < 2:
+        return re.split(_JA_AND, folded)
+    pieces = [""]
+    for chunk in folded.split():
+        if readings.is_kana(chunk):
+            joined = chunk.endswith("と") and len(chunk) > 1
+            pieces[-1] += " " + (chunk[:-1] if joined else chunk)
+            pieces += [""] if joined else []
+        else:
+            cut = re.split(_JA_AND, chunk)
+            pieces[-1] += " " + cut[0]
+            pieces += cut[1:]
+    return [piece.strip() for piece in pieces]
+
+
 # Whether a piece said after an item's "with" list is more of that item (True: "a caesar
 # with chicken and anchovies") or an item of its own (False: "…with chicken and 2 san
 # pellegrinos"). Only the item's own options and add-ons tell, so the caller that has read the
@@ -542,7 +560,7 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
     folded = fold(text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
-        for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
+        for part in (part for part in _japanese_items(folded) if japanese_query(part)):
             if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
             else:
