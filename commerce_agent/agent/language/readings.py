@@ -71,8 +71,9 @@ def spaced_kana_words(text: str, split: Callable[[str], list[str]]) -> list[str]
     found: list[str] = []
     for chunk in chunks:
         if is_kana(chunk):
-            word = _TRAILING_PARTICLE.sub("", chunk) or chunk
-            found.append(word)
+            word = _TRAILING_PARTICLE.sub("", chunk)
+            if len(word) > 1:  # a particle or a kana left alone names nothing
+                found.append(word)
         else:
             found += split(chunk)
     return found
