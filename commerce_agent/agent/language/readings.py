@@ -24,6 +24,7 @@ import pykakasi
 # its sound: two kana (ちゃ, のと) are inside too many readings.
 MIN_KANA = 3
 _KANA_ONLY = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc\uff66-\uff9f]+")
+_HIRAGANA_ONLY = re.compile(r"[\u3041-\u3096ー]+")
 _LATIN_WORD = re.compile(r"[a-z]{4,}")
 # Words of a request written in kana that name no product: politeness, wanting, counts and
 # their counters, pointers.
@@ -56,6 +57,10 @@ def is_kana(text: str) -> bool:
     return bool(text) and _KANA_ONLY.fullmatch(text) is not None
 
 
+def is_hiragana(text: str) -> bool:
+    return _HIRAGANA_ONLY.fullmatch(text) is not None
+
+
 def names_nothing(word: str) -> bool:
     """A kana word of a request that names no product (おねがい, ひとつ, さつ)."""
     return fold(word) in _FOLDED_NO_EVIDENCE
@@ -70,7 +75,7 @@ def spaced_kana_words(text: str, split: Callable[[str], list[str]]) -> list[str]
         return split(text)
     found: list[str] = []
     for chunk in chunks:
-        if is_kana(chunk):
+        if is_hiragana(chunk):  # katakana has no particles to keep
             word = _TRAILING_PARTICLE.sub("", chunk)
             if len(word) > 1:  # a particle or a kana left alone names nothing
                 found.append(word)

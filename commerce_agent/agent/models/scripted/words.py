@@ -529,7 +529,7 @@ def _japanese_items(folded: str) -> list[str]:
         return re.split(_JA_AND, folded)
     pieces = [""]
     for chunk in folded.split():
-        if readings.is_kana(chunk):
+        if readings.is_hiragana(chunk):
             joined = chunk.endswith("と") and len(chunk) > 1
             pieces[-1] += " " + (chunk[:-1] if joined else chunk)
             pieces += [""] if joined else []
