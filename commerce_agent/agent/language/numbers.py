@@ -29,6 +29,10 @@ class Count:
     span: Span
 
 
+# Number words as a code ("dolce four"), a rating ("five stars") or an option ("five seats")
+# spells them; how many to buy is `quantities`'.
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1}
 _PLACEHOLDER = "\ue000"
 # "one" after an ordinal ("the second one", "the twentieth one") is a pronoun, not a count.
 _ORDINAL_WORD = re.compile(

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language import quantities
-from commerce_agent.agent.language.codes import read_code
+from commerce_agent.agent.language.codes import codes_said
 from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
@@ -298,9 +298,8 @@ def promotion(p: Planner) -> Decision:
         return p.call("get_store", storeId=store)  # its codes: "use fiveoff" names one
     known = frozenset(str(entry.get("code", "")).upper() for entry in
                       p.state.store_info.get(store or "", {}).get("promotions", []))
-    codes = next((found for found in (read_code(text, known).codes or tuple(
-        code for code in [words.promotion_code(text, known)] if code)
-        for text in reversed(p.frame.texts)) if found), ())
+    codes = next((found for found in (codes_said(text, known)
+                                      for text in reversed(p.frame.texts)) if found), ())
     if not codes:
         return discounts(p)
     cart = p.state.cart_for(p.mentioned_store() or p.current_store())

@@ -415,8 +415,7 @@ class State:
         if coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
-            self.language = language_of(raw, self.language, settled=self.heard > 0)
-            self.heard += 1
+            self._counted(raw)
             self.frame = Frame("promotion", (raw,))
             if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
                 self.codes = coded.codes
@@ -502,8 +501,7 @@ class State:
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
-        self.language = language_of(raw, self.language, settled=self.heard > 0)
-        self.heard += 1
+        self._counted(raw)
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
@@ -548,6 +546,12 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
+
+    def _counted(self, raw: str) -> None:
+        """A request heard: its language becomes the conversation's (a short one after the
+        first message keeps the one before), and it is counted."""
+        self.language = language_of(raw, self.language, settled=self.heard > 0)
+        self.heard += 1
 
     def _with_its_delivery(self, kind: str, text: str) -> str:
         """A request said with where it goes is a purchase: "get me the glaze mug, deliver to
