@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language import readings
+from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.models.base import CallTool
