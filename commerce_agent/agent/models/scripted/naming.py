@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from commerce_agent.agent.language import fuzzy
+from commerce_agent.agent.language import fuzzy, readings
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
 from commerce_agent.agent.models.scripted import words
 
@@ -109,6 +109,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
                    for part in {word, *compound_parts(word).split(), *head_parts(word)}):
                 return True
+            if readings.names_by_sound(word, name):  # げんまいちゃ: 抹茶入り玄米茶 read aloud
+                return True
         elif word in words.content_words(name) or (len(word) >= 4 and any(
                 fuzzy.similarity(word, other) >= 80 for other in words.content_words(name))):
             return True
@@ -117,10 +119,11 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
 
 def wanted(query: str) -> frozenset[str]:
     """The words of a query that can name an item: its content words and its Japanese
-    phrases."""
+    phrases (a word written in kana also whole: らざにあ is no らざ and あ)."""
     return words.content_words(query) | frozenset(
         phrase for phrase in words.japanese_query(query).split() if words.re_japanese(phrase)
-    )
+    ) | frozenset(phrase for phrase in query.split() if readings.is_kana(phrase)
+                  and not readings.names_nothing(phrase))
 
 
 # Where a Japanese phrase changes script (棒|ほうじ茶, 抹茶|アイス): a modifier may end there.
@@ -156,7 +159,8 @@ def carried(item: dict[str, Any], said: frozenset[str]) -> frozenset[str]:
     name = _name(item)
     folded = words.fold(name)
     return (said & words.content_words(name)) | frozenset(
-        word for word in said if words.re_japanese(word) and words.fold(word) in folded
+        word for word in said if words.re_japanese(word) and (
+            words.fold(word) in folded or readings.names_by_sound(word, name))
     )
 
 

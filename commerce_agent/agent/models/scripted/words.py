@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
@@ -384,7 +384,8 @@ def japanese_query(text: str) -> str:
     plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
     plain = _JA_ALSO.sub(" ", plain)  # "抹茶、あと茶筅": a joiner, no stray "あ"
     phrases = [_JA_ADJECTIVE.sub("", _JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part)))
-               for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
+               for part in readings.spaced_kana_words(plain, _JA_PARTICLES.split)
+               if part and not _JA_FILLER.match(part) and not readings.names_nothing(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
 
 
@@ -514,6 +515,24 @@ _JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|"
                      rf"(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|および|及び")
 
 
+def _japanese_items(folded: str) -> list[str]:
+    """A Japanese message cut where it joins two items; a word spaced apart in kana is cut
+    only by the と that ends it (ぎふとかあど is one word, "ほうじちゃと ちゃせん" two)."""
+    if len(folded.split()) < 2:
+        return re.split(_JA_AND, folded)
+    pieces = [""]
+    for chunk in folded.split():
+        if readings.is_hiragana(chunk):
+            joined = chunk.endswith("と") and len(chunk) > 1
+            pieces[-1] += " " + (chunk[:-1] if joined else chunk)
+            pieces += [""] if joined else []
+        else:
+            cut = re.split(_JA_AND, chunk)
+            pieces[-1] += " " + cut[0]
+            pieces += cut[1:]
+    return [piece.strip() for piece in pieces]
+
+
 # Whether a piece said after an item's "with" list is more of that item (True: "a caesar
 # with chicken and anchovies") or an item of its own (False: "…with chicken and 2 san
 # pellegrinos"). Only the item's own options and add-ons tell, so the caller that has read the
@@ -539,7 +558,7 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
         named_by: list[str] = []  # what found each item, before its options were joined
-        for part in (part for part in re.split(_JA_AND, folded)
+        for part in (part for part in _japanese_items(folded)
                      if japanese_query(part) and not _only_where(part)):
             if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
