@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
@@ -73,6 +74,9 @@ _JAPANESE_OBJECT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}を")
 # Requests a code said beside them goes with: the purchase it discounts.
 _CARRIES_A_CODE = (*SHOPPING, "checkout", "pickup")
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
+# A pronoun for the thing in view: "buy it", « envoyez-la », 「それを」.
+_POINTING = re.compile(r"\b(?:it|them|this|that|these|those|le|la|les|ca|cela)\b|-(?:le|la|les)\b|"
+                       r"それ|これ|あれ")
 
 
 def short(name: str) -> str:
@@ -452,11 +456,12 @@ class State:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif (self.codes or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
-                words.fold(text)) or collects_in_person(raw)))) and kind == "add" and \
+        elif delivery.pickup and (self.codes or self.code_wanted or _PICKUP_TIME.search(
+                words.fold(text)) or collects_in_person(raw)) and kind == "add" and \
                 not _CART_WORD.search(words.fold(text)):
             # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
-            # whole purchase ("the seconds box for pickup" alone only names the item)
+            # whole purchase ("the seconds box for pickup" alone only names the item; "grab
+            # me X and use READMORE15" fills the cart, discounted, until the checkout is said)
             kind = "buy"
         elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
                 kind not in ("add", "search", "details")
@@ -474,6 +479,10 @@ class State:
             in_cart = any(line.get("itemId") == self.focus for cart in carts
                           for line in cart.get("items", []))
             kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
+        elif kind == "checkout" and self._takes_what_is_in_view(request):
+            # "Kindly deliver it to …, I am ready to pay" after "Want me to add it?": the
+            # thing offered or pointed at is bought (the approval still asks)
+            kind, text = "buy", "buy it"
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
@@ -549,11 +558,28 @@ class State:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
 
+    def _takes_what_is_in_view(self, request: str) -> bool:
+        """Whether a checkout said with nothing else named is for the item in view rather
+        than the cart: it is offered ("Want me to add it?") or pointed at ("buy it", « je
+        la prends »), and not in the cart (an empty cart has nothing else to order)."""
+        said = read_checkout(request)
+        if self.focus is None or not said.concludes or not (
+                says_nothing_else(said.rest) or understand(said.rest)[0] == "yes"):
+            return False
+        carts = self.open_carts()
+        if any(line.get("itemId") == self.focus for cart in carts
+               for line in cart.get("items", [])):
+            return False
+        return not carts or (self.frame is SUGGESTED and _POINTING.search(
+            words.fold(request)) is not None)
+
     def _with_its_delivery(self, kind: str, text: str) -> str:
         """A request said with where it goes is a purchase: "get me the glaze mug, deliver to
         …" orders it (approval still asked), "茶筅を注文したいです。住所は…" too; the address
         alone, or "に送ってください", checks out what the cart holds."""
-        named = bool(words.content_words(text) or _JAPANESE_OBJECT.search(text))
+        rest = read_checkout(text).rest  # "I am ready to pay" names nothing to buy
+        named = not says_nothing_else(rest) and bool(
+            words.content_words(rest) or _JAPANESE_OBJECT.search(rest))
         if kind == "add" and not _CART_WORD.search(words.fold(text)):
             return "buy" if named or not self.open_carts() else "checkout"
         if kind in ("checkout", "other") and named and not self.open_carts():
