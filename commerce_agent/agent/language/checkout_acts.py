@@ -43,7 +43,8 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
     "en": (
         ("order", rf"\b(?:place|make|put in|put through|send|submit|confirm|complete|"
                   rf"finali[sz]e|finish|process|do|go ahead with|proceed with|push|run|"
-                  rf"lodge|pass)\b(?:\s+(?:the|my|this|our|that|an?))?\s+{_ORDER_NOUN}\b"),
+                  rf"lodge|pass)\b(?:\s+(?:the|my|this|our|that|an?))?\s+{_ORDER_NOUN}\b"
+                  r"(?:\s+(?:in|through))?"),
         ("order", r"\bcheck ?out\b|\bring\s+(?:it|me|them|this|that|everything|it all)\s+up\b|"
                   r"\bwrap\s+(?:it|this|things|everything)\s+up\b|"
                   r"\b(?:buy|order|purchase|get)\s+" + _IT + r"\b(?!\s+(?:again|once more))|"
@@ -71,10 +72,10 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                     r"\bpick(?:ing)?\s+(?:it|them)\s+up\b|\bpick-?up\b|\bi'?ll collect\b"),
     ),
     "fr": (
-        ("order", rf"\b(?:passe[rz]?|passons|lance[rz]?|lancez|valide[rz]?|validons|"
-                  rf"confirme[rz]?|envoie[rz]?|envoyez|finalise[rz]?|termine[rz]?|fai[st]|"
-                  rf"faites|boucle[rz]?)(?:-la)?\s+(?:la\s+|ma\s+|notre\s+|cette\s+)?"
-                  rf"commande\b|\b(?:on|je|nous)\s+passe\w*\s+commande\b"),
+        ("order", r"\b(?:passe[rz]?|passons|lance[rz]?|lancez|valide[rz]?|validons|"
+                  r"confirme[rz]?|envoie[rz]?|envoyez|finalise[rz]?|termine[rz]?|fai[st]|"
+                  r"faites|boucle[rz]?)(?:-la)?\s+(?:la\s+|ma\s+|notre\s+|cette\s+)?"
+                  r"commande\b|\b(?:on|je|nous)\s+passe\w*\s+commande\b"),
         ("order", r"\b(?:pass\w*|aller|allons|va|allez)\s+(?:direct(?:ement)?\s+)?a la caisse\b|"
                   r"\b(?:je|on|nous)\s+(?:commande|valide|confirme|validons|commandons)\b"
                   r"(?!\s+(?:un|une|des|deux|trois|le|la|les|du|de)\b)|"
@@ -96,22 +97,31 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"購入(?:を)?(?:します|する$|して|したい|手続き|確定|お願い)|確定(?:して|します|で|お願い)|"
                   r"チェックアウト|レジ|お?会計|精算|決済"),
         ("pay", r"お?支払(?:い|う|います|って)|払(?:います|う|って)"),
-        ("send", r"(?:に|へ)(?:送って|届けて|配送して|発送して)|(?:送り先|お届け先|届け先|配送先|住所)(?:は|：|:)"),
+        ("send", r"(?:に|へ)(?:送って|届けて|配送して|発送して)|"
+                 r"(?:送り先|お届け先|届け先|配送先|住所)(?:は|：|:)"),
         ("collect", r"取りに(?:行|い|来|伺)|受け取りに|受け取ります"),
     ),
 }
-_COMPILED = {lang: tuple((act, re.compile(pattern)) for act, pattern in table)
+# Collecting and sending are read first: "I'll swing by to get it" collects, it buys nothing.
+_FIRST: dict[Act, int] = {"collect": 0, "send": 1, "order": 2, "pay": 3}
+_COMPILED = {lang: tuple(sorted(((act, re.compile(pattern)) for act, pattern in table),
+                                key=lambda entry: _FIRST[entry[0]]))
              for lang, table in _LEXICON.items()}
 # Clause breaks: punctuation, and the conjunctions that join acts ("and", « pis »).
 _BREAK = re.compile(r"[,;.!?:、。！？；：]|\s[—–-]\s|\s+(?:and|then|so|et|puis|pis|alors)\s+")
 # Clauses that carry nothing of their own: assent, politeness, lead-ins.
-_FILLER_WORDS = (
-    r"yes|yeah|yep|yup|ok|okay|sure|alright|all right|right|great|perfect|good|fine|cool|"
-    r"lovely|excellent|please|kindly|if you please|if you would|thanks|thank you|cheers|now|"
-    r"then|so|and|just|also|go ahead|let'?s go|let'?s do (?:it|this)|do it|right away|"
-    r"straight away|myself|oui|ouais|d'accord|dac|parfait|super|bon|bien|tres bien|alors|"
-    r"allez|allez-y|vas-y|on y va|c'est parti|c'est bon|merci|s'il (?:vous|te) plait|svp|stp|"
-    r"nickel|impeccable|maintenant|direct|tout de suite|de suite|moi-meme")
+_FILLERS = (
+    "yes", "yeah", "yep", "yup", "ok", "okay", "sure", "alright", "all right", "right", "great",
+    "perfect", "good", "fine", "cool", "lovely", "excellent", "please", "kindly",
+    "if you please", "if you would", "thanks", "thank you", "cheers", "now", "then", "so",
+    "and", "just", "also", "go ahead", "let's go", "lets go", "let's do it", "let's do this",
+    "do it", "right away", "straight away", "myself", "oui", "ouais", "d'accord", "dac",
+    "parfait", "super", "bon", "bien", "tres bien", "alors", "allez", "allez-y", "vas-y",
+    "on y va", "c'est parti", "c'est bon", "merci", "s'il vous plait", "s'il te plait", "svp",
+    "stp", "nickel", "impeccable", "maintenant", "direct", "tout de suite", "de suite",
+    "moi-meme")
+# longest first, so "right away" goes whole before "right"
+_FILLER_WORDS = "|".join(re.escape(word) for word in sorted(_FILLERS, key=len, reverse=True))
 _FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\b[\s]*)+$|"
                      r"^(?:はい|うん|じゃあ|では|それでは|それで|これで|以上で|以上です|そのまま|お願いします|"
                      r"よろしく(?:お願いします)?)+$")
@@ -130,6 +140,7 @@ _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _JA_FILLER = re.compile(r"はい|うん|じゃあ|では|それでは|それで|これで|以上(?:です|で)?|そのまま|"
                         r"お願い(?:します|いたします)?|よろしく|ください|下さい|します|して|です|ます|"
                         r"今|すぐ")
+
 
 
 @dataclass(frozen=True)

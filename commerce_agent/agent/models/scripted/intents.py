@@ -615,9 +615,9 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.kind == "question" and checkout.asked:
         return "policy", act.text  # "can I pay when I pick it up?": the store's terms
     if checkout.concludes and act.kind in ("instruction", "confirmation") and closed != "later":
-        said = _with_the_checkout(checkout, act.text)
-        if said is not None:
-            return said
+        concluded = _with_the_checkout(checkout, act.text)
+        if concluded is not None:
+            return concluded
     if act.kind == "confirmation" and closed == "order":
         return "checkout", act.text  # 「購入手続きをお願いします」: the order, not a bare yes
     if act.kind == "confirmation":
