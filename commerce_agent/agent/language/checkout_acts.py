@@ -67,7 +67,8 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                  r"\b(?:my|our|the|delivery|shipping)\s+address\b|^\s*address\b"),
         ("collect", r"\b(?:i'?ll|i will|i can|i come|i'?m coming|we'?ll|let me)\s+(?:come\s+|"
                     r"swing by\s+|stop by\s+|drop by\s+|pop by\s+|pop in\s+)?(?:(?:and|to)\s+)?"
-                    r"(?:pick|collect|get|grab|take|fetch)\s+(?:it|them|this|that|everything)(?:\s+up)?"
+                    r"(?:pick(?:\s+(?:it|them|this|that|everything))?\s+up|collect|"
+                    r"(?:get|grab|take|fetch)\s+(?:it|them|this|that|everything))\b"
                     r"|\b(?:i'?ll|i will|we'?ll)\s+(?:swing|stop|drop|pop|come)\s+(?:by|in|over)\b|"
                     r"\bpick(?:ing)?\s+(?:it|them)\s+up\b|\bpick-?up\b|\bi'?ll collect\b"),
     ),
@@ -117,7 +118,7 @@ _FILLERS = (
     "and", "just", "also", "go ahead", "let's go", "lets go", "let's do it", "let's do this",
     "do it", "right away", "straight away", "myself", "oui", "ouais", "d'accord", "dac",
     "parfait", "super", "bon", "bien", "tres bien", "alors", "allez", "allez-y", "vas-y",
-    "on y va", "c'est parti", "c'est bon", "merci", "s'il vous plait", "s'il te plait", "svp",
+    "on y va", "c'est parti", "c'est bon", "c'est beau", "merci", "s'il vous plait", "s'il te plait", "svp",
     "stp", "nickel", "impeccable", "maintenant", "direct", "tout de suite", "de suite",
     "moi-meme")
 # longest first, so "right away" goes whole before "right"

@@ -569,6 +569,12 @@ def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
     return declined
 
 
+# A thing said without a verb, by its article or a count ("the sourdough book, check out"):
+# what an order beside it is for ("I have a coupon somewhere" names nothing to buy).
+_A_THING_SAID = re.compile(r"^(?:and |et )?(?:the|a|an|some|le|la|les|l'|un|une|des)\b|"
+                           r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
 def _with_the_checkout(checkout: Checkout, text: str) -> tuple[str, str] | None:
     """A message that orders or pays now (`checkout_acts`): the checkout of the cart when
     nothing else is said ("yes, make the order", « passe la commande pis livre ça au … »);
@@ -582,8 +588,9 @@ def _with_the_checkout(checkout: Checkout, text: str) -> tuple[str, str] | None:
     if asked == "yes":
         return "checkout", text  # 「それにします、お支払いします」: what is offered, ordered
     if asked in ("add", "buy") or (asked in ("other", "search") and read_act(rest).kind !=
-                                   "question" and (words.names_a_thing(rest) or
-                                                   words.quantity(rest) is not None)):
+                                   "question" and (words.quantity(rest) is not None or (
+                                       words.names_a_thing(rest) and
+                                       _A_THING_SAID.search(words.fold(rest)) is not None))):
         return "buy", checkout.request  # "grab me one and check out": the thing, then the order
     return None
 

@@ -456,12 +456,13 @@ class State:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif delivery.pickup and (self.codes or self.code_wanted or _PICKUP_TIME.search(
-                words.fold(text)) or collects_in_person(raw)) and kind == "add" and \
+        elif (self.code_wanted or delivery.pickup and (self.codes or _PICKUP_TIME.search(
+                words.fold(text)) or collects_in_person(raw))) and kind == "add" and \
                 not _CART_WORD.search(words.fold(text)):
-            # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
-            # whole purchase ("the seconds box for pickup" alone only names the item; "grab
-            # me X and use READMORE15" fills the cart, discounted, until the checkout is said)
+            # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7", « je
+            # prends le livre, j'ai un code promo » (asked for before the order): the whole
+            # purchase ("the seconds box for pickup" alone only names the item; "grab me X and
+            # use READMORE15" fills the cart, the code kept until the checkout is said)
             kind = "buy"
         elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
                 kind not in ("add", "search", "details")
@@ -470,7 +471,7 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
-        if kind in ("buy", "yes", "other", "add") and (concludes_it(request) or (
+        if kind in ("buy", "yes", "other", "add", "checkout") and (concludes_it(request) or (
                 kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
                     request) and not words.content_words(without_closing(request)))):
             # "ok buy it", "order it", 「購入します」: the cart's order when what was last in
@@ -559,19 +560,18 @@ class State:
             self.shown = list(self.results)  # what a new request's "both" points at
 
     def _takes_what_is_in_view(self, request: str) -> bool:
-        """Whether a checkout said with nothing else named is for the item in view rather
-        than the cart: it is offered ("Want me to add it?") or pointed at ("buy it", « je
-        la prends »), and not in the cart (an empty cart has nothing else to order)."""
+        """Whether a checkout said with nothing else named is for the item offered ("Want
+        me to add it?") rather than the cart: the cart is empty, or the message points at it
+        ("Kindly deliver it to …, I am ready to pay", 「それにします、お支払いします」)."""
         said = read_checkout(request)
-        if self.focus is None or not said.concludes or not (
+        if self.frame is not SUGGESTED or self.focus is None or not said.concludes or not (
                 says_nothing_else(said.rest) or understand(said.rest)[0] == "yes"):
             return False
         carts = self.open_carts()
         if any(line.get("itemId") == self.focus for cart in carts
                for line in cart.get("items", [])):
             return False
-        return not carts or (self.frame is SUGGESTED and _POINTING.search(
-            words.fold(request)) is not None)
+        return not carts or _POINTING.search(words.fold(request)) is not None
 
     def _with_its_delivery(self, kind: str, text: str) -> str:
         """A request said with where it goes is a purchase: "get me the glaze mug, deliver to
