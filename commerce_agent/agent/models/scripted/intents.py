@@ -571,7 +571,9 @@ def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
 
 # A thing said without a verb, by its article or a count ("the sourdough book, check out"):
 # what an order beside it is for ("I have a coupon somewhere" names nothing to buy).
+# ("fetch me the sourdough year" too: a thing asked for with any verb of giving)
 _A_THING_SAID = re.compile(r"^(?:and |et )?(?:the|a|an|some|le|la|les|l'|un|une|des)\b|"
+                           r"\b(?:me|us|moi|nous)\s+(?:the|a|an|some|le|la|les|l'|un|une|des)\b|"
                            r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
