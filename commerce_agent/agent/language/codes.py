@@ -41,7 +41,8 @@ _MENTION = re.compile(f"{_LEAD}{_CODE_WORD}(?:{_LINK}{_TOKEN}(?:\\s*(?:です|�
 # READMORE15 », « mets le code FIVEOFF », « avec NAMASTE10 » (a plain word only when it is one
 # of the store's codes).
 _VERB = (r"(?:please\s+)?(?:use|apply|re-?apply|try|re-?try|add|enter|redeem|put|pop(?:\s+in)?|"
-         r"stick|chuck|slap|bung|whack|throw(?:\s+in)?|with|using|utilise[zr]?|utiliser|applique[zr]?|appliquer|essaie[rz]?|essaye[rz]?|"
+         r"stick|chuck|slap|bung|whack|throw(?:\s+in)?|with|using|give|colle[rz]?|coller|"
+         r"tape[rz]?|taper|rentre[rz]?|rentrer|entre[rz]?|entrer|ajoute[rz]?|utilise[zr]?|utiliser|applique[zr]?|appliquer|essaie[rz]?|essaye[rz]?|"
          r"essayer|r[ée]-?essaie[zr]?|r[ée]-?essaye[zr]?|r[ée]-?essayer|ressaie|retente[zr]?|"
          r"mets|mettez|mettre|avec)")
 _DETERMINER = (r"(?:(?:the|my|this|that|le|la|les|mon|ma|mes|ce)\s+)?"
@@ -52,7 +53,8 @@ _APPLIED = re.compile(rf"(?<![\w'-]){_VERB}\s+{_DETERMINER}" + _TOKEN, re.IGNORE
 _APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で)?\s*(?:もう一度|もう一回|再度)?\s*"
                          r"(?:(?:使|適用)(?:って(?:ください)?|います|"
                          r"いたい(?:です)?|えます(?:か)?|える|う|し(?:て(?:ください)?|ます|たい)|"
-                         r"できますか|お願いします)?(?:の|かな)?|(?<=で)\s*(?:お願い(?:します)?)?"
+                         r"できますか|お願いします)?(?:の|かな)?|"
+                         r"(?:つけ|付け|入れ|入力し)て(?:ください)?|(?<=で)\s*(?:お願い(?:します)?)?"
                          r"(?=\s*(?:$|[。！!、,])))", re.IGNORECASE)
 # Said again: "READMORE15 again", "give WELCOME10 another go", 「もう一度OCHA10を」,
 # « encore READMORE15 ».
@@ -85,13 +87,14 @@ _AROUND = frozenset("""again once more one time another go try give use apply re
 enter redeem pop in stick with the code codes it on to my this that order cart basket too
 instead as well please pls plz now chuck slap bung whack throw then and ok okay fine so hmm
 oh well could can you would
-just also let's lets me mets essaie réessaie ressaie utilise applique avec encore nouveau de
+just also let's lets me a shot whirl spin mets essaie colle coller tape rentre entre
+ajoute dessus réessaie ressaie utilise applique avec encore nouveau de
 fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
 if they stack stacks combine combined possible both si cumulable cumulables cumulent
 """.split())  # (the last line: "FOLIO3 as well if they stack", « si c'est cumulable »)
 _AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|お願いします|お願い|ください|使って|"
-                        r"使いたい|適用して|適用|して|[。！!、,.\s])+")
+                        r"使いたい|適用して|適用|つけて|付けて|入れて|入力して|して|[。！!、,.\s])+")
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
 # « c'est FOLIO3 », 「MIDORI500です」.
 _ANSWER = re.compile(r"\s*(?:(?:it'?s|it\s+is|the\s+code\s+is|code\s*:?|c'est|voici|le\s+code\s+"

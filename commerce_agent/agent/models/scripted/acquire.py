@@ -200,6 +200,10 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
                 len(open_slots) == 1 and words.points_at_shown(frame.last))):
             # "book that one" when the one free time was shown: that time
             picked.slot = found[0]
+        elif not named and len(open_slots) == 1 and p.frame.intent == "book":
+            # "book two places on the sound bath": its one free time, which the approval
+            # prompt names before anything is paid
+            picked.slot = open_slots[0]
         elif named and not found:  # taken or none then: the free times nearest it
             nearest = choices.nearest(open_slots, frame.texts, now, zone)
             return (say(p.lang, "no_time_then", name=name,

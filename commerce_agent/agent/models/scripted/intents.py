@@ -25,7 +25,7 @@ from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
-from commerce_agent.agent.models.scripted.speech import read_act, settle
+from commerce_agent.agent.models.scripted.speech import dismissed, read_act, settle, tagged
 
 _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
@@ -256,7 +256,8 @@ _CHECKS: list[tuple[str, str]] = [
                  r"注文(?:します|する|したい|お願い)|購入(?:します|する|したい)"),
     ("promotion", r"\b(?:code|coupon|promo|voucher)\b\s*:?\s*[a-z0-9_-]*\d|"
                   r"\b(?:apply|use|redeem|applique[rz]?|utilise[rz]?)\b|クーポン.*(?:使|適用)|"
-                  r"[a-z][a-z0-9_-]*\d\s*(?:を|は|って)?\s*(?:使|適用)"),  # 「MIDORI500を使って」
+                  # 「MIDORI500を使って」「FOLIO3をつけて」
+                  r"[a-z][a-z0-9_-]*\d\s*(?:を|は|って)?\s*(?:使|適用|つけ|付け|入力)"),
     # "Folio & Code" is a store, no code asked about (as in language/codes.py)
     ("discounts", r"\b(?<!&\s)(?:discounts?|deals?|offers?|promotions?|sales?|coupons?|codes?|"
                   r"reductions?|soldes)\b|割引|クーポン|セール"),
@@ -402,6 +403,10 @@ _ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "
 # What the keyword table may take a request form for ("commande-moi le livre": status).
 # and "それをカートに" (the verb left unsaid) names the cart, but asks to put a thing in it.
 _READ_AS_REQUESTED = ("other", "search", "status", "details", "cart")
+# What a dismissal may open without being a refusal ("ugh never mind clear the whole cart").
+_DONE_AFTER_A_DISMISSAL = ("empty", "remove", "cancel", "return", "checkout", "sub_pause",
+                           "sub_resume", "sub_cancel", "add", "buy", "book", "subscribe",
+                           "promotion")
 # Intents that keep the dialogue's open question alive when they answer it.
 SHOPPING = ("add", "buy", "book", "subscribe")
 
@@ -605,6 +610,9 @@ def _understand(raw: str) -> tuple[str, str]:
     raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
+    rest = dismissed(raw)
+    if rest and intent(rest) in _DONE_AFTER_A_DISMISSAL:
+        raw = rest  # "ugh never mind clear the whole cart": the dismissal declines nothing
     change = mind.read(raw)
     if change is not None and change.intent in ("remove", "quantity", "replace", "keep") and \
             intent(raw) not in _ON_A_PAST_ORDER:
@@ -661,7 +669,7 @@ def _understand(raw: str) -> tuple[str, str]:
             and (kind == "checkout" or not named):
         kind = "checkout"  # "that'll be all", "ring it up", « ce sera tout », 「以上です」
     if act.request and (kind in _READ_AS_REQUESTED or (act.request == "buy" and kind in (
-            "add", "checkout"))):
+            "add", "checkout")) or (act.request in ("book", "subscribe") and kind == "add")):
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
@@ -749,9 +757,11 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
     if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
         return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
-    if act.kind == "question" and kind in ("add", "buy") and _ASKS_ABOUT.search(
-            words.fold(act.text)):
-        return "details", act.text  # "what does the gift card include?"
+    if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
+            words.fold(act.text)) or tagged(act.text)):
+        # "what does the gift card include?", "is the python book a pdf or what": the verb
+        # or noun of shopping is asked about, never done
+        return "details", act.text
     if act.kind == "question" and kind in MAY_ASK_PICKUP and PICKUP.search(
             words.fold(act.text)):
         return "policy", act.text
@@ -803,6 +813,10 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
             not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
         return "details", act.text  # "is the teapot dishwasher safe?": about a product
+    if act.kind == "question" and kind in ("other", "search") and words.re_japanese(act.text) \
+            and words.names_a_thing(act.text) and not _HAVE.search(act.text) and not \
+            _POLICY_WORDS.search(words.fold(act.text)):
+        return "details", act.text  # 「Rustの本は紙の本もついてきますか」: about that item
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
             words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
         return "policy", act.text  # "can I get a refund?" asks whether, not to

@@ -18,11 +18,15 @@ PLAN = (r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会
 
 ALONE: dict[str, dict[str, tuple[str, ...]]] = {
     "start": {
-        "en": ("subscribe", "sign (?:me |us )?up", "join", "start (?:me|us) (?:on|with)"),
+        "en": ("subscribe", "sign (?:me |us )?up", "join", "start (?:me|us) (?:on|with)",
+               "enrol(?:l)?(?: me| us)?(?: (?:in|on|for|to))?", "enrol(?:l)?ing",
+               "register (?:me |us )?(?:for|to|with)", "become an? (?:member|subscriber)",
+               "take out an? (?:subscription|membership)"),
         "fr": ("abonner", "m'abonner", "abonne[sz]?-(?:moi|nous)",
                "(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)",
-               "inscri(?:s|vez)-(?:moi|nous)", "m'inscri(?:re|s|rais)"),
-        "ja": ("登録", "申し込", "申込", "入会", "会員にな(?:り|る|れ)"),
+               "inscri(?:s|vez)-(?:moi|nous)", "m'inscri(?:re|s|rais)", "adhere[rz]?",
+               "souscri(?:re|s|vez)", "devenir membre", "rejoindre"),
+        "ja": ("登録", "申し込", "申込", "入会", "加入", "会員にな(?:り|る|れ)"),
     },
     "pause": {
         "en": ("paus(?:e|es|ed|ing)", "suspend(?:s|ed|ing|ion)?", "freez(?:e|es|ing)", "froze",
@@ -46,12 +50,13 @@ WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
     "pause": {
         "en": ("hold", "on hold", "on ice"),
         "fr": (),
-        "ja": (),
+        "ja": ("お休み", "休み", "休ませ", "一時的に止め"),
     },
     "resume": {
-        "en": ("resume", "restart", "unpause", "reactivate", "continue"),
-        "fr": ("repren\\w*", "reprend\\w*", "reactiv\\w*", "relanc\\w*"),
-        "ja": (),
+        "en": ("resume", "restart", "unpause", "reactivate", "continue", "reinstate",
+               "renew", "bring back", "revive"),
+        "fr": ("repren\\w*", "reprend\\w*", "reactiv\\w*", "relanc\\w*", "retabli\\w*"),
+        "ja": ("また始め", "再び始め", "もう一度始め", "戻して", "戻したい"),
     },
     "cancel": {
         "en": ("cancel\\w*", "stop", "end", "terminate", "quit", "leave", "discontinue",
@@ -64,8 +69,16 @@ WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
 
 SHAPED: dict[str, tuple[str, ...]] = {
     "pause": (r"\bput\b.{0,30}\bon (?:hold|ice)\b", rf"{PLAN}.*\bon (?:hold|ice)\b",
+              # « mets mon abonnement en veille / en pause / en attente »
+              rf"\b(?:mets|mettez|mettre)\b.{{0,30}}{PLAN}.{{0,10}}\ben (?:pause|veille|"
+              r"attente|sommeil)\b",
               r"(?:まで|しばらく|一時的に|一ヶ月|1ヶ月|ひと月).{0,6}(?:止めて|止めたい|止めます)"),
     "resume": (rf"{PLAN}.{{0,30}}\b(?:back on|again)\b",
+               # "sign me back up", "take my plan off hold", « remets mon abonnement en route »
+               r"\bsign (?:me|us) back (?:up|on)\b", r"\b(?:put|get) (?:me|us) back on\b",
+               rf"\btake\b.{{0,30}}{PLAN}.{{0,10}}\boff (?:hold|pause|ice)\b",
+               rf"\b(?:remets|remettez|remettre)\b.{{0,30}}{PLAN}.{{0,10}}\ben (?:route|marche|"
+               r"service)\b",
                rf"\b(?:back on|again)\b.{{0,30}}{PLAN}",
                # "start it up again", "turn it back on": the subscription in view
                r"\b(?:start|restart|turn|switch) (?:it|that|this)(?: up)? (?:again|back on)\b"),

@@ -81,6 +81,10 @@ _JA_THING = (r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)[をが]"
 # English imperative heads, at the start of a clause.
 _EN_HEADS: dict[Asked, tuple[str, ...]] = {
     "buy": ("order me", "buy me", "purchase me"),
+    # a place taken on a class or session: read before "get me" (getting a thing)
+    "book": ("get me on", "get us on", "get me into", "get us into", "count me in for",
+             "count us in for", "count me in on", "save me a place on", "save me a spot on",
+             "save us places on", "put my name down for", "book me", "book us"),
     "add": ("grab me", "get me", "throw in", "toss in", "chuck in", "add me", "give me",
             "gimme", "hook me up with", "put me down for", "lemme get", "lemme have",
             "let me get", "let me have", "i'll take", "i'll have", "i'll get", "ill take",

@@ -100,9 +100,28 @@ def _clauses(text: str) -> list[str]:
     return [part.strip() for part in _CLAUSES.split(text) if part and part.strip()]
 
 
+# A clause of its own opened by its subject after an instruction ("cancel the membership i
+# dont have time for it", « annule la commande je n'en veux plus »): a reason or an aside,
+# whose negation is not the instruction's.
+_SUBJECT_OPENING = re.compile(r"(?<=\w)\s+(?=(?:i|i'm|im|i'd|i've|i'll|we|we're|je|j'|on)\b)")
+
+
+def _asides(part: str) -> list[str]:
+    """A clause cut where a negated clause with its own subject follows an instruction."""
+    pieces = _SUBJECT_OPENING.split(part)
+    if len(pieces) < 2 or _NEGATION.search(fold(pieces[0])):
+        return [part]
+    for index in range(1, len(pieces)):
+        rest = " ".join(pieces[index:])
+        if _NEGATION.search(fold(rest)) and not _NEGATION.search(fold(" ".join(
+                pieces[:index]))):
+            return [" ".join(pieces[:index]), rest]
+    return [part]
+
+
 def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     """The message with each negated clause cut out ("don't cancel it, only tell me when")."""
-    parts = _clauses(text)
+    parts = [piece for part in _clauses(text) for piece in _asides(part)]
     if len(parts) < 2:
         return text, ()
     negated = tuple(part for part in parts if _NEGATION.search(fold(part)))
@@ -121,8 +140,35 @@ _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:
                        r"\b(?:voudrais|veux|aimerais|voulais) savoir\b|知りたい|教えてほしい")
 
 
+# A statement turned into a question by its tail: "…, right?", "…doesn't it", "…or what",
+# « …ou quoi », « c'est mensuel, non ? », 「…ですよね」.
+_TAG = re.compile(
+    # one word, set off by a comma or asked with "?": "…, right", "…right?" ("the one on the
+    # right" asks nothing)
+    r"(?:,\s*(?P<word>right|yeah|yes|innit|correct|no|non|hein)\s*[?]?|"
+    r"\s(?P<asked>right|yeah|yes|innit|correct|no|non|hein)\s*[?])\s*$|"
+    # a tag of its own shape: "…doesn't it", "…or what", « …ou quoi », « n'est-ce pas »
+    r",?\s+(?P<tag>or what|or not|or no|"
+    r"(?:is|are|does|do|did|was|were|has|have|can|will|would|should)(?:n'?t| not) "
+    r"(?:it|they|he|she|that|there|you|we|i)|"
+    r"n'est-ce pas|ou quoi|ou pas|ou non|c'est ca|pas vrai)\s*[?]?\s*$|"
+    r"(?:よね|でしょう|でしょ)[?？。]?\s*$")
+# What a yes or no tag needs before it to ask ("it's monthly, no?"), not to answer ("add the
+# mug, no").
+_COPULA = re.compile(r"\b(?:is|are|was|were|comes?|has|have|includes?|c'est|est|sont|a)\b")
+
+
+def _tagged(folded: str) -> bool:
+    found = _TAG.search(folded)
+    if found is None:
+        return False
+    if (found.group("word") or found.group("asked")) in ("yes", "no", "non"):
+        return _COPULA.search(folded[:found.start()]) is not None
+    return True
+
+
 def _question(raw: str, folded: str) -> bool:
-    if _INDIRECT.search(folded):
+    if _INDIRECT.search(folded) or _tagged(folded):
         return True
     if _is_japanese(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
@@ -171,12 +217,16 @@ def conditional(text: str) -> tuple[str, str] | None:
 
 # Words that drop what was just said ("never mind", "forget it", « finalement », 「やっぱり」),
 # after an optional interjection.
+_INTERJECTION = (r"(?:oh|eh|ah|um|hmm|hm|ok|okay|well|bon|ben|euh|bah|and|et|so|no|non|ugh|"
+                 r"meh|argh|urgh|pff+|bof|sigh|geez|jeez|nah|ach|puis|"
+                 r"あー+|ああ|あぁ|うーん|えー+|んー)")
 _DROPPING = re.compile(
-    r"^(?:(?:oh|eh|ah|um|hmm|ok|okay|well|bon|ben|euh|bah|and|et|so|no|non)[\s,]+)*"
-    r"(?:(?:never ?mind|nvm|forget (?:it|that)|scrap that|skip that|whatever|doesn'?t matter|"
-    r"no matter|on second thoughts?|actually|wait|hold on|"
-    r"finalement|tant pis|laisse[zr]? tomber|peu importe|en fait|oubliez?|"
-    r"やっぱり(?:いいです|いい)?|やっぱ|いや|まあいい(?:や|です)?|ちょっと待って)"
+    rf"^(?:{_INTERJECTION}[\s,、]*(?<=[\s,、ー]))*"
+    r"(?:(?:never ?mind|nvm|forget (?:it|that|about it)|scrap that|skip that|whatever|"
+    r"doesn'?t matter|no matter|on second thoughts?|actually|wait|hold on|screw it|"
+    r"finalement|tant pis|laisse[zr]? tomber|peu importe|en fait|oubliez?|zut|"
+    r"やっぱり(?:いいです|いい)?|やっぱ|いや|まあいい(?:や|です)?|もういい(?:や|です)?|"
+    r"ちょっと待って)"
     r"(?:[\s,、。!！]+|$))+")  # "actually never mind, just add it": cues said together
 # A clause whose verb asks to put something in the cart or to get it.
 _ADDING = re.compile(
@@ -200,6 +250,13 @@ _COUNTED = re.compile(
 # A verbless request: a thing and "please" (or a day and an hour, for a booking).
 _PLEASE = re.compile(r"\b(?:please|pls|plz|cheers|thanks)\s*[.!]*$|"
                      r"(?:s'il (?:vous|te) plait|svp|stp)\s*[.!]*$")
+# A day named (a date, a weekday, "tomorrow"), for a request naming a thing, a day and an hour.
+_A_DAY = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec|janv|fevr|mars|avr|mai|juin|juil|aout|sept)\w*|(?:jan|feb|mar|apr|may|jun|jul|"
+    r"aug|sep|oct|nov|dec)\w*\s+\d{1,2}(?:st|nd|rd|th)?|(?:mon|tues|wednes|thurs|fri|satur|"
+    r"sun)day|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|tomorrow|today|tonight|"
+    r"demain|aujourd'hui)\b|\d{1,2}月\d{1,2}日|[月火水木金土日]曜")
 _AN_HOUR = re.compile(r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}h\d{0,2}\b|"
                       r"\b(?:at|a) \d{1,2}(?::\d{2})\b")
 # What a verbless "…please" may name that is no product.
@@ -237,6 +294,27 @@ def _thing_asked_about(question: str) -> str:
         return re.split(r"[はってのをがも]", question, maxsplit=1)[0]
     found = _ASKED_THING.search(fold(question))
     return found.group(1).strip() if found else ""
+
+
+# Words that wave away what came before, as opposed to those that correct it ("actually").
+_DISMISSAL = re.compile(r"never ?mind|nvm|forget|scrap|skip|whatever|matter|screw|zut|"
+                        r"tant pis|tomber|peu importe|oublie|もういい|まあいい|やっぱ")
+
+
+def dismissed(text: str) -> str | None:
+    """What follows a dismissal opening the message ("ugh never mind clear the whole cart",
+    « oh et puis zut vide le panier », 「もういいや カートを空にして」), else None: the
+    dismissal itself cancels nothing, the intent stage reads what follows."""
+    rest = _dropped(text)
+    if not rest:
+        return None
+    opening = fold(text)[:len(fold(text)) - len(fold(rest))]
+    return rest if _DISMISSAL.search(opening) else None
+
+
+def tagged(text: str) -> bool:
+    """Whether a statement is made a question by its tail ("…, right?", « …ou quoi »)."""
+    return _tagged(fold(text).strip())
 
 
 def _dropped(sentence: str) -> str | None:
@@ -346,6 +424,10 @@ def _joint_request(text: str) -> requests.Asked | None:
             return "book"  # "private yoga on 14 January at 5pm please"
         if _THING_OPENING.search(folded) and not _A_CHOICE.search(_PLEASE.sub("", folded)):
             return "add"  # "the cork yoga mat please"
+    if _AN_HOUR.search(folded) and _A_DAY.search(folded) and not _question(text, folded) and \
+            not _ABOUT_ORDERS.search(folded) and words.names_a_thing(folded) and \
+            not _asks_to_do(folded):
+        return "book"  # "the vinyasa drop-in, 13 January, 7am": a thing, a day and an hour
     return None
 
 

@@ -33,6 +33,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
 throw toss grab snag pop chuck bung
+enrol enroll enrolling register become member reinstate renew
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
 youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
@@ -76,6 +77,7 @@ soiree apres-midi demain aujourdhui prochain prochaine semaine h heure heures
 t ti est-ce qu quest-ce quoi-ce on peut-on pourrait pourriez pourrais auriez aurais serait
 voudriez as-tu avez-vous vends vendez livrez livre-t-on emporter magasine magasiner magasinage
 dispo disponible disponibles merci bcp stp ben bon alors genre juste fois
+adherer adhere inscrire inscris rejoindre souscrire
 """.split())  # French: days, months, times, question frames ("est-ce", "y a-t-il"), the tu forms
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
