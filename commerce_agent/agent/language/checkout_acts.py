@@ -119,8 +119,8 @@ _FILLERS = (
     "do it", "right away", "straight away", "myself", "oui", "ouais", "d'accord", "dac",
     "parfait", "super", "bon", "bien", "tres bien", "alors", "allez", "allez-y", "vas-y",
     "on y va", "c'est parti", "c'est bon", "c'est beau", "merci", "s'il vous plait",
-    "s'il te plait", "svp", "stp", "nickel", "impeccable", "maintenant", "direct", "tout de suite", "de suite",
-    "moi-meme")
+    "s'il te plait", "svp", "stp", "nickel", "impeccable", "maintenant", "direct",
+    "tout de suite", "de suite", "moi-meme")
 # longest first, so "right away" goes whole before "right"
 _FILLER_WORDS = "|".join(re.escape(word) for word in sorted(_FILLERS, key=len, reverse=True))
 _FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\b[\s]*)+$|"
