@@ -47,7 +47,7 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"(?:\s+(?:in|through))?"),
         ("order", r"\bcheck ?out\b|\bring\s+(?:it|me|them|this|that|everything|it all)\s+up\b|"
                   r"\bwrap\s+(?:it|this|things|everything)\s+up\b|"
-                  r"\b(?:buy|order|purchase|get)\s+" + _IT + r"\b(?!\s+(?:again|once more))|"
+                  r"\b(?:buy|order|purchase)\s+" + _IT + r"\b(?!\s+(?:again|once more))|"
                   r"\b(?:i'?ll|i will|let'?s|let me|i want to|i'?d like to|i wanna|i'?m ready to|"
                   r"i am ready to|ready to|happy to|go ahead and|just|now|please)\s+"
                   r"(?:order|buy|purchase)\b(?!\s+(?:a|an|one|two|three|some|the|\d)\b)|"
