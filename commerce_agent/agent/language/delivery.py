@@ -41,7 +41,8 @@ _LEAD_IN = re.compile(
     r"\b(?:j'habite|nous habitons|j'suis)\s+(?:au|à|a)\b|"
     r"\b(?:delivery|shipping)\s+address\b|\baddress\b\s*:|\bship\s+to\s*:|"
     r"\b(?:livre[rz]?|envoie[rz]?|envoyer|expedie[rz]?|expédie[rz]?|livraison)"
-    r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi))?\s+(?:à|au|aux|a|chez)\b|"
+    r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi|ça|ca|tout|le tout))?\s+"
+    r"(?:à|au|aux|a|chez)\b|"
     # "livrées au …", « envoyé chez … »: the participle of a delivery verb, then the place
     r"\b(?:livr|envoy|exp[ée]di)(?:é|ée|és|ées|ee|ees)\s+(?:à|au|aux|a|chez)\b|"
     r"\b(?:mon|notre)\s+adresse\s+(?:est|:)|\badresse(?:\s+de\s+livraison)?\s*:|"
