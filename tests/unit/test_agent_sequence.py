@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.destination import names_destination, without_destination
-from commerce_agent.agent.language.totals import without_total
+from commerce_agent.agent.language.quantities import without_total
 from commerce_agent.agent.models.scripted.sequence import requests
 
 

@@ -196,7 +196,7 @@ def _with_count_words(plain: str) -> str:
 # against the one the line has: "I need 4 not 2", "4 instead of 2", « 4 et pas 2 ».
 _TOTAL = re.compile(r"\b(?:in total|total(?: of)?|altogether|all together|in all|all told|"
                     r"en tout|au total|en totalit[eé]|tout compris)\b|"
-                    r"全部で|合計|ぜんぶで|計(?=\d)")
+                    r"全部合わせて|全部で|合計で?|ぜんぶで|計(?=\d)", re.IGNORECASE)
 _AGAINST = re.compile(r"(?<![\d.,])\d{1,4}\s*,?\s*(?:and\s+|et\s+)?(?:not|pas|instead of|"
                       r"rather than|au lieu de|plut[oô]t que)\s+(?:the\s+)?\d{1,4}(?![\d.,])")
 
@@ -207,6 +207,13 @@ def says_a_total(text: str) -> bool:
     found = read_message(text)
     plain = found.folded
     return how_many(text) is not None and bool(_TOTAL.search(plain) or _AGAINST.search(plain))
+
+
+def without_total(text: str) -> str:
+    """`text` without its "in total" words, which name no product ("actually 4 in total"
+    reads as the count it sets); `text` itself when it has none."""
+    kept = _TOTAL.sub(" ", text)
+    return re.sub(r"\s{2,}", " ", kept).strip(" ,") if kept != text else text
 
 
 def how_many(text: str) -> int | None:

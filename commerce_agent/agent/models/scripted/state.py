@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language import quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
@@ -32,7 +32,6 @@ from commerce_agent.agent.language.destination import names_destination, without
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
-from commerce_agent.agent.language.totals import without_total
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
@@ -458,13 +457,13 @@ class State:
             meant = understand(without_destination(request))[0]
             kind = meant if meant in SHOPPING else kind
         if kind not in ("quantity", "remove") and self.open_carts() and \
-                without_total(request) != request:
+                quantities.without_total(request) != request:
             # "ugh, actually 4 in total" just after a line was handled: its new count
-            recount = understand(without_total(request))
+            recount = understand(quantities.without_total(request))
             if recount[0] == "quantity" or (words.quantity(recount[1]) is not None and not any(
                     name_score(item, words.content_words(recount[1]))
                     for item in self.items.values())):
-                kind, text = "quantity", without_total(request)
+                kind, text = "quantity", quantities.without_total(request)
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""
