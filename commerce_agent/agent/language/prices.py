@@ -28,8 +28,9 @@ class PriceBound:
 
 
 _CURRENCY_WORDS = {
-    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us", "ドル",
-            "米ドル"),
+    # Québec says "piasses" (piastres) for dollars, as English says "bucks"
+    "USD": ("usd", "us$", "$", "dollars", "dollar", "bucks", "buck", "dollars us", "piasses",
+            "piasse", "piastres", "piastre", "ドル", "米ドル"),
     "EUR": ("eur", "€", "euros", "euro", "balles", "ユーロ"),
     "GBP": ("gbp", "£", "pounds", "pound", "quid", "sterling", "livres sterling", "livres",
             "livre", "ポンド"),
