@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -32,6 +32,7 @@ class Choice:
     label: str
     words: str  # the text its words are matched against
     available: bool = True
+    nearest: bool = False  # a time slot nearest the time named, none being at that time
 
 
 def meta(item: dict[str, Any], key: str) -> dict[str, Any]:
@@ -292,6 +293,7 @@ class _When:
     after: tuple[int, int] | None = None  # "any evening after 6", "18時以降"
     before: tuple[int, int] | None = None  # "before 10am", "avant 10h"
     earliest: bool = False  # "the earliest you have", "le plus tôt", "一番早い枠"
+    approximate: bool = False  # "around 3", "vers 14h": the nearest time will do
 
     def named(self) -> bool:
         return any(value is not None for value in (
@@ -355,7 +357,7 @@ def when_named(texts: tuple[str, ...], now: datetime | None = None, tz: str = "U
         if suffix == "am" and hour == 12:
             hour = 0
         found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
-    if found.clock is None and re.search(r"\b(?:noon|midday|midi)\b|正午", text):
+    if found.clock is None and re.search(r"\b(?:noon|midday)\b|(?<![\w-])midi\b|正午", text):
         found.clock = (12, 0)
     for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
                         ("evening", range(17, 24)), ("tonight", range(17, 24))):
@@ -383,11 +385,19 @@ def _counted_when(texts: tuple[str, ...], now: datetime | None, tz: str, found: 
         return
     if when.relative_day:
         found.on, found.weekday, found.month, found.day = when.at.date(), None, None, None
+    found.approximate = when.approximate
     if when.has_time and found.clock is None and found.hours is None:
         if when.part_of_day:  # "午前", "le matin": any time in that part of the day
             found.hours = next(hours for last, hours in _PARTS if when.at.hour <= last)
         elif when.bound == "at":
             found.clock = (when.at.hour, when.at.minute)  # "tomorrow at 5": 17:00, as read
+            found.either_half = when.either_half
+    elif when.has_time and not when.part_of_day and when.bound == "at" and (
+            found.clock is None or found.clock[1] != when.at.minute or
+            found.clock[0] % 12 != when.at.hour % 12):
+        # The one date reader read a time said in words ("630pm", "half six", "quarter
+        # past one") that the patterns above misread or missed: its reading wins.
+        found.clock, found.either_half = (when.at.hour, when.at.minute), when.either_half
     if when.has_time and when.bound != "at":
         limit = (when.at.hour, when.at.minute)
         found.clock, found.either_half = None, False
@@ -457,7 +467,39 @@ def pick_slots(item: dict[str, Any], texts: tuple[str, ...], now: datetime | Non
     if not named.named():
         return free, False
     fitting = [choice for choice in free if named.fits(datetime.fromisoformat(choice.words))]
+    if not fitting and named.clock is not None:
+        fitting = _nearest_to_clock(item, named, free)
     return (fitting[:1] if named.earliest else fitting), True
+
+
+# How far a free time may lie from the time named for it to be offered in its place, when no
+# slot at all starts then ("2:15", "7 in the evening"); further when the time was "around".
+_NEAR = timedelta(minutes=60)
+_NEAR_APPROXIMATE = timedelta(minutes=90)
+
+
+def _nearest_to_clock(item: dict[str, Any], named: _When, free: list[Choice]) -> list[Choice]:
+    """The one free slot nearest the time named on the day named, marked `nearest`, when no
+    slot of the item (free or taken) starts at that time: a taken time is refused, not moved."""
+    moments = {choice.id: datetime.fromisoformat(choice.words) for choice in slot_choices(item)}
+    if any(named.fits(moment) for moment in moments.values()):
+        return []
+    clock = named.clock
+    assert clock is not None
+    whole_day = replace(named, clock=None, either_half=False, hours=None)
+    halves = {clock, ((clock[0] + 12) % 24, clock[1])} if named.either_half else {clock}
+    limit = _NEAR_APPROXIMATE if named.approximate else _NEAR
+
+    def distance(choice: Choice) -> timedelta:
+        moment = moments[choice.id]
+        return min(abs(moment.replace(tzinfo=None) - moment.replace(
+            tzinfo=None, hour=hour, minute=minute, second=0)) for hour, minute in halves)
+
+    near = sorted((choice for choice in free if whole_day.fits(moments[choice.id])
+                   and distance(choice) <= limit), key=distance)
+    if not near or (len(near) > 1 and distance(near[0]) == distance(near[1])):
+        return []
+    return [replace(near[0], nearest=True)]
 
 
 def nearest(slots: list[Choice], texts: tuple[str, ...], now: datetime | None = None,
