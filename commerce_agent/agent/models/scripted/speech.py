@@ -262,6 +262,8 @@ _A_DAY = re.compile(
 _AN_HOUR = re.compile(r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}h\d{0,2}\b|"
                       r"\b(?:at|a) \d{1,2}(?::\d{2})\b")
 
+_DAY_OF_MONTH = re.compile(r"\b(?:the|le) \d{1,2}(?:st|nd|rd|th|er)?\b(?! (?:one|of us)\b)")
+
 
 def _names_an_hour(text: str, folded: str) -> bool:
     """Whether `text` names a time of day: a clock's ("7pm", "14h") or one said in words that
@@ -433,7 +435,8 @@ def _joint_request(text: str) -> requests.Asked | None:
         return "add"  # "the espresso set, just add it"
     if _PLEASE.search(folded) and not _question(text, folded) and not _ABOUT_ORDERS.search(
             folded) and words.names_a_thing(folded) and not _asks_to_do(_PLEASE.sub("", folded)):
-        if _names_an_hour(text, folded) or (_A_DAY.search(folded) and party_size(text)):
+        names_a_day = _A_DAY.search(folded) or _DAY_OF_MONTH.search(folded)
+        if _names_an_hour(text, folded) or (names_a_day and party_size(text)):
             # "private yoga on 14 January at 5pm please", "two seats on the 23rd please"
             return "book"
         if _THING_OPENING.search(folded) and not _A_CHOICE.search(_PLEASE.sub("", folded)):
