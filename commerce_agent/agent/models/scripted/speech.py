@@ -441,7 +441,7 @@ def _joint_request(text: str) -> requests.Asked | None:
             return "book"
         if _THING_OPENING.search(folded) and not _A_CHOICE.search(_PLEASE.sub("", folded)):
             return "add"  # "the cork yoga mat please"
-    if _names_an_hour(text, folded) and _A_DAY.search(folded) and not _question(text, folded) and \
+    if _A_DAY.search(folded) and _names_an_hour(text, folded) and not _question(text, folded) and \
             not _ABOUT_ORDERS.search(folded) and words.names_a_thing(folded) and \
             not _asks_to_do(folded):
         return "book"  # "the vinyasa drop-in, 13 January, 7am": a thing, a day and an hour
