@@ -50,15 +50,14 @@ async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 async def list_stores(ctx: ToolContext, args: dict[str, Any]) -> Any:
     locale = args.get("locale")
-    stores, total = await catalog.list_stores(ctx.db, 50, 0, locale)
+    stores, total = await catalog.list_stores_with_own_names(ctx.db, 50, 0, locale)
     # The names as written too, which a shopper may still type ("Midori-dō" in French).
-    own = {store["id"]: store.get("name") for store in (
-        await catalog.list_stores(ctx.db, 50, 0, None))[0]} if locale and locale != "en" else {}
+    translated = bool(locale and locale != "en")
     return {"stores": [{"storeId": store["id"], "name": store.get("name"),
-                        **({"ownName": own[store["id"]]} if store["id"] in own else {}),
+                        **({"ownName": own} if translated else {}),
                         "description": str(store.get("description", ""))[:160],
                         "currency": store.get("currency"),
-                        "catalogIds": store.get("catalogIds", [])} for store in stores],
+                        "catalogIds": store.get("catalogIds", [])} for store, own in stores],
             "total": total}
 
 

@@ -68,12 +68,13 @@ async def own_words(ctx: ToolContext, store_id: str, locale: Any) -> dict[str, s
 
 async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
     locale = args.get("locale")
-    summary = store_summary(await catalog.get_store(ctx.db, args["storeId"], locale))
+    store, own_name = await catalog.get_store_with_own_name(ctx.db, args["storeId"], locale)
+    summary = store_summary(store)
     names = await own_words(ctx, args["storeId"], locale)
     for option in summary["shippingOptions"]:  # "Livraison standard", not "Standard Shipping"
         option["name"] = names.get(str(option["name"]), option["name"])
     if locale and locale != "en":  # the name as written, which a shopper may still type
-        summary["ownName"] = (await catalog.get_store(ctx.db, args["storeId"], None)).get("name")
+        summary["ownName"] = own_name
     return summary
 
 

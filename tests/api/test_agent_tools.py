@@ -274,3 +274,18 @@ async def test_list_carts_shows_the_carts_made_elsewhere(app: Starlette,
     api = (await client.get("/carts", headers=alice)).json()["carts"]
     assert {cart["id"] for cart in api} == {web_cart, made["cartId"]}
     assert (await run(app, "list_carts", {}, principal=BOB))["carts"] == []
+
+
+async def test_store_tools_in_a_locale_carry_the_name_as_written(app: Starlette) -> None:
+    """A French shopper may still type a store's name as it is written: the tools give both."""
+    english = await run(app, "list_stores", {}, principal=None)
+    written = {store["storeId"]: store["name"] for store in english["stores"]}
+    assert all("ownName" not in store for store in english["stores"])
+    for locale in ("fr", "ja"):
+        stores = await run(app, "list_stores", {"locale": locale}, principal=None)
+        assert {store["storeId"]: store["ownName"] for store in stores["stores"]} == written
+        store = await run(app, "get_store", {"storeId": "store_midori", "locale": locale},
+                          principal=None)
+        assert store["ownName"] == written["store_midori"]
+    assert "ownName" not in await run(app, "get_store", {"storeId": "store_midori"},
+                                      principal=None)

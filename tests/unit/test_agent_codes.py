@@ -8,6 +8,8 @@ import pytest
 from commerce_agent.agent.language.codes import (
     CodeReading,
     code_answer,
+    codes_said,
+    promotion_code,
     read_code,
     shaped_like_a_code,
 )
@@ -194,3 +196,37 @@ def test_the_code_asked_for_again_is_the_one_said_before() -> None:
     state.hear("use WELCOME10")
     state.hear("add a dinner plate and try the code once more")
     assert state.codes == ("WELCOME10",)
+
+
+def test_a_code_read_loosely_once_a_message_applies_one() -> None:
+    known = frozenset({"FIVEOFF", "WELCOME10"})
+    assert promotion_code("use fiveoff please", known) == "FIVEOFF"
+    assert promotion_code("is there a coupon for first orders?", known) is None
+    assert promotion_code("apply code SPRING24") == "SPRING24"
+    assert promotion_code("apply code welcome10") == "WELCOME10"
+    assert promotion_code("use FIVEOFF please") == "FIVEOFF"
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("use fiveoff", "FIVEOFF"), ("Five Off code please", "FIVEOFF"),
+    ("use the dolce four code", "DOLCE4"), ("code welcome 10", "WELCOME10"),
+    ("apply Welcome10", "WELCOME10"), ("a coupon for first orders", None)])
+def test_a_stores_code_in_pieces_or_words(said: str, code: str | None) -> None:
+    known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "PIZZAFRIDAY"})
+    assert promotion_code(said, known) == code
+
+
+@pytest.mark.parametrize(("said", "codes"), [
+    # read_code's: every code in the order said, a verb's frame, a store's own code
+    ("use READMORE15 and FOLIO3", ("READMORE15", "FOLIO3")),
+    ("try FIVEOFF again", ("FIVEOFF",)),
+    ("apply code welcome10", ("WELCOME10",)),
+    # promotion_code's, where read_code finds none: a code in pieces or in number words
+    ("Five Off code please", ("FIVEOFF",)),
+    ("use the dolce four code", ("DOLCE4",)),
+    # neither
+    ("a coupon for first orders", ()),
+    ("no code, just check out", ())])
+def test_the_codes_a_request_to_apply_codes_names(said: str, codes: tuple[str, ...]) -> None:
+    known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "READMORE15", "FOLIO3"})
+    assert codes_said(said, known) == codes

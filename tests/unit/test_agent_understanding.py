@@ -130,13 +130,6 @@ def test_addresses_inside_sentences(text: str, address: str, country: str) -> No
     assert words.address(text) == {"address": address, "countryCode": country}
 
 
-def test_codes() -> None:
-    known = frozenset({"FIVEOFF", "WELCOME10"})
-    assert words.promotion_code("use fiveoff please", known) == "FIVEOFF"
-    assert words.promotion_code("is there a coupon for first orders?", known) is None
-    assert words.promotion_code("apply code SPRING24") == "SPRING24"
-
-
 def _order(order_id: str, created: str, name: str, store: str = "store_ceramics"
            ) -> dict[str, Any]:
     return {"orderId": order_id, "createdAt": created, "storeId": store,
@@ -392,15 +385,6 @@ def test_the_cheapest_of_what_was_shown_counts_variants(said: str, picked: str) 
     "je veux bien", "oui, c'est parfait", "じゃあそれで", "それでお願いします", "いいですね"])
 def test_more_everyday_confirmations(said: str) -> None:
     assert understand(said)[0] == "yes"
-
-
-@pytest.mark.parametrize(("said", "code"), [
-    ("use fiveoff", "FIVEOFF"), ("Five Off code please", "FIVEOFF"),
-    ("use the dolce four code", "DOLCE4"), ("code welcome 10", "WELCOME10"),
-    ("apply Welcome10", "WELCOME10"), ("a coupon for first orders", None)])
-def test_a_stores_code_in_pieces_or_words(said: str, code: str | None) -> None:
-    known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "PIZZAFRIDAY"})
-    assert words.promotion_code(said, known) == code
 
 
 def test_time_slots_read_in_the_shoppers_language() -> None:

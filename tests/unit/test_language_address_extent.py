@@ -3,7 +3,7 @@ lead-in) and after it (a code, another request, courtesy) is no part of it."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.addresses import address_end
@@ -73,6 +73,8 @@ def test_a_japanese_address_keeps_its_postal_code(text: str, after: str, before:
                                  "NAMASTE10", "to", "thanks", "の", "3個")),
                 min_size=1, max_size=8),
        st.sampled_from((" ", ", ")))
+@example(["ship", "to", "OCHA10の"], " ")
+@example(["ship", "it", "to", "WELCOME10"], " ")
 def test_words_without_address_parts_are_no_address(words: list[str], glue: str) -> None:
     assert read_delivery(glue.join(words)).address is None
 

@@ -13,7 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from commerce_agent.agent.language.countries import country_named
+from commerce_agent.agent.language.countries import (
+    ADDRESS_COUNTRIES,
+    ADDRESS_COUNTRY,
+    country_named,
+)
 from commerce_agent.agent.language.spans import Span
 
 
@@ -26,18 +30,6 @@ class Address:
     span: Span
 
 
-COUNTRIES = {
-    "united states of america": "US", "united states": "US", "usa": "US", "u.s.a.": "US",
-    "u.s.": "US", "us": "US", "america": "US", "états-unis": "US", "etats-unis": "US",
-    "united kingdom": "GB", "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
-    "scotland": "GB", "wales": "GB", "royaume-uni": "GB", "angleterre": "GB",
-    "france": "FR", "japan": "JP", "japon": "JP", "日本": "JP", "canada": "CA",
-    "germany": "DE", "deutschland": "DE", "allemagne": "DE", "italy": "IT", "italie": "IT",
-    "spain": "ES", "espagne": "ES", "belgium": "BE", "belgique": "BE", "switzerland": "CH",
-    "suisse": "CH", "netherlands": "NL", "pays-bas": "NL", "ireland": "IE", "irlande": "IE",
-    "australia": "AU", "australie": "AU", "new zealand": "NZ", "mexico": "MX",
-    "mexique": "MX", "portugal": "PT", "austria": "AT", "autriche": "AT",
-}
 US_STATES = frozenset("""
 al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj
 nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy pr
@@ -48,7 +40,6 @@ pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming
 """.split())
 CA_PROVINCES = frozenset("ab bc mb nb nl ns nt nu on pe qc sk yt".split())
 
-_COUNTRY = "|".join(re.escape(name) for name in sorted(COUNTRIES, key=len, reverse=True))
 _STREET_TYPES = (
     r"street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|way|terrace|ter|court|ct|"
     r"place|pl|parkway|pkwy|highway|hwy|square|sq|circle|cir|trail|trl|alley|crescent|cres|close|"
@@ -65,7 +56,7 @@ _FRENCH = re.compile(
     r"(?<![\w-])\d+(?:\s?(?:bis|ter))?,?\s+"
     r"(?:rue|avenue|av\.?|boulevard|bd|place|quai|allée|impasse|chemin|route|cours|passage|square)"
     r"\s+[^,\d]+?,?\s*(?P<postcode>\d{5})\s+(?P<city>(?:(?:le|la|les|saint|sainte)\s+)?[^\W\d][\w'-]*)"
-    rf"(?:\s+cedex)?(?:,?\s*(?P<country>{_COUNTRY})\b)?",
+    rf"(?:\s+cedex)?(?:,?\s*(?P<country>{ADDRESS_COUNTRY})\b)?",
     re.IGNORECASE,
 )
 _JAPANESE = re.compile(
@@ -81,7 +72,7 @@ _JAPANESE_LOCAL = re.compile(
 # quadratic to scan.
 _COUNTRY_AT_END = re.compile(
     r"(?<![\w-])(?:\d[\w/-]*\s+[^\W\d]|[^\W\d][\w.-]+\s+\d+[a-z]?,)[^!?;]{0,80}?,\s*"
-    rf"(?P<country>{_COUNTRY})(?![\w.-])",
+    rf"(?P<country>{ADDRESS_COUNTRY})(?![\w.-])",
     re.IGNORECASE,
 )
 _TAIL_WORD = re.compile(r"\s*,?\s*([^\s,]+)")
@@ -110,14 +101,15 @@ def find_address(text: str) -> Address | None:
     french = _FRENCH.search(text)
     if french:
         country = french.group("country")
-        code = COUNTRIES[country.lower()] if country else "FR"
+        code = ADDRESS_COUNTRIES[country.lower()] if country else "FR"
         return Address(french.group(0).strip(), code, french.span())
     street = _STREET.search(text)
     if street:
         return _street_address(text, street)
     at_end = _COUNTRY_AT_END.search(text)
     if at_end:
-        return Address(at_end.group(0), COUNTRIES[at_end.group("country").lower()], at_end.span())
+        return Address(at_end.group(0), ADDRESS_COUNTRIES[at_end.group("country").lower()],
+                       at_end.span())
     return None
 
 
@@ -143,7 +135,7 @@ def _end_of_tail(text: str, position: int) -> int:
         bare = word.rstrip(".!?;:").lower()
         if word[:1] in "!?;" or not bare or bare in _FILLER and bare not in US_STATES:
             break
-        country = re.match(rf"(?:{_COUNTRY})(?![\w-])", text[match.start(1):], re.IGNORECASE)
+        country = re.match(rf"(?:{ADDRESS_COUNTRY})(?![\w-])", text[match.start(1):], re.IGNORECASE)
         if country:
             return match.start(1) + country.end()
         end = match.start(1) + len(word.rstrip(".!?;:"))
@@ -179,9 +171,9 @@ def _end_by_usaddress(text: str, start: int) -> int | None:
         bare = token.strip(",.;:!?").lower()
         if label not in _ADDRESS_LABELS:
             break
-        if label == "CountryName" and bare not in COUNTRIES:
+        if label == "CountryName" and bare not in ADDRESS_COUNTRIES:
             break
-        if label == "StateName" and bare not in US_STATES and bare not in COUNTRIES:
+        if label == "StateName" and bare not in US_STATES and bare not in ADDRESS_COUNTRIES:
             break
         if bare in _FILLER and label in ("PlaceName", "CountryName"):
             break
@@ -194,8 +186,8 @@ def _country_of(address: str) -> str | None:
     words = re.findall(r"[\w.-]+", address.lower())
     for size in (4, 3, 2, 1):
         tail = " ".join(words[-size:]) if len(words) >= size else ""
-        if tail in COUNTRIES:
-            return COUNTRIES[tail]
+        if tail in ADDRESS_COUNTRIES:
+            return ADDRESS_COUNTRIES[tail]
     postcode = _POSTCODE.findall(address)
     states = [word for word in words[-3:] if word in US_STATES]
     if states or postcode and re.fullmatch(r"\d{5}(?:-\d{4})?", postcode[-1]):

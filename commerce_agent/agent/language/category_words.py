@@ -11,7 +11,8 @@ thing is for ("something to read", « de quoi boire », 「読み物」), in eve
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from commerce_agent.agent.language.folding import fold_accents
 
 # Longer phrases first: "ustensiles à thé" before "ustensiles".
 _FRENCH = (
@@ -69,11 +70,6 @@ _FRENCH_FOUND = re.compile(
 _JAPANESE_FOUND = re.compile("|".join(re.escape(word) for word, _ in _JAPANESE))
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
 def _english(match: re.Match[str], table: tuple[tuple[str, str], ...]) -> str:
     for pattern, english in table:
         if re.fullmatch(pattern, match.group()):
@@ -87,7 +83,7 @@ def in_english_categories(text: str) -> str:
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text):
         japanese = tuple((re.escape(word), english) for word, english in _JAPANESE)
         return _JAPANESE_FOUND.sub(lambda found: _english(found, japanese), text)
-    return _FRENCH_FOUND.sub(lambda found: _english(found, _FRENCH), _fold(text))
+    return _FRENCH_FOUND.sub(lambda found: _english(found, _FRENCH), fold_accents(text))
 
 
 def by_use(text: str) -> str:

@@ -18,6 +18,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from commerce_agent.agent.language.folding import fold
+from commerce_agent.agent.language.numbers import NUMBER_WORDS
+
 # The word that announces a code, in English, French and Japanese (longest first).
 _CODE_WORD = (r"(?<![A-Za-z])(?<!&\s)"
               r"(?:(?:promo(?:tion(?:al)?)?|discount|coupon|voucher|offer)\s+code|"
@@ -277,3 +280,49 @@ def _joined(text: str, start: int, end: int) -> str:
     before, after = _SEPARATORS.sub("", text[:start]), _SEPARATORS.sub("", text[end:])
     after = _LEFT_OVER.sub("", after)
     return ", ".join(part for part in (before, after) if part)
+
+
+# Read more loosely once a message is known to apply a code (`promotion_code`): a word after a
+# code word, or one shaped like a code.
+_AFTER_A_CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
+                                r"([A-Za-z0-9][A-Za-z0-9_-]{2,31})\b", re.IGNORECASE)
+_CODE_SHAPE = re.compile(r"\b([A-Z][A-Z0-9_-]*\d[A-Z0-9_-]*|[A-Z]{4,}\d*)\b")
+
+
+def codes_said(raw: str, known: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The codes a request to apply codes names: `read_code`'s, else the one
+    `promotion_code` finds."""
+    return read_code(raw, known).codes or tuple(
+        code for code in [promotion_code(raw, known)] if code)
+
+
+def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The code in "apply code WELCOME10", a bare "WELCOME10", or any word that is one of the
+    store's own codes in any case ("use fiveoff"), for a message already meant to apply one:
+    read more loosely than `read_code`. A word after "coupon" that is neither a known code nor
+    shaped like one ("a coupon for first orders") is no code."""
+    for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
+        if word.upper() in known:
+            return str(word.upper())
+    spelled = _spelled_code(raw, known)
+    if spelled is not None:
+        return spelled
+    match = _AFTER_A_CODE_WORD.search(raw)
+    if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
+        return match.group(1).upper()
+    shaped = _CODE_SHAPE.search(raw)
+    return shaped.group(1) if shaped else None
+
+
+def _spelled_code(raw: str, known: frozenset[str]) -> str | None:
+    """A store's code written in pieces or with its number in words ("five off", "dolce
+    four", "welcome 10"): the message without spaces, as typed and with number words as
+    digits, holds it. Short codes are left to the exact match (a run of letters could hold
+    them by chance)."""
+    folded = fold(raw)
+    digits = re.sub(r"\b[a-z]+\b", lambda word: str(NUMBER_WORDS[word.group()])
+                    if word.group() in NUMBER_WORDS and word.group() not in ("a", "an")
+                    else word.group(), folded)
+    compact = [re.sub(r"[^a-z0-9]", "", text) for text in (folded, digits)]
+    return next((code for code in sorted(known, key=len, reverse=True)
+                 if len(code) >= 5 and any(code.lower() in text for text in compact)), None)

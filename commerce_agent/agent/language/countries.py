@@ -1,5 +1,6 @@
 """Countries named in a shopper's words ("do you ship to Canada?", "livrez-vous en Allemagne ?",
-"ドイツに発送できますか？") and country names to show, from Babel's CLDR territory names.
+"ドイツに発送できますか？") and country names to show, from Babel's CLDR territory names; and
+the short list of countries an address may end with.
 
 Babel is already the project's locale library (money and dates); its territory names in
 English, French and Japanese are the table, so no list of ours grows with the stores' areas.
@@ -8,10 +9,11 @@ English, French and Japanese are the table, so no list of ours grows with the st
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from babel import Locale
+
+from commerce_agent.agent.language.folding import fold_accents
 
 _LANGUAGES = ("en", "fr", "ja")
 # Everyday names CLDR does not list as a territory's name.
@@ -20,10 +22,24 @@ _EXTRA = {"usa": "US", "america": "US", "the states": "US", "uk": "GB", "england
           "holland": "NL", "etats-unis": "US", "angleterre": "GB", "アメリカ": "US",
           "イギリス": "GB", "米国": "US", "英国": "GB"}
 
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
+# The countries an address may end with, as written after its street, city or postcode
+# ("…, Springfield, IL 62704, U.S."): a short list of its own, since there "us" and "u.k." are
+# countries while in a sentence they are not, and a long list would end addresses early.
+ADDRESS_COUNTRIES = {
+    "united states of america": "US", "united states": "US", "usa": "US", "u.s.a.": "US",
+    "u.s.": "US", "us": "US", "america": "US", "états-unis": "US", "etats-unis": "US",
+    "united kingdom": "GB", "uk": "GB", "u.k.": "GB", "great britain": "GB", "england": "GB",
+    "scotland": "GB", "wales": "GB", "royaume-uni": "GB", "angleterre": "GB",
+    "france": "FR", "japan": "JP", "japon": "JP", "日本": "JP", "canada": "CA",
+    "germany": "DE", "deutschland": "DE", "allemagne": "DE", "italy": "IT", "italie": "IT",
+    "spain": "ES", "espagne": "ES", "belgium": "BE", "belgique": "BE", "switzerland": "CH",
+    "suisse": "CH", "netherlands": "NL", "pays-bas": "NL", "ireland": "IE", "irlande": "IE",
+    "australia": "AU", "australie": "AU", "new zealand": "NZ", "mexico": "MX",
+    "mexique": "MX", "portugal": "PT", "austria": "AT", "autriche": "AT",
+}
+# The same as a pattern, longest first.
+ADDRESS_COUNTRY = "|".join(re.escape(name) for name in sorted(ADDRESS_COUNTRIES, key=len,
+                                                             reverse=True))
 
 
 @lru_cache(maxsize=1)
@@ -32,7 +48,7 @@ def _names() -> tuple[re.Pattern[str], dict[str, str]]:
     for language in _LANGUAGES:
         for code, name in Locale.parse(language).territories.items():
             if len(code) == 2 and code.isalpha() and code not in ("ZZ", "EU", "UN", "EZ"):
-                table.setdefault(_fold(name), code)
+                table.setdefault(fold_accents(name), code)
     table.update(_EXTRA)
     spellings = sorted(table, key=len, reverse=True)
     latin = "|".join(re.escape(name) for name in spellings if name.isascii())
@@ -43,7 +59,7 @@ def _names() -> tuple[re.Pattern[str], dict[str, str]]:
 def country_named(text: str) -> str | None:
     """The ISO code of the first country `text` names, or None."""
     pattern, table = _names()
-    found = pattern.search(_fold(text))
+    found = pattern.search(fold_accents(text))
     return table[found.group()] if found else None
 
 
@@ -52,7 +68,7 @@ def country_ending(text: str) -> str | None:
     punctuation after it), or None: "…, Santiago, Chile" ends with one, "…, and chili oil"
     does not."""
     pattern, table = _names()
-    folded = _fold(text)
+    folded = fold_accents(text)
     found = [match for match in pattern.finditer(folded)
              if not re.search(r"[^\W\d_]", folded[match.end():])]
     return table[found[-1].group()] if found else None

@@ -5,6 +5,10 @@ morning 9:00, afternoon 15:00, evening 18:00, tonight 20:00); the day is read by
 (imported on first use, restricted to the message's language, relative to the given `now` in
 the given time zone), and only when a day word is present, so most messages never load it.
 A time without a day is today's, or tomorrow's once it has passed.
+
+`times_named` reads the same words as conditions a time slot must meet ("saturday" is any
+Saturday, "6:30" either half of the day, "after 6" a limit), with `find_when`'s reading for
+the days counted from today.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from commerce_agent.agent.language.folding import fold
 from commerce_agent.agent.language.spans import Span, overlaps
 
 
@@ -76,6 +81,12 @@ _DAY_WORDS = {
 }
 _DAY = {language: re.compile(rf"(?<![a-z])(?:{words})(?![a-z])")
         for language, words in _DAY_WORDS.items()}
+_ENGLISH_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july",
+                        "august", "september", "october", "november", "december")
+_ENGLISH_MONTHS = tuple(name[:3] for name in _ENGLISH_MONTH_NAMES)  # "jan", "feb", …
+_ENGLISH_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                          "sunday")
+_ENGLISH_WEEKDAYS = tuple(name[:3] for name in _ENGLISH_WEEKDAY_NAMES)  # "mon", "tue", …
 # English day words read in a message judged French or Japanese: not those that are French
 # words too ("mon", "mar", "dec").
 _DAY["en-loose"] = re.compile(
@@ -255,14 +266,15 @@ def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
     return None, None, None
 
 
-_JAPANESE_WEEK = re.compile(r"(今週|来週|再来週)?の?([月火水木金土日])曜日?")
+_JAPANESE_WEEKDAYS = "月火水木金土日"
+_JAPANESE_WEEK = re.compile(rf"(今週|来週|再来週)?の?([{_JAPANESE_WEEKDAYS}])曜日?")
 _WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
 _JAPANESE_DATE = re.compile(r"(?<!\d)(\d{1,2})月(\d{1,2})日")
 # A French day of the month with its month ("le 6 février", "1er mars", "16 janv."): read
 # here, as the Japanese one is, because dateparser's search loses it among other words ("une
 # le 6 fevrier a" came back as the 26th).
-_FRENCH_MONTHS = ("janv", "fevr", "mars", "avr", "mai", "juin", "juil", "aout", "sept", "oct",
-                  "nov", "dec")
+_FRENCH_MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
+                  "septembre", "octobre", "novembre", "decembre")
 _FRENCH_DATE = re.compile(r"(?<![\d,.])(\d{1,2})(?:er)?\s+(janv(?:ier)?|f[ée]vr?(?:ier)?|mars|"
                           r"avr(?:il)?|mai|juin|juil(?:let)?|ao[uû]t|sept(?:embre)?|"
                           r"oct(?:obre)?|nov(?:embre)?|d[ée]c(?:embre)?)\.?(?![a-z])")
@@ -277,7 +289,7 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]
     """The day named, where it was said, and whether it was counted from today."""
     week = _JAPANESE_WEEK.search(text)
     if week:  # dateparser reads neither "来週の月曜日" nor "金曜の"
-        weekday = "月火水木金土日".index(week.group(2))
+        weekday = _JAPANESE_WEEKDAYS.index(week.group(2))
         if week.group(1) is None:  # the coming one, today included
             return (now.date() + timedelta(days=(weekday - now.weekday()) % 7), week.span(),
                     False)
@@ -288,9 +300,10 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]
     french = _FRENCH_DATE.search(text) if language == "fr" else None
     if french:
         month_word = french.group(2).replace("é", "e").replace("û", "u")
-        month = next(index for index, prefix in enumerate(_FRENCH_MONTHS, 1)
-                     if month_word.startswith(prefix[:3]) and (prefix[:3] != "jui" or
-                                                               month_word.startswith(prefix)))
+        # by its first three letters, but "juin" and "juil" by four
+        month = next(index for index, name in enumerate(_FRENCH_MONTHS, 1)
+                     if month_word.startswith(name[:3]) and (name[:3] != "jui" or
+                                                             month_word.startswith(name[:4])))
         return _next_date(now.date(), month, int(french.group(1))), french.span(), False
     if written:  # dateparser's search misses "3月13日の午後": the next such day
         month, day = int(written.group(1)), int(written.group(2))
@@ -358,3 +371,214 @@ def _search_dates() -> Any:
     from dateparser.search import search_dates
 
     return search_dates
+
+
+# -- the times a slot may be at ----------------------------------------------------------
+
+@dataclass
+class TimesNamed:
+    """The dates and times the person named; a slot fits when it meets every one."""
+
+    weekday: int | None = None
+    month: int | None = None
+    day: int | None = None
+    clock: tuple[int, int] | None = None
+    either_half: bool = False  # "6:30" without am/pm: 06:30 or 18:30
+    hours: range | None = None
+    weekend: bool = False
+    on: date | None = None  # a day counted from today ("tomorrow", "来週の土曜")
+    after: tuple[int, int] | None = None  # "any evening after 6", "18時以降"
+    before: tuple[int, int] | None = None  # "before 10am", "avant 10h"
+    earliest: bool = False  # "the earliest you have", "le plus tôt", "一番早い枠"
+    approximate: bool = False  # "around 3", "vers 14h": the nearest time will do
+
+    def named(self) -> bool:
+        return any(value is not None for value in (
+            self.weekday, self.month, self.day, self.clock, self.hours, self.on, self.after,
+            self.before)) or self.weekend or self.earliest
+
+    def fits(self, moment: datetime) -> bool:
+        checks = [
+            self.weekday is None or moment.weekday() == self.weekday,
+            self.month is None or moment.month == self.month,
+            self.day is None or moment.day == self.day,
+            self.hours is None or moment.hour in self.hours,
+            not self.weekend or moment.weekday() >= 5,
+            self.on is None or moment.date() == self.on,
+            self.after is None or (moment.hour, moment.minute) >= self.after,
+            self.before is None or (moment.hour, moment.minute) < self.before,
+        ]
+        if self.clock is not None:
+            hour, minute = self.clock
+            times = {(hour, minute), (hour + 12, minute)} if self.either_half else {
+                (hour, minute)}
+            checks.append((moment.hour, moment.minute) in times)
+        return all(checks)
+
+
+_ENGLISH_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+
+
+# The first open time, whenever it is: not a time named, a choice among those offered.
+_EARLIEST = re.compile(
+    r"\b(?:earliest|soonest|first (?:available|free|open)|next (?:available|free|open)|"
+    r"as soon as (?:possible|you can)|asap|le plus tot|au plus tot|des que possible|"
+    r"(?:le )?premier (?:creneau|horaire) (?:libre|disponible))\b|一番早い|いちばん早い|"
+    r"最も早い|最短|早い(?:時間|枠|日)")
+
+
+def times_named(text: str, when: When | None = None) -> TimesNamed:
+    """The times a slot may be at by the words of `text`: days, dates, hours and parts of the
+    day in English, French and Japanese, each read as a condition ("saturday" is any Saturday,
+    "6:30" either half of the day). `when`, the day and time `find_when` read in the latest
+    message that names one, sets the day counted from today and the limits on the time."""
+    text = fold(text)
+    found = TimesNamed()
+    found.earliest = _EARLIEST.search(text) is not None
+    for index, name in enumerate(_ENGLISH_WEEKDAYS):
+        if re.search(rf"\b{name}[a-z]*\b", text):
+            found.weekday = index
+    if match := re.search(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_ENGLISH_MONTH}", text):
+        found.day, found.month = int(match.group(1)), _ENGLISH_MONTHS.index(match.group(2)) + 1
+    elif match := re.search(rf"\b{_ENGLISH_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", text):
+        found.month, found.day = _ENGLISH_MONTHS.index(match.group(1)) + 1, int(match.group(2))
+    elif match := re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+one)", text):
+        found.day = int(match.group(1))
+    clock = re.search(r"\b(\d{1,2})[:.h](\d{2})\s*(am|pm)?\b", text) or \
+        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text) or \
+        re.search(r"\b(\d{1,2})()\s*o'?\s?clock\b()", text)
+    if clock:
+        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3) or None
+        if suffix == "pm" and hour < 12:
+            hour += 12
+        if suffix == "am" and hour == 12:
+            hour = 0
+        found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
+    if found.clock is None and re.search(r"\b(?:noon|midday)\b|(?<![\w-])midi\b|正午", text):
+        found.clock = (12, 0)
+    for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
+                        ("evening", range(17, 24)), ("tonight", range(17, 24))):
+        if part in text:
+            found.hours = hours
+    found.weekend = "weekend" in text
+    _french_when(text, found)
+    _japanese_when(text, found)
+    _counted_when(when, found)
+    return found
+
+
+# The hours of a part of the day, by the time `find_when` gives it.
+_PARTS = ((11, range(0, 12)), (12, range(12, 13)), (16, range(12, 17)), (23, range(17, 24)))
+
+
+def _counted_when(when: When | None, found: TimesNamed) -> None:
+    """The day counted from today and the limits on the time: they replace the weekday and
+    clock read above ("next Saturday" is one Saturday; "after 6pm" is no slot at 18:00 only)."""
+    if when is None:
+        return
+    if when.relative_day:
+        found.on, found.weekday, found.month, found.day = when.at.date(), None, None, None
+    found.approximate = when.approximate
+    if when.has_time and found.clock is None and found.hours is None:
+        if when.part_of_day:  # "午前", "le matin": any time in that part of the day
+            found.hours = next(hours for last, hours in _PARTS if when.at.hour <= last)
+        elif when.bound == "at":
+            found.clock = (when.at.hour, when.at.minute)  # "tomorrow at 5": 17:00, as read
+            found.either_half = when.either_half
+    elif when.has_time and not when.part_of_day and when.bound == "at" and (
+            found.clock is None or found.clock[1] != when.at.minute or
+            found.clock[0] % 12 != when.at.hour % 12):
+        # A time said in words ("630pm", "half six", "quarter past one") that the patterns
+        # above misread or missed: `find_when`'s reading wins.
+        found.clock, found.either_half = (when.at.hour, when.at.minute), when.either_half
+    if when.has_time and when.bound != "at":
+        limit = (when.at.hour, when.at.minute)
+        found.clock, found.either_half = None, False
+        if when.bound == "after":
+            found.after = limit
+        else:
+            found.before = limit
+
+
+_FRENCH_WEEKDAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
+
+
+def _french_when(text: str, found: TimesNamed) -> None:
+    """French days, dates and hours ("samedi", "le 13 mars", "à 14h", "14h30", "le matin"):
+    a 24-hour clock."""
+    for index, name in enumerate(_FRENCH_WEEKDAYS):
+        if re.search(rf"\b{name}\b", text):
+            found.weekday = index
+    months = "|".join(_FRENCH_MONTHS)
+    if match := re.search(rf"\b(\d{{1,2}})(?:er)?\s+({months})\b", text):
+        found.day, found.month = int(match.group(1)), _FRENCH_MONTHS.index(match.group(2)) + 1
+    if match := re.search(r"\b(\d{1,2})\s*h(?:eures?)?\s*(\d{2})?(?![\w:])", text):
+        found.clock, found.either_half = (int(match.group(1)), int(match.group(2) or 0)), False
+    for part, hours in (("matin", range(0, 12)), ("apres-midi", range(12, 17)),
+                        ("soir", range(17, 24))):
+        if part in text:
+            found.hours = hours
+    found.weekend = found.weekend or "week-end" in text
+
+
+def _japanese_when(text: str, found: TimesNamed) -> None:
+    """Japanese dates and hours ("3月13日", "土曜日", "14時", "午後2時半", "朝")."""
+    if match := re.search(r"(\d{1,2})月(\d{1,2})日", text):
+        found.month, found.day = int(match.group(1)), int(match.group(2))
+    if match := re.search(rf"([{_JAPANESE_WEEKDAYS}])曜", text):
+        found.weekday = _JAPANESE_WEEKDAYS.index(match.group(1))
+    if match := re.search(r"(午前|午後)?\s*(\d{1,2})時(?:(\d{1,2})分|(半))?", text):
+        hour = int(match.group(2))
+        if match.group(1) == "午後" and hour < 12:
+            hour += 12
+        minute = int(match.group(3)) if match.group(3) else (30 if match.group(4) else 0)
+        found.clock, found.either_half = (hour, minute), match.group(1) is None and hour < 12
+    for part, hours in (("朝", range(0, 12)), ("午前中", range(0, 12)),
+                        ("午後", range(12, 17)), ("夕方", range(17, 24)), ("夜", range(17, 24))):
+        if part in text and found.clock is None:
+            found.hours = hours
+    found.weekend = found.weekend or "週末" in text
+
+
+# -- the day an order was placed -----------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DayPlaced:
+    """The day said of a past order: counted back from today ("yesterday's order": 1), a date
+    ("my order from November 20": (11, 20)) or a weekday ("Tuesday's order": 1)."""
+
+    days_ago: int | None = None
+    on_date: tuple[int, int] | None = None
+    weekday: int | None = None
+
+
+_DAYS_AGO = [(re.compile(r"\bday before yesterday\b|\bavant-hier\b|一昨日|おととい"), 2),
+             (re.compile(r"\byesterday\b|\bhier\b|昨日|きのう"), 1),
+             (re.compile(r"\btoday\b|\baujourd'hui\b|\bce matin\b|\bthis morning\b|今日|今朝"),
+              0)]
+_MONTH_NUMBERS = {name: number for number, names in enumerate(
+    zip(_ENGLISH_MONTH_NAMES, _FRENCH_MONTHS, strict=True), start=1) for name in names}
+_MONTH_NAME = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
+_ON_DATE = re.compile(rf"\b(?:(?P<m1>{_MONTH_NAME})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|"
+                      rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?P<m2>{_MONTH_NAME}))\b|"
+                      r"(?P<m3>\d{1,2})月(?P<d3>\d{1,2})日")
+_WEEKDAY_NUMBERS = {name: number for number, names in enumerate(zip(
+    _ENGLISH_WEEKDAY_NAMES, _FRENCH_WEEKDAYS, (f"{day}曜" for day in _JAPANESE_WEEKDAYS),
+    strict=True)) for name in names}
+_WEEKDAY = re.compile(rf"\b(?:{'|'.join(_ENGLISH_WEEKDAY_NAMES + _FRENCH_WEEKDAYS)})\b|"
+                      rf"[{_JAPANESE_WEEKDAYS}]曜")
+# Every name of a month or a weekday: words that name no item.
+DAY_NAMES = frozenset(_MONTH_NUMBERS) | frozenset(_WEEKDAY_NUMBERS)
+
+
+def day_placed(folded: str) -> DayPlaced:
+    """The day `folded` (as `folding.fold` makes it) says an order was placed on."""
+    days_ago = next((days for pattern, days in _DAYS_AGO if pattern.search(folded)), None)
+    dated = _ON_DATE.search(folded)
+    on_date = None
+    if dated:
+        month = dated.group("m1") or dated.group("m2")
+        on_date = (_MONTH_NUMBERS[month] if month else int(dated.group("m3")),
+                   int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
+    weekday = _WEEKDAY.search(folded)
+    return DayPlaced(days_ago, on_date, _WEEKDAY_NUMBERS[weekday.group(0)] if weekday else None)

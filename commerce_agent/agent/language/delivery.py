@@ -206,8 +206,14 @@ def read_delivery(text: str) -> Delivery:
     return Delivery(address, bare.country_code or country_of(address), rest, pickup)
 
 
+# Capitals run into digits ("WELCOME10", "OCHA10の") are a promotion code, never a house number
+# (a UK postcode has at most two letters before its digit).
+_CODE_LIKE = re.compile(r"(?<!\w)[A-Z]{3,}\d+(?![A-Za-z0-9])")
+
+
 def _is_place(text: str) -> bool:
     """A number and a name: "12 Oak St", "神南1-2-3" (a ZIP alone is no address)."""
+    text = _CODE_LIKE.sub(" ", text)
     return bool(re.search(r"\d", text) and re.search(r"[^\W\d_]{2,}", text))
 
 

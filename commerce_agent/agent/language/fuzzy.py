@@ -7,9 +7,10 @@ token sets, and the letters alone, so a space or a hyphen more or less costs not
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
+
+from commerce_agent.agent.language.folding import fold_accents
 
 _NOT_WORD = re.compile(r"[^\w]+")
 
@@ -17,9 +18,7 @@ _NOT_WORD = re.compile(r"[^\w]+")
 @lru_cache(maxsize=8192)
 def fold_name(text: str) -> str:
     """Lowercase words without accents or punctuation: "Théière, 700 ml" → "theiere 700 ml"."""
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return _NOT_WORD.sub(" ", plain).strip()
+    return _NOT_WORD.sub(" ", fold_accents(text)).strip()
 
 
 def _compact(text: str) -> str:

@@ -12,6 +12,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from commerce_agent.agent.language.folding import fold_accents
+
 _FRENCH = {
     "bleu": "blue", "bleue": "blue", "bleus": "blue", "bleues": "blue", "blanc": "white",
     "blanche": "white", "blancs": "white", "noir": "black", "noire": "black", "rouge": "red",
@@ -74,19 +76,14 @@ SIZE_RANK_WORDS = frozenset({
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
 @lru_cache(maxsize=4096)
 def english_option_words(text: str) -> frozenset[str]:
     """The English option words a French or Japanese message says ("en bleu" → blue)."""
     found: set[str] = set()
     # whole words, and hyphenated ones as written ("sous-verre") as well as by their parts
-    for word in re.findall(r"[a-z]+(?:-[a-z]+)*|[a-z]+", _fold(text)):
+    for word in re.findall(r"[a-z]+(?:-[a-z]+)*|[a-z]+", fold_accents(text)):
         found.update(_FRENCH.get(word, "").split())
-    for word in re.findall(r"[a-z]+", _fold(text)):
+    for word in re.findall(r"[a-z]+", fold_accents(text)):
         found.update(_FRENCH.get(word, "").split())
     for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):
         found.update(_JAPANESE[match.group()].split())

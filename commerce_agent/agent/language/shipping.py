@@ -14,6 +14,8 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from commerce_agent.agent.language.folding import fold_accents
+
 _CHEAP = re.compile(
     r"\b(cheap\w*|least expensive|lowest|budget|economy|moins cher\w*|economique\w*|"
     r"pas cher\w*)\b|安い|安く|格安|一番安")
@@ -23,11 +25,6 @@ _FAST = re.compile(
 # Words every option name may carry: they tell no option from another.
 _GENERIC = frozenset({"shipping", "delivery", "livraison", "standard", "the", "and", "de",
                       "la", "le", "par", "small", "items", "tracked"})
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def _price(option: dict[str, Any]) -> Decimal:
@@ -52,7 +49,7 @@ def chosen_option(text: str, options: list[dict[str, Any]]) -> str | None:
     processingTime?}), or None."""
     if len(options) < 2:
         return None
-    folded = _fold(text)
+    folded = fold_accents(text)
     # Accents folded for Latin words; kana keep their voicing marks (ぎ is not き).
     both = f"{folded} {unicodedata.normalize('NFKC', text).casefold()}"
     if _CHEAP.search(both):
@@ -61,13 +58,13 @@ def chosen_option(text: str, options: list[dict[str, Any]]) -> str | None:
         timed = [option for option in options if _days(option) is not None]
         if timed:
             return str(min(timed, key=lambda option: (_days(option), -_price(option)))["id"])
-        named = [option for option in options if "express" in _fold(str(option["name"]))]
+        named = [option for option in options if "express" in fold_accents(str(option["name"]))]
         return str((named or [max(options, key=_price)])[0]["id"])
     said = _words(folded)
     named = [option for option in options
-             if (_words(_fold(str(option.get("name", "")))) - _GENERIC) & said]
+             if (_words(fold_accents(str(option.get("name", "")))) - _GENERIC) & said]
     if len(named) == 1:
         return str(named[0]["id"])
     standard = [option for option in options
-                if "standard" in _words(_fold(str(option.get("name", ""))))]
+                if "standard" in _words(fold_accents(str(option.get("name", ""))))]
     return str(standard[0]["id"]) if "standard" in said and len(standard) == 1 else None

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language import quantities
-from commerce_agent.agent.language.codes import read_code
+from commerce_agent.agent.language.codes import codes_said
 from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
@@ -98,8 +98,10 @@ def names_no_line(p: Planner) -> bool:
     wanted = aftermath.named_words(p.query(p.frame.last))  # not "encore une autre"
     if not wanted:
         return False
-    return not any(name_score(line, wanted) for cart in p.state.open_carts()
-                   for line in cart["items"])
+    # a line is named by its item's name, or by the words it was found with ("caesar salads")
+    return not any(name_score(line, wanted) or alias_score(
+        p.state.aliases.get(str(line["itemId"]), frozenset()), wanted)
+        for cart in p.state.open_carts() for line in cart["items"])
 
 
 def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
@@ -298,9 +300,8 @@ def promotion(p: Planner) -> Decision:
         return p.call("get_store", storeId=store)  # its codes: "use fiveoff" names one
     known = frozenset(str(entry.get("code", "")).upper() for entry in
                       p.state.store_info.get(store or "", {}).get("promotions", []))
-    codes = next((found for found in (read_code(text, known).codes or tuple(
-        code for code in [words.promotion_code(text, known)] if code)
-        for text in reversed(p.frame.texts)) if found), ())
+    codes = next((found for found in (codes_said(text, known)
+                                      for text in reversed(p.frame.texts)) if found), ())
     if not codes:
         return discounts(p)
     cart = p.state.cart_for(p.mentioned_store() or p.current_store())

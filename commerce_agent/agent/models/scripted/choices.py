@@ -12,6 +12,7 @@ from typing import Any
 from babel.dates import format_datetime
 
 from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language.dates import TimesNamed, times_named
 from commerce_agent.agent.language.option_words import NOT_DECLINED, english_option_words
 from commerce_agent.agent.language.reading import read
 from commerce_agent.agent.models.scripted import words
@@ -22,8 +23,6 @@ from commerce_agent.commerce.orders.model import SCHEDULING
 from commerce_agent.operations.base import money_text
 
 SLOTS_OFFERED = 4
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 @dataclass(frozen=True)
@@ -278,176 +277,15 @@ def slot_choices(item: dict[str, Any]) -> list[Choice]:
     return found
 
 
-@dataclass
-class _When:
-    """The dates and times the person named; a slot fits when it meets every one."""
-
-    weekday: int | None = None
-    month: int | None = None
-    day: int | None = None
-    clock: tuple[int, int] | None = None
-    either_half: bool = False  # "6:30" without am/pm: 06:30 or 18:30
-    hours: range | None = None
-    weekend: bool = False
-    on: date | None = None  # a day counted from today ("tomorrow", "来週の土曜")
-    after: tuple[int, int] | None = None  # "any evening after 6", "18時以降"
-    before: tuple[int, int] | None = None  # "before 10am", "avant 10h"
-    earliest: bool = False  # "the earliest you have", "le plus tôt", "一番早い枠"
-    approximate: bool = False  # "around 3", "vers 14h": the nearest time will do
-
-    def named(self) -> bool:
-        return any(value is not None for value in (
-            self.weekday, self.month, self.day, self.clock, self.hours, self.on, self.after,
-            self.before)) or self.weekend or self.earliest
-
-    def fits(self, moment: datetime) -> bool:
-        checks = [
-            self.weekday is None or moment.weekday() == self.weekday,
-            self.month is None or moment.month == self.month,
-            self.day is None or moment.day == self.day,
-            self.hours is None or moment.hour in self.hours,
-            not self.weekend or moment.weekday() >= 5,
-            self.on is None or moment.date() == self.on,
-            self.after is None or (moment.hour, moment.minute) >= self.after,
-            self.before is None or (moment.hour, moment.minute) < self.before,
-        ]
-        if self.clock is not None:
-            hour, minute = self.clock
-            times = {(hour, minute), (hour + 12, minute)} if self.either_half else {
-                (hour, minute)}
-            checks.append((moment.hour, moment.minute) in times)
-        return all(checks)
-
-
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-
-
-# The first open time, whenever it is: not a time named, a choice among those offered.
-_EARLIEST = re.compile(
-    r"\b(?:earliest|soonest|first (?:available|free|open)|next (?:available|free|open)|"
-    r"as soon as (?:possible|you can)|asap|le plus tot|au plus tot|des que possible|"
-    r"(?:le )?premier (?:creneau|horaire) (?:libre|disponible))\b|一番早い|いちばん早い|"
-    r"最も早い|最短|早い(?:時間|枠|日)")
-
-
 def when_named(texts: tuple[str, ...], now: datetime | None = None, tz: str = "UTC"
-               ) -> _When:
-    """The times the words allow. Days counted from today ("tomorrow", "next Saturday")
-    and limits ("after 6") are read by the normalize stage (`language/dates.py`) against
-    `now` (the shopper's clock; default: the current time)."""
-    text = words.fold(" ".join(texts))
-    found = _When()
-    found.earliest = _EARLIEST.search(text) is not None
-    for index, name in enumerate(_DAYS):
-        if re.search(rf"\b{name}[a-z]*\b", text):
-            found.weekday = index
-    if match := re.search(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}", text):
-        found.day, found.month = int(match.group(1)), _MONTHS.index(match.group(2)) + 1
-    elif match := re.search(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", text):
-        found.month, found.day = _MONTHS.index(match.group(1)) + 1, int(match.group(2))
-    elif match := re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b(?!\s+one)", text):
-        found.day = int(match.group(1))
-    clock = re.search(r"\b(\d{1,2})[:.h](\d{2})\s*(am|pm)?\b", text) or \
-        re.search(r"\b(\d{1,2})()\s*(am|pm)\b", text) or \
-        re.search(r"\b(\d{1,2})()\s*o'?\s?clock\b()", text)
-    if clock:
-        hour, minute, suffix = int(clock.group(1)), int(clock.group(2) or 0), clock.group(3) or None
-        if suffix == "pm" and hour < 12:
-            hour += 12
-        if suffix == "am" and hour == 12:
-            hour = 0
-        found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
-    if found.clock is None and re.search(r"\b(?:noon|midday)\b|(?<![\w-])midi\b|正午", text):
-        found.clock = (12, 0)
-    for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
-                        ("evening", range(17, 24)), ("tonight", range(17, 24))):
-        if part in text:
-            found.hours = hours
-    found.weekend = "weekend" in text
-    _french_when(text, found)
-    _japanese_when(text, found)
-    _counted_when(texts, now, tz, found)
-    return found
-
-
-# The hours of a part of the day, by the time the normalize stage gives it.
-_PARTS = ((11, range(0, 12)), (12, range(12, 13)), (16, range(12, 17)), (23, range(17, 24)))
-
-
-def _counted_when(texts: tuple[str, ...], now: datetime | None, tz: str, found: _When) -> None:
-    """The day counted from today and the limits on the time, from the latest message that
-    names a time: they replace the weekday and clock read above ("next Saturday" is one
-    Saturday; "after 6pm" is no slot at 18:00 only)."""
+               ) -> TimesNamed:
+    """The times the words allow a slot (`language/dates.py`), days counted from today
+    ("tomorrow", "next Saturday") and limits ("after 6") as read in the latest message that
+    names a time, against `now` (the shopper's clock; default: the current time)."""
     when = next((reading.when for reading in (read(text, now=now or datetime.now(UTC), tz=tz)
                                               for text in reversed(texts)) if reading.when),
                 None)
-    if when is None:
-        return
-    if when.relative_day:
-        found.on, found.weekday, found.month, found.day = when.at.date(), None, None, None
-    found.approximate = when.approximate
-    if when.has_time and found.clock is None and found.hours is None:
-        if when.part_of_day:  # "午前", "le matin": any time in that part of the day
-            found.hours = next(hours for last, hours in _PARTS if when.at.hour <= last)
-        elif when.bound == "at":
-            found.clock = (when.at.hour, when.at.minute)  # "tomorrow at 5": 17:00, as read
-            found.either_half = when.either_half
-    elif when.has_time and not when.part_of_day and when.bound == "at" and (
-            found.clock is None or found.clock[1] != when.at.minute or
-            found.clock[0] % 12 != when.at.hour % 12):
-        # The one date reader read a time said in words ("630pm", "half six", "quarter
-        # past one") that the patterns above misread or missed: its reading wins.
-        found.clock, found.either_half = (when.at.hour, when.at.minute), when.either_half
-    if when.has_time and when.bound != "at":
-        limit = (when.at.hour, when.at.minute)
-        found.clock, found.either_half = None, False
-        if when.bound == "after":
-            found.after = limit
-        else:
-            found.before = limit
-
-
-_FR_DAYS = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
-_FR_MONTHS = ("janvier", "fevrier", "mars", "avril", "mai", "juin", "juillet", "aout",
-              "septembre", "octobre", "novembre", "decembre")
-_JA_DAYS = "月火水木金土日"
-
-
-def _french_when(text: str, found: _When) -> None:
-    """French days, dates and hours ("samedi", "le 13 mars", "à 14h", "14h30", "le matin"):
-    a 24-hour clock."""
-    for index, name in enumerate(_FR_DAYS):
-        if re.search(rf"\b{name}\b", text):
-            found.weekday = index
-    months = "|".join(_FR_MONTHS)
-    if match := re.search(rf"\b(\d{{1,2}})(?:er)?\s+({months})\b", text):
-        found.day, found.month = int(match.group(1)), _FR_MONTHS.index(match.group(2)) + 1
-    if match := re.search(r"\b(\d{1,2})\s*h(?:eures?)?\s*(\d{2})?(?![\w:])", text):
-        found.clock, found.either_half = (int(match.group(1)), int(match.group(2) or 0)), False
-    for part, hours in (("matin", range(0, 12)), ("apres-midi", range(12, 17)),
-                        ("soir", range(17, 24))):
-        if part in text:
-            found.hours = hours
-    found.weekend = found.weekend or "week-end" in text
-
-
-def _japanese_when(text: str, found: _When) -> None:
-    """Japanese dates and hours ("3月13日", "土曜日", "14時", "午後2時半", "朝")."""
-    if match := re.search(r"(\d{1,2})月(\d{1,2})日", text):
-        found.month, found.day = int(match.group(1)), int(match.group(2))
-    if match := re.search(rf"([{_JA_DAYS}])曜", text):
-        found.weekday = _JA_DAYS.index(match.group(1))
-    if match := re.search(r"(午前|午後)?\s*(\d{1,2})時(?:(\d{1,2})分|(半))?", text):
-        hour = int(match.group(2))
-        if match.group(1) == "午後" and hour < 12:
-            hour += 12
-        minute = int(match.group(3)) if match.group(3) else (30 if match.group(4) else 0)
-        found.clock, found.either_half = (hour, minute), match.group(1) is None and hour < 12
-    for part, hours in (("朝", range(0, 12)), ("午前中", range(0, 12)),
-                        ("午後", range(12, 17)), ("夕方", range(17, 24)), ("夜", range(17, 24))):
-        if part in text and found.clock is None:
-            found.hours = hours
-    found.weekend = found.weekend or "週末" in text
+    return times_named(" ".join(texts), when)
 
 
 def open_slots(item: dict[str, Any], now: datetime | None = None) -> list[Choice]:
@@ -462,7 +300,7 @@ def pick_slots(item: dict[str, Any], texts: tuple[str, ...], now: datetime | Non
     """The open slots the words allow, and whether the person named a time at all."""
     # The latest message that names a time wins ("Jan 14?" … "then Tuesday at 10").
     named = next((found for found in (when_named((text,), now, tz) for text in reversed(texts))
-                  if found.named()), _When())
+                  if found.named()), TimesNamed())
     free = open_slots(item, now)
     if not named.named():
         return free, False
@@ -478,7 +316,7 @@ _NEAR = timedelta(minutes=60)
 _NEAR_APPROXIMATE = timedelta(minutes=90)
 
 
-def _nearest_to_clock(item: dict[str, Any], named: _When, free: list[Choice]) -> list[Choice]:
+def _nearest_to_clock(item: dict[str, Any], named: TimesNamed, free: list[Choice]) -> list[Choice]:
     """The one free slot nearest the time named on the day named, marked `nearest`, when no
     slot of the item (free or taken) starts at that time: a taken time is refused, not moved."""
     moments = {choice.id: datetime.fromisoformat(choice.words) for choice in slot_choices(item)}
@@ -506,7 +344,7 @@ def nearest(slots: list[Choice], texts: tuple[str, ...], now: datetime | None = 
             tz: str = "UTC") -> list[Choice]:
     """The open slots nearest the time named (a taken or missing one), nearest first."""
     named = next((found for found in (when_named((text,), now, tz) for text in reversed(texts))
-                  if found.named()), _When())
+                  if found.named()), TimesNamed())
     meant = _moment_meant(named, slots)
     if meant is None:
         return slots
@@ -514,7 +352,7 @@ def nearest(slots: list[Choice], texts: tuple[str, ...], now: datetime | None = 
         (datetime.fromisoformat(choice.words).replace(tzinfo=None) - meant).total_seconds()))
 
 
-def _moment_meant(named: _When, slots: list[Choice]) -> datetime | None:
+def _moment_meant(named: TimesNamed, slots: list[Choice]) -> datetime | None:
     """The moment the words name, as far as they name one (a day, and the time if said)."""
     if not slots:
         return None

@@ -15,6 +15,7 @@ from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
@@ -491,7 +492,7 @@ def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
              for unit in re.findall(r"\d\s*-?\s*([a-z]{2,})", words.fold(label))}
     if not units:
         return None
-    number = "|".join(["\\d+", *sorted(words.NUMBERS, key=len, reverse=True)])
+    number = "|".join(["\\d+", *sorted(NUMBER_WORDS, key=len, reverse=True)])
     unit = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
     return re.compile(rf"\b(?:{number})\s*-?\s*(?:{unit})\w*")
 
@@ -568,6 +569,11 @@ def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
     return declined
 
 
+def _sets_a_line(text: str) -> bool:
+    """The count said is the line's new total, or none of it."""
+    return quantities.says_a_total(text) or quantities.how_many(text) == 0
+
+
 def _understand(raw: str) -> tuple[str, str]:
     if pausing(raw):
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
@@ -589,6 +595,11 @@ def _understand(raw: str) -> tuple[str, str]:
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
+    if act.kind != "question" and _sets_a_line(raw) and intent(raw) not in (
+            *_ON_A_PAST_ORDER, *AFTER_SALE, "rate", "tip", "book", "subscribe"):
+        # "I want 5 in total", "I need 4 not 2", "none of the salads", « je n'en veux
+        # aucun »: what the line should hold, set (a new line when the cart has none of it)
+        return "quantity", raw
     if _ENDS_A_PLAN.search(words.fold(raw)):
         # "don't want my membership anymore": a negation that ends the plan (asked about
         # when it is a question), never a no to the offer on the table

@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from commerce_agent.agent.language.dates import DAY_NAMES, day_placed
 from commerce_agent.agent.models.scripted import words
 
 # Positions said of orders, in the three languages (accents folded away).
@@ -64,25 +65,6 @@ _DIGITS = re.compile(r"(?<![0-9a-z_.,/-])(\d{6,})(?=\s*(?:[?？!.…,]|$))")
 # A message that is only hex digits, six or more with a digit among them (a tail read off a
 # receipt may happen to have no letter; a ZIP code has five digits; "facade" is a word).
 _ALONE = re.compile(r"^[\s#.…]*((?=[a-f]*\d)[0-9a-f]{6,})[\s?？!]*$")
-# Days said of an order's placing, counted back from today.
-_DAYS_AGO = [(re.compile(r"\bday before yesterday\b|\bavant-hier\b|一昨日|おととい"), 2),
-             (re.compile(r"\byesterday\b|\bhier\b|昨日|きのう"), 1),
-             (re.compile(r"\btoday\b|\baujourd'hui\b|\bce matin\b|\bthis morning\b|今日|今朝"),
-              0)]
-_MONTHS = {name: number for number, names in enumerate((
-    "january janvier", "february fevrier", "march mars", "april avril", "may mai",
-    "june juin", "july juillet", "august aout", "september septembre", "october octobre",
-    "november novembre", "december decembre"), start=1) for name in names.split()}
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_ON_DATE = re.compile(rf"\b(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|"
-                      rf"(?P<d2>\d{{1,2}})(?:st|nd|rd|th|er)?\s+(?:of\s+)?(?P<m2>{_MONTH}))\b|"
-                      r"(?P<m3>\d{1,2})月(?P<d3>\d{1,2})日")
-_WEEKDAYS = {name: number for number, names in enumerate((
-    "monday lundi 月曜", "tuesday mardi 火曜", "wednesday mercredi 水曜", "thursday jeudi 木曜",
-    "friday vendredi 金曜", "saturday samedi 土曜", "sunday dimanche 日曜"))
-    for name in names.split()}
-_WEEKDAY = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|"
-                      r"mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|[月火水木金土日]曜")
 # The order not in view ("cancel the other one", « l'autre commande », 「もう一つの注文」).
 _OTHER = re.compile(r"\bthe other\b|\bother (?:order|purchase)\b|\bl'autre\b|\bl autre\b|"
                     r"\bautre commande\b|もう(?:一|1|ひと)つの|もう一方|もう片方|別の注文|他の注文")
@@ -107,7 +89,7 @@ that this just placed made second third dernier derniere derniers dernieres prem
 recente precedent precedente avant celle celui ending end ends finit par today yesterday
 aujourd hui hier morning matin placed made older newer later old new ancienne nouvelle
 vieille other autre
-""".split()) | frozenset(_MONTHS) | frozenset(_WEEKDAYS)
+""".split()) | DAY_NAMES
 
 
 @dataclass(frozen=True)
@@ -186,17 +168,9 @@ def cues(text: str) -> Cues:
             tail = tails[-1] if tails else None
     noun = _ORDER_NOUN.search(folded) is not None
     ordinal = words.ordinal(text) if noun else None
-    days_ago = next((days for pattern, days in _DAYS_AGO if pattern.search(folded)), None)
-    dated = _ON_DATE.search(folded)
-    on_date = None
-    if dated:
-        month = dated.group("m1") or dated.group("m2")
-        on_date = (_MONTHS[month] if month else int(dated.group("m3")),
-                   int(dated.group("d1") or dated.group("d2") or dated.group("d3")))
-    weekday = _WEEKDAY.search(folded)
-    return Cues(order_id=order_id, tail=tail, days_ago=days_ago, on_date=on_date,
-                other=bool(_OTHER.search(folded)),
-                weekday=_WEEKDAYS[weekday.group(0)] if weekday else None,
+    placed = day_placed(folded)
+    return Cues(order_id=order_id, tail=tail, days_ago=placed.days_ago, on_date=placed.on_date,
+                other=bool(_OTHER.search(folded)), weekday=placed.weekday,
                 amount=_amount(folded) if noun else None,
                 pointer=bool(_POINTER.search(folded)), indefinite=bool(_INDEFINITE.search(folded)),
                 newest=bool(_NEWEST.search(folded)) and not _PREVIOUS.search(folded),

@@ -13,7 +13,9 @@ from functools import lru_cache
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
 from commerce_agent.agent.language.measures import UNITS
+from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.option_words import (
     ENGLISH_OPTION_WORDS,
     SIZE_RANK_WORDS,
@@ -23,10 +25,6 @@ from commerce_agent.agent.language.option_words import (
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
-# Number words as a code ("dolce four"), a rating ("five stars") or an option ("five seats")
-# spells them; how many to buy is `language.quantities`'.
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a": 1, "an": 1}
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
             "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching. What
@@ -57,6 +55,7 @@ take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alri
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
 tin tins bottle bottles jar jars packet packets sachet sachets bouteille bouteilles
+total altogether zero none aucun aucune
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
 mes votre vos ton ta moi quel quelle quels quelles lequel laquelle cherche cherchez voudrais
 veux voulez aimerais ajoute ajoutez ajouter
@@ -106,23 +105,7 @@ _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pac
          r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
-_CODE_WORD = re.compile(r"\b(?:code|coupon|promo(?:tion)?(?:\s+code)?|voucher)\s*:?\s*"
-                        r"([A-Za-z0-9][A-Za-z0-9_-]{2,31})\b", re.IGNORECASE)
-_CODE_SHAPE = re.compile(r"\b([A-Z][A-Z0-9_-]*\d[A-Z0-9_-]*|[A-Z]{4,}\d*)\b")
 _ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
-
-
-@lru_cache(maxsize=4096)
-def fold(text: str) -> str:
-    """Lower case, Latin accents and curly quotes gone, full-width forms made plain ("２つ"
-    is "2つ"): the form every matcher reads. Japanese keeps its voiced marks (ど is not と)."""
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(_plain(ch) if ch < "\u0250" else ch for ch in text)
-    return text.replace("’", "'").replace("‘", "'").lower()
-
-
-def _plain(ch: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
 
 
 def stem(word: str) -> str:
@@ -627,37 +610,6 @@ def strip_prices(text: str) -> str:
     return re.sub(_MONEY, " ", folded)
 
 
-def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
-    """The code in "apply code WELCOME10", a bare "WELCOME10", or any word that is one of the
-    store's own codes in any case ("use fiveoff"). A word after "coupon" that is neither a
-    known code nor shaped like one ("a coupon for first orders") is no code."""
-    for word in re.findall(r"[A-Za-z0-9_-]{3,32}", raw):
-        if word.upper() in known:
-            return str(word.upper())
-    spelled = _spelled_code(raw, known)
-    if spelled is not None:
-        return spelled
-    match = _CODE_WORD.search(raw)
-    if match and (re.search(r"\d", match.group(1)) or match.group(1).isupper()):
-        return match.group(1).upper()
-    shaped = _CODE_SHAPE.search(raw)
-    return shaped.group(1) if shaped else None
-
-
-def _spelled_code(raw: str, known: frozenset[str]) -> str | None:
-    """A store's code written in pieces or with its number in words ("five off", "dolce
-    four", "welcome 10"): the message without spaces, as typed and with number words as
-    digits, holds it. Short codes are left to the exact match (a run of letters could hold
-    them by chance)."""
-    folded = fold(raw)
-    digits = re.sub(r"\b[a-z]+\b", lambda word: str(NUMBERS[word.group()])
-                    if word.group() in NUMBERS and word.group() not in ("a", "an")
-                    else word.group(), folded)
-    compact = [re.sub(r"[^a-z0-9]", "", text) for text in (folded, digits)]
-    return next((code for code in sorted(known, key=len, reverse=True)
-                 if len(code) >= 5 and any(code.lower() in text for text in compact)), None)
-
-
 def order_id(text: str) -> str | None:
     match = _ORDER_ID.search(fold(text))
     return match.group(0) if match else None
@@ -687,7 +639,7 @@ def stars(text: str) -> int | None:
     match = re.search(r"\b(one|two|three|four|five|une|deux|trois|quatre|cinq)\s*(?:stars?|"
                       r"etoiles?|out of|sur cinq)", folded)
     if match:
-        return NUMBERS.get(match.group(1)) or _FRENCH_NUMBERS[match.group(1)]
+        return NUMBER_WORDS.get(match.group(1)) or _FRENCH_NUMBERS[match.group(1)]
     drawn = len(re.findall(r"[⭐★🌟]", folded))  # "⭐⭐⭐⭐", "★★★☆☆": the stars filled in
     if 1 <= drawn <= 5:
         return drawn

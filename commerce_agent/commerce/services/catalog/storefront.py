@@ -138,10 +138,33 @@ async def list_stores(db: Database, limit: int, offset: int, locale: str | None
 
 
 async def get_store(db: Database, store_id: str, locale: str | None) -> dict[str, Any]:
+    return render_store(await _store_row(db, store_id), locale)
+
+
+async def list_stores_with_own_names(db: Database, limit: int, offset: int, locale: str | None
+                                     ) -> tuple[list[tuple[dict[str, Any], Any]], int]:
+    """`list_stores`, each store with its name as written, from one read: the name a shopper
+    may still type in another language ("Midori-dō" in French)."""
+    rows, total = await storage.list_stores(db, limit, offset)
+    return [(render_store(row, locale), _own_name(row)) for row in rows], total
+
+
+async def get_store_with_own_name(db: Database, store_id: str, locale: str | None
+                                  ) -> tuple[dict[str, Any], Any]:
+    """`get_store`, with the store's name as written, from one read."""
+    row = await _store_row(db, store_id)
+    return render_store(row, locale), _own_name(row)
+
+
+async def _store_row(db: Database, store_id: str) -> Row:
     row = await storage.get_store(db, store_id)
     if row is None:
         raise not_found("store", store_id)
-    return render_store(row, locale)
+    return row
+
+
+def _own_name(row: Row) -> Any:
+    return msgspec.json.decode(row["doc"]).get("name")
 
 
 def _render_catalog_head(row: Row, locale: str | None) -> dict[str, Any]:
