@@ -63,9 +63,10 @@ _JAPANESE = re.compile(
     r"(?:〒\s?\d{3}-?\d{4}\s*)?(?:東京都|北海道|(?:京都|大阪)府|[\u4e00-\u9fff]{2,3}県)"
     r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc0-9\-ー−]{1,40}"
 )
-# Without a prefecture: a city, ward or town, then a block number ("渋谷区神南1-2-3").
+# Without a prefecture: a city, ward or town, then a block number ("渋谷区神南1-2-3"; Sapporo's
+# grid "中央区北1条西2-1" numbers its streets too).
 _JAPANESE_LOCAL = re.compile(
-    r"[\u4e00-\u9fff]{1,5}(?:市|区|郡|町|村)[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{0,12}?"
+    r"[\u4e00-\u9fff]{1,5}(?:市|区|郡|町|村)[\u4e00-\u9fff\u30a1-\u30fa\u30fc0-9]{0,12}?"
     r"\d+(?:丁目\d+(?:番地?\d*号?)?|(?:[-−]\d+)+)"
 )
 # Bounded ({0,80}): an address is short, and an unbounded span would make a long message

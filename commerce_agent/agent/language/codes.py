@@ -51,6 +51,8 @@ _VERB = (r"(?:please\s+)?(?:use|apply|re-?apply|try|re-?try|add|enter|redeem|put
 _DETERMINER = (r"(?:(?:the|my|this|that|le|la|les|mon|ma|mes|ce)\s+)?"
                r"(?:(?:promo(?:tion(?:al)?)?\s+|discount\s+|coupon\s+)?codes?\s+)?")
 _APPLIED = re.compile(rf"(?<![\w'-]){_VERB}\s+{_DETERMINER}" + _TOKEN, re.IGNORECASE)
+# The code named before its code word: "I've got the NAMASTE10 code", "my FIVEOFF coupon too".
+_NAMED_BEFORE = re.compile(_LEAD + _TOKEN + r"\s+" + _CODE_WORD + r"(?![\w-])", re.IGNORECASE)
 # Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」,
 # 「NAMASTE10を適用」, 「MIDORI500で」, 「OCHA10をもう一度使って」.
 _APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で)?\s*(?:もう一度|もう一回|再度)?\s*"
@@ -94,7 +96,8 @@ just also let's lets me a shot whirl spin mets essaie colle coller tape rentre e
 ajoute dessus réessaie ressaie utilise applique avec encore nouveau de
 fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
-""".split())
+if they stack stacks combine combined possible both si cumulable cumulables cumulent
+""".split())  # (the last line: "FOLIO3 as well if they stack", « si c'est cumulable »)
 _AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|お願いします|お願い|ください|使って|"
                         r"使いたい|適用して|適用|つけて|付けて|入れて|入力して|して|[。！!、,.\s])+")
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
@@ -180,7 +183,7 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     shouting = re.search(r"[a-z]", text) is None
     spans: list[tuple[int, int, str]] = []
     frames = (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text), *_RETRIED.finditer(text),
-              *_RETRIED_AFTER.finditer(text))
+              *_RETRIED_AFTER.finditer(text), *_NAMED_BEFORE.finditer(text))
     for match in frames:
         token = match.group("token")
         if _a_code_in_a_frame(token.replace(" ", ""), known, shouting):

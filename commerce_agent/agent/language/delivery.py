@@ -41,7 +41,10 @@ _LEAD_IN = re.compile(
     r"\b(?:j'habite|nous habitons|j'suis)\s+(?:au|à|a)\b|"
     r"\b(?:delivery|shipping)\s+address\b|\baddress\b\s*:|\bship\s+to\s*:|"
     r"\b(?:livre[rz]?|envoie[rz]?|envoyer|expedie[rz]?|expédie[rz]?|livraison)"
-    r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi))?\s+(?:à|au|aux|a|chez)\b|"
+    r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi|ça|ca|tout|le tout))?\s+"
+    r"(?:à|au|aux|a|chez)\b|"
+    # "livrées au …", « envoyé chez … »: the participle of a delivery verb, then the place
+    r"\b(?:livr|envoy|exp[ée]di)(?:é|ée|és|ées|ee|ees)\s+(?:à|au|aux|a|chez)\b|"
     r"\b(?:mon|notre)\s+adresse\s+(?:est|:)|\badresse(?:\s+de\s+livraison)?\s*:|"
     r"(?:送り先|お届け先|配送先|届け先|住所|宛先)(?:は|：|:))\s*:?\s*",
     re.IGNORECASE)
@@ -193,6 +196,7 @@ def read_delivery(text: str) -> Delivery:
     if bare is None:
         whole = _clean(_cut(normal))
         if "," in whole and _HOUSE_NUMBER.search(whole.split(",")[0]) and \
+                _is_place(whole.rsplit(",", 1)[0]) and not _LOWER_PAIR.search(whole) and \
                 not _JAPANESE.search(whole) and country_of(whole) and len(whole) < 200 and \
                 (country_ending(whole) or not country_named(whole)):
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
@@ -201,9 +205,20 @@ def read_delivery(text: str) -> Delivery:
         return Delivery(None, None, rest, pickup)
     start, end = bare.span
     end = start + _extent(normal[start:end])
+    size = _SIZE_BEFORE.match(normal[start:end])
+    if size is not None and _is_place(normal[start + size.end():end]):
+        start += size.end()  # "…matcha de 30 g, livrés au 2-3-1 Yanaka…": the size is no number
     address = _clean(normal[start:end])
     rest = _tidy(normal[:start] + " " + normal[end:])
     return Delivery(address, bare.country_code or country_of(address), rest, pickup)
+
+
+# A size said just before the address ("30 g, livrés au …", "16 oz, to …"), with the words
+# that lead into the address: a measure, never its house number.
+_SIZE_BEFORE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:g|kg|grams?|grammes?|oz|ml|cl|l|cm|mm|in|inch(?:es)?|pouces?)\b"
+    r"[^,\d]*,\s*(?:(?:livr\w*|deliver\w*|envoy\w*|send|ship\w*|shipped|sent)\s+"
+    r"(?:au|a|à|to|chez)\s+)?", re.IGNORECASE)
 
 
 # Capitals run into digits ("WELCOME10", "OCHA10の") are a promotion code, never a house number
@@ -211,10 +226,28 @@ def read_delivery(text: str) -> Delivery:
 _CODE_LIKE = re.compile(r"(?<!\w)[A-Z]{3,}\d+(?![A-Za-z0-9])")
 
 
+# Words that sit beside a number in a request but never name a street.
+_NOT_A_STREET = frozenset("""to it its the and or a an of for me my us at is in on please pls
+thanks thank thx merci use code codes et le la les de du des""".split())
+
+
+# A Japanese place: a number after a kanji name (神南1), in a block run (1-2-3) or before its
+# block word (2丁目, 北1条); a count (3個) is none.
+_JAPANESE_PLACE = re.compile(r"[\u4e00-\u9fff々ヶ]\s*\d|\d\s*[-‐−ー－]\s*\d|"
+                             r"\d\s*(?:丁目|番地?|号|条)")
+# Two lower-case letters ending a message are a word ("it", "or", "in"), not a country code.
+_LOWER_PAIR = re.compile(r",\s*[a-z]{2}\W*$")
+
+
 def _is_place(text: str) -> bool:
-    """A number and a name: "12 Oak St", "神南1-2-3" (a ZIP alone is no address)."""
+    """A number beside a name: "12 Oak St", "Rhône 48", "神南1-2-3" (a ZIP alone, a count of
+    things or a promotion code is no address)."""
     text = _CODE_LIKE.sub(" ", text)
-    return bool(re.search(r"\d", text) and re.search(r"[^\W\d_]{2,}", text))
+    if _JAPANESE.search(text):
+        return bool(_JAPANESE_PLACE.search(text))
+    return any(name.casefold() not in _NOT_A_STREET for name in re.findall(
+        r"(?<!\S)([^\W\d_]{2,})\.?,?\s+\d|\d[\w/-]*,?\s+([^\W\d_]{2,})", text)
+        for name in name if name)
 
 
 def _end(after: str) -> int:

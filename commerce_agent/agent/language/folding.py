@@ -13,7 +13,11 @@ def fold(text: str) -> str:
     is "2つ"): the form every matcher reads. Japanese keeps its voiced marks (ど is not と)."""
     text = unicodedata.normalize("NFKC", text)
     text = "".join(_plain(ch) if ch < "\u0250" else ch for ch in text)
-    return text.replace("’", "'").replace("‘", "'").lower()
+    return text.replace("’", "'").replace("‘", "'").lower().translate(_LIGATURES)
+
+
+# Ligatures no decomposition splits: « œuf » is written "oeuf" as often.
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
 
 
 def _plain(ch: str) -> str:

@@ -16,6 +16,7 @@ from commerce_agent.agent.language.party import party_size
 from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
     choices,
+    configuration,
     line_options,
     naming,
     option_change,
@@ -86,6 +87,9 @@ def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
     if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
         return False
     said = naming.wanted(query)
+    if naming.weak_evidence(p.state.items.get(str(item["itemId"])) or item,
+                            p.frame.first, said, p.lang):
+        return True
     if not words.re_japanese(query) or any(not words.re_japanese(word) for word in said):
         return False
     return not naming.names_it(item, said, p.lang)
@@ -137,11 +141,18 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     position = frame.option_ordinal()
     # "large", "the small one": the biggest or smallest of the sizes offered
     step = option_change.direction(choices.without_name(" ".join(frame.texts), name))
+    # the whole configuration the words read ("la grosse de 16 oz", "not the ceremonial, the
+    # 100g bag", "with 20 seats and the app embedding"): it settles what the pickers leave open
+    reading = configuration.read(item, ". ".join(frame.texts), p.lang)
     if choices.meta(item, PRODUCT_VARIANTS).get("variants"):
         allowed = choices.pick_variant(item, said, frozenset(choices.declined_words(frame.texts,
                                                                                     name)))
         if step and len(allowed) > 1:
             allowed = option_change.sized(item, allowed, step)
+        if reading.variant_named:
+            allowed = [choice for choice in allowed if choice.id in reading.variants] or [
+                choice for choice in choices.variant_choices(item)
+                if choice.id in reading.variants] or allowed
         in_stock = [choice for choice in allowed if choice.available]
         every = [choice for choice in choices.variant_choices(item) if choice.available]
         latest = [choice for choice in choices.pick_variant(
@@ -167,6 +178,12 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     for group in choices.groups(item):
         options = choices.option_choices(group)
         chosen = choices.pick_options(group, said)
+        read_here = reading.options.get(str(group["id"]), [])
+        if group.get("selectionType") == "single":
+            chosen = read_here or chosen
+        else:
+            chosen = [option.id for option in options if option.id in (
+                {*chosen, *read_here} - reading.declined)]
         if not chosen and step and group.get("selectionType") == "single":
             chosen = option_change.sized_option(group, step)
         if not chosen and group.get("required"):
@@ -186,6 +203,7 @@ def _pick(p: Planner, item: dict[str, Any]) -> _Picked | str:
     extras = line_options.named(item, ". ".join(frame.texts))
     addons = {addon for addon, wanted in extras if wanted} | set(choices.pick_addons(item, said))
     addons -= {addon for addon, wanted in extras if not wanted}
+    addons = (addons | set(reading.addons)) - reading.declined
     picked.addons = [addon for group, addon, _ in line_options.extras(item)
                      if not group and addon in addons]
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
@@ -240,7 +258,12 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         then_check_out = then_check_out or _starts_the_plan(p)
     store = str(item.get("storeId"))
     cart = state.cart_for(store)
-    quantity = p.frame.quantity(str(item["name"]), tuple(choices.option_labels(item)))
+    # a number an option's name carries, in English or the shopper's language ("5 seats",
+    # "5ユーザー"), names the option, not how many
+    labels = choices.option_labels(item)
+    local = item.get("optionNames") or {}
+    quantity = p.frame.quantity(str(item["name"]), tuple(
+        [*labels, *(str(local[label]) for label in labels if local.get(label))]))
     if choices.meta(item, model.SCHEDULING).get("timeSlots"):
         # a booking's count is its party: "two places", "for me and my partner", "pour nous
         # deux" (the latest message that says)

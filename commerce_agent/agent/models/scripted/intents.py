@@ -12,8 +12,14 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language.checkout_acts import (
+    Checkout,
+    read_checkout,
+    says_nothing_else,
+)
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.countries import country_named
+from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
@@ -574,6 +580,34 @@ def _sets_a_line(text: str) -> bool:
     return quantities.says_a_total(text) or quantities.how_many(text) == 0
 
 
+# A thing said without a verb, by its article or a count ("the sourdough book, check out"):
+# what an order beside it is for ("I have a coupon somewhere" names nothing to buy).
+# ("fetch me the sourdough year" too: a thing asked for with any verb of giving)
+_A_THING_SAID = re.compile(r"^(?:and |et )?(?:the|a|an|some|le|la|les|l'|un|une|des)\b|"
+                           r"\b(?:me|us|moi|nous)\s+(?:the|a|an|some|le|la|les|l'|un|une|des)\b|"
+                           r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _with_the_checkout(checkout: Checkout, text: str) -> tuple[str, str] | None:
+    """A message that orders or pays now (`checkout_acts`): the checkout of the cart when
+    nothing else is said ("yes, make the order", « passe la commande pis livre ça au … »);
+    the purchase of what the other clauses ask for when they ask to get a thing ("grab me
+    one and check out", « ajoute un tiramisu et on passe à la caisse »); else None, for the
+    other request to be read as usual."""
+    rest = read_delivery(checkout.rest).rest  # the address is where it goes, no request
+    if says_nothing_else(rest) or not (words.content_words(rest) or words.re_japanese(rest)):
+        return "checkout", text
+    asked = understand(rest)[0]
+    if asked == "yes":
+        return "checkout", text  # 「それにします、お支払いします」: what is offered, ordered
+    if asked in ("add", "buy") or (asked in ("other", "search") and read_act(rest).kind !=
+                                   "question" and (words.quantity(rest) is not None or (
+                                       words.names_a_thing(rest) and
+                                       _A_THING_SAID.search(words.fold(rest)) is not None))):
+        return "buy", checkout.request  # "grab me one and check out": the thing, then the order
+    return None
+
+
 def _understand(raw: str) -> tuple[str, str]:
     if pausing(raw):
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
@@ -605,6 +639,13 @@ def _understand(raw: str) -> tuple[str, str]:
         # when it is a question), never a no to the offer on the table
         return ("policy" if act.kind == "question" else "sub_cancel"), raw
     closed = closing(raw)
+    checkout = read_checkout(act.text)
+    if act.kind == "question" and checkout.asked:
+        return "policy", act.text  # "can I pay when I pick it up?": the store's terms
+    if checkout.concludes and act.kind in ("instruction", "confirmation") and closed != "later":
+        concluded = _with_the_checkout(checkout, act.text)
+        if concluded is not None:
+            return concluded
     if act.kind == "confirmation" and closed == "order":
         return "checkout", act.text  # 「購入手続きをお願いします」: the order, not a bare yes
     if act.kind == "confirmation":

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from commerce_agent.agent.language import fuzzy
+from commerce_agent.agent.language import fuzzy, readings
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
 from commerce_agent.agent.models.scripted import words
 
@@ -107,7 +107,9 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
             own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
             if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
-                   for part in {word, *compound_parts(word).split()}):
+                   for part in {word, *compound_parts(word).split(), *head_parts(word)}):
+                return True
+            if readings.names_by_sound(word, name):  # げんまいちゃ: 抹茶入り玄米茶 read aloud
                 return True
         elif word in words.content_words(name) or (len(word) >= 4 and any(
                 fuzzy.similarity(word, other) >= 80 for other in words.content_words(name))):
@@ -117,10 +119,29 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
 
 def wanted(query: str) -> frozenset[str]:
     """The words of a query that can name an item: its content words and its Japanese
-    phrases."""
+    phrases (a word written in kana also whole: らざにあ is no らざ and あ)."""
     return words.content_words(query) | frozenset(
         phrase for phrase in words.japanese_query(query).split() if words.re_japanese(phrase)
-    )
+    ) | frozenset(phrase for phrase in query.split() if readings.is_kana(phrase)
+                  and not readings.names_nothing(phrase))
+
+
+# Where a Japanese phrase changes script (棒|ほうじ茶, 抹茶|アイス): a modifier may end there.
+_ANY_SCRIPT_CHANGE = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?=[\u3040-\u30ff])|(?<=[\u3040-\u309f])(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
+    r"(?<=[\u30a0-\u30ff])(?=[\u4e00-\u9fff\u3040-\u309f])")
+# Hiragana that are particles, never the first sound of a name's word.
+_PARTICLES = frozenset("をはがにでともへやの")
+
+
+def head_parts(phrase: str) -> list[str]:
+    """The tails of a Japanese phrase that start where its script changes, longest first
+    (棒ほうじ茶 → ほうじ茶): what it names once a modifier written before it is dropped (棒
+    of 棒ほうじ茶, the 加賀棒茶 whose description calls it ほうじ茶). A tail of one character,
+    or starting on a particle, is no word."""
+    return [phrase[cut.start():] for cut in _ANY_SCRIPT_CHANGE.finditer(phrase)
+            if 0 < cut.start() and len(phrase) - cut.start() >= 3
+            and phrase[cut.start()] not in _PARTICLES]
 
 
 def compound_parts(query: str) -> str:
@@ -138,7 +159,8 @@ def carried(item: dict[str, Any], said: frozenset[str]) -> frozenset[str]:
     name = _name(item)
     folded = words.fold(name)
     return (said & words.content_words(name)) | frozenset(
-        word for word in said if words.re_japanese(word) and words.fold(word) in folded
+        word for word in said if words.re_japanese(word) and (
+            words.fold(word) in folded or readings.names_by_sound(word, name))
     )
 
 
@@ -198,3 +220,92 @@ def any_named(items: Iterable[dict[str, Any]], said: frozenset[str]) -> bool:
 def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: str = "en"
                    ) -> bool:
     return any(names_it(item, said, lang) for item in items)
+
+
+# Words that join a thing to what describes it ("a bag of hojicha", "matcha for baking",
+# « planche à découper en bambou »), or end its clause ("…, and try the code"): the head is in
+# the phrase before them.
+_PHRASE_LINKS = frozenset(
+    "with for of in on at from by to that which without and then as de du des a au aux en "
+    "pour avec sur par sans et puis".split())
+# Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
+# Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set").
+MEASURE_NOUNS = frozenset(
+    "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
+    "sachet paquet bouteille morceau part".split())
+# A short request names one thing; past this many words a message tells a story, whose head
+# no one place holds.
+_SHORT_PHRASE = 4
+
+
+def phrase_heads(text: str, said: frozenset[str], lang: str = "en",
+                 found_by: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The words a short item phrase may name its thing by. The phrase is cut into noun
+    phrases at joining words and commas; the one holding a word the item was found by (else
+    the first) names the thing, by its last word ("bamboo cutting board": board) and in
+    French by its first too (« planche à découper »: planche; a title kept in English still
+    ends on its head), measures passed over ("a bag of hojicha": hojicha). Only the words
+    `said` (the request's product words) count. Empty for one word, a long message, or
+    Japanese."""
+    if words.re_japanese(text):
+        return frozenset()
+    tokens = [word for word in re.findall(r"[\w'-]+|,", words.fold(text))
+              if word == "," or word in _PHRASE_LINKS or words.stem(word) in said]
+    if not 2 <= len([word for word in tokens if word != "," and word not in _PHRASE_LINKS]
+                    ) <= _SHORT_PHRASE:
+        return frozenset()
+    runs: list[list[str]] = [[]]
+    for word in tokens:
+        if word == "," or word in _PHRASE_LINKS:
+            if runs[-1]:
+                runs.append([])
+            continue
+        if words.stem(word) not in MEASURE_NOUNS:  # "a bag of hojicha": no part of the name
+            runs[-1].append(word)
+    runs = [run for run in runs if run]
+    if not runs:
+        return frozenset()
+    run = next((run for run in runs if {words.stem(word) for word in run} & found_by), runs[0])
+    return frozenset(words.stem(word) for word in (run[-1], *(run[:1] if lang == "fr" else ())))
+
+
+def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
+    """The words an item's data says it is: its name, description and categories."""
+    meta = item.get("metadata") or {}
+    categories = " ".join(str(entry.get("name", "")) for entry in (
+        meta.get("dev.commerce.product.categorization") or {}).get("items", []))
+    return words.content_words(f"{_name(item)} {item.get('description', '')} {categories}")
+
+
+def supports(item: dict[str, Any], word: str) -> bool:
+    """Whether the item's data carries the word (maybe misspelt, or as part of a compound:
+    "book" in "eBook")."""
+    known = _evidence_words(item)
+    return word in known or any(
+        len(word) >= 4 and (fuzzy.similarity(word, other) >= 80 or other.endswith(word))
+        for other in known)
+
+
+def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: str = "en"
+                  ) -> bool:
+    """Whether the words said fit the item too weakly to add it. A short phrase names its
+    thing by its head noun: when the item's data never says that head, the item carries
+    only modifiers of it ("bamboo" of a bamboo cutting board in a bamboo whisk's name, "tea"
+    of a silk tea towel, "pizza" of a pizza cutter) unless most of the words and a head of
+    its own name are said; when it does say it, but only in its description and the name
+    carries no word said, most of the words must still be its ("cream" of a matcha ice
+    cream in a tiramisu's description is not enough)."""
+    plain = frozenset(word for word in said if not is_option_word(word, lang)
+                      and word not in MEASURE_NOUNS)
+    backed = {word for word in plain if supports(item, word)}
+    if not backed:  # found by words its data here does not show (its name in another language)
+        return False
+    shown = {words.stem(word) for word in re.findall(r"[\w'-]+", words.fold(text))}
+    if backed & heads(_name(item)) - shown:
+        return False  # its head noun, from the shopper's own word for it (« tasse »: mug)
+    named_by = phrase_heads(text, plain, lang, frozenset(backed))
+    if not named_by:
+        return False
+    if any(supports(item, head) for head in named_by):
+        return not carried(item, plain) and len(backed) < len(plain - backed)
+    return len(backed) <= len(plain - backed) or not (backed & heads(_name(item)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from commerce_agent.agent.language import readings
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
@@ -236,7 +237,7 @@ class Planner:
         adjectives ("un grand mug bleu": the search is for the mug)."""
         return " ".join(words.without_looks(query.split())) if self.lang == "fr" else query
 
-    def search_step(self, query: str) -> CallTool | None:
+    def search_step(self, query: str) -> list[CallTool] | CallTool | None:
         """The next search call for `query` (in the store named or chosen, then everywhere
         when that store has nothing by that name), or None once the results are in."""
         state = self.state
@@ -287,19 +288,55 @@ class Planner:
             # the same word in the other kana, or with its long vowels as the catalog writes
             # them, searched once each
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
-            for spelling in (naming.compound_parts(query), *words.kana_spellings(query)):
+            for spelling in (naming.compound_parts(query), *words.kana_spellings(query),
+                             *(tail for phrase in query.split()
+                               for tail in naming.head_parts(phrase))):
                 if spelling == query:
                     continue
                 if all(call.args.get("query") != spelling for call in searches):
                     return self.call("search_products", query=spelling, limit=8,
                                      availableOnly=False, **bounds, **scope)
+        if not state.results and not state.sold_out:
+            return self._read_in_catalog(query, first.args.get("storeId"), bounds)
         return None
+
+    def _read_in_catalog(self, query: str, store: str | None,
+                         bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
+        """A name written by its sound that no search found (げんまいちゃ for 玄米茶, ゔぃんやさ,
+        diavola): the catalogs of the store in view (of every store when none is) are read
+        in one round, and the item their names say so is searched for by its own name, once."""
+        phrases = [phrase for phrase in query.split()
+                   if readings.is_kana(phrase) or phrase.isascii() and phrase.isalpha()]
+        store = store or self.current_store()
+        if not phrases or not self.has("get_catalog"):
+            return None
+        if self.needs_stores():
+            return self.call("list_stores")
+        wanted = [catalog_id for entry in self.state.stores or []
+                  if store is None or entry.get("storeId") == store
+                  for catalog_id in entry.get("catalogIds", [])]
+        read = {call.args.get("catalogId"): call.result for call in self.state.calls
+                if call.name == "get_catalog"}
+        unread = [catalog_id for catalog_id in wanted if catalog_id not in read]
+        if unread:
+            return [self.call("get_catalog", catalogId=catalog_id) for catalog_id in unread]
+        items = [{**item, "storeId": result.get("storeId")}
+                 for result in (read[catalog_id] for catalog_id in wanted)
+                 if isinstance(result, dict) for item in result.get("items", [])]
+        named = readings.names_in(items, phrases)
+        searches = [call.args.get("query") for call in self.state.calls
+                    if call.name == "search_products"]
+        if not named or str(named[0].get("name")) in searches:
+            return None
+        return self.call("search_products", query=str(named[0]["name"]), limit=8,
+                         availableOnly=False, storeId=str(named[0]["storeId"]), **bounds)
 
     def _head_word(self, query: str, first: bool = False) -> str | None:
         """The word of an English query of several that names the thing (the last, or with
         `first` the first); None for one word, or in French and Japanese, whose words the
         English names cannot show."""
-        said = [word for word in query.split() if words.content_words(word)]
+        said = [word for word in query.split() if words.content_words(word)
+                and words.stem(words.fold(word)) not in naming.MEASURE_NOUNS]  # "a bag of"
         return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:

@@ -3,7 +3,9 @@ the reply. A failed tool ends the turn with its plain-language next step."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.models.scripted import (
@@ -12,8 +14,10 @@ from commerce_agent.agent.models.scripted import (
     answers,
     browse,
     cart_edits,
+    configured,
     edits,
     offers,
+    sequence,
     words,
 )
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pickup
@@ -34,6 +38,9 @@ from commerce_agent.agent.models.scripted.state import State
 def _other(p: Planner) -> Decision:
     text = p.frame.last
     folded = words.fold(text)
+    asked = configured.serve(p)  # "the speckled mug with a gift box, thanks": that, added
+    if asked is not None:
+        return asked
     if any(word in folded for word in ("thank", "cheers", "great", "perfect", "merci",
                                        "ありがとう")):
         return say(p.lang, "welcome")
@@ -110,11 +117,31 @@ def _discounts(p: Planner) -> Decision:
 
 
 def _switch(p: Planner) -> Decision:
-    """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store."""
+    """"switch to the blue one" changes a cart line; "switch to Lumen Studio" the store;
+    "switch to the trattoria and add a tiramisu" gets the item there (the store named is
+    where its search looks first)."""
     under_way = p.state.done("add_to_cart") or p.state.done("remove_cart_item")
     if under_way is not None or (p.state.open_carts() and cart_edits.names_an_option_change(p)):
         return cart_edits.set_quantity(p)
+    then = _then_getting(p.frame.first)
+    if then is not None:
+        getting = Planner(replace(p.state, frame=replace(p.frame, intent=then)), p.tools)
+        getting.extra = p.extra
+        return acquire_items(getting, then_check_out=then == "buy")
     return browse.switch(p)
+
+
+# Where a message's next clause starts: "switch to X and add Y", « passe à X et ajoute Y ».
+_NEXT_CLAUSE = re.compile(r"\s*,?\s*\b(?:and(?: then)?|then|et(?: puis)?|puis|pis)\b\s+|、|。")
+
+
+def _then_getting(text: str) -> str | None:
+    """"add" or "buy" when a clause after the first of the message asks to get something."""
+    for clause in _NEXT_CLAUSE.split(text)[1:]:
+        kind = understand(clause)[0]
+        if kind in ("add", "buy"):
+            return kind
+    return None
 
 
 def _status(p: Planner) -> Decision:
@@ -128,8 +155,23 @@ def _status(p: Planner) -> Decision:
     return found
 
 
+def _details(p: Planner) -> Decision:
+    """Details asked for; said as a request with the item's choices named ("マルゲリータを
+    16インチ、オリーブ追加でお願いします"), the item is wanted so."""
+    if read_act(p.frame.last).kind != "question":
+        asked = configured.serve(p)
+        if asked is not None:
+            return asked
+    return browse.details(p)
+
+
+# Requests served as one whatever else the message says: purchases and what ends or undoes
+# an order, and the answers to a question the agent asked.
+_SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", "sub_resume",
+                 "sub_cancel", "yes", "no", "hedge", "pickup", "reslot", "reorder")
+
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
-    "search": _search, "details": browse.details, "stores": browse.stores,
+    "search": _search, "details": _details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
     "add": lambda p: acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),
@@ -158,6 +200,9 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         return explain(last, state), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
         else None  # "drop the teapot and make the plates four": each edit by its own words
+    if several is None and planner.frame.intent not in _SERVED_WHOLE:
+        # "5 stars, and add a 15% tip": each request in the order said
+        several = sequence.serve(planner, HANDLERS)
     decision = several if several is not None else HANDLERS.get(planner.frame.intent, _other)(
         planner)
     if isinstance(decision, str) and state.asked:

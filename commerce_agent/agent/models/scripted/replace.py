@@ -9,6 +9,7 @@ the line changes instead, as any other change of a line does.
 from __future__ import annotations
 
 from commerce_agent.agent.language import Swap, find_swap
+from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.acquire import acquire
 from commerce_agent.agent.models.scripted.cart_edits import set_quantity
@@ -34,6 +35,10 @@ def replace_line(p: Planner) -> Decision:
     first = next((i for i, call in enumerate(calls) if call.name in _LINE_TOOLS), None)
     if first is None and len(p.frame.texts) == 1:
         found = planner_for(p, swap.old, (), []).resolve_line()
+        if found is None and _only_options(swap.old) and _only_options(swap.new):
+            # "抹茶はお点前用じゃなくて製菓用で" with nothing in the cart: the item named, with
+            # the one choice refused and the other wanted (its configuration reads both)
+            return acquire(planner_for(p, p.frame.first, (), calls), then_check_out=False)
         if found is None:  # nothing of that name in the cart: only the new thing is wanted
             return acquire(planner_for(p, swap.new, (), calls), then_check_out=False)
         cart, line = found
@@ -41,6 +46,13 @@ def replace_line(p: Planner) -> Decision:
     start = 0 if first is None or calls[first].name != "remove_cart_item" else first + 1
     return acquire(planner_for(p, swap.new, p.frame.texts[1:], calls[start:]),
                    then_check_out=False)
+
+
+def _only_options(said: str) -> bool:
+    """Whether the words name only option values ("お点前用", "the ceremonial")."""
+    plain = words.content_words(said)
+    return bool(english_option_words(said)) and not plain - ENGLISH_OPTION_WORDS or bool(
+        plain) and plain <= ENGLISH_OPTION_WORDS
 
 
 def _names_another_product(p: Planner, swap: Swap) -> bool:

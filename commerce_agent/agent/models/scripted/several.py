@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from commerce_agent.agent.models.scripted import line_options, words
+from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
@@ -34,7 +34,8 @@ _HOW_MANY_SHOWN = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     shown = every_shown(p)
     mentions = tuple((name, name) for name in shown) or words.item_mentions(
-        p.frame.first, lambda head, piece: _belongs(p, head, piece))
+        p.frame.first, lambda head, piece: _belongs(p, head, piece),
+        lambda head, piece: _configures(p, head, piece))
     # a "with" list may hold other items ("a caesar with chicken and 2 san pellegrinos"):
     # served one by one until its item is read and tells
     apart = len(shown) or len(words.item_mentions(p.frame.first, lambda head, piece: False))
@@ -44,9 +45,10 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     answers = p.frame.texts[1:]
     failed: list[str] = []
     question: str | None = None  # the first item that needs an answer asks once the rest are in
-    for head, whole in mentions:
+    queries = [_query_of(p, head) for head, _ in mentions]
+    for at, (head, whole) in enumerate(mentions):
+        query = queries[at]
         found = planner_for(p, head, (), [])
-        query = found.searched(found.query())
         if not query.strip():
             continue  # a piece naming nothing once its verbs are gone ("could you pop one in")
         start = _last_search(calls, query)
@@ -55,7 +57,7 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
                 continue  # added in an earlier turn of this request
             step = found.search_step(query)
             return step if step is not None else acquire(found, then_check_out=False)
-        end = _next_search(calls, start, query)
+        end = _next_search(calls, start, query, frozenset(queries[at + 1:]))
         stretch = calls[start:end]
         if _added(calls[start:], stretch):
             continue
@@ -99,6 +101,13 @@ def _belongs(p: Planner, head: str, piece: str) -> bool:
     items keep the piece until read."""
     item = _head_item(p, head)
     return item is None or line_options.only_its_own(item, piece)
+
+
+def _configures(p: Planner, head: str, piece: str) -> bool:
+    """Whether a piece said apart is a choice of the item named before it, once that item is
+    read ("…cobalt mugs, the bigger 16 oz size"); an unread item keeps nothing yet."""
+    item = _head_item(p, head)
+    return item is not None and configuration.configures(item, piece, p.lang)
 
 
 def _head_item(p: Planner, head: str) -> dict[str, Any] | None:
@@ -167,9 +176,19 @@ def _last_search(calls: list[Call], query: str) -> int | None:
     return found[-1] if found else None
 
 
-def _next_search(calls: list[Call], start: int, query: str) -> int:
+def _query_of(p: Planner, head: str) -> str:
+    found = planner_for(p, head, (), [])
+    return found.searched(found.query())
+
+
+def _next_search(calls: list[Call], start: int, query: str,
+                 later: frozenset[str] | None = None) -> int:
+    """Where the stretch of the item searched at `start` ends: at the next search for another
+    item (one of `later`, the items after it, when known: a search of its own words spelt
+    again, 棒ホウジ茶 or ほうじ茶 for 棒ほうじ茶, is still its own)."""
     return next((i for i in range(start + 1, len(calls)) if calls[i].name == "search_products"
-                 and calls[i].args.get("query") != query), len(calls))
+                 and calls[i].args.get("query") != query and (
+                     later is None or calls[i].args.get("query") in later)), len(calls))
 
 
 def _why_not(p: Planner, part: str, search: Call) -> str:

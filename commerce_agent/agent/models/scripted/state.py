@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from commerce_agent.agent.language import reply_language
+from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
 from commerce_agent.agent.language.codes import code_answer, read_code
 from commerce_agent.agent.language.delivery import (
@@ -27,9 +28,11 @@ from commerce_agent.agent.language.delivery import (
     read_delivery,
     without_pickup,
 )
+from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
+from commerce_agent.agent.language.totals import without_total
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
@@ -74,6 +77,9 @@ _JAPANESE_OBJECT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}を")
 # Requests a code said beside them goes with: the purchase it discounts.
 _CARRIES_A_CODE = (*SHOPPING, "checkout", "pickup")
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
+# A pronoun for the thing in view: "buy it", « envoyez-la », 「それを」.
+_POINTING = re.compile(r"\b(?:it|them|this|that|these|those|le|la|les|ca|cela)\b|-(?:le|la|les)\b|"
+                       r"それ|これ|あれ")
 
 
 def short(name: str) -> str:
@@ -446,20 +452,37 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
+        if kind == "cart" and names_destination(request):
+            # "practical rust in my basket", 「茶筅をひとつカートにお願いします」: the cart is
+            # where an add puts things, not a request to look at it
+            meant = understand(without_destination(request))[0]
+            kind = meant if meant in SHOPPING else kind
+        if kind not in ("quantity", "remove") and self.open_carts() and \
+                without_total(request) != request:
+            # "ugh, actually 4 in total" just after a line was handled: its new count
+            recount = understand(without_total(request))
+            if recount[0] == "quantity" or (words.quantity(recount[1]) is not None and not any(
+                    name_score(item, words.content_words(recount[1]))
+                    for item in self.items.values())):
+                kind, text = "quantity", without_total(request)
         if delivery.address is not None or corrected is not None or reused:
             if not reused:
                 given = corrected or delivery.address or ""
                 code = country_of(given) if corrected else delivery.country_code
                 self.address = {"address": given, **({"countryCode": code} if code else {})}
+            if kind == "yes" and self.frame is SUGGESTED and corrected is None:
+                kind = "buy"  # "ok get her that one and ship it to …": the item offered, bought
             if kind not in _KEPT_WITH_AN_ADDRESS or corrected is not None:
                 kind = "checkout"  # "wrong zip, it should be 94110" is about the address
             if corrected is None:
                 kind = self._with_its_delivery(kind, text)
-        elif (self.codes or self.code_wanted or (delivery.pickup and (_PICKUP_TIME.search(
-                words.fold(text)) or collects_in_person(raw)))) and kind == "add" and \
+        elif (self.code_wanted or delivery.pickup and (self.codes or _PICKUP_TIME.search(
+                words.fold(text)) or collects_in_person(raw))) and kind == "add" and \
                 not _CART_WORD.search(words.fold(text)):
-            # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7": the
-            # whole purchase ("the seconds box for pickup" alone only names the item)
+            # "two diavolas for pickup, code PIZZAFRIDAY", "a margherita for pickup at 7", « je
+            # prends le livre, j'ai un code promo » (asked for before the order): the whole
+            # purchase ("the seconds box for pickup" alone only names the item; "grab me X and
+            # use READMORE15" fills the cart, the code kept until the checkout is said)
             kind = "buy"
         elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
                 kind not in ("add", "search", "details")
@@ -468,7 +491,7 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
-        if kind in ("buy", "yes", "other", "add") and (concludes_it(request) or (
+        if kind in ("buy", "yes", "other", "add", "checkout") and (concludes_it(request) or (
                 kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
                     request) and not words.content_words(without_closing(request)))):
             # "ok buy it", "order it", 「購入します」: the cart's order when what was last in
@@ -477,6 +500,10 @@ class State:
             in_cart = any(line.get("itemId") == self.focus for cart in carts
                           for line in cart.get("items", []))
             kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
+        elif kind == "checkout" and self._takes_what_is_in_view(request):
+            # "Kindly deliver it to …, I am ready to pay" after "Want me to add it?": the
+            # thing offered or pointed at is bought (the approval still asks)
+            kind, text = "buy", "buy it"
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
@@ -557,11 +584,27 @@ class State:
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
 
+    def _takes_what_is_in_view(self, request: str) -> bool:
+        """Whether a checkout said with nothing else named is for the item offered ("Want
+        me to add it?") rather than the cart: the cart is empty, or the message points at it
+        ("Kindly deliver it to …, I am ready to pay", 「それにします、お支払いします」)."""
+        said = read_checkout(request)
+        if self.frame is not SUGGESTED or self.focus is None or not said.concludes or not (
+                says_nothing_else(said.rest) or understand(said.rest)[0] == "yes"):
+            return False
+        carts = self.open_carts()
+        if any(line.get("itemId") == self.focus for cart in carts
+               for line in cart.get("items", [])):
+            return False
+        return not carts or _POINTING.search(words.fold(request)) is not None
+
     def _with_its_delivery(self, kind: str, text: str) -> str:
         """A request said with where it goes is a purchase: "get me the glaze mug, deliver to
         …" orders it (approval still asked), "茶筅を注文したいです。住所は…" too; the address
         alone, or "に送ってください", checks out what the cart holds."""
-        named = bool(words.content_words(text) or _JAPANESE_OBJECT.search(text))
+        rest = read_checkout(text).rest  # "I am ready to pay" names nothing to buy
+        named = not says_nothing_else(rest) and bool(
+            words.content_words(rest) or _JAPANESE_OBJECT.search(rest))
         if kind == "add" and not _CART_WORD.search(words.fold(text)):
             return "buy" if named or not self.open_carts() else "checkout"
         if kind in ("checkout", "other") and named and not self.open_carts():

@@ -11,7 +11,8 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language import quantities, readings
+from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
 from commerce_agent.agent.language.measures import UNITS
@@ -33,7 +34,7 @@ STOP = frozenset("""
 throw toss grab snag pop chuck bung
 enrol enroll enrolling register become member reinstate renew
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
-youve youre ive weve
+him her youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
 have has had get got give want wanted need needed like love looking look find search show tell
 see browse for to of in on at from with and or but also too just only really actually maybe
@@ -85,7 +86,8 @@ _ELISION = re.compile(r"\b(?:[ldjmtsnc]|qu|jusqu|lorsqu|puisqu)'(?=\w)")
 # A French verb of wanting, taking or selling in any person and tense ("prendrai",
 # "voudrions", "vendez"), folded: it says what to do, never which product.
 _FRENCH_VERB = re.compile(r"(?:prend|prenn?|voudr|voul|aim|aimer|souhait|souhaiter|achet|achete|"
-                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher)"
+                          r"ajout|ajouter|vend|command|commander|trouv|trouver|cherch|chercher|passe|passez|passer|"
+                          r"passons)"
                           r"(?:e|es|ent|ez|er|ons|ais|ait|aient|ai|as|a|ions|iez|re|s|z|"
                           r"ra|ras|rai|rez|rons|ront|rais|rait|rions|riez)?")
 
@@ -342,7 +344,8 @@ _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商�
                         r"ありますか|あります|あり|ある|見せて|探して|見たい|欲しい|ほしい|"
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
                         r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|買い$|買っ|"
-                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$)")
+                        r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$|"
+                        r"送って|送る$|届けて|届ける$)")
 # A marker that opens a reply ("じゃあ茶筅を", "それなら急須"): it names nothing.
 _JA_OPENING = re.compile(r"^\s*(?:じゃあ|じゃ|では|それでは|それなら|なら|やっぱり|えっと|えーと|"
                          r"うーん)[、,\s]*")
@@ -381,7 +384,8 @@ def japanese_query(text: str) -> str:
     plain = _JA_OPENING.sub(" ", _JA_ASSENT.sub(" ", _JA_DEMONSTRATIVE.sub(" ", plain)))
     plain = _JA_ALSO.sub(" ", plain)  # "抹茶、あと茶筅": a joiner, no stray "あ"
     phrases = [_JA_ADJECTIVE.sub("", _JA_LOVER.sub("", _JA_PREDICATE_TAIL.sub("", part)))
-               for part in _JA_PARTICLES.split(plain) if part and not _JA_FILLER.match(part)]
+               for part in readings.spaced_kana_words(plain, _JA_PARTICLES.split)
+               if part and not _JA_FILLER.match(part) and not readings.names_nothing(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
 
 
@@ -476,14 +480,19 @@ def price_order(text: str) -> dict[str, str]:
 
 
 # Where one item ends and the next begins: "a glaze mug and two dinner plates", "un mug et
-# deux assiettes", "玄米茶と急須". The next item starts with a count or an article; a list after
-# "with" is the first item's add-ons ("a mug with a gift box and a coaster"), not new items.
+# deux assiettes", "玄米茶と急須" (Québec's "pis" is "et"). The next item starts with a count or
+# an article; a list after "with" is the first item's add-ons ("a mug with a gift box and a
+# coaster"), not new items.
 _NEXT_ITEM = re.compile(
-    r"(?:,\s*(?:and\s+|plus\s+|et\s+|puis\s+)?|\s+(?:and|plus|as well as|et|aussi|puis)\s+)"
+    r"(?:,\s*(?:and then\s+|and\s+|then\s+|plus\s+|et\s+|puis\s+|pis\s+|ensuite\s+)?|"
+    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+)"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
+    r"all\s+\d+\s+of|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
     # joiners no product name holds: "a lasagna as well as tiramisu", « ainsi que »
     r",?\s+(?:as well as|along with|together with|ainsi que|and also|et aussi)\s+")
+_TITLES_JOINED = re.compile(r"(?<=[a-z])\s+(and|et)\s+(?=(?!I\b)[A-Z][a-z])")
+_TITLED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\s+(?:and|et)\s+[A-Z]")
 # Inside a list already read, a comma before a bare noun starts another item too
 # ("arancini, caesar salad, 2 tiramisu"), unless what follows only qualifies the one before.
 _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
@@ -494,7 +503,7 @@ _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
                            r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
                            r"pouces?)(?![a-z])")
-_SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes les deux|"
+_SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
 
@@ -504,6 +513,24 @@ _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all|tous les deux|toutes 
 _JA_NOUN_CHAR = r"[\u4e00-\u9fff\u30a0-\u30ff]"
 _JA_AND = re.compile(rf"(?<![ひっ])と|、(?:それと|あと|それから)?|"
                      rf"(?<={_JA_NOUN_CHAR})や(?={_JA_NOUN_CHAR})|および|及び")
+
+
+def _japanese_items(folded: str) -> list[str]:
+    """A Japanese message cut where it joins two items; a word spaced apart in kana is cut
+    only by the と that ends it (ぎふとかあど is one word, "ほうじちゃと ちゃせん" two)."""
+    if len(folded.split()) < 2:
+        return re.split(_JA_AND, folded)
+    pieces = [""]
+    for chunk in folded.split():
+        if readings.is_hiragana(chunk):
+            joined = chunk.endswith("と") and len(chunk) > 1
+            pieces[-1] += " " + (chunk[:-1] if joined else chunk)
+            pieces += [""] if joined else []
+        else:
+            cut = re.split(_JA_AND, chunk)
+            pieces[-1] += " " + cut[0]
+            pieces += cut[1:]
+    return [piece.strip() for piece in pieces]
 
 
 # Whether a piece said after an item's "with" list is more of that item (True: "a caesar
@@ -519,19 +546,31 @@ def item_phrases(text: str) -> tuple[str, ...]:
     return tuple(whole for _, whole in item_mentions(text))
 
 
-def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+def item_mentions(text: str, belongs: Belongs | None = None,
+                  configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
-    to it), which is what finds it."""
-    folded = fold(text)
+    to it), which is what finds it. A piece the item named before it `configures` (once read:
+    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's."""
+    # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
+    # joined with no article between them, are two items
+    folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
     if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
         phrases: list[str] = []
-        for part in (part for part in re.split(_JA_AND, folded) if japanese_query(part)):
+        named_by: list[str] = []  # what found each item, before its options were joined
+        for part in (part for part in _japanese_items(folded)
+                     if japanese_query(part) and not _only_where(part)):
             if phrases and _options_only(part):
                 phrases[-1] = f"{phrases[-1]}、{part}"  # "マグを2個、青で": the mug's colour
+                named_by[-1] = phrases[-1]
+            elif phrases and configures is not None and configures(named_by[-1], part):
+                phrases[-1] = f"{phrases[-1]}、{part}"  # "…16インチ、オリーブ追加で": its toppings
             else:
                 phrases.append(part)
-        return tuple((phrase, phrase) for phrase in phrases) if len(phrases) > 1 else (
+                named_by.append(part)
+        if len(phrases) == 1 and named_by[0] != phrases[0]:
+            return ((named_by[0], text),)
+        return tuple(zip(named_by, phrases, strict=True)) if len(phrases) > 1 else (
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
@@ -539,7 +578,8 @@ def item_mentions(text: str, belongs: Belongs | None = None) -> tuple[tuple[str,
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or (
-                after_with and (belongs is None or belongs(heads[-1], piece)))):
+                after_with and (belongs is None or belongs(heads[-1], piece))) or (
+                configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
@@ -568,6 +608,21 @@ def _bare_items(part: str) -> list[str]:
             and not _OPTION_FIRST.match(piece) for piece in pieces):
         return [part]
     return pieces
+
+
+def _only_where(phrase: str) -> bool:
+    """A Japanese clause that only says where to send the order ("札幌市中央区北1条西2-1に送って"):
+    no item of the list."""
+    found = find_address(phrase)
+    if found is None:
+        return False
+    rest = _JA_SEND.sub("", phrase[:found.span[0]] + phrase[found.span[1]:])
+    return not japanese_query(rest).strip(" -")
+
+
+# "…に送って", "…まで届けてください", "…へ配送": the verb that sends to the address.
+_JA_SEND = re.compile(r"(?:に|まで|へ)?\s*(?:送|届|配送|発送)[\u3040-\u309f]*"
+                      r"(?:ください|下さい)?[。!！]?$")
 
 
 def _options_only(phrase: str) -> bool:

@@ -1,0 +1,128 @@
+"""Several requests in one message, served in order: "5 stars, and add a 15% tip", « enlève
+les cache-pots, mets plutôt le dripper », 「抹茶を削除して、茶筅を追加してください」, "add the
+books, then use READMORE15 and FOLIO3".
+
+The message is cut where requests are joined (and, then, also, et, puis, pis, ensuite, a
+comma or a sentence end, a Japanese 「…て、」); each piece is read by the intent stage. A
+piece that is no request of its own (an item of a list, a "ugh, no", a code already kept
+for the purchase) joins the one before it (or after it, said first), and so do pieces of the
+same request ("a plate and a teapot" is one add, which `several` serves item by item). When
+two or more requests remain, each is served in order by the handler a message of that one
+request goes through, seeing only the calls made for it. One that asks (which variant?)
+asks, and the rest wait. Each tool that changes an order or moves money still parks for
+approval through the turn's one policy: this stage only chooses the calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from commerce_agent.agent.language.codes import read_code
+from commerce_agent.agent.language.destination import names_destination, without_destination
+from commerce_agent.agent.models.scripted.intents import Frame, understand
+from commerce_agent.agent.models.scripted.phrasing import asks
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
+
+# Requests served one after the other. Checking out, buying, booking and cancelling are
+# never started from a piece: a message with one of those is served whole, as before.
+SERVED = ("add", "remove", "quantity", "replace", "promotion", "rate", "tip", "return",
+          "cart", "status")
+# Pieces that are no request of their own: they belong to a neighbour.
+_JOINING = ("other", "search", "details", "yes", "no", "hedge", "policy")
+# Where one request ends and the next begins (the joining words are kept with the pieces so
+# a group of pieces reads as it was said).
+_JOIN = re.compile(
+    r"(\s*[,;]\s*(?:and then|and also|and|then|also|plus|et puis|et ensuite|puis|pis|"
+    r"ensuite|et|after that)?\s+|"
+    r"\s+(?:and then|and also|and|then|also|plus|et puis|et ensuite|puis|pis|ensuite|et)\s+|"
+    r"(?<=[.!?。！？])\s*|(?<=[てで])、|、(?=それから|そして|あと))", re.IGNORECASE)
+# "remove the planters, put the dripper instead": after a removal, a new count or a swap
+# names what takes its place, a line of its own.
+_AFTER_A_REMOVAL = ("quantity", "replace", "switch")
+_INSTEAD = re.compile(r"\b(?:instead|rather|plut[oô]t|a la place|à la place|au lieu)\b|"
+                      r"(?:代わり|かわり)に", re.IGNORECASE)
+
+
+# A removal said as one: "skip X", "no X", 「…はいらない」 decline what the request beside
+# them would bring, and take no line out.
+_REMOVING = re.compile(r"\b(?:remove|take|drop|delete|get rid|ditch|lose|enl[eè]ve[rz]?|"
+                       r"retire[rz]?|supprime[rz]?|ote[rz]?|ôte[rz]?|vire[rz]?)\b|"
+                       r"削除|取り消|外して|消して|取って", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Request:
+    kind: str
+    text: str
+
+
+def _read(piece: str) -> str:
+    """The request a piece makes; the cart named as where things go is no request of its
+    own ("practical rust in my basket" adds), and a promotion piece naming no code ("then
+    use", its codes kept for the purchase) joins its neighbour."""
+    kind = understand(piece)[0]
+    if kind == "cart" and names_destination(piece):
+        kind = understand(without_destination(piece))[0]
+    if kind == "promotion" and not read_code(piece, frozenset()).codes:
+        return "other"
+    if kind == "remove" and not _REMOVING.search(piece):
+        return "other"  # "skip the gift box", 「100グラムはいらない」: a thing declined, not a line
+    return kind
+
+
+def requests(text: str) -> list[Request]:
+    """The requests of a message in the order said, or [] unless it makes several that this
+    stage serves."""
+    parts = _JOIN.split(text)
+    pieces = [(parts[i], parts[i + 1] if i + 1 < len(parts) else "")
+              for i in range(0, len(parts), 2)]
+    groups: list[list[str]] = []  # each: [kind, said, the joining words after it]
+    waiting = ""  # pieces said before the first request
+    for piece, joiner in pieces:
+        kind = _read(piece.strip(" ,")) if piece.strip(" ,.!") else "other"
+        if kind in _JOINING or (groups and groups[-1][0] == kind):
+            if groups:
+                groups[-1][1] += groups[-1][2] + piece
+                groups[-1][2] = joiner
+            else:
+                waiting += piece + joiner
+            continue
+        if groups and groups[-1][0] == "remove" and kind in _AFTER_A_REMOVAL and \
+                _INSTEAD.search(piece):
+            kind = "add"
+        if kind == "add" and groups and groups[-1][0] == "remove":
+            piece = _INSTEAD.sub(" ", piece)  # "à la place" is where it goes, no count or name
+        groups.append([kind, waiting + piece, joiner])
+        waiting = ""
+    if len(groups) < 2 or any(kind not in SERVED for kind, _, _ in groups):
+        return []
+    return [Request(kind, said.strip(" ,;、")) for kind, said, _ in groups]
+
+
+def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Decision | None:
+    """The next call or the reply for a message of several requests, or None for one."""
+    if len(p.frame.texts) != 1:  # (an answer to a question asked goes to its request)
+        return None
+    found = requests(p.frame.first)
+    if not found:
+        return None
+    calls, start, said = p.state.calls, 0, []
+    for request in found:
+        handler = handlers[request.kind]
+        decision: Decision = ""
+        end = start
+        for end in range(start, len(calls) + 1):
+            sub = Planner(replace(p.state, calls=calls[start:end],
+                                  frame=Frame(request.kind, (request.text,))), p.tools)
+            decision = handler(sub)
+            if isinstance(decision, str):
+                break
+        if not isinstance(decision, str):
+            return decision  # this request's next call
+        said.append(decision)
+        if asks(decision):
+            break  # "which one would you like?": asked, the rest waits
+        start = end
+    return " ".join(said)
