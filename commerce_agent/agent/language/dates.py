@@ -38,6 +38,8 @@ class When:
     relative_day: bool = False
     bound: str = "at"
     part_of_day: bool = False  # the time is a part of the day's ("morning"), not a clock's
+    either_half: bool = False  # said without am/pm nor a part of the day: "half six"
+    approximate: bool = False  # "around 3", "vers 14h", "7ish": the nearest time will do
 
 
 _PARTS_OF_DAY = [
@@ -99,7 +101,8 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         now = now.replace(tzinfo=UTC)
     local_now = now.astimezone(zone).replace(tzinfo=None)
     masked = _masked(text, taken)
-    clock, clock_span, bound = _clock(masked)
+    spoken = _spoken_clock(masked)
+    clock, clock_span, bound = (spoken.at, spoken.span, "at") if spoken else _clock(masked)
     part, part_days, part_span = _part_of_day(masked)
     day, day_span, relative = _day(masked, language, local_now,
                                    [span for span in (clock_span,) if span])
@@ -108,6 +111,7 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
     at_time = clock or part
     if clock is not None and part is not None and clock.hour < 12 and part.hour >= 15:
         at_time = clock.replace(hour=clock.hour + 12)
+    either_half = spoken is not None and spoken.either_half and part is None
     if day is None:
         day = local_now.date() + timedelta(days=part_days or 0)
         if at_time is not None and datetime.combine(day, at_time) < local_now:
@@ -120,7 +124,8 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         span = next(span for span in (day_span, clock_span, part_span) if span)
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
     return When(moment, at_time is not None, span, relative, bound if clock else "at",
-                clock is None and part is not None)
+                clock is None and part is not None, either_half,
+                _APPROXIMATE.search(masked[max(0, span[0] - 24):span[1] + 4]) is not None)
 
 
 @lru_cache(maxsize=64)
@@ -177,6 +182,80 @@ def _clock(text: str) -> tuple[time | None, Span | None, str]:
             bound = "after" if limit.group("after") else "before"
         return time(hour, minute), match.span(), bound
     return None, None, "at"
+
+
+@dataclass(frozen=True, slots=True)
+class _Spoken:
+    at: time
+    span: Span
+    either_half: bool  # no am/pm said: 6:30 or 18:30
+
+
+# Times said as people say them, which the clock pattern above does not read: "630pm",
+# "6.30pm", "at 6 30", "at 1300", "half six", "quarter past 7", "twenty to 8", "7h moins le
+# quart", "14 heures et demie" (number words are digits by now, but for "one").
+_HOUR = r"(?:\d{1,2}|one|noon|midnight|midi|minuit)"
+_SPOKEN_CLOCK = re.compile(
+    r"(?<![\w:.,/])(?:"
+    r"(?:(?P<before>half|quarter|(?:5|10|20|25))\s+(?:minutes?\s+)?(?P<way>past|after|to|till|til)"
+    r"|(?P<half>half))\s+(?P<to_hour>" + _HOUR + r")(?:\s?(?P<to_meridiem>[ap])\.?m\b\.?)?(?![\w:])"
+    r"|(?:around|about|roughly)\s+(?P<about_hour>\d{1,2})(?:\s?(?P<about_meridiem>[ap])\.?m\b\.?)?"
+    r"(?![\d:]|[.,]\d)(?!\s*(?:people|persons?|places?|seats?|guests?|minutes?|mins?|hours?|"
+    r"days?|weeks?))"
+    r"|(?P<glued_hour>\d{1,2})(?P<glued_minute>[0-5]\d)\s?(?P<glued_meridiem>[ap])\.?m\b\.?"
+    r"|(?P<dot_hour>\d{1,2})\.(?P<dot_minute>[0-5]\d)\s?(?P<dot_meridiem>[ap])\.?m\b\.?"
+    r"|(?:at|around|about|@|vers|à)\s+(?:(?P<said_hour>\d{1,2})[.\s](?P<said_minute>[0-5]\d)"
+    r"|(?P<army_hour>[01]\d|2[0-3])(?P<army_minute>[0-5]\d))(?!\d)"
+    r"(?:\s?(?P<said_meridiem>[ap])\.?m\b\.?)?(?!\s*(?:people|persons?|"
+    r"personnes?|places?|seats?|guests?|minutes?|min|mins|hours?|[a-z]{3,}\s+(?:of|for)))"
+    r"|(?P<army_said>[01]\d|2[0-3])(?P<army_said_minute>[0-5]\d)\s?(?:hours|hrs|h)(?!\w)"
+    r"|(?P<fr_hour>\d{1,2})\s?h(?:eures?)?\s+(?P<fr_way>et demie?|et quart|moins le quart|"
+    r"moins (?P<fr_less>\d{1,2}))(?!\w))"
+)
+_HOUR_WORDS = {"one": 1, "noon": 12, "midi": 12, "midnight": 0, "minuit": 0}
+_MINUTES_BEFORE = {"half": 30, "quarter": 15}
+_APPROXIMATE = re.compile(r"(?<![a-z])(?:around|about|approximately|roughly|-?ish|vers|"
+                          r"environ|autour de|aux alentours de|dans les)(?![a-z])")
+
+
+def _spoken_clock(text: str) -> _Spoken | None:
+    """The first time of day said in words the clock pattern does not read, or None."""
+    match = _SPOKEN_CLOCK.search(text)
+    if match is None:
+        return None
+    said = match.groupdict()
+    meridiem = said["glued_meridiem"] or said["dot_meridiem"] or said["to_meridiem"] or \
+        said["about_meridiem"] or said["said_meridiem"]
+    if said["to_hour"]:
+        word = said["to_hour"]
+        hour = _HOUR_WORDS[word] if word in _HOUR_WORDS else int(word)
+        minutes = 30 if said["half"] else _MINUTES_BEFORE.get(said["before"] or "") or int(
+            said["before"] or 0)
+        if said["way"] in ("to", "till", "til"):
+            hour, minutes = (hour - 1) % 24, 60 - minutes
+        hour_minute = (hour, minutes)
+    elif said["fr_hour"]:
+        hour, way = int(said["fr_hour"]), said["fr_way"]
+        less = 15 if way == "moins le quart" else int(said["fr_less"] or 0)
+        hour_minute = (hour, 30 if "demi" in way else 15) if way.startswith("et") else (
+            (hour - 1) % 24, 60 - less)
+    elif said["about_hour"]:
+        hour_minute = (int(said["about_hour"]), 0)
+    else:
+        hour_minute = next((int(said[hour]), int(said[minute])) for hour, minute in (
+            ("glued_hour", "glued_minute"), ("dot_hour", "dot_minute"),
+            ("said_hour", "said_minute"), ("army_hour", "army_minute"),
+            ("army_said", "army_said_minute")) if said[hour])
+    hour, minute = hour_minute
+    if meridiem == "p" and hour < 12:
+        hour += 12
+    if meridiem == "a" and hour == 12:
+        hour = 0
+    if hour > 23 or minute > 59:
+        return None
+    twelve_hour = meridiem is None and not (said["army_hour"] or said["army_said"]) and \
+        1 <= hour <= 12 and not said["fr_hour"]
+    return _Spoken(time(hour, minute), match.span(), twelve_hour)
 
 
 def _part_of_day(text: str) -> tuple[time | None, int | None, Span | None]:
@@ -246,12 +325,23 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]
         if not trigger.search(masked):
             continue
         for said, moment in _search(masked, words[:2], now.date()):
-            start = masked.find(said)
-            span = (start, start + len(said))
+            span = _found_span(masked, said)
+            start = span[0]
+            if clock and start >= 0 and overlaps(span, clock) and start < clock[0][0]:
+                span = (start, clock[0][0])  # the day said before the time, not the time
             if start >= 0 and trigger.search(said) and not overlaps(span, clock):
                 counted = _COUNTED.search(said) or _COUNTED.search(masked[span[1]:span[1] + 10])
                 return moment.date(), span, counted is not None
     return None, None, False
+
+
+def _found_span(text: str, said: str) -> Span:
+    """Where dateparser's `said` lies in `text`; it folds runs of spaces (a masked time)."""
+    start = text.find(said)
+    if start >= 0:
+        return start, start + len(said)
+    spaced = re.search(r"\s+".join(re.escape(word) for word in said.split()), text)
+    return spaced.span() if spaced else (-1, -1)
 
 
 def _next_date(today: date, month: int, day: int) -> date | None:
@@ -300,6 +390,7 @@ class TimesNamed:
     after: tuple[int, int] | None = None  # "any evening after 6", "18時以降"
     before: tuple[int, int] | None = None  # "before 10am", "avant 10h"
     earliest: bool = False  # "the earliest you have", "le plus tôt", "一番早い枠"
+    approximate: bool = False  # "around 3", "vers 14h": the nearest time will do
 
     def named(self) -> bool:
         return any(value is not None for value in (
@@ -363,7 +454,7 @@ def times_named(text: str, when: When | None = None) -> TimesNamed:
         if suffix == "am" and hour == 12:
             hour = 0
         found.clock, found.either_half = (hour, minute), suffix is None and hour < 12
-    if found.clock is None and re.search(r"\b(?:noon|midday|midi)\b|正午", text):
+    if found.clock is None and re.search(r"\b(?:noon|midday)\b|(?<![\w-])midi\b|正午", text):
         found.clock = (12, 0)
     for part, hours in (("morning", range(0, 12)), ("afternoon", range(12, 17)),
                         ("evening", range(17, 24)), ("tonight", range(17, 24))):
@@ -387,11 +478,19 @@ def _counted_when(when: When | None, found: TimesNamed) -> None:
         return
     if when.relative_day:
         found.on, found.weekday, found.month, found.day = when.at.date(), None, None, None
+    found.approximate = when.approximate
     if when.has_time and found.clock is None and found.hours is None:
         if when.part_of_day:  # "午前", "le matin": any time in that part of the day
             found.hours = next(hours for last, hours in _PARTS if when.at.hour <= last)
         elif when.bound == "at":
             found.clock = (when.at.hour, when.at.minute)  # "tomorrow at 5": 17:00, as read
+            found.either_half = when.either_half
+    elif when.has_time and not when.part_of_day and when.bound == "at" and (
+            found.clock is None or found.clock[1] != when.at.minute or
+            found.clock[0] % 12 != when.at.hour % 12):
+        # A time said in words ("630pm", "half six", "quarter past one") that the patterns
+        # above misread or missed: `find_when`'s reading wins.
+        found.clock, found.either_half = (when.at.hour, when.at.minute), when.either_half
     if when.has_time and when.bound != "at":
         limit = (when.at.hour, when.at.minute)
         found.clock, found.either_half = None, False

@@ -12,6 +12,7 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.language.delivery import missing, wants_pickup
+from commerce_agent.agent.language.party import party_size
 from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
     choices,
@@ -263,6 +264,11 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     local = item.get("optionNames") or {}
     quantity = p.frame.quantity(str(item["name"]), tuple(
         [*labels, *(str(local[label]) for label in labels if local.get(label))]))
+    if choices.meta(item, model.SCHEDULING).get("timeSlots"):
+        # a booking's count is its party: "two places", "for me and my partner", "pour nous
+        # deux" (the latest message that says)
+        quantity = next((size for size in map(party_size, reversed(p.frame.texts)) if size),
+                        quantity)
     in_cart = any(line["itemId"] == item_id for line in (cart or {}).get("items", []))
     if state.done("add_to_cart") is None and (p.frame.added or (
             then_check_out and in_cart and quantity is None)):
@@ -340,7 +346,7 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
     text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
                 options=options)]
     text += notes(item, p.lang, choices.localized([picked.slot], p.lang)[0].label
-                  if picked.slot else None)
+                  if picked.slot else None, nearest=bool(picked.slot and picked.slot.nearest))
     # "a lasagna and cannoli" read as one request: the sold-out cannoli is said, not dropped
     text += [say(p.lang, "sold_out", name=gone["name"]) for gone in also_sold_out(p, item)]
     text.append(cart_text(cart, p.state.store_name(cart.get("storeId")), p.lang))
@@ -361,7 +367,7 @@ def also_sold_out(p: Planner, item: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def notes(item: dict[str, Any], lang: str, slot: str | None = None,
-          subscription: bool = True) -> list[str]:
+          subscription: bool = True, nearest: bool = False) -> list[str]:
     """What a shopper should know about this kind of item."""
     found = []
     preorder = choices.meta(item, model.PREORDER)
@@ -375,7 +381,8 @@ def notes(item: dict[str, Any], lang: str, slot: str | None = None,
         found.append(say(lang, "subscription_trial", frequency=frequency, trial=trial)
                      if trial else say(lang, "subscription_terms", frequency=frequency))
     if slot:
-        found.append(say(lang, "your_time", slot=slot))
+        # a time nearest the one named is said to be so
+        found.append(say(lang, "nearest_time" if nearest else "your_time", slot=slot))
     return found
 
 

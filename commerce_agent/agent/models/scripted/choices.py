@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -31,6 +31,7 @@ class Choice:
     label: str
     words: str  # the text its words are matched against
     available: bool = True
+    nearest: bool = False  # a time slot nearest the time named, none being at that time
 
 
 def meta(item: dict[str, Any], key: str) -> dict[str, Any]:
@@ -304,7 +305,39 @@ def pick_slots(item: dict[str, Any], texts: tuple[str, ...], now: datetime | Non
     if not named.named():
         return free, False
     fitting = [choice for choice in free if named.fits(datetime.fromisoformat(choice.words))]
+    if not fitting and named.clock is not None:
+        fitting = _nearest_to_clock(item, named, free)
     return (fitting[:1] if named.earliest else fitting), True
+
+
+# How far a free time may lie from the time named for it to be offered in its place, when no
+# slot at all starts then ("2:15", "7 in the evening"); further when the time was "around".
+_NEAR = timedelta(minutes=60)
+_NEAR_APPROXIMATE = timedelta(minutes=90)
+
+
+def _nearest_to_clock(item: dict[str, Any], named: TimesNamed, free: list[Choice]) -> list[Choice]:
+    """The one free slot nearest the time named on the day named, marked `nearest`, when no
+    slot of the item (free or taken) starts at that time: a taken time is refused, not moved."""
+    moments = {choice.id: datetime.fromisoformat(choice.words) for choice in slot_choices(item)}
+    if any(named.fits(moment) for moment in moments.values()):
+        return []
+    clock = named.clock
+    assert clock is not None
+    whole_day = replace(named, clock=None, either_half=False, hours=None)
+    halves = {clock, ((clock[0] + 12) % 24, clock[1])} if named.either_half else {clock}
+    limit = _NEAR_APPROXIMATE if named.approximate else _NEAR
+
+    def distance(choice: Choice) -> timedelta:
+        moment = moments[choice.id]
+        return min(abs(moment.replace(tzinfo=None) - moment.replace(
+            tzinfo=None, hour=hour, minute=minute, second=0)) for hour, minute in halves)
+
+    near = sorted((choice for choice in free if whole_day.fits(moments[choice.id])
+                   and distance(choice) <= limit), key=distance)
+    if not near or (len(near) > 1 and distance(near[0]) == distance(near[1])):
+        return []
+    return [replace(near[0], nearest=True)]
 
 
 def nearest(slots: list[Choice], texts: tuple[str, ...], now: datetime | None = None,

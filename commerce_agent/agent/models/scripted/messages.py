@@ -188,6 +188,7 @@ ENGLISH: dict[str, str] = {
     "plan_commitment": "It has a minimum commitment of {cycles} billing cycles; it can be "
                        "cancelled after that.",
     "your_time": "Your time: {slot}.",
+    "nearest_time": "No session starts at the time you named; the nearest free time: {slot}.",
     "booked_for": "{name} is booked for {slot}.",
     "billed_next": "Your subscription is billed {frequency}; the next charge is on {day}.",
     "every_daily": "daily",

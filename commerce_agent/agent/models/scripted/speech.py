@@ -27,6 +27,8 @@ from functools import lru_cache
 from typing import Literal
 
 from commerce_agent.agent.language.closing import closing
+from commerce_agent.agent.language.party import party_size
+from commerce_agent.agent.language.reading import read_message
 from commerce_agent.agent.models.scripted import requests, words
 from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.words import fold
@@ -259,6 +261,19 @@ _A_DAY = re.compile(
     r"demain|aujourd'hui)\b|\d{1,2}月\d{1,2}日|[月火水木金土日]曜")
 _AN_HOUR = re.compile(r"\b\d{1,2}(?:[:.h]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}h\d{0,2}\b|"
                       r"\b(?:at|a) \d{1,2}(?::\d{2})\b")
+
+_DAY_OF_MONTH = re.compile(r"\b(?:the|le) \d{1,2}(?:st|nd|rd|th|er)?\b(?! (?:one|of us)\b)")
+
+
+def _names_an_hour(text: str, folded: str) -> bool:
+    """Whether `text` names a time of day: a clock's ("7pm", "14h") or one said in words that
+    the date reader reads ("half six", "630pm", "quarter past one"); not a part of the day."""
+    if _AN_HOUR.search(folded):
+        return True
+    when = read_message(text).when
+    return when is not None and when.has_time and not when.part_of_day and when.bound == "at"
+
+
 # What a verbless "…please" may name that is no product.
 _ABOUT_ORDERS = re.compile(r"\b(?:order|orders|booking|status|refund|cart|basket|delivery|"
                            r"receipt|invoice|tracking|commande|panier|livraison)\b")
@@ -420,11 +435,13 @@ def _joint_request(text: str) -> requests.Asked | None:
         return "add"  # "the espresso set, just add it"
     if _PLEASE.search(folded) and not _question(text, folded) and not _ABOUT_ORDERS.search(
             folded) and words.names_a_thing(folded) and not _asks_to_do(_PLEASE.sub("", folded)):
-        if _AN_HOUR.search(folded):
-            return "book"  # "private yoga on 14 January at 5pm please"
+        names_a_day = _A_DAY.search(folded) or _DAY_OF_MONTH.search(folded)
+        if _names_an_hour(text, folded) or (names_a_day and party_size(text)):
+            # "private yoga on 14 January at 5pm please", "two seats on the 23rd please"
+            return "book"
         if _THING_OPENING.search(folded) and not _A_CHOICE.search(_PLEASE.sub("", folded)):
             return "add"  # "the cork yoga mat please"
-    if _AN_HOUR.search(folded) and _A_DAY.search(folded) and not _question(text, folded) and \
+    if _A_DAY.search(folded) and _names_an_hour(text, folded) and not _question(text, folded) and \
             not _ABOUT_ORDERS.search(folded) and words.names_a_thing(folded) and \
             not _asks_to_do(folded):
         return "book"  # "the vinyasa drop-in, 13 January, 7am": a thing, a day and an hour
