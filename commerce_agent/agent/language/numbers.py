@@ -163,6 +163,9 @@ def _words_to_digits(text: str, language: str) -> str:
 _ONE_ENGLISH = re.compile(r"(?<![\w-])ones?(?![\w-])", re.I)
 _ONE_FRENCH = re.compile(r"(?<![\w-])une?(?![\w'-])", re.I)
 _TENS_ET = re.compile(r"(?:vingt|trente|quarante|cinquante|soixante)[\s-]+et[\s-]+$", re.I)
+# "the culinary one", "that ceremonial one": a describing word between an article and "one"
+# makes it the pronoun ("the tiramisu one more time" still counts).
+_DESCRIBED_ONE = re.compile(r"\b(?:the|that|this)\s+[a-z-]+\s+$", re.I)
 _WORD_BEFORE = re.compile(r"([\w']+)[\s,]*$")
 _WORD_AFTER = re.compile(r"^\s*([\w']+)")
 
@@ -181,7 +184,8 @@ def _protect_if_not_count(match: re.Match[str], language: str,
         is_count = before in _COUNT_BEFORE or before == "" or (
             before not in _PRONOUN_BEFORE and after not in ("", "of", "that", "which"))
         is_count = (is_count and before not in _PRONOUN_BEFORE
-                    and not _ORDINAL_WORD.match(before))
+                    and not _ORDINAL_WORD.match(before)
+                    and (after in ("more", "less") or not _DESCRIBED_ONE.search(before_text)))
     else:
         # "vingt et un", "j'en veux une", "un seul": numbers; "une théière": an article.
         is_count = (bool(_TENS_ET.search(before_text))

@@ -191,6 +191,24 @@ def _with_count_words(plain: str) -> str:
     return _WORD.sub(digits, plain)
 
 
+# The count said is what the line should hold in all, not more of it: "5 in total", "make it
+# 6 altogether", « 5 en tout », « 4 au total », 「全部で5つ」「合計3袋」; and a count said
+# against the one the line has: "I need 4 not 2", "4 instead of 2", « 4 et pas 2 ».
+_TOTAL = re.compile(r"\b(?:in total|total(?: of)?|altogether|all together|in all|all told|"
+                    r"en tout|au total|en totalit[eé]|tout compris)\b|"
+                    r"全部で|合計|ぜんぶで|計(?=\d)")
+_AGAINST = re.compile(r"(?<![\d.,])\d{1,4}\s*,?\s*(?:and\s+|et\s+)?(?:not|pas|instead of|"
+                      r"rather than|au lieu de|plut[oô]t que)\s+(?:the\s+)?\d{1,4}(?![\d.,])")
+
+
+def says_a_total(text: str) -> bool:
+    """Whether the message's count is the new total of a line rather than more of it ("5 in
+    total", "I need 4 not 2"); a message with no count says none."""
+    found = read_message(text)
+    plain = found.folded
+    return how_many(text) is not None and bool(_TOTAL.search(plain) or _AGAINST.search(plain))
+
+
 def how_many(text: str) -> int | None:
     """The count the message says, set or relative ("two more" adds two when no line has it
     yet); None when it says none (a multiple is no count)."""

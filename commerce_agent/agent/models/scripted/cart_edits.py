@@ -98,8 +98,10 @@ def names_no_line(p: Planner) -> bool:
     wanted = aftermath.named_words(p.query(p.frame.last))  # not "encore une autre"
     if not wanted:
         return False
-    return not any(name_score(line, wanted) for cart in p.state.open_carts()
-                   for line in cart["items"])
+    # a line is named by its item's name, or by the words it was found with ("caesar salads")
+    return not any(name_score(line, wanted) or alias_score(
+        p.state.aliases.get(str(line["itemId"]), frozenset()), wanted)
+        for cart in p.state.open_carts() for line in cart["items"])
 
 
 def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:

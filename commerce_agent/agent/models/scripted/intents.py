@@ -569,6 +569,11 @@ def _declined_apart(kept: str, negated: tuple[str, ...]) -> list[str] | None:
     return declined
 
 
+def _sets_a_line(text: str) -> bool:
+    """The count said is the line's new total, or none of it."""
+    return quantities.says_a_total(text) or quantities.how_many(text) == 0
+
+
 def _understand(raw: str) -> tuple[str, str]:
     if pausing(raw):
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
@@ -590,6 +595,11 @@ def _understand(raw: str) -> tuple[str, str]:
     if change is not None and not change.intent and change.text.strip():
         raw = change.text  # "actually, no garlic bread": what the shopper wants now
     act = read_act(raw)
+    if act.kind != "question" and _sets_a_line(raw) and intent(raw) not in (
+            *_ON_A_PAST_ORDER, *AFTER_SALE, "rate", "tip", "book", "subscribe"):
+        # "I want 5 in total", "I need 4 not 2", "none of the salads", « je n'en veux
+        # aucun »: what the line should hold, set (a new line when the cart has none of it)
+        return "quantity", raw
     if _ENDS_A_PLAN.search(words.fold(raw)):
         # "don't want my membership anymore": a negation that ends the plan (asked about
         # when it is a question), never a no to the offer on the table

@@ -85,6 +85,19 @@ def _count_change(p: Planner) -> Decision:
     change = quantities.change(p.frame.last)
     if change is not None and change > 0 and cart_edits.names_no_line(p):
         return acquire_items(p, then_check_out=False)
+    if p.state.done("remove_cart_item") or p.state.done("update_cart_item"):
+        return cart_edits.set_quantity(p)  # the line changed this turn: said so
+    said = quantities.how_many(p.frame.last)
+    if change is None and said is not None and said > 0 and quantities.says_a_total(
+            p.frame.last) and (
+            not p.state.open_carts() or cart_edits.names_no_line(p)):
+        # "6 plates altogether" with no plate in the cart: that many, added
+        return acquire_items(p, then_check_out=False)
+    if change is None and said == 0 and cart_edits.names_no_line(p):
+        # "zero espresso cup sets" with none in the cart: the add says nothing is added
+        return acquire_items(p, then_check_out=False)
+    if change is None and said == 0 and not p.state.open_carts():
+        return _no(p)  # "none of those" with nothing in the cart: the offer declined
     return cart_edits.set_quantity(p)
 
 

@@ -29,6 +29,7 @@ from commerce_agent.agent.language.delivery import (
 )
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
@@ -394,6 +395,9 @@ class State:
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
         # "3, sorry I mean 2": read as said right the first time
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the
+        # words as said: « trois sachets de » stays French once read as « 3 »)
+        spoken, raw = raw, with_counts_plain(raw)
         if self.size_said is not None and points_at_a_size(raw):
             raw = with_size_named(raw, self.size_said)  # "the blue in that same size"
         said = reading(raw)
@@ -415,7 +419,7 @@ class State:
         if coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
-            self._counted(raw)
+            self._counted(spoken)
             self.frame = Frame("promotion", (raw,))
             if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
                 self.codes = coded.codes
@@ -501,7 +505,7 @@ class State:
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
-        self._counted(raw)
+        self._counted(spoken)
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
