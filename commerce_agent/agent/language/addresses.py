@@ -71,8 +71,16 @@ _JAPANESE_LOCAL = re.compile(
 )
 # Bounded ({0,80}): an address is short, and an unbounded span would make a long message
 # quadratic to scan.
+# A European street is often named before its number ("Rue du Rhône 48", "Avenue de la Gare
+# 12", "Via Roma 3"): the address starts at its street type, which is part of it.
+_STREET_FIRST = (
+    r"(?:rue|avenue|av\.|boulevard|bd|chemin|place|quai|allée|impasse|route|cours|passage|"
+    r"via|viale|piazza|calle|avenida|plaza|rua|strasse|straße|gasse|weg|platz|ring|allee)"
+    r"\s+(?:[^\W\d][\w'’.-]*\s+){0,4}\d+[a-z]?,"
+)
 _COUNTRY_AT_END = re.compile(
-    r"(?<![\w-])(?:\d[\w/-]*\s+[^\W\d]|[^\W\d][\w.-]+\s+\d+[a-z]?,)[^!?;]{0,80}?,\s*"
+    rf"(?<![\w-])(?:{_STREET_FIRST}|\d[\w/-]*\s+[^\W\d]|[^\W\d][\w.-]+\s+\d+[a-z]?,)"
+    r"[^!?;]{0,80}?,\s*"
     rf"(?P<country>{ADDRESS_COUNTRY})(?![\w.-])",
     re.IGNORECASE,
 )

@@ -25,6 +25,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from rapidfuzz.distance import OSA
+
 from commerce_agent.agent.language.fuzzy import correct_words
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": "« ", "»": " »", "‘": "'",
@@ -109,6 +111,7 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
     cleaned = _in_kanji(cleaned)
     cleaned = _corrected(cleaned, vocabulary, known)
+    cleaned = _shop_word_destination(cleaned)
     cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right
     cleaned = _SPACES.sub(" ", cleaned).strip()
     return BARE_PLEASE.get(cleaned.lower().rstrip("!. "), None) or _requested(cleaned)
@@ -220,6 +223,31 @@ def _corrected(text: str, vocabulary: frozenset[str], known: frozenset[str]) -> 
         return typed if corrected == folded else corrected
 
     return re.sub(r"(?<![\w'])[^\W\d_]{4,}(?![\w'])", fixed, text)
+
+
+# Where a thing goes ("to my card", "in my bakset", « dans mon pannier »): a word one slip
+# (a letter wrong, missing, added or two swapped) from a shop word is that shop word, even a
+# real word ("card"), since a product is not where things are put. Only after a verb of
+# putting: "charge it to my card" is a payment card.
+_PUTTING = re.compile(r"\b(?:add|put|throw|toss|stick|pop|chuck|drop|slip|include|get|"
+                      r"ajout\w*|rajout\w*|mett\w*|met|mets)\b|入れ|追加", re.IGNORECASE)
+_SHOP_WORDS = ("cart", "basket", "checkout", "order", "panier", "commande")
+_DESTINATION = re.compile(
+    r"(?<![\w'])((?:to|in|into|onto|dans|à|a|au)\s+(?:my|the|our|your|mon|ma|le|la|notre|votre)"
+    r"\s+)([^\W\d_]{4,9})(?![\w'])", re.IGNORECASE)
+
+
+def _shop_word_destination(text: str) -> str:
+    if _PUTTING.search(text) is None:
+        return text
+
+    def fixed(found: re.Match[str]) -> str:
+        typed = found.group(2)
+        if typed.lower() in _SHOP_WORDS:
+            return found.group()
+        near = [word for word in _SHOP_WORDS if OSA.distance(typed.lower(), word) <= 1]
+        return found.group(1) + near[0] if len(near) == 1 else found.group()
+    return _DESTINATION.sub(fixed, text)
 
 
 _ENDINGS = ("s", "es", "d", "ed", "r", "er", "ing", "est", "ly", "e", "ee", "ees", "z", "ez", "ons",

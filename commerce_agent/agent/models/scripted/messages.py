@@ -41,6 +41,9 @@ ENGLISH: dict[str, str] = {
     "which_order": "Which order do you mean? {orders}",
     "no_order_with": "None of your orders has {what}. Your orders: {orders}",
     "how_many": "How many would you like?",
+    "no_pack_size": "{name} isn't sold by weight or volume, so {amount} doesn't say how many.",
+    "packs_rounded": "{amount} is not a whole number of {size} packs, so I rounded up to "
+                     "{count}.",
     "none_added": "Zero of {name} is nothing to add, so I've added nothing.",
     "cannot_add_count": "I can't add {count} of {name}.",
     "what": "What would you like me to add?",
