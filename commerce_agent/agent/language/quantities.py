@@ -197,8 +197,10 @@ def _with_count_words(plain: str) -> str:
 _TOTAL = re.compile(r"\b(?:in total|total(?: of)?|altogether|all together|in all|all told|"
                     r"en tout|au total|en totalit[eé]|tout compris)\b|"
                     r"全部合わせて|全部で|合計で?|ぜんぶで|計(?=\d)", re.IGNORECASE)
-_AGAINST = re.compile(r"(?<![\d.,])\d{1,4}\s*,?\s*(?:and\s+|et\s+)?(?:not|pas|instead of|"
-                      r"rather than|au lieu de|plut[oô]t que)\s+(?:the\s+)?\d{1,4}(?![\d.,])")
+# ("the 12 not the 16" picks a size: numbers with an article are things, not counts)
+_AGAINST = re.compile(r"(?<![\d.,])(?<!the )(?<!le )(?<!la )\d{1,4}\s*,?\s*(?:and\s+|et\s+)?"
+                      r"(?:not|pas|instead of|rather than|au lieu de|plut[oô]t que)\s+\d{1,4}"
+                      r"(?![\d.,])")
 
 
 def says_a_total(text: str) -> bool:

@@ -32,6 +32,7 @@ ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
 throw toss grab snag pop chuck bung
+ugh urgh argh meh sigh geez jeez nah ach oops oop whoops welp um uh er eh ah bof euh bah oups
 enrol enroll enrolling register become member reinstate renew
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
 him her youve youre ive weve
