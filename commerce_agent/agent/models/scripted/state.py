@@ -85,6 +85,11 @@ def short(name: str) -> str:
     return name.rsplit("__", 1)[-1]
 
 
+
+# Words of looking: "show me the mugs in my cart" asks to see, not to add.
+_LOOKING = re.compile(r"\b(?:show|find|search|look|looking|browse|see|view|list|montre[rz]?|"
+                      r"cherche[rz]?|trouve[rz]?|voir|affiche[rz]?)\b|見せて|探して|見たい")
+
 @dataclass
 class Call:
     name: str
@@ -455,7 +460,10 @@ class State:
             # "practical rust in my basket", 「茶筅をひとつカートにお願いします」: the cart is
             # where an add puts things, not a request to look at it
             meant = understand(without_destination(request))[0]
-            kind = meant if meant in SHOPPING else kind
+            # a thing named and where it goes ("une pizza, la moins chère, dans mon panier")
+            # is an add even without a verb
+            kind = meant if meant in SHOPPING else "add" if meant == "search" and read_act(
+                request).kind != "question" and not _LOOKING.search(words.fold(request)) else kind
         if kind not in ("quantity", "remove") and self.open_carts() and \
                 quantities.without_total(request) != request:
             # "ugh, actually 4 in total" just after a line was handled: its new count

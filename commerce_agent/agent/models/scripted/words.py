@@ -102,7 +102,8 @@ def french_verb(word: str) -> bool:
 # "in" is inches only glued or hyphenated to its number ("16in", "16-in"), as in the measures
 # table: "make that 3 in total" is a count.
 _UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
-         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|(?<=[\d-])in\b|in\.|\"|''|seats?|"
+         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|pouces?|(?<=[\d-])in\b|in\.|\"|''|"
+         r"seats?|"
          r"stars?|"
          r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
          r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
@@ -644,7 +645,10 @@ def is_look_word(word: str) -> bool:
 def _options_only_english(piece: str) -> bool:
     """A piece whose naming words are only option words: a look, a size by rank or a measure
     ("the bigger one", "the 16 oz size", « la grande taille »), which is the item's before it."""
-    said = content_words(_without_measures(fold(piece)))
+    folded = fold(piece)
+    if price_order(folded):  # "…, la moins chère, format 12 pouces": which of the item
+        folded = _DEAREST.sub(" ", _CHEAPEST.sub(" ", folded))
+    said = content_words(_without_measures(folded))
     return bool(said) and not said - ENGLISH_OPTION_WORDS - _LOOKS - SIZE_RANK_WORDS
 
 
