@@ -305,8 +305,10 @@ class Planner:
         """A name written by its sound that no search found (げんまいちゃ for 玄米茶, ゔぃんやさ,
         diavola): the catalogs of the store in view (of every store when none is) are read
         in one round, and the item their names say so is searched for by its own name, once."""
-        phrases = [phrase for phrase in query.split()
-                   if readings.is_kana(phrase) or phrase.isascii() and phrase.isalpha()]
+        # Latin words only from a Japanese shopper (romaji): an English or French search that
+        # found nothing reads no catalog
+        phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
+            self.lang == "ja" and phrase.isascii() and phrase.isalpha())]
         store = store or self.current_store()
         if not phrases or not self.has("get_catalog"):
             return None
