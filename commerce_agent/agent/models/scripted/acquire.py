@@ -87,6 +87,14 @@ def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
     matched and the name cannot tell."""
     if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
         return False
+    known = p.evidence_of(item)
+    if known is not None:  # its names and descriptions in every language were read
+        plain = p.plain_words(query)
+        says = known.score(plain)[0]
+        if plain and says == len(plain):
+            return False  # every word is its own, in some language (ほうじちゃ, « torréfié »)
+        if 2 * says < len(plain):
+            return True  # most words it never says in any language (a bamboo cutting board)
     said = naming.wanted(query)
     if naming.weak_evidence(p.state.items.get(str(item["itemId"])) or item,
                             p.frame.first, said, p.lang):

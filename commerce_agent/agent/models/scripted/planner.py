@@ -11,7 +11,14 @@ from commerce_agent.agent.language.category_words import by_use, in_english_cate
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
+from commerce_agent.agent.models.scripted import (
+    choices,
+    evidence,
+    naming,
+    option_change,
+    topics,
+    words,
+)
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.speech import read_act
@@ -298,7 +305,53 @@ class Planner:
                                      availableOnly=False, **bounds, **scope)
         if not state.results and not state.sold_out:
             return self._read_in_catalog(query, first.args.get("storeId"), bounds)
-        return None
+        return self._read_in_languages(query)
+
+    def _read_in_languages(self, query: str) -> list[CallTool] | None:
+        """The found items' catalogs in the store's other languages, read in one round, when
+        the best of them does not say every word of the request in the shopper's language
+        (a "hojicha" named so only in French): their evidence is then every language's."""
+        found = [*self.state.sold_out, *self.state.results][:4]
+        plain = self.plain_words(query)
+        if not found or not plain or not self.has("get_catalog") or all(
+                naming.carried(item, plain) == plain for item in found[:1]):
+            return None
+        read = {(call.args.get("catalogId"), call.args.get("locale", "en"))
+                for call in self.state.calls if call.name == "get_catalog"}
+        wanted = dict.fromkeys((str(item["catalogId"]), language) for item in found
+                               if item.get("catalogId") for language in evidence.LANGUAGES
+                               if language != self.lang)
+        return [CallTool(self.tools["get_catalog"], {"catalogId": catalog, "locale": language})
+                for catalog, language in wanted if (catalog, language) not in read] or None
+
+    def plain_words(self, query: str) -> frozenset[str]:
+        """The words of a request that must name the thing: no option value, no pack."""
+        return frozenset(word for word in naming.wanted(query)
+                         if not naming.is_option_word(word, self.lang)
+                         and word not in naming.MEASURE_NOUNS)
+
+    def evidence_of(self, item: dict[str, Any]) -> evidence.Evidence | None:
+        """The item's evidence in every language, once its catalogs were read in them this
+        turn; None before."""
+        catalogs = [call.result for call in self.state.calls if call.name == "get_catalog"
+                    and call.args.get("catalogId") == item.get("catalogId")
+                    and isinstance(call.result, dict)]
+        if not catalogs:
+            return None
+        return evidence.of_texts(evidence.texts_of(item, catalogs))
+
+    def by_evidence(self, items: list[dict[str, Any]], query: str) -> dict[str, Any] | None:
+        """The one item that says more of the request's words than any other, in any of its
+        languages (names count apart: the more a name says, the better); None on a tie or
+        before the catalogs were read."""
+        plain = self.plain_words(query)
+        scored = [(known.score(plain), item) for item in items
+                  if (known := self.evidence_of(item)) is not None]
+        if not scored or not plain:
+            return None
+        top = max(score for score, _ in scored)
+        best = [item for score, item in scored if score == top]
+        return best[0] if len(best) == 1 and top[0] > 0 else None
 
     def _read_in_catalog(self, query: str, store: str | None,
                          bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
@@ -348,6 +401,9 @@ class Planner:
         if not results:
             return []
         best = name_score(results[0], wanted)
+        said_most = self.by_evidence(results, self.query())
+        if said_most is not None:  # "matcha whisk": the « fouet à matcha », not the workshop
+            return [said_most]
         tied = naming.best(results, wanted, self.mentioned_store() or self.current_store(),
                            naming.japanese_head(self.query()), self.lang)
         sized = self.by_measure(tied)
