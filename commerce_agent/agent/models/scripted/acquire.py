@@ -44,6 +44,11 @@ _EVERY = re.compile(r"\b(?:both|all|every|everything|each)\b|\b(?:tous|toutes|to
 
 
 def _choose_item(p: Planner) -> dict[str, Any] | Decision:
+    if p.state.done("search_products") is not None:
+        # what this turn found, in its stores' other languages too, before choosing by name
+        read = p.read_in_languages(p.query())
+        if read is not None:
+            return read
     item = p.resolve_item()
     if item is not None:
         return item

@@ -57,7 +57,7 @@ class Evidence:
             return any(len(folded) >= 2 and folded in words.fold(text) or
                        readings.names_by_sound(word, text) for text in japanese)
         known = self.name_words if names_only else self.text_words
-        if word in known or any(readings.names_by_sound(word, text) for text in japanese):
+        if word in known:
             return True
         return len(word) >= _FUZZY_LENGTH and any(
             fuzzy.similarity(word, other) >= _FUZZY_SCORE for other in known if len(other) > 3)

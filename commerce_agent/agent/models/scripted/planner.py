@@ -138,6 +138,10 @@ class Planner:
             return focus  # "ajoutez-le, qualité cérémonie": only options of the item in view
         scored = [(name_score(item, named), item) for item in known]
         best = max((score for score, _ in scored), default=0)
+        said_most = self.by_evidence(self.found_this_turn(), self.query()) \
+            if best < len(named) else None
+        if said_most is not None:  # its other languages say more of the words than any name
+            return state.items.setdefault(str(said_most["itemId"]), said_most)
         if best > 0 and best * 2 >= len(named):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
@@ -305,13 +309,13 @@ class Planner:
                                      availableOnly=False, **bounds, **scope)
         if not state.results and not state.sold_out:
             return self._read_in_catalog(query, first.args.get("storeId"), bounds)
-        return self._read_in_languages(query)
+        return self.read_in_languages(query)
 
-    def _read_in_languages(self, query: str) -> list[CallTool] | None:
+    def read_in_languages(self, query: str) -> list[CallTool] | None:
         """The found items' catalogs in the store's other languages, read in one round, when
         the best of them does not say every word of the request in the shopper's language
         (a "hojicha" named so only in French): their evidence is then every language's."""
-        found = [*self.state.sold_out, *self.state.results][:4]
+        found = self.found_this_turn()
         plain = self.plain_words(query)
         if not found or not plain or not self.has("get_catalog") or all(
                 naming.carried(item, plain) == plain for item in found[:1]):
@@ -323,6 +327,17 @@ class Planner:
                                if language != self.lang)
         return [CallTool(self.tools["get_catalog"], {"catalogId": catalog, "locale": language})
                 for catalog, language in wanted if (catalog, language) not in read] or None
+
+    def found_this_turn(self) -> list[dict[str, Any]]:
+        """Every item this turn's searches returned, as returned (before the state kept only
+        those whose names in the shopper's language fit the words), first found first."""
+        found: dict[str, dict[str, Any]] = {}
+        for call in self.state.calls:
+            if call.name == "search_products" and isinstance(call.result, dict):
+                for item in call.result.get("results", []):
+                    if isinstance(item, dict) and item.get("itemId"):
+                        found.setdefault(str(item["itemId"]), item)
+        return list(found.values())
 
     def plain_words(self, query: str) -> frozenset[str]:
         """The words of a request that must name the thing: no option value, no pack."""
@@ -342,8 +357,8 @@ class Planner:
 
     def by_evidence(self, items: list[dict[str, Any]], query: str) -> dict[str, Any] | None:
         """The one item that says more of the request's words than any other, in any of its
-        languages (names count apart: the more a name says, the better); None on a tie or
-        before the catalogs were read."""
+        languages, and more than half of them (names count apart: the more a name says, the
+        better); None on a tie, on a weaker match, or before the catalogs were read."""
         plain = self.plain_words(query)
         scored = [(known.score(plain), item) for item in items
                   if (known := self.evidence_of(item)) is not None]
@@ -351,7 +366,7 @@ class Planner:
             return None
         top = max(score for score, _ in scored)
         best = [item for score, item in scored if score == top]
-        return best[0] if len(best) == 1 and top[0] > 0 else None
+        return best[0] if len(best) == 1 and 2 * top[0] > len(plain) else None
 
     def _read_in_catalog(self, query: str, store: str | None,
                          bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
