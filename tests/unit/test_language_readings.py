@@ -48,3 +48,13 @@ def test_items_named_by_sound_in_a_catalog() -> None:
     items = [{"itemId": "a", "name": "加賀棒茶 100g"}, {"itemId": "b", "name": "八女玉露 50g"}]
     assert [item["itemId"] for item in readings.names_in(items, ["ぎょくろ"])] == ["b"]
     assert readings.names_in(items, ["まぐかっぷ"]) == []
+
+
+def test_items_named_by_sound_in_a_description_when_no_name_is() -> None:
+    items = [{"itemId": "a", "name": "加賀棒茶 100g",
+              "description": "石川の焙じ茎茶（ほうじ茶）。香ばしくカフェイン控えめで。"},
+             {"itemId": "b", "name": "八女玉露 50g", "description": "福岡・八女の玉露。"}]
+    assert [item["itemId"] for item in readings.names_in(items, ["ほうじちゃ"])] == ["a"]
+    # a name said by sound wins over a description that also says it
+    items.append({"itemId": "c", "name": "ほうじ茶ラテ"})
+    assert [item["itemId"] for item in readings.names_in(items, ["ほうじちゃ"])] == ["c"]

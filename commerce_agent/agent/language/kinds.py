@@ -43,10 +43,11 @@ def _singular(word: str) -> str:
 @lru_cache(maxsize=4096)
 def kind_of(word: str) -> str | None:
     """The kind a shopper's word names ("cups", « bols », どんぶり), or None."""
-    if word.isascii():
-        plain = fold_accents(word)
-        return _LATIN.get(plain) or _LATIN.get(_singular(plain))
-    return next((kind for spelled, kind in _JAPANESE if spelled == word), None)
+    japanese = next((kind for spelled, kind in _JAPANESE if spelled == word), None)
+    if japanese is not None:
+        return japanese
+    plain = fold_accents(word)
+    return _LATIN.get(plain) or _LATIN.get(_singular(plain))
 
 
 @lru_cache(maxsize=8192)

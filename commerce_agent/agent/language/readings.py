@@ -143,11 +143,21 @@ def names_by_sound(phrase: str, name: str) -> bool:
 
 def names_in(items: Iterable[dict[str, Any]], phrases: Sequence[str]) -> list[dict[str, Any]]:
     """The items whose names (or variants' and options' values) the most of `phrases` name
-    by sound; none when no phrase does."""
-    scored = [(sum(any(names_by_sound(phrase, text) for text in _texts(item))
-                   for phrase in phrases), item) for item in items]
-    top = max((score for score, _ in scored), default=0)
-    return [item for score, item in scored if top and score == top]
+    by sound; when no name is, those whose descriptions do (ほうじちゃ: 加賀棒茶, whose
+    description calls it 焙じ茎茶（ほうじ茶）); none when no phrase names anything."""
+    listed = list(items)
+    for texts in (_texts, _described):
+        scored = [(sum(any(names_by_sound(phrase, text) for text in texts(item))
+                       for phrase in phrases), item) for item in listed]
+        top = max((score for score, _ in scored), default=0)
+        if top:
+            return [item for score, item in scored if score == top]
+    return []
+
+
+def _described(item: dict[str, Any]) -> list[str]:
+    description = str(item.get("description", ""))
+    return [description] if description else []
 
 
 def _texts(item: dict[str, Any]) -> list[str]:
