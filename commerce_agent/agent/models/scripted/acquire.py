@@ -39,16 +39,13 @@ from commerce_agent.commerce.orders import model
 from commerce_agent.operations.base import money_text
 
 NEEDS_ADDRESS = (None, "physical", "hybrid")
+# The fewest characters of a word that only an item's description says, to name the item.
+_LONG_WORD = 4
 _EVERY = re.compile(r"\b(?:both|all|every|everything|each)\b|\b(?:tous|toutes|tout|les deux)\b|"
                     r"全部|両方|すべて|全て")
 
 
 def _choose_item(p: Planner) -> dict[str, Any] | Decision:
-    if p.state.done("search_products") is not None:
-        # what this turn found, in its stores' other languages too, before choosing by name
-        read = p.read_in_languages(p.query())
-        if read is not None:
-            return read
     item = p.resolve_item()
     if item is not None:
         return item
@@ -95,11 +92,11 @@ def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
     known = p.evidence_of(item)
     if known is not None:  # its names and descriptions in every language were read
         plain = p.plain_words(query)
-        says = known.score(plain)[0]
-        if plain and says == len(plain):
-            return False  # every word is its own, in some language (ほうじちゃ, « torréfié »)
-        if 2 * says < len(plain):
-            return True  # most words it never says in any language (a bamboo cutting board)
+        says, named = known.score(plain)
+        if plain and says == len(plain) and (named or min(map(len, plain)) >= _LONG_WORD):
+            # every word is its own, in some language (ほうじちゃ, « torréfié »); a short one
+            # only a description says (配送 of 配送なし) names nothing
+            return False
     said = naming.wanted(query)
     if naming.weak_evidence(p.state.items.get(str(item["itemId"])) or item,
                             p.frame.first, said, p.lang):

@@ -138,10 +138,12 @@ class Planner:
             return focus  # "ajoutez-le, qualité cérémonie": only options of the item in view
         scored = [(name_score(item, named), item) for item in known]
         best = max((score for score, _ in scored), default=0)
-        said_most = self.by_evidence(self.found_this_turn(), self.query()) \
-            if best < len(named) else None
-        if said_most is not None:  # its other languages say more of the words than any name
-            return state.items.setdefault(str(said_most["itemId"]), said_most)
+        if best < len(named) and state.done("search_products") is not None:
+            if self.read_in_languages(self.query()) is not None:
+                return None  # a name says only some words: the other languages may say all
+            said_most = self.by_evidence(self.found_this_turn(), self.query())
+            if said_most is not None:  # its other languages say more words than any name
+                return state.items.setdefault(str(said_most["itemId"]), said_most)
         if best > 0 and best * 2 >= len(named):  # a weaker match is a new request: search
             top = [item for score, item in scored if score == best]
             top = self.by_measure(top) or top
@@ -357,8 +359,10 @@ class Planner:
 
     def by_evidence(self, items: list[dict[str, Any]], query: str) -> dict[str, Any] | None:
         """The one item that says more of the request's words than any other, in any of its
-        languages, and more than half of them (names count apart: the more a name says, the
-        better); None on a tie, on a weaker match, or before the catalogs were read."""
+        languages, more than half of them and one at least in a name (names count apart: the
+        more a name says, the better; a word only a description says, 配送 of "not shipped",
+        chooses nothing); None on a tie, on a weaker match, or before the catalogs were
+        read."""
         plain = self.plain_words(query)
         scored = [(known.score(plain), item) for item in items
                   if (known := self.evidence_of(item)) is not None]
@@ -366,7 +370,7 @@ class Planner:
             return None
         top = max(score for score, _ in scored)
         best = [item for score, item in scored if score == top]
-        return best[0] if len(best) == 1 and 2 * top[0] > len(plain) else None
+        return best[0] if len(best) == 1 and 2 * top[0] > len(plain) and top[1] else None
 
     def _read_in_catalog(self, query: str, store: str | None,
                          bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
