@@ -2,7 +2,7 @@
 
 `fold_numbers` rewrites English and French number words with `text2num` ("twenty-one" → 21,
 "vingt et un" → 21), quantity words ("a dozen" → 12, "half a dozen" → 6, "a couple of" → 2,
-"une demi-douzaine" → 6, shares of a dozen: "a third of a dozen" → 4, "un quart de
+"une demi-douzaine" → 6, « une couple de » → 2, « une dizaine de » → 10, shares of a dozen: "a third of a dozen" → 4, "un quart de
 douzaine" → 3) and Japanese numerals before a counter ("二つ" → 2つ, "千円" → 1000円).
 "one", "un" and "une" stay words where they are a pronoun or an article ("the blue one",
 "une théière"); "a few" and "quelques" stay words (`quantities` reads them). `find_counts`
@@ -80,6 +80,7 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\ba\s+pair(?:\s+of)?\b", re.I), "2"),
     (re.compile(r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", re.I), "x"),
 ]
+_TIME_NOUNS = r"(?:jours?|nuits?|semaines?|minutes?|heures?|mois|ans|ann[ée]es?)\b"
 _FRENCH_QUANTITIES = [
     (re.compile(rf"\b(un|une|\d+)\s+({_SHARE})\s+(?:de\s+|d')?(?:la\s+|une\s+)?douzaine"
                 r"(?:\s+d(?:e\s+|'))?", re.I), "share "),
@@ -88,6 +89,12 @@ _FRENCH_QUANTITIES = [
     (re.compile(r"\b(\d+)\s+douzaines?(?:\s+d(?:e\s+|'))?", re.I), "*12 "),
     (re.compile(r"\bune\s+douzaine(?:\s+d(?:e\s+|'))?", re.I), "12 "),
     (re.compile(r"\b(?:une\s+)?paire(?:\s+d(?:e\s+|'))?", re.I), "2 "),
+    # Québec's « une couple de » is a couple; « une dizaine de » and its kin count round
+    # (never « une quinzaine de jours », a time)
+    (re.compile(r"\bune\s+couple\s+d(?:e\s+|')", re.I), "2 "),
+    *((re.compile(rf"\bune\s+{noun}\s+d(?:e\s+|')(?!\s*{_TIME_NOUNS})", re.I), f"{value} ")
+      for noun, value in (("huitaine", 8), ("dizaine", 10), ("quinzaine", 15),
+                          ("vingtaine", 20), ("trentaine", 30))),
     (re.compile(r"\b(\d+)\s?x\b|\bx\s?(\d+)\b", re.I), "x"),
 ]
 

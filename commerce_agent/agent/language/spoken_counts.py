@@ -4,9 +4,10 @@ One pass per class, each knowing no product:
 
 - a packaging or serving noun after a count is how the count is said, not a product: "two
   bag of genmaicha" → "2 genmaicha", "3 bottles of water", "2 portion", « deux sachets de
-  thé » → « 2 thé »; a pack's size is the count: "a pack of 6 plates", « un paquet de 6 »
-  → "6". Japanese counters (2袋, 3個, 二つ) are read by the number folding already. A unit of
-  measure ("100 g", "300 ml") is never one of these: it stays the item's size.
+  thé » → « 2 thé »; a pack's size is the count: "a pack of 6 plates", « un paquet de 6 »,
+  « un lot de trois » → "6", "3". Japanese counters (2袋, 3個, 二つ) are read by the number
+  folding already. A unit of measure ("100 g", "300 ml") is never one of these: it stays
+  the item's size.
 - a word heard for a number in dictation, where a count is expected: a verb of getting, then
   "for"/"to"/"too"/"won", then the things counted ("need for margherita pizzas" → 4, "add to
   tiramisu and a lasagna" → 2, "add won bag of matcha" → 1); never "one for me", "add to my
@@ -50,7 +51,8 @@ _PACKAGED = re.compile(
     r"s'il|in total|total|altogether|all together|in all|en tout|au total)\b))?", re.IGNORECASE)
 # "a pack of 6", "pack of 6", « un paquet de 6 », « un lot de 6 », "a box of 12": that many.
 _PACK_OF = re.compile(r"\b(?:(?:a|an|one|un|une|1)\s+)?(?:pack|box|set|bundle|paquet|lot|"
-                      r"bo[iî]te)\s+(?:of|de)\s+(?P<n>\d{1,4})\b", re.IGNORECASE)
+                      rf"bo[iî]te)\s+(?:of|de)\s+(?P<n>\d{{1,4}}|{'|'.join(_NUMBER_WORDS)})\b",
+                      re.IGNORECASE)
 
 # Dictation: "for" 4, "to"/"too" 2, "won" 1, after a verb of getting (and "me"/"us").
 _HEARD = {"for": "4", "four": "4", "to": "2", "too": "2", "won": "1"}
@@ -109,7 +111,7 @@ def with_counts_plain(text: str) -> str:
 def _with_counts_plain(text: str) -> str:
     plain = _THOUSANDS.sub(lambda match: match.group(1).replace(",", ""), text)
     plain = _DICTATED.sub(_dictated, plain)
-    plain = _PACK_OF.sub(lambda match: match.group("n"), plain)
+    plain = _PACK_OF.sub(_pack_size, plain)
     plain = _PACKAGED.sub(_unpackaged, plain)
     plain = _NONE_EN.sub("0", plain)
     return _NONE_FR.sub(_none_fr, plain)
@@ -135,6 +137,11 @@ def _dictated(match: re.Match[str]) -> str:
     start = match.start("word") - match.start()
     end = match.end("word") - match.start()
     return match.group()[:start] + _HEARD[word] + match.group()[end:]
+
+
+def _pack_size(match: re.Match[str]) -> str:
+    said = match.group("n").lower()  # « un lot de trois »: 3, as « un lot de 3 »
+    return said if said.isdigit() else str(_NUMBER_WORDS[said])
 
 
 def _unpackaged(match: re.Match[str]) -> str:

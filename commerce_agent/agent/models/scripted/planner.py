@@ -10,6 +10,7 @@ from commerce_agent.agent.language import readings
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.language.request_frames import without_request_frame
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -76,6 +77,8 @@ class Planner:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
         source = without_when(source)  # "on 13 March at 2pm", "3月13日14時の": no product words
+        if self.lang == "fr":  # « Envoyez-moi », « Il me faudrait », « Ce serait pour »
+            source = without_request_frame(source)
         source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
