@@ -24,8 +24,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from commerce_agent.agent.language import fuzzy, readings
+from commerce_agent.agent.language.noun_phrases import NounPhrase, french_phrase
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted import choices, words
 
 # Where a written-together Japanese compound changes script (茶道|ワークショップ, 和紙|ノート):
 # its parts are the words a search can find apart.
@@ -232,7 +233,8 @@ _PHRASE_LINKS = frozenset(
 # Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set").
 MEASURE_NOUNS = frozenset(
     "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
-    "sachet paquet bouteille morceau part".split())
+    "sachet paquet bouteille morceau part exemplaire paire douzaine huitaine dizaine quinzaine "
+    "vingtaine trentaine".split())
 # A short request names one thing; past this many words a message tells a story, whose head
 # no one place holds.
 _SHORT_PHRASE = 4
@@ -284,6 +286,52 @@ def supports(item: dict[str, Any], word: str) -> bool:
     return word in known or any(
         len(word) >= 4 and (fuzzy.similarity(word, other) >= 80 or other.endswith(word))
         for other in known)
+
+
+def closely_supports(item: dict[str, Any], word: str) -> bool:
+    """Whether the item's data says the word itself: as written, as the start or end of one
+    of its words ("classic" of « classique », "book" of "eBook"), or mistyped closely in its
+    name or description, which are in the shopper's language (« théire », "tirramisu"). A
+    far correction is no support, nor one into a word of its categories, which are English
+    whatever the shopper speaks (« saucière » is no "Saucers")."""
+    known = _evidence_words(item)
+    if word in known or any(len(word) >= 5 and (other.startswith(word) or other.endswith(word))
+                            for other in known):
+        return True
+    own = words.content_words(f"{_name(item)} {item.get('description', '')}")
+    return len(word) >= 4 and any(fuzzy.is_typo_of(word, other) for other in own)
+
+
+def head_fit(item: dict[str, Any], query: str, lang: str) -> str:
+    """How an item fits the head of a French request (language/noun_phrases.py): "head" when
+    its data says the head, or the request has no head to judge (another language, one
+    option or measure word); "modifiers" when it carries only words that describe the head
+    (« en bambou » of a « planche à découper en bambou » in a bamboo whisk's name); "none"
+    when it carries no word at all, found by a far correction of the head alone (« saucière »
+    found "Saucers"). A head the item's data shows nothing like was maybe matched in the
+    name the search also reads in another language: it is trusted unless a modifier is
+    what the item carries."""
+    phrase = _french_phrase(item, query, lang)
+    if phrase is None or closely_supports(item, phrase.head):
+        return "head"
+    modified = any(closely_supports(item, word) for word in phrase.modifiers)
+    if modified:
+        return "modifiers"
+    return "none" if supports(item, phrase.head) else "head"
+
+
+def _french_phrase(item: dict[str, Any], query: str, lang: str) -> NounPhrase | None:
+    """The French request's noun phrase, without the item's own option words (« matcha
+    cérémonie »: the grade) and measures: a word that is some other item's option (« coffret »
+    of a gift box add-on) is still a head here."""
+    if lang != "fr":
+        return None
+    labels = choices.option_labels(item)
+    local = item.get("optionNames") or {}
+    own = words.content_words(" ".join([*labels, *(str(local.get(label, "")) for label in labels)]))
+    stems = [words.stem(word) for word in query.split()]
+    return french_phrase([word for word in stems if word not in MEASURE_NOUNS and not (
+        word in own or english_option_words(word) & own)])
 
 
 def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: str = "en"

@@ -67,7 +67,8 @@ cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil pla
 said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
 enlever supprimez
 supprime supprimer donnez donne donner voulais aimerais faut maintenant finalement plutot
-deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
+deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques huitaine dizaine
+quinzaine vingtaine trentaine
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
 accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
