@@ -41,6 +41,7 @@ def test_french_packaging_before_de_keeps_the_count(number: int, noun: str, thin
 @pytest.mark.parametrize(("said", "count"), [
     ("two bag please", 2), ("arancini, 2 portion please", 2), ("three box", 3),
     ("dinner plates, a pack of 6 please", 6), ("un paquet de 6 assiettes", 6),
+    ("un lot de trois assiettes plates", 3), ("a pack of four mugs", 4),
     ("deux sachet de genmaicha svp", 2), ("two 100 g bags of hojicha", 2),
 ])
 def test_packaging_said_singular_or_as_a_pack_size(said: str, count: int) -> None:

@@ -2,8 +2,9 @@
 
 `fold_numbers` rewrites English and French number words with `text2num` ("twenty-one" → 21,
 "vingt et un" → 21), quantity words ("a dozen" → 12, "half a dozen" → 6, "a couple of" → 2,
-"une demi-douzaine" → 6, « une couple de » → 2, « une dizaine de » → 10, shares of a dozen: "a third of a dozen" → 4, "un quart de
-douzaine" → 3) and Japanese numerals before a counter ("二つ" → 2つ, "千円" → 1000円).
+"une demi-douzaine" → 6, « une couple de » → 2, « une dizaine de » → 10, shares of a dozen:
+"a third of a dozen" → 4, "un quart de douzaine" → 3) and Japanese numerals before a counter
+("二つ" → 2つ, "千円" → 1000円).
 "one", "un" and "une" stay words where they are a pronoun or an article ("the blue one",
 "une théière"); "a few" and "quelques" stay words (`quantities` reads them). `find_counts`
 then reads the digits that are left once measures, prices, dates and addresses have taken

@@ -69,14 +69,21 @@ def without_request_frame(text: str) -> str:
 def asks_for(text: str) -> bool:
     """Whether `text` holds a French frame that asks to get something (« Faites-moi
     parvenir », « Ce serait pour », « Je vous prendrai », « J'aurais besoin de »), not one
-    that asks to be told or shown (« Pourriez-vous me dire »)."""
-    return any(_GETTING.search(frame) for frame in _frames(_plain(text)))
+    that asks to be told or shown (« Pourriez-vous me dire », « Je voudrais savoir si »)."""
+    plain = _plain(text)
+    return any(_GETTING.search(plain[start:end]) and not _TOLD.match(plain[end:])
+               for start, end in _spans(plain))
 
 
 # The verbs (and « besoin », « ce serait pour ») of a frame that asks to get a thing.
 _GETTING = re.compile(r"\b(?:prend|prenn|pren|met|envoi|envoy|enverr|donn|ajout|rajout|apport|"
                       r"command|gard|serv|sers|parvenir|livr|expedi|faut|faudr|besoin|fil|achet|"
-                      r"reserv)\w*|\bser(?:ait|a) pour\b|^\s*ce sera\b")
+                      r"reserv|demand|voudr|veu[xt]|voul|aim|souhait|desir)\w*|"
+                      r"\bser(?:ait|a) pour\b|^\s*ce sera\b")
+# What follows a frame that asks to know or see, not to get: an infinitive of its own
+# (« savoir », « voir »), or a question word (« demander si »).
+_TOLD = re.compile(r"\s*(?:[a-z]+(?:er|ir|re|oir)|si|comment|pourquoi|quand|combien|ou|quel\w*|"
+                   r"ce que|ce qui)\b")
 
 
 def _plain(text: str) -> str:
