@@ -13,17 +13,24 @@ from commerce_agent.agent.language.noun_phrases import NounPhrase, french_phrase
 from commerce_agent.agent.models.scripted import naming
 
 
-@pytest.mark.parametrize(("said", "head", "modifiers"), [
-    ("planche decouper bambou", "planche", ("decouper", "bambou")),
-    ("tasse cafe gres bleu", "tasse", ("cafe", "gres", "bleu")),
-    ("pot confiture", "pot", ("confiture",)),
-    ("coffret trois tea", "coffret", ("trois", "tea")),
-    ("petite theiere celadon", "theiere", ("celadon",)),  # an adjective placed before
-    ("grand saladier", "saladier", ()),
-    ("2 mug", "mug", ()),
+@pytest.mark.parametrize(("said", "text", "phrase"), [
+    ("planche decouper bambou", "une planche a decouper en bambou",
+     NounPhrase("planche", (), ("decouper", "bambou"))),
+    ("tasse cafe gres bleu", "une tasse a cafe en gres bleu",
+     NounPhrase("tasse", (), ("cafe", "gres", "bleu"))),
+    ("pot confiture", "un pot de confiture", NounPhrase("pot", (), ("confiture",))),
+    ("coffret trois tea", "", NounPhrase("coffret", (), ("trois", "tea"))),  # not placed
+    ("petite theiere celadon", "une petite theiere celadon",  # an adjective placed before
+     NounPhrase("theiere", ("celadon",), ())),
+    ("assiette plate gres", "l assiette plate en gres",
+     NounPhrase("assiette", ("plate",), ("gres",))),
+    ("classic stoneware mug bleu", "le classic stoneware mug en bleu",
+     NounPhrase("classic", ("stoneware", "mug"), ("bleu",))),
+    ("grand saladier", "", NounPhrase("saladier", (), ())),
+    ("2 mug", "", NounPhrase("mug", (), ())),
 ])
-def test_the_head_is_the_first_noun(said: str, head: str, modifiers: tuple[str, ...]) -> None:
-    assert french_phrase(said.split()) == NounPhrase(head, modifiers)
+def test_the_head_is_the_first_noun(said: str, text: str, phrase: NounPhrase) -> None:
+    assert french_phrase(said.split(), text) == phrase
 
 
 def test_no_word_no_head() -> None:
@@ -72,22 +79,26 @@ MUG = _item("Mug classique en grès", "Notre mug du quotidien.", ("Drinkware", "
             ("Gift Box",))
 
 
-@pytest.mark.parametrize(("item", "query", "fit"), [
-    (WHISK, "fouet matcha bambou", "head"),
-    (WHISK, "planche decouper bambou", "modifiers"),  # only « en bambou » is the whisk's
-    (PLATE, "plateau gres", "modifiers"),  # « plateau » is no misspelt "plate"
-    (PLATE, "assiete plate", "head"),  # a close typo of its own name
-    (CUPS, "sauciere", "none"),  # only a far correction into its English category
-    (CUPS, "tasses expresso", "head"),
-    (DRIPPER, "coffret tea", "modifiers"),  # « coffret » is no option of a dripper
-    (MUG, "mug classique", "head"),
-    (MUG, "mug bleu", "head"),
+@pytest.mark.parametrize(("item", "query", "text", "fit"), [
+    (WHISK, "fouet matcha bambou", "un fouet à matcha en bambou", "head"),
+    # only « en bambou » is the whisk's
+    (WHISK, "planche decouper bambou", "une planche à découper en bambou", "modifiers"),
+    (PLATE, "plateau gres", "un plateau en grès", "modifiers"),  # no misspelt "plate"
+    (PLATE, "assiete plate", "une assiete plate", "head"),  # a close typo of its own name
+    (CUPS, "sauciere", "une saucière", "none"),  # a far correction into its category
+    (CUPS, "tasses expresso", "les tasses à expresso", "head"),
+    (DRIPPER, "coffret tea", "un coffret de trois thés", "modifiers"),  # no option of it
+    (MUG, "mug classique", "le mug classique", "head"),
+    (MUG, "classic stoneware mug bleu", "le Classic Stoneware Mug en bleu", "head"),
+    (MUG, "mug bleu", "un mug bleu", "head"),
 ])
-def test_an_item_fits_a_french_head(item: dict[str, Any], query: str, fit: str) -> None:
-    assert naming.head_fit(item, query, "fr") == fit
+def test_an_item_fits_a_french_head(item: dict[str, Any], query: str, text: str,
+                                    fit: str) -> None:
+    assert naming.head_fit(item, query, text, "fr") == fit
 
 
-@pytest.mark.parametrize("query", ["planche decouper bambou", "sauciere"])
-def test_other_languages_are_not_read_so(query: str) -> None:
-    assert naming.head_fit(WHISK, query, "en") == "head"
-    assert naming.head_fit(CUPS, query, "ja") == "head"
+@pytest.mark.parametrize(("query", "text"), [
+    ("planche decouper bambou", "a bamboo cutting board"), ("sauciere", "a sauciere")])
+def test_other_languages_are_not_read_so(query: str, text: str) -> None:
+    assert naming.head_fit(WHISK, query, text, "en") == "head"
+    assert naming.head_fit(CUPS, query, text, "ja") == "head"

@@ -5,7 +5,8 @@ board (« à découper », « en bambou » say which), « tasse à café en grè
 confiture » a pot, « coffret de trois thés » a box. So the head of a request's product words,
 read in order once the frame, articles and links (« à », « de », « en », « pour ») are gone,
 is the first word that is no adjective placed before its noun (« petite théière », « grand
-saladier »: the teapot, the bowl); every word after it is a modifier. English puts its head
+saladier »: the teapot, the bowl); the words after it describe it, and those after a link are
+its complements: an item that carries only complements is not the thing asked for. English puts its head
 last and Japanese too, so this reading is French only.
 """
 
@@ -25,19 +26,36 @@ seuls seules vrai vraie vrais vraies enorme enormes super mini double triple dem
 """.split())
 
 
+# The words that join a complement to its noun (folded; « d' » and « l' » come apart).
+_LINKS = frozenset("a de d du des en pour au aux avec sur sans par".split())
+
+
 @dataclass(frozen=True, slots=True)
 class NounPhrase:
-    """A French phrase's head noun and the words that describe it, in the order said."""
+    """A French phrase's head noun, the words that describe it before any link (its
+    adjectives, a name it is part of: « assiette plate », "Classic Stoneware Mug"), and its
+    complements, each after a link (« à découper », « en bambou »), in the order said."""
 
     head: str
-    modifiers: tuple[str, ...]
+    describing: tuple[str, ...]
+    complements: tuple[str, ...]
 
 
-def french_phrase(words: Sequence[str]) -> NounPhrase | None:
-    """The head and modifiers of a French request's product words (folded, in order, no
-    articles or links); None when no word can be a head."""
+def french_phrase(words: Sequence[str], text: str = "") -> NounPhrase | None:
+    """The head and what describes it of a French request's product words (folded, in
+    order, no articles or links), placed by the request's own words (`text`: folded, split
+    by spaces) where they show them: every word after the head is a complement when it does not. None when no word can
+    be a head."""
     for at, word in enumerate(words):
         if word in _BEFORE_THE_NOUN or any(ch.isdigit() for ch in word):
             continue
-        return NounPhrase(word, tuple(words[at + 1:]))
+        rest = tuple(words[at + 1:])
+        said = text.split()
+        if word not in said:
+            return NounPhrase(word, (), rest)
+        after = said[said.index(word) + 1:]
+        linked = next((n for n, token in enumerate(after) if token in _LINKS), len(after))
+        group = set(after[:linked])
+        return NounPhrase(word, tuple(w for w in rest if w in group),
+                          tuple(w for w in rest if w not in group))
     return None

@@ -83,7 +83,8 @@ def _head_fit(p: Planner, item: dict[str, Any], query: str) -> str:
     when the shopper spoke fits whatever names it."""
     if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
         return "head"
-    return naming.head_fit(p.state.items.get(str(item["itemId"])) or item, query, p.lang)
+    return naming.head_fit(p.state.items.get(str(item["itemId"])) or item, query,
+                           p.frame.first, p.lang)
 
 
 def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:

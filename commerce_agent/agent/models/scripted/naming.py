@@ -302,25 +302,27 @@ def closely_supports(item: dict[str, Any], word: str) -> bool:
     return len(word) >= 4 and any(fuzzy.is_typo_of(word, other) for other in own)
 
 
-def head_fit(item: dict[str, Any], query: str, lang: str) -> str:
+def head_fit(item: dict[str, Any], query: str, text: str, lang: str) -> str:
     """How an item fits the head of a French request (language/noun_phrases.py): "head" when
     its data says the head, or the request has no head to judge (another language, one
     option or measure word); "modifiers" when it carries only words that describe the head
-    (« en bambou » of a « planche à découper en bambou » in a bamboo whisk's name); "none"
+    (« en bambou » of a « planche à découper en bambou » in a bamboo whisk's name, placed by
+    the request's `text`; "Classic Stoneware Mug" is a mug, not a classic of mugs); "none"
     when it carries no word at all, found by a far correction of the head alone (« saucière »
     found "Saucers"). A head the item's data shows nothing like was maybe matched in the
     name the search also reads in another language: it is trusted unless a modifier is
     what the item carries."""
-    phrase = _french_phrase(item, query, lang)
-    if phrase is None or closely_supports(item, phrase.head):
+    phrase = _french_phrase(item, query, text, lang)
+    if phrase is None or any(closely_supports(item, word)
+                             for word in (phrase.head, *phrase.describing)):
         return "head"
-    modified = any(closely_supports(item, word) for word in phrase.modifiers)
-    if modified:
+    if any(closely_supports(item, word) for word in phrase.complements):
         return "modifiers"
     return "none" if supports(item, phrase.head) else "head"
 
 
-def _french_phrase(item: dict[str, Any], query: str, lang: str) -> NounPhrase | None:
+def _french_phrase(item: dict[str, Any], query: str, text: str, lang: str
+                   ) -> NounPhrase | None:
     """The French request's noun phrase, without the item's own option words (« matcha
     cérémonie »: the grade) and measures: a word that is some other item's option (« coffret »
     of a gift box add-on) is still a head here."""
@@ -330,8 +332,10 @@ def _french_phrase(item: dict[str, Any], query: str, lang: str) -> NounPhrase | 
     local = item.get("optionNames") or {}
     own = words.content_words(" ".join([*labels, *(str(local.get(label, "")) for label in labels)]))
     stems = [words.stem(word) for word in query.split()]
+    said = " ".join(words.stem(word) for word in re.findall(
+        r"[\w'-]+", words.without_elision(words.fold(text))))
     return french_phrase([word for word in stems if word not in MEASURE_NOUNS and not (
-        word in own or english_option_words(word) & own)])
+        word in own or english_option_words(word) & own)], said)
 
 
 def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: str = "en"
