@@ -5,9 +5,9 @@ board (« à découper », « en bambou » say which), « tasse à café en grè
 confiture » a pot, « coffret de trois thés » a box. So the head of a request's product words,
 read in order once the frame, articles and links (« à », « de », « en », « pour ») are gone,
 is the first word that is no adjective placed before its noun (« petite théière », « grand
-saladier »: the teapot, the bowl); the words after it describe it, and those after a link are
-its complements: an item that carries only complements is not the thing asked for. English puts its head
-last and Japanese too, so this reading is French only.
+saladier »: the teapot, the bowl); the words after it describe it, and those after a link
+are its complements: an item that carries only complements is not the thing asked for.
+English puts its head last and Japanese too, so this reading is French only.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ class NounPhrase:
 def french_phrase(words: Sequence[str], text: str = "") -> NounPhrase | None:
     """The head and what describes it of a French request's product words (folded, in
     order, no articles or links), placed by the request's own words (`text`: folded, split
-    by spaces) where they show them: every word after the head is a complement when it does not. None when no word can
-    be a head."""
+    by spaces) where they show them: every word after the head is a complement when they do
+    not. None when no word can be a head."""
     for at, word in enumerate(words):
         if word in _BEFORE_THE_NOUN or any(ch.isdigit() for ch in word):
             continue
