@@ -38,6 +38,15 @@ def test_no_word_no_head() -> None:
     assert french_phrase(["petite"]) is None
 
 
+@pytest.mark.parametrize(("said", "text"), [
+    ("abonner folio unlimited", "je veux m abonner a folio unlimited"),  # a verb, a name
+    ("suspendre abonnement", "suspendre abonnement"),
+    ("ebook annee levain", "le livre numerique une annee au levain"),  # put in English
+])
+def test_a_word_without_its_determiner_is_no_head(said: str, text: str) -> None:
+    assert french_phrase(said.split(), text) is None
+
+
 @pytest.mark.parametrize(("typed", "meant"), [
     ("theire", "theiere"), ("tirramisu", "tiramisu"), ("gyokuru", "gyokuro"),
     ("margarita", "margherita"), ("assiete", "assiette"), ("bolognese", "bolognaise"),

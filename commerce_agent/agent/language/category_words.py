@@ -26,6 +26,7 @@ _FRENCH = (
     (r"livres? numeriques?|livres? electroniques?", "ebook"),
     (r"(?<!\d )livres?", "books"),
     (r"pates", "pasta"),
+    (r"goutteurs?", "brewers"),  # Québec's pour-over dripper
     # a cup for tea or coffee is a mug; « tasses à expresso » are the espresso cups
     (r"tasses?(?! (?:a|d'|de|pour) ?(?:l')?(?:expresso|espresso))", "mug"),
     (r"desserts?|douceurs?", "desserts"),

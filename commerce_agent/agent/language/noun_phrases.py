@@ -26,6 +26,12 @@ seuls seules vrai vraie vrais vraies enorme enormes super mini double triple dem
 """.split())
 
 
+# The words that open a noun phrase (folded; « l' », « d' » come apart).
+_DETERMINERS = frozenset("""
+un une le la l les des du de d mon ma me mes ton ta tes son sa ses notre nos votre vos leur
+leurs ce cet cette ces quelque quelques plusieurs chaque deux trois quatre cinq six sept huit
+neuf dix onze douze
+""".split())
 # The words that join a complement to its noun (folded; « d' » and « l' » come apart).
 _LINKS = frozenset("a de d du des en pour au aux avec sur sans par".split())
 
@@ -44,16 +50,26 @@ class NounPhrase:
 def french_phrase(words: Sequence[str], text: str = "") -> NounPhrase | None:
     """The head and what describes it of a French request's product words (folded, in
     order, no articles or links), placed by the request's own words (`text`: folded, split
-    by spaces) where they show them: every word after the head is a complement when they do
-    not. None when no word can be a head."""
+    by spaces). A noun comes with its determiner (« une saucière », « deux tiramisus »,
+    « l'eau »): a word the text shows without one is a verb or a name the frame left
+    (« m'abonner à Folio »), and a request whose words show no determined noun has no head to
+    judge, nor one whose head the text does not show (a kind put in the catalogs' English:
+    « livre numérique » → "ebook"). Without a text, every word after the head is a
+    complement. None when no word can be a head."""
+    said = text.split()
     for at, word in enumerate(words):
         if word in _BEFORE_THE_NOUN or any(ch.isdigit() for ch in word):
             continue
         rest = tuple(words[at + 1:])
-        said = text.split()
-        if word not in said:
+        if said and word not in said:
+            return None  # put in other words ("livre numérique" as "ebook"): not judged
+        if not said:
             return NounPhrase(word, (), rest)
-        after = said[said.index(word) + 1:]
+        place = said.index(word)
+        before = [token for token in said[:place] if token not in _BEFORE_THE_NOUN]
+        if not before or not (before[-1] in _DETERMINERS or before[-1].isdigit()):
+            continue
+        after = said[place + 1:]
         linked = next((n for n, token in enumerate(after) if token in _LINKS), len(after))
         group = set(after[:linked])
         return NounPhrase(word, tuple(w for w in rest if w in group),

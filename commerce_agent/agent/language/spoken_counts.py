@@ -26,6 +26,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from commerce_agent.agent.language.folding import fold_accents
+from commerce_agent.agent.language.measures import UNITS
+
 # Nouns that package or serve what is counted, English and French, singular and plural.
 _PACKAGING_EN = (r"bags?|packets?|packs?|pouch(?:es)?|sachets?|tins?|cans?|jars?|bottles?|"
                  r"cartons?|tubs?|portions?|servings?|pieces?|units?|pcs|items?|orders?|"
@@ -99,6 +102,26 @@ _NONE_FR = re.compile(r"\b(?:ne\s+|n')(?P<verb>(?:en\s+|y\s+)?[a-zà-ÿ]+)\s+(?:
 # "1,200 bottles", "2,000 copies": a count's thousands; not a price ("$1,200", "1,200 yen").
 _THOUSANDS = re.compile(r"(?<![\d.,$£€¥])(\d{1,3}(?:,\d{3})+)(?![\d,.])(?=\s+(?!(?:dollars?|usd|"
                         r"euros?|eur|pounds?|gbp|yen|jpy|bucks?)\b)[a-zà-ÿ])", re.IGNORECASE)
+
+
+# Units a quantity of a thing is weighed or measured in ("500 grammes de hojicha").
+_MEASURING = frozenset(fold_accents(spelling) for kind, spellings in UNITS.values()
+                       if kind in ("volume", "mass", "length") for spelling in spellings
+                       if spelling.isalpha())
+_PACKAGING = re.compile(rf"(?:{_PACKAGING_EN}|{_PACKAGING_FR})")
+
+
+def says_how_counted(word: str) -> bool:
+    """Whether a word (folded) says how a thing is counted, not what it is: a packaging or
+    serving noun ("sachets", « pots », "bottles") or a unit it is weighed or measured in
+    ("grammes", "kilo"), every part of a joined one too (« demi-douzaine »)."""
+    return all(part in _MEASURING or part in _FRACTIONS or _PACKAGING.fullmatch(part)
+               for part in word.split("-")) and bool(word.strip("-"))
+
+
+# Quantity nouns and their fractions, as `numbers` reads them into counts.
+_FRACTIONS = frozenset("demi douzaine douzaines dizaine quinzaine vingtaine huitaine trentaine "
+                       "paire couple dozen dozens half".split())
 
 
 def with_counts_plain(text: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 from commerce_agent.agent.language import fuzzy, readings
 from commerce_agent.agent.language.noun_phrases import NounPhrase, french_phrase
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
+from commerce_agent.agent.language.spoken_counts import says_how_counted
 from commerce_agent.agent.models.scripted import choices, words
 
 # Where a written-together Japanese compound changes script (茶道|ワークショップ, 和紙|ノート):
@@ -331,7 +332,9 @@ def _french_phrase(item: dict[str, Any], query: str, text: str, lang: str
     labels = choices.option_labels(item)
     local = item.get("optionNames") or {}
     own = words.content_words(" ".join([*labels, *(str(local.get(label, "")) for label in labels)]))
-    stems = [words.stem(word) for word in query.split()]
+    stems = [words.stem(word) for word in query.split() if not says_how_counted(word)]
+    if len(stems) > _SHORT_PHRASE:
+        return None  # a story: its head is not its first noun (« ma fille part en coloc… »)
     said = " ".join(words.stem(word) for word in re.findall(
         r"[\w'-]+", words.without_elision(words.fold(text))))
     return french_phrase([word for word in stems if word not in MEASURE_NOUNS and not (
