@@ -3,6 +3,9 @@ reads as "please cancel my order thanks please".
 
 One pass per class, each a small table or rule that knows no phrasing:
 
+- courtesy that asks nothing (an opening apology, a Japanese favour asked as a question) is
+  the request it wraps (`courtesy`); days and times typed in kana are in kanji
+  (`kana_calendar`);
 - width and marks: full-width digits and letters and half-width katakana (NFKC), smart quotes,
   runs of spaces and line breaks, repeated "?!" and the "?" ending an instruction is left to
   the speech act (it reads a request's shape, not its mark);
@@ -27,6 +30,8 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
+from commerce_agent.agent.language import kana_calendar
+from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.fuzzy import correct_words
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": "« ", "»": " »", "‘": "'",
@@ -107,6 +112,8 @@ def tidy(text: str, vocabulary: frozenset[str] = frozenset(),
 def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
           katakana: frozenset[str]) -> str:
     cleaned = _marks(unicodedata.normalize("NFKC", text))
+    cleaned = plain_request(cleaned)  # "so sorry, could you…", 「…ていただけますか」
+    cleaned = kana_calendar.in_kanji(cleaned)  # 「1がつ11にちの あさ7じ」: 1月11日の朝7時
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
     cleaned = _in_kanji(cleaned)

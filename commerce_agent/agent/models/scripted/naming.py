@@ -107,7 +107,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
             own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
             if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
-                   for part in {word, *compound_parts(word).split(), *head_parts(word)}):
+                   for part in {word, *compound_parts(word).split(), *head_parts(word),
+                                *kanji_heads(word)}):
                 return True
             if readings.names_by_sound(word, name):  # げんまいちゃ: 抹茶入り玄米茶 read aloud
                 return True
@@ -142,6 +143,25 @@ def head_parts(phrase: str) -> list[str]:
     return [phrase[cut.start():] for cut in _ANY_SCRIPT_CHANGE.finditer(phrase)
             if 0 < cut.start() and len(phrase) - cut.start() >= 3
             and phrase[cut.start()] not in _PARTICLES]
+
+
+# The kanji that end a phrase (常滑急須, 手削り茶筅): a compound of nouns, headed by its end.
+_KANJI_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
+
+
+def kanji_heads(phrase: str) -> list[str]:
+    """The head nouns a phrase ending in kanji may name its thing by, longest first: a
+    Japanese compound ends on what it is (常滑急須 is a 急須, 抹茶茶筅 a 茶筅), and the catalog
+    may write its modifier apart (常滑焼 急須) or not at all (竹茶筅). Of three kanji or more,
+    its last three and last two; of a kanji run after kana (手削り茶筅), the run itself."""
+    tail = _KANJI_TAIL.search(phrase)
+    if tail is None:
+        return []
+    run = tail.group()
+    heads = [run[-size:] for size in (3, 2) if len(run) > size]
+    if len(run) >= 2 and len(run) < len(phrase):
+        heads.insert(0, run)
+    return heads
 
 
 def compound_parts(query: str) -> str:
