@@ -210,7 +210,17 @@ IN_KANJI: dict[str, str] = {
 _KANA_WORD = re.compile("|".join(sorted(IN_KANJI, key=len, reverse=True)))
 
 
+# Colour and size adjectives the option readers know in kanji (青い, 大きい, 小さな), typed in
+# kana: the stem, when its own ending follows (あおくて, おおきい, ちいさな) and no kana
+# before it makes it part of another word.
+KANA_ADJECTIVES: dict[str, str] = {"あお": "青", "しろ": "白", "くろ": "黒", "あか": "赤",
+                                   "おおき": "大き", "ちいさ": "小さ"}
+_KANA_ADJECTIVE = re.compile(r"(?<![\u3041-\u3096])(" + "|".join(KANA_ADJECTIVES) + r")"
+                             r"(?=い(?:[^\u3041-\u3096]|$|の|ほう|です|やつ)|くて|な)")
+
+
 def _in_kanji(text: str) -> str:
+    text = _KANA_ADJECTIVE.sub(lambda found: KANA_ADJECTIVES[found.group(1)], text)
     return _KANA_WORD.sub(lambda found: IN_KANJI[found.group()], text)
 
 

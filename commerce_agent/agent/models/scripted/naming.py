@@ -96,8 +96,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
     "tiramisus"; a Japanese one of two characters at least, 茶 alone being in every tea's
     name, unless the name glosses itself so: （お皿）), or is the other name its description
     gives in brackets (「石川の焙じ茎茶（ほうじ
-    茶）」). A word of a greeting, a story or an address the search happened to find in a
-    description names nothing."""
+    茶）」); a word in kana in either kana (まぐ names クラシックマグ). A word of a greeting,
+    a story or an address the search happened to find in a description names nothing."""
     name = _name(item)
     glosses = " ".join(_BRACKETED.findall(str(item.get("description", ""))))
     for word in said:
@@ -108,7 +108,7 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
             if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
                    for part in {word, *compound_parts(word).split(), *head_parts(word),
-                                *kanji_heads(word)}):
+                                *kanji_heads(word), *words.kana_spellings(word)}):
                 return True
             if readings.names_by_sound(word, name):  # げんまいちゃ: 抹茶入り玄米茶 read aloud
                 return True
