@@ -19,6 +19,7 @@ from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.naming import kanji_heads, names_it
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import typed
+from commerce_agent.agent.models.scripted.words import tip
 
 
 @pytest.mark.parametrize(("said", "read"), [
@@ -111,3 +112,24 @@ def test_an_answer_said_with_the_payment_is_left_over_for_the_question() -> None
     found = read_checkout("では3月13日の午前の回でお願いいたします。お支払いまで進めてください")
     assert found.concludes
     assert "3月13日" in found.rest
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("あおくて ちいさい まぐかっぷ", "青くて 小さい まぐかっぷ"),
+    ("おおきい あおい まぐ", "大きい 青い まぐ"),
+    ("ちいさなまぐ", "小さなまぐ"),
+    ("おおきいほう", "大きいほう"),
+    ("12いんちを ひとつ", "12インチを ひとつ"),
+    ("ちっぷを 15ぱーせんと", "チップを 15パーセント"),
+])
+def test_shop_words_typed_in_kana_are_read_as_the_stages_know_them(said: str, read: str) -> None:
+    assert typed(said) == read
+
+
+@pytest.mark.parametrize("said", ["あおいろ", "まあおいしい", "いちばん"])
+def test_kana_that_only_hold_an_adjectives_sounds_are_kept(said: str) -> None:
+    assert typed(said) == said
+
+
+def test_a_percentage_said_in_japanese_is_a_percentage_tip() -> None:
+    assert tip("チップを 10パーセント") == ("percentage", "10")
