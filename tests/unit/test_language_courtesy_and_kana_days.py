@@ -17,6 +17,7 @@ from commerce_agent.agent.language.kana_calendar import in_kanji
 from commerce_agent.agent.language.reading import read
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.naming import kanji_heads, names_it
+from commerce_agent.agent.models.scripted.sequence import requests
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import typed
 from commerce_agent.agent.models.scripted.words import tip
@@ -121,6 +122,8 @@ def test_an_answer_said_with_the_payment_is_left_over_for_the_question() -> None
     ("おおきいほう", "大きいほう"),
     ("12いんちを ひとつ", "12インチを ひとつ"),
     ("ちっぷを 15ぱーせんと", "チップを 15パーセント"),
+    ("ほし5つ と ちっぷ", "星5つ と チップ"),
+    ("ほしいです", "ほしいです"),
 ])
 def test_shop_words_typed_in_kana_are_read_as_the_stages_know_them(said: str, read: str) -> None:
     assert typed(said) == read
@@ -133,3 +136,17 @@ def test_kana_that_only_hold_an_adjectives_sounds_are_kept(said: str) -> None:
 
 def test_a_percentage_said_in_japanese_is_a_percentage_tip() -> None:
     assert tip("チップを 10パーセント") == ("percentage", "10")
+
+
+@pytest.mark.parametrize(("said", "kinds"), [
+    ("星4つ と チップ 15パーセント お願いします", ["rate", "tip"]),
+    ("チップ3ドルと星5つでお願いします", ["tip", "rate"]),
+    ("おいしかったです ほし5つ と ちっぷ 10ぱーせんと おねがいします", ["rate", "tip"]),
+])
+def test_a_rating_and_a_tip_joined_by_to_are_two_requests(said: str, kinds: list[str]) -> None:
+    assert [request.kind for request in requests(typed(said))] == kinds
+
+
+@pytest.mark.parametrize("said", ["抹茶を2つと茶筅を1つください", "とうきょうと たいとうく"])
+def test_things_joined_by_to_stay_one_request(said: str) -> None:
+    assert requests(typed(said)) == []

@@ -219,7 +219,12 @@ _KANA_ADJECTIVE = re.compile(r"(?<![\u3041-\u3096])(" + "|".join(KANA_ADJECTIVES
                              r"(?=い(?:[^\u3041-\u3096]|$|の|ほう|です|やつ)|くて|な)")
 
 
+# Stars counted in kana (「ほし5つ」): a rating's 星, never the ほし of ほしい.
+_KANA_STARS = re.compile(r"(?<![\u3041-\u3096])ほし(?=\s*[\d一二三四五])")
+
+
 def _in_kanji(text: str) -> str:
+    text = _KANA_STARS.sub("星", text)
     text = _KANA_ADJECTIVE.sub(lambda found: KANA_ADJECTIVES[found.group(1)], text)
     return _KANA_WORD.sub(lambda found: IN_KANJI[found.group()], text)
 
