@@ -139,12 +139,13 @@ def _requested(text: str) -> str:
 
 
 def _marks(text: str) -> str:
-    text = text.translate(_QUOTES)
     for emoji, word in EMOJI.items():
         text = text.replace(emoji, word)
     text = _PICTOGRAPH.sub(" ", text)
     # a line break is a pause: a comma, or nothing after a sentence's own mark
     text = _BREAKS.sub(", ", text.strip())
+    # after the breaks, whose spaces they would eat: « and » keep theirs ("«\n0" stays stable)
+    text = text.translate(_QUOTES)
     text = re.sub(r"([.,;:!?。！？、])\s*,\s", r"\1 ", text)
     return _SPACES.sub(" ", _MARKS.sub(r"\1", text)).strip()
 
