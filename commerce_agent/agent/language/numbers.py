@@ -161,11 +161,18 @@ def _words_to_digits(text: str, language: str) -> str:
         text = _TENS_ORDINALS.sub(lambda match: f"{_TENS[match.group(1).lower()]}0th", text)
         text = _MISSPELLED.sub(lambda match: _SPELLED[match.group(0).lower()], text)
     marked = pattern.sub(lambda match: _protect_if_not_count(match, language, protect), text)
+    marked = _LETTER_O_PLURAL.sub(protect, marked)
     converted = alpha2digit(marked, "fr" if language == "fr" else "en", threshold=0)
     if len(protected) != converted.count(_PLACEHOLDER):
         return text
     restored = iter(protected)
     return re.sub(_PLACEHOLDER, lambda _: next(restored), converted)
+
+
+# text2num reads "o" followed by any number of "s" ("os", "oss") as zero; every other word
+# it turns into a number is a number word or its plural (every word of up to four letters,
+# and of five ending in "s", was tried). "OS" or a slip of "of" is no zero.
+_LETTER_O_PLURAL = re.compile(r"(?<![\w-])[oO][sS]+(?![\w-])")
 
 
 _ONE_ENGLISH = re.compile(r"(?<![\w-])ones?(?![\w-])", re.I)
