@@ -10,6 +10,7 @@ from commerce_agent.agent.language import readings
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -338,7 +339,7 @@ class Planner:
         `first` the first); None for one word, or in French and Japanese, whose words the
         English names cannot show."""
         said = [word for word in query.split() if words.content_words(word)
-                and words.stem(words.fold(word)) not in naming.MEASURE_NOUNS]  # "a bag of"
+                and words.stem(words.fold(word)) not in MEASURE_NOUNS]  # "a bag of"
         return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:
