@@ -15,7 +15,7 @@ from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
-from commerce_agent.agent.language.measures import UNITS
+from commerce_agent.agent.language.measures import NO_COUNT_UNIT, SIZE_WITH_UNIT, UNITS
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.option_words import (
     ENGLISH_OPTION_WORDS,
@@ -99,14 +99,6 @@ def without_elision(text: str) -> str:
 
 def french_verb(word: str) -> bool:
     return _FRENCH_VERB.fullmatch(fold(word)) is not None
-# "in" is inches only glued or hyphenated to its number ("16in", "16-in"), as in the measures
-# table: "make that 3 in total" is a count.
-_UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
-         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|pouces?|(?<=[\d-])in\b|in\.|\"|''|"
-         r"seats?|"
-         r"stars?|"
-         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
-         r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
 _ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
@@ -240,7 +232,7 @@ def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
-    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
+    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{NO_COUNT_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
     text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
     text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
@@ -258,14 +250,10 @@ _FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq"
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
 
 
-_SIZE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|oz|"
-                        r"ounces?|cm|mm|inch(?:es)?|in|\")(?![a-z])")
-
-
 def without_sizes(text: str) -> str:
     """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
     a name writes its size in its own unit, if at all, so a search does not need it."""
-    return _SIZE_UNIT.sub(" ", fold(text))
+    return SIZE_WITH_UNIT.sub(" ", fold(text))
 
 
 def names_a_measure(text: str) -> bool:
