@@ -23,11 +23,10 @@ from commerce_agent.agent.language.option_words import (
     english_option_words,
     japanese_options_only,
 )
+from commerce_agent.agent.language.ordinals import index_named
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
-ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
-            "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching. What
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
@@ -282,17 +281,8 @@ def without_choice_group(text: str) -> str:
 @lru_cache(maxsize=4096)
 def ordinal(text: str) -> int | None:
     """The position named ("the second one", "number 2", "the last"), 0-based; -1 is last."""
-    folded = fold(text)
-    for word in _WORD.findall(folded):
-        if word in ORDINALS:
-            return ORDINALS[word]
-    match = re.search(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b", folded) or \
-        re.fullmatch(r"\s*(\d)\s*[.)]?\s*", folded)
-    if match:
-        return int(match.group(1)) - 1
-    if "最初" in folded:
-        return 0
-    return normalized.ordinal(text)  # "le premier", "la deuxième", "2番目"
+    index = index_named(fold(text))
+    return index if index is not None else normalized.ordinal(text)  # "le premier", "2番目"
 
 
 def _amount(text: str) -> str:
