@@ -24,6 +24,7 @@ from commerce_agent.agent.language.option_words import (
     japanese_options_only,
 )
 from commerce_agent.agent.language.ordinals import index_named
+from commerce_agent.agent.language.prices import bounds_by_limit_word
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
@@ -285,37 +286,17 @@ def ordinal(text: str) -> int | None:
     return index if index is not None else normalized.ordinal(text)  # "le premier", "2番目"
 
 
-def _amount(text: str) -> str:
-    return text.replace(",", "")
-
-
 @lru_cache(maxsize=4096)
 def price_bounds(text: str) -> dict[str, str]:
     """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30",
-    "moins de 15 €", "1500円まで" (the normalize stage first, then the local patterns)."""
+    "moins de 15 €", "1500円まで" (the normalize stage first, then any limit word)."""
     limits, _ = normalized.price_limit(text)
-    return limits or _local_price_bounds(text)
+    return limits or bounds_by_limit_word(text)
 
 
 def price_currency(text: str) -> str | None:
     """The currency a price limit names ("under €15" → EUR), or None."""
     return normalized.price_limit(text)[1]
-
-
-def _local_price_bounds(text: str) -> dict[str, str]:
-    folded = fold(text)
-    number = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
-    bounds: dict[str, str] = {}
-    if match := re.search(rf"\bbetween\s+{number}\s*(?:and|-|to)\s*{number}", folded):
-        return {"minPrice": _amount(match.group(1)), "maxPrice": _amount(match.group(2))}
-    if match := re.search(rf"\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?"
-                          rf"|no more than|within|for less than|budget(?: of)?)\s*{number}",
-                          folded):
-        bounds["maxPrice"] = _amount(match.group(1))
-    if match := re.search(rf"\b(?:over|above|more than|at least|min(?:imum)?|from)\s*{number}",
-                          folded):
-        bounds["minPrice"] = _amount(match.group(1))
-    return bounds
 
 
 # Japanese: particles split a sentence into its phrases; these phrases never name a product.
