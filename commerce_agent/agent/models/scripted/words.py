@@ -14,6 +14,7 @@ from functools import lru_cache
 from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
 from commerce_agent.agent.language.measures import NO_COUNT_UNIT, SIZE_WITH_UNIT, UNITS
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
@@ -333,7 +334,7 @@ _JA_DEMONSTRATIVE = re.compile(r"(?:この|その|あの)(?=[\u3040-\u30ff\u4e00
 
 
 def re_japanese(text: str) -> bool:
-    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
+    return in_japanese_script(text)
 
 
 def japanese_query(text: str) -> str:
@@ -516,7 +517,7 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
     # joined with no article between them, are two items
     folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
+    if in_japanese_script(folded):
         phrases: list[str] = []
         named_by: list[str] = []  # what found each item, before its options were joined
         for part in (part for part in _japanese_items(folded)
