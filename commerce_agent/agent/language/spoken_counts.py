@@ -40,6 +40,13 @@ _PACKAGING_FR = (r"sachets?|paquets?|bo[iî]tes?|pots?|bouteilles?|canettes?|por
 # a count above one ("three box"), never as a plural ending a message.
 _NAMING = re.compile(r"^(?:boxe?s?|sets?|orders?|bo[iî]tes?|lots?|items?|units?|pieces?|"
                      r"pi[eè]ces?)$", re.IGNORECASE)
+# The same nouns as words a name is read without, stemmed: "a bag of hojicha" is hojicha.
+# Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set"),
+# and with the words that only measure ("a slice of", "a couple of", "that kind of").
+MEASURE_NOUNS = frozenset(
+    "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
+    "sachet paquet bouteille morceau part exemplaire paire douzaine huitaine dizaine quinzaine "
+    "vingtaine trentaine".split())
 # Counts as digits or as the everyday number words (the number folding comes later).
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "un": 1, "une": 1,

@@ -32,6 +32,7 @@ from rapidfuzz.distance import OSA
 
 from commerce_agent.agent.language import kana_calendar
 from commerce_agent.agent.language.courtesy import plain_request
+from commerce_agent.agent.language.folding import fold_accents
 from commerce_agent.agent.language.fuzzy import correct_words
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": "« ", "»": " »", "‘": "'",
@@ -159,7 +160,8 @@ def _unstressed(text: str, words: frozenset[str]) -> str:
             return typed
         two = _REPEATED.sub(r"\1\1", typed)
         one = _REPEATED.sub(r"\1", typed)
-        if _fold(one) in words or _fold(two) not in words and _single_more_likely(two, one):
+        if fold_accents(one) in words or fold_accents(two) not in words and \
+                _single_more_likely(two, one):
             return one
         return two
 
@@ -236,7 +238,7 @@ def _corrected(text: str, vocabulary: frozenset[str], known: frozenset[str]) -> 
 
     def fixed(word: re.Match[str]) -> str:
         typed = word.group()
-        folded = _fold(typed)
+        folded = fold_accents(typed)
         if _inflected(folded, vocabulary):
             return typed  # "larger" is no typo of "large", nor "orders" of "order"
         if folded in vocabulary or folded in known or folded == typed.lower():
@@ -283,9 +285,3 @@ def _inflected(word: str, vocabulary: frozenset[str]) -> bool:
     return any(word.endswith(ending) and word[:-len(ending)] in vocabulary
                for ending in _ENDINGS) or any(word + ending in vocabulary
                                               for ending in ("e", "s", "es", "ee"))
-
-
-@lru_cache(maxsize=8192)
-def _fold(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))

@@ -26,7 +26,7 @@ from typing import Any
 from commerce_agent.agent.language import fuzzy, readings
 from commerce_agent.agent.language.noun_phrases import NounPhrase, french_phrase
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
-from commerce_agent.agent.language.spoken_counts import says_how_counted
+from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS, says_how_counted
 from commerce_agent.agent.models.scripted import choices, words
 
 # Where a written-together Japanese compound changes script (茶道|ワークショップ, 和紙|ノート):
@@ -250,12 +250,6 @@ def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: 
 _PHRASE_LINKS = frozenset(
     "with for of in on at from by to that which without and then as de du des a au aux en "
     "pour avec sur par sans et puis".split())
-# Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
-# Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set").
-MEASURE_NOUNS = frozenset(
-    "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
-    "sachet paquet bouteille morceau part exemplaire paire douzaine huitaine dizaine quinzaine "
-    "vingtaine trentaine".split())
 # A short request names one thing; past this many words a message tells a story, whose head
 # no one place holds.
 _SHORT_PHRASE = 4

@@ -8,9 +8,11 @@ from typing import Any
 
 from commerce_agent.agent.language import readings
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.request_frames import without_request_frame
+from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -87,7 +89,7 @@ class Planner:
             source = by_use(words.fold(source))
         if self.lang in ("fr", "ja"):  # "de la vaisselle", "茶道具": the catalogs' Tableware
             source = in_english_categories(source)
-        if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
+        if in_japanese_script(source):
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
         plain = words.without_sizes(plain)  # "the 30 cl kyusu": the name says "300 ml"
@@ -343,7 +345,7 @@ class Planner:
         `first` the first); None for one word, or in French and Japanese, whose words the
         English names cannot show."""
         said = [word for word in query.split() if words.content_words(word)
-                and words.stem(words.fold(word)) not in naming.MEASURE_NOUNS]  # "a bag of"
+                and words.stem(words.fold(word)) not in MEASURE_NOUNS]  # "a bag of"
         return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:
