@@ -152,4 +152,6 @@ def _again(text: str, focus: pointing.Focus | None) -> Frame | None:
         return None
     if focus.line is not None:
         return Frame("quantity", (pointing.raised(focus, found.count),)) if found.more else None
-    return Frame("add", (text,), item_id=focus.item_id, item_at=1)
+    # (the count carried: served again later in the turn, the line it added is no reason to
+    # say "already in your cart")
+    return Frame("add", (text,), item_id=focus.item_id, item_at=1, count=found.count)

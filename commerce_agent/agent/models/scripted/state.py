@@ -205,6 +205,10 @@ class State:
     # The thing in focus as the person last spoke ("another of those", "two of those" point
     # at it even after this turn's own searches moved the focus).
     pointed_from: pointing.Focus | None = None
+    # The cart lines there were when the person last spoke: a line this turn's own calls
+    # added is none "already in your cart" (a request of several is served on the state its
+    # whole turn reached).
+    lines_heard: frozenset[str] = frozenset()
     carts: dict[str, dict[str, Any]] = field(default_factory=dict)
     cart_stores: list[str] = field(default_factory=list)  # most recently changed last
     last_line: str | None = None
@@ -421,6 +425,8 @@ class State:
         if said.measures:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
+        self.lines_heard = frozenset(str(line.get("cartItemId")) for cart in self.open_carts()
+                                     for line in cart.get("items", []))
         self.pointed_from = pointing.focus_of(self.items, self.focus, self.open_carts(),
                                               self.last_line)
         after, self.ordered = self.outcome, False
