@@ -25,7 +25,7 @@ from typing import Any
 
 from commerce_agent.agent.language import fuzzy, readings
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted import choices, words
 
 # Where a written-together Japanese compound changes script (茶道|ワークショップ, 和紙|ノート):
 # its parts are the words a search can find apart.
@@ -227,7 +227,11 @@ def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: 
 # the phrase before them.
 _PHRASE_LINKS = frozenset(
     "with for of in on at from by to that which without and then as de du des a au aux en "
-    "pour avec sur par sans et puis".split())
+    "pour avec sur par sans et puis".split()) | frozenset(
+    # participles that join a thing to its options ("a caesar topped with chicken", "the
+    # kyusu wrapped in furoshiki"): no head of the thing
+    "topped served made drizzled finished loaded filled sprinkled dusted wrapped packed "
+    "dressed garnished cooked baked done".split())
 # Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
 # Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set").
 MEASURE_NOUNS = frozenset(
@@ -270,11 +274,16 @@ def phrase_heads(text: str, said: frozenset[str], lang: str = "en",
 
 
 def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
-    """The words an item's data says it is: its name, description and categories."""
+    """The words an item's data says it is: its name, description and categories, and the
+    names of its own choices (variant values, options, add-ons, in the shopper's language
+    too): "a margherita with prosciutto and burrata" names the margherita by all its words."""
     meta = item.get("metadata") or {}
     categories = " ".join(str(entry.get("name", "")) for entry in (
         meta.get("dev.commerce.product.categorization") or {}).get("items", []))
-    return words.content_words(f"{_name(item)} {item.get('description', '')} {categories}")
+    own = " ".join([*choices.option_labels(item),
+                    *(str(name) for name in (item.get("optionNames") or {}).values())])
+    return words.content_words(
+        f"{_name(item)} {item.get('description', '')} {categories} {own}")
 
 
 def supports(item: dict[str, Any], word: str) -> bool:
