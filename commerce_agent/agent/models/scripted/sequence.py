@@ -121,11 +121,10 @@ def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Dec
         return None
     calls, start, said = p.state.calls, 0, []
     for request in found:
-        frame = Frame(request.kind, (request.text,))
-        if request.kind == "again":
-            frame = _again(request.text, focus)
-            if frame is None:
-                continue  # "I'll take it" of a thing in the cart already: nothing to do
+        frame = _again(request.text, focus) if request.kind == "again" else Frame(
+            request.kind, (request.text,))
+        if frame is None:
+            continue  # "I'll take it" of a thing in the cart already: nothing to do
         handler = handlers[frame.intent]
         decision: Decision = ""
         end = start

@@ -589,8 +589,8 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     counted = _SHARED_COUNT.search(folded)
     if counted:
         folded = folded[:counted.start()]
-    for piece in (title for piece in _NEXT_ITEM.split(folded)
-                  for title in _titles_apart(piece, sold_apart)):
+    for piece in (title for said in _NEXT_ITEM.split(folded)
+                  for title in _titles_apart(said, sold_apart)):
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or (
