@@ -90,7 +90,7 @@ def requests(text: str, focus: pointing.Focus | None = None) -> list[Request]:
         if focus is not None and kind in _MAY_POINT and pointing.pointed(piece, focus.name):
             kind = "again"
         elif kind in _JOINING and groups and groups[-1][0] == "again" and \
-                words.content_words(piece):
+                words.names_a_thing_of_its_own(piece.strip(" ,")):
             kind = "add"
         if kind in _JOINING or (groups and groups[-1][0] == kind):
             if groups:

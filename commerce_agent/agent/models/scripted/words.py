@@ -623,16 +623,20 @@ _BARE_AND = re.compile(r"\s+(?:and|et)\s+")
 
 
 def _titles_apart(piece: str, sold_apart: Belongs | None) -> list[str]:
-    """A piece cut at each bare "and" that joins two names the catalogs sell apart. Words
-    after a "with" are the item's own ("with prosciutto and burrata"), never cut off; what
-    follows the second name's comma ("diavola, both 12 inch") is not part of its name."""
+    """A piece cut at each bare "and" that joins two names the catalogs sell apart: a name
+    ends right before it and the next starts right after it ("…and add the book" starts a
+    request, "…it and…" ends none). Words after a "with" are the item's own ("with
+    prosciutto and burrata"), never cut off; what follows the second name's comma
+    ("diavola, both 12 inch") is not part of its name."""
     chunks = _BARE_AND.split(piece)
     if sold_apart is None or len(chunks) < 2:
         return [piece]
     found = [chunks[0]]
     for chunk in chunks[1:]:
         name = chunk.split(",")[0]
-        if _WITH.search(found[-1]) is None and _names_a_thing(found[-1]) and \
+        before, after = _WORD.findall(found[-1]), _WORD.findall(name)
+        if _WITH.search(found[-1]) is None and before and after and \
+                not is_stop(before[-1]) and not is_stop(after[0]) and \
                 _names_a_thing(name) and not _options_only_english(name) and \
                 sold_apart(found[-1], name):
             found.append(chunk)
@@ -694,6 +698,13 @@ def _options_only_english(piece: str) -> bool:
 
 def _names_a_thing(text: str) -> bool:
     return bool(content_words(_without_measures(fold(text))))
+
+
+def names_a_thing_of_its_own(piece: str) -> bool:
+    """Whether an English piece names a thing, not only a size, a look or an option of the
+    thing named before it ("…, 16-inch", "…, the blue one")."""
+    return _names_a_thing(piece) and not _options_only_english(piece) and \
+        not _OPTION_FIRST.match(fold(piece))
 
 
 def strip_prices(text: str) -> str:
