@@ -1,8 +1,8 @@
 """English item lines in long sentences: a request pointing back at the thing in focus
 (`pointing`, and `sequence` serving it as one clause of several), names joined by a bare
-"and" cut where the catalogs sell them apart and a count said once for each
-(`words.item_mentions`), and an item's own choices said after it as evidence for it
-(`naming.weak_evidence`)."""
+"and" cut where the catalogs sell them apart (`several.sold_apart`, by the turn's search) and
+a count said once for each (`words.item_mentions`), and an item's own choices said after
+it as evidence for it (`naming.weak_evidence`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.models.scripted import naming, pointing, words
+from commerce_agent.agent.models.scripted.intents import Frame
+from commerce_agent.agent.models.scripted.planner import Planner
 from commerce_agent.agent.models.scripted.sequence import requests
+from commerce_agent.agent.models.scripted.several import sold_apart
+from commerce_agent.agent.models.scripted.state import Call, State
 
 MUG = "Classic Stoneware Mug"
 LINE = {"cartItemId": "line_1", "itemId": "item_classic_mug", "name": MUG, "quantity": 1,
@@ -167,3 +171,31 @@ def test_an_items_own_choices_are_evidence_for_it(text: str, query: str,
 def test_another_things_words_are_still_evidence_against() -> None:
     assert naming.weak_evidence(CAESAR, "add a kale smoothie to my cart",
                                 naming.wanted("kale smoothie"))
+
+
+def _searched(query: str, names: list[str]) -> Planner:
+    """A planner whose turn made one search for `query`, finding items named `names`."""
+    results = [{"itemId": f"item_{n}", "name": name} for n, name in enumerate(names)]
+    state = State(frame=Frame("add", (f"add the {query}",)),
+                  calls=[Call("search_products", {"query": query}, {"results": results}, False)])
+    return Planner(state, {})
+
+
+@pytest.mark.parametrize(("left", "right", "names"), [
+    ("add the celadon teapot", "espresso cup set", ["Espresso Cup & Saucer Set (2)"]),
+    ("add the sourdough year", "python patterns",
+     ["Python Design Patterns in Practice (eBook)", "The Sourdough Year (eBook)"]),
+])
+def test_sold_apart_when_no_one_name_holds_both_sides(left: str, right: str,
+                                                      names: list[str]) -> None:
+    query = " ".join(words.content_words(f"{left} {right}"))
+    assert sold_apart(_searched(query, names), left, right)
+
+
+def test_one_name_holding_both_sides_is_one_item() -> None:
+    planner = _searched("cork natural rubber yoga mat", ["Cork & Natural Rubber Yoga Mat"])
+    assert not sold_apart(planner, "add the cork", "natural rubber yoga mat")
+
+
+def test_unsearched_words_are_one_items() -> None:
+    assert not sold_apart(Planner(State(), {}), "add the celadon teapot", "espresso cup set")
