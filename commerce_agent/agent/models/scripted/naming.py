@@ -96,8 +96,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
     "tiramisus"; a Japanese one of two characters at least, 茶 alone being in every tea's
     name, unless the name glosses itself so: （お皿）), or is the other name its description
     gives in brackets (「石川の焙じ茎茶（ほうじ
-    茶）」). A word of a greeting, a story or an address the search happened to find in a
-    description names nothing."""
+    茶）」); a word in kana in either kana (まぐ names クラシックマグ). A word of a greeting,
+    a story or an address the search happened to find in a description names nothing."""
     name = _name(item)
     glosses = " ".join(_BRACKETED.findall(str(item.get("description", ""))))
     for word in said:
@@ -107,7 +107,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
             own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
             if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
-                   for part in {word, *compound_parts(word).split(), *head_parts(word)}):
+                   for part in {word, *compound_parts(word).split(), *head_parts(word),
+                                *kanji_heads(word), *words.kana_spellings(word)}):
                 return True
             if readings.names_by_sound(word, name):  # げんまいちゃ: 抹茶入り玄米茶 read aloud
                 return True
@@ -142,6 +143,25 @@ def head_parts(phrase: str) -> list[str]:
     return [phrase[cut.start():] for cut in _ANY_SCRIPT_CHANGE.finditer(phrase)
             if 0 < cut.start() and len(phrase) - cut.start() >= 3
             and phrase[cut.start()] not in _PARTICLES]
+
+
+# The kanji that end a phrase (常滑急須, 手削り茶筅): a compound of nouns, headed by its end.
+_KANJI_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
+
+
+def kanji_heads(phrase: str) -> list[str]:
+    """The head nouns a phrase ending in kanji may name its thing by, longest first: a
+    Japanese compound ends on what it is (常滑急須 is a 急須, 抹茶茶筅 a 茶筅), and the catalog
+    may write its modifier apart (常滑焼 急須) or not at all (竹茶筅). Of three kanji or more,
+    its last three and last two; of a kanji run after kana (手削り茶筅), the run itself."""
+    tail = _KANJI_TAIL.search(phrase)
+    if tail is None:
+        return []
+    run = tail.group()
+    heads = [run[-size:] for size in (3, 2) if len(run) > size]
+    if len(run) >= 2 and len(run) < len(phrase):
+        heads.insert(0, run)
+    return heads
 
 
 def compound_parts(query: str) -> str:

@@ -286,11 +286,13 @@ class Planner:
         if not state.results and words.re_japanese(query):
             # "茶道ワークショップ": the compound's parts, searched apart once; "きゅうす", "ノト":
             # the same word in the other kana, or with its long vowels as the catalog writes
-            # them, searched once each
+            # them, searched once each; a kanji compound by its head (常滑急須: 急須)
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
             for spelling in (naming.compound_parts(query), *words.kana_spellings(query),
                              *(tail for phrase in query.split()
-                               for tail in naming.head_parts(phrase))):
+                               for tail in naming.head_parts(phrase)),
+                             *(head for phrase in query.split()
+                               for head in naming.kanji_heads(phrase))):
                 if spelling == query:
                     continue
                 if all(call.args.get("query") != spelling for call in searches):

@@ -763,7 +763,7 @@ def stars(text: str) -> int | None:
 def tip(text: str) -> tuple[str, str] | None:
     """("percentage", "15") or ("amount", "5.00") from "tip 15%" or "tip $5"."""
     folded = fold(text)
-    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", folded):
+    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|パーセント|プロ)", folded):
         return "percentage", match.group(1)
     if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
                           r"eur|pounds?|gbp|yen|jpy|bucks|円|ドル|ユーロ|ポンド|€|\$|£)", folded):
