@@ -14,8 +14,9 @@ from functools import lru_cache
 from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
-from commerce_agent.agent.language.measures import UNITS
+from commerce_agent.agent.language.measures import NO_COUNT_UNIT, SIZE_WITH_UNIT, UNITS
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.option_words import (
     ENGLISH_OPTION_WORDS,
@@ -23,11 +24,11 @@ from commerce_agent.agent.language.option_words import (
     english_option_words,
     japanese_options_only,
 )
+from commerce_agent.agent.language.ordinals import index_named
+from commerce_agent.agent.language.prices import bounds_by_limit_word
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
-ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
-            "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching. What
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
@@ -44,6 +45,7 @@ much many about more some kind sort type lot lots please let lets let's go shop 
 buy purchase order add put cart basket now today then so ok okay yes sure yeah new id ill
 make remove where check out apply code discount deal offer come doe second third first last
 number two three four five six seven eight nine ten twelve dozen couple pair another fewer cancel
+each apiece
 rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
@@ -67,7 +69,8 @@ cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil pla
 said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
 enlever supprimez
 supprime supprimer donnez donne donner voulais aimerais faut maintenant finalement plutot
-deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
+deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques huitaine dizaine
+quinzaine vingtaine trentaine
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
 accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
@@ -99,14 +102,6 @@ def without_elision(text: str) -> str:
 
 def french_verb(word: str) -> bool:
     return _FRENCH_VERB.fullmatch(fold(word)) is not None
-# "in" is inches only glued or hyphenated to its number ("16in", "16-in"), as in the measures
-# table: "make that 3 in total" is a count.
-_UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
-         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|pouces?|(?<=[\d-])in\b|in\.|\"|''|"
-         r"seats?|"
-         r"stars?|"
-         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
-         r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
 _ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
@@ -240,7 +235,7 @@ def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
-    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
+    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{NO_COUNT_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
     text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
     text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
@@ -258,14 +253,10 @@ _FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq"
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
 
 
-_SIZE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|oz|"
-                        r"ounces?|cm|mm|inch(?:es)?|in|\")(?![a-z])")
-
-
 def without_sizes(text: str) -> str:
     """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
     a name writes its size in its own unit, if at all, so a search does not need it."""
-    return _SIZE_UNIT.sub(" ", fold(text))
+    return SIZE_WITH_UNIT.sub(" ", fold(text))
 
 
 def names_a_measure(text: str) -> bool:
@@ -294,50 +285,21 @@ def without_choice_group(text: str) -> str:
 @lru_cache(maxsize=4096)
 def ordinal(text: str) -> int | None:
     """The position named ("the second one", "number 2", "the last"), 0-based; -1 is last."""
-    folded = fold(text)
-    for word in _WORD.findall(folded):
-        if word in ORDINALS:
-            return ORDINALS[word]
-    match = re.search(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b", folded) or \
-        re.fullmatch(r"\s*(\d)\s*[.)]?\s*", folded)
-    if match:
-        return int(match.group(1)) - 1
-    if "最初" in folded:
-        return 0
-    return normalized.ordinal(text)  # "le premier", "la deuxième", "2番目"
-
-
-def _amount(text: str) -> str:
-    return text.replace(",", "")
+    index = index_named(fold(text))
+    return index if index is not None else normalized.ordinal(text)  # "le premier", "2番目"
 
 
 @lru_cache(maxsize=4096)
 def price_bounds(text: str) -> dict[str, str]:
     """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30",
-    "moins de 15 €", "1500円まで" (the normalize stage first, then the local patterns)."""
+    "moins de 15 €", "1500円まで" (the normalize stage first, then any limit word)."""
     limits, _ = normalized.price_limit(text)
-    return limits or _local_price_bounds(text)
+    return limits or bounds_by_limit_word(text)
 
 
 def price_currency(text: str) -> str | None:
     """The currency a price limit names ("under €15" → EUR), or None."""
     return normalized.price_limit(text)[1]
-
-
-def _local_price_bounds(text: str) -> dict[str, str]:
-    folded = fold(text)
-    number = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
-    bounds: dict[str, str] = {}
-    if match := re.search(rf"\bbetween\s+{number}\s*(?:and|-|to)\s*{number}", folded):
-        return {"minPrice": _amount(match.group(1)), "maxPrice": _amount(match.group(2))}
-    if match := re.search(rf"\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?"
-                          rf"|no more than|within|for less than|budget(?: of)?)\s*{number}",
-                          folded):
-        bounds["maxPrice"] = _amount(match.group(1))
-    if match := re.search(rf"\b(?:over|above|more than|at least|min(?:imum)?|from)\s*{number}",
-                          folded):
-        bounds["minPrice"] = _amount(match.group(1))
-    return bounds
 
 
 # Japanese: particles split a sentence into its phrases; these phrases never name a product.
@@ -374,7 +336,7 @@ _JA_DEMONSTRATIVE = re.compile(r"(?:この|その|あの)(?=[\u3040-\u30ff\u4e00
 
 
 def re_japanese(text: str) -> bool:
-    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
+    return in_japanese_script(text)
 
 
 def japanese_query(text: str) -> str:
@@ -505,6 +467,11 @@ _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
                            r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
                            r"pouces?)(?![a-z])")
+# "…, two of each", "…, 2 each", "…, deux de chaque": the count is each item's.
+_SHARED_COUNT = re.compile(
+    r",?\s*\b(\d+|a couple|a pair|one|two|three|four|five|six|seven|eight|nine|ten|deux|trois|"
+    r"quatre|cinq)\s+(?:of\s+(?:each|both|them each)|each|apiece|de chaque|chacun|chacune)"
+    r"\b[\s.!]*$")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -549,15 +516,19 @@ def item_phrases(text: str) -> tuple[str, ...]:
 
 
 def item_mentions(text: str, belongs: Belongs | None = None,
-                  configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+                  configures: Belongs | None = None,
+                  sold_apart: Belongs | None = None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
     to it), which is what finds it. A piece the item named before it `configures` (once read:
-    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's."""
+    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's.
+    Names joined by a bare "and" are two items when the catalogs sell them `sold_apart`
+    ("the sourdough year and python patterns"), one when one name holds both ("the sound
+    bath and restorative workshop")."""
     # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
     # joined with no article between them, are two items
     folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
+    if in_japanese_script(folded):
         phrases: list[str] = []
         named_by: list[str] = []  # what found each item, before its options were joined
         for part in (part for part in _japanese_items(folded)
@@ -576,7 +547,11 @@ def item_mentions(text: str, belongs: Belongs | None = None,
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
-    for piece in _NEXT_ITEM.split(folded):
+    counted = _SHARED_COUNT.search(folded)
+    if counted:
+        folded = folded[:counted.start()]
+    for piece in (title for said in _NEXT_ITEM.split(folded)
+                  for title in _titles_apart(said, sold_apart)):
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or (
@@ -591,6 +566,8 @@ def item_mentions(text: str, belongs: Belongs | None = None,
         return ((heads[0], text),)  # one item, whose "with" list may hold others once read
     if len(parts) < 2 or not all(map(_names_a_thing, parts)):
         return ((text, text),)
+    if counted:  # "yame gyokuro and kaga hojicha, two of each": each one's count
+        parts = [f"{part}, {counted.group(1)}" for part in parts]
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
         if parts[-1] == heads[-1]:
@@ -599,6 +576,34 @@ def item_mentions(text: str, belongs: Belongs | None = None,
         parts = [f"{part}, {shared.group(1)}" for part in parts]
     return tuple((head if piece == part else piece, piece) for head, part in zip(
         heads, parts, strict=True) for piece in _bare_items(part))
+
+
+# "and" with no article after it: inside one name ("cork and natural rubber"), or between two
+# names written without articles ("the margherita and diavola").
+_BARE_AND = re.compile(r"\s+(?:and|et)\s+")
+
+
+def _titles_apart(piece: str, sold_apart: Belongs | None) -> list[str]:
+    """A piece cut at each bare "and" that joins two names the catalogs sell apart: a name
+    ends right before it and the next starts right after it ("…and add the book" starts a
+    request, "…it and…" ends none). Words after a "with" are the item's own ("with
+    prosciutto and burrata"), never cut off; what follows the second name's comma
+    ("diavola, both 12 inch") is not part of its name."""
+    chunks = _BARE_AND.split(piece)
+    if sold_apart is None or len(chunks) < 2:
+        return [piece]
+    found = [chunks[0]]
+    for chunk in chunks[1:]:
+        name = chunk.split(",")[0]
+        before, after = _WORD.findall(found[-1]), _WORD.findall(name)
+        if _WITH.search(found[-1]) is None and before and after and \
+                not is_stop(before[-1]) and not is_stop(after[0]) and \
+                _names_a_thing(name) and not _options_only_english(name) and \
+                sold_apart(found[-1], name):
+            found.append(chunk)
+        else:
+            found[-1] = f"{found[-1]} and {chunk}"
+    return found
 
 
 def _bare_items(part: str) -> list[str]:
@@ -654,6 +659,13 @@ def _options_only_english(piece: str) -> bool:
 
 def _names_a_thing(text: str) -> bool:
     return bool(content_words(_without_measures(fold(text))))
+
+
+def names_a_thing_of_its_own(piece: str) -> bool:
+    """Whether an English piece names a thing, not only a size, a look or an option of the
+    thing named before it ("…, 16-inch", "…, the blue one")."""
+    return _names_a_thing(piece) and not _options_only_english(piece) and \
+        not _OPTION_FIRST.match(fold(piece))
 
 
 def strip_prices(text: str) -> str:
@@ -712,7 +724,7 @@ def stars(text: str) -> int | None:
 def tip(text: str) -> tuple[str, str] | None:
     """("percentage", "15") or ("amount", "5.00") from "tip 15%" or "tip $5"."""
     folded = fold(text)
-    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", folded):
+    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|パーセント|プロ)", folded):
         return "percentage", match.group(1)
     if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
                           r"eur|pounds?|gbp|yen|jpy|bucks|円|ドル|ユーロ|ポンド|€|\$|£)", folded):
