@@ -11,6 +11,7 @@ from commerce_agent.agent.language.category_words import by_use, in_english_cate
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.language.request_frames import without_request_frame
 from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.models.base import CallTool
@@ -352,7 +353,7 @@ class Planner:
         """The words of a request that must name the thing: no option value, no pack."""
         return frozenset(word for word in naming.wanted(query)
                          if not naming.is_option_word(word, self.lang)
-                         and word not in naming.MEASURE_NOUNS)
+                         and word not in MEASURE_NOUNS)
 
     def evidence_of(self, item: dict[str, Any]) -> evidence.Evidence | None:
         """The item's evidence in every language, once its catalogs were read in them this
