@@ -11,7 +11,6 @@ from commerce_agent.agent.language.category_words import by_use, in_english_cate
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
-from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.language.request_frames import without_request_frame
 from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.models.base import CallTool
