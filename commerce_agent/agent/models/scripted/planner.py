@@ -329,6 +329,9 @@ class Planner:
         if not found or not plain or not self.has("get_catalog") or all(
                 naming.carried(item, plain) == plain for item in found[:1]):
             return None
+        if not any(evidence.of_texts(evidence.texts_of(item, ())).score(plain)[0]
+                   for item in found):
+            return None  # nothing found says any word here: the search matched elsewhere
         read = {(call.args.get("catalogId"), call.args.get("locale", "en"))
                 for call in self.state.calls if call.name == "get_catalog"}
         wanted = dict.fromkeys((str(item["catalogId"]), language) for item in found
