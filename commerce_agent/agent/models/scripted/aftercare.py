@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from commerce_agent.agent.language.tips import read_tip
 from commerce_agent.agent.models.scripted import choices, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
@@ -286,19 +287,23 @@ def rate(p: Planner) -> Decision:
 
 
 def tip(p: Planner) -> Decision:
-    amount = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
-    if amount is None:
+    said = next((found for found in (read_tip(text, p.lang) for text in reversed(p.frame.texts))
+                 if found), None)
+    if said is None:
         return say(p.lang, "how_much_tip") + " " + say(p.lang, "tip_hint")
     if not isinstance(chosen := the_order(p, "no_orders_to_tip"), Chosen):
         return chosen
     order_id = chosen.order_id
     if p.state.done("tip_order") is None:
-        kind, value = amount
-        if kind == "percentage":
-            return p.call("tip_order", orderId=order_id, percentage=float(value))
+        if said.percentage is not None:
+            return p.call("tip_order", orderId=order_id, percentage=float(said.percentage))
         currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")
+        if said.currency not in (None, currency):
+            # "two euros" on an order paid in dollars: asked again in its money, never
+            # converted at a rate the shopper did not see
+            return say(p.lang, "tip_currency", id=order_id, currency=currency)
         return p.call("tip_order", orderId=order_id,
-                      amount={"amount": value, "currency": currency})
+                      amount={"amount": str(said.amount), "currency": currency})
     return say(p.lang, "tipped", id=order_id)
 
 

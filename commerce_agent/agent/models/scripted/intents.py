@@ -24,6 +24,7 @@ from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
+from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import dismissed, read_act, settle, tagged
@@ -829,7 +830,7 @@ def _understand(raw: str) -> tuple[str, str]:
             _POLICY_WORDS.search(words.fold(act.text)):
         return "details", act.text  # 「Rustの本は紙の本もついてきますか」: about that item
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
-            words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
+            words.fold(raw)) and not (kind == "tip" and read_tip(raw)):
         return "policy", act.text  # "can I get a refund?" asks whether, not to
     if act.kind == "question" and (kind in AFTER_SALE or (
             _POLICY_WORDS.search(words.fold(act.text)) and kind not in ("search", "add"))):
@@ -904,12 +905,19 @@ def _supposed(condition: str, main: str) -> tuple[str, str]:
     return "policy", f"{condition} {main}".strip()
 
 
+# What a tip given in other words ("leave a fiver", "add two euros for the driver") reads
+# as by the keyword table: a sum given to the people who served is a tip (`language/tips`).
+_MAY_BE_A_TIP = ("add", "other", "search", "buy", "details", "quantity")
+
+
 @lru_cache(maxsize=4096)
 def intent(raw: str) -> str:
     text = words.fold(raw).strip()
     for name, pattern in _COMPILED:
         if pattern.search(text):
-            return name
+            return "tip" if name in _MAY_BE_A_TIP and gives_a_tip(raw) else name
+    if gives_a_tip(raw):
+        return "tip"
     if words.yes(text):
         return "yes"
     if words.no(text):

@@ -164,6 +164,7 @@ ENGLISH: dict[str, str] = {
     "no_orders_to_rate": "You have no orders to rate yet.",
     "no_orders_to_tip": "You have no orders to tip on yet.",
     "tip_hint": "For example “tip 5 dollars” or “tip 15%”.",
+    "tip_currency": "Order {id} was paid in {currency}: how much should the tip be in {currency}?",
     "stores_are": "The stores are {names}.",
     "offers_per_store": "Each store has its own offers: {names}.",
     "no_offers": "{store} has no offers right now.",
@@ -279,7 +280,7 @@ ENGLISH: dict[str, str] = {
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
                  "which_order", "no_order_with", "how_many", "what", "how_many_stars",
-                 "how_much_tip", "which_code")
+                 "how_much_tip", "tip_currency", "which_code")
 
 
 def say(language: str, key: str, **params: Any) -> str:
