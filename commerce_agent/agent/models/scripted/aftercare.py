@@ -315,8 +315,19 @@ def _a_running_plan(order: dict[str, Any]) -> bool:
     return (order.get("subscription") or {}).get("status") in ("active", "paused")
 
 
+# Deliveries stopped ("stop sending me the tea", "stop send me tea"): a plan's when the
+# shopper holds one, else the order of that thing, called off as any order is.
+_STOPS_DELIVERIES = re.compile(r"\bstop (?:to )?(?:send|ship|deliver|mail|post)\w*")
+
+
 def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
+    if action == "cancel" and any(_STOPS_DELIVERIES.search(words.fold(text))
+                                  for text in p.frame.texts):
+        if (step := need_orders(p, "subscription")) is not None:
+            return step
+        if not any(_a_running_plan(order) for order in p.state.orders.values()):
+            return cancel(p)
     if not isinstance(chosen := the_order(p, "no_subscription", "subscription"), Chosen):
         return chosen
     return _change_plan(p, action, chosen.order_id)

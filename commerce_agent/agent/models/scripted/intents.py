@@ -32,13 +32,26 @@ from commerce_agent.agent.models.scripted.speech import dismissed, read_act, set
 _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
 # veux plus de mon abonnement », 「会員はもういらない」): ending it, not a refusal of an offer.
-NO_LONGER = (rf"\bno longer (?:want|need|use)\w*\b.*{_SUBSCRIPTION}|"
-             rf"\b(?:don'?t|do not) (?:want|need|use)\b.*{_SUBSCRIPTION}.*"
-             rf"\b(?:anymore|any more|any longer)\b|"
+_NEGATED_WANT = r"(?:not|no|don'?t|dont|do not|never) (?:\w+ )?(?:want|need|use)\w*\b"
+_NO_LONGER_WANT = r"\bno (?:longer|more) (?:\w+ )?(?:want|need|use)\w*\b"
+_ANY_MORE = r"\b(?:anymore|any more|any longer|no more|no longer)\b"
+
+
+def _no_longer(noun: str) -> str:
+    """A thing no longer wanted, in any order and any grammar: "no longer want my plan",
+    "no more want the subscription", "the membership, I not want it anymore", "folio plan
+    no more need"."""
+    return (rf"{_NO_LONGER_WANT}.*{noun}|{noun}.*{_NO_LONGER_WANT}|"
+            rf"\b{_NEGATED_WANT}.*{noun}.*{_ANY_MORE}|{noun}.*\b{_NEGATED_WANT}.*{_ANY_MORE}")
+
+
+NO_LONGER = (rf"{_no_longer(_SUBSCRIPTION)}|"
              rf"\b(?:ne|n')\s*(?:veux|voudrais|souhaite|utilise)\w* plus\b.*{_SUBSCRIPTION}|"
              rf"\b(?:n'ai )?plus besoin\b.*{_SUBSCRIPTION}|"
              rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)")
 _ENDS_A_PLAN = re.compile(NO_LONGER)
+# An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal.
+_ENDS_AN_ORDER = re.compile(_no_longer(r"\b(?:orders?|purchases?)\b"))
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
@@ -187,7 +200,9 @@ _CHECKS: list[tuple[str, str]] = [
                 r"^quel(?:le)?s?\s+(?:sont\s+les\s+)?(?:tailles?|options?|garnitures?|"
                 r"supplements?|couleurs?|formats?|creneaux|horaires|choix|dates?)\b|"
                 r"(?:トッピング|サイズ|オプション|色|時間|日程).{0,6}(?:何が|何があ|どれが|は\?|は？)"),
-    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\b(?:send|give)\b.*\bback\b|\brefund\w*|"
+               # ("bring me back to the mugs" goes back to a list)
+               r"\bbring (?!me\b|us\b).{0,20}\bback\b|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
@@ -639,6 +654,8 @@ def _understand(raw: str) -> tuple[str, str]:
         # "don't want my membership anymore": a negation that ends the plan (asked about
         # when it is a question), never a no to the offer on the table
         return ("policy" if act.kind == "question" else "sub_cancel"), raw
+    if _ENDS_AN_ORDER.search(words.fold(raw)):
+        return ("policy" if act.kind == "question" else "cancel"), raw
     closed = closing(raw)
     checkout = read_checkout(act.text)
     if act.kind == "question" and checkout.asked:
@@ -857,7 +874,9 @@ _ACTS_ON_AN_ORDER = re.compile(r"\b(?:cancel\w*|return\w*|refund\w*|annul\w*|rem
 _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bannule[rz]?\b|"
                                     r"キャンセル(?:して|したい|します|を|お願い)|取り消(?:して|したい|します)")),
               ("return", re.compile(r"(?<!\bmy )(?<!\bthe )(?<!\ba )\breturn\b|"
-                                    r"\bsend\b.{0,20}\bback\b|\brefund me\b|\bretourne[rz]?\b|"
+                                    r"\b(?:send|give)\b.{0,20}\bback\b|"
+                                    r"\bbring (?!me\b|us\b).{0,20}\bback\b|"
+                                    r"\brefund me\b|\bretourne[rz]?\b|"
                                     r"\brenvoye[rz]?\b|\brembourse[rz]?\b|"
                                     r"返品(?:して|したい|します|を|お願い)|返金(?:して|したい)"))]
 

@@ -84,7 +84,8 @@ SHAPED: dict[str, tuple[str, ...]] = {
                r"\b(?:start|restart|turn|switch) (?:it|that|this)(?: up)? (?:again|back on)\b"),
     "cancel": (
         # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
-        r"\bstop (?:charging|billing|sending|shipping|delivering)\b",
+        # (in any form: "stop send me tea")
+        r"\bstop (?:to )?(?:charg|bill|send|ship|deliver)\w*",
         r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b",
         # stopping at will, asked about: "can I stop whenever I want?"
         r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
