@@ -37,6 +37,7 @@ from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
     compound,
+    follow_ups,
     line_options,
     mind,
     naming,
@@ -64,6 +65,12 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
 # Readings of a message that may name another time for a booking ("the 2pm then", "plutôt
 # 14h", "14時で").
+# What a follow-up about the thing in view ("anything earlier?", "is there something
+# cheaper?", "what about in green?") is taken for by the keyword table.
+_MAY_FOLLOW_UP = ("other", "search", "details", "policy", "status", "hours")
+# What an answer to a follow-up's own question ("Which time suits you?") is read as.
+_ANSWERS_IN_CONTEXT = ("yes", "other", "add", "buy", "book", "quantity", "details", "reslot",
+                       "search")
 _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
 # A request that speaks of the cart only fills it ("add it to my cart, I'm at 12 Oak St").
@@ -515,7 +522,11 @@ class State:
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
             kind = "remove"
-        if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
+        follow_up = follow_ups.read(text) if kind in _MAY_FOLLOW_UP else None
+        if follow_up is not None and follow_ups.fits(follow_up, self.items, self.open_carts(),
+                                                     self.focus, self.last_line):
+            kind = "context"  # about what is in view, never a search for "else" or "week"
+        elif offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
                 offers.other_slot(self.open_carts(), self.items, text, self.now,
                                   self.time_zone) is not None:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
@@ -547,6 +558,13 @@ class State:
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
+        taken = self._taken_in_context(pending, kind, text) if pending is not None and \
+            pending.intent == "context" and kind in _ANSWERS_IN_CONTEXT else None
+        if taken is not None:
+            # "ok book that" after "and the day after?", "the 16 oz then" after "what about
+            # in blue?": the thing in view, with what the follow-up and its answer said
+            self.frame, self.offer = taken, None
+            return
         if instead is not None:
             # "the planter then" after the bowl was sold out, "ok, 3 then" after only 3 were
             # left: that request, with the planter or the count
@@ -584,6 +602,42 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
+
+    def _taken_in_context(self, pending: Frame, kind: str, text: str) -> Frame | None:
+        """The request an answer to a follow-up's question makes: the item in view added
+        with the options the follow-up and the answer name; the time chosen among those the
+        follow-up listed, booked (or the booking in the cart moved to it)."""
+        asked = follow_ups.read(pending.first)
+        if asked is None or self.focus is None:
+            return None
+        if not asked.shift:
+            if asked.price:
+                return None  # several things listed: the answer names one, as any request
+            wanted = kind if kind in ("buy", "add") else "add"
+            return Frame(wanted, (pending.first, text), item_id=self.focus)
+        found = follow_ups.service_in_view(self.items, self.open_carts(), self.focus,
+                                           self.last_line)
+        if found is None:
+            return None
+        item, booked = found
+        listed = follow_ups.times_asked(asked, item, booked, self.now)[:choices.SLOTS_OFFERED]
+        position = words.ordinal(text)
+        timed = [choice for choice in choices.pick_slots(item, (text,), self.now,
+                                                         self.time_zone)[0]
+                 if choice in listed] if choices.when_named((text,)).named() else []
+        if position is not None and -len(listed) <= position < len(listed):
+            chosen = listed[position]
+        elif len(timed) == 1:
+            chosen = timed[0]
+        elif len(listed) == 1 and (kind in ("yes", "book") or words.points_at_shown(text)):
+            chosen = listed[0]
+        else:
+            return None
+        moment = datetime.fromisoformat(chosen.words)
+        said = f"on {moment.day} {moment:%B %Y} at {moment:%H:%M}"  # the time, as dates read
+        if booked is not None:
+            return Frame("reslot", (said,))
+        return Frame("book", (said,), item_id=str(item["itemId"]))
 
     def _counted(self, raw: str) -> None:
         """A request heard: its language becomes the conversation's (a short one after the
