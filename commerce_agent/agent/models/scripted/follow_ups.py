@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words

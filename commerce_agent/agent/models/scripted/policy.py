@@ -187,7 +187,8 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "similar": similar, "context": in_context.answer, "yes": _yes, aftermath.ACKNOWLEDGE: _acknowledged, "no": _no,
+    "similar": similar, "context": in_context.answer,
+    "yes": _yes, aftermath.ACKNOWLEDGE: _acknowledged, "no": _no,
     "hedge": _hedge, "other": _other,
 }
 
