@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.commerce.orders.model import SCHEDULING
 
+SHOWN = 5  # things of the same kind listed at once
 # When, against the time in view.
 _SHIFTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("day_after", re.compile(r"\b(?:the )?(?:day after|next day|following day)\b|"
@@ -155,3 +157,24 @@ def times_asked(asked: FollowUp, item: dict[str, Any], booked: str | None,
         "week": lambda c: _day(c).isocalendar()[:2] == day.isocalendar()[:2],
     }.get(asked.shift or "")
     return [choice for choice in free if shifted(choice)] if shifted else free
+
+
+def _lowest(item: dict[str, Any]) -> Decimal:
+    return min(choices.prices(item))
+
+
+def same_kind(focus: dict[str, Any], found: list[dict[str, Any]], order: str
+              ) -> list[dict[str, Any]]:
+    """The in-stock items of `found` (the focus's catalog) in the focus's money that cost
+    less than it ("cheaper": the nearest in price first), or more ("dearer": likewise)."""
+    currency = (focus.get("price") or {}).get("currency")
+    if not choices.prices(focus):
+        return []
+    own = _lowest(focus)
+    kin = [item for item in found if item.get("itemId") != focus.get("itemId")
+           and item.get("available") is not False and choices.prices(item)
+           and (item.get("price") or {}).get("currency") == currency]
+    dearer = order == "dearer"
+    return sorted((item for item in kin if (_lowest(item) > own if dearer else
+                                            _lowest(item) < own)),
+                  key=_lowest, reverse=not dearer)

@@ -6,16 +6,11 @@ They only read and answer: a time or an item is booked or added once the shopper
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Any
-
 from commerce_agent.agent.models.scripted import choices, follow_ups
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.operations.base import money_text
-
-_SHOWN = 5  # things of the same kind listed at once
 
 
 def answer(p: Planner) -> Decision:
@@ -48,10 +43,6 @@ def _times(p: Planner, asked: follow_ups.FollowUp) -> Decision:
         fitting[:choices.SLOTS_OFFERED], p.lang))) + " " + say(p.lang, "which_time"))
 
 
-def _price(item: dict[str, Any]) -> Decimal:
-    return min(choices.prices(item))
-
-
 def _by_price(p: Planner, order: str) -> Decision:
     """Things of the same kind (the item's catalog) for less, nearest in price first; or for
     more, with `order` "dearer"."""
@@ -61,19 +52,14 @@ def _by_price(p: Planner, order: str) -> Decision:
     read = p.state.done("get_catalog", catalogId=focus["catalogId"])
     if read is None:
         return p.call("get_catalog", catalogId=str(focus["catalogId"]))
-    currency = (focus.get("price") or {}).get("currency")
     found = read.result.get("items", []) if isinstance(read.result, dict) else []
-    kin = [item for item in found if item.get("itemId") != focus["itemId"]
-           and item.get("available") is not False and choices.prices(item)
-           and (item.get("price") or {}).get("currency") == currency]
+    kin = follow_ups.same_kind(focus, found, order)
     dearer = order == "dearer"
-    kin = sorted((item for item in kin if (_price(item) > _price(focus)) == dearer
-                  and _price(item) != _price(focus)), key=_price, reverse=not dearer)
     name = str(focus["name"])
     if not kin:
         return say(p.lang, "nothing_dearer" if dearer else "nothing_cheaper", name=name)
     shown = "; ".join(f"{n}) {item['name']} ({money_text(item.get('price'))})"
-                      for n, item in enumerate(kin[:_SHOWN], 1))
+                      for n, item in enumerate(kin[:follow_ups.SHOWN], 1))
     return say(p.lang, "dearer_than" if dearer else "cheaper_than", name=name, listing=shown)
 
 

@@ -323,6 +323,17 @@ class State:
             self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
             self.focus = first
 
+    def _kin_found(self, found: list[dict[str, Any]]) -> None:
+        """A catalog read for "something cheaper?": the things listed become the results
+        ("the first one" points at them); the item asked about stays in view."""
+        asked = follow_ups.read(self.frame.first) if self.frame else None
+        focus = self.items.get(self.focus or "")
+        if asked is None or not asked.price or focus is None:
+            return
+        self.results = follow_ups.same_kind(focus, found, asked.price)[:follow_ups.SHOWN]
+        for item in self.results:
+            self.items.setdefault(str(item["itemId"]), item)
+
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
         if name == "apply_promotion":  # on the cart now, or refused (and explained)
             self.codes = tuple(code for code in self.codes if code != args.get("code"))
@@ -337,6 +348,8 @@ class State:
             return
         if name == "search_products":
             self._found(args, list(result.get("results", [])))
+        elif name == "get_catalog" and self.frame is not None and self.frame.intent == "context":
+            self._kin_found(list(result.get("items", [])))
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
