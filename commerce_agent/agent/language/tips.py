@@ -71,11 +71,17 @@ def read_tip(text: str, language: str | None = None) -> Tip | None:
     return None
 
 
+# A tip names money, a share or a tip: without any of these a message gives none (checked
+# before any number word is read, which every intent reading would otherwise pay for).
+_MONEY_SAID = re.compile(r"%|％|percent|per cent|pour ?cent|fiver|tenner|dollar|euro|pound|quid|"
+                         r"buck|yen|円|ドル|ユーロ|ポンド|[$£€¥]|\btip|gratuit|pourboire|チップ")
+
+
 def gives_a_tip(text: str, language: str | None = None) -> bool:
     """Whether `text` gives a tip: a tip word with its sum or share, or a sum or share given
     (or said for the people who served) with nothing else beside it ("leave a fiver", "add
     two euros for the driver"), not a price of a thing ("add the $25 one")."""
-    if read_tip(text, language) is None:
+    if not _MONEY_SAID.search(text.lower()) or read_tip(text, language) is None:
         return False
     folded = _folded(text.lower(), language)
     if _TIP_WORD.search(folded):
