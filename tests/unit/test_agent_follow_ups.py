@@ -76,3 +76,14 @@ def test_the_booking_in_the_cart_is_the_service_in_view() -> None:
     assert follow_ups.service_in_view(items, [], "item_mug", None) is None
     assert not follow_ups.fits(FollowUp(shift="earlier"), items, [], "item_mug", None)
     assert follow_ups.fits(FollowUp(price="cheaper"), items, [], "item_class", None)
+
+
+def test_only_an_options_words_ask_about_the_items_options() -> None:
+    mug = {"itemId": "item_mug", "name": "Mug", "metadata": {"dev.commerce.product.variants": {
+        "options": ["Color"], "variants": [{"id": "v1", "values": ["Speckled Oat"]}]}}}
+    items = {"item_mug": mug}
+    for said in ("what about in green?", "and in 16 oz?", "in oat?", "what about in large?"):
+        asked = read(said)
+        assert asked is not None and follow_ups.fits(asked, items, [], "item_mug", None), said
+    asked = read("what about in Tokyo?")
+    assert asked is None or not follow_ups.fits(asked, items, [], "item_mug", None)

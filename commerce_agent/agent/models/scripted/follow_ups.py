@@ -16,6 +16,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from commerce_agent.agent.language.option_words import SIZE_RANK_WORDS
 from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.commerce.orders.model import SCHEDULING
 
@@ -131,7 +132,17 @@ def fits(asked: FollowUp, items: dict[str, dict[str, Any]], carts: list[dict[str
         return False
     if asked.price:
         return bool(shown.get("catalogId")) and bool(choices.prices(shown))
-    return bool(choices.option_labels(shown)) or bool(shown.get("catalogId"))
+    return _an_option(asked.option or "", shown)
+
+
+def _an_option(said: str, item: dict[str, Any]) -> bool:
+    """Whether the words are an option's ("green", "100 g", "the large"), of the item or of
+    any item: "what about in Tokyo?" asks no option."""
+    named = words.content_words(said)
+    labels = words.content_words(" ".join(choices.option_labels(item)))
+    return bool(re.search(r"\d", said)) or all(
+        words.is_look_word(word) or word in SIZE_RANK_WORDS or word in labels
+        for word in named)
 
 
 def _day(choice: choices.Choice) -> date:
