@@ -19,6 +19,10 @@ from commerce_agent.agent.models.scripted.intents import understand
     ("the membership, I not want it anymore", "sub_cancel"),
     ("folio plan no more need, stop it please", "sub_cancel"),
     ("stop send me tea", "sub_cancel"),
+    ("no need membership more", "sub_cancel"),
+    ("membership stop", "sub_cancel"),
+    ("plan pause pls", "sub_pause"),
+    ("delete my order", "cancel"),
     ("tip them three dollars", "tip"),
     ("leave a fiver", "tip"),
     ("add two euros for the driver", "tip"),
@@ -40,3 +44,8 @@ def test_a_question_about_an_act_is_answered_not_done(said: str) -> None:
 ])
 def test_going_back_to_a_list_is_no_return(said: str, meant: str) -> None:
     assert understand(said)[0] != meant
+
+
+def test_a_line_of_the_order_or_the_cart_is_no_order_called_off() -> None:
+    assert understand("remove the mug from my order")[0] == "remove"
+    assert understand("delete the order from my cart")[0] == "remove"

@@ -33,7 +33,8 @@ _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
 # veux plus de mon abonnement », 「会員はもういらない」): ending it, not a refusal of an offer.
 _NEGATED_WANT = r"(?:not|no|don'?t|dont|do not|never) (?:\w+ )?(?:want|need|use)\w*\b"
-_NO_LONGER_WANT = r"\bno (?:longer|more) (?:\w+ )?(?:want|need|use)\w*\b"
+_NO_LONGER_WANT = (r"\bno (?:longer|more) (?:\w+ )?(?:want|need|use)\w*\b|"
+                   r"\bno (?:more )?need\b(?! to\b)")  # "no need membership more"
 _ANY_MORE = r"\b(?:anymore|any more|any longer|no more|no longer)\b"
 
 
@@ -222,6 +223,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消|取りやめ|取り止め|"
                # other verbs that call an order off, said with the order
                r"\bcall(?:ed|ing)? (?:\w+ ){0,4}off\b|"
+               # "delete my order": an order placed is called off, not a cart line
+               r"\b(?:delete|erase|remove|drop)\s+(?:my|the|this|that)\s+(?:last\s+|recent\s+|"
+               r"latest\s+)?(?:orders?|purchases?)\b(?!.{0,20}\b(?:cart|basket)\b)|"
                r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop|bin|ditch|kill|axe)\b"
                r".{0,25}\b(?:orders?|"
                r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),

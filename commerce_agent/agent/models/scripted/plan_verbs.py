@@ -118,6 +118,8 @@ def pattern(act: str, extra: tuple[str, ...] = ()) -> str:
     latin = _latin(with_plan.get("en", ()) + with_plan.get("fr", ()))
     if latin:
         parts.append(rf"{latin}.*{PLAN}")
+        # the object first, as telegraphic English says it: "membership stop", "plan pause pls"
+        parts.append(rf"{PLAN}\s+(?:(?:please|pls|plz|now)\s+)?{latin}")
     if with_plan.get("ja"):
         parts.append(rf"{PLAN}.*(?:{'|'.join(with_plan['ja'])})")
     return "|".join(part for part in parts if part)
