@@ -51,8 +51,12 @@ NO_LONGER = (rf"{_no_longer(_SUBSCRIPTION)}|"
              rf"\b(?:n'ai )?plus besoin\b.*{_SUBSCRIPTION}|"
              rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)")
 _ENDS_A_PLAN = re.compile(NO_LONGER)
-# An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal.
+# An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal,
+# unless another act is said with it ("return my order, I don't want it anymore").
 _ENDS_AN_ORDER = re.compile(_no_longer(r"\b(?:orders?|purchases?)\b"))
+_MAY_END_AN_ORDER = ("remove", "other", "no", "cancel", "add", "search", "status", "details")
+_OTHER_ACTS_ON_A_PLAN = ("sub_pause", "sub_resume", "sub_skip", "sub_frequency", "return",
+                         "reorder")
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
@@ -654,11 +658,12 @@ def _understand(raw: str) -> tuple[str, str]:
         # "I want 5 in total", "I need 4 not 2", "none of the salads", « je n'en veux
         # aucun »: what the line should hold, set (a new line when the cart has none of it)
         return "quantity", raw
-    if _ENDS_A_PLAN.search(words.fold(raw)):
+    named = intent(raw)  # another act said with it wins: "pause my plan, I don't need it"
+    if _ENDS_A_PLAN.search(words.fold(raw)) and named not in _OTHER_ACTS_ON_A_PLAN:
         # "don't want my membership anymore": a negation that ends the plan (asked about
         # when it is a question), never a no to the offer on the table
         return ("policy" if act.kind == "question" else "sub_cancel"), raw
-    if _ENDS_AN_ORDER.search(words.fold(raw)):
+    if _ENDS_AN_ORDER.search(words.fold(raw)) and named in _MAY_END_AN_ORDER:
         return ("policy" if act.kind == "question" else "cancel"), raw
     closed = closing(raw)
     checkout = read_checkout(act.text)
