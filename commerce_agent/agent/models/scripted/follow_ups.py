@@ -42,6 +42,10 @@ _WEEK = dict(_SHIFTS)["week"]
 _SAME_DAY = re.compile(r"\b(?:that|the same|same) day\b|\b(?:ce|le meme) jour(?:-la)?\b")
 _CHEAPER = re.compile(r"\b(?:cheaper|less expensive|less costly|lower[- ]priced|more affordable|"
                       r"less money|moins chere?s?|meilleur marche)\b")
+# A comparison that picks among the things shown rather than asking for others.
+_CHOOSES = re.compile(r"\bthe (?:\w+ )?(?:cheaper|less expensive|pricier|more expensive|"
+                      r"dearer)\b|\bof (?:the|these|those) (?:two|2|three|3)\b|"
+                      r"\b(?:of|between) (?:them|those|these|both)\b|\b(?:le|la) moins cher")
 _DEARER = re.compile(r"\b(?:pricier|more expensive|dearer|higher[- ]end|fancier|plus chere?s?)\b")
 # "what about in green?", "and in 100 g?", "does it come in blue?", "en vert ?"
 _IN_OPTION = re.compile(r"^(?:(?:and|but|ok|okay|so|hmm|et|alors)\s*,?\s+)*"
@@ -92,6 +96,8 @@ def read(text: str) -> FollowUp | None:
             return FollowUp(option=said)
     if not _names_nothing(folded):
         return None
+    if _CHOOSES.search(folded):
+        return None  # "the cheaper one", "of the two": one of those shown, by price
     if _CHEAPER.search(folded):
         return FollowUp(price="cheaper")
     if _DEARER.search(folded):

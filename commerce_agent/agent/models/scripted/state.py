@@ -536,6 +536,9 @@ class State:
             # with nothing just added it is a no to what is on the table
             kind = "remove"
         follow_up = follow_ups.read(text) if kind in _MAY_FOLLOW_UP else None
+        if follow_up is not None and follow_up.option is not None and \
+                kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
+            follow_up = None  # « en bleu » with the mug in the cart: its line changes
         if follow_up is not None and follow_ups.fits(follow_up, self.items, self.open_carts(),
                                                      self.focus, self.last_line):
             kind = "context"  # about what is in view, never a search for "else" or "week"
