@@ -49,7 +49,8 @@ def test_what_a_follow_up_asks(said: str, asked: FollowUp) -> None:
 @pytest.mark.parametrize("said", [
     "anything cheaper in teapots?", "cheaper mugs?", "find a mug", "show me the mugs",
     "cancel my order", "where is my order?", "I want it in blue", "add two plates",
-    "the cheaper one", "the cheaper one please", "which of the two is less expensive?"])
+    "the cheaper one", "the cheaper one please", "which of the two is less expensive?",
+    "le plus cher des deux"])
 def test_a_thing_named_is_no_follow_up(said: str) -> None:
     assert read(said) is None
 

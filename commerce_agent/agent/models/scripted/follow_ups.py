@@ -45,7 +45,9 @@ _CHEAPER = re.compile(r"\b(?:cheaper|less expensive|less costly|lower[- ]priced|
 # A comparison that picks among the things shown rather than asking for others.
 _CHOOSES = re.compile(r"\bthe (?:\w+ )?(?:cheaper|less expensive|pricier|more expensive|"
                       r"dearer)\b|\bof (?:the|these|those) (?:two|2|three|3)\b|"
-                      r"\b(?:of|between) (?:them|those|these|both)\b|\b(?:le|la) moins cher")
+                      r"\b(?:of|between) (?:them|those|these|both)\b|"
+                      r"\b(?:le|la|les) (?:plus|moins) cher|"
+                      r"\bdes (?:deux|trois)\b|\bd'entre (?:eux|elles)\b")
 _DEARER = re.compile(r"\b(?:pricier|more expensive|dearer|higher[- ]end|fancier|plus chere?s?)\b")
 # "what about in green?", "and in 100 g?", "does it come in blue?", "en vert ?"
 _IN_OPTION = re.compile(r"^(?:(?:and|but|ok|okay|so|hmm|et|alors)\s*,?\s+)*"

@@ -658,12 +658,12 @@ def _understand(raw: str) -> tuple[str, str]:
         # "I want 5 in total", "I need 4 not 2", "none of the salads", « je n'en veux
         # aucun »: what the line should hold, set (a new line when the cart has none of it)
         return "quantity", raw
-    named = intent(raw)  # another act said with it wins: "pause my plan, I don't need it"
-    if _ENDS_A_PLAN.search(words.fold(raw)) and named not in _OTHER_ACTS_ON_A_PLAN:
+    beside = intent(raw)  # another act said with it wins: "pause my plan, I don't need it"
+    if _ENDS_A_PLAN.search(words.fold(raw)) and beside not in _OTHER_ACTS_ON_A_PLAN:
         # "don't want my membership anymore": a negation that ends the plan (asked about
         # when it is a question), never a no to the offer on the table
         return ("policy" if act.kind == "question" else "sub_cancel"), raw
-    if _ENDS_AN_ORDER.search(words.fold(raw)) and named in _MAY_END_AN_ORDER:
+    if _ENDS_AN_ORDER.search(words.fold(raw)) and beside in _MAY_END_AN_ORDER:
         return ("policy" if act.kind == "question" else "cancel"), raw
     closed = closing(raw)
     checkout = read_checkout(act.text)
