@@ -49,3 +49,7 @@ def test_going_back_to_a_list_is_no_return(said: str, meant: str) -> None:
 def test_a_line_of_the_order_or_the_cart_is_no_order_called_off() -> None:
     assert understand("remove the mug from my order")[0] == "remove"
     assert understand("delete the order from my cart")[0] == "remove"
+
+
+def test_no_need_for_an_extra_ends_no_plan() -> None:
+    assert understand("add the tokoname kyusu, no need for gift wrap")[0] == "add"

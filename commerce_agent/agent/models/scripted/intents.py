@@ -33,8 +33,8 @@ _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
 # veux plus de mon abonnement », 「会員はもういらない」): ending it, not a refusal of an offer.
 _NEGATED_WANT = r"(?:not|no|don'?t|dont|do not|never) (?:\w+ )?(?:want|need|use)\w*\b"
-_NO_LONGER_WANT = (r"\bno (?:longer|more) (?:\w+ )?(?:want|need|use)\w*\b|"
-                   r"\bno (?:more )?need\b(?! to\b)")  # "no need membership more"
+_NO_LONGER_WANT = (r"(?:\bno (?:longer|more) (?:\w+ )?(?:want|need|use)\w*\b|"
+                   r"\bno (?:more )?need\b(?! to\b))")  # "no need membership more"
 _ANY_MORE = r"\b(?:anymore|any more|any longer|no more|no longer)\b"
 
 
