@@ -29,7 +29,7 @@ class Tip:
 
 # ("pour cent" comes back from the number words as "pour 100")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|％|percent\b|per cent\b|pour ?(?:cent|100)\b|"
-                      r"パーセント)")
+                      r"パーセント|プロ)")
 _TIP_WORD = re.compile(r"\b(?:tip|tips|tipping|gratuity|gratuities|pourboires?)\b|チップ|心付け")
 # A bare number after the word for a tip is its sum: "tip 5", « pourboire de 3 ».
 _TIP_NUMBER = re.compile(r"(?:\btip\b|\bpourboire\b|チップ)\D*?(\d+(?:[.,]\d+)?)")
