@@ -297,8 +297,10 @@ def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
     meta = item.get("metadata") or {}
     categories = " ".join(str(entry.get("name", "")) for entry in (
         meta.get("dev.commerce.product.categorization") or {}).get("items", []))
-    own = " ".join([*choices.option_labels(item),
-                    *(str(name) for name in (item.get("optionNames") or {}).values())])
+    # optionNames translates every option label of the store: only the item's own are its
+    labels = choices.option_labels(item)
+    local = item.get("optionNames") or {}
+    own = " ".join([*labels, *(str(local.get(label, "")) for label in labels)])
     return words.content_words(
         f"{_name(item)} {item.get('description', '')} {categories} {own}")
 
