@@ -14,6 +14,7 @@ the days counted from today.
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
@@ -21,6 +22,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from commerce_agent.agent.language.folding import fold
+from commerce_agent.agent.language.kana_times import InKanji, in_kanji
 from commerce_agent.agent.language.spans import Span, overlaps
 
 
@@ -40,6 +42,9 @@ class When:
     part_of_day: bool = False  # the time is a part of the day's ("morning"), not a clock's
     either_half: bool = False  # said without am/pm nor a part of the day: "half six"
     approximate: bool = False  # "around 3", "vers 14h", "7ish": the nearest time will do
+    # Where the day and the time were said, when words lie between them ("2月8日の証明写真を
+    # 13時から"): `span` covers them all, these only the words of time.
+    parts: tuple[Span, ...] = ()
 
 
 _PARTS_OF_DAY = [
@@ -100,7 +105,10 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
     local_now = now.astimezone(zone).replace(tzinfo=None)
-    masked = _masked(text, taken)
+    # kana words of time ("あしたの あさ7じ") read in kanji; spans are mapped back at the end
+    typed = in_kanji(_masked(text, taken))
+    masked = typed.text
+    taken = [_span_in(typed, span) for span in taken]
     spoken = _spoken_clock(masked)
     clock, clock_span, bound = (spoken.at, spoken.span, "at") if spoken else _clock(masked)
     part, part_days, part_span = _part_of_day(masked)
@@ -122,10 +130,36 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         # The parts lie apart around another reading ("demain : 0 % ; at 0"): claim one part
         # only, so no two readings claim the same characters.
         span = next(span for span in (day_span, clock_span, part_span) if span)
+        spans = [span]
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
-    return When(moment, at_time is not None, span, relative, bound if clock else "at",
-                clock is None and part is not None, either_half,
-                _APPROXIMATE.search(masked[max(0, span[0] - 24):span[1] + 4]) is not None)
+    return When(moment, at_time is not None, typed.span_as_typed(*span), relative,
+                bound if clock else "at", clock is None and part is not None, either_half,
+                _APPROXIMATE.search(masked[max(0, span[0] - 24):span[1] + 4]) is not None,
+                tuple(typed.span_as_typed(*part) for part in _parts_apart(masked, spans)))
+
+
+# What may lie between a day and its time and still be one phrase: "明日の14時", "3月13日、午後".
+_JOINING = re.compile(r"[\s,、のにはで]*")
+
+
+def _parts_apart(text: str, spans: list[Span]) -> list[Span]:
+    """The day's, the time's and the part of the day's spans, those said together joined:
+    "2月8日の証明写真を13時から" is two parts with the thing named between them."""
+    joined: list[Span] = []
+    for start, end in sorted(spans):
+        if joined and (start <= joined[-1][1] or
+                       _JOINING.fullmatch(text[joined[-1][1]:start]) is not None):
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
+
+
+def _span_in(typed: InKanji, span: Span) -> Span:
+    """A span of the text as typed, in its kanji reading (`typed`)."""
+    start, end = span
+    inside = [index for index, origin in enumerate(typed.origin[:-1]) if start <= origin < end]
+    return (inside[0], inside[-1] + 1) if inside else (start, start)
 
 
 @lru_cache(maxsize=64)
@@ -178,9 +212,11 @@ def _clock(text: str) -> tuple[time | None, Span | None, str]:
         if hour > 23 or minute > 59:
             continue
         bound = "after" if near in _AFTER_WORDS else "before" if near in _BEFORE_WORDS else "at"
+        span = match.span()
         if said["ji"] and (limit := _JAPANESE_BOUND.match(text, match.end())):
-            bound = "after" if limit.group("after") else "before"
-        return time(hour, minute), match.span(), bound
+            # the limit's word is the time's: "13時から予約" searches no "から予約"
+            bound, span = "after" if limit.group("after") else "before", (span[0], limit.end())
+        return time(hour, minute), span, bound
     return None, None, "at"
 
 
@@ -270,6 +306,10 @@ _JAPANESE_WEEKDAYS = "月火水木金土日"
 _JAPANESE_WEEK = re.compile(rf"(今週|来週|再来週)?の?([{_JAPANESE_WEEKDAYS}])曜日?")
 _WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
 _JAPANESE_DATE = re.compile(r"(?<!\d)(\d{1,2})月(\d{1,2})日")
+# A day of the month said alone ("13日の朝", "4日に"): never a length ("3日間", "2日後", "5日以内")
+# nor a count of days ("1日2回").
+_JAPANESE_DAY_OF_MONTH = re.compile(
+    r"(?<![\d月])(\d{1,2})日(?!間|目|後|前|以内|以上|ほど|程|ぐらい|くらい|分|\d|[0-9]+回)(?=[のにはで、\s]|$)")
 # A French day of the month with its month ("le 6 février", "1er mars", "16 janv."): read
 # here, as the Japanese one is, because dateparser's search loses it among other words ("une
 # le 6 fevrier a" came back as the 26th).
@@ -314,6 +354,8 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]
                 return None, None, False
             if found >= now.date():
                 return found, written.span(), False
+    if (alone := _JAPANESE_DAY_OF_MONTH.search(text)) and 1 <= int(alone.group(1)) <= 31:
+        return _next_day_of_month(now.date(), int(alone.group(1))), alone.span(), False
     for pattern, days in _RELATIVE_DAY:
         relative = pattern.search(text)
         if relative:
@@ -342,6 +384,18 @@ def _found_span(text: str, said: str) -> Span:
         return start, start + len(said)
     spaced = re.search(r"\s+".join(re.escape(word) for word in said.split()), text)
     return spaced.span() if spaced else (-1, -1)
+
+
+def _next_day_of_month(today: date, day: int) -> date | None:
+    """The next `day` of a month from `today` on (this month's, else the next month that has
+    one)."""
+    year, month = today.year, today.month
+    for _ in range(3):  # the 31st may skip a month
+        with suppress(ValueError):
+            if (found := date(year, month, day)) >= today:
+                return found
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def _next_date(today: date, month: int, day: int) -> date | None:
@@ -432,7 +486,7 @@ def times_named(text: str, when: When | None = None) -> TimesNamed:
     day in English, French and Japanese, each read as a condition ("saturday" is any Saturday,
     "6:30" either half of the day). `when`, the day and time `find_when` read in the latest
     message that names one, sets the day counted from today and the limits on the time."""
-    text = fold(text)
+    text = in_kanji(fold(text)).text  # "あさ7じ" is 朝7時
     found = TimesNamed()
     found.earliest = _EARLIEST.search(text) is not None
     for index, name in enumerate(_ENGLISH_WEEKDAYS):
@@ -525,6 +579,8 @@ def _japanese_when(text: str, found: TimesNamed) -> None:
     """Japanese dates and hours ("3月13日", "土曜日", "14時", "午後2時半", "朝")."""
     if match := re.search(r"(\d{1,2})月(\d{1,2})日", text):
         found.month, found.day = int(match.group(1)), int(match.group(2))
+    elif match := _JAPANESE_DAY_OF_MONTH.search(text):
+        found.day = int(match.group(1))
     if match := re.search(rf"([{_JAPANESE_WEEKDAYS}])曜", text):
         found.weekday = _JAPANESE_WEEKDAYS.index(match.group(1))
     if match := re.search(r"(午前|午後)?\s*(\d{1,2})時(?:(\d{1,2})分|(半))?", text):
