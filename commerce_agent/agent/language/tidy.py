@@ -9,6 +9,8 @@ One pass per class, each a small table or rule that knows no phrasing:
 - letters typed again for stress ("pleaaase", "yesss", "はーい"): three or more of a letter are
   one or two, whichever is a word the stages know; a long-vowel mark after hiragana is stress;
 - casual words and emoji as words ("u", "thx", "wanna", "stp", "👍", "🙏"), per language;
+- Japanese request forms by their grammar, in their plain shape (`ja_requests`:
+  "取り消していただけますか" is "取り消してください"), the cushions before them dropped;
 - a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
   and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
 - misspelt words that carry intent, against the vocabulary the stages already use, with the
@@ -28,6 +30,7 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.ja_requests import plain_request
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": "« ", "»": " »", "‘": "'",
                          "’": "'", "‚": "'", "`": "'", "´": "'"})
@@ -110,6 +113,7 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
     cleaned = _in_kanji(cleaned)
+    cleaned = plain_request(cleaned)  # 取り消していただけますか: 取り消してください
     cleaned = _corrected(cleaned, vocabulary, known)
     cleaned = _shop_word_destination(cleaned)
     cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right
