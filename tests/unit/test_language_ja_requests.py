@@ -10,7 +10,8 @@ from commerce_agent.agent.language.tidy import tidy
 from commerce_agent.agent.models.scripted.speech import read_act
 
 # Verbs × the auxiliaries that make their te-form a request: every pair is "〜てください".
-_VERBS = ("取り消して", "キャンセルして", "追加して", "入れて", "一時停止して", "解約して", "送って")
+_VERBS = ("取り消して", "キャンセルして", "追加して", "入れて", "一時停止して", "解約して",
+          "送って")
 _AUXILIARIES = ("いただけますか", "いただけますでしょうか", "いただけませんか", "もらえますか",
                 "もらえませんか", "くださいますか", "くれますか", "ほしいのですが",
                 "いただきたいのですが", "いただけると助かります", "もらえる？")

@@ -28,7 +28,8 @@ import re
 # Where a request form ends: the end of a clause.
 _END = r"(?=\s*(?:[。．.?？!！、,…]|$))"
 # Auxiliaries after a verb's te-form that make it a request, by the verb they come from.
-_RECEIVING = (r"いただ(?:け(?:ます|ません)(?:でしょう)?か|けないでしょうか|けない(?:か)?|けますでしょう|"
+_RECEIVING = (r"いただ(?:け(?:ます|ません)(?:でしょう)?か|けないでしょうか|けない(?:か)?|"
+              r"けますでしょう|"
               r"きたい(?:のですが|んですが|のですけど|んですけど|です(?:が)?)?|"
               r"けると(?:助かります|嬉しいです|うれしいです|幸いです|ありがたいです)|"
               r"けたら(?:と思います|嬉しいです|助かります)?|くことは(?:でき(?:ます|ません)か|"
