@@ -138,17 +138,20 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
                 tuple(typed.span_as_typed(*part) for part in _parts_apart(masked, spans)))
 
 
-# What may lie between a day and its time and still be one phrase: "明日の14時", "3月13日、午後".
-_JOINING = re.compile(r"[\s,、のにはで]*")
+# A Japanese name between a day and its time ("2月8日の証明写真を13時から"): two kana or
+# kanji, particles aside. Only Japanese parts are kept apart: an English or French day and
+# time claim what lies between them ("jan 11 the 630 pm": the 11 is the day's, no count).
+_NAME_BETWEEN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]{2,}")
+_PARTICLES = re.compile(r"[のにはでを、,\s]")
 
 
 def _parts_apart(text: str, spans: list[Span]) -> list[Span]:
-    """The day's, the time's and the part of the day's spans, those said together joined:
-    "2月8日の証明写真を13時から" is two parts with the thing named between them."""
+    """The day's, the time's and the part of the day's spans, joined unless a Japanese name
+    lies between them: "2月8日の証明写真を13時から" is two parts with the thing between."""
     joined: list[Span] = []
     for start, end in sorted(spans):
-        if joined and (start <= joined[-1][1] or
-                       _JOINING.fullmatch(text[joined[-1][1]:start]) is not None):
+        if joined and (start <= joined[-1][1] or _NAME_BETWEEN.search(
+                _PARTICLES.sub("", text[joined[-1][1]:start])) is None):
             joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
         else:
             joined.append((start, end))
