@@ -22,7 +22,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from commerce_agent.agent.language.folding import fold
-from commerce_agent.agent.language.kana_times import InKanji, in_kanji
+from commerce_agent.agent.language.kana_times import in_kanji
 from commerce_agent.agent.language.spans import Span, overlaps
 
 
@@ -108,7 +108,8 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
     # kana words of time ("あしたの あさ7じ") read in kanji; spans are mapped back at the end
     typed = in_kanji(_masked(text, taken))
     masked = typed.text
-    taken = [_span_in(typed, span) for span in taken]
+    if typed.origin is not None:
+        taken = [_span_in(typed.origin, span) for span in taken]
     spoken = _spoken_clock(masked)
     clock, clock_span, bound = (spoken.at, spoken.span, "at") if spoken else _clock(masked)
     part, part_days, part_span = _part_of_day(masked)
@@ -158,10 +159,11 @@ def _parts_apart(text: str, spans: list[Span]) -> list[Span]:
     return joined
 
 
-def _span_in(typed: InKanji, span: Span) -> Span:
-    """A span of the text as typed, in its kanji reading (`typed`)."""
+def _span_in(origins: tuple[int, ...], span: Span) -> Span:
+    """A span of the text as typed, in its kanji reading (whose characters came from
+    `origins`)."""
     start, end = span
-    inside = [index for index, origin in enumerate(typed.origin[:-1]) if start <= origin < end]
+    inside = [index for index, origin in enumerate(origins[:-1]) if start <= origin < end]
     return (inside[0], inside[-1] + 1) if inside else (start, start)
 
 

@@ -37,16 +37,21 @@ _WORD = re.compile(
     rf"(?:{_BEFORE})(?:{'|'.join(sorted(_WORDS, key=len, reverse=True))}){_AFTER}")
 
 
+_HIRAGANA = re.compile(r"[\u3041-\u3096]")
+
+
 @dataclass(frozen=True, slots=True)
 class InKanji:
     """`text` with its kana words of time in kanji; `origin[i]` is where character i of it
     was in the text as typed (one more entry: the end)."""
 
     text: str
-    origin: tuple[int, ...]
+    origin: tuple[int, ...] | None  # None: nothing was read in kanji, every index stays
 
     def span_as_typed(self, start: int, end: int) -> tuple[int, int]:
         """The span of the typed text that characters start..end of `text` came from."""
+        if self.origin is None:
+            return start, end
         if end <= start:
             return self.origin[start], self.origin[start]
         last = self.origin[end - 1]
@@ -56,12 +61,14 @@ class InKanji:
 
 def in_kanji(text: str) -> InKanji:
     """`text` with each kana word of time in kanji, and where each character came from."""
+    if not _HIRAGANA.search(text):  # most messages: no kana to read
+        return InKanji(text, None)
     found = sorted([(match.start(), match.end(), _COUNTERS.get(match.group(), "半"))
                     for match in _COUNTER.finditer(text)] +
                    [(match.start(), match.end(), _WORDS[match.group()])
                     for match in _WORD.finditer(text)])
     if not found:
-        return InKanji(text, tuple(range(len(text) + 1)))
+        return InKanji(text, None)
     pieces: list[str] = []
     origin: list[int] = []
     last = 0
