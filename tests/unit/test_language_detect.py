@@ -71,3 +71,11 @@ def test_always_one_of_the_three(text: str) -> None:
 @example("゠ 12")
 def test_digits_and_punctuation_alone_keep_the_default(text: str) -> None:
     assert detect_language(text, default="fr") == "fr"
+
+
+@pytest.mark.parametrize(("text", "japanese"), [
+    ("抹茶を2つ", True), ("カート", True), ("ありがとう", True), ("Matcha・Tea", True),
+    ("a matcha whisk", False), ("une théière", False), ("2 x 300 ml", False), ("", False),
+])
+def test_in_japanese_script(text: str, japanese: bool) -> None:
+    assert detect.in_japanese_script(text) is japanese

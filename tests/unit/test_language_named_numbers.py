@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
@@ -78,6 +78,8 @@ _WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
 
 
 @settings(deadline=None)
+@example(2, "oss", "aaa", " ", "add a {}")  # text2num read "oss" as the plural of "o", zero
+@example(2, "douze", "aaa", "-", "add a {}")  # a number word right after the number
 @given(st.integers(1, 999), _WORDS, _WORDS, st.sampled_from(["-", " ", ""]),
        st.sampled_from(["add a {}", "buy the {} please", "I'd like one {}", "{} please",
                         "could you put a {} in my cart"]))

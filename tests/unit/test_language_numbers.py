@@ -53,6 +53,11 @@ def test_english(text: str, expected: list[int]) -> None:
     ("une demi-douzaine de bols", [6]),
     ("deux douzaines de biscuits", [24]),
     ("une paire de baguettes", [2]),
+    ("une couple d'arancini", [2]),  # Québec
+    ("une dizaine de sachets de genmaicha", [10]),
+    ("une quinzaine d'assiettes", [15]),
+    ("une vingtaine de bouteilles", [20]),
+    ("dans une quinzaine de jours", []),  # a time, not a count
     ("j'en veux une", [1]),
     ("une seule tasse", [1]),
     ("une théière bleue", []),

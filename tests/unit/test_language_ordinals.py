@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
+from commerce_agent.agent.language.ordinals import index_named
 
 num2words = pytest.importorskip("num2words", reason="num2words (test extra) is not installed")
 
@@ -21,6 +22,14 @@ def test_ordinals(text: str, position: int) -> None:
     reading = read(text)
     assert [ordinal.position for ordinal in reading.ordinals] == [position]
     assert reading.counts == ()
+
+
+@pytest.mark.parametrize(("folded", "index"), [
+    ("the second one", 1), ("the last", -1), ("number 3", 2), ("no. 4", 3), ("option 1", 0),
+    (" 2. ", 1), ("最初の", 0), ("the blue one", None), ("le premier", None),
+])
+def test_index_named_by_a_word_or_a_number(folded: str, index: int | None) -> None:
+    assert index_named(folded) == index
 
 
 def test_an_ordinal_beside_a_count() -> None:

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import read
+from commerce_agent.agent.language.prices import bounds_by_limit_word
 
 
 def bound(text: str) -> tuple[Decimal | None, Decimal | None, str | None] | None:
@@ -88,3 +89,12 @@ def test_ranges_property(low: Decimal, high: Decimal, currency: str, data: st.Da
                                         "{}から{}"]))
     text = phrase.format(form.format(low), form.format(high))
     assert bound(text) == (low, high, currency)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("between 1,000 and 3,000", {"minPrice": "1000", "maxPrice": "3000"}),
+    ("Under 20 people", {"maxPrice": "20"}), ("from 5 to", {"minPrice": "5"}),
+    ("over 10, under 40", {"maxPrice": "40", "minPrice": "10"}), ("a mug", {}),
+])
+def test_bounds_by_limit_word(text: str, expected: dict[str, str]) -> None:
+    assert bounds_by_limit_word(text) == expected

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language import quantities
-from commerce_agent.agent.language.spoken_counts import with_counts_plain
+from commerce_agent.agent.language.spoken_counts import says_how_counted, with_counts_plain
 
 _PACKAGING = ["bag", "bags", "packet", "packets", "tin", "tins", "bottle", "bottles", "jar",
               "jars", "pouch", "pouches", "portion", "portions", "box", "boxes", "pack",
@@ -41,6 +41,7 @@ def test_french_packaging_before_de_keeps_the_count(number: int, noun: str, thin
 @pytest.mark.parametrize(("said", "count"), [
     ("two bag please", 2), ("arancini, 2 portion please", 2), ("three box", 3),
     ("dinner plates, a pack of 6 please", 6), ("un paquet de 6 assiettes", 6),
+    ("un lot de trois assiettes plates", 3), ("a pack of four mugs", 4),
     ("deux sachet de genmaicha svp", 2), ("two 100 g bags of hojicha", 2),
 ])
 def test_packaging_said_singular_or_as_a_pack_size(said: str, count: int) -> None:
@@ -130,3 +131,12 @@ def test_thousands_said_with_separators_are_one_count(number: int, thing: str) -
                                   "mugs for 1,500 JPY"])
 def test_a_price_keeps_its_separators(said: str) -> None:
     assert with_counts_plain(said) == said
+
+
+@pytest.mark.parametrize(("word", "counts"), [
+    ("sachets", True), ("pots", True), ("grammes", True), ("kilo", True), ("bottles", True),
+    ("demi-douzaine", True), ("coffret", False), ("planche", False), ("cache-pot", False),
+    ("tasse", False),
+])
+def test_a_word_says_how_a_thing_is_counted(word: str, counts: bool) -> None:
+    assert bool(says_how_counted(word)) is counts

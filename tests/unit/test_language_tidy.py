@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.tidy import CASUAL, tidy
@@ -130,6 +130,7 @@ def test_an_order_id_is_kept_as_typed(order_id: str) -> None:
 
 
 @given(st.text(max_size=60))
+@example("«\n0")  # a break after « once ate the space the quote keeps
 def test_tidy_never_fails_and_is_stable(text: str) -> None:
     once = typed(text)
     assert isinstance(once, str)

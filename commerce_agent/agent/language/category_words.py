@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.folding import fold_accents
 
 # Longer phrases first: "ustensiles à thé" before "ustensiles".
@@ -26,6 +27,7 @@ _FRENCH = (
     (r"livres? numeriques?|livres? electroniques?", "ebook"),
     (r"(?<!\d )livres?", "books"),
     (r"pates", "pasta"),
+    (r"goutteurs?", "brewers"),  # Québec's pour-over dripper
     # a cup for tea or coffee is a mug; « tasses à expresso » are the espresso cups
     (r"tasses?(?! (?:a|d'|de|pour) ?(?:l')?(?:expresso|espresso))", "mug"),
     (r"desserts?|douceurs?", "desserts"),
@@ -80,7 +82,7 @@ def _english(match: re.Match[str], table: tuple[tuple[str, str], ...]) -> str:
 def in_english_categories(text: str) -> str:
     """`text` (folded, for French) with each kind of goods it names as the catalogs' English
     category ("de la vaisselle" → "de la tableware", "茶道具は？" → "teaware は？")."""
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text):
+    if in_japanese_script(text):
         japanese = tuple((re.escape(word), english) for word, english in _JAPANESE)
         return _JAPANESE_FOUND.sub(lambda found: _english(found, japanese), text)
     return _FRENCH_FOUND.sub(lambda found: _english(found, _FRENCH), fold_accents(text))

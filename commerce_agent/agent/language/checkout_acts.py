@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.reading import without_when
 
 Act = Literal["order", "pay", "send", "collect"]
@@ -94,7 +95,10 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                     r"\b(?:je|on)\s+(?:le|la|les)\s+recupere\b|\ba emporter\b|\bsur place\b"),
     ),
     "ja": (
-        ("order", r"注文(?:を)?(?:確定|お願い|します|する(?:わ|よ)?$|して|したい|で)|注文確定|"
+        # 「お支払いまで進めてください」「決済へ進んで」: on to paying, said whole
+        ("order", r"(?:お?支払い?|お?会計|決済|精算)(?:まで|へ|に)(?:進め|進ん|進み)"
+                  r"[てでまくださいす]*|"
+                  r"注文(?:を)?(?:確定|お願い|します|する(?:わ|よ)?$|して|したい|で)|注文確定|"
                   r"購入(?:を)?(?:します|する$|して|したい|手続き|確定|お願い)|確定(?:して|します|で|お願い)|"
                   r"チェックアウト|レジ|お?会計|精算|決済"),
         ("pay", r"お?支払(?:い|う|います|って)|払(?:います|う|って)"),
@@ -136,7 +140,6 @@ _ASKS_TERMS = re.compile(
     r"\b(?:quand|comment|ou)\b.{0,30}\bpa(?:y|i)\w*|"
     r"(?:店頭|受け取り|受取|着払い|代引|現金|カード|後で|あとで).{0,10}(?:支払|払|会計|精算)|"
     r"(?:支払|払|会計).{0,10}(?:店頭|受け取り|現金|カード|後|どう|いつ)")
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # What a Japanese clause says around its act without naming anything: lead-ins, politeness.
 _JA_FILLER = re.compile(r"はい|うん|じゃあ|では|それでは|それで|これで|以上(?:です|で)?|そのまま|"
                         r"お願い(?:します|いたします)?|よろしく|ください|下さい|します|して|です|ます|"
@@ -188,7 +191,7 @@ def _clause_act(clause: str) -> Act | None:
 
 
 def _tables(clause: str) -> tuple[tuple[tuple[Act, re.Pattern[str]], ...], ...]:
-    return (_COMPILED["ja"],) if _JAPANESE.search(clause) else (_COMPILED["en"], _COMPILED["fr"])
+    return (_COMPILED["ja"],) if in_japanese_script(clause) else (_COMPILED["en"], _COMPILED["fr"])
 
 
 def _without_acts(clause: str) -> str:
@@ -203,7 +206,7 @@ def _bare(clause: str) -> bool:
     """Whether a clause holds its act and nothing else a request could name: "please make
     the order", not "add a tiramisu and ring me up" read as one clause."""
     left = _without_acts(clause)
-    if _JAPANESE.search(clause):
+    if in_japanese_script(clause):
         left = _JA_FILLER.sub(" ", left)
         return re.fullmatch(r"[をにでがはもの、\s]*", left) is not None
     left = _FILLER_WORD.sub(" ", without_when(left))
@@ -250,7 +253,7 @@ def read_checkout(text: str) -> Checkout:
 
 
 def _joined(text: str, parts: list[str]) -> str:
-    joint = "、" if _JAPANESE.search(text) else ", "
+    joint = "、" if in_japanese_script(text) else ", "
     return joint.join(part for part in (" ".join(part.split()) for part in parts) if part)
 
 

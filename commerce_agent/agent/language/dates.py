@@ -22,7 +22,6 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from commerce_agent.agent.language.folding import fold
-from commerce_agent.agent.language.kana_times import in_kanji
 from commerce_agent.agent.language.spans import Span, overlaps
 
 
@@ -105,11 +104,7 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
     local_now = now.astimezone(zone).replace(tzinfo=None)
-    # kana words of time ("あしたの あさ7じ") read in kanji; spans are mapped back at the end
-    typed = in_kanji(_masked(text, taken))
-    masked = typed.text
-    if typed.origin is not None:
-        taken = [_span_in(typed.origin, span) for span in taken]
+    masked = _masked(text, taken)
     spoken = _spoken_clock(masked)
     clock, clock_span, bound = (spoken.at, spoken.span, "at") if spoken else _clock(masked)
     part, part_days, part_span = _part_of_day(masked)
@@ -133,10 +128,10 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         span = next(span for span in (day_span, clock_span, part_span) if span)
         spans = [span]
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
-    return When(moment, at_time is not None, typed.span_as_typed(*span), relative,
+    return When(moment, at_time is not None, span, relative,
                 bound if clock else "at", clock is None and part is not None, either_half,
                 _APPROXIMATE.search(masked[max(0, span[0] - 24):span[1] + 4]) is not None,
-                tuple(typed.span_as_typed(*part) for part in _parts_apart(masked, spans)))
+                tuple(_parts_apart(masked, spans)))
 
 
 # A Japanese name between a day and its time ("2月8日の証明写真を13時から"): two kana or
@@ -158,13 +153,6 @@ def _parts_apart(text: str, spans: list[Span]) -> list[Span]:
             joined.append((start, end))
     return joined
 
-
-def _span_in(origins: tuple[int, ...], span: Span) -> Span:
-    """A span of the text as typed, in its kanji reading (whose characters came from
-    `origins`)."""
-    start, end = span
-    inside = [index for index, origin in enumerate(origins[:-1]) if start <= origin < end]
-    return (inside[0], inside[-1] + 1) if inside else (start, start)
 
 
 @lru_cache(maxsize=64)
@@ -491,7 +479,7 @@ def times_named(text: str, when: When | None = None) -> TimesNamed:
     day in English, French and Japanese, each read as a condition ("saturday" is any Saturday,
     "6:30" either half of the day). `when`, the day and time `find_when` read in the latest
     message that names one, sets the day counted from today and the limits on the time."""
-    text = in_kanji(fold(text)).text  # "あさ7じ" is 朝7時
+    text = fold(text)
     found = TimesNamed()
     found.earliest = _EARLIEST.search(text) is not None
     for index, name in enumerate(_ENGLISH_WEEKDAYS):

@@ -27,6 +27,7 @@ from commerce_agent.agent.language.addresses import (
     find_address,
 )
 from commerce_agent.agent.language.countries import country_ending, country_named
+from commerce_agent.agent.language.detect import in_japanese_script
 
 _LEAD_IN = re.compile(
     r"(?:(?:\band|\bthen|,|\bet|\bpuis)\s+)?(?:\bplease\s+)?"
@@ -135,7 +136,6 @@ def _without_pickup_place(text: str) -> str:
     return _PICKUP_MARKER.sub(" ", _PICKUP_PLACE.sub(r"\g<verb>", text))
 
 
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 # A house number standing apart, not the digits of a code ("OCHA10の"): "Keizersgracht 1", "12B".
 _HOUSE_NUMBER = re.compile(r"(?<!\w)\d+[A-Za-z]?(?!\w)")
 # A Japanese address from its prefecture (and postal mark) to its block number (and a postal
@@ -170,7 +170,7 @@ def read_delivery(text: str) -> Delivery:
     same = _SAME_ADDRESS.search(normal)
     if same is not None and read_delivery(normal[:same.start()] + normal[same.end():]).address \
             is None:
-        glue = "" if _JAPANESE.search(normal) else " "
+        glue = "" if in_japanese_script(normal) else " "
         rest = _tidy(normal[:same.start()] + glue + normal[same.end():])
         return Delivery(None, None, rest, pickup, same_as_before=True)
     lines = [line.strip() for line in normal.splitlines() if line.strip()]
@@ -197,7 +197,7 @@ def read_delivery(text: str) -> Delivery:
         whole = _clean(_cut(normal))
         if "," in whole and _HOUSE_NUMBER.search(whole.split(",")[0]) and \
                 _is_place(whole.rsplit(",", 1)[0]) and not _LOWER_PAIR.search(whole) and \
-                not _JAPANESE.search(whole) and country_of(whole) and len(whole) < 200 and \
+                not in_japanese_script(whole) and country_of(whole) and len(whole) < 200 and \
                 (country_ending(whole) or not country_named(whole)):
             # "Keizersgracht 1, Amsterdam, NL": a message that is an address and its country
             return Delivery(whole, country_of(whole), "", pickup)
@@ -243,7 +243,7 @@ def _is_place(text: str) -> bool:
     """A number beside a name: "12 Oak St", "Rhône 48", "神南1-2-3" (a ZIP alone, a count of
     things or a promotion code is no address)."""
     text = _CODE_LIKE.sub(" ", text)
-    if _JAPANESE.search(text):
+    if in_japanese_script(text):
         return bool(_JAPANESE_PLACE.search(text))
     return any(name.casefold() not in _NOT_A_STREET for name in re.findall(
         r"(?<!\S)([^\W\d_]{2,})\.?,?\s+\d|\d[\w/-]*,?\s+([^\W\d_]{2,})", text)
@@ -265,7 +265,7 @@ def _extent(after: str) -> int:
     and no further than its last part (a Japanese address has no commas to walk: its own
     endings, 「です」「に送って」, say where it ends)."""
     cut = _end(after)
-    if _JAPANESE.search(after[:cut]):
+    if in_japanese_script(after[:cut]):
         return cut
     return min(cut, address_end(after[:cut]) or cut)
 
@@ -343,8 +343,8 @@ def _from_lines(lines: list[str]) -> tuple[str, str] | None:
     rest = [line for line in head if not _LABEL.match(line) and not _NAME.match(line)]
     rest += [line for line in lines[last + 1:] if not _NAME.match(line)
              and not _EMAIL.search(line) and not _PHONE.search(line)
-             and not (_JAPANESE.search(line) and len(line) <= 6)]
-    glue = "" if all(_JAPANESE.search(line) or re.fullmatch(r"〒?\s?\d{3}-\d{4}", line)
+             and not (in_japanese_script(line) and len(line) <= 6)]
+    glue = "" if all(in_japanese_script(line) or re.fullmatch(r"〒?\s?\d{3}-\d{4}", line)
                      for line in block) else ", "
     address = (" " if glue == "" else glue).join(_clean(_cut(line)) or line for line in block)
     return address.strip(), _tidy(" ".join(rest))
@@ -372,7 +372,7 @@ def country_of(address: str) -> str | None:
     named = country_named(last)
     if named:
         return named
-    if _JAPANESE.search(address) or re.search(r"〒", address):
+    if in_japanese_script(address) or re.search(r"〒", address):
         return "JP"
     tail = [w.strip(".") for w in re.findall(r"[\w.]+", " ".join(parts[-2:]).casefold())]
     if re.search(r"\b\d{5}(?:-\d{4})?\s*$", address) and any(w in US_STATES for w in tail):

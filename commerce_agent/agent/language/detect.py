@@ -24,6 +24,9 @@ LANGUAGES = ("en", "fr", "ja")
 _JAPANESE = re.compile(
     r"[\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f\u3400-\u4dbf"
     r"\u4e00-\u9fff]")
+# Kana (with the katakana block's marks) or a common kanji: where a stage chooses how to read
+# or join a piece of text. Narrower than `_JAPANESE`, which tells a message's language.
+JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 # Lingua's confidence below which the word table is asked too.
 _SURE = 0.8
@@ -60,6 +63,11 @@ just only also too more less than dollars pounds bucks euros between give take w
 got will would should could did done don't can't won't isn't there here
 gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
 """.split())
+
+
+def in_japanese_script(text: str) -> bool:
+    """Whether `text` holds any kana or common kanji (`JAPANESE_SCRIPT`)."""
+    return JAPANESE_SCRIPT.search(text) is not None
 
 
 def detect_language(text: str, default: Lang = "en") -> Lang:

@@ -77,6 +77,18 @@ def best_matches(query: str, names: Iterable[str], *, cutoff: float = 80,
     return ranked[:limit]
 
 
+def is_typo_of(word: str, other: str) -> bool:
+    """Whether `word` is `other` mistyped, closely enough to correct without asking: the
+    same first letter, one edit (two from eight letters on; a swap of neighbours is one). A
+    real word two edits from a shorter one is another word: « plateau » is no "plate"."""
+    from rapidfuzz.distance import OSA
+
+    if word == other or not word or not other or word[0] != other[0]:
+        return word == other
+    budget = 1 if len(word) < 8 else 2
+    return OSA.distance(word, other, score_cutoff=budget) <= budget
+
+
 _LETTERS = re.compile(r"(?<![\w'])[^\W\d_]{4,}(?![\w'])")
 
 

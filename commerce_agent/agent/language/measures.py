@@ -71,6 +71,21 @@ UNITS: dict[str, tuple[str, tuple[str, ...]]] = {
 # Units a hyphen joins to their number ("16-ounce", "10-inch", "12-piece") but that a space
 # alone does not make a unit of, because they are common words too ("in", "an").
 _HYPHEN_ONLY = {"in": "in", "piece": "piece"}
+# A unit after a number says the number is no count, as a folded message writes it: the
+# table's units and a party's, a time's, a rating's, a storage's or a power's ("4 people",
+# "3pm", "4/5", "2 tb"). "in" is inches only glued or hyphenated to its number ("16in",
+# "16-in"), as in the table: "make that 3 in total" is a count.
+NO_COUNT_UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|"
+                 r"ml|l|cl|dl|"
+                 r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|pouces?|"
+                 r"(?<=[\d-])in\b|in\.|\"|''|"
+                 r"seats?|"
+                 r"stars?|"
+                 r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
+                 r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
+# A volume, weight or length with its number, as a folded message writes it ("30 cl").
+SIZE_WITH_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|"
+                            r"kg|oz|ounces?|cm|mm|inch(?:es)?|in|\")(?![a-z])")
 _SPELLINGS = sorted(
     ((spelling, unit) for unit, (_, spellings) in UNITS.items() for spelling in spellings),
     key=lambda pair: -len(pair[0]),

@@ -2,8 +2,9 @@
 
 `fold_numbers` rewrites English and French number words with `text2num` ("twenty-one" → 21,
 "vingt et un" → 21), quantity words ("a dozen" → 12, "half a dozen" → 6, "a couple of" → 2,
-"une demi-douzaine" → 6, shares of a dozen: "a third of a dozen" → 4, "un quart de
-douzaine" → 3) and Japanese numerals before a counter ("二つ" → 2つ, "千円" → 1000円).
+"une demi-douzaine" → 6, « une couple de » → 2, « une dizaine de » → 10, shares of a dozen:
+"a third of a dozen" → 4, "un quart de douzaine" → 3) and Japanese numerals before a counter
+("二つ" → 2つ, "千円" → 1000円).
 "one", "un" and "une" stay words where they are a pronoun or an article ("the blue one",
 "une théière"); "a few" and "quelques" stay words (`quantities` reads them). `find_counts`
 then reads the digits that are left once measures, prices, dates and addresses have taken
@@ -80,6 +81,7 @@ _ENGLISH_QUANTITIES = [
     (re.compile(r"\ba\s+pair(?:\s+of)?\b", re.I), "2"),
     (re.compile(r"\bx\s?(\d+)\b|\b(\d+)\s?x\b", re.I), "x"),
 ]
+_TIME_NOUNS = r"(?:jours?|nuits?|semaines?|minutes?|heures?|mois|ans|ann[ée]es?)\b"
 _FRENCH_QUANTITIES = [
     (re.compile(rf"\b(un|une|\d+)\s+({_SHARE})\s+(?:de\s+|d')?(?:la\s+|une\s+)?douzaine"
                 r"(?:\s+d(?:e\s+|'))?", re.I), "share "),
@@ -88,6 +90,12 @@ _FRENCH_QUANTITIES = [
     (re.compile(r"\b(\d+)\s+douzaines?(?:\s+d(?:e\s+|'))?", re.I), "*12 "),
     (re.compile(r"\bune\s+douzaine(?:\s+d(?:e\s+|'))?", re.I), "12 "),
     (re.compile(r"\b(?:une\s+)?paire(?:\s+d(?:e\s+|'))?", re.I), "2 "),
+    # Québec's « une couple de » is a couple; « une dizaine de » and its kin count round
+    # (never « une quinzaine de jours », a time)
+    (re.compile(r"\bune\s+couple\s+d(?:e\s+|')", re.I), "2 "),
+    *((re.compile(rf"\bune\s+{noun}\s+d(?:e\s+|')(?!\s*{_TIME_NOUNS})", re.I), f"{value} ")
+      for noun, value in (("huitaine", 8), ("dizaine", 10), ("quinzaine", 15),
+                          ("vingtaine", 20), ("trentaine", 30))),
     (re.compile(r"\b(\d+)\s?x\b|\bx\s?(\d+)\b", re.I), "x"),
 ]
 
@@ -153,11 +161,18 @@ def _words_to_digits(text: str, language: str) -> str:
         text = _TENS_ORDINALS.sub(lambda match: f"{_TENS[match.group(1).lower()]}0th", text)
         text = _MISSPELLED.sub(lambda match: _SPELLED[match.group(0).lower()], text)
     marked = pattern.sub(lambda match: _protect_if_not_count(match, language, protect), text)
+    marked = _LETTER_O_PLURAL.sub(protect, marked)
     converted = alpha2digit(marked, "fr" if language == "fr" else "en", threshold=0)
     if len(protected) != converted.count(_PLACEHOLDER):
         return text
     restored = iter(protected)
     return re.sub(_PLACEHOLDER, lambda _: next(restored), converted)
+
+
+# text2num reads "o" followed by any number of "s" ("os", "oss") as zero; every other word
+# it turns into a number is a number word or its plural (every word of up to four letters,
+# and of five ending in "s", was tried). "OS" or a slip of "of" is no zero.
+_LETTER_O_PLURAL = re.compile(r"(?<![\w-])[oO][sS]+(?![\w-])")
 
 
 _ONE_ENGLISH = re.compile(r"(?<![\w-])ones?(?![\w-])", re.I)

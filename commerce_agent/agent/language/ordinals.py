@@ -30,6 +30,13 @@ _ORDINAL = re.compile(
     r"|(最後|一番最後)"
 )
 _SECOND = frozenset({"second", "seconde"})
+# An index said as an English word, or as a numbered option ("number 2", "no. 3", a lone "2"),
+# read before the normalize stage (which reads "le premier", "2番目"): 0 is the first.
+ORDINAL_WORDS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2,
+                 "fourth": 3, "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
+_WORD = re.compile(r"[a-z0-9]+")
+_NUMBERED = re.compile(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b")
+_DIGIT_ALONE = re.compile(r"\s*(\d)\s*[.)]?\s*")
 
 
 def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
@@ -49,6 +56,20 @@ def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
         if position != 0:
             found.append(Ordinal(position, match.span()))
     return tuple(found)
+
+
+def index_named(folded: str) -> int | None:
+    """The list index `folded` names by a word ("the second one": 1, "the last": -1), by a
+    number ("number 2", "option 2", a lone "2": 1) or by 最初 (0); None when it names none so."""
+    for word in _WORD.findall(folded):
+        if word in ORDINAL_WORDS:
+            return ORDINAL_WORDS[word]
+    match = _NUMBERED.search(folded) or _DIGIT_ALONE.fullmatch(folded)
+    if match:
+        return int(match.group(1)) - 1
+    if "最初" in folded:
+        return 0
+    return None
 
 
 # "of the two", "of those 3", "des 2", "parmi les 3", "d'entre les 2", "2つのうち", "2つの中で":

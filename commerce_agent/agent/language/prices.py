@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from commerce_agent.agent.language.folding import fold
 from commerce_agent.agent.language.spans import Span, overlaps
 
 
@@ -125,6 +126,33 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
             amount = _amount(match.group("at"))
             return PriceBound(amount, amount, currency, match.span())
     return None
+
+
+# A limit word before any number, currency or not ("between 10 and 30", "under 20", "from 5"):
+# what a slot reader falls back on where `find_price` read no limit.
+_ANY_NUMBER = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
+_BETWEEN = re.compile(rf"\bbetween\s+{_ANY_NUMBER}\s*(?:and|-|to)\s*{_ANY_NUMBER}")
+_AT_MOST = re.compile(rf"\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?"
+                      rf"|no more than|within|for less than|budget(?: of)?)\s*{_ANY_NUMBER}")
+_AT_LEAST = re.compile(rf"\b(?:over|above|more than|at least|min(?:imum)?|from)\s*{_ANY_NUMBER}")
+
+
+def bounds_by_limit_word(text: str) -> dict[str, str]:
+    """{"minPrice"…, "maxPrice"…} as digits, from a limit word before any number in `text`
+    (folded here): "between 10 and 30", "under 20", "over 5"; empty when none says one."""
+    folded = fold(text)
+    bounds: dict[str, str] = {}
+    if match := _BETWEEN.search(folded):
+        return {"minPrice": _digits(match.group(1)), "maxPrice": _digits(match.group(2))}
+    if match := _AT_MOST.search(folded):
+        bounds["maxPrice"] = _digits(match.group(1))
+    if match := _AT_LEAST.search(folded):
+        bounds["minPrice"] = _digits(match.group(1))
+    return bounds
+
+
+def _digits(amount: str) -> str:
+    return amount.replace(",", "")
 
 
 def _around(amount: Decimal, currency: str | None, span: Span) -> PriceBound:

@@ -266,6 +266,8 @@ def numbers_said(text: str) -> frozenset[str]:
 _NUMBER_THEN_WORD = re.compile(r"(?<![\d.,])(\d+)[ \t-]*"
                                r"([\u3040-\u30ff\u4e00-\u9fff]|[^\W\d_]{2,})")
 _WORD_THEN_NUMBER = re.compile(r"([^\W\d_]+)[ \t-]*(\d+)(?![\d.,])")
+# Two numbers the name writes in a row ("2-12", or "2-Douze" once "douze" is a digit).
+_NUMBER_THEN_NUMBER = re.compile(r"(?<![\d.,])(\d+)[ \t-]+(\d+)(?![\d.,])")
 
 
 @lru_cache(maxsize=1024)
@@ -274,11 +276,15 @@ def _named_numbers(names: tuple[str, ...], language: str) -> re.Pattern[str] | N
     spaced, hyphenated or glued, the word's ending free ("10 classes", "80 tine"); numbers
     in words read in the shopper's `language`, as their message is."""
     pairs: set[str] = set()
-    for name in names:
-        folded = fold_numbers(unicodedata.normalize("NFKC", name).lower(), language)
+    spelled = {unicodedata.normalize("NFKC", name).lower() for name in names}
+    # a hyphen keeps a number word whole in the name ("2-douze"), not in a message ("2 douze")
+    for name in spelled | {name.replace("-", " ") for name in spelled}:
+        folded = fold_numbers(name, language)
         for number, word in _NUMBER_THEN_WORD.findall(folded):
             written = re.escape(word[:4]) + r"[^\W\d_]*" if len(word) > 1 else re.escape(word)
             pairs.add(rf"(?<!\d)(?<!\d[.,]){number}[\s-]*{written}")
+        for first, second in _NUMBER_THEN_NUMBER.findall(folded):
+            pairs.add(rf"(?<!\d)(?<!\d[.,]){first}[\s-]*{second}(?![\d.,])")
         for word, number in _WORD_THEN_NUMBER.findall(folded):
             # a comma after the number ends a clause ("for four, pickup"), unless a digit
             # follows it (a decimal)

@@ -4,9 +4,10 @@ One pass per class, each knowing no product:
 
 - a packaging or serving noun after a count is how the count is said, not a product: "two
   bag of genmaicha" → "2 genmaicha", "3 bottles of water", "2 portion", « deux sachets de
-  thé » → « 2 thé »; a pack's size is the count: "a pack of 6 plates", « un paquet de 6 »
-  → "6". Japanese counters (2袋, 3個, 二つ) are read by the number folding already. A unit of
-  measure ("100 g", "300 ml") is never one of these: it stays the item's size.
+  thé » → « 2 thé »; a pack's size is the count: "a pack of 6 plates", « un paquet de 6 »,
+  « un lot de trois » → "6", "3". Japanese counters (2袋, 3個, 二つ) are read by the number
+  folding already. A unit of measure ("100 g", "300 ml") is never one of these: it stays
+  the item's size.
 - a word heard for a number in dictation, where a count is expected: a verb of getting, then
   "for"/"to"/"too"/"won", then the things counted ("need for margherita pizzas" → 4, "add to
   tiramisu and a lasagna" → 2, "add won bag of matcha" → 1); never "one for me", "add to my
@@ -25,6 +26,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from commerce_agent.agent.language.folding import fold_accents
+from commerce_agent.agent.language.measures import UNITS
+
 # Nouns that package or serve what is counted, English and French, singular and plural.
 _PACKAGING_EN = (r"bags?|packets?|packs?|pouch(?:es)?|sachets?|tins?|cans?|jars?|bottles?|"
                  r"cartons?|tubs?|portions?|servings?|pieces?|units?|pcs|items?|orders?|"
@@ -36,6 +40,13 @@ _PACKAGING_FR = (r"sachets?|paquets?|bo[iî]tes?|pots?|bouteilles?|canettes?|por
 # a count above one ("three box"), never as a plural ending a message.
 _NAMING = re.compile(r"^(?:boxe?s?|sets?|orders?|bo[iî]tes?|lots?|items?|units?|pieces?|"
                      r"pi[eè]ces?)$", re.IGNORECASE)
+# The same nouns as words a name is read without, stemmed: "a bag of hojicha" is hojicha.
+# Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set"),
+# and with the words that only measure ("a slice of", "a couple of", "that kind of").
+MEASURE_NOUNS = frozenset(
+    "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
+    "sachet paquet bouteille morceau part exemplaire paire douzaine huitaine dizaine quinzaine "
+    "vingtaine trentaine".split())
 # Counts as digits or as the everyday number words (the number folding comes later).
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "un": 1, "une": 1,
@@ -50,7 +61,8 @@ _PACKAGED = re.compile(
     r"s'il|in total|total|altogether|all together|in all|en tout|au total)\b))?", re.IGNORECASE)
 # "a pack of 6", "pack of 6", « un paquet de 6 », « un lot de 6 », "a box of 12": that many.
 _PACK_OF = re.compile(r"\b(?:(?:a|an|one|un|une|1)\s+)?(?:pack|box|set|bundle|paquet|lot|"
-                      r"bo[iî]te)\s+(?:of|de)\s+(?P<n>\d{1,4})\b", re.IGNORECASE)
+                      rf"bo[iî]te)\s+(?:of|de)\s+(?P<n>\d{{1,4}}|{'|'.join(_NUMBER_WORDS)})\b",
+                      re.IGNORECASE)
 
 # Dictation: "for" 4, "to"/"too" 2, "won" 1, after a verb of getting (and "me"/"us").
 _HEARD = {"for": "4", "four": "4", "to": "2", "too": "2", "won": "1"}
@@ -99,6 +111,26 @@ _THOUSANDS = re.compile(r"(?<![\d.,$£€¥])(\d{1,3}(?:,\d{3})+)(?![\d,.])(?=\s
                         r"euros?|eur|pounds?|gbp|yen|jpy|bucks?)\b)[a-zà-ÿ])", re.IGNORECASE)
 
 
+# Units a quantity of a thing is weighed or measured in ("500 grammes de hojicha").
+_MEASURING = frozenset(fold_accents(spelling) for kind, spellings in UNITS.values()
+                       if kind in ("volume", "mass", "length") for spelling in spellings
+                       if spelling.isalpha())
+_PACKAGING = re.compile(rf"(?:{_PACKAGING_EN}|{_PACKAGING_FR})")
+
+
+def says_how_counted(word: str) -> bool:
+    """Whether a word (folded) says how a thing is counted, not what it is: a packaging or
+    serving noun ("sachets", « pots », "bottles") or a unit it is weighed or measured in
+    ("grammes", "kilo"), every part of a joined one too (« demi-douzaine »)."""
+    return all(part in _MEASURING or part in _FRACTIONS or _PACKAGING.fullmatch(part)
+               for part in word.split("-")) and bool(word.strip("-"))
+
+
+# Quantity nouns and their fractions, as `numbers` reads them into counts.
+_FRACTIONS = frozenset("demi douzaine douzaines dizaine quinzaine vingtaine huitaine trentaine "
+                       "paire couple dozen dozens half".split())
+
+
 def with_counts_plain(text: str) -> str:
     """`text` with counts said by their packaging, by dictation, or as none written as plain
     counts; `text` itself when it says none of these."""
@@ -109,7 +141,7 @@ def with_counts_plain(text: str) -> str:
 def _with_counts_plain(text: str) -> str:
     plain = _THOUSANDS.sub(lambda match: match.group(1).replace(",", ""), text)
     plain = _DICTATED.sub(_dictated, plain)
-    plain = _PACK_OF.sub(lambda match: match.group("n"), plain)
+    plain = _PACK_OF.sub(_pack_size, plain)
     plain = _PACKAGED.sub(_unpackaged, plain)
     plain = _NONE_EN.sub("0", plain)
     return _NONE_FR.sub(_none_fr, plain)
@@ -135,6 +167,11 @@ def _dictated(match: re.Match[str]) -> str:
     start = match.start("word") - match.start()
     end = match.end("word") - match.start()
     return match.group()[:start] + _HEARD[word] + match.group()[end:]
+
+
+def _pack_size(match: re.Match[str]) -> str:
+    said = match.group("n").lower()  # « un lot de trois »: 3, as « un lot de 3 »
+    return said if said.isdigit() else str(_NUMBER_WORDS[said])
 
 
 def _unpackaged(match: re.Match[str]) -> str:

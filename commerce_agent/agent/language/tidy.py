@@ -3,14 +3,15 @@ reads as "please cancel my order thanks please".
 
 One pass per class, each a small table or rule that knows no phrasing:
 
+- courtesy that asks nothing (an opening apology, a Japanese favour asked as a question) is
+  the request it wraps (`courtesy`); days and times typed in kana are in kanji
+  (`kana_calendar`);
 - width and marks: full-width digits and letters and half-width katakana (NFKC), smart quotes,
   runs of spaces and line breaks, repeated "?!" and the "?" ending an instruction is left to
   the speech act (it reads a request's shape, not its mark);
 - letters typed again for stress ("pleaaase", "yesss", "はーい"): three or more of a letter are
   one or two, whichever is a word the stages know; a long-vowel mark after hiragana is stress;
 - casual words and emoji as words ("u", "thx", "wanna", "stp", "👍", "🙏"), per language;
-- Japanese request forms by their grammar, in their plain shape (`ja_requests`:
-  "取り消していただけますか" is "取り消してください"), the cushions before them dropped;
 - a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
   and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
 - misspelt words that carry intent, against the vocabulary the stages already use, with the
@@ -29,8 +30,10 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
+from commerce_agent.agent.language import kana_calendar
+from commerce_agent.agent.language.courtesy import plain_request
+from commerce_agent.agent.language.folding import fold_accents
 from commerce_agent.agent.language.fuzzy import correct_words
-from commerce_agent.agent.language.ja_requests import plain_request
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": "« ", "»": " »", "‘": "'",
                          "’": "'", "‚": "'", "`": "'", "´": "'"})
@@ -110,10 +113,11 @@ def tidy(text: str, vocabulary: frozenset[str] = frozenset(),
 def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
           katakana: frozenset[str]) -> str:
     cleaned = _marks(unicodedata.normalize("NFKC", text))
+    cleaned = plain_request(cleaned)  # "so sorry, could you…", 「…ていただけますか」
+    cleaned = kana_calendar.in_kanji(cleaned)  # 「1がつ11にちの あさ7じ」: 1月11日の朝7時
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
     cleaned = _in_kanji(cleaned)
-    cleaned = plain_request(cleaned)  # 取り消していただけますか: 取り消してください
     cleaned = _corrected(cleaned, vocabulary, known)
     cleaned = _shop_word_destination(cleaned)
     cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right
@@ -136,12 +140,13 @@ def _requested(text: str) -> str:
 
 
 def _marks(text: str) -> str:
-    text = text.translate(_QUOTES)
     for emoji, word in EMOJI.items():
         text = text.replace(emoji, word)
     text = _PICTOGRAPH.sub(" ", text)
     # a line break is a pause: a comma, or nothing after a sentence's own mark
     text = _BREAKS.sub(", ", text.strip())
+    # after the breaks, whose spaces they would eat: « and » keep theirs ("«\n0" stays stable)
+    text = text.translate(_QUOTES)
     text = re.sub(r"([.,;:!?。！？、])\s*,\s", r"\1 ", text)
     return _SPACES.sub(" ", _MARKS.sub(r"\1", text)).strip()
 
@@ -155,7 +160,8 @@ def _unstressed(text: str, words: frozenset[str]) -> str:
             return typed
         two = _REPEATED.sub(r"\1\1", typed)
         one = _REPEATED.sub(r"\1", typed)
-        if _fold(one) in words or _fold(two) not in words and _single_more_likely(two, one):
+        if fold_accents(one) in words or fold_accents(two) not in words and \
+                _single_more_likely(two, one):
             return one
         return two
 
@@ -207,7 +213,22 @@ IN_KANJI: dict[str, str] = {
 _KANA_WORD = re.compile("|".join(sorted(IN_KANJI, key=len, reverse=True)))
 
 
+# Colour and size adjectives the option readers know in kanji (青い, 大きい, 小さな), typed in
+# kana: the stem, when its own ending follows (あおくて, おおきい, ちいさな) and no kana
+# before it makes it part of another word.
+KANA_ADJECTIVES: dict[str, str] = {"あお": "青", "しろ": "白", "くろ": "黒", "あか": "赤",
+                                   "おおき": "大き", "ちいさ": "小さ"}
+_KANA_ADJECTIVE = re.compile(r"(?<![\u3041-\u3096])(" + "|".join(KANA_ADJECTIVES) + r")"
+                             r"(?=い(?:[^\u3041-\u3096]|$|の|ほう|です|やつ)|くて|な)")
+
+
+# Stars counted in kana (「ほし5つ」): a rating's 星, never the ほし of ほしい.
+_KANA_STARS = re.compile(r"(?<![\u3041-\u3096])ほし(?=\s*[\d一二三四五])")
+
+
 def _in_kanji(text: str) -> str:
+    text = _KANA_STARS.sub("星", text)
+    text = _KANA_ADJECTIVE.sub(lambda found: KANA_ADJECTIVES[found.group(1)], text)
     return _KANA_WORD.sub(lambda found: IN_KANJI[found.group()], text)
 
 
@@ -217,7 +238,7 @@ def _corrected(text: str, vocabulary: frozenset[str], known: frozenset[str]) -> 
 
     def fixed(word: re.Match[str]) -> str:
         typed = word.group()
-        folded = _fold(typed)
+        folded = fold_accents(typed)
         if _inflected(folded, vocabulary):
             return typed  # "larger" is no typo of "large", nor "orders" of "order"
         if folded in vocabulary or folded in known or folded == typed.lower():
@@ -264,9 +285,3 @@ def _inflected(word: str, vocabulary: frozenset[str]) -> bool:
     return any(word.endswith(ending) and word[:-len(ending)] in vocabulary
                for ending in _ENDINGS) or any(word + ending in vocabulary
                                               for ending in ("e", "s", "es", "ee"))
-
-
-@lru_cache(maxsize=8192)
-def _fold(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))

@@ -78,6 +78,15 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
     return top[0]
 
 
+def _head_fit(p: Planner, item: dict[str, Any], query: str) -> str:
+    """How the item fits the head noun of a French request (naming.head_fit); an item shown
+    when the shopper spoke fits whatever names it."""
+    if any(shown["itemId"] == item["itemId"] for shown in p.state.shown):
+        return "head"
+    return naming.head_fit(p.state.items.get(str(item["itemId"])) or item, query,
+                           p.frame.first, p.lang)
+
+
 def _weakly_named(p: Planner, item: dict[str, Any], query: str) -> bool:
     """Whether a search found the item by words that do not name it: not one of the items
     shown when the shopper spoke (picked from those, its options named), and no word of the
@@ -250,6 +259,15 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     if item_id not in state.details:
         return p.call("get_item", itemId=item_id)
     item = state.items[item_id]
+    if state.done("search_products") is not None and state.done("add_to_cart") is None:
+        # read whole (its categories tell what a search result does not), the item must be
+        # the French request's head noun: « saucière » found only by a far correction into
+        # "Saucers" is not sold, a bamboo whisk for a « planche … en bambou » only offered
+        fit = _head_fit(p, item, p.query())
+        if fit == "none":
+            return say(p.lang, "not_found", query=p.query())
+        if fit == "modifiers":
+            return offer(p)
     if item.get("available") is False:
         return sold_out_text(p.lang, item, p.alternatives(item))
     if choices.meta(item, model.SUBSCRIPTION):

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.models.scripted.words import (
     content_words,
     fold,
@@ -411,7 +412,6 @@ _JA_HEDGE = _terms("""
 """)
 _JA_ALONG = re.compile(r"(?:カートに|カート|です|ます|します|ください|下さい|追加して|"
                        r"に|を|で|は|が|も|ね|よ|な|追加|入れて|買います|ありがとう(?:ございます)?|どうも|[、。,.!！?？\s~〜ー])")
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 _JA_QUESTION = re.compile(r"(?:か|かな|の|かしら)[?？]?\s*$|[?？]\s*$")
 # A question that is a polite request ("それでお願いできますか"): asks for the offer.
 _JA_REQUEST = re.compile(r"お願い|ください|下さい|もらえ|いただけ|くれ")
@@ -516,7 +516,7 @@ def classify(raw: str) -> Reading:
     text = raw.strip()
     if not text:
         return Reading("other")
-    if _JAPANESE.search(text):
+    if in_japanese_script(text):
         reading = _japanese(text)
         if _JA_QUESTION.search(text) and not _JA_REQUEST.search(text):
             return Reading("question", reading.assent, reading.refusal, reading.rest,

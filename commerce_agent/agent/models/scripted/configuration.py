@@ -24,6 +24,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.numbers import fold_numbers
 from commerce_agent.agent.language.option_words import SIZE_RANK_WORDS, english_option_words
 from commerce_agent.agent.models.scripted import choices, option_change, words
@@ -134,7 +135,7 @@ def _same(mine: str, said: str) -> bool:
 def _form_matches(form: str, piece: str, own: frozenset[str], numbered: bool) -> float:
     """How well one name of a choice (in one language) is said in the piece: 0 when not."""
     folded = words.fold(re.sub(r"[（(][^)）]*[)）]", " ", form))
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
+    if in_japanese_script(folded):
         if folded.replace(" ", "") in piece.replace(" ", ""):
             return 1.0
         runs = [run for run in _JAPANESE_RUN.findall(folded)

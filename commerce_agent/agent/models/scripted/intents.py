@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language import quantities, request_frames
 from commerce_agent.agent.language.checkout_acts import (
     Checkout,
     read_checkout,
@@ -809,6 +809,9 @@ def _understand(raw: str) -> tuple[str, str]:
     if kind == "other" and act.kind != "question" and _CONFIGURED.search(words.fold(act.text)) \
             and words.address(act.text) is None:
         return "add", act.text  # "a lasagna, no garlic bread": one, with its options said
+    if kind == "other" and request_frames.asks_for(act.text) and words.names_a_thing(
+            words.without_measures(act.text)) and words.address(act.text) is None:
+        return "add", act.text  # « Faites-moi parvenir un kit », « Ce serait pour une salade »
     if kind == "other" and act.kind != "question" and _ASKED_POLITELY.search(
             words.fold(act.text)) and words.names_more_than_looks(act.text) and \
             words.address(act.text) is None and not words.price_bounds(act.text):

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from commerce_agent.agent.language import quantities
-from commerce_agent.agent.language.detect import detect_language
+from commerce_agent.agent.language.detect import detect_language, in_japanese_script
 from commerce_agent.agent.language.measures import find_measures
 from commerce_agent.agent.language.numbers import fold_numbers
 from commerce_agent.agent.language.spans import Span
@@ -196,7 +196,7 @@ def _recounted(folded: str, raw: str) -> str | None:
     said = words.content_words(words.without_measures(new)) - {"want", "need", "veux"}
     if said - words.content_words(words.without_measures(old)):
         return None  # "not three plates, two mugs" names another thing
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", new) and not bare_count(new):
+    if in_japanese_script(new) and not bare_count(new):
         return None
     return new
 
@@ -234,8 +234,7 @@ def bare_count(text: str) -> bool:
                   re.sub(r"\bqu'", "", words.without_measures(text)))
     left = re.sub(r"[0-9]+|つ|個|点|本|枚|杯|袋|缶|箱|で|に|を|します|して|ください|お願い|"
                   r"いいです|にします|だけ|[\s,.!?、。…]", "", left)
-    return not words.content_words(left) and not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]",
-                                                            left)
+    return not words.content_words(left) and not in_japanese_script(left)
 
 
 # A correction marker inside a message, after what it corrects: said after a comma (or a
@@ -268,7 +267,6 @@ _APOLOGY = re.compile(r"^[\s,.;!…]*(?:my (?:mistake|bad)|sorry|oops|pardon|d[�
                       r"ごめん(?:なさい)?|すみません)[\s.!…。]*$", re.IGNORECASE)
 _TIME = re.compile(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}\s*h(?:\s*\d{2})?|"
                    r"\d{1,2}時(?:\d{1,2}分)?", re.IGNORECASE)
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 def corrected(raw: str) -> str:
@@ -300,7 +298,7 @@ def _resolve_one(text: str) -> str | None:
             continue
         value = new.group("value")
         rest = after[new.end():]
-        if not _JAPANESE.match(rest.lstrip()[:1] or "x"):
+        if not in_japanese_script(rest.lstrip()[:1]):
             clause = re.match(r"[^,.;!?]*", rest)
             following = rest[clause.end():] if clause else ""
             if clause is None or not _AFTER_VALUE.match(clause.group()):

@@ -24,8 +24,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from commerce_agent.agent.language import fuzzy, readings
+from commerce_agent.agent.language.noun_phrases import NounPhrase, french_phrase
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, english_option_words
-from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS, says_how_counted
+from commerce_agent.agent.models.scripted import choices, words
 
 # Where a written-together Japanese compound changes script (茶道|ワークショップ, 和紙|ノート):
 # its parts are the words a search can find apart.
@@ -96,8 +98,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
     "tiramisus"; a Japanese one of two characters at least, 茶 alone being in every tea's
     name, unless the name glosses itself so: （お皿）), or is the other name its description
     gives in brackets (「石川の焙じ茎茶（ほうじ
-    茶）」). A word of a greeting, a story or an address the search happened to find in a
-    description names nothing."""
+    茶）」); a word in kana in either kana (まぐ names クラシックマグ). A word of a greeting,
+    a story or an address the search happened to find in a description names nothing."""
     name = _name(item)
     glosses = " ".join(_BRACKETED.findall(str(item.get("description", ""))))
     for word in said:
@@ -107,7 +109,8 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
             own = " ".join(_BRACKETED.findall(name))  # 皿 alone names 炻器ディナープレート（お皿）
             if any(words.fold(part) in words.fold(own) or len(part) >= 2 and (
                     words.fold(part) in words.fold(name) or words.fold(part) in words.fold(glosses))
-                   for part in {word, *compound_parts(word).split(), *head_parts(word)}):
+                   for part in {word, *compound_parts(word).split(), *head_parts(word),
+                                *kanji_heads(word), *words.kana_spellings(word)}):
                 return True
             if readings.names_by_sound(word, name):  # げんまいちゃ: 抹茶入り玄米茶 read aloud
                 return True
@@ -143,6 +146,25 @@ def head_parts(phrase: str) -> list[str]:
     return [phrase[cut.start():] for cut in _ANY_SCRIPT_CHANGE.finditer(phrase)
             if 0 < cut.start() and len(phrase) - cut.start() >= 3
             and phrase[cut.start()] not in _PARTICLES]
+
+
+# The kanji that end a phrase (常滑急須, 手削り茶筅): a compound of nouns, headed by its end.
+_KANJI_TAIL = re.compile(r"[\u4e00-\u9fff]+$")
+
+
+def kanji_heads(phrase: str) -> list[str]:
+    """The head nouns a phrase ending in kanji may name its thing by, longest first: a
+    Japanese compound ends on what it is (常滑急須 is a 急須, 抹茶茶筅 a 茶筅), and the catalog
+    may write its modifier apart (常滑焼 急須) or not at all (竹茶筅). Of three kanji or more,
+    its last three and last two; of a kanji run after kana (手削り茶筅), the run itself."""
+    tail = _KANJI_TAIL.search(phrase)
+    if tail is None:
+        return []
+    run = tail.group()
+    heads = [run[-size:] for size in (3, 2) if len(run) > size]
+    if len(run) >= 2 and len(run) < len(phrase):
+        heads.insert(0, run)
+    return heads
 
 
 def compound_parts(query: str) -> str:
@@ -229,11 +251,6 @@ def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: 
 _PHRASE_LINKS = frozenset(
     "with for of in on at from by to that which without and then as de du des a au aux en "
     "pour avec sur par sans et puis".split())
-# Nouns that measure or hold the thing rather than name it: "a bag of hojicha" is hojicha.
-# Not those the stores also sell as things ("coffee cup", "tea pot", "seconds box", "set").
-MEASURE_NOUNS = frozenset(
-    "bag bottle pack packet tin jar piece portion slice pair couple dozen kind sort type one "
-    "sachet paquet bouteille morceau part".split())
 # A short request names one thing; past this many words a message tells a story, whose head
 # no one place holds.
 _SHORT_PHRASE = 4
@@ -285,6 +302,58 @@ def supports(item: dict[str, Any], word: str) -> bool:
     return word in known or any(
         len(word) >= 4 and (fuzzy.similarity(word, other) >= 80 or other.endswith(word))
         for other in known)
+
+
+def closely_supports(item: dict[str, Any], word: str) -> bool:
+    """Whether the item's data says the word itself: as written, as the start or end of one
+    of its words ("classic" of « classique », "book" of "eBook"), or mistyped closely in its
+    name or description, which are in the shopper's language (« théire », "tirramisu"). A
+    far correction is no support, nor one into a word of its categories, which are English
+    whatever the shopper speaks (« saucière » is no "Saucers")."""
+    known = _evidence_words(item)
+    if word in known or any(len(word) >= 5 and (other.startswith(word) or other.endswith(word))
+                            for other in known):
+        return True
+    own = words.content_words(f"{_name(item)} {item.get('description', '')}")
+    return len(word) >= 4 and any(fuzzy.is_typo_of(word, other) for other in own)
+
+
+def head_fit(item: dict[str, Any], query: str, text: str, lang: str) -> str:
+    """How an item fits the head of a French request (language/noun_phrases.py): "head" when
+    its data says the head, or the request has no head to judge (another language, one
+    option or measure word); "modifiers" when it carries only words that describe the head
+    (« en bambou » of a « planche à découper en bambou » in a bamboo whisk's name, placed by
+    the request's `text`; "Classic Stoneware Mug" is a mug, not a classic of mugs); "none"
+    when it carries no word at all, found by a far correction of the head alone (« saucière »
+    found "Saucers"). A head the item's data shows nothing like was maybe matched in the
+    name the search also reads in another language: it is trusted unless a modifier is
+    what the item carries."""
+    phrase = _french_phrase(item, query, text, lang)
+    if phrase is None or any(closely_supports(item, word)
+                             for word in (phrase.head, *phrase.describing)):
+        return "head"
+    if any(closely_supports(item, word) for word in phrase.complements):
+        return "modifiers"
+    return "none" if supports(item, phrase.head) else "head"
+
+
+def _french_phrase(item: dict[str, Any], query: str, text: str, lang: str
+                   ) -> NounPhrase | None:
+    """The French request's noun phrase, without the item's own option words (« matcha
+    cérémonie »: the grade) and measures: a word that is some other item's option (« coffret »
+    of a gift box add-on) is still a head here."""
+    if lang != "fr":
+        return None
+    labels = choices.option_labels(item)
+    local = item.get("optionNames") or {}
+    own = words.content_words(" ".join([*labels, *(str(local.get(label, "")) for label in labels)]))
+    stems = [words.stem(word) for word in query.split() if not says_how_counted(word)]
+    if len(stems) > _SHORT_PHRASE:
+        return None  # a story: its head is not its first noun (« ma fille part en coloc… »)
+    said = " ".join(words.stem(word) for word in re.findall(
+        r"[\w'-]+", words.without_elision(words.fold(text))))
+    return french_phrase([word for word in stems if word not in MEASURE_NOUNS and not (
+        word in own or english_option_words(word) & own)], said)
 
 
 def weak_evidence(item: dict[str, Any], text: str, said: frozenset[str], lang: str = "en"

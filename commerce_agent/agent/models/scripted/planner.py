@@ -8,8 +8,11 @@ from typing import Any
 
 from commerce_agent.agent.language import readings
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.language.request_frames import without_request_frame
+from commerce_agent.agent.language.spoken_counts import MEASURE_NOUNS
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, naming, option_change, topics, words
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -76,6 +79,8 @@ class Planner:
         """The product words of a request: no filler, prices or store phrase."""
         source = text if text is not None else self.frame.first
         source = without_when(source)  # "on 13 March at 2pm", "3月13日14時の": no product words
+        if self.lang == "fr":  # « Envoyez-moi », « Il me faudrait », « Ce serait pour »
+            source = without_request_frame(source)
         source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
@@ -84,7 +89,7 @@ class Planner:
             source = by_use(words.fold(source))
         if self.lang in ("fr", "ja"):  # "de la vaisselle", "茶道具": the catalogs' Tableware
             source = in_english_categories(source)
-        if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", source):
+        if in_japanese_script(source):
             return words.japanese_query(words.strip_prices(source))[:200]
         plain = words.without_price_order(words.strip_prices(choices.without_declined(source)))
         plain = words.without_sizes(plain)  # "the 30 cl kyusu": the name says "300 ml"
@@ -286,11 +291,13 @@ class Planner:
         if not state.results and words.re_japanese(query):
             # "茶道ワークショップ": the compound's parts, searched apart once; "きゅうす", "ノト":
             # the same word in the other kana, or with its long vowels as the catalog writes
-            # them, searched once each
+            # them, searched once each; a kanji compound by its head (常滑急須: 急須)
             scope = {"storeId": first.args["storeId"]} if first.args.get("storeId") else {}
             for spelling in (naming.compound_parts(query), *words.kana_spellings(query),
                              *(tail for phrase in query.split()
-                               for tail in naming.head_parts(phrase))):
+                               for tail in naming.head_parts(phrase)),
+                             *(head for phrase in query.split()
+                               for head in naming.kanji_heads(phrase))):
                 if spelling == query:
                     continue
                 if all(call.args.get("query") != spelling for call in searches):
@@ -343,7 +350,7 @@ class Planner:
         `first` the first); None for one word, or in French and Japanese, whose words the
         English names cannot show."""
         said = [word for word in query.split() if words.content_words(word)
-                and words.stem(words.fold(word)) not in naming.MEASURE_NOUNS]  # "a bag of"
+                and words.stem(words.fold(word)) not in MEASURE_NOUNS]  # "a bag of"
         return said[0 if first else -1] if len(said) > 1 and self.lang == "en" else None
 
     def top_matches(self) -> list[dict[str, Any]]:

@@ -3,10 +3,11 @@ les cache-pots, mets plutôt le dripper », 「抹茶を削除して、茶筅を
 books, then use READMORE15 and FOLIO3".
 
 The message is cut where requests are joined (and, then, also, et, puis, pis, ensuite, a
-comma or a sentence end, a Japanese 「…て、」); each piece is read by the intent stage. A
-piece that is no request of its own (an item of a list, a "ugh, no", a code already kept
-for the purchase) joins the one before it (or after it, said first), and so do pieces of the
-same request ("a plate and a teapot" is one add, which `several` serves item by item). When
+comma or a sentence end, a Japanese 「…て、」 or a と after a count); each piece is read by
+the intent stage. A piece that is no request of its own (an item of a list, a "ugh, no", a
+code already kept for the purchase) joins the one before it (or after it, said first), and
+so do pieces of the same request ("a plate and a teapot" is one add, which `several` serves
+item by item). When
 two or more requests remain, each is served in order by the handler a message of that one
 request goes through, seeing only the calls made for it. One that asks (which variant?)
 asks, and the rest wait. Each tool that changes an order or moves money still parks for
@@ -37,7 +38,10 @@ _JOIN = re.compile(
     r"(\s*[,;]\s*(?:and then|and also|and|then|also|plus|et puis|et ensuite|puis|pis|"
     r"ensuite|et|after that)?\s+|"
     r"\s+(?:and then|and also|and|then|also|plus|et puis|et ensuite|puis|pis|ensuite|et)\s+|"
-    r"(?<=[.!?。！？])\s*|(?<=[てで])、|、(?=それから|そして|あと))", re.IGNORECASE)
+    r"(?<=[.!?。！？])\s*|(?<=[てで])、|、(?=それから|そして|あと)|"
+    # 「星4つ と チップ15%」「チップ3ドルと星5つ」: と set apart, or after a count or an amount
+    r"\s+と\s+|(?:(?<=\d)|(?<=[つ個%％])|(?<=ドル)|(?<=セント)|(?<=円))と(?!\s*[、。]|$))",
+    re.IGNORECASE)
 # "remove the planters, put the dripper instead": after a removal, a new count or a swap
 # names what takes its place, a line of its own.
 _AFTER_A_REMOVAL = ("quantity", "replace", "switch")

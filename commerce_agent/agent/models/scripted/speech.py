@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Literal
 
 from commerce_agent.agent.language.closing import closing
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.party import party_size
 from commerce_agent.agent.language.reading import read_message
 from commerce_agent.agent.models.scripted import requests, words
@@ -93,10 +94,6 @@ class Act:
     main: str = ""
     # What a request form asks for ("commande-moi…": buy, "茶筅をカートに入れて": add), else "".
     request: str = ""
-
-
-def _is_japanese(text: str) -> bool:
-    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
 
 
 def _clauses(text: str) -> list[str]:
@@ -173,7 +170,7 @@ def _tagged(folded: str) -> bool:
 def _question(raw: str, folded: str) -> bool:
     if _INDIRECT.search(folded) or _tagged(folded):
         return True
-    if _is_japanese(raw):
+    if in_japanese_script(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
     if _POLITE_REQUEST.search(folded):
@@ -197,7 +194,7 @@ _JA_IF = re.compile(r"(?:たら|ったら|れば|なら|場合(?:は|に)?)[、,
 def conditional(text: str) -> tuple[str, str] | None:
     """(condition, what is asked) of a conditional sentence, else None. With no main clause
     ("what if I want to return it?") what is asked is the bare interrogative."""
-    if _is_japanese(text):
+    if in_japanese_script(text):
         found = _JA_IF.search(text)
         return (text[:found.start()], text[found.end():]) if found else None
     folded = fold(text).strip()
@@ -297,7 +294,7 @@ def _sentences(text: str) -> list[str]:
 def _asks_to_do(clause: str) -> bool:
     """Whether a clause asks for something to be done (an imperative, a request frame)."""
     folded = fold(clause).strip()
-    if _is_japanese(clause):
+    if in_japanese_script(clause):
         return _JA_ASKING_TO_DO.search(clause) is not None or bool(requests.asked(folded))
     return bool(requests.asked(folded) or _ADDING.search(folded) or _ORDERING.search(folded)
                 or _POLITE_REQUEST.search(folded))
@@ -306,7 +303,7 @@ def _asks_to_do(clause: str) -> bool:
 def _thing_asked_about(question: str) -> str:
     """The thing a question names ("how big is the dinner plate?" → "the dinner plate",
     「玄米茶は何グラム…」 → 玄米茶), so a request that drops the question keeps it."""
-    if _is_japanese(question):
+    if in_japanese_script(question):
         return re.split(r"[はってのをがも]", question, maxsplit=1)[0]
     found = _ASKED_THING.search(fold(question))
     return found.group(1).strip() if found else ""
@@ -335,7 +332,7 @@ def tagged(text: str) -> bool:
 
 def _dropped(sentence: str) -> str | None:
     """What is left of a sentence that opens by dropping what came before, else None."""
-    found = _DROPPING.match(fold(sentence)) if not _is_japanese(sentence) else \
+    found = _DROPPING.match(fold(sentence)) if not in_japanese_script(sentence) else \
         _DROPPING.match(sentence)
     if found is None:
         return None
@@ -361,7 +358,7 @@ def settle(raw: str) -> str:
         asked_before = [s for s in before if _question(s, fold(s).strip())]
         if _asks_to_do(rest) and asked_before:
             thing = _thing_asked_about(asked_before[-1])
-            joint = "、" if _is_japanese(raw) else ", "
+            joint = "、" if in_japanese_script(raw) else ", "
             return joint.join(part for part in (thing, after) if part)
         if _question(rest, fold(rest).strip()) and not asked_before and any(
                 _asks_to_do(s) for s in before):
@@ -380,7 +377,8 @@ def _names_only(clause: str) -> bool:
     """Whether a clause only names a thing, with no verb of its own ("lasagna with the garlic
     focaccia on the side", "the espresso set"): what a request said after it is about."""
     named = _THING_OPENING.search(clause) or _COUNTED.search(clause) or len(
-        words.content_words(clause)) > 1 or (_is_japanese(clause) and words.names_a_thing(clause))
+        words.content_words(clause)) > 1 or (in_japanese_script(clause)
+                                             and words.names_a_thing(clause))
     return bool(named) and not _ABOUT_ORDERS.search(clause) and not \
         _asks_to_do(clause) and not _question(clause, clause) and not re.search(
             r"\b(?:i|i'?ll|i'?m|we|you|it|is|are|was|have|has|do|does|did|je|j'|vous|tu|est)\b",
@@ -405,7 +403,7 @@ def _without_ordering(text: str) -> str:
     """The message without its clauses that only say to place the order, so that what is
     left names the things bought (Japanese keeps its own: its order verb ends the sentence)."""
     folded = fold(text)
-    if len(folded) != len(text) or _is_japanese(text):
+    if len(folded) != len(text) or in_japanese_script(text):
         return text
     spans = [found.span() for found in _ORDERING_CLAUSE.finditer(folded)
              if not words.content_words(_LEANING.sub(" ", _ORDERING.sub(" ", found.group())))]

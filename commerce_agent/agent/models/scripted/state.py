@@ -547,6 +547,8 @@ class State:
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
+        if kind == "checkout" and self._answers_then_pays(pending, text):
+            kind = "buy"  # "feb 13 morning and I'll pay now" answering "which time?"
         if instead is not None:
             # "the planter then" after the bowl was sold out, "ok, 3 then" after only 3 were
             # left: that request, with the planter or the count
@@ -643,6 +645,18 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _answers_then_pays(self, pending: Frame | None, text: str) -> bool:
+        """Whether a checkout also answers the question on the table of a thing not in the cart
+        yet ("the evening one, take my money", « le 13 février au matin, et je paie »,
+        「3月13日の午前で。支払いまで進めて」): the answer is taken, then the order placed."""
+        if pending is None or pending is SUGGESTED or pending.added or \
+                pending.intent not in SHOPPING:
+            return False
+        said = read_checkout(text)
+        rest = said.rest.strip(" ,、。")
+        return said.concludes and bool(rest) and (_answers(rest) or self._picks_a_shown_time(
+            rest))
 
     def _picks_a_shown_time(self, text: str) -> bool:
         """Whether `text` names a time and nothing else ("the 1pm one works for me", "celui

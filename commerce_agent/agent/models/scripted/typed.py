@@ -34,6 +34,7 @@ annuel annuelle annuels annuelles annuellement mensuel mensuelle mensuels mensue
 KATAKANA = frozenset("""
 キャンセル カート サブスク クーポン コード チェックアウト レジ ポイント プラン メンバーシップ
 スキップ ラッピング サイズ オーダー リターン
+インチ センチ グラム オンス リットル パーセント チップ
 """.split())
 
 

@@ -14,8 +14,9 @@ from functools import lru_cache
 from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
-from commerce_agent.agent.language.measures import UNITS
+from commerce_agent.agent.language.measures import NO_COUNT_UNIT, SIZE_WITH_UNIT, UNITS
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.option_words import (
     ENGLISH_OPTION_WORDS,
@@ -23,11 +24,11 @@ from commerce_agent.agent.language.option_words import (
     english_option_words,
     japanese_options_only,
 )
+from commerce_agent.agent.language.ordinals import index_named
+from commerce_agent.agent.language.prices import bounds_by_limit_word
 from commerce_agent.agent.language.spans import remove_spans
 from commerce_agent.agent.models.scripted import normalized
 
-ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
-            "4th": 3, "fifth": 4, "5th": 4, "sixth": 5, "6th": 5, "last": -1}
 # Words that carry no product meaning: dropped from search queries and name matching. What
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
@@ -67,7 +68,8 @@ cher chere plus bonjour ce cette ces celui celle-la celui-la ceux-la y a sil pla
 said meant dit jen prend prends prenez prendre prenons retirez retire retirer enlevez enleve
 enlever supprimez
 supprime supprimer donnez donne donner voulais aimerais faut maintenant finalement plutot
-deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques
+deux trois quatre cinq sept huit neuf dix onze douze douzaine paire quelques huitaine dizaine
+quinzaine vingtaine trentaine
 quand comment pourquoi peux peut pouvez puis dois doit faut si aussi encore tres bien tout tous
 toute toutes sont etre avoir fait faire mais ou sur dans chez par vers ca cela ceci voici voila
 accord dacc parfait alors bon celle celui-ci celle-ci ceux-ci ceux celles garde choisis choisi
@@ -99,14 +101,6 @@ def without_elision(text: str) -> str:
 
 def french_verb(word: str) -> bool:
     return _FRENCH_VERB.fullmatch(fold(word)) is not None
-# "in" is inches only glued or hyphenated to its number ("16in", "16-in"), as in the measures
-# table: "make that 3 in total" is a count.
-_UNIT = (r"(?:oz|ounces?|fl\.? ?oz|g|grams?|gr|kg|kilos?|lbs?|pounds? (?:bag|pack)|ml|l|cl|dl|"
-         r"litres?|liters?|cm|mm|m\b|metres?|meters?|inch(?:es)?|pouces?|(?<=[\d-])in\b|in\.|\"|''|"
-         r"seats?|"
-         r"stars?|"
-         r"%|percent|people|persons?|minutes?|mins?|hours?|h\b|am|pm|tines|/5|out of|"
-         r"pages?|gb|mb|tb|w\b|watts?|v\b|mah|ミリ|センチ|グラム|cc)")
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
 _ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
@@ -240,7 +234,7 @@ def _without_measures(text: str) -> str:
     text = re.sub(_MONEY, " ", text)
     text = re.sub(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*o'?\s?clock\b", " ", text)
     # A unit ends its word: "2 classic" is a count before "classic", not "2 cl".
-    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{_UNIT}(?![a-z])", " ", text)
+    text = re.sub(rf"\b\d+(?:[.,]\d+)?\s*-?\s*{NO_COUNT_UNIT}(?![a-z])", " ", text)
     text = re.sub(r"\b\d+(?:st|nd|rd|th)\b", " ", text)
     text = re.sub(rf"\b{_MONTH}\.?\s+\d{{1,2}}\b", " ", text)
     text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
@@ -258,14 +252,10 @@ _FRENCH_NUMBERS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq"
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|名|人|客|脚|組|セット)"
 
 
-_SIZE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|oz|"
-                        r"ounces?|cm|mm|inch(?:es)?|in|\")(?![a-z])")
-
-
 def without_sizes(text: str) -> str:
     """`text` folded, without volumes, weights and lengths ("the 30 cl kyusu" → "the kyusu"):
     a name writes its size in its own unit, if at all, so a search does not need it."""
-    return _SIZE_UNIT.sub(" ", fold(text))
+    return SIZE_WITH_UNIT.sub(" ", fold(text))
 
 
 def names_a_measure(text: str) -> bool:
@@ -294,50 +284,21 @@ def without_choice_group(text: str) -> str:
 @lru_cache(maxsize=4096)
 def ordinal(text: str) -> int | None:
     """The position named ("the second one", "number 2", "the last"), 0-based; -1 is last."""
-    folded = fold(text)
-    for word in _WORD.findall(folded):
-        if word in ORDINALS:
-            return ORDINALS[word]
-    match = re.search(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b", folded) or \
-        re.fullmatch(r"\s*(\d)\s*[.)]?\s*", folded)
-    if match:
-        return int(match.group(1)) - 1
-    if "最初" in folded:
-        return 0
-    return normalized.ordinal(text)  # "le premier", "la deuxième", "2番目"
-
-
-def _amount(text: str) -> str:
-    return text.replace(",", "")
+    index = index_named(fold(text))
+    return index if index is not None else normalized.ordinal(text)  # "le premier", "2番目"
 
 
 @lru_cache(maxsize=4096)
 def price_bounds(text: str) -> dict[str, str]:
     """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30",
-    "moins de 15 €", "1500円まで" (the normalize stage first, then the local patterns)."""
+    "moins de 15 €", "1500円まで" (the normalize stage first, then any limit word)."""
     limits, _ = normalized.price_limit(text)
-    return limits or _local_price_bounds(text)
+    return limits or bounds_by_limit_word(text)
 
 
 def price_currency(text: str) -> str | None:
     """The currency a price limit names ("under €15" → EUR), or None."""
     return normalized.price_limit(text)[1]
-
-
-def _local_price_bounds(text: str) -> dict[str, str]:
-    folded = fold(text)
-    number = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
-    bounds: dict[str, str] = {}
-    if match := re.search(rf"\bbetween\s+{number}\s*(?:and|-|to)\s*{number}", folded):
-        return {"minPrice": _amount(match.group(1)), "maxPrice": _amount(match.group(2))}
-    if match := re.search(rf"\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?"
-                          rf"|no more than|within|for less than|budget(?: of)?)\s*{number}",
-                          folded):
-        bounds["maxPrice"] = _amount(match.group(1))
-    if match := re.search(rf"\b(?:over|above|more than|at least|min(?:imum)?|from)\s*{number}",
-                          folded):
-        bounds["minPrice"] = _amount(match.group(1))
-    return bounds
 
 
 # Japanese: particles split a sentence into its phrases; these phrases never name a product.
@@ -374,7 +335,7 @@ _JA_DEMONSTRATIVE = re.compile(r"(?:この|その|あの)(?=[\u3040-\u30ff\u4e00
 
 
 def re_japanese(text: str) -> bool:
-    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text) is not None
+    return in_japanese_script(text)
 
 
 def japanese_query(text: str) -> str:
@@ -557,7 +518,7 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
     # joined with no article between them, are two items
     folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
-    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", folded):
+    if in_japanese_script(folded):
         phrases: list[str] = []
         named_by: list[str] = []  # what found each item, before its options were joined
         for part in (part for part in _japanese_items(folded)
@@ -712,7 +673,7 @@ def stars(text: str) -> int | None:
 def tip(text: str) -> tuple[str, str] | None:
     """("percentage", "15") or ("amount", "5.00") from "tip 15%" or "tip $5"."""
     folded = fold(text)
-    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent)", folded):
+    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|パーセント|プロ)", folded):
         return "percentage", match.group(1)
     if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
                           r"eur|pounds?|gbp|yen|jpy|bucks|円|ドル|ユーロ|ポンド|€|\$|£)", folded):

@@ -1,11 +1,11 @@
-"""Japanese requests by their grammar (`language/ja_requests.py`): every polite or humble
+"""Japanese requests by their grammar (`language/courtesy.py`): every polite or humble
 request form reads as its plain one; a question whether a thing can be done stays one."""
 
 from __future__ import annotations
 
 import pytest
 
-from commerce_agent.agent.language.ja_requests import plain_request
+from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.tidy import tidy
 from commerce_agent.agent.models.scripted.speech import read_act
 
