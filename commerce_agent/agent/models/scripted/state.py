@@ -43,6 +43,7 @@ from commerce_agent.agent.models.scripted import (
     offers,
     option_change,
     phrasing,
+    pointing,
     words,
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
@@ -64,6 +65,9 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
 # Readings of a message that may name another time for a booking ("the 2pm then", "plutôt
 # 14h", "14時で").
+# Readings a request that only points back at the thing in focus may get ("add another of
+# those", "same again", "yes, one more").
+_MAY_POINT = ("add", "quantity", "reorder", "other", "yes")
 _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
 # A request that speaks of the cart only fills it ("add it to my cart, I'm at 12 Oak St").
@@ -198,6 +202,13 @@ class State:
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     details: set[str] = field(default_factory=set)
     focus: str | None = None
+    # The thing in focus as the person last spoke ("another of those", "two of those" point
+    # at it even after this turn's own searches moved the focus).
+    pointed_from: pointing.Focus | None = None
+    # The cart lines there were when the person last spoke: a line this turn's own calls
+    # added is none "already in your cart" (a request of several is served on the state its
+    # whole turn reached).
+    lines_heard: frozenset[str] = frozenset()
     carts: dict[str, dict[str, Any]] = field(default_factory=dict)
     cart_stores: list[str] = field(default_factory=list)  # most recently changed last
     last_line: str | None = None
@@ -414,6 +425,10 @@ class State:
         if said.measures:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
+        self.lines_heard = frozenset(str(line.get("cartItemId")) for cart in self.open_carts()
+                                     for line in cart.get("items", []))
+        self.pointed_from = pointing.focus_of(self.items, self.focus, self.open_carts(),
+                                              self.last_line)
         after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
@@ -515,7 +530,12 @@ class State:
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
             kind = "remove"
-        if offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
+        more = self._more_of_the_focus(kind, text, undoable)
+        if more is not None:
+            # "chuck another of those mugs in", "same again" just after an add: that line,
+            # its variant and options kept, one more (never "the other" variant)
+            kind, text = "quantity", more
+        elif offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
                 offers.other_slot(self.open_carts(), self.items, text, self.now,
                                   self.time_zone) is not None:
             kind = "reslot"  # "the 3pm then" after turning down the 10am booking
@@ -667,6 +687,18 @@ class State:
             return False
         return any(choices.slot_choices(item) for key, item in self.items.items()
                    if key in self.details)
+
+    def _more_of_the_focus(self, kind: str, text: str, just_added: bool) -> str | None:
+        """The count change `text` asks of the focus item's cart line when it asks for more of
+        the thing in focus without naming another ("another of those"; "same again" right
+        after an add, not after an order), else None."""
+        if kind not in _MAY_POINT or (kind == "reorder" and not just_added):
+            return None
+        focus = self.pointed_from
+        found = pointing.pointed(text, focus.name) if focus is not None else None
+        if focus is None or found is None or not found.more or focus.line is None:
+            return None
+        return pointing.raised(focus, found.count)
 
     def _names_only_a_line(self, text: str) -> bool:
         """Whether `text` names an item in an open cart and none of the orders placed
