@@ -122,11 +122,12 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
 
 def wanted(query: str) -> frozenset[str]:
     """The words of a query that can name an item: its content words and its Japanese
-    phrases (a word written in kana also whole: らざにあ is no らざ and あ)."""
+    phrases (a word written in kana also whole: らざにあ is no らざ and あ; two side by side
+    also as one: わし のと)."""
     return words.content_words(query) | frozenset(
         phrase for phrase in words.japanese_query(query).split() if words.re_japanese(phrase)
-    ) | frozenset(phrase for phrase in query.split() if readings.is_kana(phrase)
-                  and not readings.names_nothing(phrase))
+    ) | frozenset(phrase for phrase in (*query.split(), *readings.said_together(query.split()))
+                  if readings.is_kana(phrase) and not readings.names_nothing(phrase))
 
 
 # Where a Japanese phrase changes script (棒|ほうじ茶, 抹茶|アイス): a modifier may end there.
