@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.swaps import find_swap
+from commerce_agent.agent.language.tips import read_tip
 from commerce_agent.agent.models.scripted import edits, mind, offers, words
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.messages import say
@@ -81,7 +82,7 @@ def test_instead_of_names_what_goes_and_what_comes(said: str, old: str, new: str
     "チップを500円お願いします"])
 def test_a_tip_is_an_amount_for_those_who_served(said: str) -> None:
     assert understand(said)[0] == "tip"
-    assert words.tip(said) is not None
+    assert read_tip(said) is not None
 
 
 @pytest.mark.parametrize("said", ["add 2 plates for the kitchen", "can I tip the driver?",

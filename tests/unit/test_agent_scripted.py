@@ -3,6 +3,7 @@ takes, its fragments and structured output."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from itertools import count
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from commerce_agent.agent.language.tips import Tip, read_tip
 from commerce_agent.agent.models import fill
 from commerce_agent.agent.models.base import (
     CallTool,
@@ -123,8 +125,8 @@ def test_ordinals_prices_codes_addresses_and_stars() -> None:
     assert words.address("deliver to 1 Main St, Springfield, US") == ADDRESS
     assert words.address("hello there") is None
     assert words.stars("rate it 4 stars") == 4 and words.stars("five stars!") == 5
-    assert words.tip("tip 15%") == ("percentage", "15")
-    assert words.tip("tip 5 dollars") == ("amount", "5")
+    assert read_tip("tip 15%") == Tip(percentage=Decimal(15))
+    assert read_tip("tip 5 dollars") == Tip(amount=Decimal(5), currency="USD")
 
 
 def test_query_keeps_the_product_words() -> None:

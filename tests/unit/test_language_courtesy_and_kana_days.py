@@ -6,6 +6,7 @@ speech-act and intent stages then make of the message."""
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 
 import pytest
 from hypothesis import given
@@ -15,12 +16,12 @@ from commerce_agent.agent.language.checkout_acts import read_checkout, says_noth
 from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.kana_calendar import in_kanji
 from commerce_agent.agent.language.reading import read
+from commerce_agent.agent.language.tips import Tip, read_tip
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.naming import kanji_heads, names_it
 from commerce_agent.agent.models.scripted.sequence import requests
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.typed import typed
-from commerce_agent.agent.models.scripted.words import tip
 
 
 @pytest.mark.parametrize(("said", "read"), [
@@ -135,7 +136,8 @@ def test_kana_that_only_hold_an_adjectives_sounds_are_kept(said: str) -> None:
 
 
 def test_a_percentage_said_in_japanese_is_a_percentage_tip() -> None:
-    assert tip("チップを 10パーセント") == ("percentage", "10")
+    assert read_tip("チップを 10パーセント") == Tip(percentage=Decimal(10))
+    assert read_tip("チップを10プロ") == Tip(percentage=Decimal(10))
 
 
 @pytest.mark.parametrize(("said", "kinds"), [

@@ -42,9 +42,47 @@ _JA_ASKED_PLEASE = re.compile(
     r"お願い(?:でき|いたせ|出来)(?:ます|ません|ない)(?:でしょう)?か[?？]?")
 
 
+# The other request forms, by their grammar: leave asked for the speaker's own act
+# (返品させていただきたいのですが, 予約させてください) is 〜したいです; a favour wished
+# (〜ていただきたいのですが, 〜てほしいのですが, 〜てもらえる？) is 〜てください; a thing asked
+# for by its count with a verb of receiving (ティラミスを3ついただけますか) is 〜ください (a
+# thing alone, 「袋をいただけますか」, may ask about a service, and stays); a wish
+# softened (買いたいのですが, 注文したいと思います) is 〜たいです. Asking whether a thing can be
+# done (キャンセルできますか, 〜することはできますか) is none of them and stays a question.
+_END = r"(?=\s*(?:[。．.?？!！、,…]|$))"
+_SOFTENED = r"(?:のですが|んですが|のですけど|んですけど|です(?:が)?)?"
+_JA_LEAVE = re.compile(
+    rf"させて(?:いただ(?:きたい{_SOFTENED}|け(?:ます|ません)(?:でしょう)?か)|"
+    rf"もら(?:いたい{_SOFTENED}|え(?:ます|ません)か)|ください|ほしい{_SOFTENED}){_END}")
+_JA_WISHED_FAVOUR = re.compile(
+    rf"(?<=[てで])(?:いただきたい|頂きたい|もらいたい|ほしい|欲しい){_SOFTENED}{_END}|"
+    rf"(?<=[てで])(?:もらえる|くれる|くれない)か?{_END}|"
+    rf"(?<=[てで])いただ(?:けると|けたら)(?:助かります|嬉しいです|うれしいです|幸いです)?{_END}|"
+    rf"(?<=[てで])いただくことは(?:でき(?:ます|ません)か|可能(?:ですか|でしょうか)){_END}")
+_JA_NOUN_RECEIVED = re.compile(
+    rf"(?<=[\d個本枚冊杯箱点人名つ])(\s*)(?:いただけ(?:ます|ません)(?:でしょう)?か|"
+    rf"いただきたい{_SOFTENED}|もらえ(?:ます|ません)(?:でしょう)?か|くださいますか){_END}")
+_JA_SOFT_WISH = re.compile(rf"たい(?:のですが|んですが|のですけど|んですけど|のですけれども|"
+                           rf"と思(?:います|っています|っております)|と考えています){_END}")
+_JA_POLITE_PLEASE = re.compile(rf"お願い(?:いたします|致します|申し上げます|"
+                               rf"したい{_SOFTENED}){_END}")
+
+
+def _plain_japanese(text: str) -> str:
+    """The request forms `plain_request` reads besides a favour asked as a question."""
+    if not re.search(r"[\u3040-\u30ff]", text):
+        return text
+    text = _JA_LEAVE.sub("したいです", text)
+    text = _JA_WISHED_FAVOUR.sub("ください", text)
+    text = _JA_NOUN_RECEIVED.sub(r"\1ください", text)
+    text = _JA_SOFT_WISH.sub("たいです", text)
+    return _JA_POLITE_PLEASE.sub("お願いします", text)
+
+
 def plain_request(text: str) -> str:
     """`text` without an opening apology or cushion, and with a Japanese favour asked as a
     question said as the request it is."""
     rest = _JA_OPENING.sub("", _OPENING.sub("", text, count=1), count=1)
+    rest = _plain_japanese(rest)  # before the favour asked: させていただけますか is leave
     rest = _JA_ASKED_PLEASE.sub("お願いします", _JA_ASKED_FAVOUR.sub("ください", rest))
     return rest if rest.strip() else text

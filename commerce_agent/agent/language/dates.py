@@ -14,6 +14,7 @@ the days counted from today.
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
@@ -40,6 +41,9 @@ class When:
     part_of_day: bool = False  # the time is a part of the day's ("morning"), not a clock's
     either_half: bool = False  # said without am/pm nor a part of the day: "half six"
     approximate: bool = False  # "around 3", "vers 14h", "7ish": the nearest time will do
+    # Where the day and the time were said, when words lie between them ("2月8日の証明写真を
+    # 13時から"): `span` covers them all, these only the words of time.
+    parts: tuple[Span, ...] = ()
 
 
 _PARTS_OF_DAY = [
@@ -122,10 +126,33 @@ def find_when(text: str, language: str, now: datetime, tz: str, taken: list[Span
         # The parts lie apart around another reading ("demain : 0 % ; at 0"): claim one part
         # only, so no two readings claim the same characters.
         span = next(span for span in (day_span, clock_span, part_span) if span)
+        spans = [span]
     moment = datetime.combine(day, at_time or time(0, 0)).replace(tzinfo=zone)
-    return When(moment, at_time is not None, span, relative, bound if clock else "at",
-                clock is None and part is not None, either_half,
-                _APPROXIMATE.search(masked[max(0, span[0] - 24):span[1] + 4]) is not None)
+    return When(moment, at_time is not None, span, relative,
+                bound if clock else "at", clock is None and part is not None, either_half,
+                _APPROXIMATE.search(masked[max(0, span[0] - 24):span[1] + 4]) is not None,
+                tuple(_parts_apart(masked, spans)))
+
+
+# A Japanese name between a day and its time ("2月8日の証明写真を13時から"): two kana or
+# kanji, particles aside. Only Japanese parts are kept apart: an English or French day and
+# time claim what lies between them ("jan 11 the 630 pm": the 11 is the day's, no count).
+_NAME_BETWEEN = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]{2,}")
+_PARTICLES = re.compile(r"[のにはでを、,\s]")
+
+
+def _parts_apart(text: str, spans: list[Span]) -> list[Span]:
+    """The day's, the time's and the part of the day's spans, joined unless a Japanese name
+    lies between them: "2月8日の証明写真を13時から" is two parts with the thing between."""
+    joined: list[Span] = []
+    for start, end in sorted(spans):
+        if joined and (start <= joined[-1][1] or _NAME_BETWEEN.search(
+                _PARTICLES.sub("", text[joined[-1][1]:start])) is None):
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
+
 
 
 @lru_cache(maxsize=64)
@@ -178,9 +205,11 @@ def _clock(text: str) -> tuple[time | None, Span | None, str]:
         if hour > 23 or minute > 59:
             continue
         bound = "after" if near in _AFTER_WORDS else "before" if near in _BEFORE_WORDS else "at"
+        span = match.span()
         if said["ji"] and (limit := _JAPANESE_BOUND.match(text, match.end())):
-            bound = "after" if limit.group("after") else "before"
-        return time(hour, minute), match.span(), bound
+            # the limit's word is the time's: "13時から予約" searches no "から予約"
+            bound, span = "after" if limit.group("after") else "before", (span[0], limit.end())
+        return time(hour, minute), span, bound
     return None, None, "at"
 
 
@@ -270,6 +299,10 @@ _JAPANESE_WEEKDAYS = "月火水木金土日"
 _JAPANESE_WEEK = re.compile(rf"(今週|来週|再来週)?の?([{_JAPANESE_WEEKDAYS}])曜日?")
 _WEEKS_AHEAD = {"今週": 0, "来週": 1, "再来週": 2}
 _JAPANESE_DATE = re.compile(r"(?<!\d)(\d{1,2})月(\d{1,2})日")
+# A day of the month said alone ("13日の朝", "4日に"): never a length ("3日間", "2日後", "5日以内")
+# nor a count of days ("1日2回").
+_JAPANESE_DAY_OF_MONTH = re.compile(
+    r"(?<![\d月])(\d{1,2})日(?!間|目|後|前|以内|以上|ほど|程|ぐらい|くらい|分|\d|[0-9]+回)(?=[のにはで、\s]|$)")
 # A French day of the month with its month ("le 6 février", "1er mars", "16 janv."): read
 # here, as the Japanese one is, because dateparser's search loses it among other words ("une
 # le 6 fevrier a" came back as the 26th).
@@ -314,6 +347,8 @@ def _day(text: str, language: str, now: datetime, clock: list[Span]
                 return None, None, False
             if found >= now.date():
                 return found, written.span(), False
+    if (alone := _JAPANESE_DAY_OF_MONTH.search(text)) and 1 <= int(alone.group(1)) <= 31:
+        return _next_day_of_month(now.date(), int(alone.group(1))), alone.span(), False
     for pattern, days in _RELATIVE_DAY:
         relative = pattern.search(text)
         if relative:
@@ -342,6 +377,18 @@ def _found_span(text: str, said: str) -> Span:
         return start, start + len(said)
     spaced = re.search(r"\s+".join(re.escape(word) for word in said.split()), text)
     return spaced.span() if spaced else (-1, -1)
+
+
+def _next_day_of_month(today: date, day: int) -> date | None:
+    """The next `day` of a month from `today` on (this month's, else the next month that has
+    one)."""
+    year, month = today.year, today.month
+    for _ in range(3):  # the 31st may skip a month
+        with suppress(ValueError):
+            if (found := date(year, month, day)) >= today:
+                return found
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def _next_date(today: date, month: int, day: int) -> date | None:
@@ -525,6 +572,8 @@ def _japanese_when(text: str, found: TimesNamed) -> None:
     """Japanese dates and hours ("3月13日", "土曜日", "14時", "午後2時半", "朝")."""
     if match := re.search(r"(\d{1,2})月(\d{1,2})日", text):
         found.month, found.day = int(match.group(1)), int(match.group(2))
+    elif match := _JAPANESE_DAY_OF_MONTH.search(text):
+        found.day = int(match.group(1))
     if match := re.search(rf"([{_JAPANESE_WEEKDAYS}])曜", text):
         found.weekday = _JAPANESE_WEEKDAYS.index(match.group(1))
     if match := re.search(r"(午前|午後)?\s*(\d{1,2})時(?:(\d{1,2})分|(半))?", text):

@@ -34,7 +34,8 @@ _PARTY = re.compile(
 def party_size(text: str) -> int | None:
     """How many people `text` books for, or None when it does not say."""
     found = read_message(text)
-    folded = _without(found.folded, [found.when.span] if found.when else [])
+    said_when = list(found.when.parts or (found.when.span,)) if found.when else []
+    folded = _without(found.folded, said_when)
     match = _PARTY.search(folded)
     if match is None:
         return None

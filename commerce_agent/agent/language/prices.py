@@ -128,6 +128,35 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Sum:
+    """A sum of money said on its own (no limit): `currency` an ISO code, or None when the
+    words name a banknote without its money ("a fiver")."""
+
+    amount: Decimal
+    currency: str | None
+    span: Span
+
+
+# Banknotes said by their nickname: "a fiver", "a tenner" (of whatever money is in play).
+_NOTES = {"fiver": 5, "tenner": 10}
+_NOTE = re.compile(r"\b(?:a\s+)?(fiver|tenner)s?\b", _FLAGS)
+
+
+def find_sum(text: str) -> Sum | None:
+    """The first sum of money `text` (lowercased, numbers as digits) says: an amount with its
+    currency ("$3", "3 dollars", "2 euros", "5 pounds", "500円"), else a banknote by its
+    nickname ("a fiver": 5, its currency unsaid)."""
+    for match in _BARE.finditer(text):
+        currency = _currency(match, "at", limited=True)  # "5 pounds" given is money
+        if currency is not None:
+            return Sum(_amount(match.group("at")), currency, match.span())
+    note = _NOTE.search(text)
+    if note is not None:
+        return Sum(Decimal(_NOTES[note.group(1).lower()]), None, note.span())
+    return None
+
+
 # A limit word before any number, currency or not ("between 10 and 30", "under 20", "from 5"):
 # what a slot reader falls back on where `find_price` read no limit.
 _ANY_NUMBER = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"

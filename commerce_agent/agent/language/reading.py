@@ -66,7 +66,7 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
     taken = list(parts.sizes_taken)
     when = find_when(parts.folded, parts.language, now or datetime.now(UTC), tz, taken)
     if when is not None:
-        taken.append(when.span)
+        taken.extend(when.parts or (when.span,))
     sizes = find_sizes(parts.cased, taken)
     taken.extend(size.span for size in sizes)
     ordinals = find_ordinals(parts.folded, taken)
@@ -79,7 +79,7 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
         *(("address", parts.address.span) for _ in (parts.address,) if parts.address),
         *(("measure", measure.span) for measure in parts.measures),
         *(("price", parts.price.span) for _ in (parts.price,) if parts.price),
-        *(("time", when.span) for _ in (when,) if when),
+        *(("time", span) for span in (when.parts or (when.span,) if when else ())),
         *(("measure", size.span) for size in sizes),
         *(("ordinal", ordinal.span) for ordinal in ordinals),
         *(("ordinal", span) for span in among),
@@ -149,5 +149,8 @@ def without_when(text: str) -> str:
         lowered, found.language, datetime.now(UTC), "UTC", [])
     if when is None:
         return text
-    start, end = when.span
-    return f"{lowered[:start]} {lowered[end:]}".strip()
+    kept, position = [], 0
+    for start, end in sorted(when.parts or (when.span,)):
+        kept.append(lowered[position:start])
+        position = end
+    return " ".join([*kept, lowered[position:]]).strip()

@@ -3,6 +3,16 @@
 half-width (ｶｶﾞﾎﾞｳﾁｬ), with its long vowels written out (ぎふとかあど) or in romaji
 (diavola for ディアボラ).
 
+A name in Latin letters written in katakana (ピクセルフォージ for PixelForge, パイソン for Python,
+テセレート・ターミナル for Tessellate Terminal) is compared by the consonants both spellings
+keep (`loanword_key`): katakana adds a vowel after every consonant and English writes vowels
+katakana does not hear, so the consonants, folded where katakana merges them (l and r, v and
+b, s and z, m and n, "x" as ks, a soft "ge" as j, an r after a vowel unsaid), are what the
+two share. A katakana phrase names a run of whole Latin words of the name with the same key.
+
+Some kanji are read wrongly by the dictionary in names (美濃和紙 as みのわかみ, 高山 as
+こうざん, トスカーナ風 as かぜ): `_READINGS` holds their readings, read before pykakasi.
+
 Every text is compared by its sound key: kanji read as kana (pykakasi, once per name: the
 readings are cached), katakana folded into hiragana, small kana made large, ゔ read as ぶ,
 and long vowels dropped (ー, and a vowel kana that only lengthens the one before), so that
@@ -23,7 +33,7 @@ import pykakasi
 # The fewest kana a phrase must have (as written, long marks aside) to name something by
 # its sound: two kana (ちゃ, のと) are inside too many readings.
 MIN_KANA = 3
-_KANA_ONLY = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc\uff66-\uff9f]+")
+_KANA_ONLY = re.compile(r"[\u3041-\u3096\u30a1-\u30fc\uff65-\uff9f]+")  # ・ joins words
 _HIRAGANA_ONLY = re.compile(r"[\u3041-\u3096ー]+")
 _LATIN_WORD = re.compile(r"[a-z]{4,}")
 # Words of a request written in kana that name no product: politeness, wanting, counts and
@@ -74,9 +84,11 @@ def spaced_kana_words(text: str, split: Callable[[str], list[str]]) -> list[str]
     if len(chunks) < 2:
         return split(text)
     found: list[str] = []
-    for chunk in chunks:
+    for index, chunk in enumerate(chunks):
         if is_hiragana(chunk):  # katakana has no particles to keep
             word = _TRAILING_PARTICLE.sub("", chunk)
+            if len(word) <= 1 and index and chunks[index - 1].endswith("の"):
+                word = chunk  # a noun after "Xの" is whole: "わしの のと" is のと, no の + と
             if len(word) > 1:  # a particle or a kana left alone names nothing
                 found.append(word)
         else:
@@ -90,7 +102,7 @@ def fold(text: str) -> str:
     text = "".join(chr(ord(ch) - 0x60) if "\u30a1" <= ch <= "\u30f6" else ch for ch in text)
     for vu, plain in _VU:
         text = text.replace(vu, plain)
-    text = text.replace("ー", "").translate(_SMALL)
+    text = text.replace("ー", "").replace("・", "").translate(_SMALL)
     kept: list[str] = []
     for ch in text:
         before = _vowel(kept[-1]) if kept else None
@@ -108,14 +120,30 @@ def _vowel(kana: str) -> str | None:
 def reading(name: str) -> str:
     """The sound key of a name: its kanji read as kana, then folded. Cached by name, so a
     catalog's names are read once however many messages compare against them."""
-    return fold("".join(part["hira"] for part in _kakasi().convert(name)))
+    return fold("".join(part["hira"] for part in _kakasi().convert(_read_as_said(name))))
+
+
+# Kanji the dictionary misreads in names, in kana: a word (和紙 is わし, though 美濃和紙 reads
+# as 美濃和 + 紙), or a suffix by what it follows (風 after a loanword is "style", ふう).
+_READINGS = (
+    (re.compile(r"和紙"), "わし"), (re.compile(r"高山"), "たかやま"),
+    (re.compile(r"大鉢"), "おおばち"), (re.compile(r"(?<=[\u30a1-\u30fc])風"), "ふう"),
+    (re.compile(r"(?<=\d)人前"), "にんまえ"), (re.compile(r"秋柿"), "あきがき"),
+)
+
+
+def _read_as_said(name: str) -> str:
+    """`name` with the kanji the dictionary misreads in their readings (`_READINGS`)."""
+    for kanji, kana in _READINGS:
+        name = kanji.sub(kana, name)
+    return name
 
 
 @lru_cache(maxsize=8192)
 def romaji(name: str) -> str:
     """The name's sound in Latin letters, folded the way katakana loses a loanword's
     spelling (v as b, l as r, no doubled letters): ディアボラ and diavola are "diabora"."""
-    latin = "".join(part["hepburn"] for part in _kakasi().convert(name))
+    latin = "".join(part["hepburn"] for part in _kakasi().convert(_read_as_said(name)))
     return _sound(latin)
 
 
@@ -135,10 +163,63 @@ def names_by_sound(phrase: str, name: str) -> bool:
         if names_nothing(phrase) or len(phrase.replace("ー", "")) < MIN_KANA:
             return False
         key = fold(phrase)
-        return len(key) >= 2 and key in reading(name)
+        return len(key) >= 2 and key in reading(name) or _names_a_loanword(phrase, name)
     if _LATIN_WORD.fullmatch(phrase):
         return _sound(phrase) in romaji(name)
     return False
+
+
+# Where katakana merges what English tells apart, and what it does not hear: the rules, in
+# order, on lower-case Latin letters (the romaji of katakana, or an English spelling).
+_LOAN_RULES = (
+    (r"ph", "f"), (r"ck", "k"), (r"x", "ks"), (r"q", "k"), (r"c(?=[eiy])", "s"), (r"c", "k"),
+    (r"th", "s"), (r"sh", "s"), (r"ch", "t"), (r"ts", "t"), (r"dge|ge\b", "j"),
+    (r"(?<=[aeiou])r(?![aeiouy])", ""), (r"l", "r"), (r"v", "b"), (r"z", "s"), (r"m", "n"),
+    (r"[aeiouyw]", ""), (r"\s+", ""), (r"(.)\1+", r"\1"),
+)
+_LOAN = tuple((re.compile(pattern), replacement) for pattern, replacement in _LOAN_RULES)
+# The fewest consonants a katakana phrase must keep to name a Latin name: two are in too many.
+_MIN_CONSONANTS = 3
+_LATIN_RUN = re.compile(r"[a-z]+(?:['’][a-z]+)?")
+
+
+def loanword_key(latin: str) -> str:
+    """The consonants of a word as katakana keeps them (`_LOAN_RULES`): "pixelforge" and
+    ピクセルフォージ's "pikuserufooji" are both "pksrfj"."""
+    text = unicodedata.normalize("NFKD", latin.lower())
+    text = "".join(ch for ch in text if "a" <= ch <= "z" or ch == " ")
+    for pattern, replacement in _LOAN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@lru_cache(maxsize=8192)
+def _latin_runs(name: str) -> frozenset[str]:
+    """The keys of every run of whole Latin words in `name` ("Aurelia", "Aurelia Sans"…)."""
+    said = _LATIN_RUN.findall(unicodedata.normalize("NFKC", name).lower())
+    return frozenset(loanword_key(" ".join(said[start:end]))
+                     for start in range(len(said)) for end in range(start + 1, len(said) + 1))
+
+
+@lru_cache(maxsize=8192)
+def _katakana_key(phrase: str) -> str:
+    latin = "".join(part["hepburn"] for part in _kakasi().convert(phrase.replace("・", "")))
+    return loanword_key(latin)
+
+
+def _names_a_loanword(phrase: str, name: str) -> bool:
+    """Whether a katakana phrase is the name's Latin words as katakana writes them."""
+    if not re.search(r"[a-zA-Z]{3}", name) or not re.fullmatch(r"[\u30a1-\u30fc]+", phrase):
+        return False
+    key = _katakana_key(phrase)
+    return len(key) >= _MIN_CONSONANTS and key in _latin_runs(name)
+
+
+def said_together(phrases: Sequence[str]) -> list[str]:
+    """A name said in parts ("わし のと" for 和紙ノート): each two kana phrases side by side,
+    read as one."""
+    return [first + second for first, second in zip(phrases, phrases[1:], strict=False)
+            if is_kana(first) and is_kana(second)]
 
 
 def names_in(items: Iterable[dict[str, Any]], phrases: Sequence[str]) -> list[dict[str, Any]]:
@@ -146,6 +227,7 @@ def names_in(items: Iterable[dict[str, Any]], phrases: Sequence[str]) -> list[di
     by sound; when no name is, those whose descriptions do (ほうじちゃ: 加賀棒茶, whose
     description calls it 焙じ茎茶（ほうじ茶）); none when no phrase names anything."""
     listed = list(items)
+    phrases = [*phrases, *said_together(phrases)]
     for texts in (_texts, _described):
         scored = [(sum(any(names_by_sound(phrase, text) for text in texts(item))
                        for phrase in phrases), item) for item in listed]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from commerce_agent.agent.language.tips import read_tip
 from commerce_agent.agent.models.scripted import choices, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
@@ -286,19 +287,23 @@ def rate(p: Planner) -> Decision:
 
 
 def tip(p: Planner) -> Decision:
-    amount = next((t for t in map(words.tip, reversed(p.frame.texts)) if t), None)
-    if amount is None:
+    said = next((found for found in (read_tip(text, p.lang) for text in reversed(p.frame.texts))
+                 if found), None)
+    if said is None:
         return say(p.lang, "how_much_tip") + " " + say(p.lang, "tip_hint")
     if not isinstance(chosen := the_order(p, "no_orders_to_tip"), Chosen):
         return chosen
     order_id = chosen.order_id
     if p.state.done("tip_order") is None:
-        kind, value = amount
-        if kind == "percentage":
-            return p.call("tip_order", orderId=order_id, percentage=float(value))
+        if said.percentage is not None:
+            return p.call("tip_order", orderId=order_id, percentage=float(said.percentage))
         currency = (_order(p, order_id).get("total") or {}).get("currency", "USD")
+        if said.currency not in (None, currency):
+            # "two euros" on an order paid in dollars: asked again in its money, never
+            # converted at a rate the shopper did not see
+            return say(p.lang, "tip_currency", id=order_id, currency=currency)
         return p.call("tip_order", orderId=order_id,
-                      amount={"amount": value, "currency": currency})
+                      amount={"amount": str(said.amount), "currency": currency})
     return say(p.lang, "tipped", id=order_id)
 
 
@@ -310,8 +315,19 @@ def _a_running_plan(order: dict[str, Any]) -> bool:
     return (order.get("subscription") or {}).get("status") in ("active", "paused")
 
 
+# Deliveries stopped ("stop sending me the tea", "stop send me tea"): a plan's when the
+# shopper holds one, else the order of that thing, called off as any order is.
+_STOPS_DELIVERIES = re.compile(r"\bstop (?:to )?(?:send|ship|deliver|mail|post)\w*")
+
+
 def subscription(p: Planner) -> Decision:
     action, _ = _ACTIONS[p.frame.intent]
+    if action == "cancel" and any(_STOPS_DELIVERIES.search(words.fold(text))
+                                  for text in p.frame.texts):
+        if (step := need_orders(p, "subscription")) is not None:
+            return step
+        if not any(_a_running_plan(order) for order in p.state.orders.values()):
+            return cancel(p)
     if not isinstance(chosen := the_order(p, "no_subscription", "subscription"), Chosen):
         return chosen
     return _change_plan(p, action, chosen.order_id)

@@ -24,6 +24,7 @@ from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap
+from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
 from commerce_agent.agent.models.scripted.speech import dismissed, read_act, settle, tagged
@@ -31,13 +32,31 @@ from commerce_agent.agent.models.scripted.speech import dismissed, read_act, set
 _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
 # veux plus de mon abonnement », 「会員はもういらない」): ending it, not a refusal of an offer.
-NO_LONGER = (rf"\bno longer (?:want|need|use)\w*\b.*{_SUBSCRIPTION}|"
-             rf"\b(?:don'?t|do not) (?:want|need|use)\b.*{_SUBSCRIPTION}.*"
-             rf"\b(?:anymore|any more|any longer)\b|"
+_NEGATED_WANT = r"(?:not|no|don'?t|dont|do not|never) (?:\w+ )?(?:want|need|use)\w*\b"
+_NO_LONGER_WANT = (r"(?:\bno (?:longer|more) (?:\w+ )?(?:want|need|use)\w*\b|"
+                   r"\bno (?:more )?need\b(?! to\b))")  # "no need membership more"
+_ANY_MORE = r"\b(?:anymore|any more|any longer|no more|no longer)\b"
+
+
+def _no_longer(noun: str) -> str:
+    """A thing no longer wanted, in any order and any grammar: "no longer want my plan",
+    "no more want the subscription", "the membership, I not want it anymore", "folio plan
+    no more need"."""
+    return (rf"{_NO_LONGER_WANT}.*{noun}|{noun}.*{_NO_LONGER_WANT}|"
+            rf"\b{_NEGATED_WANT}.*{noun}.*{_ANY_MORE}|{noun}.*\b{_NEGATED_WANT}.*{_ANY_MORE}")
+
+
+NO_LONGER = (rf"{_no_longer(_SUBSCRIPTION)}|"
              rf"\b(?:ne|n')\s*(?:veux|voudrais|souhaite|utilise)\w* plus\b.*{_SUBSCRIPTION}|"
              rf"\b(?:n'ai )?plus besoin\b.*{_SUBSCRIPTION}|"
              rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)")
 _ENDS_A_PLAN = re.compile(NO_LONGER)
+# An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal,
+# unless another act is said with it ("return my order, I don't want it anymore").
+_ENDS_AN_ORDER = re.compile(_no_longer(r"\b(?:orders?|purchases?)\b"))
+_MAY_END_AN_ORDER = ("remove", "other", "no", "cancel", "add", "search", "status", "details")
+_OTHER_ACTS_ON_A_PLAN = ("sub_pause", "sub_resume", "sub_skip", "sub_frequency", "return",
+                         "reorder")
 # A French shopper taking or wanting something, in any tense they say it ("je prendrai",
 # "j'aimerais", "je vais prendre", "j'achète"): accents are folded away before matching.
 _FRENCH_TAKE = (r"(?:voudrais|veux|voulais|prend\w*|aimerai\w*|souhaite\w*|commande(?:rai\w*)?|"
@@ -186,7 +205,9 @@ _CHECKS: list[tuple[str, str]] = [
                 r"^quel(?:le)?s?\s+(?:sont\s+les\s+)?(?:tailles?|options?|garnitures?|"
                 r"supplements?|couleurs?|formats?|creneaux|horaires|choix|dates?)\b|"
                 r"(?:トッピング|サイズ|オプション|色|時間|日程).{0,6}(?:何が|何があ|どれが|は\?|は？)"),
-    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\bsend\b.*\bback\b|\brefund\w*|"
+    ("return", r"\breturn(?:s|ing|ed)?\b|\bretours?\b|\b(?:send|give)\b.*\bback\b|\brefund\w*|"
+               # ("bring me back to the mugs" goes back to a list)
+               r"\bbring (?!me\b|us\b).{0,20}\bback\b|"
                r"\bmoney back\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
@@ -206,6 +227,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("cancel", r"\bcancel\w*|\bannule[rz]?\b|\bannulation\b|キャンセル|取り消|取りやめ|取り止め|"
                # other verbs that call an order off, said with the order
                r"\bcall(?:ed|ing)? (?:\w+ ){0,4}off\b|"
+               # "delete my order": an order placed is called off, not a cart line
+               r"\b(?:delete|erase|remove|drop)\s+(?:my|the|this|that)\s+(?:last\s+|recent\s+|"
+               r"latest\s+)?(?:orders?|purchases?)\b(?!.{0,20}\b(?:cart|basket)\b)|"
                r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop|bin|ditch|kill|axe)\b"
                r".{0,25}\b(?:orders?|"
                r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
@@ -634,10 +658,13 @@ def _understand(raw: str) -> tuple[str, str]:
         # "I want 5 in total", "I need 4 not 2", "none of the salads", « je n'en veux
         # aucun »: what the line should hold, set (a new line when the cart has none of it)
         return "quantity", raw
-    if _ENDS_A_PLAN.search(words.fold(raw)):
+    beside = intent(raw)  # another act said with it wins: "pause my plan, I don't need it"
+    if _ENDS_A_PLAN.search(words.fold(raw)) and beside not in _OTHER_ACTS_ON_A_PLAN:
         # "don't want my membership anymore": a negation that ends the plan (asked about
         # when it is a question), never a no to the offer on the table
         return ("policy" if act.kind == "question" else "sub_cancel"), raw
+    if _ENDS_AN_ORDER.search(words.fold(raw)) and beside in _MAY_END_AN_ORDER:
+        return ("policy" if act.kind == "question" else "cancel"), raw
     closed = closing(raw)
     checkout = read_checkout(act.text)
     if act.kind == "question" and checkout.asked:
@@ -832,7 +859,7 @@ def _understand(raw: str) -> tuple[str, str]:
             _POLICY_WORDS.search(words.fold(act.text)):
         return "details", act.text  # 「Rustの本は紙の本もついてきますか」: about that item
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
-            words.fold(raw)) and not (kind == "tip" and words.tip(raw)):
+            words.fold(raw)) and not (kind == "tip" and read_tip(raw)):
         return "policy", act.text  # "can I get a refund?" asks whether, not to
     if act.kind == "question" and (kind in AFTER_SALE or (
             _POLICY_WORDS.search(words.fold(act.text)) and kind not in ("search", "add"))):
@@ -859,7 +886,9 @@ _ACTS_ON_AN_ORDER = re.compile(r"\b(?:cancel\w*|return\w*|refund\w*|annul\w*|rem
 _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bannule[rz]?\b|"
                                     r"キャンセル(?:して|したい|します|を|お願い)|取り消(?:して|したい|します)")),
               ("return", re.compile(r"(?<!\bmy )(?<!\bthe )(?<!\ba )\breturn\b|"
-                                    r"\bsend\b.{0,20}\bback\b|\brefund me\b|\bretourne[rz]?\b|"
+                                    r"\b(?:send|give)\b.{0,20}\bback\b|"
+                                    r"\bbring (?!me\b|us\b).{0,20}\bback\b|"
+                                    r"\brefund me\b|\bretourne[rz]?\b|"
                                     r"\brenvoye[rz]?\b|\brembourse[rz]?\b|"
                                     r"返品(?:して|したい|します|を|お願い)|返金(?:して|したい)"))]
 
@@ -907,12 +936,19 @@ def _supposed(condition: str, main: str) -> tuple[str, str]:
     return "policy", f"{condition} {main}".strip()
 
 
+# What a tip given in other words ("leave a fiver", "add two euros for the driver") reads
+# as by the keyword table: a sum given to the people who served is a tip (`language/tips`).
+_MAY_BE_A_TIP = ("add", "other", "search", "buy", "details", "quantity")
+
+
 @lru_cache(maxsize=4096)
 def intent(raw: str) -> str:
     text = words.fold(raw).strip()
     for name, pattern in _COMPILED:
         if pattern.search(text):
-            return name
+            return "tip" if name in _MAY_BE_A_TIP and gives_a_tip(raw) else name
+    if gives_a_tip(raw):
+        return "tip"
     if words.yes(text):
         return "yes"
     if words.no(text):

@@ -164,6 +164,12 @@ ENGLISH: dict[str, str] = {
     "no_orders_to_rate": "You have no orders to rate yet.",
     "no_orders_to_tip": "You have no orders to tip on yet.",
     "tip_hint": "For example “tip 5 dollars” or “tip 15%”.",
+    "cheaper_than": "Cheaper than {name}, of the same kind: {listing}.",
+    "nothing_cheaper": "{name} is already the least expensive of its kind here.",
+    "dearer_than": "Of the same kind, above {name}: {listing}.",
+    "nothing_dearer": "{name} is already the most expensive of its kind here.",
+    "option_not_offered": "{name} doesn't come in {wanted}.",
+    "tip_currency": "Order {id} was paid in {currency}: how much should the tip be in {currency}?",
     "stores_are": "The stores are {names}.",
     "offers_per_store": "Each store has its own offers: {names}.",
     "no_offers": "{store} has no offers right now.",
@@ -279,7 +285,7 @@ ENGLISH: dict[str, str] = {
 # Sentences that leave the request open: the next message answers them.
 QUESTION_KEYS = ("which", "which_time", "where", "which_place", "which_country", "which_store",
                  "which_order", "no_order_with", "how_many", "what", "how_many_stars",
-                 "how_much_tip", "which_code")
+                 "how_much_tip", "tip_currency", "which_code")
 
 
 def say(language: str, key: str, **params: Any) -> str:

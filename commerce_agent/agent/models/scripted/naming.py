@@ -122,11 +122,12 @@ def names_it(item: dict[str, Any], said: frozenset[str], lang: str = "en") -> bo
 
 def wanted(query: str) -> frozenset[str]:
     """The words of a query that can name an item: its content words and its Japanese
-    phrases (a word written in kana also whole: らざにあ is no らざ and あ)."""
+    phrases (a word written in kana also whole: らざにあ is no らざ and あ; two side by side
+    also as one: わし のと)."""
     return words.content_words(query) | frozenset(
         phrase for phrase in words.japanese_query(query).split() if words.re_japanese(phrase)
-    ) | frozenset(phrase for phrase in query.split() if readings.is_kana(phrase)
-                  and not readings.names_nothing(phrase))
+    ) | frozenset(phrase for phrase in (*query.split(), *readings.said_together(query.split()))
+                  if readings.is_kana(phrase) and not readings.names_nothing(phrase))
 
 
 # Where a Japanese phrase changes script (棒|ほうじ茶, 抹茶|アイス): a modifier may end there.
@@ -297,8 +298,10 @@ def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
     meta = item.get("metadata") or {}
     categories = " ".join(str(entry.get("name", "")) for entry in (
         meta.get("dev.commerce.product.categorization") or {}).get("items", []))
-    own = " ".join([*choices.option_labels(item),
-                    *(str(name) for name in (item.get("optionNames") or {}).values())])
+    # optionNames translates every option label of the store: only the item's own are its
+    labels = choices.option_labels(item)
+    local = item.get("optionNames") or {}
+    own = " ".join([*labels, *(str(local.get(label, "")) for label in labels)])
     return words.content_words(
         f"{_name(item)} {item.get('description', '')} {categories} {own}")
 

@@ -84,7 +84,8 @@ SHAPED: dict[str, tuple[str, ...]] = {
                r"\b(?:start|restart|turn|switch) (?:it|that|this)(?: up)? (?:again|back on)\b"),
     "cancel": (
         # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
-        r"\bstop (?:charging|billing|sending|shipping|delivering)\b",
+        # (in any form: "stop send me tea")
+        r"\bstop (?:to )?(?:charg|bill|send|ship|deliver)\w*",
         r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b",
         # stopping at will, asked about: "can I stop whenever I want?"
         r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
@@ -117,6 +118,8 @@ def pattern(act: str, extra: tuple[str, ...] = ()) -> str:
     latin = _latin(with_plan.get("en", ()) + with_plan.get("fr", ()))
     if latin:
         parts.append(rf"{latin}.*{PLAN}")
+        # the object first, as telegraphic English says it: "membership stop", "plan pause pls"
+        parts.append(rf"{PLAN}\s+(?:(?:please|pls|plz|now)\s+)?{latin}")
     if with_plan.get("ja"):
         parts.append(rf"{PLAN}.*(?:{'|'.join(with_plan['ja'])})")
     return "|".join(part for part in parts if part)

@@ -316,8 +316,13 @@ class Planner:
                 if all(call.args.get("query") != spelling for call in searches):
                     return self.call("search_products", query=spelling, limit=8,
                                      availableOnly=False, **bounds, **scope)
-        if not state.results and not state.sold_out:
+        if not state.sold_out and not state.results:
             return self._read_in_catalog(query, first.args.get("storeId"), bounds)
+        if not state.sold_out and not found:
+            # found only things the words do not name ("わし のと" found a pizza by a stray
+            # kana): the catalog is read by sound, of the store shopped at, else of every store
+            return self._read_in_catalog(query, first.args.get("storeId") or state.store or "",
+                                         bounds)
         return self.read_in_languages(query)
 
     def read_in_languages(self, query: str) -> list[CallTool] | None:
@@ -391,7 +396,7 @@ class Planner:
         # found nothing reads no catalog
         phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
             self.lang == "ja" and phrase.isascii() and phrase.isalpha())]
-        store = store or self.current_store()
+        store = self.current_store() if store is None else store or None
         if not phrases or not self.has("get_catalog"):
             return None
         if self.needs_stores():

@@ -16,6 +16,7 @@ from commerce_agent.agent.models.scripted import (
     cart_edits,
     configured,
     edits,
+    in_context,
     offers,
     sequence,
     words,
@@ -168,7 +169,7 @@ def _details(p: Planner) -> Decision:
 # Requests served as one whatever else the message says: purchases and what ends or undoes
 # an order, and the answers to a question the agent asked.
 _SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", "sub_resume",
-                 "sub_cancel", "yes", "no", "hedge", "pickup", "reslot", "reorder")
+                 "sub_cancel", "yes", "no", "hedge", "pickup", "reslot", "reorder", "context")
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": _search, "details": _details, "stores": browse.stores,
@@ -186,7 +187,8 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,
     "sub_pause": aftercare.subscription,
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
-    "similar": similar, "yes": _yes, aftermath.ACKNOWLEDGE: _acknowledged, "no": _no,
+    "similar": similar, "context": in_context.answer,
+    "yes": _yes, aftermath.ACKNOWLEDGE: _acknowledged, "no": _no,
     "hedge": _hedge, "other": _other,
 }
 

@@ -43,9 +43,10 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need 
                        r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
                        r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
                        r"(?:じゃ|では)なく")
-# Clause breaks: a negated clause is dropped and the rest read on its own.
+# Clause breaks: a negated clause is dropped and the rest read on its own (だけ is "only",
+# never the いただけ of a request).
 _CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
-                      r"plutot)\b|(?:けど|だけ)|"
+                      r"plutot)\b|けど|(?<!いた)(?<!頂)だけ|"
                       # "大きいのじゃなくて小さいの": what is refused ends its own clause
                       r"(?<=じゃなくて)|(?<=ではなくて)|"
                       # "the speckled mug not the blue one": the refused one, said after

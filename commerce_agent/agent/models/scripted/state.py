@@ -37,6 +37,7 @@ from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
     compound,
+    follow_ups,
     line_options,
     mind,
     naming,
@@ -63,11 +64,17 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 # Requests a message keeps when it also gives an address ("buy the mug and ship it to …");
 # any other reading of what is left around an address is a checkout to that address.
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
-# Readings of a message that may name another time for a booking ("the 2pm then", "plutôt
-# 14h", "14時で").
 # Readings a request that only points back at the thing in focus may get ("add another of
 # those", "same again", "yes, one more").
 _MAY_POINT = ("add", "quantity", "reorder", "other", "yes")
+# What a follow-up about the thing in view ("anything earlier?", "is there something
+# cheaper?", "what about in green?") is taken for by the keyword table.
+_MAY_FOLLOW_UP = ("other", "search", "details", "policy", "status", "hours")
+# What an answer to a follow-up's own question ("Which time suits you?") is read as.
+_ANSWERS_IN_CONTEXT = ("yes", "other", "add", "buy", "book", "quantity", "details", "reslot",
+                       "search")
+# Readings of a message that may name another time for a booking ("the 2pm then", "plutôt
+# 14h", "14時で").
 _MAY_NAME_A_TIME = ("other", "search", "details", "quantity", "book", "yes", "switch")
 # Readings of a message that only speaks of collecting the order ("can I pick it up?").
 # A request that speaks of the cart only fills it ("add it to my cart, I'm at 12 Oak St").
@@ -327,6 +334,17 @@ class State:
             self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
             self.focus = first
 
+    def _kin_found(self, found: list[dict[str, Any]]) -> None:
+        """A catalog read for "something cheaper?": the things listed become the results
+        ("the first one" points at them); the item asked about stays in view."""
+        asked = follow_ups.read(self.frame.first) if self.frame else None
+        focus = self.items.get(self.focus or "")
+        if asked is None or not asked.price or focus is None:
+            return
+        self.results = follow_ups.same_kind(focus, found, asked.price)[:follow_ups.SHOWN]
+        for item in self.results:
+            self.items.setdefault(str(item["itemId"]), item)
+
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
         if name == "apply_promotion":  # on the cart now, or refused (and explained)
             self.codes = tuple(code for code in self.codes if code != args.get("code"))
@@ -341,6 +359,8 @@ class State:
             return
         if name == "search_products":
             self._found(args, list(result.get("results", [])))
+        elif name == "get_catalog" and self.frame is not None and self.frame.intent == "context":
+            self._kin_found(list(result.get("items", [])))
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
@@ -531,10 +551,17 @@ class State:
             # with nothing just added it is a no to what is on the table
             kind = "remove"
         more = self._more_of_the_focus(kind, text, undoable)
+        follow_up = follow_ups.read(text) if more is None and kind in _MAY_FOLLOW_UP else None
+        if follow_up is not None and follow_up.option is not None and \
+                kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
+            follow_up = None  # « en bleu » with the mug in the cart: its line changes
         if more is not None:
             # "chuck another of those mugs in", "same again" just after an add: that line,
             # its variant and options kept, one more (never "the other" variant)
             kind, text = "quantity", more
+        elif follow_up is not None and follow_ups.fits(follow_up, self.items, self.open_carts(),
+                                                       self.focus, self.last_line):
+            kind = "context"  # about what is in view, never a search for "else" or "week"
         elif offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
                 offers.other_slot(self.open_carts(), self.items, text, self.now,
                                   self.time_zone) is not None:
@@ -569,6 +596,13 @@ class State:
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
         if kind == "checkout" and self._answers_then_pays(pending, text):
             kind = "buy"  # "feb 13 morning and I'll pay now" answering "which time?"
+        taken = self._taken_in_context(pending, kind, text) if pending is not None and \
+            pending.intent == "context" and kind in _ANSWERS_IN_CONTEXT else None
+        if taken is not None:
+            # "ok book that" after "and the day after?", "the 16 oz then" after "what about
+            # in blue?": the thing in view, with what the follow-up and its answer said
+            self.frame, self.offer = taken, None
+            return
         if instead is not None:
             # "the planter then" after the bowl was sold out, "ok, 3 then" after only 3 were
             # left: that request, with the planter or the count
@@ -606,6 +640,42 @@ class State:
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
+
+    def _taken_in_context(self, pending: Frame, kind: str, text: str) -> Frame | None:
+        """The request an answer to a follow-up's question makes: the item in view added
+        with the options the follow-up and the answer name; the time chosen among those the
+        follow-up listed, booked (or the booking in the cart moved to it)."""
+        asked = follow_ups.read(pending.first)
+        if asked is None or self.focus is None:
+            return None
+        if not asked.shift:
+            if asked.price:
+                return None  # several things listed: the answer names one, as any request
+            wanted = kind if kind in ("buy", "add") else "add"
+            return Frame(wanted, (pending.first, text), item_id=self.focus)
+        found = follow_ups.service_in_view(self.items, self.open_carts(), self.focus,
+                                           self.last_line)
+        if found is None:
+            return None
+        item, booked = found
+        listed = follow_ups.times_asked(asked, item, booked, self.now)[:choices.SLOTS_OFFERED]
+        position = words.ordinal(text)
+        timed = [choice for choice in choices.pick_slots(item, (text,), self.now,
+                                                         self.time_zone)[0]
+                 if choice in listed] if choices.when_named((text,)).named() else []
+        if position is not None and -len(listed) <= position < len(listed):
+            chosen = listed[position]
+        elif len(timed) == 1:
+            chosen = timed[0]
+        elif len(listed) == 1 and (kind in ("yes", "book") or words.points_at_shown(text)):
+            chosen = listed[0]
+        else:
+            return None
+        moment = datetime.fromisoformat(chosen.words)
+        said = f"on {moment.day} {moment:%B %Y} at {moment:%H:%M}"  # the time, as dates read
+        if booked is not None:
+            return Frame("reslot", (said,))
+        return Frame("book", (said,), item_id=str(item["itemId"]))
 
     def _counted(self, raw: str) -> None:
         """A request heard: its language becomes the conversation's (a short one after the

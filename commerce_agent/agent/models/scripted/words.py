@@ -720,20 +720,6 @@ def stars(text: str) -> int | None:
     return None
 
 
-@lru_cache(maxsize=1024)
-def tip(text: str) -> tuple[str, str] | None:
-    """("percentage", "15") or ("amount", "5.00") from "tip 15%" or "tip $5"."""
-    folded = fold(text)
-    if match := re.search(r"(\d+(?:\.\d+)?)\s*(?:%|percent|パーセント|プロ)", folded):
-        return "percentage", match.group(1)
-    if match := re.search(r"[$£€¥]\s*(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)\s*(?:dollars?|usd|euros?|"
-                          r"eur|pounds?|gbp|yen|jpy|bucks|円|ドル|ユーロ|ポンド|€|\$|£)", folded):
-        return "amount", match.group(1) or match.group(2)
-    if match := re.search(r"(?:\btip\b|\bpourboire\b|チップ)\D*?(\d+(?:\.\d+)?)", folded):
-        return "amount", match.group(1)
-    return None
-
-
 def yes(text: str) -> bool:
     folded = fold(text)
     return re.match(r"\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please do|go ahead|do it|sounds good|"
