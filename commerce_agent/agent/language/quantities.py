@@ -266,6 +266,7 @@ def numbers_said(text: str) -> frozenset[str]:
 _NUMBER_THEN_WORD = re.compile(r"(?<![\d.,])(\d+)[ \t-]*"
                                r"([\u3040-\u30ff\u4e00-\u9fff]|[^\W\d_]{2,})")
 _WORD_THEN_NUMBER = re.compile(r"([^\W\d_]+)[ \t-]*(\d+)(?![\d.,])")
+_DIGIT_THEN_LETTER = re.compile(r"(\d)(?=[^\W\d_])")
 # Two numbers the name writes in a row ("2-12", or "2-Douze" once "douze" is a digit).
 _NUMBER_THEN_NUMBER = re.compile(r"(?<![\d.,])(\d+)[ \t-]+(\d+)(?![\d.,])")
 
@@ -277,8 +278,10 @@ def _named_numbers(names: tuple[str, ...], language: str) -> re.Pattern[str] | N
     in words read in the shopper's `language`, as their message is."""
     pairs: set[str] = set()
     spelled = {unicodedata.normalize("NFKC", name).lower() for name in names}
-    # a hyphen keeps a number word whole in the name ("2-douze"), not in a message ("2 douze")
-    for name in spelled | {name.replace("-", " ") for name in spelled}:
+    # a hyphen or a digit glued to it keeps a number word whole in the name ("2-douze",
+    # "2fifteen"), not in a message ("2 douze"): the name is also read spaced
+    for name in spelled | {_DIGIT_THEN_LETTER.sub(r"\1 ", name.replace("-", " "))
+                           for name in spelled}:
         folded = fold_numbers(name, language)
         for number, word in _NUMBER_THEN_WORD.findall(folded):
             written = re.escape(word[:4]) + r"[^\W\d_]*" if len(word) > 1 else re.escape(word)
