@@ -298,8 +298,7 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
         # deux" (the latest message that says)
         quantity = next((size for size in map(party_size, reversed(p.frame.texts)) if size),
                         quantity)
-    in_cart = any(line["itemId"] == item_id and line.get("cartItemId") in state.lines_heard
-                  for line in (cart or {}).get("items", []))
+    in_cart = any(line["itemId"] == item_id for line in (cart or {}).get("items", []))
     if state.done("add_to_cart") is None and (p.frame.added or (
             then_check_out and in_cart and quantity is None)):
         # Added already (in an earlier turn of this request, or before it): go on from there.

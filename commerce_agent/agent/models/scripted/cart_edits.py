@@ -47,10 +47,6 @@ def set_quantity(p: Planner) -> Decision:
         return _which_line(p)
     cart, line = found
     done = p.state.done("update_cart_item")
-    if done is not None:  # the line this request changed, whichever was changed after it
-        cart, line = next(((cart, line) for cart in p.state.open_carts()
-                           for line in cart["items"]
-                           if line["cartItemId"] == done.args.get("cartItemId")), (cart, line))
     change = quantities.relative(p.frame.last)
     quantity = p.frame.quantity() if change is None else quantities.applied(
         change, int(line["quantity"]))

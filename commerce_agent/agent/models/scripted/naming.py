@@ -250,11 +250,7 @@ def any_named_well(items: Iterable[dict[str, Any]], said: frozenset[str], lang: 
 # the phrase before them.
 _PHRASE_LINKS = frozenset(
     "with for of in on at from by to that which without and then as de du des a au aux en "
-    "pour avec sur par sans et puis".split()) | frozenset(
-    # participles that join a thing to its options ("a caesar topped with chicken", "the
-    # kyusu wrapped in furoshiki"): no head of the thing
-    "topped served made drizzled finished loaded filled sprinkled dusted wrapped packed "
-    "dressed garnished cooked baked done".split())
+    "pour avec sur par sans et puis".split())
 # A short request names one thing; past this many words a message tells a story, whose head
 # no one place holds.
 _SHORT_PHRASE = 4
@@ -292,18 +288,11 @@ def phrase_heads(text: str, said: frozenset[str], lang: str = "en",
 
 
 def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
-    """The words an item's data says it is: its name, description and categories, and the
-    names of its own choices (variant values, options, add-ons, in the shopper's language
-    too): "a margherita with prosciutto and burrata" names the margherita by all its words."""
+    """The words an item's data says it is: its name, description and categories."""
     meta = item.get("metadata") or {}
     categories = " ".join(str(entry.get("name", "")) for entry in (
         meta.get("dev.commerce.product.categorization") or {}).get("items", []))
-    # optionNames translates every option label of the store: only the item's own are its
-    labels = choices.option_labels(item)
-    local = item.get("optionNames") or {}
-    own = " ".join([*labels, *(str(local.get(label, "")) for label in labels)])
-    return words.content_words(
-        f"{_name(item)} {item.get('description', '')} {categories} {own}")
+    return words.content_words(f"{_name(item)} {item.get('description', '')} {categories}")
 
 
 def supports(item: dict[str, Any], word: str) -> bool:

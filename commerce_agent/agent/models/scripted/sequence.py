@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 
 from commerce_agent.agent.language.codes import read_code
 from commerce_agent.agent.language.destination import names_destination, without_destination
-from commerce_agent.agent.models.scripted import pointing, words
 from commerce_agent.agent.models.scripted.intents import Frame, understand
 from commerce_agent.agent.models.scripted.phrasing import asks
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -30,10 +29,7 @@ from commerce_agent.agent.models.scripted.planner import Decision, Planner
 # Requests served one after the other. Checking out, buying, booking and cancelling are
 # never started from a piece: a message with one of those is served whole, as before.
 SERVED = ("add", "remove", "quantity", "replace", "promotion", "rate", "tip", "return",
-          "cart", "status", "again")
-# A piece that points back at the thing in focus ("chuck another of those mugs in", "two of
-# those", "same again"): a request of its own (`pointing`), whatever its reading.
-_MAY_POINT = ("add", "quantity", "reorder", "other", "yes", "search", "details")
+          "cart", "status")
 # Pieces that are no request of their own: they belong to a neighbour.
 _JOINING = ("other", "search", "details", "yes", "no", "hedge", "policy")
 # Where one request ends and the next begins (the joining words are kept with the pieces so
@@ -80,10 +76,9 @@ def _read(piece: str) -> str:
     return kind
 
 
-def requests(text: str, focus: pointing.Focus | None = None) -> list[Request]:
+def requests(text: str) -> list[Request]:
     """The requests of a message in the order said, or [] unless it makes several that this
-    stage serves. A piece pointing back at the `focus` item is an "again" request; a piece
-    naming a thing after one is an add of its own ("…, and a chasen whisk")."""
+    stage serves."""
     parts = _JOIN.split(text)
     pieces = [(parts[i], parts[i + 1] if i + 1 < len(parts) else "")
               for i in range(0, len(parts), 2)]
@@ -91,11 +86,6 @@ def requests(text: str, focus: pointing.Focus | None = None) -> list[Request]:
     waiting = ""  # pieces said before the first request
     for piece, joiner in pieces:
         kind = _read(piece.strip(" ,")) if piece.strip(" ,.!") else "other"
-        if focus is not None and kind in _MAY_POINT and pointing.pointed(piece, focus.name):
-            kind = "again"
-        elif kind in _JOINING and groups and groups[-1][0] == "again" and \
-                words.names_a_thing_of_its_own(piece.strip(" ,")):
-            kind = "add"
         if kind in _JOINING or (groups and groups[-1][0] == kind):
             if groups:
                 groups[-1][1] += groups[-1][2] + piece
@@ -119,21 +109,17 @@ def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Dec
     """The next call or the reply for a message of several requests, or None for one."""
     if len(p.frame.texts) != 1:  # (an answer to a question asked goes to its request)
         return None
-    focus = p.state.pointed_from
-    found = requests(p.frame.first, focus)
+    found = requests(p.frame.first)
     if not found:
         return None
     calls, start, said = p.state.calls, 0, []
     for request in found:
-        frame = _again(request.text, focus) if request.kind == "again" else Frame(
-            request.kind, (request.text,))
-        if frame is None:
-            continue  # "I'll take it" of a thing in the cart already: nothing to do
-        handler = handlers[frame.intent]
+        handler = handlers[request.kind]
         decision: Decision = ""
         end = start
         for end in range(start, len(calls) + 1):
-            sub = Planner(replace(p.state, calls=calls[start:end], frame=frame), p.tools)
+            sub = Planner(replace(p.state, calls=calls[start:end],
+                                  frame=Frame(request.kind, (request.text,))), p.tools)
             decision = handler(sub)
             if isinstance(decision, str):
                 break
@@ -144,17 +130,3 @@ def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Dec
             break  # "which one would you like?": asked, the rest waits
         start = end
     return " ".join(said)
-
-
-def _again(text: str, focus: pointing.Focus | None) -> Frame | None:
-    """The request a piece pointing at the focus item makes: more of its cart line (its
-    count raised), else the item added (with the count said); None when it only points at
-    a line already in the cart."""
-    found = pointing.pointed(text, focus.name) if focus is not None else None
-    if focus is None or found is None:
-        return None
-    if focus.line is not None:
-        return Frame("quantity", (pointing.raised(focus, found.count),)) if found.more else None
-    # (the count carried: served again later in the turn, the line it added is no reason to
-    # say "already in your cart")
-    return Frame("add", (text,), item_id=focus.item_id, item_at=1, count=found.count)

@@ -18,7 +18,7 @@ from commerce_agent.agent.models.scripted import configuration, line_options, wo
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.naming import carried, name_score
+from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.phrasing import asks, cart_text, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_out
@@ -35,13 +35,10 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     shown = every_shown(p)
     mentions = tuple((name, name) for name in shown) or words.item_mentions(
         p.frame.first, lambda head, piece: _belongs(p, head, piece),
-        lambda head, piece: _configures(p, head, piece),
-        lambda left, right: sold_apart(p, left, right))
+        lambda head, piece: _configures(p, head, piece))
     # a "with" list may hold other items ("a caesar with chicken and 2 san pellegrinos"):
     # served one by one until its item is read and tells
-    apart = len(shown) or len(words.item_mentions(
-        p.frame.first, lambda head, piece: False,
-        sold_apart=lambda left, right: sold_apart(p, left, right)))
+    apart = len(shown) or len(words.item_mentions(p.frame.first, lambda head, piece: False))
     if apart < 2 or p.state.done("place_order") is not None:
         return acquire(p, then_check_out)
     calls = p.state.calls
@@ -111,26 +108,6 @@ def _configures(p: Planner, head: str, piece: str) -> bool:
     read ("…cobalt mugs, the bigger 16 oz size"); an unread item keeps nothing yet."""
     item = _head_item(p, head)
     return item is not None and configuration.configures(item, piece, p.lang)
-
-
-def sold_apart(p: Planner, left: str, right: str) -> bool:
-    """Whether "<left> and <right>" names two things the catalogs sell, by this turn's search
-    for the words of both ("the celadon teapot and espresso cup set"): none of its results
-    carries words of each side's own ("Sound Bath & Restorative Workshop" does), and one
-    carries at least half of one side's. Unsearched yet, the words are one item's."""
-    mine, theirs = (words.content_words(_query_of(p, side)) for side in (left, right))
-    sides = (mine - theirs, theirs - mine)
-    if not all(sides):
-        return False
-    searched = [call for call in p.state.calls if call.name == "search_products"
-                and not call.is_error and isinstance(call.result, dict)
-                and sides[0] | sides[1] <= words.content_words(str(call.args.get("query", "")))]
-    if not searched:
-        return False
-    results = [item for item in searched[-1].result.get("results", []) if isinstance(item, dict)]
-    if any(carried(item, sides[0]) and carried(item, sides[1]) for item in results):
-        return False
-    return any(2 * len(carried(item, side)) >= len(side) for item in results for side in sides)
 
 
 def _head_item(p: Planner, head: str) -> dict[str, Any] | None:

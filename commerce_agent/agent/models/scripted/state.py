@@ -44,7 +44,6 @@ from commerce_agent.agent.models.scripted import (
     offers,
     option_change,
     phrasing,
-    pointing,
     words,
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
@@ -64,9 +63,6 @@ _MAY_CHANGE_A_LINE = ("other", "search", "details", "add", "switch", "yes")
 # Requests a message keeps when it also gives an address ("buy the mug and ship it to …");
 # any other reading of what is left around an address is a checkout to that address.
 _KEPT_WITH_AN_ADDRESS = (*SHOPPING, "checkout", "policy", "status", "cancel", "return")
-# Readings a request that only points back at the thing in focus may get ("add another of
-# those", "same again", "yes, one more").
-_MAY_POINT = ("add", "quantity", "reorder", "other", "yes")
 # What a follow-up about the thing in view ("anything earlier?", "is there something
 # cheaper?", "what about in green?") is taken for by the keyword table.
 _MAY_FOLLOW_UP = ("other", "search", "details", "policy", "status", "hours")
@@ -209,13 +205,6 @@ class State:
     items: dict[str, dict[str, Any]] = field(default_factory=dict)
     details: set[str] = field(default_factory=set)
     focus: str | None = None
-    # The thing in focus as the person last spoke ("another of those", "two of those" point
-    # at it even after this turn's own searches moved the focus).
-    pointed_from: pointing.Focus | None = None
-    # The cart lines there were when the person last spoke: a line this turn's own calls
-    # added is none "already in your cart" (a request of several is served on the state its
-    # whole turn reached).
-    lines_heard: frozenset[str] = frozenset()
     carts: dict[str, dict[str, Any]] = field(default_factory=dict)
     cart_stores: list[str] = field(default_factory=list)  # most recently changed last
     last_line: str | None = None
@@ -445,10 +434,6 @@ class State:
         if said.measures:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
-        self.lines_heard = frozenset(str(line.get("cartItemId")) for cart in self.open_carts()
-                                     for line in cart.get("items", []))
-        self.pointed_from = pointing.focus_of(self.items, self.focus, self.open_carts(),
-                                              self.last_line)
         after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
@@ -550,17 +535,12 @@ class State:
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
             kind = "remove"
-        more = self._more_of_the_focus(kind, text, undoable)
-        follow_up = follow_ups.read(text) if more is None and kind in _MAY_FOLLOW_UP else None
+        follow_up = follow_ups.read(text) if kind in _MAY_FOLLOW_UP else None
         if follow_up is not None and follow_up.option is not None and \
                 kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             follow_up = None  # « en bleu » with the mug in the cart: its line changes
-        if more is not None:
-            # "chuck another of those mugs in", "same again" just after an add: that line,
-            # its variant and options kept, one more (never "the other" variant)
-            kind, text = "quantity", more
-        elif follow_up is not None and follow_ups.fits(follow_up, self.items, self.open_carts(),
-                                                       self.focus, self.last_line):
+        if follow_up is not None and follow_ups.fits(follow_up, self.items, self.open_carts(),
+                                                     self.focus, self.last_line):
             kind = "context"  # about what is in view, never a search for "else" or "week"
         elif offers.order_turned_down(self.offer) and kind in _MAY_NAME_A_TIME and \
                 offers.other_slot(self.open_carts(), self.items, text, self.now,
@@ -757,18 +737,6 @@ class State:
             return False
         return any(choices.slot_choices(item) for key, item in self.items.items()
                    if key in self.details)
-
-    def _more_of_the_focus(self, kind: str, text: str, just_added: bool) -> str | None:
-        """The count change `text` asks of the focus item's cart line when it asks for more of
-        the thing in focus without naming another ("another of those"; "same again" right
-        after an add, not after an order), else None."""
-        if kind not in _MAY_POINT or (kind == "reorder" and not just_added):
-            return None
-        focus = self.pointed_from
-        found = pointing.pointed(text, focus.name) if focus is not None else None
-        if focus is None or found is None or not found.more or focus.line is None:
-            return None
-        return pointing.raised(focus, found.count)
 
     def _names_only_a_line(self, text: str) -> bool:
         """Whether `text` names an item in an open cart and none of the orders placed

@@ -45,7 +45,6 @@ much many about more some kind sort type lot lots please let lets let's go shop 
 buy purchase order add put cart basket now today then so ok okay yes sure yeah new id ill
 make remove where check out apply code discount deal offer come doe second third first last
 number two three four five six seven eight nine ten twelve dozen couple pair another fewer cancel
-each apiece
 rate star
 subscribe switch place pause resume know tip return book reserve schedule available price
 cheap where when who why up into over under below above less than cost pickup collect
@@ -467,11 +466,6 @@ _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
                            r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
                            r"pouces?)(?![a-z])")
-# "…, two of each", "…, 2 each", "…, deux de chaque": the count is each item's.
-_SHARED_COUNT = re.compile(
-    r",?\s*\b(\d+|a couple|a pair|one|two|three|four|five|six|seven|eight|nine|ten|deux|trois|"
-    r"quatre|cinq)\s+(?:of\s+(?:each|both|them each)|each|apiece|de chaque|chacun|chacune)"
-    r"\b[\s.!]*$")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -516,15 +510,11 @@ def item_phrases(text: str) -> tuple[str, ...]:
 
 
 def item_mentions(text: str, belongs: Belongs | None = None,
-                  configures: Belongs | None = None,
-                  sold_apart: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+                  configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
     to it), which is what finds it. A piece the item named before it `configures` (once read:
-    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's.
-    Names joined by a bare "and" are two items when the catalogs sell them `sold_apart`
-    ("the sourdough year and python patterns"), one when one name holds both ("the sound
-    bath and restorative workshop")."""
+    "…cobalt mugs, the bigger 16 oz size", "…5ユーザー、Webフォント付きで") is that item's."""
     # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
     # joined with no article between them, are two items
     folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
@@ -547,11 +537,7 @@ def item_mentions(text: str, belongs: Belongs | None = None,
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
-    counted = _SHARED_COUNT.search(folded)
-    if counted:
-        folded = folded[:counted.start()]
-    for piece in (title for said in _NEXT_ITEM.split(folded)
-                  for title in _titles_apart(said, sold_apart)):
+    for piece in _NEXT_ITEM.split(folded):
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or (
@@ -566,8 +552,6 @@ def item_mentions(text: str, belongs: Belongs | None = None,
         return ((heads[0], text),)  # one item, whose "with" list may hold others once read
     if len(parts) < 2 or not all(map(_names_a_thing, parts)):
         return ((text, text),)
-    if counted:  # "yame gyokuro and kaga hojicha, two of each": each one's count
-        parts = [f"{part}, {counted.group(1)}" for part in parts]
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
         if parts[-1] == heads[-1]:
@@ -576,34 +560,6 @@ def item_mentions(text: str, belongs: Belongs | None = None,
         parts = [f"{part}, {shared.group(1)}" for part in parts]
     return tuple((head if piece == part else piece, piece) for head, part in zip(
         heads, parts, strict=True) for piece in _bare_items(part))
-
-
-# "and" with no article after it: inside one name ("cork and natural rubber"), or between two
-# names written without articles ("the margherita and diavola").
-_BARE_AND = re.compile(r"\s+(?:and|et)\s+")
-
-
-def _titles_apart(piece: str, sold_apart: Belongs | None) -> list[str]:
-    """A piece cut at each bare "and" that joins two names the catalogs sell apart: a name
-    ends right before it and the next starts right after it ("…and add the book" starts a
-    request, "…it and…" ends none). Words after a "with" are the item's own ("with
-    prosciutto and burrata"), never cut off; what follows the second name's comma
-    ("diavola, both 12 inch") is not part of its name."""
-    chunks = _BARE_AND.split(piece)
-    if sold_apart is None or len(chunks) < 2:
-        return [piece]
-    found = [chunks[0]]
-    for chunk in chunks[1:]:
-        name = chunk.split(",")[0]
-        before, after = _WORD.findall(found[-1]), _WORD.findall(name)
-        if _WITH.search(found[-1]) is None and before and after and \
-                not is_stop(before[-1]) and not is_stop(after[0]) and \
-                _names_a_thing(name) and not _options_only_english(name) and \
-                sold_apart(found[-1], name):
-            found.append(chunk)
-        else:
-            found[-1] = f"{found[-1]} and {chunk}"
-    return found
 
 
 def _bare_items(part: str) -> list[str]:
@@ -659,13 +615,6 @@ def _options_only_english(piece: str) -> bool:
 
 def _names_a_thing(text: str) -> bool:
     return bool(content_words(_without_measures(fold(text))))
-
-
-def names_a_thing_of_its_own(piece: str) -> bool:
-    """Whether an English piece names a thing, not only a size, a look or an option of the
-    thing named before it ("…, 16-inch", "…, the blue one")."""
-    return _names_a_thing(piece) and not _options_only_english(piece) and \
-        not _OPTION_FIRST.match(fold(piece))
 
 
 def strip_prices(text: str) -> str:
