@@ -334,6 +334,10 @@ class Planner:
         if not found or not plain or not self.has("get_catalog") or all(
                 naming.carried(item, plain) == plain for item in found[:1]):
             return None
+        if 2 * evidence.of_texts(evidence.texts_of(found[0], ())).score(plain)[0] >= len(plain):
+            # its own language already says half the words or more ("a ceramic mug" of a
+            # glaze mug): two more catalogs read on every such search would buy little
+            return None
         if not any(evidence.of_texts(evidence.texts_of(item, ())).score(plain)[0]
                    for item in found):
             return None  # nothing found says any word here: the search matched elsewhere
