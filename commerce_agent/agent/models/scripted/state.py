@@ -543,7 +543,8 @@ class State:
             in_cart = any(line.get("itemId") == self.focus for cart in carts
                           for line in cart.get("items", []))
             kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
-        elif kind == "checkout" and self._takes_what_is_in_view(request):
+        elif kind == "checkout" and self._takes_what_is_in_view(
+                request, addressed=delivery.address is not None):
             # "Kindly deliver it to …, I am ready to pay" after "Want me to add it?": the
             # thing offered or pointed at is bought (the approval still asks)
             kind, text = "buy", "buy it"
@@ -679,12 +680,15 @@ class State:
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
 
-    def _takes_what_is_in_view(self, request: str) -> bool:
+    def _takes_what_is_in_view(self, request: str, addressed: bool = False) -> bool:
         """Whether a checkout said with nothing else named is for the item offered ("Want
         me to add it?") rather than the cart: the cart is empty, or the message points at it
         ("Kindly deliver it to …, I am ready to pay", 「それにします、お支払いします」)."""
         said = read_checkout(request)
-        if self.frame is not SUGGESTED or self.focus is None or not said.concludes or not (
+        # (an address given, "can you send it to …", sends the thing offered as surely as
+        # "I'll pay" does)
+        if self.frame is not SUGGESTED or self.focus is None or not (
+                said.concludes or "send" in said.acts or addressed) or not (
                 says_nothing_else(said.rest) or understand(said.rest)[0] == "yes"):
             return False
         carts = self.open_carts()
