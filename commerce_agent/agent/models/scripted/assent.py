@@ -576,6 +576,18 @@ def _japanese(text: str) -> Reading:
     return _decide(assent, refusal, (), hedged)
 
 
+# Assent that tells the agent to act, not only that the shopper heard ("go ahead", "do it",
+# « vas-y », 「進めて」): after "say “check out” when you're ready", the checkout.
+_GO_AHEAD = re.compile(r"\b(?:go ahead|go for it|do it|proceed|let'?s do (?:it|this)|let'?s go|"
+                       r"make it so|send it|vas-y|allez-y|on y va|c'est parti|fonce|foncez)\b|"
+                       r"進めて|やって", re.IGNORECASE)
+
+
+def goes_ahead(raw: str) -> bool:
+    """A bare yes that tells the agent to act ("ok now do it", "sure, go ahead")."""
+    return classify(raw).act == "confirm" and _GO_AHEAD.search(fold(raw)) is not None
+
+
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Reading:
     """The speech act of a reply to an offer, with its scores."""

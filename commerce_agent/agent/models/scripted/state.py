@@ -36,6 +36,7 @@ from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
+    assent,
     choices,
     compound,
     follow_ups,
@@ -606,6 +607,9 @@ class State:
             self.frame, self.offer = instead, None
             self.shown = list(self.results)
             return
+        if kind == "yes" and pending is None and undoable and self.open_carts() and \
+                assent.goes_ahead(raw):
+            kind = "checkout"  # "ok now do it" just after an add: the cart's order (approved)
         if kind == "yes" and pending is None and aftermath.acknowledges(raw):
             # "ok, thanks" with nothing on the table (an order just placed): answered, no more
             self.frame = Frame(aftermath.ACKNOWLEDGE, (text,))
