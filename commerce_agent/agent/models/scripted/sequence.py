@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from commerce_agent.agent.language.codes import read_code
 from commerce_agent.agent.language.destination import names_destination, without_destination
+from commerce_agent.agent.models.scripted.assent import goes_ahead
 from commerce_agent.agent.models.scripted.intents import Frame, understand
 from commerce_agent.agent.models.scripted.phrasing import asks
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -118,8 +119,9 @@ def concluded(text: str) -> tuple[str, str] | None:
     pieces = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "")
               for i in range(0, len(parts), 2)]
     last = len(pieces)
-    while last > 1 and _read(pieces[last - 1].strip(" ,.!")) == "checkout":
-        last -= 1
+    while last > 1 and (_read(pieces[last - 1].strip(" ,.!")) == "checkout" or
+                        goes_ahead(pieces[last - 1].strip(" ,.!"))):
+        last -= 1  # ("make it 2 and do it": once the cart is as wanted, the order)
     before = _TRAILING_JOIN.sub("", "".join(pieces[:last]))
     if last == len(pieces) or not before or _read(before) not in SERVED:
         return None
