@@ -547,19 +547,19 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
                     country_name(area, p.lang) for area in _areas(p, store_id))),
                 say(p.lang, "where")))
         args["deliveryAddress"] = address
-    if state.code_wanted or state.codes:
+    if state.code_wanted or state.codes or state.code_hint:
         # the store's offers first: "WELCOM10" or "my 10% code" names one of them
         store_id = str(cart.get("storeId"))
         if store_id not in state.store_info and p.has("get_store") and \
                 state.done("get_store", storeId=store_id) is None:
             return p.call("get_store", storeId=store_id)
     offers = state.store_info.get(str(cart.get("storeId")), {}).get("promotions", [])
-    if state.code_wanted:  # "I have a coupon": its code first, never the next word
-        meant = described_offer(state.code_hint, offers)
-        if meant is None:
-            return say(p.lang, "which_code", lines=lines(cart, p.lang))
-        if state.done("apply_promotion", code=meant) is None:  # "use my 10% code"
-            return p.call("apply_promotion", cartId=cart["cartId"], code=meant)
+    meant = described_offer(state.code_hint, offers) if state.code_hint else None
+    if state.code_wanted and meant is None and state.done("apply_promotion") is None:
+        # "I have a coupon": its code first, never the next word
+        return say(p.lang, "which_code", lines=lines(cart, p.lang))
+    if meant is not None and state.done("apply_promotion", code=meant) is None:
+        return p.call("apply_promotion", cartId=cart["cartId"], code=meant)  # "my 10% code"
     if state.codes:  # each code said, in order, before the order is asked for
         known = [str(offer.get("code", "")).upper() for offer in offers]
         return p.call("apply_promotion", cartId=cart["cartId"],

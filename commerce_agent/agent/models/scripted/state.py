@@ -242,8 +242,9 @@ class State:
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
-    # The words that spoke of it ("use my 10% code"): they may describe one of the store's
-    # offers, applied then instead of asking.
+    # The words that spoke of a code without saying it ("use my 10% code", "and the dessert
+    # discount"): they may describe one of the store's offers, applied at the checkout
+    # instead of asking; kept until a code is applied or the order placed.
     code_hint: str = ""
     # The last size or measure the shopper said ("12 oz"): what "that same size" points at.
     size_said: str | None = None
@@ -344,8 +345,9 @@ class State:
             known = self.known_codes()  # (a code mistyped is applied as the store writes it)
             self.codes = tuple(code for code in self.codes
                                if mistyped(code, known) != args.get("code"))
+            self.code_hint = ""
         elif name == "place_order":
-            self.codes = ()
+            self.codes, self.code_hint = (), ""
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
             if code in _GONE and "cartId" in args:
