@@ -131,8 +131,8 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
         return text, ()
     # "wait, no, don't order yet - add a water": the no said with the negated clause is its
     # own, not the request's
-    meant = [part for part in kept if classify(part).act not in ("decline", "other")
-             or classify(part).rest]
+    meant = [part for part in kept if not (classify(part).act == "decline" or (
+        classify(part).act == "other" and classify(part).hedged))]
     kept = meant or kept
     return " ".join(kept), negated
 
