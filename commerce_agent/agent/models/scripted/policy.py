@@ -228,7 +228,9 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         return explain(last, state), planner
     closing = sequence.concluded(planner.frame.first) if len(planner.frame.texts) == 1 and \
         planner.frame.intent in (*_EDITS_BEFORE_A_CHECKOUT, "checkout") else None
-    if closing is not None and understand(closing[0])[0] in _EDITS_BEFORE_A_CHECKOUT:
+    if closing is not None and understand(closing[0])[0] in _EDITS_BEFORE_A_CHECKOUT and (
+            words.content_words(closing[0]) or re.search(r"\d", closing[0])):
+        # (an edit names its line or count: "ok, instead", left by a code, is none)
         # "actually remove the mug then pay": the edit, then the checkout
         return _edited_then_checked_out(planner, *closing), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
