@@ -13,6 +13,7 @@ import unicodedata
 from functools import lru_cache
 
 from commerce_agent.agent.language.folding import fold_accents
+from commerce_agent.agent.language.readings import hiragana
 
 _FRENCH = {
     "bleu": "blue", "bleue": "blue", "bleus": "blue", "bleues": "blue", "blanc": "white",
@@ -74,6 +75,27 @@ SIZE_RANK_WORDS = frozenset({
     "petit", "plus", "format", "tin", "version",
 })
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
+# Hiragana runs of a message: where an option word typed in kana (せいかよう, おてまえ) is.
+_HIRAGANA_RUN = re.compile(r"[\u3041-\u3096ー]+")
+# The fewest kana a word typed in kana must have to be read as an option word: two (あお, きん)
+# are inside too many other words.
+_MIN_KANA = 3
+
+
+@lru_cache(maxsize=1)
+def _japanese_in_kana() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The Japanese table's words as typed in hiragana (製菓 as せいか, ブルー as ぶるー), read
+    once by pykakasi: the same words, whichever script the shopper's keyboard left them in.
+    A single kanji is left out: its kana are a word of their own too (緑 is みどり, as in
+    the name Midori-dō; 席 is せき)."""
+    table = {}
+    for word, english in _JAPANESE.items():
+        if len(word) == 1:
+            continue
+        kana = hiragana(word)
+        if kana != word and len(kana) >= _MIN_KANA:
+            table.setdefault(kana, english)
+    return re.compile("|".join(sorted(map(re.escape, table), key=len, reverse=True))), table
 
 
 @lru_cache(maxsize=4096)
@@ -85,8 +107,14 @@ def english_option_words(text: str) -> frozenset[str]:
         found.update(_FRENCH.get(word, "").split())
     for word in re.findall(r"[a-z]+", fold_accents(text)):
         found.update(_FRENCH.get(word, "").split())
-    for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):
+    normal = unicodedata.normalize("NFKC", text)
+    for match in _JAPANESE_FOUND.finditer(normal):
         found.update(_JAPANESE[match.group()].split())
+    if _HIRAGANA_RUN.search(normal):
+        in_kana, table = _japanese_in_kana()
+        for run in _HIRAGANA_RUN.findall(normal):
+            for match in in_kana.finditer(run):
+                found.update(table[match.group()].split())
     return frozenset(found)
 
 
