@@ -88,7 +88,7 @@ def _japanese_in_kana() -> tuple[re.Pattern[str], dict[str, str]]:
     once by pykakasi: the same words, whichever script the shopper's keyboard left them in.
     A single kanji is left out: its kana are a word of their own too (緑 is みどり, as in
     the name Midori-dō; 席 is せき)."""
-    table = {}
+    table: dict[str, str] = {}
     for word, english in _JAPANESE.items():
         if len(word) == 1:
             continue
