@@ -28,6 +28,7 @@ def test_romaji_is_read_in_kana(said: str, read: str) -> None:
 @pytest.mark.parametrize("said", [
     "I need a mug", "no thanks", "add two to my cart", "je veux une tasse", "matcha",
     "the uji matcha please", "Yame Gyokuro", "tonkatsu", "ok", "no to the gift box",
+    "ajoute une assiette", "encore une", "mets-en deux de plus", "kaikei", "a tasse to go",
 ])
 def test_other_languages_and_names_alone_are_kept(said: str) -> None:
     assert in_kana(said) == said

@@ -13,7 +13,6 @@ import unicodedata
 from functools import lru_cache
 
 from commerce_agent.agent.language.folding import fold_accents
-from commerce_agent.agent.language.readings import hiragana
 
 _FRENCH = {
     "bleu": "blue", "bleue": "blue", "bleus": "blue", "bleues": "blue", "blanc": "white",
@@ -82,18 +81,27 @@ _HIRAGANA_RUN = re.compile(r"[\u3041-\u3096ー]+")
 _MIN_KANA = 3
 
 
+# How the table's kanji words are read, for a shopper who leaves them in kana (製菓 as せいか,
+# お点前 as おてまえ). A single kanji is left out: its kana are a word of their own too (緑 is
+# みどり, as in the name Midori-dō; 席 is せき). Katakana words are read in hiragana by their
+# code points (ブルー as ぶるー).
+_KANJI_READINGS = {
+    "灰色": "はいいろ", "茶色": "ちゃいろ", "大きい": "おおきい", "大きめ": "おおきめ",
+    "小さい": "ちいさい", "小さめ": "ちいさめ", "料理用": "りょうりよう", "製菓": "せいか",
+    "お点前": "おてまえ", "点前": "てまえ", "茶道用": "さどうよう", "生ハム": "なまはむ",
+    "蜂蜜": "はちみつ", "ラー油": "らーゆ", "包装": "ほうそう", "風呂敷": "ふろしき",
+    "優先": "ゆうせん",
+}
+_TO_HIRAGANA = str.maketrans({chr(code + 0x60): chr(code) for code in range(0x3041, 0x3097)})
+
+
 @lru_cache(maxsize=1)
 def _japanese_in_kana() -> tuple[re.Pattern[str], dict[str, str]]:
-    """The Japanese table's words as typed in hiragana (製菓 as せいか, ブルー as ぶるー), read
-    once by pykakasi: the same words, whichever script the shopper's keyboard left them in.
-    A single kanji is left out: its kana are a word of their own too (緑 is みどり, as in
-    the name Midori-dō; 席 is せき)."""
+    """The Japanese table's words as typed in hiragana, three kana or more."""
     table: dict[str, str] = {}
     for word, english in _JAPANESE.items():
-        if len(word) == 1:
-            continue
-        kana = hiragana(word)
-        if kana != word and len(kana) >= _MIN_KANA:
+        kana = _KANJI_READINGS.get(word) or word.translate(_TO_HIRAGANA)
+        if kana != word and len(kana) >= _MIN_KANA and _HIRAGANA_RUN.fullmatch(kana):
             table.setdefault(kana, english)
     return re.compile("|".join(sorted(map(re.escape, table), key=len, reverse=True))), table
 

@@ -123,13 +123,6 @@ def reading(name: str) -> str:
     return fold("".join(part["hira"] for part in _kakasi().convert(_read_as_said(name))))
 
 
-@lru_cache(maxsize=1024)
-def hiragana(word: str) -> str:
-    """How a word is written in hiragana, unfolded (製菓 → せいか, ブルー → ぶるー): for tables
-    whose words a shopper may type in kana."""
-    return "".join(part["hira"] for part in _kakasi().convert(_read_as_said(word)))
-
-
 # Kanji the dictionary misreads in names, in kana: a word (和紙 is わし, though 美濃和紙 reads
 # as 美濃和 + 紙), or a suffix by what it follows (風 after a loanword is "style", ふう).
 _READINGS = (

@@ -56,11 +56,17 @@ def _syllables() -> dict[str, str]:
 
 _WORD = re.compile(r"[A-Za-zāīūēōâîûêô][A-Za-zāīūēōâîûêô'-]*")
 _HAS_DIGIT = re.compile(r"\d")
-# Words only Japanese grammar has: particles, polite endings, requests.
+# Words only Japanese grammar has: the object particle, polite endings and requests. Endings
+# that English or French words also have ("-tte" of « assiette », "-tai") are no evidence.
 _GRAMMAR = re.compile(
-    r"^(?:wo|kudasai|onegai\w*|desu\w*|deshou|deshita|\w+masu|\w+masen|\w+mashita|\w+mashou|"
-    r"\w+(?:shite|shitai|tte|shii|tai|nai)|kore|sore|are|dore|nani|nan|ikura|ikutsu|"
-    r"hoshii|kaikei|chuumon|okaikei|tsu|ka|ne|yo|no|ga|de|ni|to|mo)$")
+    r"^(?:wo|kudasai|onegai\w*|desu\w*|deshou|deshita|\w+masu|\w+masen|\w+mashita|"
+    r"\w+mashou|\w*shite|\w*shitai|hoshii|kaikei|okaikei|chuumon|ikura|ikutsu)$")
+# English and French words that also spell romaji syllables ("une", "ajoute", "make"):
+# a message with one is not Japanese.
+_NOT_JAPANESE = frozenset("""
+une un le la les des et est je tu il elle ajoute mets pour avec sans aussi the and you
+are is it me my your please take make name
+""".split())
 
 
 # Answers said alone that only Japanese has ("hai", "iie"): one word is enough.
@@ -109,13 +115,11 @@ def in_kana(text: str) -> str:
     words = [token for token in tokens if token and not _HAS_DIGIT.search(token)]
     if len(words) == 1 and words[0].lower() in _ALONE:
         return _ALONE[words[0].lower()] + text[len(text.rstrip(".!?")):]
-    if len(words) < 2 or not any(_GRAMMAR.match(word.lower()) for word in words):
+    if len(words) < 2 or not any(_GRAMMAR.match(word.lower()) for word in words) or \
+            any(word.lower() in _NOT_JAPANESE for word in words):
         return text
     if any(_kana(word) is None for word in words):
         return text
-    if not any(word.lower() in ("wo", "kudasai") or _GRAMMAR.match(word.lower()) and
-               len(word) > 3 for word in words):
-        return text  # only short particles ("no", "to", "de"): English or French words too
     pieces = []
     for token in re.split(r"(\s+)", text):
         if token.isspace() or not token or _HAS_DIGIT.search(token):
