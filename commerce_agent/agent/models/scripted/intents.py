@@ -342,6 +342,15 @@ _ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|pl
 _CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
                          r"にしたい|でお願い|で(?:いい|頼む|よろしく)?(?:です|よ|ね)?[!！。.\s]*$")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
+# A request to see what there is ("what do you have?", "what are my options?", "any
+# suggestions?", « qu'est-ce que vous avez ? »): a need said with it is shown, not added.
+_ASKS_WHAT_THERE_IS = re.compile(
+    r"\bwhat (?:do|have|would|can|could) (?:you|u|ya) (?:have|got|carry|sell|offer|recommend|"
+    r"suggest)\b|\bwhat(?:'?s| is| are) (?:there|available|on offer)\b|"
+    r"\bwhat (?:are )?(?:my|the|your) (?:options|choices)\b|"
+    r"\bany (?:suggestions?|recommendations?|ideas?)\b|\bshow me (?:what|some|your|the options)\b|"
+    r"\bqu'?est[- ]ce que (?:vous avez|tu as|vous proposez)\b|\bvous avez quoi\b|"
+    r"\bque (?:proposez|conseillez)-vous\b")
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
@@ -711,10 +720,11 @@ def _understand(raw: str) -> tuple[str, str]:
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
-    if kind in ("add", "buy") and words.for_whom(act.text) and words.quantity(act.text) is None \
-            and not act.negated:
+    if kind in ("add", "buy") and (words.for_whom(act.text) or _ASKS_WHAT_THERE_IS.search(
+            words.fold(act.text))) and words.quantity(act.text) is None and not act.negated:
         # "I want to buy a gift for someone who loves pottery": a description of whom it is
-        # for names no one item; what fits is shown to choose from
+        # for names no one item; "I need a teapot, what do you have?" asks to see them: what
+        # fits is shown to choose from
         return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered

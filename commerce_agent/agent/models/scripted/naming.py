@@ -292,7 +292,13 @@ def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
     meta = item.get("metadata") or {}
     categories = " ".join(str(entry.get("name", "")) for entry in (
         meta.get("dev.commerce.product.categorization") or {}).get("items", []))
-    return words.content_words(f"{_name(item)} {item.get('description', '')} {categories}")
+    text = f"{_name(item)} {item.get('description', '')} {categories}"
+    # a hyphened compound also closed up, as shoppers write it: "Pour-Over" is "pourover"
+    closed = " ".join(re.sub(r"[-‐–]", "", found) for found in _HYPHENED.findall(text))
+    return words.content_words(f"{text} {closed}")
+
+
+_HYPHENED = re.compile(r"[^\W\d_]+(?:[-‐–][^\W\d_]+)+")
 
 
 def supports(item: dict[str, Any], word: str) -> bool:

@@ -163,7 +163,10 @@ _PEOPLE = ("mum mom mother mama dad father papa sister brother wife husband part
            "parents aunt uncle niece nephew cousin mere maman pere soeur frere femme mari "
            "copain copine collegue patron patronne grand-mere grand-pere fils fille enfant "
            "enfants ami amie amis voisin voisine hote tante oncle cousine parents")
-_FOR_WHOM_CUE = re.compile(r"\b(?:lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
+_FOR_WHOM_CUE = re.compile(r"\b(?:(?:gift|present|cadeau)s? (?:for|pour) "
+                           r"(?:(?:my|a|an|our|ma|mon|mes|un|une|notre) )?"
+                           rf"(?:{'|'.join(_PEOPLE.split())})\b|"
+                           r"lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
                            rf"friend|person|{'|'.join(_PEOPLE.split())}) (?:who|that|qui)|"
                            r"qui (?:aime|adore)|amateurs? d|passionne|"
                            r"(?:she|he|they|elle|il|ils|elles) "
@@ -173,6 +176,7 @@ addict addicts someone somebody people person friend who likes like loves love a
 cadeaux quelqu'un quelquun qui aime adore amateur amateurs passionne passionnee personne ami
 amie that enjoys enjoy into drinks drink reads read does practices practises bakes cooks makes
 lot lots really big huge boit lit fait pratique cuisine beaucoup vraiment adorent aiment
+obsessed obsede obsedee his her he's hes she's shes their
 she he they elle ils elles {_PEOPLE}""".split())
 
 
