@@ -392,10 +392,16 @@ _DELIVERY = re.compile(rf"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carr
                        rf"{_BOOKS}livr\w*|expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
+# A window of time ("the return window"), never a pane of glass ("near the window", "for my
+# window sill").
+_A_TIME_WINDOW = "".join(rf"(?<!\b{place} )" for place in (
+    "near the", "by the", "on the", "in the", "at the", "for the", "from the", "near my",
+    "by my", "on my", "in my", "for my", "kitchen", "sunny", "bright")) + \
+    r"\bwindows?\b(?!\s*(?:sills?|ledges?|box(?:es)?|seats?|frames?)\b)"
 _POLICY_WORDS = re.compile(
     r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|"
     r"\bhow long (?:do|does|will|would|until|have|before|to|after)\b|"
-    r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
+    rf"{_A_TIME_WINDOW}|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
     r"\bcommitment\b|\bengagement\b|\bminimum\b|\bdelai\b|\bterms\b|\bconditions\b|"
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
     r"ポリシー|規約|送料|手数料|できますか")

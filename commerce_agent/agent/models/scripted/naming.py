@@ -310,6 +310,13 @@ def supports(item: dict[str, Any], word: str) -> bool:
         for other in known)
 
 
+def describes(item: dict[str, Any], word: str) -> bool:
+    """Whether the item's data says the word, or a longer word it starts ("hang" of
+    "hanging"): what a request that describes the thing is matched by."""
+    return supports(item, word) or len(word) >= 4 and any(
+        other.startswith(word) for other in _evidence_words(item))
+
+
 def closely_supports(item: dict[str, Any], word: str) -> bool:
     """Whether the item's data says the word itself: as written, as the start or end of one
     of its words ("classic" of « classique », "book" of "eBook"), or mistyped closely in its

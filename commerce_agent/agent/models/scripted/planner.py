@@ -416,7 +416,7 @@ class Planner:
         plain = self.plain_words(query)
         if len(plain) < _DESCRIBING or not items:
             return None
-        scored = sorted(((sum(naming.supports(item, word) for word in plain), -position)
+        scored = sorted(((sum(naming.describes(item, word) for word in plain), -position)
                          for position, item in enumerate(items)), reverse=True)
         top, position = scored[0]
         if top < 2 or (len(scored) > 1 and scored[1][0] == top):

@@ -470,6 +470,14 @@ _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
                            r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
                            r"pouces?)(?![a-z])")
+# A piece that says the thing before it again, by a pro-form ("the green tea that is roasted,
+# the stems one"), or only how many of it in packs ("hojicha, 2 bags please"): no new item.
+_SAME_THING = re.compile(
+    r"\s*(?:the|that|this)\s+(?:[\w'-]+\s+){1,3}?ones?\b(?!\s+(?:of|and|with)\b)|"
+    r"\s*\d+\s+(?:bags?|packs?|packets?|tins?|jars?|bottles?|boxes|box|pieces?|portions?|"
+    r"servings?|sachets?|paquets?|bouteilles?)\s*(?:please|pls|plz|thanks|svp)?[\s.!]*$")
+_ADDED = re.compile(r"\b(?:and|plus|then|also|et|puis|pis|ensuite|aussi|as well as|along with|"
+                    r"together with|ainsi que)\b")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -541,10 +549,13 @@ def item_mentions(text: str, belongs: Belongs | None = None,
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
-    for piece in _NEXT_ITEM.split(folded):
+    joiners = ["", *(found.group() for found in _NEXT_ITEM.finditer(folded))]
+    for joiner, piece in zip(joiners, _NEXT_ITEM.split(folded), strict=True):
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
+        # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
+        again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
-                      or _OPTION_FIRST.match(piece) or (
+                      or _OPTION_FIRST.match(piece) or again or (
                 after_with and (belongs is None or belongs(heads[-1], piece))) or (
                 configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
