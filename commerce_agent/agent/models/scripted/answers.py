@@ -172,12 +172,13 @@ def store_terms(p: Planner) -> Decision:
     if unread:  # no store in view: each store's own terms
         return unread
     terms = " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
-    preorder = choices.meta(p.state.items.get(str(item["itemId"])) or item, model.PREORDER) \
-        if item is not None and _WHEN_SENT.search(words.fold(p.frame.first)) else {}
+    if item is None or not _WHEN_SENT.search(words.fold(p.frame.first)):
+        return terms
+    preorder = choices.meta(p.state.items.get(str(item["itemId"])) or item, model.PREORDER)
     ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
     if ships:  # a pre-order ships on its own date, whatever the store's delivery times
-        return f"{item['name']}: {say(p.lang, 'preorder', day=choices.day(str(ships), p.lang))}" \
-            f" {terms}"
+        day = choices.day(str(ships), p.lang)
+        return f"{item['name']}: {say(p.lang, 'preorder', day=day)} {terms}"
     return terms
 
 

@@ -377,7 +377,7 @@ _WISH = re.compile(
 # What an existence question opens with: the thing follows ("do u have a dinner plate?").
 _HAVE_YOU = re.compile(
     r"^(?:(?:do|does) (?:you|u|ya|they|y'all) (?:have|hav|has|got|sell|carry|stock|make)|"
-    r"(?:have|got) you got|(?:is|are) there|you got|got|any)\b\s*")
+    r"(?:have|got) you got|(?:is|are) there|you got|got|any|what'?s|what is|which is)\b\s*")
 
 
 def _wish_after_question(sentences: list[str]) -> str | None:
