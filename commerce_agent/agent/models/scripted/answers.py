@@ -119,7 +119,7 @@ def _returns(p: Planner) -> Decision:
         if p.needs_stores():
             return p.call("list_stores")
         if p.mentioned_store() or p.store_named(p.frame.first) or (
-                p.current_store() and p.state.done("search_products") is None):
+                p.current_store() and not _searched_for_it(p)):
             return store_terms(p)
         item = _item_asked(p)  # "can I send a mug back?": the window of the mug's store
         if isinstance(item, CallTool):
@@ -148,8 +148,7 @@ def store_terms(p: Planner) -> Decision:
         named = owner or named
     # the store in view, unless this turn searched for the item asked about (its results are
     # in view now, whichever store they are from)
-    store = store or named or (p.current_store() if p.state.done("search_products") is None
-                               else None)
+    store = store or named or (None if _searched_for_it(p) else p.current_store())
     item = None
     if store is None:
         # "when does the shincha ship?", "can I send a mug back?": the item asked about
@@ -187,13 +186,19 @@ _WHEN_SENT = re.compile(r"\b(?:when|how (?:long|soon)|ships?|shipped|shipping|ar
                         r"dispatch\w*|quand|expedi\w*)\b|いつ|発送|届")
 
 
+def _searched_for_it(p: Planner) -> bool:
+    """Whether this turn searched for the item the question names (its results, not the
+    store shopped at, are in view now)."""
+    return p.state.done("search_products", query=p.query()) is not None
+
+
 def _item_asked(p: Planner) -> dict[str, Any] | CallTool | None:
     """The item a question about the terms names ("can I send the mug back?", "when does the
     shincha ship?"), searched for once; None when no item's name says a word of it."""
     said = naming.wanted(p.query())
     if not said or not p.has("search_products"):
         return None
-    if p.state.done("search_products") is None:
+    if not _searched_for_it(p):
         return p.call("search_products", query=p.query(), limit=8, availableOnly=False)
     named = [item for item in p.state.results if naming.name_score(item, said) > 0]
     return max(named, key=lambda item: naming.name_score(item, said)) if named else None

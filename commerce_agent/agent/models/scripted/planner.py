@@ -475,7 +475,8 @@ class Planner:
         if said_most is not None:  # "matcha whisk": the « fouet à matcha », not the workshop
             return [said_most]
         described = self.described(results, self.query())
-        if described is not None and best < len(wanted):  # "a tea with toasted rice"
+        if described is not None and not naming.any_named(results, wanted):
+            # "a tea with toasted rice": no name says a word of it, a description all of them
             return [described]
         tied = naming.best(results, wanted, self.mentioned_store() or self.current_store(),
                            naming.japanese_head(self.query()), self.lang)
