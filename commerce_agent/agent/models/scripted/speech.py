@@ -373,7 +373,8 @@ def settle(raw: str) -> str:
 # getting the thing asked about. English only; fr and ja requests read as `_asks_to_do`.
 _WISH = re.compile(
     r"^(?:(?:yeah|yes|yep|ok|okay|um+|hmm+|so|then|great|cool|nice|perfect)[\s,]+)*"
-    r"(?:(?:i|we)(?:'d|'ll| would| will)?\s+)?(?:want|need|take|have|get|grab|gimme)\b")
+    r"(?:(?:i|we)(?:'d|'ll| would| will)\s+(?:like|take|have|get|grab)|(?:(?:i|we)\s+)?"
+    r"(?:want|need)|gimme)\b")
 # What an existence question opens with: the thing follows ("do u have a dinner plate?").
 _HAVE_YOU = re.compile(
     r"^(?:(?:do|does) (?:you|u|ya|they|y'all) (?:have|hav|has|got|sell|carry|stock|make)|"
@@ -388,7 +389,8 @@ def _wish_after_question(sentences: list[str]) -> str | None:
     last = sentences[-1]
     folded = fold(last).strip()
     asked = [s for s in sentences[:-1] if _question(s, fold(s).strip())]
-    if not asked or _question(last, folded) or re.search(r"\b(?:if|si)\b", folded) or not (
+    if not asked or _question(last, folded) or re.search(r"\b(?:if|si)\b", folded) or \
+            _NEGATION.search(folded) or not (
             _WISH.search(folded) or _asks_to_do(last)) or in_japanese_script(last):
         return None
     question = fold(asked[-1]).strip().rstrip("?？ ")
