@@ -45,10 +45,15 @@ _STREET_TYPES = (
     r"place|pl|parkway|pkwy|highway|hwy|square|sq|circle|cir|trail|trl|alley|crescent|cres|close|"
     r"row|walk|plaza"
 )
+# A street's name is made of names, never of function words: "4 sodas from the italian place"
+# names a count and a store, not "4 … Place".
+_NOT_A_NAME = (r"(?!(?:the|a|an|from|of|for|at|in|on|to|with|and|or|my|your|our|this|that|"
+               r"these|those|some|any|please|pls)\b)")
 _STREET = re.compile(
     r"(?<![\w#-])(?P<number>\d+[a-z]?)\s+"
     r"(?:broadway\b|(?P<name>(?:(?:[nsew]\.?|north|south|east|west)\s+)?"
-    r"(?:\d+(?:st|nd|rd|th)|[^\W\d][\w'.-]*)(?:\s+[^\W\d][\w'.-]*){0,3}?)"
+    rf"(?:\d+(?:st|nd|rd|th)|{_NOT_A_NAME}[^\W\d][\w'.-]*)"
+    rf"(?:\s+{_NOT_A_NAME}[^\W\d][\w'.-]*){{0,3}}?)"
     rf"\s+(?:{_STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?)",
     re.IGNORECASE,
 )

@@ -11,7 +11,7 @@ from typing import Any
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
 from commerce_agent.agent.language.hours import opening_hours
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import aftercare, browse, choices, topics, words
+from commerce_agent.agent.models.scripted import aftercare, browse, choices, naming, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     COMMITMENT,
     LOCATION,
@@ -22,6 +22,7 @@ from commerce_agent.agent.models.scripted.intents import (
 )
 from commerce_agent.agent.models.scripted.messages import how_often, say, status, store_word
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders.model import CANCELLABLE
 from commerce_agent.commerce.orders.rules import cancellable_from
 from commerce_agent.operations.base import money_text
@@ -117,8 +118,13 @@ def _returns(p: Planner) -> Decision:
     if order is None:  # no order yet: the store's own window, when a store is in view or named
         if p.needs_stores():
             return p.call("list_stores")
-        return store_terms(p) if p.current_store() or p.mentioned_store() or p.store_named(
-            p.frame.first) else say(p.lang, "returns_unknown")
+        if p.mentioned_store() or p.store_named(p.frame.first) or (
+                p.current_store() and not _searched_for_it(p)):
+            return store_terms(p)
+        item = _item_asked(p)  # "can I send a mug back?": the window of the mug's store
+        if isinstance(item, CallTool):
+            return item
+        return store_terms(p) if item is not None else say(p.lang, "returns_unknown")
     if not isinstance(order, dict):
         return order
     days = (order.get("fulfillment") or {}).get("returnWindowDays")
@@ -140,7 +146,22 @@ def store_terms(p: Planner) -> Decision:
         if isinstance(owner, CallTool):
             return owner
         named = owner or named
-    store = store or named or p.current_store() or p.store_described(p.frame.first)
+    # the store in view, unless this turn searched for the item asked about (its results are
+    # in view now, whichever store they are from)
+    store = store or named or (None if _searched_for_it(p) else p.current_store())
+    item = None
+    if store is None:
+        # "when does the shincha ship?", "can I send a mug back?": the item asked about
+        # tells the store, and its own dates
+        found = _item_asked(p)
+        if isinstance(found, CallTool):
+            return found
+        item = found
+        store = store or (str(item["storeId"]) if item and item.get("storeId") else None)
+        if item is not None and item["itemId"] not in p.state.details and \
+                _WHEN_SENT.search(words.fold(p.frame.first)):
+            return p.call("get_item", itemId=item["itemId"])  # its dates are in its details
+    store = store or p.store_described(p.frame.first)
     stores = [store] if store is not None else [
         str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
     if not stores:
@@ -149,7 +170,38 @@ def store_terms(p: Planner) -> Decision:
               if s not in p.state.store_info and p.state.done("get_store", storeId=s) is None]
     if unread:  # no store in view: each store's own terms
         return unread
-    return " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
+    terms = " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
+    if item is None or not _WHEN_SENT.search(words.fold(p.frame.first)):
+        return terms
+    preorder = choices.meta(p.state.items.get(str(item["itemId"])) or item, model.PREORDER)
+    ships = preorder.get("estimatedShipDate") or preorder.get("releaseDate")
+    if ships:  # a pre-order ships on its own date, whatever the store's delivery times
+        day = choices.day(str(ships), p.lang)
+        return f"{item['name']}: {say(p.lang, 'preorder', day=day)} {terms}"
+    return terms
+
+
+# A question about when a thing is sent or arrives.
+_WHEN_SENT = re.compile(r"\b(?:when|how (?:long|soon)|ships?|shipped|shipping|arriv\w*|"
+                        r"dispatch\w*|quand|expedi\w*)\b|いつ|発送|届")
+
+
+def _searched_for_it(p: Planner) -> bool:
+    """Whether this turn searched for the item the question names (its results, not the
+    store shopped at, are in view now)."""
+    return p.state.done("search_products", query=p.query()) is not None
+
+
+def _item_asked(p: Planner) -> dict[str, Any] | CallTool | None:
+    """The item a question about the terms names ("can I send the mug back?", "when does the
+    shincha ship?"), searched for once; None when no item's name says a word of it."""
+    said = naming.wanted(p.query())
+    if not said or not p.has("search_products"):
+        return None
+    if not _searched_for_it(p):
+        return p.call("search_products", query=p.query(), limit=8, availableOnly=False)
+    named = [item for item in p.state.results if naming.name_score(item, said) > 0]
+    return max(named, key=lambda item: naming.name_score(item, said)) if named else None
 
 
 def _terms_of(p: Planner, info: dict[str, Any]) -> str:

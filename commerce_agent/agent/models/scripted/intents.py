@@ -349,6 +349,15 @@ _ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|pl
 _CHANGED_TO = re.compile(r"に(?:して|替え|変え|換え|交換)|(?:が|の(?:方|ほう)が)(?:いい|良い)|"
                          r"にしたい|でお願い|で(?:いい|頼む|よろしく)?(?:です|よ|ね)?[!！。.\s]*$")
 # A negated clause that only declines a thing ("not the 12 oz", "pas la bleue").
+# A request to see what there is ("what do you have?", "what are my options?", "any
+# suggestions?", « qu'est-ce que vous avez ? »): a need said with it is shown, not added.
+_ASKS_WHAT_THERE_IS = re.compile(
+    r"\bwhat (?:do|have|would|can|could) (?:you|u|ya) (?:have|got|carry|sell|offer|recommend|"
+    r"suggest)\b|\bwhat(?:'?s| is| are) (?:there|available|on offer)\b|"
+    r"\bwhat (?:are )?(?:my|the|your) (?:options|choices)\b|"
+    r"\bany (?:suggestions?|recommendations?|ideas?)\b|\bshow me (?:what|some|your|the options)\b|"
+    r"\bqu'?est[- ]ce que (?:vous avez|tu as|vous proposez)\b|\bvous avez quoi\b|"
+    r"\bque (?:proposez|conseillez)-vous\b")
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
@@ -390,10 +399,16 @@ _DELIVERY = re.compile(rf"\b(?:ship\w*|deliver\w*|send|sent|postage|courier|carr
                        rf"{_BOOKS}livr\w*|expedi\w*|envo\w*)\b|発送|配送|配達|送料|送れ|届けられ|お届け")
 # Questions about these are answered from the order's and the store's terms, never done.
 AFTER_SALE = ("cancel", "return", "sub_pause", "sub_resume", "sub_cancel", "tip")
+# A window of time ("the return window"), never a pane of glass ("near the window", "for my
+# window sill").
+_A_TIME_WINDOW = "".join(rf"(?<!\b{place} )" for place in (
+    "near the", "by the", "on the", "in the", "at the", "for the", "from the", "near my",
+    "by my", "on my", "in my", "for my", "kitchen", "sunny", "bright")) + \
+    r"\bwindows?\b(?!\s*(?:sills?|ledges?|box(?:es)?|seats?|frames?)\b)"
 _POLICY_WORDS = re.compile(
     r"\bpolic(?:y|ies)\b|\bfees?\b|\bshipping (?:cost|costs|price|fee)\b|"
     r"\bhow long (?:do|does|will|would|until|have|before|to|after)\b|"
-    r"\bwindow\b|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
+    rf"{_A_TIME_WINDOW}|\bpossible\b|\ballowed\b|\bpolitique\b|\bfrais\b|\bpossible\b|"
     r"\bcommitment\b|\bengagement\b|\bminimum\b|\bdelai\b|\bterms\b|\bconditions\b|"
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
     r"ポリシー|規約|送料|手数料|できますか")
@@ -718,10 +733,11 @@ def _understand(raw: str) -> tuple[str, str]:
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
-    if kind in ("add", "buy") and words.for_whom(act.text) and words.quantity(act.text) is None \
-            and not act.negated:
+    if kind in ("add", "buy") and (words.for_whom(act.text) or _ASKS_WHAT_THERE_IS.search(
+            words.fold(act.text))) and words.quantity(act.text) is None and not act.negated:
         # "I want to buy a gift for someone who loves pottery": a description of whom it is
-        # for names no one item; what fits is shown to choose from
+        # for names no one item; "I need a teapot, what do you have?" asks to see them: what
+        # fits is shown to choose from
         return "search", act.text
     if kind == "remove" and _declines_a_size(act.text):
         return "add", act.text  # "抹茶の30グラムを二つ。100グラムはいらない": the 30 g is ordered

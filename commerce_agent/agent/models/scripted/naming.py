@@ -292,7 +292,13 @@ def _evidence_words(item: dict[str, Any]) -> frozenset[str]:
     meta = item.get("metadata") or {}
     categories = " ".join(str(entry.get("name", "")) for entry in (
         meta.get("dev.commerce.product.categorization") or {}).get("items", []))
-    return words.content_words(f"{_name(item)} {item.get('description', '')} {categories}")
+    text = f"{_name(item)} {item.get('description', '')} {categories}"
+    # a hyphened compound also closed up, as shoppers write it: "Pour-Over" is "pourover"
+    closed = " ".join(re.sub(r"[-‐–]", "", found) for found in _HYPHENED.findall(text))
+    return words.content_words(f"{text} {closed}")
+
+
+_HYPHENED = re.compile(r"[^\W\d_]+(?:[-‐–][^\W\d_]+)+")
 
 
 def supports(item: dict[str, Any], word: str) -> bool:
@@ -302,6 +308,13 @@ def supports(item: dict[str, Any], word: str) -> bool:
     return word in known or any(
         len(word) >= 4 and (fuzzy.similarity(word, other) >= 80 or other.endswith(word))
         for other in known)
+
+
+def describes(item: dict[str, Any], word: str) -> bool:
+    """Whether the item's data says the word, or a longer word it starts ("hang" of
+    "hanging"): what a request that describes the thing is matched by."""
+    return supports(item, word) or len(word) >= 4 and any(
+        other.startswith(word) for other in _evidence_words(item))
 
 
 def closely_supports(item: dict[str, Any], word: str) -> bool:

@@ -76,9 +76,14 @@ def same_measure(said: str, name: str) -> bool:
     return False
 
 
+# A size refused ("the big bag, not the small tin", « pas la petite ») is not the one wanted.
+_REFUSED_SIZE = re.compile(r"\b(?:not|no|pas|instead of|rather than|au lieu d[eu]?)\s+"
+                           r"(?:(?:the|a|an|that|le|la|les|un|une)\s+)?[\w'-]+(?:\s+[\w'-]+)?")
+
+
 def direction(text: str) -> int:
     """+1 for a bigger size, -1 for a smaller one, 0 when the text says neither."""
-    folded = words.fold(text)
+    folded = _REFUSED_SIZE.sub(" ", words.fold(text))
     if _SMALLER.search(folded):
         return -1
     return 1 if _BIGGER.search(folded) else 0

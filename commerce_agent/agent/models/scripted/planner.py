@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language import readings
+from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.category_words import by_use, in_english_categories
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
@@ -45,8 +45,24 @@ _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in|chez)\s+(?:the\s+)?"
 _STORE_FIRST = re.compile(r"^\s*(?:at|from|chez)\s+(?:the\s+)?([a-z][\w&' -]{1,60}?)\s*,")
 
 
+# How many product words make a request a description rather than a name.
+_DESCRIBING = 3
+
 _PLACE = re.compile(r"\b(?:place|shop|store|restaurant|studio|spot|joint|bookshop|bookstore|"
                     r"boutique|magasin|librairie)\b")
+
+
+def _without_counts(kept: list[str], text: str) -> list[str]:
+    """The query's words without the counts `text` says: "a tea with toasted rice, 3 packs"
+    wants three of a tea, and a search for "3" finds the "(3)" of the arancini instead."""
+    counts = [str(said.value) for said in quantities.quantities(text) if said.relation == "set"]
+    left = []
+    for word in kept:
+        if word in counts:
+            counts.remove(word)
+        else:
+            left.append(word)
+    return left
 
 
 def _store_phrase(folded: str) -> re.Match[str] | None:
@@ -110,7 +126,7 @@ class Planner:
                 and not words.french_verb(word)]
         if words.for_whom(plain):  # "a gift for a tea lover": tea
             kept = words.without_the_recipient(kept)
-        return " ".join(kept)[:200]
+        return " ".join(_without_counts(kept, plain))[:200]
 
     def resolve_item(self) -> dict[str, Any] | None:
         """The item the frame is about: settled, named, pointed at by position, or in focus."""
@@ -275,7 +291,8 @@ class Planner:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
                              **bounds, **({"storeId": store} if store else {}))
         wanted = naming.wanted(query)
-        found = naming.any_named((*state.results, *state.sold_out), wanted)
+        found = naming.any_named((*state.results, *state.sold_out), wanted) or \
+            self.described(state.results, query) is not None
         searches = [call for call in state.calls if call.name == "search_products"]
         if first.args.get("storeId") and not named and not found and len(searches) == 1:
             return self.call("search_products", query=query, limit=8, availableOnly=False,
@@ -391,6 +408,21 @@ class Planner:
         best = [item for score, item in scored if score == top]
         return best[0] if len(best) == 1 and 2 * top[0] > len(plain) and top[1] else None
 
+    def described(self, items: list[dict[str, Any]], query: str) -> dict[str, Any] | None:
+        """The one item whose data (name, description, categories) says more of a described
+        request's words than any other, two at least: "a tea with toasted rice" is the
+        genmaicha, whose description says so though its name does not. Two words name a thing
+        ("coffee cup": a cup, not the dripper described with both); three or more describe."""
+        plain = self.plain_words(query)
+        if len(plain) < _DESCRIBING or not items:
+            return None
+        scored = sorted(((sum(naming.describes(item, word) for word in plain), -position)
+                         for position, item in enumerate(items)), reverse=True)
+        top, position = scored[0]
+        if top < 2 or (len(scored) > 1 and scored[1][0] == top):
+            return None
+        return items[-position]
+
     def _read_in_catalog(self, query: str, store: str | None,
                          bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
         """A name written by its sound that no search found (げんまいちゃ for 玄米茶, ゔぃんやさ,
@@ -442,6 +474,10 @@ class Planner:
         said_most = self.by_evidence(results, self.query())
         if said_most is not None:  # "matcha whisk": the « fouet à matcha », not the workshop
             return [said_most]
+        described = self.described(results, self.query())
+        if described is not None and not naming.any_named(results, wanted):
+            # "a tea with toasted rice": no name says a word of it, a description all of them
+            return [described]
         tied = naming.best(results, wanted, self.mentioned_store() or self.current_store(),
                            naming.japanese_head(self.query()), self.lang)
         sized = self.by_measure(tied)

@@ -371,7 +371,39 @@ def settle(raw: str) -> str:
             things = [found.group(1) for s in before
                       if (found := re.search(r"\b((?:the|a|an)\s+[\w' -]+)$", fold(s)))]
             return ": ".join([*things[-1:], after])
-    return raw
+    return _wish_after_question(sentences) or raw
+
+
+# A wish said on its own after a question ("whats your spicy pizza? I want a 12 inch one",
+# "do you have a dinner plate? need 4 of them", "any tea with toasted rice? I'd take 3"):
+# getting the thing asked about. English only; fr and ja requests read as `_asks_to_do`.
+_WISH = re.compile(
+    r"^(?:(?:yeah|yes|yep|ok|okay|um+|hmm+|so|then|great|cool|nice|perfect)[\s,]+)*"
+    r"(?:(?:i|we)(?:'d|'ll| would| will)\s+(?:like|take|have|get|grab)|(?:(?:i|we)\s+)?"
+    r"(?:want|need)|gimme)\b")
+# What an existence question opens with: the thing follows ("do u have a dinner plate?").
+_HAVE_YOU = re.compile(
+    r"^(?:(?:do|does) (?:you|u|ya|they|y'all) (?:have|hav|has|got|sell|carry|stock|make)|"
+    r"(?:have|got) you got|(?:is|are) there|you got|got|any|what'?s|what is|which is)\b\s*")
+
+
+def _wish_after_question(sentences: list[str]) -> str | None:
+    """The message as a request about the thing its question named, when it ends on a wish
+    for it that sets no condition ("…if so, add one" stays a question with a condition)."""
+    if len(sentences) < 2:
+        return None
+    last = sentences[-1]
+    folded = fold(last).strip()
+    asked = [s for s in sentences[:-1] if _question(s, fold(s).strip())]
+    if not asked or _question(last, folded) or re.search(r"\b(?:if|si)\b", folded) or \
+            _NEGATION.search(folded) or not (
+            _WISH.search(folded) or _asks_to_do(last)) or in_japanese_script(last):
+        return None
+    question = fold(asked[-1]).strip().rstrip("?？ ")
+    thing = _thing_asked_about(asked[-1]) or _HAVE_YOU.sub("", question, count=1)
+    if not thing or thing == question:
+        return None
+    return f"{thing}, {last}"
 
 
 def _clauses_in_order(text: str) -> list[str]:

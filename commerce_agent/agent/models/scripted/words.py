@@ -163,7 +163,10 @@ _PEOPLE = ("mum mom mother mama dad father papa sister brother wife husband part
            "parents aunt uncle niece nephew cousin mere maman pere soeur frere femme mari "
            "copain copine collegue patron patronne grand-mere grand-pere fils fille enfant "
            "enfants ami amie amis voisin voisine hote tante oncle cousine parents")
-_FOR_WHOM_CUE = re.compile(r"\b(?:lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
+_FOR_WHOM_CUE = re.compile(r"\b(?:(?:gift|present|cadeau)s? (?:for|pour) "
+                           r"(?:(?:my|a|an|our|ma|mon|mes|un|une|notre) )?"
+                           rf"(?:{'|'.join(_PEOPLE.split())})\b|"
+                           r"lovers?|fans?|enthusiasts?|addicts?|(?:someone|somebody|people|"
                            rf"friend|person|{'|'.join(_PEOPLE.split())}) (?:who|that|qui)|"
                            r"qui (?:aime|adore)|amateurs? d|passionne|"
                            r"(?:she|he|they|elle|il|ils|elles) "
@@ -173,6 +176,7 @@ addict addicts someone somebody people person friend who likes like loves love a
 cadeaux quelqu'un quelquun qui aime adore amateur amateurs passionne passionnee personne ami
 amie that enjoys enjoy into drinks drink reads read does practices practises bakes cooks makes
 lot lots really big huge boit lit fait pratique cuisine beaucoup vraiment adorent aiment
+obsessed obsede obsedee his her he's hes she's shes their
 she he they elle ils elles {_PEOPLE}""".split())
 
 
@@ -466,6 +470,14 @@ _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
                            r"oz|ounces?|cm|mm|inch(?:es)?|in|\"|seats?|users?|places?|postes?|"
                            r"pouces?)(?![a-z])")
+# A piece that says the thing before it again, by a pro-form ("the green tea that is roasted,
+# the stems one"), or only how many of it in packs ("hojicha, 2 bags please"): no new item.
+_SAME_THING = re.compile(
+    r"\s*(?:the|that|this)\s+(?:[\w'-]+\s+){1,3}?ones?\b(?!\s+(?:of|and|with)\b)|"
+    r"\s*\d+\s+(?:bags?|packs?|packets?|tins?|jars?|bottles?|boxes|box|pieces?|portions?|"
+    r"servings?|sachets?|paquets?|bouteilles?)\s*(?:please|pls|plz|thanks|svp)?[\s.!]*$")
+_ADDED = re.compile(r"\b(?:and|plus|then|also|et|puis|pis|ensuite|aussi|as well as|along with|"
+                    r"together with|ainsi que)\b")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -537,10 +549,13 @@ def item_mentions(text: str, belongs: Belongs | None = None,
             (text, text),)
     heads: list[str] = []
     parts: list[str] = []
-    for piece in _NEXT_ITEM.split(folded):
+    joiners = ["", *(found.group() for found in _NEXT_ITEM.finditer(folded))]
+    for joiner, piece in zip(joiners, _NEXT_ITEM.split(folded), strict=True):
         after_with = bool(parts) and _WITH.search(parts[-1]) is not None
+        # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
+        again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
-                      or _OPTION_FIRST.match(piece) or (
+                      or _OPTION_FIRST.match(piece) or again or (
                 after_with and (belongs is None or belongs(heads[-1], piece))) or (
                 configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
