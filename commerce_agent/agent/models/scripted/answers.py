@@ -140,7 +140,10 @@ def store_terms(p: Planner) -> Decision:
         if isinstance(owner, CallTool):
             return owner
         named = owner or named
-    store = store or named or p.current_store() or p.store_described(p.frame.first)
+    store = store or named or p.current_store()
+    asked = country_named(p.frame.first)
+    if store is None and asked is None:
+        store = p.store_described(p.frame.first)
     stores = [store] if store is not None else [
         str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
     if not stores:
@@ -149,6 +152,10 @@ def store_terms(p: Planner) -> Decision:
               if s not in p.state.store_info and p.state.done("get_store", storeId=s) is None]
     if unread:  # no store in view: each store's own terms
         return unread
+    if store is None and asked is not None:  # "do you deliver to Switzerland?": the stores that do
+        serving = [s for s in stores if asked in (p.state.store_info.get(s, {}).get(
+            "deliveryAreas") or [])]
+        stores = serving or stores
     return " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
 
 
