@@ -81,6 +81,7 @@ t ti est-ce qu quest-ce quoi-ce on peut-on pourrait pourriez pourrais auriez aur
 voudriez as-tu avez-vous vends vendez livrez livre-t-on emporter magasine magasiner magasinage
 dispo disponible disponibles merci bcp stp ben bon alors genre juste fois
 adherer adhere inscrire inscris rejoindre souscrire
+as comme correct budget max maximum balles qqch truc trucs
 """.split())  # French: days, months, times, question frames ("est-ce", "y a-t-il"), the tu forms
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
