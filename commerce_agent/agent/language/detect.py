@@ -56,6 +56,7 @@ ramasse rendue parfait bon ben vraiment finalement plutôt
 _FRENCH_MARKERS = frozenset("""
 stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai jcherche qqch qqc qqn qqun pcq pck
 bcp tjrs mrc slt dac ouais pis ben bah celui celle mettez enlève enleve retire retirez plaît plait
+allo allô coucou bonjour bonsoir
 """.split())
 _MARKER_WEIGHT = 3
 # English words French shoppers use as French ("go", « le checkout », « mon cart »): in a
