@@ -21,7 +21,7 @@ from commerce_agent.agent.models.scripted.intents import understand
     "on passe à la caisse", "お会計お願いします", "それで注文してください、支払います",
     "以上で、お支払いします", "注文確定でお願いします",
     # French imperatives with their object or a lead-in, and anglicisms
-    "commandez-le", "vas-y commande", "achetez-la svp", "bon ben je l'achète", "go checkout",
+    "commandez-le", "vas-y commande", "achetez-la svp", "go checkout",
     "ok go, commande-les", "c'est tout, validez",
 ])
 def test_a_checkout_said_alone_concludes_and_leaves_nothing(said: str) -> None:

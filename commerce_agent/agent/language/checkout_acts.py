@@ -84,12 +84,12 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"^\s*(?:commande[rz]?|valide[rz]?)\s*(?:le tout|tout)?\s*(?:svp|stp)?\s*$|"
                   r"\bcommande[rz]?\s+(?:le tout|tout)\b|\bc'est bon pour la commande\b|"
                   # the imperative with its object or after a lead-in: « commandez-le »,
-                  # « vas-y commande », « je l'achète »
+                  # « vas-y commande »
                   r"\b(?:commande[rz]?|valide[rz]?|achete[rz]?|confirme[rz]?)"
                   r"-(?:le|la|les)(?:-(?:moi|nous))?(?![\w-])|"
                   r"(?:^|\b(?:vas-y|allez-y|go|ok|alors|donc|bon|ben|bah|oui|parfait)\s+)"
                   r"(?:commande[rz]?|valide[rz]?)\b(?!\s+(?:un|une|des|deux|trois|le|la|les|du|"
-                  r"de|d')\b)|\b(?:je|on)\s+(?:l'|les\s+)achet(?:e|es|ons)\b"),
+                  r"de|d')\b)"),
         ("pay", r"\b(?:je|on|nous)\s+(?:vais\s+|veux\s+|voudrais\s+|peux\s+|va\s+)?"
                 r"(?:paie|paye|payons|payer|regle|reglons|regler)\b|"
                 r"\bpret\w*\s+a\s+(?:payer|regler|commander)\b|\bpayer\s+(?:maintenant|"

@@ -46,7 +46,7 @@ lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril 
 août septembre octobre novembre décembre midi soir matin après demain veux voudrais prends
 livrer livrez envoyer envoyez colis mes vos euros entre jusqu'à rien aussi encore cette celle
 celui ceux ça voilà ici là lui moi toi quand comment pourquoi parce dont chose
-on y va vas allez fais faites passe passez prends prenez prendre valide validez valider confirme
+y va vas allez fais faites passe passez prends prenez prendre valide validez valider confirme
 confirmez envoie mets enlève enlevez annulez résilier résiliez abonnement emporter
 ramasse rendue parfait bon ben vraiment finalement plutôt
 """.split())
