@@ -29,7 +29,10 @@ _ENDS = ["", "!", ".", " :)", " 🙂"]
     "sure, go ahead", "yep do it", "sounds good", "ok fine", "let's do it!", "please proceed",
     "👍", "that would be great, thanks", "no problem, go ahead", "oui, vas-y",
     "d'accord, allez-y", "ok, pourquoi pas", "はい、お願いします", "それでお願いします",
-    "いいですね、ください", "うん、それにする", "OKです", "okey", "yesss", "ok 👍"])
+    "いいですね、ください", "うん、それにする", "OKです", "okey", "yesss", "ok 👍",
+    # Québec, Belgium, Switzerland
+    "c'est correct", "ouais c'est beau", "ça roule", "ça joue", "nickel", "c'est correct, "
+    "mets-la dans mon panier"])
 def test_everyday_confirmations(said: str) -> None:
     assert classify(said).act == "confirm"
 
@@ -39,7 +42,7 @@ def test_everyday_confirmations(said: str) -> None:
     "nah, not for me", "not ok", "I'll pass, thanks", "non merci", "pas maintenant",
     "やめておきます", "結構です", "いえ、今はいいです", "いいえ", "no, that's fine",
     "not at the moment", "non, pas pour l'instant", "I don't think so", "no I don't want it",
-    "いや、いいです", "nooo"])
+    "いや、いいです", "nooo", "non attends", "finalement non", "en fait non"])
 def test_everyday_refusals(said: str) -> None:
     assert classify(said).act == "decline"
 

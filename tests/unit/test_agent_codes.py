@@ -159,6 +159,8 @@ def test_going_without_a_code_is_no_mention(said: str, rest: str) -> None:
     ("use codes READMORE15 and FOLIO3", ("READMORE15", "FOLIO3")),
     ("utilise les codes READMORE15 et FOLIO3", ("READMORE15", "FOLIO3")),
     ("DOLCE4 and PIZZAFRIDAY please", ("DOLCE4", "PIZZAFRIDAY")),
+    ("appliquez le code folio3 s'il vous plaît", ("FOLIO3",)),
+    ("mets FOLIO3 s'il te plait", ("FOLIO3",)),
 ])
 def test_codes_said_in_any_frame_leave_nothing_else(said: str, codes: tuple[str, ...]) -> None:
     assert read_code(said, KNOWN) == CodeReading(codes, False, "")

@@ -74,3 +74,9 @@ def test_to_still_joins_two_items() -> None:
 )
 def test_french_looks_leave_the_search(kept: list[str], left: list[str]) -> None:
     assert words.without_looks(kept) == left
+
+
+@pytest.mark.parametrize("said", ["un set de tasses expresso", "des tasses à expresso",
+                                  "deux tasses d'espresso"])
+def test_espresso_cups_are_no_mugs_with_or_without_their_preposition(said: str) -> None:
+    assert "mug" not in in_english_categories(said).split()

@@ -77,3 +77,23 @@ def test_us_addresses_property(number: int, street: str, city: tuple[str, str], 
                 max_size=10))
 def test_sentences_without_a_street_have_no_address(words: list[str]) -> None:
     assert read(" ".join(words)).address is None
+
+
+@pytest.mark.parametrize(("text", "address", "country"), [
+    ("passe la commande stp, 300 rue Sparks, Ottawa ON K1R 7S3",
+     "300 rue Sparks, Ottawa ON K1R 7S3", "CA"),
+    ("commande, 55 rue King Ouest, Sherbrooke QC J1H 1N6",
+     "55 rue King Ouest, Sherbrooke QC J1H 1N6", "CA"),
+    ("je commande, 12 boul. Saint-Joseph, Gatineau, (QC) J8Y 3W6 merci",
+     "12 boul. Saint-Joseph, Gatineau, (QC) J8Y 3W6", "CA"),
+    ("12 chemin des Vignes, 1260 Nyon, Suisse", "12 chemin des Vignes, 1260 Nyon, Suisse", "CH"),
+    ("Rue Neuve 25, 1000 Bruxelles", "Rue Neuve 25, 1000 Bruxelles", None),
+    ("livrez au 3 place du Marché, 1003 Lausanne", "3 place du Marché, 1003 Lausanne", None),
+])
+def test_french_speaking_addresses_with_any_postcode(text: str, address: str,
+                                                     country: str | None) -> None:
+    """France's, Belgium's, Switzerland's and Québec's streets: a postcode before the city
+    (five digits or four) or Canada's after it; four digits alone name no country."""
+    reading = read(text)
+    assert reading.address is not None
+    assert (reading.address.text, reading.address.country_code) == (address, country)

@@ -20,6 +20,9 @@ from commerce_agent.agent.models.scripted.intents import understand
     "c'est bon, faites la commande", "passe la commande", "je règle tout de suite",
     "on passe à la caisse", "お会計お願いします", "それで注文してください、支払います",
     "以上で、お支払いします", "注文確定でお願いします",
+    # French imperatives with their object or a lead-in, and anglicisms
+    "commandez-le", "vas-y commande", "achetez-la svp", "go checkout",
+    "ok go, commande-les", "c'est tout, validez",
 ])
 def test_a_checkout_said_alone_concludes_and_leaves_nothing(said: str) -> None:
     found = read_checkout(said)
@@ -73,7 +76,8 @@ def test_a_question_about_paying_is_answered_never_done(said: str) -> None:
 @pytest.mark.parametrize("said", [
     "I want to order a mug", "order two mugs", "je commande deux assiettes", "where is my order?",
     "茶筅を2つ注文します", "get me the distributed systems book and use READMORE15",
-    "I'll pay later",
+    "I'll pay later", "vas-y commande deux pizzas", "annule ma commande",
+    "ok commande une diavola",
 ])
 def test_ordering_a_thing_or_asking_about_an_order_is_no_checkout_act(said: str) -> None:
     assert not read_checkout(said).concludes

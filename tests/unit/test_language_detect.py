@@ -79,3 +79,20 @@ def test_digits_and_punctuation_alone_keep_the_default(text: str) -> None:
 ])
 def test_in_japanese_script(text: str, japanese: bool) -> None:
     assert detect.in_japanese_script(text) is japanese
+
+
+@pytest.mark.parametrize(("said", "previous", "language"), [
+    # a phone-typed French word outweighs the English a French shopper borrows
+    ("add to cart le python design patterns stp", None, "fr"),
+    ("jveux le mug bleu", None, "fr"),
+    # borrowed English in a French conversation tells no language
+    ("go checkout", "fr", "fr"),
+    ("ok on valide", "fr", "fr"),
+    # English stays English
+    ("go checkout", "en", "en"),
+    ("show me the cheapest mug pls", None, "en"),
+    ("the blue one", "fr", "en"),
+])
+def test_french_typed_on_a_phone_and_borrowed_english(said: str, previous: str | None,
+                                                      language: str) -> None:
+    assert detect.reply_language(said, previous) == language

@@ -57,11 +57,25 @@ _STREET = re.compile(
     rf"\s+(?:{_STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?)",
     re.IGNORECASE,
 )
+# French-speaking streets (France, Belgium, Switzerland, Québec), full or abbreviated.
+_FRENCH_STREET_TYPES = (
+    r"rue|avenue|av\.?|boulevard|boul\.?|bd|blvd|place|pl\.|quai|all[ée]e|impasse|chemin|ch\.|"
+    r"route|rte|cours|passage|square|rang|mont[ée]e|c[ôo]te|promenade|ruelle|sentier|voie|"
+    r"chauss[ée]e|drève|terrasse"
+)
+# Its place after the street: a postcode before the city (France's five digits, Belgium's and
+# Switzerland's four), or a city, perhaps a province, and Canada's "A1A 1A1" after it.
+_FRENCH_PLACE = (
+    r"(?:,?\s*(?P<postcode>\d{4,5})\s+(?P<city>(?:(?:le|la|les|saint|sainte)\s+)?[^\W\d][\w'-]*)"
+    r"(?:\s+cedex)?|,\s*[^\W\d][\w'.-]*(?:[\s-]+[^\W\d][\w'.-]*){0,3},?\s*"
+    r"(?:\(?(?:" + "|".join(sorted(CA_PROVINCES, key=len, reverse=True)) + r")\)?,?\s*)?"
+    r"(?P<canadian>[a-z]\d[a-z]\s?\d[a-z]\d)(?![\w-]))"
+)
 _FRENCH = re.compile(
-    r"(?<![\w-])\d+(?:\s?(?:bis|ter))?,?\s+"
-    r"(?:rue|avenue|av\.?|boulevard|bd|place|quai|allée|impasse|chemin|route|cours|passage|square)"
-    r"\s+[^,\d]+?,?\s*(?P<postcode>\d{5})\s+(?P<city>(?:(?:le|la|les|saint|sainte)\s+)?[^\W\d][\w'-]*)"
-    rf"(?:\s+cedex)?(?:,?\s*(?P<country>{ADDRESS_COUNTRY})\b)?",
+    r"(?:(?<![\w-])\d+(?:\s?(?:bis|ter))?,?\s+"
+    rf"(?:{_FRENCH_STREET_TYPES})(?![\w-])\s*[^,\d]+?"
+    rf"|(?<![\w-])(?:{_FRENCH_STREET_TYPES})\s+(?:[^\W\d][\w'’.-]*\s+){{0,4}}\d+[a-z]?)"
+    rf"{_FRENCH_PLACE}(?:,?\s*(?P<country>{ADDRESS_COUNTRY})\b)?",
     re.IGNORECASE,
 )
 _JAPANESE = re.compile(
@@ -115,7 +129,7 @@ def find_address(text: str) -> Address | None:
     french = _FRENCH.search(text)
     if french:
         country = french.group("country")
-        code = ADDRESS_COUNTRIES[country.lower()] if country else "FR"
+        code = ADDRESS_COUNTRIES[country.lower()] if country else _french_country(french)
         return Address(french.group(0).strip(), code, french.span())
     street = _STREET.search(text)
     if street:
@@ -125,6 +139,14 @@ def find_address(text: str) -> Address | None:
         return Address(at_end.group(0), ADDRESS_COUNTRIES[at_end.group("country").lower()],
                        at_end.span())
     return None
+
+
+def _french_country(french: re.Match[str]) -> str | None:
+    """Canada for its postcode, France for five digits; four digits are Belgian or Swiss,
+    which only a country named tells apart."""
+    if french.group("canadian"):
+        return "CA"
+    return "FR" if len(french.group("postcode") or "") == 5 else None
 
 
 def _street_address(text: str, street: re.Match[str]) -> Address:
@@ -214,9 +236,10 @@ def _country_of(address: str) -> str | None:
 
 
 # What opens the next clause after a place ("…, and use CODE", "… so send it there", « …, et
-# j'ai le code », "… - a mug please", "…. Je prends…"): no word of a place.
+# j'ai le code », "… - a mug please", "…. Je prends…"): no word of a place (a street's
+# abbreviation, « 88 boul. René-Lévesque », ends no sentence).
 _NEXT_CLAUSE = re.compile(
-    r"\s+[-–—]\s|:\s|(?:(?<=\d)|(?<=[^\W\d]{4}))\.(?:\s|$)|"
+    r"\s+[-–—]\s|:\s|(?:(?<=\d)|(?<=[^\W\d]{4}))(?<!boul)(?<!blvd)(?<!pkwy)(?<!cres)\.(?:\s|$)|"
     r"\b(?:and|then|so|also|plus|but|with|go|use|using|apply|please|thanks?|i|i'm|i've|i'll|"
     r"i'd|we|we're|we'll|my|it|et|puis|avec|mais|je|j'ai|j'|merci|utilise\w*|appliqu\w*)"
     r"(?![\w'-])",

@@ -28,8 +28,9 @@ _FRENCH = (
     (r"(?<!\d )livres?", "books"),
     (r"pates", "pasta"),
     (r"goutteurs?", "brewers"),  # Québec's pour-over dripper
-    # a cup for tea or coffee is a mug; « tasses à expresso » are the espresso cups
-    (r"tasses?(?! (?:a|d'|de|pour) ?(?:l')?(?:expresso|espresso))", "mug"),
+    # a cup for tea or coffee is a mug; « tasses à expresso » (or, typed fast, « tasses
+    # expresso ») are the espresso cups
+    (r"tasses?(?! (?:(?:a|d'|de|pour) ?(?:l')?)?(?:expresso|espresso))", "mug"),
     (r"desserts?|douceurs?", "desserts"),
     (r"materiel de yoga|equipement de yoga", "yoga equipment"),
 )

@@ -83,17 +83,26 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"\b(?:je|on|nous)\s+(?:commande|valide|confirme|validons|commandons)\b"
                   r"(?!\s+(?:un|une|des|deux|trois|le|la|les|du|de)\b)|"
                   r"^\s*(?:commande[rz]?|valide[rz]?)\s*(?:le tout|tout)?\s*(?:svp|stp)?\s*$|"
-                  r"\bcommande[rz]?\s+(?:le tout|tout)\b|\bc'est bon pour la commande\b"),
+                  r"\bcommande[rz]?\s+(?:le tout|tout)\b|\bc'est bon pour la commande\b|"
+                  # the imperative with its object or after a lead-in: « commandez-le »,
+                  # « vas-y commande »
+                  r"\b(?:commande[rz]?|valide[rz]?|achete[rz]?|confirme[rz]?)"
+                  r"-(?:le|la|les)(?:-(?:moi|nous))?(?![\w-])|"
+                  r"(?:^|\b(?:vas-y|allez-y|go|ok|alors|donc|bon|ben|bah|oui|parfait)\s+)"
+                  r"(?:commande[rz]?|valide[rz]?)\b(?!\s+(?:un|une|des|deux|trois|le|la|les|du|"
+                  r"de|d')\b)"),
         ("pay", r"\b(?:je|on|nous)\s+(?:vais\s+|veux\s+|voudrais\s+|peux\s+|va\s+)?"
                 r"(?:paie|paye|payons|payer|regle|reglons|regler)\b|"
                 r"\bpret\w*\s+a\s+(?:payer|regler|commander)\b|\bpayer\s+(?:maintenant|"
                 r"tout de suite|direct)\b|\bencaisse[rz]?\b|\bdebite[rz]?\b"),
         ("send", r"\b(?:livre[rz]?|livrez|envoie[rz]?|envoyez|expedie[rz]?|poste[rz]?)"
                  r"(?:-(?:le|la|les|moi|nous))*(?:\s+(?:le|la|les|moi|ca|tout|le tout))?\s+"
-                 r"(?:a|au|aux|chez)\b|\b(?:mon|notre|l')\s*adresse\b|\blivraison\s+(?:a|au)\b"),
+                 r"(?:a|au|aux|chez)\b|\b(?:mon|notre|l')\s*adresse\b|\blivraison\s+(?:a|au)\b|"
+                 r"^\s*(?:adresse|livraison)\s*$"),
         ("collect", r"\b(?:je|on|nous)\s+(?:passe\w*|vien\w*|viendr\w*|vais|va|irai|ira)\s+"
                     r"(?:venir\s+)?(?:le |la |les |l')?(?:chercher|prendre|recuperer)\b|"
-                    r"\b(?:je|on)\s+(?:le|la|les)\s+recupere\b|\ba emporter\b|\bsur place\b"),
+                    r"\b(?:je|on)\s+(?:le|la|les)\s+(?:recupere|ramasse)\b|\ba emporter\b|"
+                    r"\bsur place\b"),
     ),
     "ja": (
         # 「お支払いまで進めてください」「決済へ進んで」: on to paying, said whole
@@ -126,7 +135,8 @@ _FILLERS = (
     "parfait", "super", "bon", "bien", "tres bien", "alors", "allez", "allez-y", "vas-y",
     "on y va", "c'est parti", "c'est bon", "c'est beau", "merci", "s'il vous plait",
     "s'il te plait", "svp", "stp", "nickel", "impeccable", "maintenant", "direct",
-    "tout de suite", "de suite", "moi-meme",
+    "tout de suite", "de suite", "moi-meme", "go", "ok go", "voila", "ben", "bah", "bon ben",
+    "donc", "envoye", "let's go",
     # closings: nothing more is wanted ("that's all I need, thanks so much")
     "that's all", "thats all", "that's all i need", "thats all i need", "that's it", "thats it",
     "that's everything", "thats everything", "nothing else", "all done", "that'll be all",

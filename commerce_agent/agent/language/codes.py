@@ -98,6 +98,7 @@ ajoute dessus réessaie ressaie utilise applique avec encore nouveau de
 fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok merci tu
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
 if they stack stacks combine combined possible both si cumulable cumulables cumulent
+s'il plaît plait te thanks thank cheers
 """.split())  # (the last line: "FOLIO3 as well if they stack", « si c'est cumulable »)
 _AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|お願いします|お願い|ください|使って|"
                         r"使いたい|適用して|適用|つけて|付けて|入れて|入力して|して|[。！!、,.\s])+")

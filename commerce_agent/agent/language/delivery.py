@@ -47,7 +47,7 @@ _LEAD_IN = re.compile(
     r"(?:à|au|aux|a|chez)\b|"
     # "livrées au …", « envoyé chez … »: the participle of a delivery verb, then the place
     r"\b(?:livr|envoy|exp[ée]di)(?:é|ée|és|ées|ee|ees)\s+(?:à|au|aux|a|chez)\b|"
-    r"\b(?:mon|notre)\s+adresse\s+(?:est|:)|\badresse(?:\s+de\s+livraison)?\s*:|"
+    r"\b(?:mon|notre)\s+adresse\s+(?:est|:)|\b(?:(?:mon|ma|notre)\s+)?adresse(?:\s+de\s+livraison)?\s*:|"
     r"(?:送り先|お届け先|配送先|届け先|住所|宛先)(?:は|：|:))\s*:?\s*",
     re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")

@@ -46,6 +46,24 @@ lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril 
 août septembre octobre novembre décembre midi soir matin après demain veux voudrais prends
 livrer livrez envoyer envoyez colis mes vos euros entre jusqu'à rien aussi encore cette celle
 celui ceux ça voilà ici là lui moi toi quand comment pourquoi parce dont chose
+y va vas allez fais faites passe passez prends prenez prendre valide validez valider confirme
+confirmez envoie mets enlève enlevez annulez résilier résiliez abonnement emporter
+ramasse rendue parfait bon ben vraiment finalement plutôt
+""".split())
+# French written as it is typed on phones (« jveux », « stp », « qqch », Québec's « pis »): no
+# English shopper writes these, so one outweighs the English words a French shopper borrows
+# (« add to cart le python book stp »).
+_FRENCH_MARKERS = frozenset("""
+stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai jcherche qqch qqc qqn qqun pcq pck
+bcp tjrs mrc slt dac ouais pis ben bah celui celle mettez enlève enleve retire retirez plaît plait
+allo allô coucou bonjour bonsoir
+""".split())
+_MARKER_WEIGHT = 3
+# English words French shoppers use as French ("go", « le checkout », « mon cart »): in a
+# conversation already in French they tell no language.
+_ANGLICISMS = frozenset("""
+go checkout check out cart ok okay cool shipping full deal cash top yes nice thanks thx please
+pls sorry fine online ebook booking bye lol asap
 """.split())
 _FRENCH_ACCENTS = frozenset("àâçéèêëîïôûùüœ")
 _ENGLISH_WORDS = frozenset("""
@@ -100,9 +118,13 @@ def reply_language(text: str, previous: Lang | None) -> Lang:
 
 @lru_cache(maxsize=4096)
 def _latin_language(folded: str, default: Lang) -> Lang:
-    french, english = _word_scores(folded)
+    french, english = _word_scores(folded, borrowed=default == "fr")
     if abs(french - english) >= 2 or min(french, english) == 0 < max(french, english):
         return "fr" if french > english else "en"
+    if french > english and not _FRENCH_MARKERS.isdisjoint(re.findall(r"[a-zà-ÿœæ]+", folded)):
+        return "fr"  # a phone-typed French word decides a close count
+    if default == "fr" and french == english == 0 and len(_LETTERS.findall(folded)) <= 3:
+        return default  # « ok go », « nickel merci »: too little to leave French for
     detector = _detector()
     # Lingua's low-accuracy mode guesses wildly on a single word ("kyuusu" is 75 % French).
     several_words = sum(1 for word in _LETTERS.findall(folded) if len(word) > 1) >= 2
@@ -126,11 +148,15 @@ def _lingua_guess(detector: Any, folded: str) -> tuple[Lang | None, float]:
     return code, float(top.value)
 
 
-def _word_scores(folded: str) -> tuple[int, int]:
-    """How many common French and English words the text has (French accents count too)."""
+def _word_scores(folded: str, borrowed: bool = False) -> tuple[int, int]:
+    """How many common French and English words the text has (French accents count too, a
+    phone-typed French marker thrice); with `borrowed`, English words French uses count for
+    neither."""
     words = re.findall(r"[a-zà-ÿœæ]+", folded)
-    french = sum(1 for word in words if word in _FRENCH_WORDS)
-    english = sum(1 for word in words if word in _ENGLISH_WORDS)
+    french = sum(_MARKER_WEIGHT if word in _FRENCH_MARKERS else 1 for word in words
+                 if word in _FRENCH_WORDS or word in _FRENCH_MARKERS)
+    english = sum(1 for word in words if word in _ENGLISH_WORDS and
+                  not (borrowed and word in _ANGLICISMS))
     french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
     return french, english
 

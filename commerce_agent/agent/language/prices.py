@@ -59,7 +59,11 @@ _MAX_BEFORE = (r"nothing\s+(?:over|above|more\s+than|pricier\s+than)|"
                r"jusqu'à|jusqu'a|inférieur\s+à|sous|rien\s+au-dessus\s+de|pas\s+au-dessus\s+de|"
                r"予算(?:は|が)?|最大")
 _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|below)|tops|"
-              r"au\s+maximum|maxi|ou\s+moins|以下|まで|未満|以内|より安い")
+              r"au\s+maximum|maxi|ou\s+moins|以下|まで|未満|以内|より安い|"
+              # « 72 euros c'est mon budget max », "$50 is my limit": the amount as a ceiling
+              r"(?:,\s*)?(?:c'est|c\s+est|ce\s+sera|is|that's|thats|will\s+be)\s+(?:mon|ma|notre|my|"
+              r"our|the|le)\s+(?:budget|max(?:imum)?|limite?|plafond)(?:\s+max(?:imum)?)?|"
+              r"de\s+budget(?:\s+max)?")
 _MIN_BEFORE = (r"over|above|more\s+than|at\s+least|min(?:imum)?|starting\s+at|"
                r"plus\s+de|au\s+moins|supérieur\s+à|à\s+partir\s+de|最低")
 _MIN_AFTER = r"min(?:imum)?|or\s+more|and\s+(?:up|above|over)|ou\s+plus|以上|より高い|超"

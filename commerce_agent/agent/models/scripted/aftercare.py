@@ -43,20 +43,25 @@ def _asked(p: Planner, text: str) -> frozenset[str]:
     return said_words(p.query(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
 
 
-def _line_fit(p: Planner, line: dict[str, Any], asked: frozenset[str]) -> int:
-    """How well the words name an order line: its name, the shopper's own words for its item,
-    then (counting half) the item's categories."""
+def _line_fit(p: Planner, line: dict[str, Any], asked: frozenset[str],
+              own: frozenset[str] = frozenset()) -> int:
+    """How well the words name an order line: its name, the shopper's own words for its item
+    (as a search reads them, or as said: `own`), then (counting half) the item's categories."""
     aliases = p.state.aliases.get(str(line.get("itemId")), frozenset())
-    return 2 * (name_score(line, asked) + alias_score(aliases, asked)) + len(
+    return 2 * (name_score(line, asked) + alias_score(aliases, asked | own)) + len(
         asked & _kinds(p.item(line.get("itemId"))))
 
 
 def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
     def fits(order: dict[str, Any], text: str) -> int:
         asked = _asked(p, text)
+        # « les tasses » of a set of « tasses à expresso » bought as such: the shopper's own
+        # word for that line, though a search reads a cup as a mug
+        own = said_words(words.fold(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
         if not asked:
             return 0
-        lines = max((_line_fit(p, line, asked) for line in order.get("items", [])), default=0)
+        lines = max((_line_fit(p, line, asked, own) for line in order.get("items", [])),
+                    default=0)
         store = words.content_words(p.state.store_name(order.get("storeId")))
         return lines + len(asked & store)
     return fits

@@ -149,8 +149,9 @@ def store_terms(p: Planner) -> Decision:
     # the store in view, unless this turn searched for the item asked about (its results are
     # in view now, whichever store they are from)
     store = store or named or (None if _searched_for_it(p) else p.current_store())
+    asked = country_named(p.frame.first)  # "do you deliver to Switzerland?": no item asked
     item = None
-    if store is None:
+    if store is None and asked is None:
         # "when does the shincha ship?", "can I send a mug back?": the item asked about
         # tells the store, and its own dates
         found = _item_asked(p)
@@ -161,7 +162,7 @@ def store_terms(p: Planner) -> Decision:
         if item is not None and item["itemId"] not in p.state.details and \
                 _WHEN_SENT.search(words.fold(p.frame.first)):
             return p.call("get_item", itemId=item["itemId"])  # its dates are in its details
-    store = store or p.store_described(p.frame.first)
+        store = store or p.store_described(p.frame.first)
     stores = [store] if store is not None else [
         str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
     if not stores:
@@ -170,6 +171,10 @@ def store_terms(p: Planner) -> Decision:
               if s not in p.state.store_info and p.state.done("get_store", storeId=s) is None]
     if unread:  # no store in view: each store's own terms
         return unread
+    if store is None and asked is not None:  # "do you deliver to Switzerland?": the stores that do
+        serving = [s for s in stores if asked in (p.state.store_info.get(s, {}).get(
+            "deliveryAreas") or [])]
+        stores = serving or stores
     terms = " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
     if item is None or not _WHEN_SENT.search(words.fold(p.frame.first)):
         return terms

@@ -163,6 +163,21 @@ sans probleme
 faites-le
 fais-le
 go
+c'est correct
+c'est beau
+c'est good
+ca me convient
+ca roule
+ca joue
+nickel
+impeccable
+super
+genial
+certainement
+bien entendu
+envoye
+let's go
+ok go
 """)
 _REFUSAL = _terms("""
 no
@@ -250,6 +265,14 @@ change d'avis
 je change d'avis
 je vais reflechir
 ca ne m'interesse pas
+non attends
+non attendez
+finalement non
+en fait non
+non finalement
+pas tout de suite
+oublie ca
+laisse faire
 """)
 # Words that restate the offer or are politeness: they neither add to a yes or a no nor ask for
 # anything new ("ok, go ahead and add it to my cart please").
@@ -260,7 +283,8 @@ thatd id i'd i ill i'll we us let lets let's on with well now actually really ve
 sounds sound like looks look seems go ahead oh ah oh well yes indeed plan
 merci s'il sil vous te plait svp alors le la les l ajoute ajoutez ajouter ajoutez-le
 ajoutez-la ajoute-le ajoute-la mets mettez mettez-le mettez-la au panier moi pour avec
-c'est cest bon ca cela celui-la je j tres bien worry about i'm im am
+c'est cest bon ca cela celui-la je j tres bien worry about i'm im am mets-la mets-le
+mets-les dans mon
 """.split())
 # Words a no may trail that a yes may not ("that's all", "rien d'autre").
 _REFUSAL_TAIL = frozenset("all set else everything anything rien d'autre tout autre".split())
@@ -270,7 +294,7 @@ _NO_LONGER = frozenset("anymore longer plus".split())
 # Hedging: weighs nothing either way; alone it is neither yes nor no.
 _HEDGE = frozenset("""
 hmm hm hmmm um umm uh er erm well wait maybe perhaps guess suppose probably actually so
-euh bah bof ben peut-etre finalement fait bon
+euh bah bof ben peut-etre finalement fait bon attends attendez
 """.split())
 # Hedging phrases that would otherwise read as a negated yes ("not sure" is no "no").
 _HEDGES = _terms("""

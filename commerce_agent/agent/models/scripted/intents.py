@@ -551,7 +551,8 @@ def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
 
 def greeting(folded: str) -> bool:
     """Small talk and "what can you do?", which the help answers (not a product search)."""
-    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|help|aide|what can you|"
+    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|allo|coucou|help|aide|"
+                          r"what can you|"
                           r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|"
                           r"ヘルプ", folded))
 

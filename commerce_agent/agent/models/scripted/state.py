@@ -462,6 +462,11 @@ class State:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
             self._counted(spoken)
+            if self.frame is SUGGESTED and not self.open_carts():
+                # « appliquez le code FOLIO3 » after "Want me to add it?": the thing offered
+                # is wanted, its code kept for its order
+                self.codes, self.offer = coded.codes, None
+                return
             self.frame = Frame("promotion", (raw,))
             if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
                 self.codes = coded.codes

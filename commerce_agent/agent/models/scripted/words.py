@@ -17,7 +17,7 @@ from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
 from commerce_agent.agent.language.measures import NO_COUNT_UNIT, SIZE_WITH_UNIT, UNITS
-from commerce_agent.agent.language.numbers import NUMBER_WORDS
+from commerce_agent.agent.language.numbers import NUMBER_WORDS, fold_numbers
 from commerce_agent.agent.language.option_words import (
     ENGLISH_OPTION_WORDS,
     SIZE_RANK_WORDS,
@@ -81,6 +81,7 @@ t ti est-ce qu quest-ce quoi-ce on peut-on pourrait pourriez pourrais auriez aur
 voudriez as-tu avez-vous vends vendez livrez livre-t-on emporter magasine magasiner magasinage
 dispo disponible disponibles merci bcp stp ben bon alors genre juste fois
 adherer adhere inscrire inscris rejoindre souscrire
+as comme correct budget max maximum balles qqch truc trucs quelque chose offrir
 """.split())  # French: days, months, times, question frames ("est-ce", "y a-t-il"), the tu forms
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
@@ -225,7 +226,10 @@ def names_more_than_looks(text: str) -> bool:
 
 
 def without_false_friends(text: str) -> str:
-    """`text` with "thé" as the English word the catalogs write ("tea")."""
+    """`text` with "thé" as the English word the catalogs write ("tea"), typed with its
+    accent or, after a French article, without (« aime le the », « du the vert »)."""
+    text = re.sub(r"\b(le|du|de|au|aux|les|des|d'|l')\s*thes?(?!\w)", r"\1 tea", text,
+                  flags=re.IGNORECASE)
     return re.sub(r"\bthés?(?!\w)", "tea", text, flags=re.IGNORECASE)
 
 
@@ -637,7 +641,10 @@ def strip_prices(text: str) -> str:
     found = normalized.reading(text)
     if found.price is not None:  # the limit as the normalize stage read it, its words too
         start, end = found.price.span
-        folded = folded.replace(fold(found.folded[start:end]), " ")
+        limit = fold(found.folded[start:end])
+        if limit not in folded:  # « septante-deux euros »: its number words as read, digits
+            folded = fold(fold_numbers(text, found.language))
+        folded = folded.replace(limit, " ")
     folded = re.sub(r"\b(?:between|under|below|less than|cheaper than|up to|at most|"
                     r"max(?:imum)?|no more than|within|for less than|budget(?: of)?|over|above|"
                     r"more than|at least|min(?:imum)?|from)\s*[$£€¥]?\s*[\d,]+(?:\.\d+)?"
