@@ -257,7 +257,10 @@ _CHECKS: list[tuple[str, str]] = [
                  r"seven|eight|nine|ten|a dozen)\s*$|\b(?:bump|increase|decrease|reduce|raise|"
                  r"lower)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
-                 r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
+                 r"\binstead\b|\bupdate\b.*\bquantity\b|\bswap\b|"
+                 # "set" the verb opens its clause; the noun follows a word ("a cup set to
+                 # my cart" adds a set)
+                 r"(?:^|[,;.!?]\s*|\b(?:please|pls|and|then|just|you|now|so|ok)\s+)set\b.*\bto\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
                  r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
                  r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|"

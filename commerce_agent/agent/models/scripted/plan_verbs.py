@@ -47,6 +47,14 @@ ALONE: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
+    "start": {
+        "en": ("start", "begin", "set up"),
+        "fr": ("commencer", "commencez", "demarrer", "demarrez", "prendre", "prenez"),
+        # a plan entered, as Japanese says joining one: 「メンバーシップに入りたい」 (never
+        # お気に入り, a favourite)
+        "ja": ("(?<!気)に入り(?:たい|ます)", "(?<!気)に入る", "(?<!気)に入れますか",
+               "を始めたい", "を始めます", "を始めて", "を開始"),
+    },
     "pause": {
         "en": ("hold", "on hold", "on ice"),
         "fr": (),
