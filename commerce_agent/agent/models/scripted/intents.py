@@ -252,6 +252,9 @@ _CHECKS: list[tuple[str, str]] = [
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
                r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
+    # a plan started is said by its verb, whatever change of mind is beside it ("upgrade to
+    # the studio membership instead, subscribe me to that")
+    ("subscribe", plan_verbs.pattern("start")),
     ("quantity", r"\bmake (?:it|that|them|those)\b|"
                  r"\bmake (?:the|my) [\w' -]{1,30}? (?:\d+|one|two|three|four|five|six|"
                  r"seven|eight|nine|ten|a dozen)\s*$|\b(?:bump|increase|decrease|reduce|raise|"
@@ -268,7 +271,6 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
-    ("subscribe", plan_verbs.pattern("start")),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),

@@ -48,7 +48,7 @@ ALONE: dict[str, dict[str, tuple[str, ...]]] = {
 
 WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
     "start": {
-        "en": ("start", "begin", "set up"),
+        "en": ("set up", "take out"),
         "fr": ("commencer", "commencez", "demarrer", "demarrez", "prendre", "prenez"),
         # a plan entered, as Japanese says joining one: 「メンバーシップに入りたい」 (never
         # お気に入り, a favourite)
@@ -76,6 +76,13 @@ WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 SHAPED: dict[str, tuple[str, ...]] = {
+    # a plan asked for by its name alone, as at a counter ("folio unlimited subscription
+    # please"): never one held ("my plan"), nor its details or the list of plans
+    "start": (r"^(?!.*\b(?:my|our|mon|ma|notre|details?|info\w*|terms?|polic\w*|prices?|"
+              r"costs?|options?|plans|subscriptions|memberships|abonnements|list\w*|"
+              r"conditions?|status)\b)(?:(?:a|an|the|one|un|une|le|la|l')\s*)?[\w' -]{0,40}?"
+              rf"{PLAN}[\w' -]{{0,20}}?,?\s*(?:please|pls|plz|svp|s'il (?:vous|te) plait)"
+              r"\s*[.!]*$",),
     "pause": (r"\bput\b.{0,30}\bon (?:hold|ice)\b", rf"{PLAN}.*\bon (?:hold|ice)\b",
               # « mets mon abonnement en veille / en pause / en attente »
               rf"\b(?:mets|mettez|mettre)\b.{{0,30}}{PLAN}.{{0,10}}\ben (?:pause|veille|"

@@ -109,6 +109,13 @@ class Call:
         return str(self.result.get("code", "")) if isinstance(self.result, dict) else ""
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    orders: dict[str, dict[str, Any]]
+    carts: dict[str, dict[str, Any]]
+    last_order: str | None
+
+
 def relevant(results: list[dict[str, Any]], query: str, described: bool = False,
              lang: str = "en") -> list[dict[str, Any]]:
     """The results whose names carry more than half of the best match's query words, best
@@ -226,6 +233,9 @@ class State:
     # whose approval the shopper just turned down. A question leaves it on the table.
     offer: Frame | None = None
     calls: list[Call] = field(default_factory=list)
+    # The orders, carts and latest order as they stood before each of this turn's calls
+    # (`sequence` serves each request of a message on the state its own calls made).
+    before_calls: list[Snapshot] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
     heard: int = 0  # messages heard so far: the first one sets the language on its own
     # A question asked inside the latest message's request ("add the mug — is shipping
@@ -948,6 +958,8 @@ def fold_turn(replay: Replay, messages: list[Message]) -> State:
             _called(replay, message)
         else:
             name, args = calls.get(message.tool_call_id, (short(message.name), {}))
+            state.before_calls.append(Snapshot(dict(state.orders), dict(state.carts),
+                                               state.last_order))
             state.absorb(name, args, message.result, message.is_error)
             state.calls.append(Call(name, args, message.result, message.is_error))
     return state
