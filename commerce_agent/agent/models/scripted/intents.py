@@ -49,7 +49,8 @@ def _no_longer(noun: str) -> str:
 NO_LONGER = (rf"{_no_longer(_SUBSCRIPTION)}|"
              rf"\b(?:ne|n')\s*(?:veux|voudrais|souhaite|utilise)\w* plus\b.*{_SUBSCRIPTION}|"
              rf"\b(?:n'ai )?plus besoin\b.*{_SUBSCRIPTION}|"
-             rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)")
+             rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)|"
+             + "|".join(plan_verbs.BILLING_ENDED))
 _ENDS_A_PLAN = re.compile(NO_LONGER)
 # An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal,
 # unless another act is said with it ("return my order, I don't want it anymore").
@@ -241,6 +242,12 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|"
                r"\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
+               # spoken French drops the "ne": « je veux plus le mug », « plus besoin du mug »
+               r"\b(?:veux|voudrais) plus (?=le|la|les|l'|ce|cet|cette|ces|mon|ma|mes)\b|"
+               # (a thing no longer needed, never an infinitive: « plus besoin de payer »)
+               r"\bj'en veux pas\b|\bj'en ai (?:plus|pas) besoin\b|"
+               r"\bplus besoin (?:du|des|de la|de l'|de ce|de cet|de cette|de ces|de mon|de ma|"
+               r"de mes|d'un|d'une)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
                # "茶筅いらない": casual Japanese drops the particle; the refusal closes the message
                r"[^\s、。はも](?:いらない|要らない|いりません|要りません)(?:です|かな|かも|よ)?"
@@ -698,7 +705,7 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what about …3f9a2c, has it left?", "where's order 641934 at?": about that order
         # (an order's number after "order" makes it the noun, never the verb with a count)
         kind = "status"
-    named = bool(closed) and bool(words.content_words(without_closing(act.text)))
+    named = bool(closed) and words.names_a_thing(without_closing(act.text))  # in any script
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not named)):
         return "no", act.text  # "not ready to place the order yet", "I'll pay later"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 # ("plan" whole: "leave out the planter" is about a planter)
-PLAN = (r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員|メンバーシップ|"
-        r"プラン(?!ター))")
+PLAN = (r"(?:subscription|membership|plans?\b|abonnement|adhesion|forfait|サブスク|"
+        r"定期|会員|メンバーシップ|プラン(?!ター))")
 
 ALONE: dict[str, dict[str, tuple[str, ...]]] = {
     "start": {
@@ -75,6 +75,12 @@ WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Billing no longer wanted ("I don't want to be billed anymore", « ne me facturez plus »):
+# only a plan bills again, so this ends the plan, negated as it is said.
+BILLING_ENDED = (r"\b(?:be|being|get|getting) (?:billed|charged)\b.{0,20}\b(?:anymore|"
+                 r"any more|any longer|no more)\b",
+                 r"\bne (?:me |nous )?(?:factur|prelev|debit)\w* plus\b")
+
 SHAPED: dict[str, tuple[str, ...]] = {
     # a plan asked for by its name alone, as at a counter ("folio unlimited subscription
     # please"): never one held ("my plan"), nor its details or the list of plans
@@ -100,8 +106,11 @@ SHAPED: dict[str, tuple[str, ...]] = {
     "cancel": (
         # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
         # (in any form: "stop send me tea")
-        r"\bstop (?:to )?(?:charg|bill|send|ship|deliver)\w*",
-        r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b",
+        r"\bstop (?:to )?(?:charg|bill|send|ship|deliver|pay)\w*",
+        r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer|payer)\b",
+        *BILLING_ENDED,
+        # the shopper taken off it: "take me off the folio plan", "get me off the membership"
+        rf"\b(?:take|get|put) (?:me|us) off\b.{{0,30}}{PLAN}",
         # stopping at will, asked about: "can I stop whenever I want?"
         r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
         r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)"),

@@ -41,7 +41,10 @@ Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
                        r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
                        r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
+                       r"jamais)\b|\bn'|"
+                       # spoken French drops the "ne": « je veux plus le mug », « plus besoin »
+                       r"\b(?<!de )plus (?=(?:le|la|les|l'|ce|cet|cette|ces|mon|ma|mes|besoin|"
+                       r"jamais|rien)\b)|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own (だけ is "only",
 # never the いただけ of a request).
