@@ -18,6 +18,7 @@ from commerce_agent.agent.language.checkout_acts import (
     says_nothing_else,
 )
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
+from commerce_agent.agent.language.codes import without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -652,6 +653,10 @@ def _understand(raw: str) -> tuple[str, str]:
     raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
+    asked = without_code_waved_away(raw)
+    if asked is not None and (intent(asked) not in ("other", "promotion", "discounts") or
+                              closing(asked) == "order"):
+        raw = asked  # "forget the code and check out": the code waved away, the rest asked
     rest = dismissed(raw)
     if rest and intent(rest) in _DONE_AFTER_A_DISMISSAL:
         raw = rest  # "ugh never mind clear the whole cart": the dismissal declines nothing

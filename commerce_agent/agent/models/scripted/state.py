@@ -19,7 +19,7 @@ from typing import Any
 from commerce_agent.agent.language import quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
-from commerce_agent.agent.language.codes import code_answer, read_code
+from commerce_agent.agent.language.codes import code_answer, read_code, waves_a_code_away
 from commerce_agent.agent.language.delivery import (
     amended,
     collects_in_person,
@@ -452,7 +452,9 @@ class State:
             self.codes = self.said_codes = (answered,)
             self.heard += 1
             return
-        coded = read_code(raw, known)
+        if waves_a_code_away(raw):  # "never mind the code": none kept for the purchase
+            self.codes = ()
+        coded = read_code(raw, known) if not waves_a_code_away(raw) else read_code("", known)
         if coded.again:  # "have another go with that code": the codes said before, if any
             coded = replace(coded, codes=self.said_codes, vague=not self.said_codes)
         self.said_codes = coded.codes or self.said_codes
