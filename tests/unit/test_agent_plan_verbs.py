@@ -143,3 +143,12 @@ def test_the_verbs_of_joining_name_no_product() -> None:
 ])
 def test_billing_no_longer_wanted_ends_the_plan(said: str) -> None:
     assert understand(said)[0] == "sub_cancel"
+
+
+@pytest.mark.parametrize("said", [
+    "I'm thinking about cancelling my subscription", "thinking of pausing my plan",
+    "je pense à résilier mon abonnement", "j'envisage de suspendre mon abonnement",
+    "サブスクの解約を考えています",
+])
+def test_an_act_only_weighed_is_answered_never_done(said: str) -> None:
+    assert understand(said)[0] == "policy"

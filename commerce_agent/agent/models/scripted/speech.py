@@ -78,7 +78,13 @@ _JUST_ASKING = re.compile(
     r"je (?:me )?demande (?:juste|seulement|simplement)?|je me demandais|simple question|"
     r"juste une question|par curiosite|juste pour savoir|je (?:regarde|demande) (?:juste|"
     r"seulement|simplement))\b|(?:聞いてる|聞いている|聞いた|見てる|見ている|知りたい)だけ|"
-    r"質問です|ちょっと(?:聞きたい|質問)|気になって")
+    r"質問です|ちょっと(?:聞きたい|質問)|気になって|"
+    # an act only weighed, not asked for: "I'm thinking about cancelling my plan", « j'envisage
+    # de résilier », 「解約を考えています」
+    r"\b(?:i'?m |i am |i'?ve been |been )?(?:thinking|considering|contemplating|debating)"
+    r"(?: about| of| whether(?: to| or not to)?)?\s+\w+ing\b|"
+    r"\b(?:je (?:pense|songe|reflechis) a|j'envisage de|je me demande si je (?:dois|devrais))\b|"
+    r"(?:しようか|するか)?(?:考えて(?:います|いる|る)|考え中|迷って)")
 
 
 @dataclass(frozen=True)
