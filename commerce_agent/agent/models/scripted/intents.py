@@ -710,9 +710,10 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what about …3f9a2c, has it left?", "where's order 641934 at?": about that order
         # (an order's number after "order" makes it the noun, never the verb with a count)
         kind = "status"
-    named = bool(closed) and words.names_a_thing(without_closing(act.text))  # in any script
+    named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
-            kind in ("add", "buy", "book") and not named)):
+            kind in ("add", "buy", "book") and not words.names_a_thing(without_closing(
+                act.text)))):  # (in any script: 「…支払いはまだ、お皿を2枚カートに」 adds)
         return "no", act.text  # "not ready to place the order yet", "I'll pay later"
     if (closed in ("order", "done") and kind in ("add", "checkout") and named or (
             kind == "checkout" and words.content_words(without_closing(act.text)))) and intent(
