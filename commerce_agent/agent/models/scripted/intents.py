@@ -246,7 +246,7 @@ _CHECKS: list[tuple[str, str]] = [
                # spoken French drops the "ne": « je veux plus le mug », « plus besoin du mug »
                r"\b(?:veux|voudrais) plus (?=le|la|les|l'|ce|cet|cette|ces|mon|ma|mes)\b|"
                # (a thing no longer needed, never an infinitive: « plus besoin de payer »)
-               r"\bj'en veux pas\b|\bj'en ai (?:plus|pas) besoin\b|"
+               r"\bj'en ai plus besoin\b|"
                r"\bplus besoin (?:du|des|de la|de l'|de ce|de cet|de cette|de ces|de mon|de ma|"
                r"de mes|d'un|d'une)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
