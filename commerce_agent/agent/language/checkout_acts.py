@@ -124,7 +124,12 @@ _FILLERS = (
     "parfait", "super", "bon", "bien", "tres bien", "alors", "allez", "allez-y", "vas-y",
     "on y va", "c'est parti", "c'est bon", "c'est beau", "merci", "s'il vous plait",
     "s'il te plait", "svp", "stp", "nickel", "impeccable", "maintenant", "direct",
-    "tout de suite", "de suite", "moi-meme")
+    "tout de suite", "de suite", "moi-meme",
+    # closings: nothing more is wanted ("that's all I need, thanks so much")
+    "that's all", "thats all", "that's all i need", "thats all i need", "that's it", "thats it",
+    "that's everything", "thats everything", "nothing else", "all done", "that'll be all",
+    "much", "so much", "a lot", "a bunch", "many thanks", "can you", "could you", "would you",
+    "c'est tout", "ce sera tout", "rien d'autre")
 # longest first, so "right away" goes whole before "right"
 _FILLER_WORDS = "|".join(re.escape(word) for word in sorted(_FILLERS, key=len, reverse=True))
 _FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\b[\s]*)+$|"
