@@ -36,6 +36,8 @@ def test_concluding_the_order(said: str) -> None:
     "don't check out yet", "not ready to place the order yet", "hold off on ordering",
     "wait before you order", "I'll pay later", "ne passe pas encore la commande",
     "je commanderai plus tard", "まだ注文しないで", "後で注文します",
+    # the checkout negated
+    "no need to pay", "pas besoin de payer", "ne payez pas", "注文しないでください",
 ])
 def test_putting_it_off(said: str) -> None:
     assert closing(said) == "later"
@@ -46,6 +48,11 @@ def test_putting_it_off(said: str) -> None:
     ("I'll have a tiramisu and that's all", "buy"), ("add two arancini, that'll be all", "buy"),
     ("je valide, je passe le chercher", "checkout"), ("add two mugs, I'll order later", "add"),
     ("はい、お願いします", "yes"), ("sounds good", "yes"), ("where is my order", "status"),
+    # a checkout refused beside an add: the add, never the purchase, in any language
+    ("pas besoin de payer maintenant, ajoutez deux assiettes", "add"),
+    ("ne payez pas tout de suite, ajoutez deux assiettes", "add"),
+    ("支払いはまだしないで、お皿を2枚カートに入れて", "add"),
+    ("I don't have a code, check out", "checkout"),
 ])
 def test_with_a_thing_named_or_no_closing(said: str, kind: str) -> None:
     assert understand(said)[0] == kind

@@ -12,8 +12,11 @@ from commerce_agent.agent.language.codes import (
     promotion_code,
     read_code,
     shaped_like_a_code,
+    waves_a_code_away,
+    without_code_waved_away,
 )
 from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.state import State
 
 KNOWN = frozenset({"FIVEOFF", "WELCOME10", "PIZZAFRIDAY"})
@@ -232,3 +235,25 @@ def test_a_stores_code_in_pieces_or_words(said: str, code: str | None) -> None:
 def test_the_codes_a_request_to_apply_codes_names(said: str, codes: tuple[str, ...]) -> None:
     known = frozenset({"FIVEOFF", "WELCOME10", "DOLCE4", "READMORE15", "FOLIO3"})
     assert codes_said(said, known) == codes
+
+
+@pytest.mark.parametrize(("said", "kind"), [
+    ("never mind the code, just check out", "checkout"),
+    ("forget about the coupon, just check out", "checkout"),
+    ("skip the discount, place the order", "checkout"),
+    ("laisse tomber le code promo et valide la commande", "checkout"),
+    ("oublie le code, je paie", "checkout"),
+    ("クーポンはいいので、注文を確定して", "checkout"),
+    ("コードは使わないで、注文を確定してください", "checkout"),
+    ("never mind the code", "no"),
+    ("forget the mug and check out", "remove"),  # a line, not a code
+])
+def test_a_code_waved_away_leaves_the_rest_asked(said: str, kind: str) -> None:
+    assert understand(said)[0] == kind
+
+
+def test_a_code_waved_away_is_none_to_apply() -> None:
+    assert waves_a_code_away("forget the code and check out")
+    assert without_code_waved_away("forget the code and check out") == "check out"
+    assert without_code_waved_away("never mind the code") is None
+    assert not waves_a_code_away("use FOLIO3 and check out")

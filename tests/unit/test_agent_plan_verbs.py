@@ -22,6 +22,10 @@ from commerce_agent.agent.models.scripted.typed import typed
     ("je veux m'inscrire à l'abonnement en ligne", "subscribe"),
     ("ルーメン・オンラインの会員になりたい", "subscribe"),
     ("月額プランを申し込みたいです", "subscribe"),
+    ("ルーメン・オンラインの月額メンバーシップに入りたい", "subscribe"),
+    ("folio unlimited subscription please", "subscribe"),
+    ("l'abonnement Folio Unlimited s'il vous plait", "subscribe"),
+    ("je voudrais prendre l'abonnement Folio", "subscribe"),
     # pausing
     ("freeze my membership please", "sub_pause"),
     ("put my reading plan on ice for a bit", "sub_pause"),
@@ -107,3 +111,44 @@ def test_a_billing_frequency_is_no_typo_of_cancelling() -> None:
 ])
 def test_a_plan_spoken_of_as_ones_own_is_held_not_started(said: str, held: bool) -> None:
     assert bool(plan_verbs.HELD.search(words.fold(said))) is held
+
+
+@pytest.mark.parametrize("said", [
+    "my subscription please", "subscription details please", "membership options please",
+    "お気に入りのプラン",
+])
+def test_a_plan_named_with_its_details_or_as_held_starts_none(said: str) -> None:
+    assert understand(said)[0] != "subscribe"
+
+
+@pytest.mark.parametrize(("said", "query"), [
+    ("スタジオ通い放題メンバーシップはいつでも解約できますか？",
+     "スタジオ通い放題メンバーシップ"),
+    ("ルーメン・オンラインの月額メンバーシップに入りたい",
+     "ルーメン・オンライン 月額メンバーシップ"),
+    ("Folio Unlimitedの月額プランに申し込みたいです", "folio unlimited 月額プラン"),
+])
+def test_a_plans_acts_name_no_product_in_japanese(said: str, query: str) -> None:
+    assert words.japanese_query(said) == query
+
+
+def test_the_verbs_of_joining_name_no_product() -> None:
+    assert words.content_words("ok sounds good, sign me up for it") == frozenset()
+
+
+@pytest.mark.parametrize("said", [
+    "I want to stop paying for the yoga thing", "take me off the folio plan",
+    "get me off the membership", "I don't want to be billed anymore", "ne me facturez plus",
+    "résiliez mon adhésion",
+])
+def test_billing_no_longer_wanted_ends_the_plan(said: str) -> None:
+    assert understand(said)[0] == "sub_cancel"
+
+
+@pytest.mark.parametrize("said", [
+    "I'm thinking about cancelling my subscription", "thinking of pausing my plan",
+    "je pense à résilier mon abonnement", "j'envisage de suspendre mon abonnement",
+    "サブスクの解約を考えています",
+])
+def test_an_act_only_weighed_is_answered_never_done(said: str) -> None:
+    assert understand(said)[0] == "policy"

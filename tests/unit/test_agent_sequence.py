@@ -26,6 +26,10 @@ from commerce_agent.agent.models.scripted.sequence import requests
     ("add two tiramisu and drop the arancini", ["add", "remove"]),
     ("rate it 2 stars, and I'd like to return them", ["rate", "return"]),
     ("add a dinner plate and a teapot to my cart, then show me the cart", ["add", "cart"]),
+    # acts on plans, and a cancel beside them ends a plan
+    ("subscribe me to the studio membership and cancel the online one",
+     ["subscribe", "sub_cancel"]),
+    ("pause my folio plan and cancel the yoga membership", ["sub_pause", "sub_cancel"]),
 ])
 def test_each_request_is_read_in_the_order_said(text: str, kinds: list[str]) -> None:
     assert [request.kind for request in requests(text)] == kinds
@@ -37,6 +41,7 @@ def test_each_request_is_read_in_the_order_said(text: str, kinds: list[str]) -> 
     "buy the mug and ship it to 12 Oak St",  # a purchase is served whole
     "add the teapot and check out",
     "cancel the order and refund me",
+    "subscribe me to folio and cancel my mug order",  # an order named: served whole
     "is the teapot dishwasher safe?",
 ])
 def test_one_request_or_a_purchase_is_not_cut(text: str) -> None:

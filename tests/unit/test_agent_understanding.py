@@ -67,6 +67,13 @@ def test_a_correction_is_not_a_refusal() -> None:
     ("I want my money back for the teapot", "return"),
     ("is the teapot dishwasher safe?", "details"), ("bonjour, que pouvez-vous faire ?", "other"),
     ("what about my mug order, any news?", "status"), ("switch to Lumen Studio", "switch"),
+    # "set" the noun is no change of count; the verb opening its clause is
+    ("add an espresso cup set to my cart", "add"), ("set the mugs to 3", "quantity"),
+    ("please set it to two", "quantity"),
+    # spoken French drops the "ne": a thing no longer wanted, never one more
+    ("je n'ai plus besoin du mug", "remove"), ("plus besoin du mug", "remove"),
+    ("je veux plus le mug", "remove"), ("le mug, j'en ai plus besoin", "remove"),
+    ("je veux plus de mugs", "add"), ("ajoutez un mug de plus", "add"),
 ])
 def test_questions_are_answered_and_negations_cut(text: str, intent: str) -> None:
     assert understand(text)[0] == intent

@@ -47,6 +47,11 @@ from commerce_agent.agent.models.scripted.typed import (
     ("   add   two    plates  ", "add two plates"),
     ("cancel ord_01aaab3eeee9", "cancel ord_01aaab3eeee9"),
     ("status of …fffa21", "status of ...fffa21"),
+    # "4" and "2" typed for "for" and "to", never a count
+    ("can i sign up 4 the folio plan", "can i sign up for the folio plan"),
+    ("add it 2 my cart", "add it to my cart"),
+    ("add 2 to my cart", "add 2 to my cart"),
+    ("get me 4 the blue ones", "get me 4 the blue ones"),
 ])
 def test_typing_classes(said: str, read: str) -> None:
     assert typed(said) == read

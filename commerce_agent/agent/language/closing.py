@@ -9,7 +9,8 @@ Read by concept rather than by whole phrasing:
 - **ordering**: a verb that concludes a purchase with its object ("place/submit/confirm/
   finalize the order", "ring it up", « confirmer ma commande », 「購入手続き」);
 - **deferral**: either of those, or a checkout word, with a word that puts it off ("yet",
-  "later", "hold off", "wait", « pas encore », « plus tard », 「まだ」「後で」).
+  "later", "hold off", "wait", « pas encore », « plus tard », 「まだ」「後で」) or negates it
+  ("no need to pay", « pas besoin de payer », 「注文しないで」).
 
 A deferral wins over the rest ("not ready to place the order yet" is no checkout). A message
 that only asks for a moment ("hold on", "wait a sec", « un instant », 「ちょっと待って」) is a
@@ -68,7 +69,13 @@ _DEFERRAL = re.compile(
     r"\byet\b|\blater\b|\bhold (?:off|on)\b|\bwait\b|\bnot (?:now|ready|right now)\b|"
     r"\bbefore (?:you|i)\b|\bstill (?:browsing|looking)\b|"
     r"\bpas (?:encore|tout de suite|maintenant)\b|\bplus tard\b|\battends?\b|\battendez\b|"
-    r"まだ|後で|あとで|待って|ちょっと待",
+    r"まだ|後で|あとで|待って|ちょっと待|"
+    # the checkout itself negated: "no need to pay", "don't order", « pas besoin de payer »,
+    # « ne payez pas », 「注文しないで」
+    r"\bno need to\b|\b(?:don'?t|do not|dont|not)\s+(?:\w+\s+)?(?:pay|order|check ?out|buy|"
+    r"purchase|place)\b|\bpas (?:besoin|la peine) de\b|"
+    r"\bne (?:pa[iy]\w*|command\w*|valid\w*|r[eè]gl\w*)\s+pas\b|"
+    r"(?:注文|購入|会計|支払|払)(?:は|を)?(?:し|わ)?ないで",
     re.IGNORECASE)
 
 

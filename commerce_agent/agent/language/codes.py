@@ -333,3 +333,36 @@ def _spelled_code(raw: str, known: frozenset[str]) -> str | None:
     compact = [re.sub(r"[^a-z0-9]", "", text) for text in (folded, digits)]
     return next((code for code in sorted(known, key=len, reverse=True)
                  if len(code) >= 5 and any(code.lower() in text for text in compact)), None)
+
+
+# A code waved away ("never mind the code", "forget about the coupon", "skip the discount",
+# « oublie le code », « laisse tomber la promo », 「クーポンはいいです」「コードは使わないで」):
+# nothing to apply, and whatever else the message asks is read on its own.
+_WAVED_AWAY = re.compile(
+    r"\b(?:never ?mind|forget(?: about)?|skip|scrap|drop|ignore|no need for|don'?t (?:use|"
+    r"apply|bother with)|oublie[rz]?|laisse[rz]? tomber|pas besoin d[eu]|n'utilise[rz]? pas|"
+    r"n'applique[rz]? pas)\s+(?:(?:the|a|my|that|this|any|le|la|l'|mon|ma|ce|cette|du|de)\s*)?"
+    r"(?:discount\s+|promo\s+)?(?:code|coupon|voucher|promo|discount|reduction|remise)s?\b"
+    r"(?:\s+(?:promo|de reduction))?|"
+    r"(?:クーポン|コード|割引)(?:コード)?(?:は|を)?(?:もう|やっぱり)?\s*(?:いい(?:です|や|よ)?|"
+    r"いらない|要らない|いりません|使わないで(?:ください)?|なしで)(?:ので|から)?",
+    re.IGNORECASE)
+
+
+def waves_a_code_away(text: str) -> bool:
+    return _WAVED_AWAY.search(fold(text)) is not None
+
+
+@lru_cache(maxsize=4096)
+def without_code_waved_away(text: str) -> str | None:
+    """The rest of a message that waves a code away, when something is left ("forget the
+    code and check out" → "and check out"); None when no code is waved away or nothing is
+    left."""
+    found = _WAVED_AWAY.search(fold(text))
+    if found is None:
+        return None
+    rest = (fold(text)[:found.start()] + " " + fold(text)[found.end():]) \
+        if len(fold(text)) != len(text) else text[:found.start()] + " " + text[found.end():]
+    rest = re.sub(r"^[\s,.;:!、。]*(?:(?:and|just|then|et|puis|alors)\b[\s,]*)*", "", rest)
+    rest = re.sub(r"[\s,;、]+$", "", rest).strip()
+    return rest if re.search(r"\w", rest) else None

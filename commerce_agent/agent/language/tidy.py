@@ -12,6 +12,7 @@ One pass per class, each a small table or rule that knows no phrasing:
 - letters typed again for stress ("pleaaase", "yesss", "はーい"): three or more of a letter are
   one or two, whichever is a word the stages know; a long-vowel mark after hiragana is stress;
 - casual words and emoji as words ("u", "thx", "wanna", "stp", "👍", "🙏"), per language;
+  a "4" or "2" typed for "for" or "to" where no count can stand ("sign me up 4 the plan");
 - a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
   and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
 - misspelt words that carry intent, against the vocabulary the stages already use, with the
@@ -121,6 +122,7 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _corrected(cleaned, vocabulary, known)
     cleaned = _shop_word_destination(cleaned)
     cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right
+    cleaned = _digit_prepositions(cleaned)
     cleaned = _SPACES.sub(" ", cleaned).strip()
     return BARE_PLEASE.get(cleaned.lower().rstrip("!. "), None) or _requested(cleaned)
 
@@ -181,6 +183,21 @@ def _casual(text: str) -> str:
         return replacement if replacement else " "
 
     return _CASUAL_WORD.sub(expanded, text)
+
+
+# "4" and "2" typed for "for" and "to" ("sign me up 4 the folio plan", "send it 2 my place"):
+# only between a word a preposition follows and a determiner or pronoun, where no count
+# stands ("add 2 to my cart", "get me 4 the blue ones" keep their counts).
+_DIGIT_PREPOSITION = re.compile(
+    r"\b(up|it|them|this|that|thanks|thank you|looking|search|searching|ship|send|sent|"
+    r"deliver|go|going|come|back|pay|subscribe|subscribed|register|registered|signed|"
+    r"enrol|enroll|enrolled|join|joined|on|out)\s+([42])(?=\s+(?:the|my|your|our|me|you|us|"
+    r"a|an|it|this|that|these|those|him|her)\b)", re.IGNORECASE)
+
+
+def _digit_prepositions(text: str) -> str:
+    return _DIGIT_PREPOSITION.sub(
+        lambda found: f"{found.group(1)} {'for' if found.group(2) == '4' else 'to'}", text)
 
 
 def _in_katakana(text: str, katakana: frozenset[str]) -> str:

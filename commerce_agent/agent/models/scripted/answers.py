@@ -73,7 +73,7 @@ def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Deci
 
 def _subscription(p: Planner, topic: str) -> Decision:
     order = _known_order(p, "subscription")
-    if order is None and words.content_words(p.query()):
+    if order is None and words.names_a_thing(p.query()):  # in any script
         return browse.details(p)  # "does the studio membership have a minimum term?"
     if not isinstance(order, dict):
         return order if order is not None else say(p.lang, "no_subscription")

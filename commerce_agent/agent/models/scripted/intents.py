@@ -18,6 +18,7 @@ from commerce_agent.agent.language.checkout_acts import (
     says_nothing_else,
 )
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
+from commerce_agent.agent.language.codes import without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -49,7 +50,8 @@ def _no_longer(noun: str) -> str:
 NO_LONGER = (rf"{_no_longer(_SUBSCRIPTION)}|"
              rf"\b(?:ne|n')\s*(?:veux|voudrais|souhaite|utilise)\w* plus\b.*{_SUBSCRIPTION}|"
              rf"\b(?:n'ai )?plus besoin\b.*{_SUBSCRIPTION}|"
-             rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)")
+             rf"{_SUBSCRIPTION}.*(?:もういらない|もう要らない|いらない|要らない|不要)|"
+             + "|".join(plan_verbs.BILLING_ENDED))
 _ENDS_A_PLAN = re.compile(NO_LONGER)
 # An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal,
 # unless another act is said with it ("return my order, I don't want it anymore").
@@ -246,6 +248,12 @@ _CHECKS: list[tuple[str, str]] = [
                r"\bdon'?t (?:want|need)\b|\b(?:won'?t|wont|will not) (?:want|need)\b|"
                r"\bno longer (?:want|need)\b|\bget rid of\b|"
                r"\bne (?:veux|voudrais) (?:plus|pas)\b|\bn'en veux (?:plus|pas)\b|"
+               # spoken French drops the "ne": « je veux plus le mug », « plus besoin du mug »
+               r"\b(?:veux|voudrais) plus (?=le|la|les|l'|ce|cet|cette|ces|mon|ma|mes)\b|"
+               # (a thing no longer needed, never an infinitive: « plus besoin de payer »)
+               r"\bj'en ai plus besoin\b|"
+               r"\bplus besoin (?:du|des|de la|de l'|de ce|de cet|de cette|de ces|de mon|de ma|"
+               r"de mes|d'un|d'une)\b|"
                r"(?:は|も)(?:いらない|要らない|いりません|要りません|もういい)|"
                # "茶筅いらない": casual Japanese drops the particle; the refusal closes the message
                r"[^\s、。はも](?:いらない|要らない|いりません|要りません)(?:です|かな|かも|よ)?"
@@ -259,12 +267,18 @@ _CHECKS: list[tuple[str, str]] = [
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
                r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"
                r"\bgo (?:over )?to (?!check)|\bvisit\b|\blet'?s try\b"),
+    # a plan started is said by its verb, whatever change of mind is beside it ("upgrade to
+    # the studio membership instead, subscribe me to that")
+    ("subscribe", plan_verbs.pattern("start")),
     ("quantity", r"\bmake (?:it|that|them|those)\b|"
                  r"\bmake (?:the|my) [\w' -]{1,30}? (?:\d+|one|two|three|four|five|six|"
                  r"seven|eight|nine|ten|a dozen)\s*$|\b(?:bump|increase|decrease|reduce|raise|"
                  r"lower)\b|\b(?:switch|change|swap) (?:it|that|them|this|"
                  r"those)\b|\bchange\b.*\bto\b|\bonly want\b|"
-                 r"\binstead\b|\bupdate\b.*\bquantity\b|\bset\b.*\bto\b|\bswap\b|"
+                 r"\binstead\b|\bupdate\b.*\bquantity\b|\bswap\b|"
+                 # "set" the verb opens its clause; the noun follows a word ("a cup set to
+                 # my cart" adds a set)
+                 r"(?:^|[,;.!?]\s*|\b(?:please|pls|and|then|just|you|now|so|ok)\s+)set\b.*\bto\b|"
                  r"^(?:actually|sorry)\b.*\b(?:two|three|four|five|six|\d+)\b|\bplutot\b|"
                  r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
                  r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|"
@@ -272,7 +286,6 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
-    ("subscribe", plan_verbs.pattern("start")),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
@@ -663,6 +676,10 @@ def _understand(raw: str) -> tuple[str, str]:
     raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
+    asked = without_code_waved_away(raw)
+    if asked is not None and (intent(asked) not in ("other", "promotion", "discounts") or
+                              closing(asked) == "order"):
+        raw = asked  # "forget the code and check out": the code waved away, the rest asked
     rest = dismissed(raw)
     if rest and intent(rest) in _DONE_AFTER_A_DISMISSAL:
         raw = rest  # "ugh never mind clear the whole cart": the dismissal declines nothing
@@ -718,7 +735,8 @@ def _understand(raw: str) -> tuple[str, str]:
         kind = "status"
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
-            kind in ("add", "buy", "book") and not named)):
+            kind in ("add", "buy", "book") and not words.names_a_thing(without_closing(
+                act.text)))):  # (in any script: 「…支払いはまだ、お皿を2枚カートに」 adds)
         return "no", act.text  # "not ready to place the order yet", "I'll pay later"
     if (closed in ("order", "done") and kind in ("add", "checkout") and named or (
             kind == "checkout" and words.content_words(without_closing(act.text)))) and intent(

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 # ("plan" whole: "leave out the planter" is about a planter)
-PLAN = (r"(?:subscription|membership|plans?\b|abonnement|サブスク|定期|会員|メンバーシップ|"
-        r"プラン(?!ター))")
+PLAN = (r"(?:subscription|membership|plans?\b|abonnement|adhesion|forfait|サブスク|"
+        r"定期|会員|メンバーシップ|プラン(?!ター))")
 
 ALONE: dict[str, dict[str, tuple[str, ...]]] = {
     "start": {
@@ -47,6 +47,14 @@ ALONE: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
+    "start": {
+        "en": ("set up", "take out"),
+        "fr": ("commencer", "commencez", "demarrer", "demarrez", "prendre", "prenez"),
+        # a plan entered, as Japanese says joining one: 「メンバーシップに入りたい」 (never
+        # お気に入り, a favourite)
+        "ja": ("(?<!気)に入り(?:たい|ます)", "(?<!気)に入る", "(?<!気)に入れますか",
+               "を始めたい", "を始めます", "を始めて", "を開始"),
+    },
     "pause": {
         "en": ("hold", "on hold", "on ice"),
         "fr": (),
@@ -67,7 +75,20 @@ WITH_PLAN: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+# Billing no longer wanted ("I don't want to be billed anymore", « ne me facturez plus »):
+# only a plan bills again, so this ends the plan, negated as it is said.
+BILLING_ENDED = (r"\b(?:be|being|get|getting) (?:billed|charged)\b.{0,20}\b(?:anymore|"
+                 r"any more|any longer|no more)\b",
+                 r"\bne (?:me |nous )?(?:factur|prelev|debit)\w* plus\b")
+
 SHAPED: dict[str, tuple[str, ...]] = {
+    # a plan asked for by its name alone, as at a counter ("folio unlimited subscription
+    # please"): never one held ("my plan"), nor its details or the list of plans
+    "start": (r"^(?!.*\b(?:my|our|mon|ma|notre|details?|info\w*|terms?|polic\w*|prices?|"
+              r"costs?|options?|plans|subscriptions|memberships|abonnements|list\w*|"
+              r"conditions?|status)\b)(?:(?:a|an|the|one|un|une|le|la|l')\s*)?[\w' -]{0,40}?"
+              rf"{PLAN}[\w' -]{{0,20}}?,?\s*(?:please|pls|plz|svp|s'il (?:vous|te) plait)"
+              r"\s*[.!]*$",),
     "pause": (r"\bput\b.{0,30}\bon (?:hold|ice)\b", rf"{PLAN}.*\bon (?:hold|ice)\b",
               # « mets mon abonnement en veille / en pause / en attente »
               rf"\b(?:mets|mettez|mettre)\b.{{0,30}}{PLAN}.{{0,10}}\ben (?:pause|veille|"
@@ -85,8 +106,11 @@ SHAPED: dict[str, tuple[str, ...]] = {
     "cancel": (
         # the charges or deliveries of a plan, stopped: "stop charging me for Folio"
         # (in any form: "stop send me tea")
-        r"\bstop (?:to )?(?:charg|bill|send|ship|deliver)\w*",
-        r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer)\b",
+        r"\bstop (?:to )?(?:charg|bill|send|ship|deliver|pay)\w*",
+        r"\barrete[rz]? de (?:me |nous )?(?:prelever|facturer|envoyer|livrer|payer)\b",
+        *BILLING_ENDED,
+        # the shopper taken off it: "take me off the folio plan", "get me off the membership"
+        rf"\b(?:take|get|put) (?:me|us) off\b.{{0,30}}{PLAN}",
         # stopping at will, asked about: "can I stop whenever I want?"
         r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
         r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)"),

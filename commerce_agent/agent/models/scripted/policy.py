@@ -235,7 +235,8 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         return _edited_then_checked_out(planner, *closing), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
         else None  # "drop the teapot and make the plates four": each edit by its own words
-    if several is None and planner.frame.intent not in _SERVED_WHOLE:
+    if several is None and (planner.frame.intent not in _SERVED_WHOLE or
+                            planner.frame.intent in (*sequence.PLAN_ACTS, "cancel")):
         # "5 stars, and add a 15% tip": each request in the order said
         several = sequence.serve(planner, HANDLERS)
     decision = several if several is not None else HANDLERS.get(planner.frame.intent, _other)(

@@ -26,11 +26,19 @@ from commerce_agent.agent.models.scripted.assent import goes_ahead
 from commerce_agent.agent.models.scripted.intents import Frame, understand
 from commerce_agent.agent.models.scripted.phrasing import asks
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.state import State
 
 # Requests served one after the other. Checking out, buying, booking and cancelling are
 # never started from a piece: a message with one of those is served whole, as before.
 SERVED = ("add", "remove", "quantity", "replace", "promotion", "rate", "tip", "return",
           "cart", "status")
+# Acts on plans, served in order too: each starts or changes one plan, and each parks for
+# approval ("subscribe me to the studio membership and cancel the online one": a change of
+# plan is the new one started, then the old one ended).
+PLAN_ACTS = ("subscribe", "sub_pause", "sub_resume", "sub_cancel")
+# A cancel beside an act on a plan ends a plan unless it names an order.
+_AN_ORDER = re.compile(r"\b(?:order|orders|commande|commandes|purchase|ord_\w+)\b|注文",
+                       re.IGNORECASE)
 # Pieces that are no request of their own: they belong to a neighbour.
 _JOINING = ("other", "search", "details", "yes", "no", "hedge", "policy")
 # Where one request ends and the next begins (the joining words are kept with the pieces so
@@ -101,7 +109,11 @@ def requests(text: str) -> list[Request]:
             piece = _INSTEAD.sub(" ", piece)  # "à la place" is where it goes, no count or name
         groups.append([kind, waiting + piece, joiner])
         waiting = ""
-    if len(groups) < 2 or any(kind not in SERVED for kind, _, _ in groups):
+    if any(kind in PLAN_ACTS for kind, _, _ in groups):
+        for group in groups:
+            if group[0] == "cancel" and not _AN_ORDER.search(group[1]):
+                group[0] = "sub_cancel"
+    if len(groups) < 2 or any(kind not in (*SERVED, *PLAN_ACTS) for kind, _, _ in groups):
         return []
     return [Request(kind, said.strip(" ,;、")) for kind, said, _ in groups]
 
@@ -141,8 +153,7 @@ def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Dec
         decision: Decision = ""
         end = start
         for end in range(start, len(calls) + 1):
-            sub = Planner(replace(p.state, calls=calls[start:end],
-                                  frame=Frame(request.kind, (request.text,))), p.tools)
+            sub = Planner(_as_of(p.state, start, end, request), p.tools)
             decision = handler(sub)
             if isinstance(decision, str):
                 break
@@ -153,3 +164,15 @@ def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Dec
             break  # "which one would you like?": asked, the rest waits
         start = end
     return " ".join(said)
+
+
+def _as_of(state: State, start: int, end: int, request: Request) -> State:
+    """The state one request is served on: its own calls, and the orders and carts as they
+    stood after them (a plan started by a later request is not yet held, nor an order ended
+    by a later one already ended)."""
+    seen = replace(state, calls=state.calls[start:end], frame=Frame(request.kind, (request.text,)))
+    if end < len(state.before_calls):
+        before = state.before_calls[end]
+        seen = replace(seen, orders=before.orders, carts=before.carts,
+                       last_order=before.last_order)
+    return seen

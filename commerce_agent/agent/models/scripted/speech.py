@@ -41,7 +41,10 @@ Kind = Literal["question", "instruction", "confirmation", "refusal", "statement"
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
                        r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
                        r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
-                       r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
+                       r"jamais)\b|\bn'|"
+                       # spoken French drops the "ne": « je veux plus le mug », « plus besoin »
+                       r"\b(?<!de )plus (?=(?:le|la|les|l'|ce|cet|cette|ces|mon|ma|mes|besoin|"
+                       r"jamais|rien)\b)|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own (だけ is "only",
 # never the いただけ of a request); a dash set apart ends a clause too ("don't order yet -
@@ -76,7 +79,13 @@ _JUST_ASKING = re.compile(
     r"je (?:me )?demande (?:juste|seulement|simplement)?|je me demandais|simple question|"
     r"juste une question|par curiosite|juste pour savoir|je (?:regarde|demande) (?:juste|"
     r"seulement|simplement))\b|(?:聞いてる|聞いている|聞いた|見てる|見ている|知りたい)だけ|"
-    r"質問です|ちょっと(?:聞きたい|質問)|気になって")
+    r"質問です|ちょっと(?:聞きたい|質問)|気になって|"
+    # an act only weighed, not asked for: "I'm thinking about cancelling my plan", « j'envisage
+    # de résilier », 「解約を考えています」
+    r"\b(?:i'?m |i am |i'?ve been |been )?(?:thinking|considering|contemplating|debating)"
+    r"(?: about| of| whether(?: to| or not to)?)?\s+\w+ing\b|"
+    r"\b(?:je (?:pense|songe|reflechis) a|j'envisage de|je me demande si je (?:dois|devrais))\b|"
+    r"(?:しようか|するか)?(?:考えて(?:います|いる|る)|考え中|迷って)")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 from commerce_agent.agent.language import quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
-from commerce_agent.agent.language.codes import code_answer, read_code
+from commerce_agent.agent.language.codes import code_answer, read_code, waves_a_code_away
 from commerce_agent.agent.language.delivery import (
     amended,
     collects_in_person,
@@ -109,6 +109,13 @@ class Call:
     @property
     def code(self) -> str:
         return str(self.result.get("code", "")) if isinstance(self.result, dict) else ""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    orders: dict[str, dict[str, Any]]
+    carts: dict[str, dict[str, Any]]
+    last_order: str | None
 
 
 def relevant(results: list[dict[str, Any]], query: str, described: bool = False,
@@ -228,6 +235,9 @@ class State:
     # whose approval the shopper just turned down. A question leaves it on the table.
     offer: Frame | None = None
     calls: list[Call] = field(default_factory=list)
+    # The orders, carts and latest order as they stood before each of this turn's calls
+    # (`sequence` serves each request of a message on the state its own calls made).
+    before_calls: list[Snapshot] = field(default_factory=list)
     language: str = "en"  # the shopper's, from their latest message that tells
     heard: int = 0  # messages heard so far: the first one sets the language on its own
     # A question asked inside the latest message's request ("add the mug — is shipping
@@ -451,7 +461,9 @@ class State:
             self.codes = self.said_codes = (answered,)
             self.heard += 1
             return
-        coded = read_code(raw, known)
+        if waves_a_code_away(raw):  # "never mind the code": none kept for the purchase
+            self.codes = ()
+        coded = read_code(raw, known) if not waves_a_code_away(raw) else read_code("", known)
         if coded.again:  # "have another go with that code": the codes said before, if any
             coded = replace(coded, codes=self.said_codes, vague=not self.said_codes)
         self.said_codes = coded.codes or self.said_codes
@@ -979,6 +991,8 @@ def fold_turn(replay: Replay, messages: list[Message]) -> State:
             _called(replay, message)
         else:
             name, args = calls.get(message.tool_call_id, (short(message.name), {}))
+            state.before_calls.append(Snapshot(dict(state.orders), dict(state.carts),
+                                               state.last_order))
             state.absorb(name, args, message.result, message.is_error)
             state.calls.append(Call(name, args, message.result, message.is_error))
     return state

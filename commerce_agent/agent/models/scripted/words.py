@@ -34,7 +34,7 @@ from commerce_agent.agent.models.scripted import normalized
 STOP = frozenset("""
 throw toss grab snag pop chuck bung
 ugh urgh argh meh sigh geez jeez nah ach oops oop whoops welp um uh er eh ah bof euh bah oups
-enrol enroll enrolling register become member reinstate renew
+enrol enroll enrolling register become member reinstate renew sign signing join joining
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
 him her youve youre ive weve
 they one ones please pls thanks thank hi hello hey can could would will shall should do does did
@@ -316,7 +316,10 @@ _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商�
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
                         r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|買い$|買っ|"
                         r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$|"
-                        r"送って|送る$|届けて|届ける$)")
+                        r"送って|送る$|届けて|届ける$|"
+                        # a plan's acts and when ("いつでも解約"): what is done, never the plan
+                        r"(?:解約|退会|一時停止|休止|休会|再開|登録|申し?込み?|入会|加入|"
+                        r"いつでも|いつ)$)")
 # A marker that opens a reply ("じゃあ茶筅を", "それなら急須"): it names nothing.
 _JA_OPENING = re.compile(r"^\s*(?:じゃあ|じゃ|では|それでは|それなら|なら|やっぱり|えっと|えーと|"
                          r"うーん)[、,\s]*")
@@ -333,7 +336,9 @@ _JA_MEASURE = re.compile(rf"(?:半|\d+|[一二三四五六七八九十]+)?ダー
                          rf"(?:ひと|ふた|みっ|よっ|いつ|むっ|なな|やっ|ここの)つ")
 
 
-_JA_ENDING = re.compile(r"(?:ですか|ですね|です|しますか|します|しました|ますか|ます|"
+# ("できますか" whole: split at its で, it would leave a stray "き")
+_JA_ENDING = re.compile(r"(?:できますか|できません|できる|ですか|ですね|です|しますか|します|"
+                        r"しました|ますか|ます|"
                         r"でした|ました|でしょうか)"
                         r"(?=[、。？！?!\s]|$)")
 
@@ -372,7 +377,8 @@ _JA_ADJECTIVE = re.compile(r"^(?:(?:青|白|赤|黒|黄色|茶色|大き|小さ|
 # What a phrase says of its noun when no particle sets them apart ("茶筅ありますか",
 # "急須ほしい", "ノートください"): the predicate, never part of a product's name.
 _JA_PREDICATE_TAIL = re.compile(r"(?:あり|ある|ない|なし|欲しい|ほしい|ください|下さい|お願い|"
-                                r"見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい)+$")
+                                r"見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
+                                r"申し?込み?(?:たい|ます)|入り(?:たい|ます)|始めたい)+$")
 
 
 def names_a_thing(text: str) -> bool:
