@@ -46,9 +46,11 @@ BACKENDS = ("sqlite", "postgres")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under xdist, how the tests are shared between workers (tests/support/work_units.py)."""
+    """Under xdist, how the tests are shared between workers (tests/support/work_units.py).
+    What the imports built lives as long as the run (tests/support/long_lived.py)."""
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(WorkUnits(), "work-units")
+    freeze()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
