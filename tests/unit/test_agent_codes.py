@@ -145,7 +145,7 @@ def test_a_plain_word_answers_the_code_question() -> None:
     ("without a coupon please", "please"),
 ])
 def test_going_without_a_code_is_no_mention(said: str, rest: str) -> None:
-    assert read_code(said) == CodeReading((), False, rest)
+    assert read_code(said) == CodeReading((), False, rest, declined=True)
 
 
 @pytest.mark.parametrize(("said", "codes"), [

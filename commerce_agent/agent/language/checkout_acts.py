@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from commerce_agent.agent.language import japanese_verbs
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.reading import without_when
 
@@ -104,14 +105,15 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
         ("pay", r"お?支払(?:い|う|います|って)|払(?:います|う|って)"),
         ("send", r"(?:に|へ)(?:送って|届けて|配送して|発送して)|"
                  r"(?:送り先|お届け先|届け先|配送先|住所)(?:は|：|:)"),
-        ("collect", r"取りに(?:行|い|来|伺)|受け取りに|受け取ります"),
+        # the verbs of collecting in any of their forms (受け取りたい, 受け取って, 取りに行く)
+        ("collect", japanese_verbs.COLLECTING),
     ),
 }
 # Collecting and sending are read first: "I'll swing by to get it" collects, it buys nothing.
 _FIRST: dict[Act, int] = {"collect": 0, "send": 1, "order": 2, "pay": 3}
-_COMPILED = {lang: tuple(sorted(((act, re.compile(pattern)) for act, pattern in table),
-                                key=lambda entry: _FIRST[entry[0]]))
-             for lang, table in _LEXICON.items()}
+_COMPILED = {lang: tuple(sorted(((act, re.compile(
+    f"(?:{pattern}){japanese_verbs.TAIL}" if lang == "ja" else pattern)) for act, pattern in table),
+    key=lambda entry: _FIRST[entry[0]])) for lang, table in _LEXICON.items()}
 # Clause breaks: punctuation, and the conjunctions that join acts ("and", « pis »).
 _BREAK = re.compile(r"[,;.!?:、。！？；：]|\s[—–-]\s|\s+(?:and|then|so|et|puis|pis|alors)\s+")
 # Clauses that carry nothing of their own: assent, politeness, lead-ins.
@@ -124,7 +126,12 @@ _FILLERS = (
     "parfait", "super", "bon", "bien", "tres bien", "alors", "allez", "allez-y", "vas-y",
     "on y va", "c'est parti", "c'est bon", "c'est beau", "merci", "s'il vous plait",
     "s'il te plait", "svp", "stp", "nickel", "impeccable", "maintenant", "direct",
-    "tout de suite", "de suite", "moi-meme")
+    "tout de suite", "de suite", "moi-meme",
+    # closings: nothing more is wanted ("that's all I need, thanks so much")
+    "that's all", "thats all", "that's all i need", "thats all i need", "that's it", "thats it",
+    "that's everything", "thats everything", "nothing else", "all done", "that'll be all",
+    "much", "so much", "a lot", "a bunch", "many thanks", "can you", "could you", "would you",
+    "c'est tout", "ce sera tout", "rien d'autre")
 # longest first, so "right away" goes whole before "right"
 _FILLER_WORDS = "|".join(re.escape(word) for word in sorted(_FILLERS, key=len, reverse=True))
 _FILLER = re.compile(rf"^(?:(?:{_FILLER_WORDS})\b[\s]*)+$|"

@@ -83,8 +83,9 @@ _THE_CODE_AGAIN = re.compile(
 # A verb left behind by the code it took ("…and have another go with that code").
 _VERB_LEFT = re.compile(r"(?:(?:^|[\s,]+)(?:and\s+)?(?:have|try|use|apply|give|put|stick|pop|chuck|"
                         r"slap|throw|et)?)+$", re.IGNORECASE)
-# Further codes joined to one: "READMORE15 and FOLIO3", « READMORE15 et FOLIO3 », 「AとB」.
-_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus|&)\s+|と|、)\s*"
+# Further codes joined to one: "READMORE15 and FOLIO3", "readmore15 + folio3", « READMORE15 et
+# FOLIO3 », 「AとB」.
+_JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus)\s+|[&+/]|と|、)\s*"
                      + _TOKEN, re.IGNORECASE)
 # What may be left beside a code without asking for anything else: "again", "on it",
 # "please", « encore », « svp », 「を」「お願いします」.
@@ -132,6 +133,7 @@ class CodeReading:
     vague: bool  # a code word with no code after it ("I have a coupon")
     rest: str  # the message without the codes and their lead-in
     again: bool = False  # the code said before, asked for again ("try the code once more")
+    declined: bool = False  # going without one ("order it without the code")
 
     @property
     def code(self) -> str | None:
@@ -229,7 +231,8 @@ def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     text = _plain(raw)
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
-        return CodeReading((), False, _joined(text, declined.start(), declined.end()))
+        return CodeReading((), False, _joined(text, declined.start(), declined.end()),
+                           declined=True)
     again = _THE_CODE_AGAIN.search(text)
     if again is not None and not _framed(text, known):
         left = _VERB_LEFT.sub("", _joined(text, again.start(), again.end()))

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from babel import Locale
 
+from commerce_agent.agent.language import japanese_verbs
 from commerce_agent.agent.language.addresses import (
     US_STATES,
     address_end,
@@ -474,7 +475,7 @@ _COLLECTING_MYSELF = re.compile(
     r"swing\s+by\s+(?:and\s+)?|stop\s+by\s+(?:and\s+)?)?(?:pick|collect|grab|get)\b|"
     r"\bje\s+(?:passe|viens|vais|viendrai|passerai|pourrai)\s+(?:le|la|les)\s+"
     r"(?:chercher|récupérer|recuperer|prendre)|\bje\s+(?:le|la|les)\s+(?:récupère|recupere)|"
-    r"取りに(?:行きます|伺います|行く)|受け取ります", re.IGNORECASE)
+    + japanese_verbs.COLLECTING, re.IGNORECASE)
 
 
 def collects_in_person(text: str) -> bool:

@@ -74,6 +74,36 @@ SIZE_RANK_WORDS = frozenset({
     "petit", "plus", "format", "tin", "version",
 })
 _JAPANESE_FOUND = re.compile("|".join(sorted(map(re.escape, _JAPANESE), key=len, reverse=True)))
+# Hiragana runs of a message: where an option word typed in kana (せいかよう, おてまえ) is.
+_HIRAGANA_RUN = re.compile(r"[\u3041-\u3096ー]+")
+# The fewest kana a word typed in kana must have to be read as an option word: two (あお, きん)
+# are inside too many other words.
+_MIN_KANA = 3
+
+
+# How the table's kanji words are read, for a shopper who leaves them in kana (製菓 as せいか,
+# お点前 as おてまえ). A single kanji is left out: its kana are a word of their own too (緑 is
+# みどり, as in the name Midori-dō; 席 is せき). Katakana words are read in hiragana by their
+# code points (ブルー as ぶるー).
+_KANJI_READINGS = {
+    "灰色": "はいいろ", "茶色": "ちゃいろ", "大きい": "おおきい", "大きめ": "おおきめ",
+    "小さい": "ちいさい", "小さめ": "ちいさめ", "料理用": "りょうりよう", "製菓": "せいか",
+    "お点前": "おてまえ", "点前": "てまえ", "茶道用": "さどうよう", "生ハム": "なまはむ",
+    "蜂蜜": "はちみつ", "ラー油": "らーゆ", "包装": "ほうそう", "風呂敷": "ふろしき",
+    "優先": "ゆうせん",
+}
+_TO_HIRAGANA = str.maketrans({chr(code + 0x60): chr(code) for code in range(0x3041, 0x3097)})
+
+
+@lru_cache(maxsize=1)
+def _japanese_in_kana() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The Japanese table's words as typed in hiragana, three kana or more."""
+    table: dict[str, str] = {}
+    for word, english in _JAPANESE.items():
+        kana = _KANJI_READINGS.get(word) or word.translate(_TO_HIRAGANA)
+        if kana != word and len(kana) >= _MIN_KANA and _HIRAGANA_RUN.fullmatch(kana):
+            table.setdefault(kana, english)
+    return re.compile("|".join(sorted(map(re.escape, table), key=len, reverse=True))), table
 
 
 @lru_cache(maxsize=4096)
@@ -85,8 +115,14 @@ def english_option_words(text: str) -> frozenset[str]:
         found.update(_FRENCH.get(word, "").split())
     for word in re.findall(r"[a-z]+", fold_accents(text)):
         found.update(_FRENCH.get(word, "").split())
-    for match in _JAPANESE_FOUND.finditer(unicodedata.normalize("NFKC", text)):
+    normal = unicodedata.normalize("NFKC", text)
+    for match in _JAPANESE_FOUND.finditer(normal):
         found.update(_JAPANESE[match.group()].split())
+    if _HIRAGANA_RUN.search(normal):
+        in_kana, table = _japanese_in_kana()
+        for run in _HIRAGANA_RUN.findall(normal):
+            for match in in_kana.finditer(run):
+                found.update(table[match.group()].split())
     return frozenset(found)
 
 

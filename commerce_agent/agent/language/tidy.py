@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from commerce_agent.agent.language import kana_calendar
+from commerce_agent.agent.language import kana_calendar, romaji
 from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.folding import fold_accents
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -112,7 +112,7 @@ def tidy(text: str, vocabulary: frozenset[str] = frozenset(),
 @lru_cache(maxsize=4096)
 def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
           katakana: frozenset[str]) -> str:
-    cleaned = _marks(unicodedata.normalize("NFKC", text))
+    cleaned = _marks(romaji.in_kana(unicodedata.normalize("NFKC", text)))
     cleaned = plain_request(cleaned)  # "so sorry, could you…", 「…ていただけますか」
     cleaned = kana_calendar.in_kanji(cleaned)  # 「1がつ11にちの あさ7じ」: 1月11日の朝7時
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
@@ -209,6 +209,17 @@ IN_KANJI: dict[str, str] = {
     "さくじょ": "削除", "こうにゅう": "購入", "しはらい": "支払い", "じゅうしょ": "住所",
     "ていき": "定期", "いちじていし": "一時停止", "さいかい": "再開", "ひょうか": "評価",
     "かいたい": "買いたい", "かいます": "買います",
+    # checkout, paying, collecting and sending, as the checkout and delivery lexicons write them
+    "かいけい": "会計", "かくてい": "確定", "せいさん": "精算", "けっさい": "決済",
+    "はらいます": "払います", "はらって": "払って", "うけとり": "受け取り", "うけとる": "受け取る",
+    "うけとれ": "受け取れ", "とりにいき": "取りに行き", "とりにいく": "取りに行く",
+    "もちかえり": "持ち帰り", "てんとう": "店頭", "とどけて": "届けて", "おくって": "送って",
+    "はいそう": "配送", "おとどけさき": "お届け先",
+    # changing, cancelling and asking after an order
+    "とりけし": "取り消し", "へんこう": "変更", "こうかん": "交換", "ぜんぶ": "全部",
+    "じょうきょう": "状況",
+    # answers
+    "おねがい": "お願い", "だいじょうぶ": "大丈夫", "けっこう": "結構",
 }
 _KANA_WORD = re.compile("|".join(sorted(IN_KANJI, key=len, reverse=True)))
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.language.delivery import missing, wants_pickup
+from commerce_agent.agent.language.offer_names import described_offer, mistyped
 from commerce_agent.agent.language.party import party_size
 from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
@@ -546,10 +547,23 @@ def check_out_cart(p: Planner, cart: dict[str, Any]) -> Decision:
                     country_name(area, p.lang) for area in _areas(p, store_id))),
                 say(p.lang, "where")))
         args["deliveryAddress"] = address
-    if state.code_wanted:  # "I have a coupon": its code first, never the next word
+    if state.code_wanted or state.codes or state.code_hint:
+        # the store's offers first: "WELCOM10" or "my 10% code" names one of them
+        store_id = str(cart.get("storeId"))
+        if store_id not in state.store_info and p.has("get_store") and \
+                state.done("get_store", storeId=store_id) is None:
+            return p.call("get_store", storeId=store_id)
+    offers = state.store_info.get(str(cart.get("storeId")), {}).get("promotions", [])
+    meant = described_offer(state.code_hint, offers) if state.code_hint else None
+    if state.code_wanted and meant is None and state.done("apply_promotion") is None:
+        # "I have a coupon": its code first, never the next word
         return say(p.lang, "which_code", lines=lines(cart, p.lang))
+    if meant is not None and state.done("apply_promotion", code=meant) is None:
+        return p.call("apply_promotion", cartId=cart["cartId"], code=meant)  # "my 10% code"
     if state.codes:  # each code said, in order, before the order is asked for
-        return p.call("apply_promotion", cartId=cart["cartId"], code=state.codes[0])
+        known = [str(offer.get("code", "")).upper() for offer in offers]
+        return p.call("apply_promotion", cartId=cart["cartId"],
+                      code=mistyped(state.codes[0], known))
     options = cart.get("shippingOptions") or []
     method = next((found for found in (chosen_option(text, options)
                                        for text in reversed(p.frame.texts)) if found), None)

@@ -291,10 +291,63 @@ je ne suis pas sure
 en fait
 peut etre
 """)
+# Owning up to a slip ("sorry, misclicked", "oops, wrong button", « oups, je me suis trompé »):
+# it takes back the answer just given and weighs nothing itself, so the yes or no beside it
+# is the answer ("sorry, misclicked. sure, go ahead").
+_SLIPS = _terms("""
+sorry
+so sorry
+soz
+oops
+oopsie
+whoops
+woops
+my bad
+my mistake
+my fault
+misclick
+misclicked
+mis-clicked
+mis clicked
+mistapped
+mis-tapped
+fat fingered
+fat-fingered
+wrong button
+clicked the wrong button
+pressed the wrong button
+hit the wrong button
+tapped the wrong button
+clicked the wrong one
+pressed the wrong one
+hit the wrong one
+tapped the wrong one
+i clicked wrong
+i pressed wrong
+didn't mean to
+didnt mean to
+did not mean to
+didn't mean that
+didnt mean that
+i meant yes
+i meant to approve
+i meant to say yes
+meant to approve
+meant to click yes
+pardon
+desole
+desolee
+oups
+je me suis trompe
+je me suis trompee
+mauvais bouton
+j'ai clique trop vite
+""")
 # What may open a change of mind without being one ("actually, never mind").
 _LATIN_TERMS = tuple(sorted(
     [*((term, "@yes") for term in _ASSENT), *((term, "@no") for term in _REFUSAL),
-     *((term, "@hedge") for term in _HEDGES)], key=lambda entry: -len(entry[0])))
+     *((term, "@hedge") for term in _HEDGES), *((term, "@slip") for term in _SLIPS)],
+    key=lambda entry: -len(entry[0])))
 # One-word answers a hurried spelling may stretch ("yesss", "nooo").
 _ONE_WORD = {word: "yes" for word in ("yes", "yeah", "yep", "yup", "ok", "okay", "sure",
                                       "oui", "ouais")} | {"no": "no", "nope": "no", "nah": "no",
@@ -395,6 +448,16 @@ _JA_REFUSAL = _terms("""
 やっぱりいい
 なしで
 """)
+_JA_SLIPS = _terms("""
+すみません
+すいません
+ごめんなさい
+ごめん
+間違えました
+間違えた
+まちがえました
+押し間違え
+""")
 _JA_HEDGE = _terms("""
 うーん
 うーむ
@@ -450,7 +513,7 @@ def _latin(folded: str) -> Reading:
             refusal += 0.5  # "I don't want it", "je ne veux pas"
         elif word in _HEDGE or word == "@hedge":
             hedged = True
-        elif word not in _ALONG:
+        elif word != "@slip" and word not in _ALONG:
             rest.append(word)
         scope = max(scope - 1, 0)
     return _decide(assent, refusal, tuple(rest), hedged)
@@ -492,7 +555,8 @@ def _japanese(text: str) -> Reading:
     rest = _EMOJI_ANY.sub(" ", text)
     hedged = False
     # Refusal first: "いいです" inside "今はいいです" is a no.
-    for terms, side in ((_JA_REFUSAL, "no"), (_JA_ASSENT, "yes"), (_JA_HEDGE, "")):
+    for terms, side in ((_JA_SLIPS, "slip"), (_JA_REFUSAL, "no"), (_JA_ASSENT, "yes"),
+                        (_JA_HEDGE, "")):
         for term in terms:
             found = rest.count(term)
             if found:
@@ -501,6 +565,8 @@ def _japanese(text: str) -> Reading:
                     assent += found
                 elif side == "no":
                     refusal += found
+                elif side == "slip":
+                    pass  # 「すみません、間違えました」: owns up to a slip, no answer itself
                 else:
                     hedged = True
     rest = _JA_ALONG.sub(" ", rest).strip()
@@ -508,6 +574,18 @@ def _japanese(text: str) -> Reading:
     if said or quantity(rest) is not None or re.search(r"[a-z0-9]", fold(rest)):
         return Reading("instruction", assent, refusal, tuple((said or rest).split()), hedged)
     return _decide(assent, refusal, (), hedged)
+
+
+# Assent that tells the agent to act, not only that the shopper heard ("go ahead", "do it",
+# « vas-y », 「進めて」): after "say “check out” when you're ready", the checkout.
+_GO_AHEAD = re.compile(r"\b(?:go ahead|go for it|do it|proceed|let'?s do (?:it|this)|let'?s go|"
+                       r"make it so|send it|vas-y|allez-y|on y va|c'est parti|fonce|foncez)\b|"
+                       r"進めて|やって", re.IGNORECASE)
+
+
+def goes_ahead(raw: str) -> bool:
+    """A bare yes that tells the agent to act ("ok now do it", "sure, go ahead")."""
+    return classify(raw).act == "confirm" and _GO_AHEAD.search(fold(raw)) is not None
 
 
 @lru_cache(maxsize=4096)

@@ -7,6 +7,7 @@ from typing import Any
 
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.codes import codes_said
+from commerce_agent.agent.language.offer_names import described_offer, mistyped
 from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
@@ -298,10 +299,14 @@ def promotion(p: Planner) -> Decision:
     if store is not None and store not in p.state.store_info and \
             p.state.done("get_store", storeId=store) is None:
         return p.call("get_store", storeId=store)  # its codes: "use fiveoff" names one
-    known = frozenset(str(entry.get("code", "")).upper() for entry in
-                      p.state.store_info.get(store or "", {}).get("promotions", []))
+    offers = p.state.store_info.get(store or "", {}).get("promotions", [])
+    known = frozenset(str(entry.get("code", "")).upper() for entry in offers)
     codes = next((found for found in (codes_said(text, known)
                                       for text in reversed(p.frame.texts)) if found), ())
+    # "WELCOM10": the store's code it mistypes; "the pizza friday code": the offer described
+    codes = tuple(dict.fromkeys(mistyped(code, known) for code in codes)) or next(
+        ((found,) for found in (described_offer(text, offers) for text in reversed(
+            p.frame.texts)) if found), ())
     if not codes:
         return discounts(p)
     cart = p.state.cart_for(p.mentioned_store() or p.current_store())

@@ -234,7 +234,12 @@ _CHECKS: list[tuple[str, str]] = [
                r".{0,25}\b(?:orders?|"
                r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
-              r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空"),
+              r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空|"
+              # the cart, or everything in it, removed with any verb of removing (カートから全部
+              # 消して, カートの中身を削除, 全部外してください, カートをクリア)
+              r"カート(?:を|の中身を?)?(?:クリア|リセット)|"
+              r"(?:カート(?:から|の中身を?|の中の?|を)?\s*)?(?:全部|すべて|全て|ぜんぶ|中身)(?:を|は)?\s*"
+              r"(?:消|削除|外|取り除|抜い|出し)(?!.{0,6}注文)"),
     ("cart", r"\b(?:my|the|cart|order|grand) total\b|\btotal (?:so far|now)\b|\ben tout\b|"
              r"\bau total\b|\bmontant total\b|合計|総額"),
     ("remove", r"\bremove\b|\btake\b.*\b(?:out|off)\b|\bdelete\b|\bdrop the\b|"
@@ -247,7 +252,9 @@ _CHECKS: list[tuple[str, str]] = [
                r"[!！。.\s]*$|"
                r"\bnever ?mind (?:the|that|those|this)\b|"
                r"\b(?:retire[rz]?|enleve[rz]?|"
-               r"supprime[rz]?)\b|削除|取り除|外して"),
+               r"supprime[rz]?)\b|削除|取り除|外して|"
+               # the verbs of removing in their everyday forms (消して, 外します, 抜いといて)
+               r"(?:消|外|抜)(?:して|します|したい|しといて|いて|いといて|きます|いてください)"),
     # "switch it to the 16 oz" changes a line; "switch to Lumen Studio" changes the store.
     ("switch", r"\bswitch\b(?! (?:it|that|them|this|those|to (?:the|a|an) \d))|\bshop at\b|"
                r"\btake me to\b|\bchange (?:the )?(?:store|shop)\b|"

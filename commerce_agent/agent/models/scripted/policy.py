@@ -25,7 +25,7 @@ from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pic
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import Frame, greeting, understand
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import in_store_words
+from commerce_agent.agent.models.scripted.phrasing import asks, in_store_words
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
@@ -193,6 +193,32 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
 }
 
 
+# Cart edits a checkout may follow in one message ("make it 2 then check out").
+_EDITS_BEFORE_A_CHECKOUT = ("remove", "quantity", "replace", "switch", "keep")
+# The calls a checkout makes, where the edit's calls end.
+_CHECKOUT_CALLS = ("apply_promotion", "place_order")
+
+
+def _edited_then_checked_out(p: Planner, edit: str, checkout: str) -> Decision:
+    """The edit served as a message of only it would be, seeing the calls it made; once it is
+    done (and asks nothing), the checkout, on the cart it left."""
+    calls = p.state.calls
+    paying = Planner(replace(p.state, frame=Frame("checkout", (checkout,))), p.tools)
+    end = next((index for index, call in enumerate(calls) if call.name in _CHECKOUT_CALLS),
+               len(calls))
+    if end < len(calls):  # the checkout is under way: the edit is done (its cart may be gone)
+        return check_out(paying)
+    editing = Planner(replace(p.state, calls=calls[:end],
+                              frame=Frame(understand(edit)[0], (edit,))), p.tools)
+    done = edits.serve(editing, HANDLERS) if editing.frame.intent in ("remove", "quantity") \
+        else None
+    done = done if done is not None else HANDLERS.get(editing.frame.intent, _other)(editing)
+    if not isinstance(done, str) or asks(done):
+        return done
+    paid = check_out(paying)
+    return f"{done} {paid}" if isinstance(paid, str) else paid
+
+
 def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
     planner = Planner(state, tools)
     last = state.calls[-1] if state.calls else None
@@ -200,6 +226,13 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
             last.name == "apply_promotion" and planner.frame.intent == "promotion"):
         # (a code refused among several said is explained with the others, which are tried)
         return explain(last, state), planner
+    closing = sequence.concluded(planner.frame.first) if len(planner.frame.texts) == 1 and \
+        planner.frame.intent in (*_EDITS_BEFORE_A_CHECKOUT, "checkout") else None
+    if closing is not None and understand(closing[0])[0] in _EDITS_BEFORE_A_CHECKOUT and (
+            words.content_words(closing[0]) or re.search(r"\d", closing[0])):
+        # (an edit names its line or count: "ok, instead", left by a code, is none)
+        # "actually remove the mug then pay": the edit, then the checkout
+        return _edited_then_checked_out(planner, *closing), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
         else None  # "drop the teapot and make the plates four": each edit by its own words
     if several is None and planner.frame.intent not in _SERVED_WHOLE:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from commerce_agent.agent.language.codes import read_code
 from commerce_agent.agent.language.destination import names_destination, without_destination
+from commerce_agent.agent.models.scripted.assent import goes_ahead
 from commerce_agent.agent.models.scripted.intents import Frame, understand
 from commerce_agent.agent.models.scripted.phrasing import asks
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
@@ -103,6 +104,28 @@ def requests(text: str) -> list[Request]:
     if len(groups) < 2 or any(kind not in SERVED for kind, _, _ in groups):
         return []
     return [Request(kind, said.strip(" ,;、")) for kind, said, _ in groups]
+
+
+_TRAILING_JOIN = re.compile(r"(?:[\s,;、]|\b(?:and|then|also|et|puis|ensuite)\b)*$", re.IGNORECASE)
+
+
+def concluded(text: str) -> tuple[str, str] | None:
+    """(what comes first, the checkout) when a message ends by checking out after requests of
+    its own: "actually remove the mug then pay", "yes but make it the 16 oz first, then go
+    ahead and pay", « enlève le mug et on valide ». The requests are served first, as a
+    message of only them would be; the checkout then orders the cart they left (its order
+    still parks for the shopper's approval)."""
+    parts = _JOIN.split(text)
+    pieces = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "")
+              for i in range(0, len(parts), 2)]
+    last = len(pieces)
+    while last > 1 and (_read(pieces[last - 1].strip(" ,.!")) == "checkout" or
+                        goes_ahead(pieces[last - 1].strip(" ,.!"))):
+        last -= 1  # ("make it 2 and do it": once the cart is as wanted, the order)
+    before = _TRAILING_JOIN.sub("", "".join(pieces[:last]))
+    if last == len(pieces) or not before or _read(before) not in SERVED:
+        return None
+    return before, "".join(pieces[last:]).strip(" ,;、")
 
 
 def serve(p: Planner, handlers: dict[str, Callable[[Planner], Decision]]) -> Decision | None:

@@ -44,9 +44,10 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need 
                        r"jamais)\b|\bn'|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
                        r"(?:じゃ|では)なく")
 # Clause breaks: a negated clause is dropped and the rest read on its own (だけ is "only",
-# never the いただけ of a request).
-_CLAUSES = re.compile(r"[,;.!?、。！？]|\b(?:but|only|just|instead|rather|mais|seulement|"
-                      r"plutot)\b|けど|(?<!いた)(?<!頂)だけ|"
+# never the いただけ of a request); a dash set apart ends a clause too ("don't order yet -
+# add a water").
+_CLAUSES = re.compile(r"[,;.!?、。！？]|\s[-–—]+\s|"
+                      r"\b(?:but|only|just|instead|rather|mais|seulement|plutot)\b|けど|(?<!いた)(?<!頂)だけ|"
                       # "大きいのじゃなくて小さいの": what is refused ends its own clause
                       r"(?<=じゃなくて)|(?<=ではなくて)|"
                       # "the speckled mug not the blue one": the refused one, said after
@@ -128,6 +129,11 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     kept = [part for part in parts if part not in negated]
     if not negated or not kept:
         return text, ()
+    # "wait, no, don't order yet - add a water": the no said with the negated clause is its
+    # own, not the request's
+    meant = [part for part in kept if not (classify(part).act == "decline" or (
+        classify(part).act == "other" and classify(part).hedged))]
+    kept = meant or kept
     return " ".join(kept), negated
 
 

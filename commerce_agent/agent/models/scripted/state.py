@@ -30,11 +30,13 @@ from commerce_agent.agent.language.delivery import (
 )
 from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
+from commerce_agent.agent.language.offer_names import mistyped
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
     aftermath,
+    assent,
     choices,
     compound,
     follow_ups,
@@ -240,6 +242,10 @@ class State:
     # The latest message spoke of a code without saying it ("I have a coupon"): asked for
     # before ordering, never guessed from the next word.
     code_wanted: bool = False
+    # The words that spoke of a code without saying it ("use my 10% code", "and the dessert
+    # discount"): they may describe one of the store's offers, applied at the checkout
+    # instead of asking; kept until a code is applied or the order placed.
+    code_hint: str = ""
     # The last size or measure the shopper said ("12 oz"): what "that same size" points at.
     size_said: str | None = None
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
@@ -336,9 +342,12 @@ class State:
 
     def absorb(self, name: str, args: dict[str, Any], result: Any, is_error: bool) -> None:
         if name == "apply_promotion":  # on the cart now, or refused (and explained)
-            self.codes = tuple(code for code in self.codes if code != args.get("code"))
+            known = self.known_codes()  # (a code mistyped is applied as the store writes it)
+            self.codes = tuple(code for code in self.codes
+                               if mistyped(code, known) != args.get("code"))
+            self.code_hint = ""
         elif name == "place_order":
-            self.codes = ()
+            self.codes, self.code_hint = (), ""
         if is_error:
             code = result.get("code") if isinstance(result, dict) else None
             if code in _GONE and "cartId" in args:
@@ -446,6 +455,9 @@ class State:
         if coded.again:  # "have another go with that code": the codes said before, if any
             coded = replace(coded, codes=self.said_codes, vague=not self.said_codes)
         self.said_codes = coded.codes or self.said_codes
+        if coded.declined and coded.rest:
+            # "whatever, just order it without the code": the request, and no code kept
+            self.codes, raw = (), coded.rest
         if coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
@@ -454,12 +466,17 @@ class State:
             if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
                 self.codes = coded.codes
             return
+        priced_thing = False  # "a limited glaze mug with code WELCOME10": a thing, bought
         if coded.codes or coded.vague:
             kind = understand(read_delivery(coded.rest).rest or coded.rest)[0]
-            if coded.rest and (kind in _CARRIES_A_CODE or
+            priced_thing = bool(coded.codes) and kind in ("other", "search") and \
+                words.names_a_thing(words.fold(coded.rest)) and \
+                read_act(coded.rest).kind != "question"
+            if coded.rest and (kind in _CARRIES_A_CODE or priced_thing or
                                read_delivery(coded.rest).address is not None):
                 self.codes = coded.codes or self.codes
                 self.code_wanted = not coded.codes
+                self.code_hint = "" if coded.codes else raw
                 raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
@@ -476,6 +493,8 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
+        if priced_thing and kind in ("other", "search"):
+            kind = "add"  # a code said with a thing names no search: the thing is wanted
         if kind == "cart" and names_destination(request):
             # "practical rust in my basket", 「茶筅をひとつカートにお願いします」: the cart is
             # where an add puts things, not a request to look at it
@@ -527,7 +546,8 @@ class State:
             in_cart = any(line.get("itemId") == self.focus for cart in carts
                           for line in cart.get("items", []))
             kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
-        elif kind == "checkout" and self._takes_what_is_in_view(request):
+        elif kind == "checkout" and self._takes_what_is_in_view(
+                request, addressed=delivery.address is not None):
             # "Kindly deliver it to …, I am ready to pay" after "Want me to add it?": the
             # thing offered or pointed at is bought (the approval still asks)
             kind, text = "buy", "buy it"
@@ -589,6 +609,9 @@ class State:
             self.frame, self.offer = instead, None
             self.shown = list(self.results)
             return
+        if kind == "yes" and pending is None and undoable and self.open_carts() and \
+                assent.goes_ahead(raw):
+            kind = "checkout"  # "ok now do it" just after an add: the cart's order (approved)
         if kind == "yes" and pending is None and aftermath.acknowledges(raw):
             # "ok, thanks" with nothing on the table (an order just placed): answered, no more
             self.frame = Frame(aftermath.ACKNOWLEDGE, (text,))
@@ -663,12 +686,15 @@ class State:
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
 
-    def _takes_what_is_in_view(self, request: str) -> bool:
+    def _takes_what_is_in_view(self, request: str, addressed: bool = False) -> bool:
         """Whether a checkout said with nothing else named is for the item offered ("Want
         me to add it?") rather than the cart: the cart is empty, or the message points at it
         ("Kindly deliver it to …, I am ready to pay", 「それにします、お支払いします」)."""
         said = read_checkout(request)
-        if self.frame is not SUGGESTED or self.focus is None or not said.concludes or not (
+        # (an address given, "can you send it to …", sends the thing offered as surely as
+        # "I'll pay" does)
+        if self.frame is not SUGGESTED or self.focus is None or not (
+                said.concludes or "send" in said.acts or addressed) or not (
                 says_nothing_else(said.rest) or understand(said.rest)[0] == "yes"):
             return False
         carts = self.open_carts()
