@@ -20,6 +20,7 @@ from commerce_agent.settings import Settings
 from tests.support.app import MEDIA, token_for
 from tests.support.commerce_world import world
 from tests.support.live import LiveServer, start_live_server
+from tests.support.long_lived import freeze
 from tests.support.openai_fake import openai_api, openai_fake
 from tests.support.pg import (
     Templates,
@@ -45,9 +46,17 @@ BACKENDS = ("sqlite", "postgres")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under xdist, how the tests are shared between workers (tests/support/work_units.py)."""
+    """Under xdist, how the tests are shared between workers (tests/support/work_units.py).
+    What the imports built lives as long as the run (tests/support/long_lived.py)."""
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(WorkUnits(), "work-units")
+    freeze()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The modules and the collected tests live as long as the run: no full collection of the
+    garbage collector walks them again (tests/support/long_lived.py)."""
+    freeze()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -5,6 +5,7 @@ ratings, returns, and the open carts), never by the wording of replies."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -22,6 +23,7 @@ from tests.support.conversation_support import (
     reply_problems,
     with_order_ids,
 )
+from tests.support.long_lived import Checkpoints
 
 # Each conversation runs on its own copy of the session's seeded file (the `app` fixture).
 CONVERSATIONS = load_all()
@@ -45,6 +47,18 @@ def test_the_suite_covers_every_store_kind_and_intent() -> None:
     assert STORES <= {c["store"] for c in CONVERSATIONS}
     assert KINDS - covered == set()
     assert INTENTS - covered == set()
+
+
+CHECKPOINTS = Checkpoints()
+
+
+@pytest.fixture(autouse=True)
+def _long_lived_frozen() -> Iterator[None]:
+    """After every few conversations (their apps torn down first: autouse fixtures are set up
+    first, so torn down last), what the process keeps for good is frozen out of the garbage
+    collector's full collections (tests/support/long_lived.py)."""
+    yield
+    CHECKPOINTS.passed()
 
 
 def _case(conversation: dict[str, Any]) -> Any:

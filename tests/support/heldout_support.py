@@ -45,6 +45,7 @@ from tests.support.conversation_support import (
     seeded_database,
     with_order_ids,
 )
+from tests.support.long_lived import Checkpoints
 
 FOLDER = Path(__file__).parents[1] / "heldout"
 # The held-out sets, each with its own FLOOR.json; tests/heldout2/ to tests/heldout9/ were
@@ -273,10 +274,12 @@ async def run_all(only: str | None = None, folder: Path = FOLDER) -> list[Outcom
     a fresh copy of one seeded database."""
     conversations = [c for c in load_heldout(folder) if not only or only in c["name"]]
     outcomes = []
+    checkpoints = Checkpoints()  # what the run keeps for good leaves full collections
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         seeded = await seeded_database(folder)
         for conversation in conversations:
             async with shop(seeded, folder) as (app, client, headers):
                 outcomes.append(await run_conversation(conversation, app, client, headers))
+            checkpoints.passed()
     return outcomes
