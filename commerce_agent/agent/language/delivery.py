@@ -484,6 +484,21 @@ def collects_in_person(text: str) -> bool:
     return bool(_COLLECTING_MYSELF.search(unicodedata.normalize("NFKC", text)))
 
 
+# The Japanese shopper's own plan to collect, with the place and hour before it ("お店で受け取り
+# ます", "6時に取りに行きます"): how the order is had, never a product's name.
+_COLLECTING_PLAN = re.compile(
+    r"(?:(?:お店|店頭|店舗|店|レストラン|そちら|お宅)\s*(?:で|に|まで|へ)\s*)?"
+    r"(?:\d{1,2}\s*時(?:\s*\d{1,2}\s*分|半)?\s*(?:ごろ|頃|くらい)?\s*に?\s*)?"
+    # (the verb, not the noun of 「店頭受け取りできる」: 受け取り then ます/たい)
+    r"(?:取りに(?:行|い|来|伺|寄)|(?:受け|引き)取(?:り(?=ま|た)|る|って))"
+    rf"{japanese_verbs.TAIL}")
+
+
+def without_collecting(text: str) -> str:
+    """`text` without the shopper's saying they will collect the order themselves."""
+    return _COLLECTING_PLAN.sub(" ", unicodedata.normalize("NFKC", text))
+
+
 def wants_pickup(text: str) -> bool:
     """Whether the shopper speaks of collecting the order ("I'll collect it", "retrait en
     magasin", "店頭で受け取り")."""

@@ -41,6 +41,13 @@ _MARKER = re.compile(
     r"a la reflexion|(?:non )?attends?|attendez)(?![\w'])|"
     r"やっぱり|やっぱ|やはり|考え直して|気が変わって|気が変わりました)"
     r"[\s,.!、。…-]*", re.IGNORECASE)
+# The same marker said last ("pas de salade finalement", "no salad after all") or, in
+# Japanese, after the topic ("棒茶はやっぱりいらない"): read as if it opened the message.
+_MARKER_LAST = re.compile(
+    r"[\s,.!…-]+(?:after all|actually|on second thoughts?|finalement|en fait|tout compte fait|"
+    r"reflexion faite|a la reflexion|en fin de compte|au final)[\s.!…]*$|"
+    r"(?<=[はも、])\s*(?:やっぱり|やっぱ|やはり)[\s、]*")
+_REFUSED_OPENERS = re.compile(r"^\s*(?:(?:oh|no|nope|nah|non|いや|いえ)\s*[,.!、。…]+\s*)*")
 # A leading no before a bare count: "no, just one", "oh no, only one please", "non, deux".
 _REFUSED = re.compile(r"^\s*(?:oh\s+)?(?:no|nope|nah|non|いや|いえ)[\s,.!、。…]+")
 # Another thing taken in place of the last: "I'll have the dripper instead", "plutôt le bol".
@@ -133,6 +140,12 @@ def read(raw: str) -> Reading | None:
     """How a change of mind reads, or None when the message takes nothing back."""
     folded = words.fold(raw)
     marker = _MARKER.match(folded)
+    said = raw if len(raw) == len(folded) else folded
+    last = None if marker else _MARKER_LAST.search(said)
+    if last is not None and last.start() > 0:
+        opener = _REFUSED_OPENERS.match(said).end()  # "non, … finalement": the no stays first
+        moved = "やっぱり" if "や" in last.group() else "actually, "
+        return read(said[:opener] + moved + said[opener:last.start()] + said[last.end():])
     rest = folded[marker.end():] if marker else folded
     if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
         return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped

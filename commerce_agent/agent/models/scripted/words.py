@@ -13,7 +13,11 @@ from functools import lru_cache
 
 from commerce_agent.agent.language import quantities, readings
 from commerce_agent.agent.language.addresses import find_address
-from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.language.delivery import (
+    collects_in_person,
+    read_delivery,
+    without_collecting,
+)
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.folding import fold as fold  # read here as `words.fold` too
 from commerce_agent.agent.language.measures import NO_COUNT_UNIT, SIZE_WITH_UNIT, UNITS
@@ -353,7 +357,9 @@ def re_japanese(text: str) -> bool:
 
 def japanese_query(text: str) -> str:
     """The product phrases of a Japanese request ("300mlの急須をカートに追加して" → 急須)."""
-    plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(text))))
+    # (the shopper collecting it, "お店で受け取ります", names no product)
+    plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(without_collecting(
+        text)))))
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
     # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
     # particles split them into a stray "い" or "こ"
@@ -599,8 +605,10 @@ def _bare_items(part: str) -> list[str]:
 
 
 def _only_where(phrase: str) -> bool:
-    """A Japanese clause that only says where to send the order ("札幌市中央区北1条西2-1に送って"):
-    no item of the list."""
+    """A Japanese clause that only says where to send the order ("札幌市中央区北1条西2-1に送って")
+    or that the shopper collects it ("お店で受け取ります"): no item of the list."""
+    if collects_in_person(phrase) and not japanese_query(phrase).strip(" -"):
+        return True
     found = find_address(phrase)
     if found is None:
         return False
