@@ -143,7 +143,7 @@ def read(raw: str) -> Reading | None:
     said = raw if len(raw) == len(folded) else folded
     last = None if marker else _MARKER_LAST.search(said)
     if last is not None and last.start() > 0:
-        opener = _REFUSED_OPENERS.match(said).end()  # "non, … finalement": the no stays first
+        opener = len(said) - len(_REFUSED_OPENERS.sub("", said, count=1))  # "non, …": no first
         moved = "やっぱり" if "や" in last.group() else "actually, "
         return read(said[:opener] + moved + said[opener:last.start()] + said[last.end():])
     rest = folded[marker.end():] if marker else folded
