@@ -687,6 +687,8 @@ def address(raw: str) -> dict[str, str] | None:
 @lru_cache(maxsize=1024)
 def stars(text: str) -> int | None:
     folded = fold(text)
+    if in_japanese_script(folded):
+        folded = fold_numbers(folded, "ja")  # "星を四つ", "五つ星": kanji counts as digits
     if scored := re.search(r"5点満点(?:で|中|の)?\s*([1-5])点", folded):  # "5点満点で4点"
         return int(scored.group(1))
     match = re.search(r"\b([1-5])\s*(?:stars?|etoiles?|[⭐★🌟]|/\s*5|out of (?:5|five)|sur 5)|"
