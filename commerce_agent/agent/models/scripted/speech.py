@@ -37,10 +37,17 @@ from commerce_agent.agent.models.scripted.words import fold
 Kind = Literal["question", "instruction", "confirmation", "refusal", "statement", "hedge"]
 # A "statement" is a message negated as a whole; the intent stage reads what it negates.
 
-# "pas cher" (cheap) and "not too pricey" describe a price, they negate nothing.
+# "pas cher" (cheap) and "not too pricey" describe a price, they negate nothing; nor does a
+# bound said with "not" ("pas plus de 20 $", "not more than 30 euros", "not over $40").
+_BOUND = (r"(?:(?:more|higher|dearer) than|over|above|exceeding|plus (?:de|d'|cher que)|"
+          r"au-?\s?dessus (?:de|d')) ?[$€¥£]?\s?(?:\d|(?:un|une|deux|trois|quatre|cinq|six|sept|"
+          r"huit|neuf|dix|onze|douze|quinze|vingt|trente|quarante|cinquante|soixante|cent|mille|"
+          r"one|two|three|four|five|ten|twenty|thirty|forty|fifty|hundred)\b)")
 _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need to|ne|"
-                       r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)|"
-                       r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)|"
+                       r"not(?! (?:too |very |that |so )?(?:expensive|pricey|costly|dear)\b)"
+                       rf"(?! {_BOUND})|"
+                       r"pas(?! (?:trop |tres |si )?(?:chere?s?|couteu\w*|onereu\w*)\b)"
+                       rf"(?! {_BOUND})|"
                        r"jamais)\b|\bn'|"
                        # spoken French drops the "ne": « je veux plus le mug », « plus besoin »
                        r"\b(?<!de )plus (?=(?:le|la|les|l'|ce|cet|cette|ces|mon|ma|mes|besoin|"

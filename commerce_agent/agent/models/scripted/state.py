@@ -258,6 +258,9 @@ class State:
     code_hint: str = ""
     # The last size or measure the shopper said ("12 oz"): what "that same size" points at.
     size_said: str | None = None
+    # The words of the latest search asked for: a bare price limit after it ("under $20",
+    # « pas plus de 20 $ », 「2000円以下で」) narrows that search.
+    searched: str = ""
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
@@ -642,7 +645,7 @@ class State:
             # names no product): the frame records a plain "yes"; assent that names an option
             # ("ok the cobalt blue 12 oz then") is that answer.
             named = bool(re.search(r"\d", text) or english_option_words(text)
-                         or words.content_words(text))
+                         or words.content_words(text) or words.quantity(text) is not None)
             self.frame = pending.answered(text if named else "yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
@@ -658,8 +661,18 @@ class State:
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
         else:
-            self.frame = Frame(kind, (text,))
+            self.frame = Frame(kind, (self._narrowed(kind, text),))
             self.shown = list(self.results)  # what a new request's "both" points at
+            if kind == "search":
+                self.searched = self.frame.first
+
+    def _narrowed(self, kind: str, text: str) -> str:
+        """A search said as a price limit alone ("under $20", « pas plus de 20 $ »): the
+        latest search's words with that limit; any other request as said."""
+        if kind != "search" or not self.searched or not words.price_bounds(text) or \
+                words.names_a_thing(words.strip_prices(text)):
+            return text
+        return f"{self.searched.rstrip(' ?!.？！。')}, {text}"
 
     def _taken_in_context(self, pending: Frame, kind: str, text: str) -> Frame | None:
         """The request an answer to a follow-up's question makes: the item in view added
