@@ -524,7 +524,8 @@ class Frame:
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             # "2" answering "which one?" picks the second, it is not a count; "3 genmaicha"
             # is three, though only the number is left once the name's words are gone
-            position_only = words.ordinal(text) is not None and len(words.words(text)) <= 3
+            position_only = words.ordinal(text) is not None and len(words.words(text)) <= 3 \
+                and not words.counted_beside_position(text)
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
             if words.address(text) or position_only:

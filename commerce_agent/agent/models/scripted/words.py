@@ -300,6 +300,18 @@ def ordinal(text: str) -> int | None:
     return index if index is not None else normalized.ordinal(text)  # "le premier", "2番目"
 
 
+# A Japanese position with its counter ("2番目の", "3つ目", "二枚目"): the one picked, never
+# how many.
+_JA_POSITION = re.compile(r"[\d０-９一二三四五六七八九十]+\s*"
+                          r"(?:番目|つ目|個目|本目|枚目|冊目|袋目)")
+
+
+def counted_beside_position(text: str) -> bool:
+    """Whether a count is said beside a Japanese position ("2番目のを3つ": three of the
+    second)."""
+    return bool(_JA_POSITION.search(text)) and quantity(_JA_POSITION.sub(" ", text)) is not None
+
+
 @lru_cache(maxsize=4096)
 def price_bounds(text: str) -> dict[str, str]:
     """maxPrice / minPrice from "under $20", "less than 3000 yen", "between 10 and 30",
