@@ -649,7 +649,7 @@ class State:
             # names no product): the frame records a plain "yes"; assent that names an option
             # ("ok the cobalt blue 12 oz then") is that answer.
             named = bool(re.search(r"\d", text) or english_option_words(text)
-                         or words.content_words(text) or words.quantity(text) is not None)
+                         or words.content_words(text))
             self.frame = pending.answered(text if named else "yes")
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
