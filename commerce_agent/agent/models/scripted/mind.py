@@ -142,7 +142,8 @@ def read(raw: str) -> Reading | None:
     marker = _MARKER.match(folded)
     said = raw if len(raw) == len(folded) else folded
     last = None if marker else _MARKER_LAST.search(said)
-    if last is not None and last.start() > 0:
+    # (« sans anchois finalement » refuses an option of the line: read by the option stages)
+    if last is not None and last.start() > 0 and not said.lower().startswith("sans "):
         opener = len(said) - len(_REFUSED_OPENERS.sub("", said, count=1))  # "non, …": no first
         moved = "やっぱり" if "や" in last.group() else "actually, "
         return read(said[:opener] + moved + said[opener:last.start()] + said[last.end():])
