@@ -184,6 +184,8 @@ ENGLISH: dict[str, str] = {
     "shipping_options": "Shipping: {listing}.",
     "days_range": "{min}–{max} days",
     "return_window": "Returns are accepted within {days} days of delivery.",
+    "store_return_window": "{store}: returns within {days} days of delivery or collection.",
+    "no_returns": "{store} does not accept returns.",
     "choose_one": "choose one",
     "optional": "optional",
     "group_options": "{group} ({need}): {listing}.",
