@@ -186,6 +186,7 @@ ENGLISH: dict[str, str] = {
     "return_window": "Returns are accepted within {days} days of delivery.",
     "store_return_window": "{store}: returns within {days} days of delivery or collection.",
     "no_returns": "{store} does not accept returns.",
+    "usual_days": "It goes by {option}, which usually takes {min}–{max} days.",
     "choose_one": "choose one",
     "optional": "optional",
     "group_options": "{group} ({need}): {listing}.",
