@@ -605,6 +605,11 @@ class State:
         elif self.open_carts() and aftermath.repeats(kind, text) and (
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
+        if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and \
+                assent.classify(raw).assent > 0 and not read_checkout(text).concludes:
+            # "yes but make it 2" just after turning the order down: the change, then the
+            # order again (its approval asked again)
+            text = f"{text}, then check out"
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
@@ -873,6 +878,8 @@ def _time_words(texts: tuple[str, ...]) -> str | None:
     return None
 
 
+# Changes to the cart a shopper may make while saying yes to the order they just turned down.
+_EDITS_THEN_ORDER = ("quantity", "remove", "replace")
 # Requests about one of the shopper's orders, which may ask which one is meant.
 _ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
                               "sub_resume", "sub_cancel"})
