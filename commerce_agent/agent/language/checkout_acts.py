@@ -47,7 +47,8 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   rf"finali[sz]e|finish|process|do|go ahead with|proceed with|push|run|"
                   rf"lodge|pass)\b(?:\s+(?:the|my|this|our|that|an?))?\s+{_ORDER_NOUN}\b"
                   r"(?:\s+(?:in|through))?"),
-        ("order", r"\bcheck ?(?:me |us )?out\b|\bring\s+(?:it|me|them|this|that|everything|it all)\s+up\b|"
+        ("order", r"\bcheck ?(?:me |us )?out\b|"
+                  r"\bring\s+(?:it|me|them|this|that|everything|it all)\s+up\b|"
                   r"\bwrap\s+(?:it|this|things|everything)\s+up\b|"
                   r"\b(?:buy|order|purchase)\s+" + _IT + r"\b(?!\s+(?:again|once more))|"
                   r"\b(?:i'?ll|i will|let'?s|let me|i want to|i'?d like to|i wanna|i'?m ready to|"
