@@ -476,8 +476,8 @@ _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|t
                          r"avec|pas|mais|merci|s'il|svp|en|in|size|taille)\b)(?=[a-z])")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
 # Extras added onto the item just named, with no count or article of a new thing ("kale
-# caesar, add grilled chicken and an egg", "margherita, extra olives"): a "with" list.
-_ADDING_TO_IT = re.compile(r"(?<=\w),\s*(?:and\s+|then\s+)?(?:add|adding|plus|extra|with extra|"
+# caesar, add grilled chicken and an egg"): a "with" list (", extra cheese" is an option).
+_ADDING_TO_IT = re.compile(r"(?<=\w),\s*(?:and\s+|then\s+)?(?:add|adding|plus|"
                            r"and add|topped with)\s+(?!(?:a|an|one|two|three|four|five|some|the|"
                            r"another|\d+)\b)(?=\w)")
 # A piece that starts with a size or a seat count is an option of the item before it ("a
