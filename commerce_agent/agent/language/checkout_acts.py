@@ -47,7 +47,8 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   rf"finali[sz]e|finish|process|do|go ahead with|proceed with|push|run|"
                   rf"lodge|pass)\b(?:\s+(?:the|my|this|our|that|an?))?\s+{_ORDER_NOUN}\b"
                   r"(?:\s+(?:in|through))?"),
-        ("order", r"\bcheck ?out\b|\bring\s+(?:it|me|them|this|that|everything|it all)\s+up\b|"
+        ("order", r"\bcheck ?(?:me |us )?out\b|"
+                  r"\bring\s+(?:it|me|them|this|that|everything|it all)\s+up\b|"
                   r"\bwrap\s+(?:it|this|things|everything)\s+up\b|"
                   r"\b(?:buy|order|purchase)\s+" + _IT + r"\b(?!\s+(?:again|once more))|"
                   r"\b(?:i'?ll|i will|let'?s|let me|i want to|i'?d like to|i wanna|i'?m ready to|"
@@ -199,12 +200,15 @@ def _spans(folded: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if folded[a:b].strip()]
 
 
-def _clause_act(clause: str) -> Act | None:
+def _clause_acts(clause: str) -> list[Act]:
+    """Every act a clause says, collecting and sending first: "check me out for pickup" both
+    orders and collects."""
+    found: list[Act] = []
     for table in _tables(clause):
         for act, pattern in table:
-            if pattern.search(clause):
-                return act
-    return None
+            if act not in found and pattern.search(clause):
+                found.append(act)
+    return found
 
 
 def _tables(clause: str) -> tuple[tuple[tuple[Act, re.Pattern[str]], ...], ...]:
@@ -245,7 +249,8 @@ def read_checkout(text: str) -> Checkout:
     for start, end in _spans(folded):
         clause = folded[start:end].strip()
         said = text[start:end].strip()
-        act = _clause_act(clause)
+        said_acts = _clause_acts(clause)
+        act = said_acts[0] if said_acts else None
         if _FILLER.fullmatch(clause):
             continue
         if act is None:
@@ -257,7 +262,7 @@ def read_checkout(text: str) -> Checkout:
             kept.append(said)  # "I want to order a mug": a request, no checkout
             unpaid.append(said)
             continue
-        acts.add(act)
+        acts.update(said_acts if bare else (act,))
         if act in ("send", "collect"):
             unpaid.append(said)  # the words the checkout reads where it goes from
             if not bare:  # "two arancini for pickup": collected, and still a request
@@ -280,7 +285,7 @@ def says_nothing_else(text: str) -> bool:
     folded = _fold(text)
     for start, end in _spans(folded):
         clause = folded[start:end].strip()
-        act = _clause_act(clause)
+        act = next(iter(_clause_acts(clause)), None)
         if not _FILLER.fullmatch(clause) and not (act is not None and _bare(clause)):
             return False
     return True

@@ -163,7 +163,8 @@ def find_sum(text: str) -> Sum | None:
 
 # A limit word before any number, currency or not ("between 10 and 30", "under 20", "from 5"):
 # what a slot reader falls back on where `find_price` read no limit.
-_ANY_NUMBER = r"[$£€¥]?\s*([\d,]+(?:\.\d+)?)"
+# (digits first: "friends over, could" bounds nothing)
+_ANY_NUMBER = r"[$£€¥]?\s*(\d[\d,]*(?:\.\d+)?)"
 _BETWEEN = re.compile(rf"\bbetween\s+{_ANY_NUMBER}\s*(?:and|-|to)\s*{_ANY_NUMBER}")
 _AT_MOST = re.compile(rf"\b(?:under|below|less than|cheaper than|up to|at most|max(?:imum)?"
                       rf"|no more than|within|for less than|budget(?: of)?)\s*{_ANY_NUMBER}")

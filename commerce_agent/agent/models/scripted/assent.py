@@ -178,6 +178,19 @@ bien entendu
 envoye
 let's go
 ok go
+confirm
+confirmed
+i confirm
+confirm it
+confirm that
+approve
+approved
+i approve
+accept
+accepted
+je confirme
+confirme
+je valide
 """)
 _REFUSAL = _terms("""
 no
@@ -603,7 +616,9 @@ def _japanese(text: str) -> Reading:
 # Assent that tells the agent to act, not only that the shopper heard ("go ahead", "do it",
 # « vas-y », 「進めて」): after "say “check out” when you're ready", the checkout.
 _GO_AHEAD = re.compile(r"\b(?:go ahead|go for it|do it|proceed|let'?s do (?:it|this)|let'?s go|"
-                       r"make it so|send it|vas-y|allez-y|on y va|c'est parti|fonce|foncez)\b|"
+                       r"make it so|send it|confirm(?:ed)?|approved?|vas-y|allez-y|on y va|"
+                       r"c'est parti|fonce|"
+                       r"foncez|je (?:confirme|valide))\b|"
                        r"進めて|やって", re.IGNORECASE)
 
 

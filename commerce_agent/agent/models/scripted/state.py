@@ -235,6 +235,9 @@ class State:
     # The offer a bare "yes" takes up (`offers`): the agent's suggestion, or a request
     # whose approval the shopper just turned down. A question leaves it on the table.
     offer: Frame | None = None
+    # The words of the request the agent's suggestion answered, when they named a time ("the
+    # private session on jan 12 in the morning?"): a yes to "Want me to add it?" books it.
+    offered_when: str | None = None
     calls: list[Call] = field(default_factory=list)
     # The orders, carts and latest order as they stood before each of this turn's calls
     # (`sequence` serves each request of a message on the state its own calls made).
@@ -575,6 +578,8 @@ class State:
             # "Kindly deliver it to …, I am ready to pay" after "Want me to add it?": the
             # thing offered or pointed at is bought (the approval still asks)
             kind, text = "buy", "buy it"
+            if self.frame is SUGGESTED and self.offered_when:
+                text = f"buy it, {self.offered_when}"  # at the time the request named
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
@@ -607,6 +612,11 @@ class State:
         elif self.open_carts() and aftermath.repeats(kind, text) and (
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
+        if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and \
+                assent.classify(raw).assent > 0 and not read_checkout(text).concludes:
+            # "yes but make it 2" just after turning the order down: the change, then the
+            # order again (its approval asked again)
+            text = f"{text}, then check out"
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
@@ -651,6 +661,8 @@ class State:
             named = bool(re.search(r"\d", text) or english_option_words(text)
                          or words.content_words(text))
             self.frame = pending.answered(text if named else "yes")
+            if pending is SUGGESTED and self.offered_when and not named:
+                self.frame = self.frame.answered(self.offered_when)  # the time it was asked for
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
                 # "I'd rather have the blue one" answering "which one?" before anything is in
@@ -863,14 +875,28 @@ class State:
         self.outcome = aftermath.outcome(content, self.frame, self.ordered)
         if self.frame is not None and phrasing.asks(content):
             return
+        asked = self.frame
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
         if self.frame is SUGGESTED:
             self.offer = SUGGESTED
+            self.offered_when = _time_words(asked.texts) if asked is not None else None
         offered = offers.similar_offered(content, self.items) or offers.pause_offered(content)
         if offered is not None:
             self.offer = offered  # "Shall I look for something similar?", "Say “pause…”"
 
 
+def _time_words(texts: tuple[str, ...]) -> str | None:
+    """The words naming a time in the latest of `texts` that names one ("jan 12 in the
+    morning" of "private yoga on jan 12 in the morning please"), or None."""
+    for text in reversed(texts):
+        when = reading(text).when
+        if when is not None and when.span[1] <= len(text):
+            return text[when.span[0]:when.span[1]].strip() or None
+    return None
+
+
+# Changes to the cart a shopper may make while saying yes to the order they just turned down.
+_EDITS_THEN_ORDER = ("quantity", "remove", "replace")
 # Requests about one of the shopper's orders, which may ask which one is meant.
 _ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
                               "sub_resume", "sub_cancel"})

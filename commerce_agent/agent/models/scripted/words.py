@@ -493,6 +493,11 @@ _TITLED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\s+(?:and|et)\s+[A-Z]")
 _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
                          r"avec|pas|mais|merci|s'il|svp|en|in|size|taille)\b)(?=[a-z])")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+# Extras added onto the item just named, with no count or article of a new thing ("kale
+# caesar, add grilled chicken and an egg"): a "with" list (", extra cheese" is an option).
+_ADDING_TO_IT = re.compile(r"(?<=\w),\s*(?:and\s+|then\s+)?(?:add|adding|plus|"
+                           r"and add|topped with)\s+(?!(?:a|an|one|two|three|four|five|some|the|"
+                           r"another|\d+)\b)(?=\w)")
 # A piece that starts with a size or a seat count is an option of the item before it ("a
 # margherita, 16 inch, with mushrooms"; "the font licence, 5 seats, with web fonts").
 _OPTION_FIRST = re.compile(r"\s*\d+(?:[.,]\d+)?\s*-?\s*(?:ml|cl|dl|l|litres?|liters?|g|grams?|kg|"
@@ -558,6 +563,7 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     # "Python Design Patterns and Designing Distributed Systems": titles, each capitalized,
     # joined with no article between them, are two items
     folded = fold(_TITLES_JOINED.sub(r" \1 the ", text) if _TITLED.search(text) else text)
+    folded = _ADDING_TO_IT.sub(" with ", folded)
     if in_japanese_script(folded):
         phrases: list[str] = []
         named_by: list[str] = []  # what found each item, before its options were joined
