@@ -234,6 +234,9 @@ class State:
     # The offer a bare "yes" takes up (`offers`): the agent's suggestion, or a request
     # whose approval the shopper just turned down. A question leaves it on the table.
     offer: Frame | None = None
+    # What the shopper said when the item was offered ("the classic mug in blue 16oz?"):
+    # accepting the offer takes the options those words named
+    offered_with: str = ""
     calls: list[Call] = field(default_factory=list)
     # The orders, carts and latest order as they stood before each of this turn's calls
     # (`sequence` serves each request of a message on the state its own calls made).
@@ -444,6 +447,7 @@ class State:
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
         # "3, sorry I mean 2": read as said right the first time
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        offered = self.frame is SUGGESTED  # "Want me to add it?" on the table
         # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the
         # words as said: « trois sachets de » stays French once read as « 3 »)
         spoken, raw = raw, with_counts_plain(raw)
@@ -547,7 +551,9 @@ class State:
             # purchase ("the seconds box for pickup" alone only names the item; "grab me X and
             # use READMORE15" fills the cart, the code kept until the checkout is said)
             kind = "buy"
-        elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
+        elif delivery.pickup and kind in _ABOUT_PICKUP and (self.open_carts() or (
+                read_act(text).kind != "question" and  # "I'll swing by" after the order:
+                not words.content_words(without_pickup(text)))) and (  # no search
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
             kind = "pickup"  # "I'll collect it", not "the seconds box for pickup"
@@ -611,6 +617,10 @@ class State:
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
+        if pending is SUGGESTED and self.offered_with and kind in (*SHOPPING, "yes"):
+            # "yes" to "Want me to add it?": the options said when it was offered come along
+            pending = replace(SUGGESTED, texts=(*SUGGESTED.texts, self.offered_with),
+                              item_id=self.focus)
         if kind == "checkout" and self._answers_then_pays(pending, text):
             kind = "buy"  # "feb 13 morning and I'll pay now" answering "which time?"
         taken = self._taken_in_context(pending, kind, text) if pending is not None and \
@@ -657,6 +667,10 @@ class State:
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
+        elif offered and self.offered_with and kind in ("buy", "add") and \
+                not self._names_another_item(text):
+            # "ok then ship it to …" after the offer: the options said when it was offered
+            self.frame = Frame(kind, (text, self.offered_with), item_id=self.focus)
         else:
             self.frame = Frame(kind, (text,))
             self.shown = list(self.results)  # what a new request's "both" points at
@@ -846,9 +860,10 @@ class State:
         self.outcome = aftermath.outcome(content, self.frame, self.ordered)
         if self.frame is not None and phrasing.asks(content):
             return
+        asked = self.frame.text if self.frame is not None else ""
         self.frame = SUGGESTED if phrasing.suggests_add(content) else None
         if self.frame is SUGGESTED:
-            self.offer = SUGGESTED
+            self.offer, self.offered_with = SUGGESTED, asked
         offered = offers.similar_offered(content, self.items) or offers.pause_offered(content)
         if offered is not None:
             self.offer = offered  # "Shall I look for something similar?", "Say “pause…”"
