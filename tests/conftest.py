@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import settings
 from starlette.applications import Starlette
 
 from commerce_agent.app import create_app
@@ -41,6 +42,11 @@ __all__ = ["empty_postgres_url", "openai_api", "openai_fake", "postgres_template
 # dependency cannot leave the recursion limit raised for the rest of the run.
 exact.exact_available()
 
+
+# Property tests check what is read, never how fast: speed is measured in bench/. Hypothesis's
+# default 200 ms deadline failed a first, cold call on a loaded two-core machine.
+settings.register_profile("commerce-agent", deadline=None)
+settings.load_profile("commerce-agent")
 
 BACKENDS = ("sqlite", "postgres")
 

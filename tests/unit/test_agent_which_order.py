@@ -228,3 +228,29 @@ def test_six_digits_with_no_word_after_them_are_a_tail(said: str) -> None:
                                   "send it to 10 Anson Road, Singapore 079903"])
 def test_a_count_or_a_postcode_is_no_tail(said: str) -> None:
     assert which_order.cues(said).tail is None
+
+
+KNOWN_IDS = ("ord_0123456789abcdef0123fbebce", "ord_00000000000000000000b4babe")
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("fbebce", "ord_0123456789abcdef0123fbebce"),  # letters only, still a tail
+    ("#FBEBCE?", "ord_0123456789abcdef0123fbebce?"),
+    ("where is b4babe", "where is ord_00000000000000000000b4babe"),
+    ("a facade planter", "a facade planter"),  # no order ends so: a word
+    ("ebce", "ebce"),  # too short to name an order
+])
+def test_a_tail_of_a_known_order_is_that_order(said: str, meant: str) -> None:
+    assert which_order.spelt_out(said, KNOWN_IDS) == meant
+
+
+def test_a_tail_two_orders_share_names_neither() -> None:
+    shared = ("ord_1111111111111111111111abcdef", "ord_2222222222222222222222abcdef")
+    assert which_order.spelt_out("abcdef", shared) == "abcdef"
+    assert which_order.spelt_out("1abcdef", shared) == shared[0]
+
+
+@given(st.from_regex(r"ord_[0-9a-f]{28}", fullmatch=True))
+def test_any_tail_read_off_a_receipt_finds_its_order(order_id: str) -> None:
+    spelt = which_order.spelt_out(order_id[-6:], [order_id])
+    assert which_order.cues(spelt).order_id == order_id

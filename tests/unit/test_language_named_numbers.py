@@ -81,6 +81,7 @@ _WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=8)
 @example(2, "oss", "aaa", " ", "add a {}")  # text2num read "oss" as the plural of "o", zero
 @example(2, "douze", "aaa", "-", "add a {}")  # a number word right after the number
 @example(2, "fifteen", "aaa", "", "add a {}")  # and glued to it
+@example(1, "forty", "forty", "-", "add a {}")  # three numbers in a row: each pair
 @given(st.integers(1, 999), _WORDS, _WORDS, st.sampled_from(["-", " ", ""]),
        st.sampled_from(["add a {}", "buy the {} please", "I'd like one {}", "{} please",
                         "could you put a {} in my cart"]))

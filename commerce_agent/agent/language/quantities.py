@@ -267,8 +267,9 @@ _NUMBER_THEN_WORD = re.compile(r"(?<![\d.,])(\d+)[ \t-]*"
                                r"([\u3040-\u30ff\u4e00-\u9fff]|[^\W\d_]{2,})")
 _WORD_THEN_NUMBER = re.compile(r"([^\W\d_]+)[ \t-]*(\d+)(?![\d.,])")
 _DIGIT_THEN_LETTER = re.compile(r"(\d)(?=[^\W\d_])")
-# Two numbers the name writes in a row ("2-12", or "2-Douze" once "douze" is a digit).
-_NUMBER_THEN_NUMBER = re.compile(r"(?<![\d.,])(\d+)[ \t-]+(\d+)(?![\d.,])")
+# Two numbers the name writes in a row ("2-12", or "2-Douze" once "douze" is a digit); the
+# second is left for the next pair, so a run of three ("1-Forty Forty") pairs each neighbour.
+_NUMBER_THEN_NUMBER = re.compile(r"(?<![\d.,])(\d+)[ \t-]+(?=(\d+)(?![\d.,]))")
 
 
 @lru_cache(maxsize=1024)

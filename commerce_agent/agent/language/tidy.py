@@ -44,6 +44,9 @@ _MARKS = re.compile(r"([?!？！])[?!？！]+")
 # Letters typed three times or more ("pleaaase", "sooo"); "ー" or "〜" after hiragana ("はーい",
 # "うーん"): stress, not spelling (katakana keeps its long vowels: "カート").
 _REPEATED = re.compile(r"([^\W\d_])\1{2,}")
+# Six letters or more from a to f only: how an order id's tail may read off a receipt
+# ("fbebce", "aaaaaa"), kept as typed unless a known word is behind the stress.
+_HEX_LETTERS = re.compile(r"[a-f]{6,}", re.IGNORECASE)
 _LONG_AFTER_HIRAGANA = re.compile(r"(?<=[\u3041-\u3096])[ー〜～]+")
 _HIRAGANA_RUN = re.compile(r"[\u3041-\u3096ー]{2,}")
 
@@ -162,6 +165,8 @@ def _unstressed(text: str, words: frozenset[str]) -> str:
             return typed
         two = _REPEATED.sub(r"\1\1", typed)
         one = _REPEATED.sub(r"\1", typed)
+        if _HEX_LETTERS.fullmatch(typed) and not {fold_accents(one), fold_accents(two)} & words:
+            return typed
         if fold_accents(one) in words or fold_accents(two) not in words and \
                 _single_more_likely(two, one):
             return one

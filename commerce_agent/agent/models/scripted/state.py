@@ -46,6 +46,7 @@ from commerce_agent.agent.models.scripted import (
     offers,
     option_change,
     phrasing,
+    which_order,
     words,
 )
 from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
@@ -446,6 +447,9 @@ class State:
         becomes the conversation's, and the words around it are the request. Every stage
         reads it as tidied (`typed`): casual words, stress, typos of intent words."""
         # "3, sorry I mean 2": read as said right the first time
+        # an id's tail of one of this conversation's orders is that order, before `typed`
+        # could read its letters as a stressed word ("aaaaaa", "fffabc")
+        raw = which_order.spelt_out(raw, self.orders)
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
         offered = self.frame is SUGGESTED  # "Want me to add it?" on the table
         # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the

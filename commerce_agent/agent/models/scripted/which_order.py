@@ -16,7 +16,7 @@ resolver says so, and the agent asks which one instead of choosing.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -183,6 +183,26 @@ _AROUND_A_REFERENCE = re.compile(r"\b(?:my|the|order|commande|ma|la|number|no|nu
                                  r"please|pls|svp|s'il (?:te|vous) plait|it'?s|c'est|about|"
                                  r"what about|et|and)\b|注文(?:番号)?|は|の|です|を|"
                                  r"[\s#.…,:?!？！。、]")
+
+
+# A word an order id may end with: six hex digits or more, letters only or not.
+_TAIL_WORD = re.compile(r"(?<![\w#])#?([0-9a-f]{6,})(?!\w)", re.IGNORECASE)
+
+
+def spelt_out(text: str, order_ids: Iterable[str]) -> str:
+    """`text` with a word that ends exactly one of the shopper's known orders' ids written as
+    that id: a tail read off a receipt names its order whatever its letters ("fbebce" as much
+    as "b4babe"), where its shape alone could not ("facade" is a word unless an order ends so)."""
+    ids = tuple(order_ids)
+    if not ids or _TAIL_WORD.search(text) is None:
+        return text
+
+    def full(word: re.Match[str]) -> str:
+        tail = word.group(1).lower()
+        owners = [order_id for order_id in ids if order_id.lower().endswith(tail)]
+        return owners[0] if len(owners) == 1 else word.group()
+
+    return _TAIL_WORD.sub(full, text)
 
 
 def only_an_order(text: str) -> bool:
