@@ -557,7 +557,7 @@ class State:
             kind = "buy"
         elif delivery.pickup and kind in _ABOUT_PICKUP and (self.open_carts() or (
                 read_act(text).kind != "question" and  # "I'll swing by" after the order:
-                not words.content_words(without_pickup(text)))) and (  # no search
+                not words.names_a_thing(without_pickup(text)))) and (  # no search
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
             kind = "pickup"  # "I'll collect it", not "the seconds box for pickup"
@@ -621,7 +621,7 @@ class State:
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
-        if pending is SUGGESTED and self.offered_with and kind in (*SHOPPING, "yes"):
+        if pending is SUGGESTED and self.offered_with and kind == "yes":
             # "yes" to "Want me to add it?": the options said when it was offered come along
             pending = replace(SUGGESTED, texts=(*SUGGESTED.texts, self.offered_with),
                               item_id=self.focus)
@@ -671,7 +671,7 @@ class State:
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
-        elif offered and self.offered_with and kind in ("buy", "add") and \
+        elif offered and self.offered_with and kind == "buy" and read_checkout(raw).acts and \
                 not self._names_another_item(text):
             # "ok then ship it to …" after the offer: the options said when it was offered
             self.frame = Frame(kind, (text, self.offered_with), item_id=self.focus)
