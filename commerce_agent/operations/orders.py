@@ -60,7 +60,8 @@ def order_summary(order: dict[str, Any]) -> dict[str, Any]:
         "updatedAt": order.get("updatedAt"),
         "actions": [action.get("id") for action in order.get("actions", [])],
     }
-    for key in ("payment", "deliveryAddress", "fulfillment", "tracking", "refunds", "returns"):
+    for key in ("payment", "deliveryAddress", "shippingMethod", "fulfillment", "tracking",
+                "refunds", "returns"):
         if key in order:
             summary[key] = order[key]
     metadata = order.get("metadata", {})

@@ -52,7 +52,7 @@ def _shipping_option(option: dict[str, Any], currency: Any) -> dict[str, Any]:
     days = option.get("processingTime") or {}
     rate = cost.get("flatRate") if cost.get("type") == "flat" else None
     priced = isinstance(rate, (int, float)) and isinstance(currency, str)
-    return {"name": option.get("name"),
+    return {"id": option.get("id"), "name": option.get("name"),
             "cost": money.money(Decimal(str(rate)), str(currency)) if priced else None,
             "minDays": days.get("minDays"), "maxDays": days.get("maxDays")}
 

@@ -189,6 +189,11 @@ def status(p: Planner) -> Decision:
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     order = _order(p, order_id)
+    store = str(order.get("storeId"))
+    if _shipping_method(order) and store not in \
+            p.state.store_info and p.state.done("get_store", storeId=store) is None and \
+            _ASKS_WHEN.search(words.fold(p.frame.last)):
+        return p.call("get_store", storeId=store)  # the days its shipping option takes
     text = [say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
                 total=money_text(order.get("total")),
                 status=status_word(p.lang, order.get("status")))]
@@ -226,7 +231,32 @@ def _where_it_is(p: Planner, order: dict[str, Any]) -> list[str]:
     eta = order.get("estimatedCompletionAt")
     if eta and status_now not in (COMPLETED, CANCELLED):
         found.append(say(p.lang, "expected_by", day=choices.day(str(eta), p.lang)))
+    elif status_now in _NOT_YET_SHIPPED and _ASKS_WHEN.search(words.fold(p.frame.last)):
+        found.extend(_usual_days(p, order))
     return found
+
+
+# Asking when the goods come ("when will it arrive?", « quand … ? », 「いつ届きますか」).
+_ASKS_WHEN = re.compile(r"\b(?:when|how (?:long|soon)|quand|combien de temps)\b|いつ|何日")
+
+
+def _shipping_method(order: dict[str, Any]) -> str | None:
+    """The id of the shipping option the order goes by, if it ships."""
+    chosen = (order.get("shippingMethod") or {}).get("id") or (
+        order.get("fulfillment") or {}).get("shippingMethodId")
+    return str(chosen) if chosen else None
+
+
+def _usual_days(p: Planner, order: dict[str, Any]) -> list[str]:
+    """No arrival date yet: the days its shipping option usually takes, from the store's own
+    terms (read once the store is known)."""
+    method = _shipping_method(order)
+    info = p.state.store_info.get(str(order.get("storeId")), {})
+    option = next((o for o in info.get("shippingOptions") or [] if o.get("id") == method), None)
+    if option is None or not option.get("maxDays"):
+        return []
+    return [say(p.lang, "usual_days", option=option.get("name"), min=option.get("minDays"),
+                max=option["maxDays"])]
 
 
 def cancel(p: Planner) -> Decision:

@@ -124,13 +124,35 @@ def _returns(p: Planner) -> Decision:
         item = _item_asked(p)  # "can I send a mug back?": the window of the mug's store
         if isinstance(item, CallTool):
             return item
-        return store_terms(p) if item is not None else say(p.lang, "returns_unknown")
+        return store_terms(p) if item is not None else _every_window(p)
     if not isinstance(order, dict):
         return order
     days = (order.get("fulfillment") or {}).get("returnWindowDays")
     if days:
         return say(p.lang, "returns", days=days)
     return say(p.lang, "returns_unknown")
+
+
+def _every_window(p: Planner) -> Decision:
+    """No order, store or item in view: each store's own return window, read from its terms,
+    rather than a rule without its number ("how many days do I have to send it back?")."""
+    stores = [str(entry["storeId"]) for entry in p.state.stores or [] if entry.get("storeId")]
+    unread = [p.call("get_store", storeId=s) for s in stores
+              if s not in p.state.store_info and p.state.done("get_store", storeId=s) is None]
+    if unread:
+        return unread
+    windows = [_window(p, p.state.store_info[s]) for s in stores if s in p.state.store_info]
+    return " ".join(text for text in windows if text) or say(p.lang, "returns_unknown")
+
+
+def _window(p: Planner, info: dict[str, Any]) -> str:
+    """A store's return window as a sentence; none when its terms do not say."""
+    days = info.get("returnWindowDays")
+    if days is None:
+        return ""
+    if not days:
+        return say(p.lang, "no_returns", store=info.get("name"))
+    return say(p.lang, "store_return_window", store=info.get("name"), days=days)
 
 
 def store_terms(p: Planner) -> Decision:
@@ -258,7 +280,11 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
         text += " " + say(p.lang, "no_free_shipping", store=info.get("name"))
     if info.get("returnWindowDays"):
         text += " " + say(p.lang, "return_window", days=info["returnWindowDays"])
+    elif info.get("returnWindowDays") == 0 and topics.RETURNS.search(
+            words.fold(p.frame.first)):
+        text += " " + say(p.lang, "no_returns", store=info.get("name"))  # asked: said plainly
     return text
+
 
 
 def _asks_about(text: str, name: str) -> bool:

@@ -72,6 +72,24 @@ _SERVERS = (r"(?:driver|courier|rider|kitchen|staff|server|waiter|waitress|chef|
             r"personnel)s?\b")
 # A score out of five, or stars drawn: what a rating says, with or without the word "stars".
 _SCORE = r"(?<!\d)[1-5]\s*/\s*5\b|\b[1-5] (?:out of|sur) (?:5|five|cinq)\b|[⭐★🌟]"
+# A question about what the shopper already did: what they ordered, whether their payment went
+# through, whether they were charged. The order answers it (its lines, total and status), so
+# it is never a new checkout ("did my payment go thru?", « qu'est-ce que j'ai commandé ? »,
+# 「支払いはできていますか」). Past or perfect only: "can I pay by card?" asks the store's terms.
+_WHAT_I_DID = (
+    r"\bwhat (?:\w+ ){0,2}(?:did|have|had) (?:i|we) (?:\w+ )?(?:order|buy|purchase|get|pay "
+    r"for)\b|\bwhat (?:i|we) (?:\w+ )?(?:ordered|bought|purchased|paid for)\b|"
+    r"\b(?:did|has|have|was) (?:my|the) (?:payment|transaction|charge|card)\b|"
+    r"\b(?:my|the) (?:payment|transaction)\b.{0,30}\b(?:go|goes|gone|went|come|came) "
+    r"(?:through|thru)\b|\b(?:was|were|have|has) (?:i|we|it) (?:been |already |actually )*"
+    r"(?:charged|billed|paid)\b|"
+    r"\b(?:qu'?est-ce que|ce que|qu') ?(?:j'ai|nous avons|on a) (?:\w+ )?(?:commande|achete)\b|"
+    r"\b(?:mon|le) (?:paiement|payment)\b.{0,20}\b(?:passe|accepte|valide|abouti|"
+    r"fonctionne|marche)\b|"
+    r"\b(?:ai-je|j'ai|on m'a|m'avez-vous|vous m'avez) (?:bien |deja )*(?:ete )?(?:debite|"
+    r"preleve|facture)e?s?\b|"
+    r"何を(?:注文|購入|買っ|頼ん)|(?:支払い|支払|決済)(?:は|って|が)?.{0,8}(?:できて|できた|"
+    r"完了|済|通っ|終わっ)")
 _CHECKS: list[tuple[str, str]] = [
     # A plan's life, from the one lexicon (plan_verbs). Skipping a cycle: no tool skips one,
     # so it is answered (pausing is how), never done.
@@ -152,7 +170,8 @@ _CHECKS: list[tuple[str, str]] = [
              r"\bhow (?:can|do|will|would) (?:i|you|we) (?:get|receive|have) (?:it|them|my)\b|"
              r"\b(?:modes?|options?|methodes?|moyens?) de (?:livraison|retrait|reception)\b|"
              r"配送方法|お届け方法|受け取り方法|受取方法"),
-    ("status", r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
+    ("status", _WHAT_I_DID + r"|"
+               r"\bwhere(?:'s| is| are)\b.*\bmy\b|\border status\b|\btrack\b|\bstatus\b|"
                # "when's my mug coming?", "any news?", 「荷物はどこですか」: where it is
                r"\bwhen\b.{0,20}\bexpect\b|\beta\b|"
                r"\bwhen(?:'s| is| are)\b.{0,30}\b(?:coming|arriving|getting here|due|"

@@ -81,6 +81,7 @@ _ITEM: dict[str, re.Pattern[str]] = {
                         r"在庫|売り切れ|残り|あと何|何個"),
 }
 STOCK = _ITEM["stock"]
+RETURNS = _STORE["returns"]
 # Words that point at the item in view ("does it contain nuts?", "il pèse combien ?", この急須).
 _POINTER = re.compile(r"\b(?:it|its|this|that|these|those|they|them|il|elle|ils|elles|ca|"
                       r"cela|celui-ci|celle-ci)\b|これ|この|それ|その|あれ|あの")
