@@ -55,6 +55,9 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"i am ready to|ready to|happy to|go ahead and|just|now|please)\s+"
                   r"(?:order|buy|purchase)\b(?!\s+(?:a|an|one|two|three|some|the|\d)\b)|"
                   r"^\s*(?:order|buy)\s*(?:now|please)?\s*$|\b(?:order|buy) now\b|"
+                  # a concluding verb said alone: "confirm", "finalize please"
+                  r"^\s*(?:please\s+)?(?:confirm|finali[sz]e|submit|proceed)"
+                  r"(?:\s+(?:now|please|pls))?\s*$|"
                   r"\bsend (?:it|the order) through\b|\bthat'?ll do\b|"
                   r"\b(?:finali[sz]e|complete|confirm|submit|process|place)\s+" + _IT + r"\b|"
                   r"\b(?:put|send|push|get)\s+(?:the|my|this|our)\s+order\s+(?:in|through)\b"),
@@ -73,7 +76,14 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                     r"(?:pick(?:\s+(?:it|them|this|that|everything))?\s+up|collect|"
                     r"(?:get|grab|take|fetch)\s+(?:it|them|this|that|everything))\b"
                     r"|\b(?:i'?ll|i will|we'?ll)\s+(?:swing|stop|drop|pop|come)\s+(?:by|in|over)\b|"
-                    r"\bpick(?:ing)?\s+(?:it|them)\s+up\b|\bpick-?up\b|\bi'?ll collect\b"),
+                    r"\bpick(?:ing)?\s+(?:it|them)\s+up\b|\bpick-?up\b|\bi'?ll collect\b|"
+                    # the order taken away, not brought: "to go", "takeaway", "no delivery
+                    # needed, I'm nearby", "click and collect", "in person"
+                    r"(?<!ready )(?<!good )(?<!got )\bto go\b|\btake-?(?:away|out)\b|"
+                    r"\bcarry-?out\b|\bclick (?:and|&|n) collect\b|\bin person\b|"
+                    r"\bno (?:need (?:for|to) )?deliver\w*\b|\bdon'?t (?:need to )?deliver\b|"
+                    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:nearby|close by|local|around the corner|"
+                    r"just down the (?:road|street))\b"),
     ),
     "fr": (
         ("order", r"\b(?:passe[rz]?|passons|lance[rz]?|lancez|valide[rz]?|validons|"

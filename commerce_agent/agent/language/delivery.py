@@ -91,6 +91,12 @@ _CORRECTION = re.compile(
     r"it'?s|c'est|en fait|plutôt|plutot|pardon|erreur|mauvais|zip|zip code|postcode|post code|"
     r"postal code|code postal)\b|間違|訂正|ではなく|じゃなく|でした|正しくは|郵便番号",
     re.IGNORECASE)
+# The order taken away rather than delivered, said without a collecting verb.
+_TAKEN_AWAY = (r"(?<!ready )(?<!good )(?<!got )(?<!want )(?<!have )to go|carry-?out|"
+               r"no (?:need (?:for|to) )?deliver\w*(?: (?:needed|necessary|required))?|"
+               r"don'?t (?:need to )?deliver(?: it| them)?|in person|"
+               r"(?:i'?m|i am|we'?re|we are) (?:nearby|close by|local|around the corner|"
+               r"just down the (?:road|street))|(?:swing|stop|drop|pop) (?:by|in)|come by")
 _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
     r"(?:grab|get|fetch)\s+(?:it|them)\s+(?:at|from)\s+(?:the|your)\s+(?:counter|store|shop|"
@@ -101,13 +107,16 @@ _PICKUP = re.compile(
     # chercher"
     r"pass\w* (?:les |le |la |l')?(?:chercher|prendre)|"
     r"(?:vien\w*|viendr\w*|venir|vais|irai|ira|irons) (?:les |le |la |l')?chercher|"
-    r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter)\b|"
+    r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter|"
+    # taken away, not brought: "to go", "no delivery needed, I'm nearby", "I'll swing by"
+    rf"{_TAKEN_AWAY})\b|"
     r"店頭|受け取り|受取|取りに|テイクアウト|持ち帰り", re.IGNORECASE)
 # What only says the order is collected, and where: "à emporter", "takeaway", "to go", and the
 # place after a collecting verb ("I'll collect it at the Portland studio", « je passe le
 # chercher au restaurant »). Cut from the request, so the place's words name no product or store.
 _PICKUP_MARKER = re.compile(
-    r"(?:,\s*)?\b(?:(?:for\s+)?take-?away|(?:for\s+)?take-?out|(?:à|a)\s+emporter|en\s+retrait)\b|"
+    r"(?:,\s*)?\b(?:(?:for\s+)?take-?away|(?:for\s+)?take-?out|(?:à|a)\s+emporter|en\s+retrait|"
+    rf"{_TAKEN_AWAY})\b|"
     r"店頭で|お店で|持ち帰りで|テイクアウトで", re.IGNORECASE)
 _PICKUP_PLACE = re.compile(
     r"(?P<verb>\b(?:pick(?:ing)?\s+(?:it|them|everything)\s+up|pick(?:ing)?\s+up|"

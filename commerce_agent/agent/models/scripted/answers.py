@@ -198,6 +198,8 @@ def store_terms(p: Planner) -> Decision:
             "deliveryAreas") or [])]
         stores = serving or stores
     terms = " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
+    if len(stores) == 1:
+        terms += _delivered_instead(p, stores[0])
     if item is None or not _WHEN_SENT.search(words.fold(p.frame.first)):
         return terms
     preorder = choices.meta(p.state.items.get(str(item["itemId"])) or item, model.PREORDER)
@@ -290,10 +292,30 @@ def _asks_about(text: str, name: str) -> bool:
     return found is not None and found.name == name
 
 
+def _collect_options(info: dict[str, Any]) -> list[str]:
+    """The store's own shipping options that are collecting the order."""
+    return [str(option.get("name")) for option in info.get("shippingOptions") or []
+            if _COLLECT.search(words.fold(str(option.get("name", ""))))]
+
+
+def _delivered_instead(p: Planner, store: str) -> str:
+    """"Can I pick up the blue mug at your studio?" where the store collects nothing: after
+    the honest no, the item asked about offered for delivery (a yes, or an address, buys it)."""
+    asked = p.frame.first
+    info = p.state.store_info.get(store, {})
+    if intent(asked) not in MAY_ASK_PICKUP or not PICKUP.search(words.fold(asked)) or \
+            _collect_options(info):
+        return ""
+    focus = p.item(p.state.focus)
+    if focus is None or focus.get("storeId") != store or focus.get("fulfillmentType") == \
+            "pickup" or naming.name_score(focus, naming.wanted(p.query())) == 0:
+        return ""
+    return " " + say(p.lang, "suggest_add")
+
+
 def _pickup(p: Planner, info: dict[str, Any]) -> str:
     """Whether the store's own shipping options include collecting the order, and where."""
-    found = [str(option.get("name")) for option in info.get("shippingOptions") or []
-             if _COLLECT.search(words.fold(str(option.get("name", ""))))]
+    found = _collect_options(info)
     if found:
         return say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
                    address=_address_text(info, p.lang))

@@ -155,6 +155,9 @@ def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
         # no value named as written: a typo of one, a size relative to the line's, the other
         changed = option_change.variant_change(item, line.get("variantId"), p.frame.last)
         return next((c for c in every if c.id == changed), None)
+    step = option_change.direction(p.frame.last)
+    if step and len(allowed) > 1:  # "the ceremonial one, the small bag": its smallest size
+        allowed = option_change.sized(item, allowed, step)
     current = next((c for c in every if c.id == line.get("variantId")), None)
     if current is not None and current in allowed:
         return None

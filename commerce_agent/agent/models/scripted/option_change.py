@@ -141,13 +141,15 @@ def variant_change(item: dict[str, Any], current_id: str | None, text: str) -> s
     current = next((position for position, choice in enumerate(every)
                     if choice.id == current_id), None)
     named = [c for c in choices.pick_variant(item, said(item, text)) if c.available]
+    step = direction(text)
+    if step and len(named) > 1:  # "the ceremonial one, the small bag": its smallest size
+        named = sized(item, named, step)
     if named and len(named) < len(available):
         if any(c.id == current_id for c in named):
             return None
         return _closest(values, current, [every.index(c) for c in named], every)
     if current is None:
         return None
-    step = direction(text)
     if step:
         index = _dimension_index(item, "size", values)
         if index is None:

@@ -557,7 +557,10 @@ class Planner:
             return self.call("search_products", query=self.query(text), limit=8,
                              availableOnly=False)
         top = naming.best(self.state.results, said)
-        if len(top) == 1 and own < naming.carried(top[0], said):
+        carried = naming.carried(top[0], said) if len(top) == 1 else frozenset()
+        # the item's own name holds the store words, or names the thing more fully than the
+        # store's name does ("pick up a classic mug at your Portland studio": the mug's store)
+        if own < carried or len(carried - own) > len(own):
             return str(top[0].get("storeId"))
         return None
 

@@ -238,6 +238,9 @@ class State:
     # The words of the request the agent's suggestion answered, when they named a time ("the
     # private session on jan 12 in the morning?"): a yes to "Want me to add it?" books it.
     offered_when: str | None = None
+    # What the shopper said when the item was offered ("the classic mug in blue 16oz?"):
+    # accepting the offer takes the options those words named
+    offered_with: str = ""
     calls: list[Call] = field(default_factory=list)
     # The orders, carts and latest order as they stood before each of this turn's calls
     # (`sequence` serves each request of a message on the state its own calls made).
@@ -454,6 +457,7 @@ class State:
         # could read its letters as a stressed word ("aaaaaa", "fffabc")
         raw = which_order.spelt_out(raw, self.orders)
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        offered = self.frame is SUGGESTED  # "Want me to add it?" on the table
         # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the
         # words as said: « trois sachets de » stays French once read as « 3 »)
         spoken, raw = raw, with_counts_plain(raw)
@@ -557,7 +561,9 @@ class State:
             # purchase ("the seconds box for pickup" alone only names the item; "grab me X and
             # use READMORE15" fills the cart, the code kept until the checkout is said)
             kind = "buy"
-        elif delivery.pickup and kind in _ABOUT_PICKUP and self.open_carts() and (
+        elif delivery.pickup and kind in _ABOUT_PICKUP and (self.open_carts() or (
+                read_act(text).kind != "question" and  # "I'll swing by" after the order:
+                not words.names_a_thing(without_pickup(text)))) and (  # no search
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
             kind = "pickup"  # "I'll collect it", not "the seconds box for pickup"
@@ -628,6 +634,11 @@ class State:
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
+        suggested = pending is SUGGESTED  # before the options said with it come along
+        if pending is SUGGESTED and self.offered_with and kind == "yes":
+            # "yes" to "Want me to add it?": the options said when it was offered come along
+            pending = replace(SUGGESTED, texts=(*SUGGESTED.texts, self.offered_with),
+                              item_id=self.focus)
         if kind == "checkout" and self._answers_then_pays(pending, text):
             kind = "buy"  # "feb 13 morning and I'll pay now" answering "which time?"
         taken = self._taken_in_context(pending, kind, text) if pending is not None and \
@@ -661,7 +672,7 @@ class State:
             named = bool(re.search(r"\d", text) or english_option_words(text)
                          or words.content_words(text))
             self.frame = pending.answered(text if named else "yes")
-            if pending is SUGGESTED and self.offered_when and not named:
+            if suggested and self.offered_when and not named:
                 self.frame = self.frame.answered(self.offered_when)  # the time it was asked for
         elif pending is not None and (
                 kind == pending.intent or (kind == "other" and _answers(text))
@@ -676,6 +687,10 @@ class State:
             self.frame = pending.answered(text)
             if kind in SHOPPING and pending.intent == "add":
                 self.frame = replace(self.frame, intent=kind)  # "buy it" after "add it?"
+        elif offered and self.offered_with and kind == "buy" and read_checkout(raw).acts and \
+                not self._names_another_item(text):
+            # "ok then ship it to …" after the offer: the options said when it was offered
+            self.frame = Frame(kind, (text, self.offered_with), item_id=self.focus)
         else:
             self.frame = Frame(kind, (self._narrowed(kind, text),))
             self.shown = list(self.results)  # what a new request's "both" points at
@@ -880,6 +895,7 @@ class State:
         if self.frame is SUGGESTED:
             self.offer = SUGGESTED
             self.offered_when = _time_words(asked.texts) if asked is not None else None
+            self.offered_with = asked.text if asked is not None else ""
         offered = offers.similar_offered(content, self.items) or offers.pause_offered(content)
         if offered is not None:
             self.offer = offered  # "Shall I look for something similar?", "Say “pause…”"
