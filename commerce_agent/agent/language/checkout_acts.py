@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Literal
 
 from commerce_agent.agent.language import japanese_verbs
+from commerce_agent.agent.language.delivery import TAKEN_AWAY
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.reading import without_when
 
@@ -79,11 +80,7 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                     r"\bpick(?:ing)?\s+(?:it|them)\s+up\b|\bpick-?up\b|\bi'?ll collect\b|"
                     # the order taken away, not brought: "to go", "takeaway", "no delivery
                     # needed, I'm nearby", "click and collect", "in person"
-                    r"(?<!ready )(?<!good )(?<!got )\bto go\b|\btake-?(?:away|out)\b|"
-                    r"\bcarry-?out\b|\bclick (?:and|&|n) collect\b|\bin person\b|"
-                    r"\bno (?:need (?:for|to) )?deliver\w*\b|\bdon'?t (?:need to )?deliver\b|"
-                    r"\b(?:i'?m|i am|we'?re|we are)\s+(?:nearby|close by|local|around the corner|"
-                    r"just down the (?:road|street))\b"),
+                    rf"\b(?:{TAKEN_AWAY})\b|\btake-?(?:away|out)\b|\bclick (?:and|&|n) collect\b"),
     ),
     "fr": (
         ("order", r"\b(?:passe[rz]?|passons|lance[rz]?|lancez|valide[rz]?|validons|"

@@ -91,8 +91,9 @@ _CORRECTION = re.compile(
     r"it'?s|c'est|en fait|plutôt|plutot|pardon|erreur|mauvais|zip|zip code|postcode|post code|"
     r"postal code|code postal)\b|間違|訂正|ではなく|じゃなく|でした|正しくは|郵便番号",
     re.IGNORECASE)
-# The order taken away rather than delivered, said without a collecting verb.
-_TAKEN_AWAY = (r"(?<!ready )(?<!good )(?<!got )(?<!want )(?<!have )to go|carry-?out|"
+# The order taken away rather than delivered, said without a collecting verb (the checkout
+# stage reads it too).
+TAKEN_AWAY = (r"(?<!ready )(?<!good )(?<!got )(?<!want )(?<!have )to go|carry-?out|"
                r"no (?:need (?:for|to) )?deliver\w*(?: (?:needed|necessary|required))?|"
                r"don'?t (?:need to )?deliver(?: it| them)?|in person|"
                r"(?:i'?m|i am|we'?re|we are) (?:nearby|close by|local|around the corner|"
@@ -109,14 +110,14 @@ _PICKUP = re.compile(
     r"(?:vien\w*|viendr\w*|venir|vais|irai|ira|irons) (?:les |le |la |l')?chercher|"
     r"en magasin|en boutique|sur place|take-?out|take-?away|à emporter|a emporter|"
     # taken away, not brought: "to go", "no delivery needed, I'm nearby", "I'll swing by"
-    rf"{_TAKEN_AWAY})\b|"
+    rf"{TAKEN_AWAY})\b|"
     r"店頭|受け取り|受取|取りに|テイクアウト|持ち帰り", re.IGNORECASE)
 # What only says the order is collected, and where: "à emporter", "takeaway", "to go", and the
 # place after a collecting verb ("I'll collect it at the Portland studio", « je passe le
 # chercher au restaurant »). Cut from the request, so the place's words name no product or store.
 _PICKUP_MARKER = re.compile(
     r"(?:,\s*)?\b(?:(?:for\s+)?take-?away|(?:for\s+)?take-?out|(?:à|a)\s+emporter|en\s+retrait|"
-    rf"{_TAKEN_AWAY})\b|"
+    rf"{TAKEN_AWAY})\b|"
     r"店頭で|お店で|持ち帰りで|テイクアウトで", re.IGNORECASE)
 _PICKUP_PLACE = re.compile(
     r"(?P<verb>\b(?:pick(?:ing)?\s+(?:it|them|everything)\s+up|pick(?:ing)?\s+up|"
@@ -498,8 +499,7 @@ def collects_in_person(text: str) -> bool:
 _COLLECTING_PLAN = re.compile(
     r"(?:(?:お店|店頭|店舗|店|レストラン|そちら|お宅)\s*(?:で|に|まで|へ)\s*)?"
     r"(?:\d{1,2}\s*時(?:\s*\d{1,2}\s*分|半)?\s*(?:ごろ|頃|くらい)?\s*に?\s*)?"
-    # (the verb, not the noun of 「店頭受け取りできる」: 受け取り then ます/たい)
-    r"(?:取りに(?:行|い|来|伺|寄)|(?:受け|引き)取(?:り(?=ま|た)|る|って))"
+    rf"(?:{japanese_verbs.COLLECTING_VERB})"
     rf"{japanese_verbs.TAIL}")
 
 
