@@ -32,13 +32,13 @@ from commerce_agent.agent.language.numbers import fold_numbers
 from commerce_agent.agent.language.reading import Reading, read_message
 from commerce_agent.agent.language.spans import Span
 
-Relation = Literal["set", "more", "less", "times"]
+Relation = Literal["set", "more", "less", "times", "split"]
 
 
 @dataclass(frozen=True, slots=True)
 class Quantity:
     """A count said (`value`), and how it applies: "set" (that many), "more"/"less" (than the
-    line has), "times" (the line multiplied). `span` indexes the reading's folded text."""
+    line has), "times" (the line multiplied), "split" (divided: "halve it"). `span` indexes the reading's folded text."""
 
     value: int
     relation: Relation
@@ -63,7 +63,10 @@ _O_CLOCK = re.compile(r"\b\d{1,2}\s*o'?\s?clock\b")
 
 # Count words the folding leaves as words, each with its value. "one" is folded only where it
 # counts; the rest here count wherever they stand.
-_WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3}
+# A vague count ("a few", "several", "a handful", « plusieurs », 「いくつか」「数袋」) is read as 3:
+# the reply names the count added, and a count said alone next sets the line.
+_WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3, "several": 3, "handful": 3,
+                "plusieurs": 3}
 _KANA_COUNTS = {"ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6, "なな": 7,
                 "やっ": 8, "ここの": 9}
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|脚|組|セット|パック)"
@@ -75,11 +78,13 @@ LONG_COUNT = re.compile(rf"\s*(?:{_COUNTER}|(?!please\b|thanks?\b|merci\b|svp\b)
 _WORD = re.compile(
     rf"(?<![\w-])(?P<word>{'|'.join(_WORD_COUNTS)})(?![\w-])"
     rf"|(?P<kana>{'|'.join(_KANA_COUNTS)}){_COUNTER}"
+    rf"|(?P<vague>いくつか|幾つか|何個か|(?<![\d〇一二三四五六七八九十])数(?={_COUNTER}))"
     # "one" kept as a word, where it still counts: "make it one", "just one", "one" alone
     r"|(?:\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|have|"
     r"drop|remove|minus|subtract)\s+"
     # "just the one then", "only the one": one, the count
-    r"|\b(?:just|only)\s+the\s+|^\s*)(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
+    r"|\b(?:just|only)\s+the\s+|^\s*|[,;:]\s*(?=one\s*(?:please|pls|thanks|then)?\s*[.!]*$))"
+    r"(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
 )
 # A count relative to the line: "one more", "2 extra", "another", "encore 1", "1 de plus",
 # "add more", "increase it by 2", "もう1つ", "2つ増やして", "a second one", "une autre"; and
@@ -87,8 +92,8 @@ _WORD = re.compile(
 _N = r"(?:\d{1,3}|another)"
 _MORE = re.compile(
     rf"\b(?P<n>{_N})\s+(?:more|extra|de plus|en plus)\b"
+    r"|\banother\s+(?P<n7>\d{1,3})\b(?!\s*(?:%|ml|cl|g|kg|oz|cm|in)\b)"
     r"|\banother(?:\s+1)?\s*(?:please)?\s*[?.!]*\s*$|^\s*(?:and\s+)?another\b"
-    r"|\banother\s+(?P<n7>\d{1,3})\b"
     rf"|\badd\s+(?:(?P<n2>\d{{1,3}})\s+)?more\b|\bencore\s+(?P<n3>\d{{1,3}})\b"
     r"|\b(?:increase|bump|raise)\s+(?:(?:it|that|the\s+\w+)\s+)?by\s+(?P<n4>\d{1,3})\b"
     # not "もう一つの方" (the other one)
@@ -116,6 +121,16 @@ _LESS = re.compile(
 _TIMES = re.compile(r"\b(?P<word>double|triple|quadruple)\s+(?:it|that|them|the\b|my\b|la\b|"
                     r"le\b|les\b|ma\b|mon\b|mes\b|ça\b|ca\b)|\b(?P<twice>twice) as many\b"
                     r"|\b(?P<fr>doubler|tripler)\b|(?P<n>\d)?倍")
+# The line halved: "halve it", "cut that in half", "half as many", « la moitié », « divise
+# par deux », 「半分にして」「半分で」.
+_HALVED = re.compile(r"\bhalve\b|\b(?:cut|split)\s+(?:it|that|them|those|this|the\s+\w+)\s+in\s+"
+                     r"half\b|\bhalf as many\b|\b(?:only|just)\s+half\s+(?:of\s+)?(?:that|them|"
+                     r"those|it)\b|^\s*(?:la\s+)?moiti[eé]\s*(?:seulement|svp|stp|s'il\s+vous\s+"
+                     r"pla[iî]t)?\s*[.!]*$|\bdivise[rz]?\s+(?:\w+\s+)?par\s+(?:2|deux)\b|"
+                     r"半分(?:に|で|だけ|へ)")
+# A multiple said alone, as a whole message: "double", « double svp », "triple please".
+_TIMES_ALONE = re.compile(r"^\s*(?P<word>double|triple)\s*(?:up|please|pls|svp|stp|"
+                          r"s'il vous pla[iî]t|merci)?\s*[.!]*\s*$")
 _RELATIVE: tuple[tuple[re.Pattern[str], Relation], ...] = ((_LESS, "less"), (_MORE, "more"))
 _ANOTHER = re.compile(r"\banother\b|\bencore\s+(?:un|une)\b")
 _DIGITS = re.compile(r"\d+")
@@ -141,6 +156,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         word = match.group("word") or match.group("twice") or match.group("fr")
         said.append(Quantity(_MULTIPLES[word] if word else int(match.group("n")), "times",
                              match.span()))
+    for match in _HALVED.finditer(plain):
+        said.append(Quantity(2, "split", match.span()))
+    for match in _TIMES_ALONE.finditer(plain):
+        said.append(Quantity(_MULTIPLES[match.group("word")], "times", match.span()))
     relative = [quantity.span for quantity in said]
     for match in _ANOTHER.finditer(plain):  # "can I have another mug?": one, to add
         if not any(low <= match.start() < high for low, high in relative):
@@ -185,6 +204,8 @@ def _with_count_words(plain: str) -> str:
     def digits(match: re.Match[str]) -> str:
         if match.group("word"):
             return str(_WORD_COUNTS[match.group("word")])
+        if match.group("vague"):
+            return "3"
         if match.group("kana"):
             return str(_KANA_COUNTS[match.group("kana")]) + match.group()[len(match.group("kana")):]
         return match.group().replace(match.group("one"), "1")
@@ -220,9 +241,9 @@ def without_total(text: str) -> str:
 
 def how_many(text: str) -> int | None:
     """The count the message says, set or relative ("two more" adds two when no line has it
-    yet); None when it says none (a multiple is no count)."""
+    yet); None when it says none (a multiple or a share is no count)."""
     return next((quantity.value for quantity in quantities(text)
-                 if quantity.relation != "times"), None)
+                 if quantity.relation not in ("times", "split")), None)
 
 
 def change(text: str) -> int | None:
@@ -249,6 +270,8 @@ def applied(quantity: Quantity, had: int) -> int:
         return had - quantity.value
     if quantity.relation == "times":
         return had * quantity.value
+    if quantity.relation == "split":
+        return max(1, had // quantity.value)
     return quantity.value
 
 

@@ -63,6 +63,19 @@ _PACKAGED = re.compile(
 _PACK_OF = re.compile(r"\b(?:(?:a|an|one|un|une|1)\s+)?(?:pack|box|set|bundle|paquet|lot|"
                       rf"bo[iî]te)\s+(?:of|de)\s+(?P<n>\d{{1,4}}|{'|'.join(_NUMBER_WORDS)})\b",
                       re.IGNORECASE)
+# "a 6-pack of", "a six pack of", "twelve-pack", "two 6-packs of": the pack's size is the
+# count (times the packs said); "6-pack" beside a unit ("a 6-pack of 330 ml cans") too.
+_N_PACK = re.compile(rf"\b(?:(?P<packs>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})\s+|(?:a|an|one|un|une)\s+)?"
+                     rf"(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})[\s-]?(?:packs?|pk|pks)\b"
+                     r"(?:\s+(?:of|de)(?:\s+the)?\b)?", re.IGNORECASE)
+# A range of counts ("2-3 plates", "three or four plates", « deux-trois assiettes », "2 to 3"):
+# the lower, which the reply names (a count said next sets the line).
+_RANGE = re.compile(rf"(?<![\w.,/:-])(?P<n>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})\s*(?:-|–|\s(?:or|to|ou|à)\s)"
+                    rf"\s*(?P<m>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})(?![\w.,/:-])"
+                    r"(?=\s+(?:of\s+|d['’]|de\s+)?(?:the\s+|those\s+|these\s+|les\s+|ces\s+)?"
+                    r"(?![\d\s]|(?:pm|am|h|ml|cl|g|kg|oz|cm|mm|in|inch|inches|people|persons?|"
+                    r"personnes?|days?|jours?|weeks?|semaines?|hours?|heures?|minutes?|mins?|"
+                    r"stars?|étoiles?)\b)[a-zà-ÿ])", re.IGNORECASE)
 
 # Dictation: "for" 4, "to"/"too" 2, "won" 1, after a verb of getting (and "me"/"us").
 _HEARD = {"for": "4", "four": "4", "to": "2", "too": "2", "won": "1"}
@@ -141,6 +154,8 @@ def with_counts_plain(text: str) -> str:
 def _with_counts_plain(text: str) -> str:
     plain = _THOUSANDS.sub(lambda match: match.group(1).replace(",", ""), text)
     plain = _DICTATED.sub(_dictated, plain)
+    plain = _N_PACK.sub(_packs_of, plain)
+    plain = _RANGE.sub(_lower, plain)
     plain = _PACK_OF.sub(_pack_size, plain)
     plain = _PACKAGED.sub(_unpackaged, plain)
     plain = _NONE_EN.sub("0", plain)
@@ -167,6 +182,22 @@ def _dictated(match: re.Match[str]) -> str:
     start = match.start("word") - match.start()
     end = match.end("word") - match.start()
     return match.group()[:start] + _HEARD[word] + match.group()[end:]
+
+
+def _value(said: str) -> int:
+    return int(said) if said.isdigit() else _NUMBER_WORDS[said.lower()]
+
+
+def _packs_of(match: re.Match[str]) -> str:
+    packs = _value(match.group("packs")) if match.group("packs") else 1
+    return f"{packs * _value(match.group('n'))}"
+
+
+def _lower(match: re.Match[str]) -> str:
+    low, high = _value(match.group("n")), _value(match.group("m"))
+    if not 0 < high - low <= 2:  # "2-12" is no range of counts said loosely
+        return match.group()
+    return str(low)
 
 
 def _pack_size(match: re.Match[str]) -> str:

@@ -152,6 +152,8 @@ def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
     allowed = [c for c in choices.pick_variant(item, said) if c.available]
     every = choices.variant_choices(item)
     if not allowed or len(allowed) == len([c for c in every if c.available]):
+        if _one_more_of_it(p.frame.last):
+            return None  # "another one" right after the speckled mug: one more of that mug
         # no value named as written: a typo of one, a size relative to the line's, the other
         changed = option_change.variant_change(item, line.get("variantId"), p.frame.last)
         return next((c for c in every if c.id == changed), None)
@@ -163,6 +165,18 @@ def _other_variant(p: Planner, line: dict[str, Any]) -> choices.Choice | None:
         return None
     mine = set(words.words(current.words)) if current else set()
     return max(allowed, key=lambda c: len(mine & set(words.words(c.words))))
+
+
+# "the other one", "a different colour", « une autre couleur », 「別の色」: another variant.
+_ANOTHER_KIND = re.compile(r"\b(?:other|different|autre|diff[eé]rente?)\b|他の|ほかの|別の|違う")
+
+
+def _one_more_of_it(text: str) -> bool:
+    """Whether the message asks for more of the line ("another one", "one more", "another 2")
+    rather than another variant of it ("the other one", "a different colour")."""
+    change = quantities.relative(text)
+    return change is not None and change.relation == "more" and not _ANOTHER_KIND.search(
+        text.replace("another", ""))
 
 
 def _named_unavailable(p: Planner, line: dict[str, Any]) -> str | None:

@@ -543,8 +543,10 @@ class Frame:
             text = words.without_measures(text)  # before the name's words: "300 ml" stays a size
             # "2" answering "which one?" picks the second, it is not a count; "3 genmaicha"
             # is three, though only the number is left once the name's words are gone
+            # (a number alone changing a line, "no, 5", « finalement 5 », is its count)
             position_only = words.ordinal(text) is not None and len(words.words(text)) <= 3 \
-                and not words.counted_beside_position(text)
+                and not words.counted_beside_position(text) and not (
+                    self.intent == "quantity" and BARE_NUMBER.fullmatch(text))
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
             if words.address(text) or position_only:
@@ -580,6 +582,10 @@ def _option_units(options: tuple[str, ...]) -> re.Pattern[str] | None:
     number = "|".join(["\\d+", *sorted(NUMBER_WORDS, key=len, reverse=True)])
     unit = "|".join(sorted(map(re.escape, units), key=len, reverse=True))
     return re.compile(rf"\b(?:{number})\s*-?\s*(?:{unit})\w*")
+
+
+# A number said alone ("5", "5.", " 3 !"): a position among those shown, or a line's count.
+BARE_NUMBER = re.compile(r"\W*\d{1,3}\W*")
 
 
 def greeting(folded: str) -> bool:

@@ -49,7 +49,7 @@ from commerce_agent.agent.models.scripted import (
     which_order,
     words,
 )
-from commerce_agent.agent.models.scripted.intents import SHOPPING, Frame, understand
+from commerce_agent.agent.models.scripted.intents import BARE_NUMBER, SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
@@ -271,6 +271,8 @@ class State:
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
+    # A cart line was added or recounted in the last turn: a count said alone next is its count.
+    line_counted: bool = False
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -467,6 +469,7 @@ class State:
         if said.measures:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
+        counted_line, self.line_counted = self.line_counted, False
         after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
@@ -590,6 +593,11 @@ class State:
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
             kind = "remove"
+        if kind == "other" and counted_line and self.frame is None and self.open_carts() and \
+                _count_alone(text):
+            # "5", "five please", "just 2 then", « cinq », 「3つ」 right after a line was added
+            # or recounted (nothing asked since): that line's new count
+            kind = "quantity"
         follow_up = follow_ups.read(text) if kind in _MAY_FOLLOW_UP else None
         if follow_up is not None and follow_up.option is not None and \
                 kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
@@ -925,6 +933,17 @@ _FITS_WORDS = frozenset({"work", "suit", "fine", "good", "great", "perfect", "va
                          "ok", "okay", "take", "do"})
 
 
+def _count_alone(text: str) -> bool:
+    """Whether a message says only a count ("5", "five please", "let's do 2", « cinq »,
+    「3つ」): no thing, time, price, ordinal or question beside it."""
+    said = quantities.how_many(text)
+    return said is not None and said > 0 and quantities.relative(text) is None and not (
+        words.content_words(text) or words.names_a_thing(text) or (
+            words.ordinal(text) is not None and not BARE_NUMBER.fullmatch(text))
+        or choices.when_named((text,)).named() or words.price_bounds(text)
+        or read_act(text).kind == "question")
+
+
 def _answers(text: str) -> bool:
     """Whether a message without an intent of its own can answer a question ("the blue one",
     "2", "Monday at 7", an address), unlike "hello"."""
@@ -1032,6 +1051,8 @@ def fold_past(replay: Replay, message: Message) -> None:
         state.absorb(name, args, message.result, message.is_error)
         # turned down: a later "ok, go ahead" asks again
         state.offer = offers.after_rejection(name, message.result, state.frame, state.offer)
+        if name in ("add_to_cart", "update_cart_item") and not message.is_error:
+            state.line_counted = True
         if name == "add_to_cart" and not message.is_error:
             state.line_added = True
             if state.frame is not None:
