@@ -83,7 +83,7 @@ _WORD = re.compile(
     r"|(?:\b(?:buy|add|get|take|book|order|want|need|make it|make that|just|only|to|have|"
     r"drop|remove|minus|subtract)\s+"
     # "just the one then", "only the one": one, the count
-    r"|\b(?:just|only)\s+the\s+|^\s*|[,;:]\s*(?=one\s*(?:please|pls|thanks|then)?\s*[.!]*$))"
+    r"|\b(?:just|only)\s+the\s+|^\s*|[,;:]\s*(?=one\s+(?:please|pls|thanks)\s*[.!]*$))"
     r"(?P<one>one|a single)\b(?!\s*(?:of|more|less)\b)"
 )
 # A count relative to the line: "one more", "2 extra", "another", "encore 1", "1 de plus",
@@ -104,7 +104,11 @@ _MORE = re.compile(
     r"|(?<!wait )(?<!just )(?<!hold on )\b(?:a|an|un|une)\s+#(?:nd|rd|th|eme|ème|e)\b"
     # "une autre", "encore un autre": one more of it; not "une autre couleur" (an option)
     r"|\b(?:encore\s+)?(?:un|une|1)\s+autre\b(?!\s+(?:couleur|taille|version|mod[eè]le|"
-    r"fois|chose|option|variante|article|produit|id[eé]e))")
+    r"fois|chose|option|variante|article|produit|id[eé]e))"
+    # « deux autres », 「あと2つ」「さらに2袋」: that many more
+    r"|\b(?P<n8>\d{1,3})\s+autres\b(?!\s+(?:couleurs|tailles|versions|mod[eè]les|choses|"
+    r"options|variantes|articles|produits|id[eé]es))"
+    rf"|(?:あと|さらに)(?P<n9>\d{{1,3}})(?!\d){_COUNTER}?(?!{_COUNTER}|で(?:いい|大丈夫|十分|結構)|だけ)")
 # A count of one may stay a word here ("take one plate off", "enlève une assiette").
 _N_LESS = r"(?:\d{1,3}|one|une|un)"
 _LESS = re.compile(
@@ -124,8 +128,8 @@ _TIMES = re.compile(r"\b(?P<word>double|triple|quadruple)\s+(?:it|that|them|the\
 # The line halved: "halve it", "cut that in half", "half as many", « la moitié », « divise
 # par deux », 「半分にして」「半分で」.
 _HALVED = re.compile(r"\bhalve\b|\b(?:cut|split)\s+(?:it|that|them|those|this|the\s+\w+)\s+in\s+"
-                     r"half\b|\bhalf as many\b|\b(?:only|just)\s+half\s+(?:of\s+)?(?:that|them|"
-                     r"those|it)\b|^\s*(?:la\s+)?moiti[eé]\s*(?:seulement|svp|stp|s'il\s+vous\s+"
+                     r"half\b|\bhalf as many\b|(?:\b(?:only|just)\s+|^\s*)half\s+(?:of\s+)?(?:that|them|"
+                     r"those|it)\s*(?:please|pls|then|thanks)?\s*[.!]*$|^\s*(?:la\s+)?moiti[eé]\s*(?:seulement|svp|stp|s'il\s+vous\s+"
                      r"pla[iî]t)?\s*[.!]*$|\bdivise[rz]?\s+(?:\w+\s+)?par\s+(?:2|deux)\b|"
                      r"半分(?:に|で|だけ|へ)")
 # A multiple said alone, as a whole message: "double", « double svp », "triple please".

@@ -36,7 +36,7 @@ from commerce_agent.agent.models.scripted import normalized
 # Words that carry no product meaning: dropped from search queries and name matching. What
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
-throw toss grab snag pop chuck bung sorry soz sry handful plusieurs
+throw toss grab snag pop chuck bung sorry soz sry handful plusieurs enough plenty
 ugh urgh argh meh sigh geez jeez nah ach oops oop whoops welp um uh er eh ah bof euh bah oups
 enrol enroll enrolling register become member reinstate renew sign signing join joining
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
@@ -252,7 +252,8 @@ def _without_measures(text: str) -> str:
     text = re.sub(rf"\b\d{{1,2}}\s+{_MONTH}(?![a-z])", " ", text)
     # an id ("ord_8f3", "a5") or a year; "x3" is a count
     # or a year, unless what it counts follows it ("100000 planters")
-    text = re.sub(r"\b(?!x\d{1,3}\b)[a-z]+\d+\w*", " ", text)
+    # (the id ends where Japanese begins: "a5のノートを3冊" keeps "のノートを3冊")
+    text = re.sub(r"\b(?!x\d{1,3}\b)[a-z]+\d+[a-z0-9_]*", " ", text)
     return re.sub(r"\b[1-9]\d{3,}\b|\b0\d{3,}\b", lambda number: number.group()
                   if number.group()[0] != "0" and quantities.LONG_COUNT.match(text, number.end())
                   else " ", text)
