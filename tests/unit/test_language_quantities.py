@@ -152,3 +152,35 @@ def test_a_list_counts_each_item_in_its_order() -> None:
 def test_numbers_said_include_options_and_number_words() -> None:
     assert quantities.numbers_said("the licence with twenty seats") == frozenset({"20"})
     assert quantities.numbers_said("five seats") == frozenset({"5"})
+
+
+@pytest.mark.parametrize(("said", "relation", "value"), [
+    ("another 2 please", "more", 2), ("another 3", "more", 3),
+    ("ajoutes-en deux autres", "more", 2),
+    ("あと1袋", "more", 1), ("さらに2袋追加", "more", 2), ("halve it", "split", 2),
+    ("cut that in half", "split", 2), ("half that", "split", 2), ("la moitié", "split", 2),
+    ("半分にして", "split", 2), ("double", "times", 2), ("triple please", "times", 3),
+])
+def test_more_fewer_and_shares_of_a_line(said: str, relation: str, value: int) -> None:
+    found = quantities.relative(said)
+    assert found is not None and (found.relation, found.value) == (relation, value)
+
+
+@pytest.mark.parametrize("said", ["あと1つでいい", "deux autres couleurs", "half of those plates",
+                                  "a double espresso cup set"])
+def test_not_more_of_a_line(said: str) -> None:
+    found = quantities.relative(said)
+    assert found is None or found.relation not in ("more", "split", "times")
+
+
+@pytest.mark.parametrize("said", ["several dinner plates", "a handful of plates",
+                                  "plusieurs assiettes", "玄米茶を数袋", "a few glaze mugs"])
+def test_a_vague_count_reads_as_three(said: str) -> None:
+    assert quantities.how_many(said) == 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 12))
+def test_a_halved_line_keeps_at_least_one(had: int) -> None:
+    halved = quantities.relative("halve it")
+    assert halved is not None and quantities.applied(halved, had) == max(1, had // 2)

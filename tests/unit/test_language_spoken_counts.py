@@ -140,3 +140,19 @@ def test_a_price_keeps_its_separators(said: str) -> None:
 ])
 def test_a_word_says_how_a_thing_is_counted(word: str, counts: bool) -> None:
     assert bool(says_how_counted(word)) is counts
+
+
+@pytest.mark.parametrize(("said", "plain"), [
+    ("grab me a 6-pack of san pellegrino", "grab me 6 san pellegrino"),
+    ("twelve-pack of pellegrino", "12 pellegrino"), ("two 6-packs of pellegrino", "12 pellegrino"),
+    ("2-3 dinner plates", "2 dinner plates"), ("three or four dinner plates", "3 dinner plates"),
+    ("deux-trois assiettes", "2 assiettes"),
+])
+def test_a_pack_size_or_a_loose_range_is_a_count(said: str, plain: str) -> None:
+    assert with_counts_plain(said) == plain
+
+
+@pytest.mark.parametrize("said", ["between 2 and 3pm", "1-2 days", "2 or 3 people", "size 10-12",
+                                  "call 555-1234", "from 3 to 4 pm"])
+def test_ranges_that_count_nothing_stay(said: str) -> None:
+    assert with_counts_plain(said) == said

@@ -38,7 +38,8 @@ Relation = Literal["set", "more", "less", "times", "split"]
 @dataclass(frozen=True, slots=True)
 class Quantity:
     """A count said (`value`), and how it applies: "set" (that many), "more"/"less" (than the
-    line has), "times" (the line multiplied), "split" (divided: "halve it"). `span` indexes the reading's folded text."""
+    line has), "times" (the line multiplied), "split" (divided: "halve it"). `span` indexes
+    the reading's folded text."""
 
     value: int
     relation: Relation
@@ -127,9 +128,10 @@ _TIMES = re.compile(r"\b(?P<word>double|triple|quadruple)\s+(?:it|that|them|the\
                     r"|\b(?P<fr>doubler|tripler)\b|(?P<n>\d)?倍")
 # The line halved: "halve it", "cut that in half", "half as many", « la moitié », « divise
 # par deux », 「半分にして」「半分で」.
-_HALVED = re.compile(r"\bhalve\b|\b(?:cut|split)\s+(?:it|that|them|those|this|the\s+\w+)\s+in\s+"
-                     r"half\b|\bhalf as many\b|(?:\b(?:only|just)\s+|^\s*)half\s+(?:of\s+)?(?:that|them|"
-                     r"those|it)\s*(?:please|pls|then|thanks)?\s*[.!]*$|^\s*(?:la\s+)?moiti[eé]\s*(?:seulement|svp|stp|s'il\s+vous\s+"
+_HALVED = re.compile(r"\bhalve\b|\b(?:cut|split)\s+(?:it|that|them|those|this|the\s+\w+)\s+"
+                     r"in\s+half\b|\bhalf as many\b|(?:\b(?:only|just)\s+|^\s*)half\s+"
+                     r"(?:of\s+)?(?:that|them|those|it)\s*(?:please|pls|then|thanks)?\s*[.!]*$|"
+                     r"^\s*(?:la\s+)?moiti[eé]\s*(?:seulement|svp|stp|s'il\s+vous\s+"
                      r"pla[iî]t)?\s*[.!]*$|\bdivise[rz]?\s+(?:\w+\s+)?par\s+(?:2|deux)\b|"
                      r"半分(?:に|で|だけ|へ)")
 # A multiple said alone, as a whole message: "double", « double svp », "triple please".

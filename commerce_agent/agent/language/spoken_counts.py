@@ -65,13 +65,14 @@ _PACK_OF = re.compile(r"\b(?:(?:a|an|one|un|une|1)\s+)?(?:pack|box|set|bundle|pa
                       re.IGNORECASE)
 # "a 6-pack of", "a six pack of", "twelve-pack", "two 6-packs of": the pack's size is the
 # count (times the packs said); "6-pack" beside a unit ("a 6-pack of 330 ml cans") too.
-_N_PACK = re.compile(rf"\b(?:(?P<packs>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})\s+|(?:a|an|one|un|une)\s+)?"
-                     rf"(?P<n>\d{{1,3}}|{'|'.join(_NUMBER_WORDS)})[\s-]?(?:packs?|pk|pks)\b"
+_WORDED = "|".join(_NUMBER_WORDS)
+_N_PACK = re.compile(rf"\b(?:(?P<packs>\d{{1,2}}|{_WORDED})\s+|(?:a|an|one|un|une)\s+)?"
+                     rf"(?P<n>\d{{1,3}}|{_WORDED})[\s-]?(?:packs?|pk|pks)\b"
                      r"(?:\s+(?:of|de)(?:\s+the)?\b)?", re.IGNORECASE)
 # A range of counts ("2-3 plates", "three or four plates", « deux-trois assiettes », "2 to 3"):
 # the lower, which the reply names (a count said next sets the line).
-_RANGE = re.compile(rf"(?<![\w.,/:-])(?P<n>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})\s*(?:-|–|\s(?:or|to|ou|à)\s)"
-                    rf"\s*(?P<m>\d{{1,2}}|{'|'.join(_NUMBER_WORDS)})(?![\w.,/:-])"
+_RANGE = re.compile(rf"(?<![\w.,/:-])(?P<n>\d{{1,2}}|{_WORDED})\s*(?:-|–|\s(?:or|to|ou|à)\s)"
+                    rf"\s*(?P<m>\d{{1,2}}|{_WORDED})(?![\w.,/:-])"
                     r"(?=\s+(?:of\s+|d['’]|de\s+)?(?:the\s+|those\s+|these\s+|les\s+|ces\s+)?"
                     r"(?![\d\s]|(?:pm|am|h|ml|cl|g|kg|oz|cm|mm|in|inch|inches|people|persons?|"
                     r"personnes?|days?|jours?|weeks?|semaines?|hours?|heures?|minutes?|mins?|"

@@ -63,7 +63,8 @@ CASUAL: dict[str, str] = {
     "w/": "with", "w/o": "without", "nvm": "never mind", "k": "ok", "kk": "ok", "okey": "okay",
     "okie": "okay", "yeh": "yeah", "yea": "yeah", "nop": "nope", "naw": "nah", "im": "i'm",
     "ive": "i've", "cant": "can't", "wont": "won't", "whats": "what's", "wheres": "where's",
-    "hows": "how's", "thats": "that's", "em": "them", "'em": "them", "rn": "", "asap": "", "btw": "", "lol": "",
+    "hows": "how's", "thats": "that's", "em": "them", "'em": "them",
+    "rn": "", "asap": "", "btw": "", "lol": "",
     # fr
     "stp": "s'il te plaît", "svp": "s'il vous plaît", "slt": "salut", "bjr": "bonjour",
     "mrc": "merci", "mci": "merci", "ouai": "ouais", "ouaip": "ouais", "d'ac": "d'accord",
