@@ -107,9 +107,10 @@ _MORE = re.compile(
     r"|\b(?:encore\s+)?(?:un|une|1)\s+autre\b(?!\s+(?:couleur|taille|version|mod[eè]le|"
     r"fois|chose|option|variante|article|produit|id[eé]e))"
     # « deux autres », 「あと2つ」「さらに2袋」: that many more
-    r"|\b(?P<n8>\d{1,3})\s+autres\b(?!\s+(?:couleurs|tailles|versions|mod[eè]les|choses|"
-    r"options|variantes|articles|produits|id[eé]es))"
-    rf"|(?:あと|さらに)(?P<n9>\d{{1,3}})(?!\d){_COUNTER}?(?!{_COUNTER}|で(?:いい|大丈夫|十分|結構)|だけ)")
+    r"|(?<!les )(?<!des )(?<!ces )(?<!mes )\b(?P<n8>\d{1,3})\s+autres\b(?!\s+(?:couleurs|"
+    r"tailles|versions|mod[eè]les|choses|options|variantes|articles|produits|id[eé]es))"
+    rf"|(?:あと|さらに)(?P<n9>\d{{1,3}})(?:{_COUNTER}(?!で(?:いい|大丈夫|十分|結構)|だけ)|"
+    r"(?=\s*(?:追加|ください|下さい|お願い|ほしい|欲しい|$|、|。)))")
 # A count of one may stay a word here ("take one plate off", "enlève une assiette").
 _N_LESS = r"(?:\d{1,3}|one|une|un)"
 _LESS = re.compile(

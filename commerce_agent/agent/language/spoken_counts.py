@@ -71,12 +71,18 @@ _N_PACK = re.compile(rf"\b(?:(?P<packs>\d{{1,2}}|{_WORDED})\s+|(?:a|an|one|un|un
                      r"(?:\s+(?:of|de)(?:\s+the)?\b)?", re.IGNORECASE)
 # A range of counts ("2-3 plates", "three or four plates", « deux-trois assiettes », "2 to 3"):
 # the lower, which the reply names (a count said next sets the line).
-_RANGE = re.compile(rf"(?<![\w.,/:-])(?P<n>\d{{1,2}}|{_WORDED})\s*(?:-|–|\s(?:or|to|ou|à)\s)"
-                    rf"\s*(?P<m>\d{{1,2}}|{_WORDED})(?![\w.,/:-])"
+# (single digits or words only: "12-14 rue …" is an address, "12-13 jan" two days)
+_RANGE = re.compile(rf"(?<![\w.,/:#-])(?P<n>\d|{_WORDED})\s*(?:-|–|\s(?:or|to|ou|à)\s)"
+                    rf"\s*(?P<m>\d|{_WORDED})(?![\w.,/:-])"
                     r"(?=\s+(?:of\s+|d['’]|de\s+)?(?:the\s+|those\s+|these\s+|les\s+|ces\s+)?"
                     r"(?![\d\s]|(?:pm|am|h|ml|cl|g|kg|oz|cm|mm|in|inch|inches|people|persons?|"
                     r"personnes?|days?|jours?|weeks?|semaines?|hours?|heures?|minutes?|mins?|"
-                    r"stars?|étoiles?)\b)[a-zà-ÿ])", re.IGNORECASE)
+                    r"stars?|étoiles?|st|street|rue|ave|avenue|road|rd|blvd|boulevard|lane|ln|"
+                    r"drive|dr|way|place|pl|chemin|all[eé]e|impasse|bd|court|ct|jan\w*|feb\w*|"
+                    r"f[eé]v\w*|mar\w*|apr\w*|avr\w*|may|mai|jun\w*|juin|jul\w*|juil\w*|aug\w*|"
+                    r"ao[uû]t|sep\w*|oct\w*|nov\w*|d[eé]c\w*|mon\w*|tue\w*|wed\w*|thu\w*|fri\w*|"
+                    r"sat\w*|sun\w*|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b)"
+                    r"[a-zà-ÿ])", re.IGNORECASE)
 
 # Dictation: "for" 4, "to"/"too" 2, "won" 1, after a verb of getting (and "me"/"us").
 _HEARD = {"for": "4", "four": "4", "to": "2", "too": "2", "won": "1"}

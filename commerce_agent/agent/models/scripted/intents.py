@@ -546,7 +546,7 @@ class Frame:
             # (a number alone changing a line, "no, 5", « finalement 5 », is its count)
             position_only = words.ordinal(text) is not None and len(words.words(text)) <= 3 \
                 and not words.counted_beside_position(text) and not (
-                    self.intent == "quantity" and BARE_NUMBER.fullmatch(text))
+                    self.intent == "quantity" and position == 0 and BARE_NUMBER.fullmatch(text))
             for word in named:
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text)
             if words.address(text) or position_only:
