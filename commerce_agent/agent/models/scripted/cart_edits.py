@@ -176,7 +176,7 @@ def _one_more_of_it(text: str) -> bool:
     rather than another variant of it ("the other one", "a different colour")."""
     change = quantities.relative(text)
     return change is not None and change.relation == "more" and not _ANOTHER_KIND.search(
-        text.replace("another", ""))
+        text.replace("another", "")) and not option_change.other_dimension(text)
 
 
 def _named_unavailable(p: Planner, line: dict[str, Any]) -> str | None:

@@ -933,9 +933,15 @@ _FITS_WORDS = frozenset({"work", "suit", "fine", "good", "great", "perfect", "va
                          "ok", "okay", "take", "do"})
 
 
+# Words that only say a count will do ("2 is enough", "3 is plenty", « 2 suffiront »).
+_SUFFICES = re.compile(r"\b(?:is|are|will do|would do|should do)?\s*(?:enough|plenty|fine)\b|"
+                       r"\bsuffi(?:t|ra|ront|sent|sant)\b|で(?:いい|大丈夫|十分)", re.IGNORECASE)
+
+
 def _count_alone(text: str) -> bool:
     """Whether a message says only a count ("5", "five please", "let's do 2", « cinq »,
     「3つ」): no thing, time, price, ordinal or question beside it."""
+    text = _SUFFICES.sub(" ", text)
     said = quantities.how_many(text)
     return said is not None and said > 0 and quantities.relative(text) is None and not (
         words.content_words(text) or words.names_a_thing(text) or (

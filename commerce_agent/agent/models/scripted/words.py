@@ -36,7 +36,7 @@ from commerce_agent.agent.models.scripted import normalized
 # Words that carry no product meaning: dropped from search queries and name matching. What
 # holds a count ("two tins of", "3 bouteilles de") counts; it names no item ("tins" ≠ "tines").
 STOP = frozenset("""
-throw toss grab snag pop chuck bung sorry soz sry handful plusieurs enough plenty
+throw toss grab snag pop chuck bung sorry soz sry handful plusieurs
 ugh urgh argh meh sigh geez jeez nah ach oops oop whoops welp um uh er eh ah bof euh bah oups
 enrol enroll enrolling register become member reinstate renew sign signing join joining
 a an the some any i im i'm me my mine we us our you your it its it's that this these those them
