@@ -593,8 +593,8 @@ class State:
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
             kind = "remove"
-        if kind == "other" and counted_line and self.frame is None and self.open_carts() and \
-                _count_alone(text):
+        if (kind == "other" or kind == "add" and _SUFFICES.search(text)) and counted_line and \
+                self.frame is None and self.open_carts() and _count_alone(text):
             # "5", "five please", "just 2 then", « cinq », 「3つ」 right after a line was added
             # or recounted (nothing asked since): that line's new count
             kind = "quantity"
