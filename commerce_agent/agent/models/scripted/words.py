@@ -393,9 +393,10 @@ _JA_ADJECTIVE = re.compile(r"^(?:(?:青|白|赤|黒|黄色|茶色|大き|小さ|
 
 
 # What a phrase says of its noun when no particle sets them apart ("茶筅ありますか",
-# "急須ほしい", "ノートください"): the predicate, never part of a product's name.
-_JA_PREDICATE_TAIL = re.compile(r"(?:あり|ある|ない|なし|欲しい|ほしい|ください|下さい|お願い|"
-                                r"見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
+# "急須ほしい", "ノートください"): the predicate, never part of a product's name; with its
+# particle when a kind said in English left it apart ("stationery をください").
+_JA_PREDICATE_TAIL = re.compile(r"(?:^[をがは])?(?:あり|ある|ない|なし|欲しい|ほしい|ください|"
+                                r"下さい|お願い|見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
                                 r"申し?込み?(?:たい|ます)|入り(?:たい|ます)|始めたい)+$")
 
 
