@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from commerce_agent.agent.language import quantities, readings
+from commerce_agent.agent.language import item_lists, quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import (
     collects_in_person,
@@ -480,7 +480,10 @@ def price_order(text: str) -> dict[str, str]:
 # coaster"), not new items.
 _NEXT_ITEM = re.compile(
     r"(?:,\s*(?:and then\s+|and\s+|then\s+|plus\s+|et\s+|puis\s+|pis\s+|ensuite\s+)?|"
-    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+)"
+    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+|\s*[&+]\s*|"
+    # "with" before a count of several: an item of its own unless the item before has it as
+    # an extra (« une lasagne avec deux tiramisus »; "a caesar with 2 anchovies" once read)
+    r"\s+(?:with|avec)\s+(?=(?:two|three|four|five|six|deux|trois|quatre|cinq|\d+)\s+[a-z]))"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"all\s+\d+\s+of|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
@@ -556,6 +559,50 @@ def item_phrases(text: str) -> tuple[str, ...]:
 
 def item_mentions(text: str, belongs: Belongs | None = None,
                   configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+    """(head, whole) of each item one message asks for (`_mentions`), read line by line in a
+    list written on lines or after a lead-in ("can you add:\n- 2 tiramisu\n- a lasagna")."""
+    lines = item_lists.listed_lines(text, _names_any_thing)
+    if len(lines) > 1 or lines[0] != text:
+        found = tuple(mention for line in lines
+                      for mention in _mentions(line, belongs, configures))
+        if len(found) > 1:
+            return found
+    return _mentions(text, belongs, configures)
+
+
+def _names_any_thing(line: str) -> bool:
+    if in_japanese_script(line):
+        return bool(japanese_query(line).strip(" -"))
+    return _names_a_thing(line)
+
+
+def _mentions(text: str, belongs: Belongs | None,
+              configures: Belongs | None) -> tuple[tuple[str, str], ...]:
+    """The items of one list, a count said for each of them ("…, two of each", 「2つずつ」)
+    given to every one."""
+    listed, each = item_lists.count_for_each(text)
+    if each is not None:
+        found = _list_mentions(listed, belongs, configures)
+        if len(found) < 2:
+            found = _list_mentions(_BARE_AND.sub(" and the ", listed), belongs, configures)
+        if len(found) > 1:
+            return tuple((head, item_lists.with_count(whole, each)) for head, whole in found)
+    found = _list_mentions(text, belongs, configures)
+    if len(found) < 2 and _SHARED.search(fold(text)) and not in_japanese_script(text):
+        # "margherita and diavola, both large": what is said of both joins two things
+        apart = _list_mentions(_BARE_AND.sub(" and the ", text), belongs, configures)
+        return apart if len(apart) > 1 else found
+    return found
+
+
+# "and" between two bare nouns ("plates and cups, three of each"), read as a joiner only once
+# the message says something of each of them.
+_BARE_AND = re.compile(r"\s+(?:and|et|&|\+)\s+(?!(?:a|an|the|one|two|three|un|une|le|la|les|des|"
+                       r"deux|trois|\d+)\b)", re.IGNORECASE)
+
+
+def _list_mentions(text: str, belongs: Belongs | None,
+                   configures: Belongs | None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
     to it), which is what finds it. A piece the item named before it `configures` (once read:
@@ -585,7 +632,8 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     parts: list[str] = []
     joiners = ["", *(found.group() for found in _NEXT_ITEM.finditer(folded))]
     for joiner, piece in zip(joiners, _NEXT_ITEM.split(folded), strict=True):
-        after_with = bool(parts) and _WITH.search(parts[-1]) is not None
+        said_with = _WITH.search(joiner) is not None
+        after_with = bool(parts) and (said_with or _WITH.search(parts[-1]) is not None)
         # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
         again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
         if parts and (not _names_a_thing(piece) or _options_only_english(piece)
@@ -593,7 +641,7 @@ def item_mentions(text: str, belongs: Belongs | None = None,
                 after_with and (belongs is None or belongs(heads[-1], piece))) or (
                 configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
-            parts[-1] = f"{parts[-1]}, {piece}"
+            parts[-1] = f"{parts[-1]}{joiner if said_with else ', '}{piece}"
         else:
             heads.append(piece)
             parts.append(piece)
