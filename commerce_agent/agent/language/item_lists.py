@@ -36,8 +36,9 @@ _EACH = re.compile(
     rf"de chaque|de chacun|de chacune|chacun|chacune)\b{_COURTESY}[\s.!]*$")
 _JA_COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|セット)"
 # 「2つずつ」「3袋ずつ」「ひとつずつ」: the count each of the listed items is wanted in.
-_JA_EACH = re.compile(rf"((?:\d{{1,3}}|[一二三四五六七八九十]+){_JA_COUNTER}?|ひとつ|ふたつ|みっつ)ずつ")
-_JA_COUNTED = re.compile(rf"(?:\d{{1,3}}|[一二三四五六七八九十]+){_JA_COUNTER}|ひとつ|ふたつ|みっつ")
+_JA_NUMBER = r"(?:\d{1,3}|[一二三四五六七八九十]+)"
+_JA_EACH = re.compile(rf"({_JA_NUMBER}{_JA_COUNTER}?|ひとつ|ふたつ|みっつ)ずつ")
+_JA_COUNTED = re.compile(rf"{_JA_NUMBER}{_JA_COUNTER}|ひとつ|ふたつ|みっつ")
 _DETERMINER = re.compile(r"^\s*(?:a|an|one|the|some|un|une|le|la|les|l'|des|du|de la)\s+")
 
 

@@ -31,7 +31,12 @@ from commerce_agent.agent.language.delivery import (
 from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.offer_names import mistyped
-from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.option_words import (
+    ENGLISH_OPTION_WORDS,
+    SIZE_RANK_WORDS,
+    english_option_words,
+)
+from commerce_agent.agent.language.shown_sets import shown_set, without_shown_set
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
@@ -627,6 +632,8 @@ class State:
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
         self._counted(spoken)
+        if kind == "other" and act != "question" and self.results and _takes_shown(text):
+            kind = "add"  # "all of them, 12 inch", "the first two": those shown, added
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
@@ -923,6 +930,17 @@ _WITH = re.compile(r"\b(?:with|plus|avec)\b|付き|付けて")
 # Words saying a choice suits, beside the time chosen ("works for me", "me va", "suits me").
 _FITS_WORDS = frozenset({"work", "suit", "fine", "good", "great", "perfect", "va", "convient",
                          "ok", "okay", "take", "do"})
+
+
+def _takes_shown(text: str) -> bool:
+    """Whether `text` takes the items shown as a set ("all of them, 12 inch", "the first
+    two") and names nothing but their options."""
+    folded = words.fold(text)
+    if shown_set(folded) is None:
+        return False
+    rest = words.content_words(words.without_measures(without_shown_set(folded)))
+    return all(word in ENGLISH_OPTION_WORDS or word in SIZE_RANK_WORDS or words.is_look_word(word)
+               for word in rest)
 
 
 def _answers(text: str) -> bool:

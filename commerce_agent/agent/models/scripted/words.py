@@ -636,7 +636,8 @@ def _list_mentions(text: str, belongs: Belongs | None,
         after_with = bool(parts) and (said_with or _WITH.search(parts[-1]) is not None)
         # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
         again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
-        if parts and (not _names_a_thing(piece) or _options_only_english(piece)
+        if parts and (not (_names_a_thing(piece) or points_at_one(piece) and _ADDED.search(
+                joiner)) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or again or (
                 after_with and (belongs is None or belongs(heads[-1], piece))) or (
                 configures is not None and configures(heads[-1], piece))):
@@ -647,7 +648,7 @@ def _list_mentions(text: str, belongs: Belongs | None,
             parts.append(piece)
     if len(parts) == 1 and heads[0] != parts[0]:
         return ((heads[0], text),)  # one item, whose "with" list may hold others once read
-    if len(parts) < 2 or not all(map(_names_a_thing, parts)):
+    if len(parts) < 2 or not all(_names_a_thing(part) or points_at_one(part) for part in parts):
         return ((text, text),)
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
@@ -657,6 +658,22 @@ def _list_mentions(text: str, belongs: Belongs | None,
         parts = [f"{part}, {shared.group(1)}" for part in parts]
     return tuple((head if piece == part else piece, piece) for head, part in zip(
         heads, parts, strict=True) for piece in _bare_items(part))
+
+
+# A piece of a list that names no product but points at one shown or just added ("4 of those
+# and a hanging planter", "the second one and a tiramisu", « celui-là et un tiramisu »).
+_POINTER = re.compile(r"\b(?:those|these|them|it|that|this|same|first|second|third|fourth|fifth|"
+                      r"last|\d+(?:st|nd|rd|th|e|eme|ieme|er|ere)|premier|premiere|deuxieme|"
+                      r"troisieme|dernier|derniere|(?:celui|celle|ceux|celles)-(?:la|ci))\b")
+
+
+def points_at_one(piece: str) -> bool:
+    """Whether a piece of a list only points at an item in view, with maybe its count and
+    the verb that asks for it ("add it", "4 of those", "the second one", « le deuxième »)."""
+    folded = fold(piece)
+    found = _POINTER.search(folded)
+    return found is not None and not content_words(
+        _without_measures(folded[:found.start()] + " " + folded[found.end():]))
 
 
 def _bare_items(part: str) -> list[str]:
