@@ -74,10 +74,10 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         else:
             failed.append(decision)
     if question is not None:
-        return _reply(p, failed, question)
+        return reply_added(p, failed, question)
     if then_check_out:
         return check_out(p)
-    return _reply(p, failed)
+    return reply_added(p, failed)
 
 
 def _serve(p: Planner, head: str, whole: str, answers: tuple[str, ...],
@@ -244,7 +244,8 @@ def _in_cart(p: Planner, query: str) -> bool:
                                 for cart in p.state.open_carts() for line in cart["items"])
 
 
-def _reply(p: Planner, failed: list[str], question: str | None = None) -> str:
+def reply_added(p: Planner, failed: list[str], question: str | None = None) -> str:
+    """What this turn added, what could not be had, then the question still open or the cart."""
     text: list[str] = []
     added = [call for call in p.state.calls if call.name == "add_to_cart" and not call.is_error]
     for call in added:

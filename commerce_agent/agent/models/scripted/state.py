@@ -276,6 +276,9 @@ class State:
     # Whether the turn before the latest message added a cart line: "やっぱりやめます",
     # "actually, forget it" then take that line back (`mind`).
     line_added: bool = False
+    # The adds (their arguments) of the latest request that added lines, until an order is
+    # placed: "same again" just after them means those lines once more, not the last order.
+    last_adds: tuple[dict[str, Any], ...] = ()
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -393,6 +396,7 @@ class State:
             self._cart(name, args, result)
         elif name == "place_order":
             self.ordered = True
+            self.last_adds = ()
             self._order(result)
             self.carts.pop(str(result.get("storeId")), None)
         elif name in _ORDER_TOOLS:
@@ -1051,6 +1055,8 @@ def fold_past(replay: Replay, message: Message) -> None:
         # turned down: a later "ok, go ahead" asks again
         state.offer = offers.after_rejection(name, message.result, state.frame, state.offer)
         if name == "add_to_cart" and not message.is_error:
+            # the lines the latest request added: "same again" adds them once more
+            state.last_adds = (*state.last_adds, args) if state.line_added else (args,)
             state.line_added = True
             if state.frame is not None:
                 state.frame = replace(state.frame, added=True)
