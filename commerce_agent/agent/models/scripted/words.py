@@ -587,12 +587,44 @@ def _mentions(text: str, belongs: Belongs | None,
             found = _list_mentions(_BARE_AND.sub(" and the ", listed), belongs, configures)
         if len(found) > 1:
             return tuple((head, item_lists.with_count(whole, each)) for head, whole in found)
+    each_one = _each_its_own(text, configures)
+    if each_one:
+        return each_one
     found = _list_mentions(text, belongs, configures)
     if len(found) < 2 and _SHARED.search(fold(text)) and not in_japanese_script(text):
         # "margherita and diavola, both large": what is said of both joins two things
         apart = _list_mentions(_BARE_AND.sub(" and the ", text), belongs, configures)
         return apart if len(apart) > 1 else found
     return found
+
+
+# A count of one item, then what each one is ("two mugs, one blue and one speckled", "2 lattes
+# one oat one regular", « deux mugs, un bleu et un moucheté »).
+_EACH_ONE = re.compile(r"^(?P<head>.*?\b(?P<n>\d+|two|three|four|deux|trois|quatre)\s+[^,:]*?)"
+                       r"\s*[,:-]?\s+(?P<rest>(?:one|un|une)\s.*)$")
+_ONE_SPLIT = re.compile(r"\s*(?:,|;)?\s*(?:\b(?:and|et|plus)\s+)?(?=\b(?:one|un|une)\s)")
+_ONE = re.compile(r"^\s*(?:one|un|une)\s+(?:in\s+|en\s+)?")
+_COUNTED = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+
+
+def _each_its_own(text: str, configures: Belongs | None) -> tuple[tuple[str, str], ...]:
+    """One line per "one …" piece after a count of one item, each with its own options, when
+    there are as many pieces as the count and each says only options of that item; () when
+    the message says no such thing."""
+    found = _EACH_ONE.match(fold(text).strip(" .!"))
+    if found is None or in_japanese_script(text):
+        return ()
+    said = found.group("n")
+    count = int(said) if said.isdigit() else _COUNTED[said]
+    pieces = [_ONE.sub("", piece).strip(" ,") for piece in _ONE_SPLIT.split(found.group("rest"))
+              if piece.strip(" ,")]
+    head = found.group("head")
+    if len(pieces) != count or not all(_options_only_english(piece) or (
+            names_a_measure(piece) and not _names_a_thing(piece)) or (
+            configures is not None and configures(head, piece)) for piece in pieces):
+        return ()
+    named = re.sub(rf"\b{re.escape(said)}\s+", "", head, count=1).strip()
+    return tuple((f"{named} {piece}", f"1 {named}, {piece}") for piece in pieces)
 
 
 # "and" between two bare nouns ("plates and cups, three of each"), read as a joiner only once
