@@ -1,8 +1,8 @@
 """The layout of a list of items in one message, read before its items are: where the lines
 of a written list are, and a count said once for every item.
 
-- A list written on lines, as bullets or with semicolons ("can you add:\\n- 2 tiramisu\\n-
-  1 lasagna"; "genmaicha x2; washi notebook x3") holds one item or more per line, whatever
+- A list written on lines or as bullets ("can you add:\\n- 2 tiramisu\\n- 1 lasagna";
+  "genmaicha x2, washi notebook x3") holds one item or more per line, whatever
   word starts the line; a line that names no thing of its own is the frame before the list
   ("can you add:") or what goes with the line before it ("16 inch").
 - A lead-in ending on a colon ("3 pizzas: a big margherita, a small diavola") only
@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-# A line break, a semicolon, or a bullet mark opening a line or standing between items (the
-# normalize stage has written each line break as a comma: "…: - 2 tiramisu, - 1 lasagna").
-_LINE = re.compile(r"\s*(?:[\n\r;]+\s*(?:[-*•·]\s+|\d{1,2}[.)]\s+)?|[,:]\s*[-*•·]\s+|"
+# A line break, or a bullet mark opening a line or standing between items (the normalize
+# stage has written each line break as a comma: "…: - 2 tiramisu, - 1 lasagna"). A semicolon
+# joins clauses ("the diavola; large size please"), not the lines of a list.
+_LINE = re.compile(r"\s*(?:[\n\r]+\s*(?:[-*•·]\s+|\d{1,2}[.)]\s+)?|[,:]\s*[-*•·]\s+|"
                    r"[,:]\s+\d{1,2}[.)]\s+|(?<=\S)\s+[•·]\s+)\s*")
 _BULLET_FIRST = re.compile(r"^\s*(?:[-*•·]\s+|\d{1,2}[.)]\s+)")
 # A count written as a tally on each line ("genmaicha x2, washi notebook x3", "2× tiramisu").
