@@ -29,7 +29,10 @@ from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_ou
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     shown = every_shown(p)
     said = _said_of_every_shown(p) if shown else ""
-    mentions = tuple((name, f"{name}, {said}" if said else name) for name in shown) or tuple(
+    # a shown item by its name, without what the name counts ("Espresso Cup & Saucer Set (2)"
+    # is one set, not two)
+    named = [re.sub(r"\s*\([^)]*\)", "", name).strip() or name for name in shown]
+    mentions = tuple((name, f"{name}, {said}" if said else name) for name in named) or tuple(
         _referred(p, head, whole) for head, whole in words.item_mentions(
             p.frame.first, lambda head, piece: _belongs(p, head, piece),
             lambda head, piece: _configures(p, head, piece)))

@@ -279,6 +279,7 @@ class State:
     # The adds (their arguments) of the latest request that added lines, until an order is
     # placed: "same again" just after them means those lines once more, not the last order.
     last_adds: tuple[dict[str, Any], ...] = ()
+    searched_now: int = 0  # the searches made since the latest message
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -343,8 +344,15 @@ class State:
                      if (item.get("price") or {}).get("currency") == currency]
         # "a gift for a tea lover" describes whom for: every tea found fits, named so or not
         described = self.frame is not None and words.for_whom(self.frame.first)
+        several = self._lists_several()
+        before = list(self.results) if several and self.searched_now else []
+        self.searched_now += 1
         self.results, self.sold_out = in_stock_or_sold_out(found, query, described,
                                                            self.language)
+        if several:  # "do you have the glaze mug and the espresso cups?": the best of each
+            self.results = [*before, *(item for item in self.results[:1]
+                                       if all(item["itemId"] != kept["itemId"]
+                                              for kept in before))]
         if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
             # "the cheapest" of the kind comes first
             self.results = sorted(of_the_kind(found, query), key=price_of,
@@ -356,6 +364,12 @@ class State:
             first = str(shown[0]["itemId"])
             self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
             self.focus = first
+
+    def _lists_several(self) -> bool:
+        """Whether this turn's search is one of several, one per item a question names:
+        their results are listed together."""
+        return self.frame is not None and self.frame.intent == "search" and \
+            len(words.item_phrases(self.frame.first)) > 1
 
     def _kin_found(self, found: list[dict[str, Any]]) -> None:
         """A catalog read for "something cheaper?": the things listed become the results
@@ -476,6 +490,7 @@ class State:
         if said.measures:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
+        self.searched_now = 0
         after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
