@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.language.countries import named_in
+from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
-from commerce_agent.agent.models.scripted.planner import CallTool, Decision, Planner
+from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.several import planner_for
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.operations.base import money_text
@@ -53,9 +54,7 @@ def search(p: Planner) -> Decision:
 def _search_each(p: Planner) -> CallTool | list[CallTool] | None:
     """The next search when the message asks about several items ("do you have the glaze
     mug and the espresso cups?"): one search for each, their results listed together."""
-    phrases = words.item_phrases(p.frame.first)
-    if len(phrases) < 2:
-        return None
+    phrases = words.things_asked_about(p.frame.first)
     searched = {call.args.get("query") for call in p.state.calls if call.name == "search_products"}
     for phrase in phrases:
         sub = planner_for(p, phrase, (), [])

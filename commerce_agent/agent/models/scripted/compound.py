@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.models.scripted import topics, words
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
@@ -85,7 +86,7 @@ def _thing(question: str) -> str:
     """The product words of a question about an item's data, in order ("is the glaze mug
     dishwasher safe?": "glaze mug")."""
     plain = words.fold(topics.without_topic(question))
-    if words.in_japanese_script(plain):
+    if in_japanese_script(plain):
         return ""
     said = re.findall(r"[\w'-]+", plain)
     return " ".join(word for before, word in zip(["", *said], said, strict=False)

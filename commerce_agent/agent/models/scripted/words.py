@@ -552,6 +552,17 @@ Belongs = Callable[[str, str], bool]
 
 
 @lru_cache(maxsize=1024)
+def things_asked_about(text: str) -> tuple[str, ...]:
+    """The items a question about several things names, one phrase each ("do you have the
+    glaze mug and the espresso cups?"); () when it names fewer than two, or compares them by
+    price or bounds them by one ("which is cheaper, …", "between 10 and 12 dollars")."""
+    if price_bounds(text) or price_order(text):
+        return ()
+    phrases = item_phrases(text)
+    return phrases if len(phrases) > 1 and all(map(_names_any_thing, phrases)) else ()
+
+
+@lru_cache(maxsize=1024)
 def item_phrases(text: str) -> tuple[str, ...]:
     """The items one message asks for, each with its own words and count."""
     return tuple(whole for _, whole in item_mentions(text))
