@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 # "both", "all of them", "les deux", "両方": every item just shown, not a product name.
 _EVERY = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
+                    r"(?:those|these) (?:two|three|four)(?! of\b)|ces (?:deux|trois)|"
                     r"each of (?:them|those|these)|every one|les deux|tous les \w+|"
-                    r"toutes les \w+|tous|toutes)\b|両方|全部|どちらも|すべて")
+                    r"toutes les \w+|tous|toutes)\b|両方|全部|どちらも|すべて|"
+                    r"(?:その|この)(?:2|3)つ")
 _HOW_MANY = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four": 4, "five": 5,
-             "両方": 2, "どちらも": 2}
+             "両方": 2, "どちらも": 2, "2つ": 2, "3つ": 3}
 # "the first two", "the last 3", « les deux premiers », « les 2 dernières », 「最初の2つ」.
 _FEW = re.compile(
     r"\b(?:the\s+)?(?:first|(?P<last>last))\s+(?P<n>two|three|four|\d)\b|"
@@ -45,6 +47,21 @@ def shown_set(folded: str) -> ShownSet | None:
         return None
     count = next((n for word, n in _HOW_MANY.items() if word in every.group(0)), 5)
     return ShownSet(count, False, every.span())
+
+
+def takes_shown(folded: str, names_only_options: bool) -> ShownSet | None:
+    """The set taken when the message says nothing else of which items (`names_only_options`:
+    its other words name no product), nor picks them by position ("the first and the third,
+    both 12 inch": "both" is what each is said with)."""
+    found = shown_set(folded)
+    if found is None or not names_only_options or _POSITION.search(without_shown_set(folded)):
+        return None
+    return found
+
+
+# A position said besides the set: the items are those picked, the set words say their options.
+_POSITION = re.compile(r"\b(?:first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th)|premier|"
+                       r"premiere|deuxieme|troisieme|dernier|derniere)\b|番目")
 
 
 def without_shown_set(folded: str) -> str:

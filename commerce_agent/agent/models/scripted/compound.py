@@ -28,7 +28,7 @@ _BREAK = re.compile(
     rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw|either way|"
                       r"anyway|anyhow|in any case|regardless|if so|if yes|if it is|if they are|"
-                      r"if not|dans tous les cas|de toute fa[cç]on|en tout cas|si oui|"
+                      r"dans tous les cas|de toute fa[cç]on|en tout cas|si oui|"
                       r"si c'est le cas)\b[\s,]*", re.IGNORECASE)
 # A pronoun in the request for the thing the question named ("is the glaze mug dishwasher
 # safe? either way I'd like two of them": two glaze mugs).
@@ -74,8 +74,8 @@ def _named(request: str, asked: list[str]) -> str:
     """The request with the thing its question named in place of its pronoun ("…two of
     them" after "is the glaze mug dishwasher safe?": "…two of the glaze mug")."""
     pointer = _POINTER.search(request)
-    if pointer is None or len(asked) != 1:
-        return request
+    if pointer is None or len(asked) != 1 or understand(asked[0])[0] != "details":
+        return request  # a question about the store's terms names no item
     thing = _thing(asked[0])
     if not thing:
         return request

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, SIZE_RANK_WORDS
-from commerce_agent.agent.language.shown_sets import shown_set, without_shown_set
+from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
 from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -152,9 +152,9 @@ def every_shown(p: Planner) -> tuple[str, ...]:
     of them, 12 inch") or the first or last few ("the first two", « les deux premiers »,
     「最初の2つ」), and names no product of its own, only options of them; empty otherwise."""
     text = words.fold(p.frame.first)
-    found = shown_set(text)
     shown = p.state.shown
-    if found is None or not shown or _names_beyond_options(p, without_shown_set(text)):
+    found = takes_shown(text, not _names_beyond_options(p, without_shown_set(text)))
+    if found is None or not shown:
         return ()
     if found.last:
         return tuple(str(item["name"]) for item in shown[-found.count:])
@@ -176,17 +176,11 @@ def _said_of_every_shown(p: Planner) -> str:
     return rest if words.content_words(p.query(rest)) or words.names_a_measure(rest) else ""
 
 
-# A piece of a list that only points at what was shown or just added ("4 of those", "the
-# second one", "that one too", « celui-là », 「それ」): it names no product of its own.
-_POINTING = re.compile(r"\b(?:those|these|them|that|this|it|one|ones|same|ceux|celles|celui|"
-                       r"celle|ca|en)\b|それ|これ|あれ|その|この")
-
-
 def _referred(p: Planner, head: str, whole: str) -> tuple[str, str]:
     """(head, whole) of a list's piece, its head the name of the item shown that it points
     at ("4 of those and a hanging planter": the dinner plates shown), by its position
     ("the second one") or else the best match shown."""
-    if words.content_words(_query_of(p, head)) or not _POINTING.search(words.fold(head)):
+    if words.content_words(_query_of(p, head)) or not words.points_at_one(head):
         return head, whole
     shown = p.state.shown
     position = words.ordinal(head)

@@ -36,7 +36,7 @@ from commerce_agent.agent.language.option_words import (
     SIZE_RANK_WORDS,
     english_option_words,
 )
-from commerce_agent.agent.language.shown_sets import shown_set, without_shown_set
+from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
@@ -651,7 +651,8 @@ class State:
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
         self._counted(spoken)
-        if kind == "other" and act != "question" and self.results and _takes_shown(text):
+        if kind == "other" and act != "question" and len(self.results) > 1 and \
+                _takes_shown(text):
             kind = "add"  # "all of them, 12 inch", "the first two": those shown, added
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
@@ -955,11 +956,10 @@ def _takes_shown(text: str) -> bool:
     """Whether `text` takes the items shown as a set ("all of them, 12 inch", "the first
     two") and names nothing but their options."""
     folded = words.fold(text)
-    if shown_set(folded) is None:
-        return False
     rest = words.content_words(words.without_measures(without_shown_set(folded)))
-    return all(word in ENGLISH_OPTION_WORDS or word in SIZE_RANK_WORDS or words.is_look_word(word)
-               for word in rest)
+    return takes_shown(folded, all(
+        word in ENGLISH_OPTION_WORDS or word in SIZE_RANK_WORDS or words.is_look_word(word)
+        for word in rest)) is not None
 
 
 def _answers(text: str) -> bool:

@@ -602,7 +602,7 @@ def _mentions(text: str, belongs: Belongs | None,
     if each_one:
         return each_one
     found = _list_mentions(text, belongs, configures)
-    if len(found) < 2 and _SHARED.search(fold(text)) and not in_japanese_script(text):
+    if len(found) < 2 and _FOR_BOTH.search(fold(text)) and not in_japanese_script(text):
         # "margherita and diavola, both large": what is said of both joins two things
         apart = _list_mentions(_BARE_AND.sub(" and the ", text), belongs, configures)
         return apart if len(apart) > 1 else found
@@ -636,6 +636,11 @@ def _each_its_own(text: str, configures: Belongs | None) -> tuple[tuple[str, str
         return ()
     named = re.sub(rf"\b{re.escape(said)}\s+", "", head, count=1).strip()
     return tuple((f"{named} {piece}", f"1 {named}, {piece}") for piece in pieces)
+
+
+# What is said of each of several things ("…, both large"): the "and" before it joins two.
+_FOR_BOTH = re.compile(r",?\s*\b(?:both|each|all of them|tous les deux|toutes les deux|chacun|"
+                       r"chacune)\b")
 
 
 # "and" between two bare nouns ("plates and cups, three of each"), read as a joiner only once
