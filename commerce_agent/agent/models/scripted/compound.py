@@ -33,6 +33,7 @@ _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw|ei
 # A pronoun in the request for the thing the question named ("is the glaze mug dishwasher
 # safe? either way I'd like two of them": two glaze mugs).
 _POINTER = re.compile(r"\b(?:them|those|these|it)\b", re.IGNORECASE)
+_IN_VIEW = re.compile(r"\b(?:that|this|it|they|them|those|these|its|their)\b", re.IGNORECASE)
 # What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
 
@@ -74,8 +75,11 @@ def _named(request: str, asked: list[str]) -> str:
     """The request with the thing its question named in place of its pronoun ("…two of
     them" after "is the glaze mug dishwasher safe?": "…two of the glaze mug")."""
     pointer = _POINTER.search(request)
-    if pointer is None or len(asked) != 1 or understand(asked[0])[0] != "details":
-        return request  # a question about the store's terms names no item
+    if pointer is None or len(asked) != 1 or understand(asked[0])[0] != "details" or \
+            _IN_VIEW.search(asked[0]):
+        # a question about the store's terms, or one that points at what is in view itself
+        # ("does that include tax?"), names no item
+        return request
     thing = _thing(asked[0])
     if not thing:
         return request

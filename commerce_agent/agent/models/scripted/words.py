@@ -639,8 +639,8 @@ def _each_its_own(text: str, configures: Belongs | None) -> tuple[tuple[str, str
 
 
 # What is said of each of several things ("…, both large"): the "and" before it joins two.
-_FOR_BOTH = re.compile(r",?\s*\b(?:both|each|all of them|tous les deux|toutes les deux|chacun|"
-                       r"chacune)\b")
+_FOR_BOTH = re.compile(r",\s*(?:(?:in|en)\s+)?(?:both|each|all of them|tous les deux|"
+                       r"toutes les deux|chacun|chacune)\b[^,]*$")
 
 
 # "and" between two bare nouns ("plates and cups, three of each"), read as a joiner only once
