@@ -26,13 +26,17 @@ _BREAK = re.compile(
     r"\s+[—–-]{1,2}\s+|\s*;\s*|(?<=[?？!！。])\s*|(?<=[a-z)])\.\s+|"
     rf",\s*(?:and|but|also|plus|et|mais|aussi)?\s*(?={_QUESTION_WORD}\b)|"
     rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
-_LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw|either way|"
-                      r"anyway|anyhow|in any case|regardless|if so|if yes|if it is|if they are|"
-                      r"dans tous les cas|de toute fa[cç]on|en tout cas|si oui|"
-                      r"si c'est le cas)\b[\s,]*", re.IGNORECASE)
+_LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw)\b[\s,]*",
+                      re.IGNORECASE)
+# What opens a wish said after a question, and names nothing: "either way", "if so".
+_OPENER = re.compile(r"^(?:either way|anyway|anyhow|in any case|regardless|if so|if yes|if it is|"
+                     r"if they are|dans tous les cas|de toute fa[cç]on|en tout cas|si oui|"
+                     r"si c'est le cas)\b[\s,]*", re.IGNORECASE)
 # A pronoun in the request for the thing the question named ("is the glaze mug dishwasher
 # safe? either way I'd like two of them": two glaze mugs).
-_POINTER = re.compile(r"\b(?:them|those|these|it)\b", re.IGNORECASE)
+_POINTER = re.compile(r"\b(?:of|take|want|need|have|grab|order|add|buy|get)"
+                      r"(?:\s+(?:two|three|four|\d)(?:\s+of)?)?\s+(?P<it>them|those|these|it)\b",
+                      re.IGNORECASE)
 _IN_VIEW = re.compile(r"\b(?:that|this|it|they|them|those|these|its|their)\b", re.IGNORECASE)
 # What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
@@ -61,7 +65,7 @@ def split(text: str) -> Split:
     asked = [_LEADING.sub("", piece) for piece in pieces
              if (read_act(piece).kind == "question" or topics.asks(piece))
              and _answered(_LEADING.sub("", piece))]
-    rest = [_LEADING.sub("", piece) for piece in pieces
+    rest = [_OPENER.sub("", piece) for piece in pieces
             if _LEADING.sub("", piece) not in asked]
     if not asked or not any(rest):
         return Split(text)
@@ -83,7 +87,8 @@ def _named(request: str, asked: list[str]) -> str:
     thing = _thing(asked[0])
     if not thing:
         return request
-    return f"{request[:pointer.start()]}the {thing}{request[pointer.end():]}"
+    start, end = pointer.span("it")
+    return f"{request[:start]}the {thing}{request[end:]}"
 
 
 def _thing(question: str) -> str:

@@ -483,7 +483,9 @@ _NEXT_ITEM = re.compile(
     r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+|\s*[&+]\s*|"
     # "with" before a count of several: an item of its own unless the item before has it as
     # an extra (« une lasagne avec deux tiramisus »; "a caesar with 2 anchovies" once read)
-    r"\s+(?:with|avec)\s+(?=(?:two|three|four|five|six|deux|trois|quatre|cinq|\d+)\s+[a-z]))"
+    r"\s+(?:with|avec)\s+(?=(?:two|three|four|five|six|deux|trois|quatre|cinq|\d+)\s+"
+    r"(?!(?:ml|cl|g|grams?|kg|oz|ounces?|cm|mm|inch(?:es)?|in|seats?|users?|places?|postes?|"
+    r"pouces?|people|persons?|personnes?|licen[cs]es?|min(?:utes?)?|hours?|heures?)\b)[a-z]))"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"all\s+\d+\s+of|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
@@ -496,6 +498,7 @@ _TITLED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\s+(?:and|et)\s+[A-Z]")
 _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
                          r"avec|pas|mais|merci|s'il|svp|en|in|size|taille)\b)(?=[a-z])")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+_WITH_JOINER = re.compile(r"\s+(?:with|avec)\s+")  # "with" before a count, not "along with"
 # Extras added onto the item just named, with no count or article of a new thing ("kale
 # caesar, add grilled chicken and an egg"): a "with" list (", extra cheese" is an option).
 _ADDING_TO_IT = re.compile(r"(?<=\w),\s*(?:and\s+|then\s+)?(?:add|adding|plus|"
@@ -680,7 +683,7 @@ def _list_mentions(text: str, belongs: Belongs | None,
     parts: list[str] = []
     joiners = ["", *(found.group() for found in _NEXT_ITEM.finditer(folded))]
     for joiner, piece in zip(joiners, _NEXT_ITEM.split(folded), strict=True):
-        said_with = _WITH.search(joiner) is not None
+        said_with = _WITH_JOINER.fullmatch(joiner) is not None
         after_with = bool(parts) and (said_with or _WITH.search(parts[-1]) is not None)
         # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
         again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
@@ -715,13 +718,19 @@ _POINTER = re.compile(r"\b(?:those|these|them|it|that|this|same|first|second|thi
                       r"troisieme|dernier|derniere|(?:celui|celle|ceux|celles)-(?:la|ci))\b")
 
 
+_LEADING_TALLY = re.compile(r"^\s*\d{1,3}\s+(?:of\s+)?")
+
+
 def points_at_one(piece: str) -> bool:
     """Whether a piece of a list only points at an item in view, with maybe its count and
     the verb that asks for it ("add it", "4 of those", "the second one", « le deuxième »)."""
     folded = fold(piece)
     found = _POINTER.search(folded)
-    return found is not None and not content_words(
-        _without_measures(folded[:found.start()] + " " + folded[found.end():]))
+    if found is None:
+        return False
+    rest = _LEADING_TALLY.sub("", folded[:found.start()]) + " " + folded[found.end():]
+    # a time, a date or a score said with it ("the 4th at 10am", "4 out of 5") is no pointing
+    return not re.search(r"\d", rest) and not content_words(rest)
 
 
 def _bare_items(part: str) -> list[str]:
