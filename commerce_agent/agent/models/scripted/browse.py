@@ -54,6 +54,8 @@ def search(p: Planner) -> Decision:
 def _search_each(p: Planner) -> CallTool | list[CallTool] | None:
     """The next search when the message asks about several items ("do you have the glaze
     mug and the espresso cups?"): one search for each, their results listed together."""
+    if read_act(p.frame.first).kind != "question":
+        return None
     phrases = words.things_asked_about(p.frame.first)
     searched = {call.args.get("query") for call in p.state.calls if call.name == "search_products"}
     for phrase in phrases:

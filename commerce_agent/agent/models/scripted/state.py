@@ -369,6 +369,7 @@ class State:
         """Whether this turn's search is one of several, one per item a question names:
         their results are listed together."""
         return self.frame is not None and self.frame.intent == "search" and \
+            read_act(self.frame.first).kind == "question" and \
             bool(words.things_asked_about(self.frame.first))
 
     def _kin_found(self, found: list[dict[str, Any]]) -> None:
