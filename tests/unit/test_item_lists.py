@@ -56,6 +56,19 @@ def test_ampersand_plus_and_both_join_items(said: str, heads: tuple[str, ...]) -
     assert _heads(said) == heads
 
 
+@pytest.mark.parametrize(("said", "heads"), [
+    # "and a half" after a count goes on counting, even beside a pointing piece
+    ("the first one and a half dozen bowls", ("the first one and a half dozen bowls",)),
+    ("add it, a dozen and a half", ("add it, a dozen and a half",)),
+    ("a dozen and a half plates and a teapot", ("a dozen and a half plates", "a teapot")),
+    ("2 and a half of those and a mug", ("2 and a half of those", "a mug")),
+    # after a thing, "a half dozen" is an item of its own
+    ("two mugs and a half dozen bowls", ("two mugs", "a half dozen bowls")),
+])
+def test_and_a_half_after_a_count_is_no_new_item(said: str, heads: tuple[str, ...]) -> None:
+    assert _heads(said) == heads
+
+
 def test_with_before_a_count_is_an_item_of_its_own_unless_the_item_has_it() -> None:
     said = "une lasagne avec deux tiramisus svp"
     assert _heads(said) == ("une lasagne",)  # unread: the piece stays with it

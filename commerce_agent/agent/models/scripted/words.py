@@ -517,6 +517,11 @@ _SAME_THING = re.compile(
     r"servings?|sachets?|paquets?|bouteilles?)\s*(?:please|pls|plz|thanks|svp)?[\s.!]*$")
 _ADDED = re.compile(r"\b(?:and|plus|then|also|et|puis|pis|ensuite|aussi|as well as|along with|"
                     r"together with|ainsi que)\b")
+# "and a half" after a count goes on counting ("a dozen and a half plates", "two and a half
+# kilos"): it starts no item of its own.
+_HALF_MORE = re.compile(r"(?:a\s+)?half\b")
+_ENDS_IN_COUNT = re.compile(r"(?:\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                            r"twelve|dozen|dozens|\d+)|\d)\s*$")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -687,6 +692,10 @@ def _list_mentions(text: str, belongs: Belongs | None,
         after_with = bool(parts) and (said_with or _WITH.search(parts[-1]) is not None)
         # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
         again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
+        if parts and _ADDED.search(joiner) and _HALF_MORE.match(piece) and _ENDS_IN_COUNT.search(
+                parts[-1]):
+            parts[-1] = heads[-1] = f"{parts[-1]}{joiner}{piece}"  # "a dozen and a half …"
+            continue
         if parts and (not (_names_a_thing(piece) or points_at_one(piece) and _ADDED.search(
                 joiner)) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or again or (
