@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.language.countries import named_in
+from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
+from commerce_agent.agent.models.scripted.several import planner_for
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.operations.base import money_text
 
@@ -27,7 +29,7 @@ def search(p: Planner) -> Decision:
         names = ", ".join(f"{s['name']} — {s.get('description', '')}".rstrip(" —")
                           for s in p.state.stores or [])
         return say(p.lang, "stores_here", names=names)
-    step = p.search_step(query)
+    step = _search_each(p) or p.search_step(query)
     if step is not None:
         return step
     gone = p.sold_out_asked()
@@ -47,6 +49,21 @@ def search(p: Planner) -> Decision:
                       for n, item in enumerate(found[:5], 1))
     return (say(p.lang, "found", count=len(found), listing=shown, name=top["name"],
                 price=_price(top)) + " " + say(p.lang, "suggest_add"))
+
+
+def _search_each(p: Planner) -> CallTool | list[CallTool] | None:
+    """The next search when the message asks about several items ("do you have the glaze
+    mug and the espresso cups?"): one search for each, their results listed together."""
+    if read_act(p.frame.first).kind != "question":
+        return None
+    phrases = words.things_asked_about(p.frame.first)
+    searched = {call.args.get("query") for call in p.state.calls if call.name == "search_products"}
+    for phrase in phrases:
+        sub = planner_for(p, phrase, (), [])
+        query = sub.query()
+        if query and sub.searched(query) not in searched:
+            return sub.search_step(query)
+    return None
 
 
 def _closest(p: Planner) -> list[dict[str, Any]]:

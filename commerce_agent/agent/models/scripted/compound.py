@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from commerce_agent.agent.models.scripted import topics
+from commerce_agent.agent.language.detect import in_japanese_script
+from commerce_agent.agent.models.scripted import topics, words
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -27,6 +28,16 @@ _BREAK = re.compile(
     rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw)\b[\s,]*",
                       re.IGNORECASE)
+# What opens a wish said after a question, and names nothing: "either way", "if so".
+_OPENER = re.compile(r"^(?:either way|anyway|anyhow|in any case|regardless|if so|if yes|if it is|"
+                     r"if they are|dans tous les cas|de toute fa[cç]on|en tout cas|si oui|"
+                     r"si c'est le cas)\b[\s,]*", re.IGNORECASE)
+# A pronoun in the request for the thing the question named ("is the glaze mug dishwasher
+# safe? either way I'd like two of them": two glaze mugs).
+_POINTER = re.compile(r"\b(?:of|take|want|need|have|grab|order|add|buy|get)"
+                      r"(?:\s+(?:two|three|four|\d)(?:\s+of)?)?\s+(?P<it>them|those|these|it)\b",
+                      re.IGNORECASE)
+_IN_VIEW = re.compile(r"\b(?:that|this|it|they|them|those|these|its|their)\b", re.IGNORECASE)
 # What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
 
@@ -54,10 +65,38 @@ def split(text: str) -> Split:
     asked = [_LEADING.sub("", piece) for piece in pieces
              if (read_act(piece).kind == "question" or topics.asks(piece))
              and _answered(_LEADING.sub("", piece))]
-    rest = [piece for piece in pieces if _LEADING.sub("", piece) not in asked]
-    if not asked or not rest:
+    rest = [_OPENER.sub("", piece) for piece in pieces
+            if _LEADING.sub("", piece) not in asked]
+    if not asked or not any(rest):
         return Split(text)
-    request = " ".join(rest)
+    request = _named(" ".join(piece for piece in rest if piece), asked)
     if understand(request)[0] not in REQUESTS:
         return Split(text)
     return Split(request, " ".join(asked))
+
+
+def _named(request: str, asked: list[str]) -> str:
+    """The request with the thing its question named in place of its pronoun ("…two of
+    them" after "is the glaze mug dishwasher safe?": "…two of the glaze mug")."""
+    pointer = _POINTER.search(request)
+    if pointer is None or len(asked) != 1 or understand(asked[0])[0] != "details" or \
+            _IN_VIEW.search(asked[0]):
+        # a question about the store's terms, or one that points at what is in view itself
+        # ("does that include tax?"), names no item
+        return request
+    thing = _thing(asked[0])
+    if not thing:
+        return request
+    start, end = pointer.span("it")
+    return f"{request[:start]}the {thing}{request[end:]}"
+
+
+def _thing(question: str) -> str:
+    """The product words of a question about an item's data, in order ("is the glaze mug
+    dishwasher safe?": "glaze mug")."""
+    plain = words.fold(topics.without_topic(question))
+    if in_japanese_script(plain):
+        return ""
+    said = re.findall(r"[\w'-]+", plain)
+    return " ".join(word for before, word in zip(["", *said], said, strict=False)
+                    if not words.is_stop(word, before))

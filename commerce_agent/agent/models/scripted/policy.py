@@ -30,7 +30,7 @@ from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
 from commerce_agent.agent.models.scripted.reslot import reslot
-from commerce_agent.agent.models.scripted.several import acquire_items
+from commerce_agent.agent.models.scripted.several import acquire_items, every_shown
 from commerce_agent.agent.models.scripted.similar import similar
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
@@ -39,6 +39,8 @@ from commerce_agent.agent.models.scripted.state import State
 def _other(p: Planner) -> Decision:
     text = p.frame.last
     folded = words.fold(text)
+    if read_act(text).kind != "question" and every_shown(p):
+        return acquire_items(p, then_check_out=False)  # "all of them, 12 inch", "the first two"
     asked = configured.serve(p)  # "the speckled mug with a gift box, thanks": that, added
     if asked is not None:
         return asked

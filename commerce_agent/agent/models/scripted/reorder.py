@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from commerce_agent.agent.models.scripted import again
 from commerce_agent.agent.models.scripted.acquire import check_out
 from commerce_agent.agent.models.scripted.aftercare import Chosen, the_order
 from commerce_agent.agent.models.scripted.messages import say
@@ -21,6 +22,8 @@ _LINE_OPTIONS = ("variantId", "customizations", "addOnIds")
 
 def reorder(p: Planner) -> Decision:
     state = p.state
+    if again.repeats_the_last_add(p):  # "add 2 arancini", "same again": two more
+        return again.add_again(p)
     if state.done("place_order") is not None:
         return check_out(p)  # the new order's reply
     if not isinstance(chosen := the_order(p, "no_orders"), Chosen):

@@ -14,6 +14,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, SIZE_RANK_WORDS
+from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
 from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -23,19 +25,17 @@ from commerce_agent.agent.models.scripted.phrasing import asks, cart_text, sold_
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.state import Call, in_stock_or_sold_out
 
-# "both", "all of them", "les deux", "両方": every item just shown, not a product name.
-_EVERY_SHOWN = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
-                          r"each of (?:them|those|these)|every one|les deux|tous les \w+|"
-                          r"toutes les \w+|tous|toutes)\b|両方|全部|どちらも|すべて")
-_HOW_MANY_SHOWN = {"both": 2, "deux": 2, "two": 2, "three": 3, "trois": 3, "four": 4, "five": 5,
-                   "両方": 2, "どちらも": 2}
-
 
 def acquire_items(p: Planner, then_check_out: bool) -> Decision:
     shown = every_shown(p)
-    mentions = tuple((name, name) for name in shown) or words.item_mentions(
-        p.frame.first, lambda head, piece: _belongs(p, head, piece),
-        lambda head, piece: _configures(p, head, piece))
+    said = _said_of_every_shown(p) if shown else ""
+    # a shown item by its name, without what the name counts ("Espresso Cup & Saucer Set (2)"
+    # is one set, not two)
+    named = [re.sub(r"\s*\([^)]*\)", "", name).strip() or name for name in shown]
+    mentions = tuple((name, f"{name}, {said}" if said else name) for name in named) or tuple(
+        _referred(p, head, whole) for head, whole in words.item_mentions(
+            p.frame.first, lambda head, piece: _belongs(p, head, piece),
+            lambda head, piece: _configures(p, head, piece)))
     # a "with" list may hold other items ("a caesar with chicken and 2 san pellegrinos"):
     # served one by one until its item is read and tells
     apart = len(shown) or len(words.item_mentions(p.frame.first, lambda head, piece: False))
@@ -77,10 +77,10 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         else:
             failed.append(decision)
     if question is not None:
-        return _reply(p, failed, question)
+        return reply_added(p, failed, question)
     if then_check_out:
         return check_out(p)
-    return _reply(p, failed)
+    return reply_added(p, failed)
 
 
 def _serve(p: Planner, head: str, whole: str, answers: tuple[str, ...],
@@ -148,15 +148,48 @@ def _added(since: list[Call], stretch: list[Call]) -> bool:
 
 
 def every_shown(p: Planner) -> tuple[str, ...]:
-    """The names of the items just shown when the message takes them all ("add both") and
-    names no product of its own; empty otherwise."""
+    """The names of the items just shown when the message takes them all ("add both", "all
+    of them, 12 inch") or the first or last few ("the first two", « les deux premiers »,
+    「最初の2つ」), and names no product of its own, only options of them; empty otherwise."""
     text = words.fold(p.frame.first)
-    found = _EVERY_SHOWN.search(text)
-    if found is None or not p.state.shown or words.content_words(p.query(
-            _EVERY_SHOWN.sub(" ", text))):
+    shown = p.state.shown
+    found = takes_shown(text, not _names_beyond_options(p, without_shown_set(text)))
+    if found is None or not shown:
         return ()
-    count = next((n for word, n in _HOW_MANY_SHOWN.items() if word in found.group(0)), 5)
-    return tuple(str(item["name"]) for item in p.state.shown[:count])
+    if found.last:
+        return tuple(str(item["name"]) for item in shown[-found.count:])
+    return tuple(str(item["name"]) for item in shown[:found.count])
+
+
+def _names_beyond_options(p: Planner, rest: str) -> bool:
+    """Whether the words besides "both" / "the first two" name a product of their own, not
+    only a size, look or measure each of the items shown is taken in ("all of them, 12
+    inch")."""
+    said = words.content_words(p.query(words.without_measures(rest)))
+    return any(not words.is_look_word(word) for word in
+               said - ENGLISH_OPTION_WORDS - SIZE_RANK_WORDS)
+
+
+def _said_of_every_shown(p: Planner) -> str:
+    """The options said for every item shown ("all of them, 12 inch": "12 inch")."""
+    rest = without_shown_set(words.fold(p.frame.first))
+    return rest if words.content_words(p.query(rest)) or words.names_a_measure(rest) else ""
+
+
+def _referred(p: Planner, head: str, whole: str) -> tuple[str, str]:
+    """(head, whole) of a list's piece, its head the name of the item shown that it points
+    at ("4 of those and a hanging planter": the dinner plates shown), by its position
+    ("the second one") or else the best match shown."""
+    if words.content_words(_query_of(p, head)) or not words.points_at_one(head):
+        return head, whole
+    shown = p.state.shown
+    position = words.ordinal(head)
+    if shown and (position is None or -len(shown) <= position < len(shown)):
+        return str(shown[position or 0]["name"]), whole
+    focus = p.state.items.get(p.state.focus or "")
+    if position is None and focus is not None:
+        return str(focus["name"]), whole  # "that one too and a tiramisu": the one in view
+    return head, whole
 
 
 def planner_for(p: Planner, part: str, answers: tuple[str, ...], calls: list[Call],
@@ -208,7 +241,8 @@ def _in_cart(p: Planner, query: str) -> bool:
                                 for cart in p.state.open_carts() for line in cart["items"])
 
 
-def _reply(p: Planner, failed: list[str], question: str | None = None) -> str:
+def reply_added(p: Planner, failed: list[str], question: str | None = None) -> str:
+    """What this turn added, what could not be had, then the question still open or the cart."""
     text: list[str] = []
     added = [call for call in p.state.calls if call.name == "add_to_cart" and not call.is_error]
     for call in added:

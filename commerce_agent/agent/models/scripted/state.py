@@ -31,7 +31,12 @@ from commerce_agent.agent.language.delivery import (
 from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.offer_names import mistyped
-from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.option_words import (
+    ENGLISH_OPTION_WORDS,
+    SIZE_RANK_WORDS,
+    english_option_words,
+)
+from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
 from commerce_agent.agent.models.scripted import (
@@ -273,6 +278,10 @@ class State:
     line_added: bool = False
     # A cart line was added or recounted in the last turn: a count said alone next is its count.
     line_counted: bool = False
+    # The adds (their arguments) of the latest request that added lines, until an order is
+    # placed: "same again" just after them means those lines once more, not the last order.
+    last_adds: tuple[dict[str, Any], ...] = ()
+    searched_now: int = 0  # the searches made since the latest message
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -337,8 +346,15 @@ class State:
                      if (item.get("price") or {}).get("currency") == currency]
         # "a gift for a tea lover" describes whom for: every tea found fits, named so or not
         described = self.frame is not None and words.for_whom(self.frame.first)
+        several = self._lists_several()
+        before = list(self.results) if several and self.searched_now else []
+        self.searched_now += 1
         self.results, self.sold_out = in_stock_or_sold_out(found, query, described,
                                                            self.language)
+        if several:  # "do you have the glaze mug and the espresso cups?": the best of each
+            self.results = [*before, *(item for item in self.results[:1]
+                                       if all(item["itemId"] != kept["itemId"]
+                                              for kept in before))]
         if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
             # "the cheapest" of the kind comes first
             self.results = sorted(of_the_kind(found, query), key=price_of,
@@ -350,6 +366,13 @@ class State:
             first = str(shown[0]["itemId"])
             self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
             self.focus = first
+
+    def _lists_several(self) -> bool:
+        """Whether this turn's search is one of several, one per item a question names:
+        their results are listed together."""
+        return self.frame is not None and self.frame.intent == "search" and \
+            read_act(self.frame.first).kind == "question" and \
+            bool(words.things_asked_about(self.frame.first))
 
     def _kin_found(self, found: list[dict[str, Any]]) -> None:
         """A catalog read for "something cheaper?": the things listed become the results
@@ -390,6 +413,7 @@ class State:
             self._cart(name, args, result)
         elif name == "place_order":
             self.ordered = True
+            self.last_adds = ()
             self._order(result)
             self.carts.pop(str(result.get("storeId")), None)
         elif name in _ORDER_TOOLS:
@@ -470,6 +494,7 @@ class State:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
         counted_line, self.line_counted = self.line_counted, False
+        self.searched_now = 0
         after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
@@ -635,6 +660,9 @@ class State:
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
         self._counted(spoken)
+        if kind == "other" and act != "question" and len(self.results) > 1 and \
+                _takes_shown(text):
+            kind = "add"  # "all of them, 12 inch", "the first two": those shown, added
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
@@ -950,6 +978,16 @@ def _count_alone(text: str) -> bool:
         or read_act(text).kind == "question")
 
 
+def _takes_shown(text: str) -> bool:
+    """Whether `text` takes the items shown as a set ("all of them, 12 inch", "the first
+    two") and names nothing but their options."""
+    folded = words.fold(text)
+    rest = words.content_words(words.without_measures(without_shown_set(folded)))
+    return takes_shown(folded, all(
+        word in ENGLISH_OPTION_WORDS or word in SIZE_RANK_WORDS or words.is_look_word(word)
+        for word in rest)) is not None
+
+
 def _answers(text: str) -> bool:
     """Whether a message without an intent of its own can answer a question ("the blue one",
     "2", "Monday at 7", an address), unlike "hello"."""
@@ -1060,6 +1098,8 @@ def fold_past(replay: Replay, message: Message) -> None:
         if name in ("add_to_cart", "update_cart_item") and not message.is_error:
             state.line_counted = True
         if name == "add_to_cart" and not message.is_error:
+            # the lines the latest request added: "same again" adds them once more
+            state.last_adds = (*state.last_adds, args) if state.line_added else (args,)
             state.line_added = True
             if state.frame is not None:
                 state.frame = replace(state.frame, added=True)

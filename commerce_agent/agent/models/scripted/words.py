@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from commerce_agent.agent.language import quantities, readings
+from commerce_agent.agent.language import item_lists, quantities, readings
 from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import (
     collects_in_person,
@@ -484,7 +484,12 @@ def price_order(text: str) -> dict[str, str]:
 # coaster"), not new items.
 _NEXT_ITEM = re.compile(
     r"(?:,\s*(?:and then\s+|and\s+|then\s+|plus\s+|et\s+|puis\s+|pis\s+|ensuite\s+)?|"
-    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+)"
+    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+|\s*[&+]\s*|"
+    # "with" before a count of several: an item of its own unless the item before has it as
+    # an extra (« une lasagne avec deux tiramisus »; "a caesar with 2 anchovies" once read)
+    r"\s+(?:with|avec)\s+(?=(?:two|three|four|five|six|deux|trois|quatre|cinq|\d+)\s+"
+    r"(?!(?:ml|cl|g|grams?|kg|oz|ounces?|cm|mm|inch(?:es)?|in|seats?|users?|places?|postes?|"
+    r"pouces?|people|persons?|personnes?|licen[cs]es?|min(?:utes?)?|hours?|heures?)\b)[a-z]))"
     r"(?=(?:also\s+)?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|some|the|"
     r"all\s+\d+\s+of|"
     r"\d+|half|un|une|des|deux|trois|quatre|cinq|six|le|la|les|du)\b)|"
@@ -497,6 +502,7 @@ _TITLED = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\s+(?:and|et)\s+[A-Z]")
 _BARE_COMMA = re.compile(r",\s*(?!(?:with|without|no|not|extra|hold|but|please|thanks|sans|"
                          r"avec|pas|mais|merci|s'il|svp|en|in|size|taille)\b)(?=[a-z])")
 _WITH = re.compile(r"\b(?:with|avec|plus extra)\b")
+_WITH_JOINER = re.compile(r"\s+(?:with|avec)\s+")  # "with" before a count, not "along with"
 # Extras added onto the item just named, with no count or article of a new thing ("kale
 # caesar, add grilled chicken and an egg"): a "with" list (", extra cheese" is an option).
 _ADDING_TO_IT = re.compile(r"(?<=\w),\s*(?:and\s+|then\s+)?(?:add|adding|plus|"
@@ -515,6 +521,11 @@ _SAME_THING = re.compile(
     r"servings?|sachets?|paquets?|bouteilles?)\s*(?:please|pls|plz|thanks|svp)?[\s.!]*$")
 _ADDED = re.compile(r"\b(?:and|plus|then|also|et|puis|pis|ensuite|aussi|as well as|along with|"
                     r"together with|ainsi que)\b")
+# "and a half" after a count goes on counting ("a dozen and a half plates", "two and a half
+# kilos"): it starts no item of its own.
+_HALF_MORE = re.compile(r"(?:a\s+)?half\b")
+_ENDS_IN_COUNT = re.compile(r"(?:\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                            r"twelve|dozen|dozens|\d+)|\d)\s*$")
 _SHARED = re.compile(r",?\s*\b(?:both|each|all of them|all(?!\s+\d)|tous les deux|toutes les deux|"
                      r"chacun|chacune)\b\s*(?:in\s+|en\s+)?(.+)$")
 
@@ -553,6 +564,17 @@ Belongs = Callable[[str, str], bool]
 
 
 @lru_cache(maxsize=1024)
+def things_asked_about(text: str) -> tuple[str, ...]:
+    """The items a question about several things names, one phrase each ("do you have the
+    glaze mug and the espresso cups?"); () when it names fewer than two, or compares them by
+    price or bounds them by one ("which is cheaper, …", "between 10 and 12 dollars")."""
+    if price_bounds(text) or price_order(text):
+        return ()
+    phrases = item_phrases(text)
+    return phrases if len(phrases) > 1 and all(map(_names_any_thing, phrases)) else ()
+
+
+@lru_cache(maxsize=1024)
 def item_phrases(text: str) -> tuple[str, ...]:
     """The items one message asks for, each with its own words and count."""
     return tuple(whole for _, whole in item_mentions(text))
@@ -560,6 +582,87 @@ def item_phrases(text: str) -> tuple[str, ...]:
 
 def item_mentions(text: str, belongs: Belongs | None = None,
                   configures: Belongs | None = None) -> tuple[tuple[str, str], ...]:
+    """(head, whole) of each item one message asks for (`_mentions`), read line by line in a
+    list written on lines or after a lead-in ("can you add:\n- 2 tiramisu\n- a lasagna")."""
+    lines = item_lists.listed_lines(text, _names_any_thing)
+    if len(lines) > 1 or lines[0] != text:
+        found = tuple(mention for line in lines
+                      for mention in _mentions(line, belongs, configures))
+        if len(found) > 1:
+            return found
+    return _mentions(text, belongs, configures)
+
+
+def _names_any_thing(line: str) -> bool:
+    if in_japanese_script(line):
+        return bool(japanese_query(line).strip(" -"))
+    return _names_a_thing(line)
+
+
+def _mentions(text: str, belongs: Belongs | None,
+              configures: Belongs | None) -> tuple[tuple[str, str], ...]:
+    """The items of one list, a count said for each of them ("…, two of each", 「2つずつ」)
+    given to every one."""
+    listed, each = item_lists.count_for_each(text)
+    if each is not None:
+        found = _list_mentions(listed, belongs, configures)
+        if len(found) < 2:
+            found = _list_mentions(_BARE_AND.sub(" and the ", listed), belongs, configures)
+        if len(found) > 1:
+            return tuple((head, item_lists.with_count(whole, each)) for head, whole in found)
+    each_one = _each_its_own(text, configures)
+    if each_one:
+        return each_one
+    found = _list_mentions(text, belongs, configures)
+    if len(found) < 2 and _FOR_BOTH.search(fold(text)) and not in_japanese_script(text):
+        # "margherita and diavola, both large": what is said of both joins two things
+        apart = _list_mentions(_BARE_AND.sub(" and the ", text), belongs, configures)
+        return apart if len(apart) > 1 else found
+    return found
+
+
+# A count of one item, then what each one is ("two mugs, one blue and one speckled", "2 lattes
+# one oat one regular", « deux mugs, un bleu et un moucheté »).
+_EACH_ONE = re.compile(r"^(?P<head>.*?\b(?P<n>\d+|two|three|four|deux|trois|quatre)\s+[^,:]*?)"
+                       r"\s*[,:-]?\s+(?P<rest>(?:one|un|une)\s.*)$")
+_ONE_SPLIT = re.compile(r"\s*(?:,|;)?\s*(?:\b(?:and|et|plus)\s+)?(?=\b(?:one|un|une)\s)")
+_ONE = re.compile(r"^\s*(?:one|un|une)\s+(?:in\s+|en\s+)?")
+_COUNTED = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+
+
+def _each_its_own(text: str, configures: Belongs | None) -> tuple[tuple[str, str], ...]:
+    """One line per "one …" piece after a count of one item, each with its own options, when
+    there are as many pieces as the count and each says only options of that item; () when
+    the message says no such thing."""
+    found = _EACH_ONE.match(fold(text).strip(" .!"))
+    if found is None or in_japanese_script(text):
+        return ()
+    said = found.group("n")
+    count = int(said) if said.isdigit() else _COUNTED[said]
+    pieces = [_ONE.sub("", piece).strip(" ,") for piece in _ONE_SPLIT.split(found.group("rest"))
+              if piece.strip(" ,")]
+    head = found.group("head")
+    if len(pieces) != count or not all(_options_only_english(piece) or (
+            names_a_measure(piece) and not _names_a_thing(piece)) or (
+            configures is not None and configures(head, piece)) for piece in pieces):
+        return ()
+    named = re.sub(rf"\b{re.escape(said)}\s+", "", head, count=1).strip()
+    return tuple((f"{named} {piece}", f"1 {named}, {piece}") for piece in pieces)
+
+
+# What is said of each of several things ("…, both large"): the "and" before it joins two.
+_FOR_BOTH = re.compile(r",\s*(?:(?:in|en)\s+)?(?:both|each|all of them|tous les deux|"
+                       r"toutes les deux|chacun|chacune)\b[^,]*$")
+
+
+# "and" between two bare nouns ("plates and cups, three of each"), read as a joiner only once
+# the message says something of each of them.
+_BARE_AND = re.compile(r"\s+(?:and|et|&|\+)\s+(?!(?:a|an|the|one|two|three|un|une|le|la|les|des|"
+                       r"deux|trois|\d+)\b)", re.IGNORECASE)
+
+
+def _list_mentions(text: str, belongs: Belongs | None,
+                   configures: Belongs | None) -> tuple[tuple[str, str], ...]:
     """(head, whole) of each item one message asks for: `whole` is its words with its count,
     options and add-ons, `head` the words it was named by (before any piece `belongs` joined
     to it), which is what finds it. A piece the item named before it `configures` (once read:
@@ -589,21 +692,27 @@ def item_mentions(text: str, belongs: Belongs | None = None,
     parts: list[str] = []
     joiners = ["", *(found.group() for found in _NEXT_ITEM.finditer(folded))]
     for joiner, piece in zip(joiners, _NEXT_ITEM.split(folded), strict=True):
-        after_with = bool(parts) and _WITH.search(parts[-1]) is not None
+        said_with = _WITH_JOINER.fullmatch(joiner) is not None
+        after_with = bool(parts) and (said_with or _WITH.search(parts[-1]) is not None)
         # said again after a comma ("…, the stems one"), not added with "and" ("and the white one")
         again = _SAME_THING.match(piece) is not None and not _ADDED.search(joiner)
-        if parts and (not _names_a_thing(piece) or _options_only_english(piece)
+        if parts and _ADDED.search(joiner) and _HALF_MORE.match(piece) and _ENDS_IN_COUNT.search(
+                parts[-1]):
+            parts[-1] = heads[-1] = f"{parts[-1]}{joiner}{piece}"  # "a dozen and a half …"
+            continue
+        if parts and (not (_names_a_thing(piece) or points_at_one(piece) and _ADDED.search(
+                joiner)) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or again or (
                 after_with and (belongs is None or belongs(heads[-1], piece))) or (
                 configures is not None and configures(heads[-1], piece))):
             # An add-on list, or a size or option of the item before ("a diavola, 16 inch").
-            parts[-1] = f"{parts[-1]}, {piece}"
+            parts[-1] = f"{parts[-1]}{joiner if said_with else ', '}{piece}"
         else:
             heads.append(piece)
             parts.append(piece)
     if len(parts) == 1 and heads[0] != parts[0]:
         return ((heads[0], text),)  # one item, whose "with" list may hold others once read
-    if len(parts) < 2 or not all(map(_names_a_thing, parts)):
+    if len(parts) < 2 or not all(_names_a_thing(part) or points_at_one(part) for part in parts):
         return ((text, text),)
     shared = _SHARED.search(parts[-1])
     if shared:  # "a margherita and a diavola, both 12 inch": the size is each one's
@@ -613,6 +722,28 @@ def item_mentions(text: str, belongs: Belongs | None = None,
         parts = [f"{part}, {shared.group(1)}" for part in parts]
     return tuple((head if piece == part else piece, piece) for head, part in zip(
         heads, parts, strict=True) for piece in _bare_items(part))
+
+
+# A piece of a list that names no product but points at one shown or just added ("4 of those
+# and a hanging planter", "the second one and a tiramisu", « celui-là et un tiramisu »).
+_POINTER = re.compile(r"\b(?:those|these|them|it|that|this|same|first|second|third|fourth|fifth|"
+                      r"last|\d+(?:st|nd|rd|th|e|eme|ieme|er|ere)|premier|premiere|deuxieme|"
+                      r"troisieme|dernier|derniere|(?:celui|celle|ceux|celles)-(?:la|ci))\b")
+
+
+_LEADING_TALLY = re.compile(r"^\s*\d{1,3}\s+(?:of\s+)?")
+
+
+def points_at_one(piece: str) -> bool:
+    """Whether a piece of a list only points at an item in view, with maybe its count and
+    the verb that asks for it ("add it", "4 of those", "the second one", « le deuxième »)."""
+    folded = fold(piece)
+    found = _POINTER.search(folded)
+    if found is None:
+        return False
+    rest = _LEADING_TALLY.sub("", folded[:found.start()]) + " " + folded[found.end():]
+    # a time, a date or a score said with it ("the 4th at 10am", "4 out of 5") is no pointing
+    return not re.search(r"\d", rest) and not content_words(rest)
 
 
 def _bare_items(part: str) -> list[str]:
