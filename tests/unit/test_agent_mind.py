@@ -132,3 +132,29 @@ def test_several_edits_split_by_clause(said: str, read: list[tuple[str, str]]) -
                                   "remove the teapot and add a mug"])
 def test_one_edit_or_not_only_edits_is_served_whole(said: str) -> None:
     assert edits.clauses(said) == []
+
+
+@pytest.mark.parametrize("said", ["no wait, make it 2", "sorry, make it 3 actually",
+                                  "non attends, deux", "やっぱり2つで", "actually the 16 oz one"])
+def test_a_correction_opens_or_ends_with_a_marker(said: str) -> None:
+    # after an order turned down, the edit it opens is the order again (approval asked again)
+    assert mind.changes_mind(said)
+
+
+@pytest.mark.parametrize("said", ["make it 2", "remove the mug", "yes", "2つで"])
+def test_a_plain_edit_is_no_correction(said: str) -> None:
+    assert not mind.changes_mind(said)
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("one of the plates arrived chipped, i want to send it back", "return"),
+    ("one of the plates arrived chipped", "other"),
+    ("2 mugs came broken", "other"),
+    ("two plates please", "add"),
+    ("order arancini for pickup please", "buy"),
+    ("can you order tiramisu for me", "buy"),
+    ("order status?", "status"),
+    ("order it", "checkout"),
+])
+def test_a_report_orders_nothing_and_order_said_first_buys(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant
