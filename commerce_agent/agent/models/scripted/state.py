@@ -655,7 +655,7 @@ class State:
             self.frame, self.offer = instead, None
             self.shown = list(self.results)
             return
-        if kind == "yes" and pending is None and undoable and self.open_carts() and \
+        if kind in ("yes", "other") and pending is None and undoable and self.open_carts() and \
                 assent.goes_ahead(raw):
             kind = "checkout"  # "ok now do it" just after an add: the cart's order (approved)
         if kind == "yes" and pending is None and aftermath.acknowledges(raw):
