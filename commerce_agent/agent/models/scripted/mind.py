@@ -220,7 +220,13 @@ def changes_mind(raw: str) -> bool:
     "sorry, 3 actually", « non attends, deux », 「やっぱり2つで」): it corrects what was just
     said or asked for."""
     folded = words.fold(raw)
-    return _MARKER.match(folded) is not None or _MARKER_LAST.search(folded) is not None
+    return _MARKER.match(folded) is not None or _MARKER_LAST.search(folded) is not None or \
+        _OWNS_UP.search(folded) is not None
+
+
+# A slip owned up to: "sorry, I wanted the 16 oz", "oops, I meant two", « pardon, je voulais ».
+_OWNS_UP = re.compile(r"^\s*(?:oh\s+)?(?:sorry|oops|whoops|my bad|pardon|desolee?|oups)\b|"
+                      r"\bi (?:meant|wanted|said|asked for)\b|\bje (?:voulais|voulait dire)\b")
 
 
 def takes_back(raw: str) -> bool:

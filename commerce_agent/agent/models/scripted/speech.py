@@ -436,7 +436,8 @@ def _names_only(clause: str) -> bool:
                                              and words.names_a_thing(clause))
     # ("all set, check out": a filler of the checkout names nothing, whatever a store sells)
     return bool(named) and not _ABOUT_ORDERS.search(clause) and bool(
-        read_checkout(clause).rest) and not _asks_to_do(clause) and not _question(clause, clause) and not re.search(
+        read_checkout(clause).rest) and not _asks_to_do(clause) and not _question(
+            clause, clause) and not re.search(
             r"\b(?:i|i'?ll|i'?m|we|you|it|is|are|was|have|has|do|does|did|je|j'|vous|tu|est)\b",
             clause)
 

@@ -628,6 +628,11 @@ class State:
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
         self._counted(spoken)
+        again = offers.revised(self.offer, kind, text, act)
+        if again is not None:
+            # "make it $3 instead" just after turning the $5 tip down: that tip, with $3
+            self.frame, self.offer = again, None
+            return
         pending = self.frame
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
