@@ -134,18 +134,6 @@ def test_one_edit_or_not_only_edits_is_served_whole(said: str) -> None:
     assert edits.clauses(said) == []
 
 
-@pytest.mark.parametrize("said", ["no wait, make it 2", "sorry, make it 3 actually",
-                                  "non attends, deux", "やっぱり2つで", "actually the 16 oz one"])
-def test_a_correction_opens_or_ends_with_a_marker(said: str) -> None:
-    # after an order turned down, the edit it opens is the order again (approval asked again)
-    assert mind.changes_mind(said)
-
-
-@pytest.mark.parametrize("said", ["make it 2", "remove the mug", "yes", "2つで"])
-def test_a_plain_edit_is_no_correction(said: str) -> None:
-    assert not mind.changes_mind(said)
-
-
 @pytest.mark.parametrize(("said", "meant"), [
     ("one of the plates arrived chipped, i want to send it back", "return"),
     ("one of the plates arrived chipped", "other"),

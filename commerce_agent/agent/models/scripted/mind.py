@@ -215,20 +215,6 @@ def _recounted(folded: str, raw: str) -> str | None:
     return new
 
 
-def changes_mind(raw: str) -> bool:
-    """Whether a message opens (or ends) with a change-of-mind marker ("no wait, make it 2",
-    "sorry, 3 actually", « non attends, deux », 「やっぱり2つで」): it corrects what was just
-    said or asked for."""
-    folded = words.fold(raw)
-    return _MARKER.match(folded) is not None or _MARKER_LAST.search(folded) is not None or \
-        _OWNS_UP.search(folded) is not None
-
-
-# A slip owned up to: "sorry, I wanted the 16 oz", "oops, I meant two", « pardon, je voulais ».
-_OWNS_UP = re.compile(r"^\s*(?:oh\s+)?(?:sorry|oops|whoops|my bad|pardon|desolee?|oups)\b|"
-                      r"\bi (?:meant|wanted|said|asked for)\b|\bje (?:voulais|voulait dire)\b")
-
-
 def takes_back(raw: str) -> bool:
     """Whether a refusal is a change of mind ("やっぱりやめます", "actually, forget it"): right
     after an add it takes that line back, where a plain "no thanks" only declines an offer."""

@@ -619,10 +619,10 @@ class State:
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
         if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and (
-                assent.classify(raw).assent > 0 or mind.changes_mind(raw)) and \
+                assent.classify(raw).assent > 0) and \
                 not read_checkout(text).concludes:
-            # "yes but make it 2", "no wait, make it 2" just after turning the order down: the
-            # change, then the order again (its approval asked again, on the edited cart)
+            # "yes but make it 2" just after turning the order down: the change, then the
+            # order again (its approval asked again, on the edited cart)
             text = f"{text}, then check out"
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
