@@ -174,3 +174,11 @@ def test_a_japanese_name_holding_an_option_word_is_a_thing() -> None:
     assert words.item_phrases("ヨガマットとギフトカードをください") == (
         "ヨガマット", "ギフトカードをください")
     assert words.item_phrases("マグを2個、青で") == ("マグを2個、青で",)
+
+
+@pytest.mark.parametrize(("said", "noun"), [
+    ("お茶の中で最も安いものはどれ？", "茶"), ("文房具のうち一番安いのは？", "文房具"),
+    ("一番安い stationery をください", "stationery"), (" teaware がほしい", "teaware"),
+])
+def test_among_a_kind_and_a_kind_in_english_leave_the_noun(said: str, noun: str) -> None:
+    assert words.japanese_query(said) == noun

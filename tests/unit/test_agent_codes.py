@@ -257,3 +257,40 @@ def test_a_code_waved_away_is_none_to_apply() -> None:
     assert without_code_waved_away("forget the code and check out") == "check out"
     assert without_code_waved_away("never mind the code") is None
     assert not waves_a_code_away("use FOLIO3 and check out")
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("put the code 'fiveoff' on my cart", "FIVEOFF"),
+    ('i\'ve got a code "folio3"', "FOLIO3"),
+    ("j'ai un code promo « FIVEOFF »", "FIVEOFF"),
+    ("割引コード「midori500」をお願いします", "MIDORI500"),
+    ("クーポン『OCHA 10』を使ってください", "OCHA10"),
+    ("apply 'portrait15'", "PORTRAIT15"),
+])
+def test_a_quoted_code_in_any_script_is_the_code(said: str, code: str) -> None:
+    reading = read_code(said)
+    assert (reading.codes, reading.rest) == ((code,), "")
+
+
+def test_quotes_around_other_words_change_nothing() -> None:
+    said = "I'd like the 'blue one' please, it's for my mum"
+    assert read_code(said) == CodeReading((), False, said)
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("MIDORI500というクーポンを持っています", "MIDORI500"),
+    ("FIVEOFFのクーポンを使いたい", "FIVEOFF"),
+])
+def test_a_japanese_code_named_before_its_code_word(said: str, code: str) -> None:
+    assert read_code(said).codes == (code,)
+
+
+@pytest.mark.parametrize(("said", "known", "code"), [
+    ("the code is Five Off", frozenset(), "FIVEOFF"),
+    ("discount code is five-off", frozenset(), "FIVEOFF"),
+    ("apply ocha 10", frozenset({"OCHA10"}), "OCHA10"),
+    ("two plates and use five-off", KNOWN, "FIVEOFF"),
+    ("the code is fiveoff thanks", frozenset(), "FIVEOFF"),
+])
+def test_a_code_said_in_pieces_is_one_code(said: str, known: frozenset[str], code: str) -> None:
+    assert read_code(said, known).codes == (code,)

@@ -96,3 +96,11 @@ def test_in_japanese_script(text: str, japanese: bool) -> None:
 def test_french_typed_on_a_phone_and_borrowed_english(said: str, previous: str | None,
                                                       language: str) -> None:
     assert detect.reply_language(said, previous) == language
+
+
+@pytest.mark.parametrize(("said", "lang"), [
+    ("tea max 1000 yen", "en"), ("teas around 1000 yen", "en"),
+    ("un thé à 20 euros max", "fr"), ("du thé, budget max 20 euros", "fr"),
+])
+def test_a_price_limit_word_keeps_the_shoppers_language(said: str, lang: str) -> None:
+    assert detect_language(said) == lang

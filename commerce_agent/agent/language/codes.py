@@ -52,7 +52,9 @@ _DETERMINER = (r"(?:(?:the|my|this|that|le|la|les|mon|ma|mes|ce)\s+)?"
                r"(?:(?:promo(?:tion(?:al)?)?\s+|discount\s+|coupon\s+)?codes?\s+)?")
 _APPLIED = re.compile(rf"(?<![\w'-]){_VERB}\s+{_DETERMINER}" + _TOKEN, re.IGNORECASE)
 # The code named before its code word: "I've got the NAMASTE10 code", "my FIVEOFF coupon too".
-_NAMED_BEFORE = re.compile(_LEAD + _TOKEN + r"\s+" + _CODE_WORD + r"(?![\w-])", re.IGNORECASE)
+# 「MIDORI500というクーポン」「OCHA10ってコード」「NAMASTE10のクーポン」: Japanese names it so.
+_NAMED_BEFORE = re.compile(_LEAD + _TOKEN + r"(?:\s*(?:という|っていう|って|の)\s*|\s+)"
+                           + _CODE_WORD + r"(?![A-Za-z0-9_-])", re.IGNORECASE)
 # Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」,
 # 「NAMASTE10を適用」, 「MIDORI500で」, 「OCHA10をもう一度使って」.
 _APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で)?\s*(?:もう一度|もう一回|再度)?\s*"
@@ -100,8 +102,9 @@ peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appl
 if they stack stacks combine combined possible both si cumulable cumulables cumulent
 s'il plaît plait te thanks thank cheers
 """.split())  # (the last line: "FOLIO3 as well if they stack", « si c'est cumulable »)
-_AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|お願いします|お願い|ください|使って|"
-                        r"使いたい|適用して|適用|つけて|付けて|入れて|入力して|して|[。！!、,.\s])+")
+_AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|が|お願いします|お願い|ください|"
+                        r"使(?:って|いたい(?:です)?|います|う|えますか|える)|持っています|あります|"
+                        r"適用して|適用|つけて|付けて|入れて|入力して|して|[。！!、,.\s])+")
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",
 # « c'est FOLIO3 », 「MIDORI500です」.
 _ANSWER = re.compile(r"\s*(?:(?:it'?s|it\s+is|the\s+code\s+is|code\s*:?|c'est|voici|le\s+code\s+"
@@ -141,8 +144,23 @@ class CodeReading:
         return self.codes[0] if self.codes else None
 
 
+# A code set in quotation marks of any script ("folio3", 'FIVEOFF', « DOLCE4 », 「OCHA10」,
+# 『MIDORI500』, 【NAMASTE10】): the marks only set the code apart, as a space does. An
+# apostrophe is a quotation mark only where no letter touches it from outside ("it's", "I'm").
+_QUOTED = re.compile(r"(?:(?<![A-Za-z0-9])['\"]|[“‘«‹「『【〈《])\s*"
+                     r"(?P<code>[A-Za-z0-9]+(?:[ _-][A-Za-z0-9]+)?)"
+                     r"\s*(?:['\"](?![A-Za-z0-9])|[”’»›」』】〉》])")
+
+
 def _plain(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).replace("’", "'")
+    """The text in NFKC, each quoted code set apart by spaces; beside a code word, a quoted
+    word is said as a code ("the code 'fiveoff'"), written as codes are, its pieces joined
+    (「OCHA 10」)."""
+    text = unicodedata.normalize("NFKC", text).replace("’", "'")
+    if re.search(_CODE_WORD, text, re.IGNORECASE) is None:
+        return _QUOTED.sub(lambda quoted: f" {quoted.group('code')} ", text)
+    return _QUOTED.sub(lambda quoted: " {} ".format(
+        re.sub(r"[ _-]", "", quoted.group("code")).upper()), text)
 
 
 def shaped_like_a_code(word: str, known: frozenset[str] = frozenset()) -> bool:
@@ -173,6 +191,13 @@ def _a_code_in_a_frame(word: str, known: frozenset[str], shouting: bool = False)
         word.isupper() and letters >= 4 and not shouting)
 
 
+def _shouting(text: str) -> bool:
+    """The whole message in capitals ("USE FIVEOFF PLEASE"): capitals then tell no code apart.
+    A single Latin word among Japanese (「FIVEOFFのクーポン」) is no shouting."""
+    latin = re.findall(r"[A-Za-z]+", text)
+    return len(latin) > 1 and re.search(r"[a-z]", text) is None or not latin
+
+
 def _only_around(rest: str) -> bool:
     """Whether what is left beside the codes asks for nothing ("again", "on it", 「を」)."""
     rest = _AROUND_JA.sub(" ", rest)
@@ -183,7 +208,7 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     """Every code said in a frame (a verb, "again", a Japanese particle, or a store's own code
     anywhere), with the span of its frame, in the order said; codes joined to one by "and"
     follow it."""
-    shouting = re.search(r"[a-z]", text) is None
+    shouting = _shouting(text)
     spans: list[tuple[int, int, str]] = []
     frames = (*_APPLIED.finditer(text), *_APPLIED_JA.finditer(text), *_RETRIED.finditer(text),
               *_RETRIED_AFTER.finditer(text), *_NAMED_BEFORE.finditer(text))
@@ -216,7 +241,7 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
 def _only_codes(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     """The codes of a message that says nothing else ("READMORE15", "DOLCE4 and PIZZAFRIDAY
     please", "namaste10 pls")."""
-    shouting = re.search(r"[a-z]", text) is None
+    shouting = _shouting(text)
     found = [(m.start(), m.end(), m.group("token").upper()) for m in re.finditer(_TOKEN, text)
              if _a_code_in_a_frame(m.group("token"), known, shouting)]
     if not found:
@@ -226,10 +251,37 @@ def _only_codes(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     return found if _only_around(rest.replace("&", " ")) else []
 
 
+# A code said firmly in two pieces, last in its message ("the code is Five Off", "code: dolce
+# four", "use code welcome ten"): one code, its pieces joined (a store's code with its number
+# in words is found by `spelled_code`).
+_IN_TWO = re.compile(rf"(?P<head>(?:\b(?:use|apply|enter|redeem|try)\s+(?:the\s+|my\s+)?"
+                     rf"{_CODE_WORD}\s+|{_CODE_WORD}\s*(?:\bis\b|\best\b|[:=：])\s*))"
+                     r"(?P<first>[A-Za-z]{2,12})[\s-](?P<second>[A-Za-z0-9]{1,8})"
+                     r"(?=\s*[.!?。！]*\s*$)", re.IGNORECASE)
+
+
+def _pieces_joined(text: str, known: frozenset[str]) -> str:
+    """`text` with a code said in pieces written as one: a store's code spaced or dashed
+    anywhere ("five-off", "DOLCE 4", "ocha 10"), or any code said firmly in two pieces at
+    the end ("the code is five off")."""
+    for code in sorted(known, key=len, reverse=True):
+        if len(code) < 5:
+            continue
+        spaced = r"[\s_-]?".join(re.escape(char) for char in code)
+        text = re.sub(rf"(?<![A-Za-z0-9]){spaced}(?![A-Za-z0-9])", code, text,
+                      flags=re.IGNORECASE)
+    joined = _IN_TWO.search(text)
+    if joined is not None and not {joined.group("first").lower(), joined.group(
+            "second").lower()} & (_AROUND | _NOT_CODES):
+        text = (text[:joined.start()] + joined.group("head") + joined.group("first") +
+                joined.group("second") + text[joined.end():])
+    return text
+
+
 @lru_cache(maxsize=4096)  # the dialogue state is rebuilt from every past message each turn
 def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
     """The codes said in `raw` and the words left around them."""
-    text = _plain(raw)
+    text = _pieces_joined(_plain(raw), known)
     declined = _NO_CODE.search(text)
     if declined is not None:  # "never mind, no code. check out": no code, and no question
         return CodeReading((), False, _joined(text, declined.start(), declined.end()),
@@ -266,7 +318,7 @@ def _said_firmly(match: re.Match[str]) -> bool:
     """A plain word said as a code: after a verb that applies one, a link ("is", ":"), or last
     in its message ("…, code fiveoff"); never a word that is no code ("somewhere")."""
     token = match.group("token")
-    if token.lower() in _NOT_CODES or not token.isalnum():
+    if token.lower() in _NOT_CODES or not token.replace("-", "").isalnum():
         return False
     at_the_end = not match.string[match.end():].strip(" .!?。！")
     return bool(match.group("verb") or match.group("link") or at_the_end)
@@ -319,6 +371,11 @@ def promotion_code(raw: str, known: frozenset[str] = frozenset()) -> str | None:
         return match.group(1).upper()
     shaped = _CODE_SHAPE.search(raw)
     return shaped.group(1) if shaped else None
+
+
+def spelled_code(raw: str, known: frozenset[str]) -> str | None:
+    """The store's code `raw` spells in pieces or with its number in words, if any."""
+    return _spelled_code(raw, known)
 
 
 def _spelled_code(raw: str, known: frozenset[str]) -> str | None:

@@ -80,7 +80,8 @@ send deliver please thanks cheap cheaper expensive least most which one ones tho
 just only also too more less than dollars pounds bucks euros between give take want
 got will would should could did done don't can't won't isn't there here
 gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
-""".split())
+tea teas below above around over
+""".split())  # (the last line: "tea max 1000 yen" is no French for saying "max")
 
 
 def in_japanese_script(text: str) -> bool:

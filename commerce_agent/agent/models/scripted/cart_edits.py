@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language import quantities
-from commerce_agent.agent.language.codes import codes_said
+from commerce_agent.agent.language.codes import codes_said, spelled_code
 from commerce_agent.agent.language.offer_names import described_offer, mistyped
 from commerce_agent.agent.models.scripted import (
     aftermath,
@@ -307,7 +307,7 @@ def promotion(p: Planner) -> Decision:
     codes = next((found for found in (codes_said(text, known)
                                       for text in reversed(p.frame.texts)) if found), ())
     # "WELCOM10": the store's code it mistypes; "the pizza friday code": the offer described
-    codes = tuple(dict.fromkeys(mistyped(code, known) for code in codes)) or next(
+    codes = tuple(dict.fromkeys(_as_listed(code, known, p.frame.texts) for code in codes)) or next(
         ((found,) for found in (described_offer(text, offers) for text in reversed(
             p.frame.texts)) if found), ())
     if not codes:
@@ -330,6 +330,18 @@ def promotion(p: Planner) -> Decision:
     if all(call.is_error for call in tried):
         return " ".join(said)
     return " ".join((*said, cart_text(cart, _store_name(p, cart), p.lang)))
+
+
+def _as_listed(code: str, known: frozenset[str], texts: tuple[str, ...]) -> str:
+    """The store's code a code said means: itself, the one it mistypes ("WELCOM10"), or the
+    one the request spells in pieces or with its number in words ("dolce four")."""
+    code = mistyped(code, known)
+    if code in known or not known:
+        return code
+    spelled = next((found for found in (spelled_code(text, known) for text in reversed(texts))
+                    if found), None)
+    return spelled if spelled is not None and code.replace("-", "").startswith(
+        re.sub(r"\d+$", "", spelled)) else code
 
 
 def _chosen_ids(customizations: dict[str, Any]) -> set[str]:

@@ -332,6 +332,8 @@ _JA_FILLER = re.compile(r"^(?:カート|追加|注文|確定|予約|購入|商�
                         r"入れて|追加して|ください|下さい|お願い|して|買いたい|買う|どれ|"
                         r"どの|何|なに|です|すか|ますか|いくら|一番|します|いい|よろしく|買い$|買っ|"
                         r"ありがとう|ね$|よ$|人$|方$|以下|以上|未満|以内|まで$|くらい|程度|うち$|"
+                        # "among them" (お茶の中で一番安いもの): the kind is said before it
+                        r"中$|なか$|中から$|もの$|やつ$|"
                         r"送って|送る$|届けて|届ける$|"
                         # a plan's acts and when ("いつでも解約"): what is done, never the plan
                         r"(?:解約|退会|一時停止|休止|休会|再開|登録|申し?込み?|入会|加入|"
@@ -393,9 +395,10 @@ _JA_ADJECTIVE = re.compile(r"^(?:(?:青|白|赤|黒|黄色|茶色|大き|小さ|
 
 
 # What a phrase says of its noun when no particle sets them apart ("茶筅ありますか",
-# "急須ほしい", "ノートください"): the predicate, never part of a product's name.
-_JA_PREDICATE_TAIL = re.compile(r"(?:あり|ある|ない|なし|欲しい|ほしい|ください|下さい|お願い|"
-                                r"見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
+# "急須ほしい", "ノートください"): the predicate, never part of a product's name; with its
+# particle when a kind said in English left it apart ("stationery をください").
+_JA_PREDICATE_TAIL = re.compile(r"(?:^[をがは])?(?:あり|ある|ない|なし|欲しい|ほしい|ください|"
+                                r"下さい|お願い|見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
                                 r"申し?込み?(?:たい|ます)|入り(?:たい|ます)|始めたい)+$")
 
 
