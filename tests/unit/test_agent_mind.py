@@ -132,3 +132,17 @@ def test_several_edits_split_by_clause(said: str, read: list[tuple[str, str]]) -
                                   "remove the teapot and add a mug"])
 def test_one_edit_or_not_only_edits_is_served_whole(said: str) -> None:
     assert edits.clauses(said) == []
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("one of the plates arrived chipped, i want to send it back", "return"),
+    ("one of the plates arrived chipped", "other"),
+    ("2 mugs came broken", "other"),
+    ("two plates please", "add"),
+    ("order arancini for pickup please", "buy"),
+    ("can you order tiramisu for me", "buy"),
+    ("order status?", "status"),
+    ("order it", "checkout"),
+])
+def test_a_report_orders_nothing_and_order_said_first_buys(said: str, meant: str) -> None:
+    assert understand(said)[0] == meant

@@ -41,6 +41,9 @@ from commerce_agent.agent.models.scripted.typed import (
     ("“add the teapot”", '"add the teapot"'),
     ("yep 👍", "yep yes"),
     ("🙏", "yes please"),
+    # an emoji with words after it ends a clause
+    ("sounds good 👍 order it", "sounds good yes, order it"),
+    ("love it 😍 add two", "love it, add two"),
     ("pls!", "yes please"),
     ("add a tiramisu\nand a san pellegrino", "add a tiramisu, and a san pellegrino"),
     ("where is it??!", "where is it?"),

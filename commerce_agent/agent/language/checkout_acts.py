@@ -148,6 +148,7 @@ _FILLERS = (
     # closings: nothing more is wanted ("that's all I need, thanks so much")
     "that's all", "thats all", "that's all i need", "thats all i need", "that's it", "thats it",
     "that's everything", "thats everything", "nothing else", "all done", "that'll be all",
+    "all set", "i'm all set", "im all set",
     "much", "so much", "a lot", "a bunch", "many thanks", "can you", "could you", "would you",
     "c'est tout", "ce sera tout", "rien d'autre")
 # longest first, so "right away" goes whole before "right"

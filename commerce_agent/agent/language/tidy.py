@@ -80,6 +80,8 @@ EMOJI: dict[str, str] = {
     "❌": " no ", "✖": " no ", "👎": " no ", "🚫": " no ", "🙏": " please ",
 }
 _PICTOGRAPH = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\ufe0f\u200d]")
+# Latin words after an emoji (its modifiers and other pictographs between).
+_WORDS_AFTER = "[\U0001f3fb-\U0001f3ff\ufe0f\u200d]*(?=\\s*[A-Za-z\u00c0-\u00ff])"
 _CASUAL_WORD = re.compile(r"(?<![\w'/])(?:" + "|".join(sorted(
     (re.escape(word) for word in CASUAL), key=len, reverse=True)) + r")(?![\w'/])",
     re.IGNORECASE)
@@ -146,8 +148,12 @@ def _requested(text: str) -> str:
 
 
 def _marks(text: str) -> str:
+    # an emoji with words after it ends a clause: "sounds good 👍 order it" is "sounds good
+    # yes, order it" (the words after it are a request of their own)
     for emoji, word in EMOJI.items():
+        text = re.sub(re.escape(emoji) + _WORDS_AFTER, word.rstrip() + ", ", text)
         text = text.replace(emoji, word)
+    text = re.sub(rf"(?<=[^\W\d_])\s*(?:{_PICTOGRAPH.pattern})+{_WORDS_AFTER}", ", ", text)
     text = _PICTOGRAPH.sub(" ", text)
     # a line break is a pause: a comma, or nothing after a sentence's own mark
     text = _BREAKS.sub(", ", text.strip())

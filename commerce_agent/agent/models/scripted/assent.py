@@ -622,9 +622,28 @@ _GO_AHEAD = re.compile(r"\b(?:go ahead|go for it|do it|proceed|let'?s do (?:it|t
                        r"進めて|やって", re.IGNORECASE)
 
 
+# A whole message saying the shopper is ready for the order ("ok i'm done shopping", "ship
+# it", "let's do this", "good to go", « on y va », « je suis prêt »): told to act, as above.
+_READY_TO_ORDER = re.compile(
+    r"^(?:(?:ok(?:ay)?|k|alright|all right|yes|yeah|yep|yup|ya|sure|cool|great|perfect|good|"
+    r"right|so|and|now|just|please|pls|then|all good|(?:that )?sounds? (?:good|right|great|fine)|"
+    r"looks? (?:good|right|great|fine)|that'?s right|oui|bon|parfait|super|alors|ok go)"
+    r"[\s,.!-]+)*"
+    r"(?:(?:i'?m|im|i am|we'?re|we are)\s+)?"
+    r"(?:ready(?: to go| now)?|all set|good to go|done(?: shopping| here)?|"
+    r"finished(?: shopping)?|let'?s (?:do (?:it|this)|go|get (?:it|this)(?: done)?)|"
+    r"(?:ship|send) (?:it|them|that)(?: (?:over|out|off|through|along))?(?: to me)?|"
+    r"get (?:it|them) ordered|(?:just )?order(?: (?:it|them))?(?: already)?|go|"
+    r"on y va|allons-y|c'est parti|je suis pret(?:e)?|envoie(?:z)?(?:-le|-les)?)"
+    r"(?:[\s,.!]+(?:please|pls|now|then|thanks|thank you|already|merci|svp|stp))*[\s.!]*$")
+
+
 def goes_ahead(raw: str) -> bool:
-    """A bare yes that tells the agent to act ("ok now do it", "sure, go ahead")."""
-    return classify(raw).act == "confirm" and _GO_AHEAD.search(fold(raw)) is not None
+    """A bare yes that tells the agent to act ("ok now do it", "sure, go ahead"), or a
+    message saying the shopper is ready for the order ("ship it", "ok i'm done shopping")."""
+    folded = fold(raw).strip()
+    return (classify(raw).act == "confirm" and _GO_AHEAD.search(folded) is not None) or \
+        _READY_TO_ORDER.match(folded) is not None
 
 
 @lru_cache(maxsize=4096)

@@ -306,6 +306,11 @@ _CHECKS: list[tuple[str, str]] = [
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
+            # "order arancini for pickup", "can you order tiramisu": the verb, said first
+            r"^(?:(?:please|pls|ok|okay|so|then|(?:can|could|would) you(?: please)?|"
+            r"i(?:'d| would) like to|i want to|i wanna|let'?s|let me|i'?ll)\s+)*"
+            r"order (?!(?:status|history|number|id|details?|it|them|that|this|those|now|summary|"
+            r"confirmation|tracking|update|total|was|is|has|of|for|from|to|by|ord_)\b)(?=[a-z])|"
             r"\bachete[rz]?\b|\bcommander\b(?!\s*(?:maintenant|tout de suite)?\s*[.!?]*\s*$)|"
             r"買|購入"),
     ("checkout", r"\bcheck ?out\b|\bplace (?:the |my )?order\b|\bpay\b|\bcomplete\b.*\b(?:order|"
@@ -894,6 +899,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(
             words.fold(act.text)):
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
+    if kind == "other" and _REPORTS_A_STATE.search(words.fold(act.text)):
+        return kind, act.text  # "one of the plates arrived chipped": what happened, no order
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
@@ -1007,6 +1014,18 @@ def _supposed(condition: str, main: str) -> tuple[str, str]:
 # What a tip given in other words ("leave a fiver", "add two euros for the driver") reads
 # as by the keyword table: a sum given to the people who served is a tip (`language/tips`).
 _MAY_BE_A_TIP = ("add", "other", "search", "buy", "details", "quantity")
+
+
+# What happened to things already received ("one of the plates arrived chipped", "2 mugs came
+# broken", « une des assiettes est arrivée cassée », 「お皿が1枚割れて届いた」): a report, which
+# names things and counts without ordering any.
+_REPORTS_A_STATE = re.compile(
+    r"\b(?:arrived|came|showed up|got here|turned up|(?:is|are|was|were) (?:\w+ )?"
+    r"(?:broken|chipped|cracked|damaged|smashed|shattered|missing|defective|faulty|leaking)|"
+    r"broke|cracked|chipped|shattered|leaks|"
+    r"(?:est|sont) (?:arrivee?s?|cassee?s?|abimee?s?|ebrechee?s?|fendue?s?)|"
+    r"arrivee?s? (?:cassee?s?|abimee?s?|ebrechee?s?|fendue?s?))\b|"
+    r"割れ|欠け|ひび|壊れ|届いた|届きました")
 
 
 @lru_cache(maxsize=4096)

@@ -16,7 +16,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.models.scripted import choices
+from commerce_agent.agent.language.tips import read_tip
+from commerce_agent.agent.models.scripted import choices, words
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import every_language
 from commerce_agent.agent.models.scripted.speech import Kind
@@ -101,6 +102,27 @@ def after_rejection(tool: str, result: Any, frame: Frame | None, offer: Frame | 
     if tool == "place_order":
         return _CHECKOUT
     return frame
+
+
+# After-sale requests a shopper may say again with a change once they turned its approval
+# down: the amount of a tip, which lines of a return.
+_REVISABLE = ("tip", "return")
+# How a change to the request reads on its own: a count or amount, the thing meant, a no.
+_REVISING = ("quantity", "other", "search", "replace", "remove", "keep", "no", "tip", "return")
+
+
+def revised(offer: Frame | None, intent: str, text: str, act: Kind) -> Frame | None:
+    """The after-sale request just turned down, said again with what the shopper changes
+    ("make it $3 instead" after a $5 tip, "no wait, just the mug" after returning everything):
+    that request with the new words last (its approval is asked again), else None."""
+    if offer is None or offer.intent not in _REVISABLE or intent not in _REVISING or \
+            act == "question":
+        return None
+    if offer.intent == "tip" and read_tip(text) is None:
+        return None
+    if offer.intent == "return" and not words.content_words(text):
+        return None
+    return Frame(offer.intent, (*offer.texts, text))
 
 
 def other_slot(carts: list[dict[str, Any]], items: dict[str, dict[str, Any]], text: str,

@@ -201,7 +201,7 @@ _EDITS_BEFORE_A_CHECKOUT = ("remove", "quantity", "replace", "switch", "keep")
 _CHECKOUT_CALLS = ("apply_promotion", "place_order")
 
 
-def _edited_then_checked_out(p: Planner, edit: str, checkout: str) -> Decision:
+def _edited_then_checked_out(p: Planner, edit: str, checkout: str, kind: str = "") -> Decision:
     """The edit served as a message of only it would be, seeing the calls it made; once it is
     done (and asks nothing), the checkout, on the cart it left."""
     calls = p.state.calls
@@ -211,7 +211,7 @@ def _edited_then_checked_out(p: Planner, edit: str, checkout: str) -> Decision:
     if end < len(calls):  # the checkout is under way: the edit is done (its cart may be gone)
         return check_out(paying)
     editing = Planner(replace(p.state, calls=calls[:end],
-                              frame=Frame(understand(edit)[0], (edit,))), p.tools)
+                              frame=Frame(kind or understand(edit)[0], (edit,))), p.tools)
     done = edits.serve(editing, HANDLERS) if editing.frame.intent in ("remove", "quantity") \
         else None
     done = done if done is not None else HANDLERS.get(editing.frame.intent, _other)(editing)
@@ -230,11 +230,16 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
         return explain(last, state), planner
     closing = sequence.concluded(planner.frame.first) if len(planner.frame.texts) == 1 and \
         planner.frame.intent in (*_EDITS_BEFORE_A_CHECKOUT, "checkout") else None
-    if closing is not None and understand(closing[0])[0] in _EDITS_BEFORE_A_CHECKOUT and (
-            words.content_words(closing[0]) or re.search(r"\d", closing[0])):
+    # (the dialogue state may read the edit better than its words alone: "wait, add olives
+    # to it" changes the line's extras)
+    edit_kind = planner.frame.intent if planner.frame.intent in _EDITS_BEFORE_A_CHECKOUT \
+        else understand(closing[0])[0] if closing is not None else ""
+    if closing is not None and edit_kind in _EDITS_BEFORE_A_CHECKOUT and (
+            words.content_words(closing[0]) or re.search(r"\d", closing[0]) or
+            words.quantity(closing[0]) is not None):
         # (an edit names its line or count: "ok, instead", left by a code, is none)
         # "actually remove the mug then pay": the edit, then the checkout
-        return _edited_then_checked_out(planner, *closing), planner
+        return _edited_then_checked_out(planner, *closing, edit_kind), planner
     several = edits.serve(planner, HANDLERS) if planner.frame.intent in ("remove", "quantity") \
         else None  # "drop the teapot and make the plates four": each edit by its own words
     if several is None and (planner.frame.intent not in _SERVED_WHOLE or

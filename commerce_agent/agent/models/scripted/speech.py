@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.closing import closing
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.party import party_size
@@ -433,8 +434,10 @@ def _names_only(clause: str) -> bool:
     named = _THING_OPENING.search(clause) or _COUNTED.search(clause) or len(
         words.content_words(clause)) > 1 or (in_japanese_script(clause)
                                              and words.names_a_thing(clause))
-    return bool(named) and not _ABOUT_ORDERS.search(clause) and not \
-        _asks_to_do(clause) and not _question(clause, clause) and not re.search(
+    # ("all set, check out": a filler of the checkout names nothing, whatever a store sells)
+    return bool(named) and not _ABOUT_ORDERS.search(clause) and bool(
+        read_checkout(clause).rest) and not _asks_to_do(clause) and not _question(
+            clause, clause) and not re.search(
             r"\b(?:i|i'?ll|i'?m|we|you|it|is|are|was|have|has|do|does|did|je|j'|vous|tu|est)\b",
             clause)
 

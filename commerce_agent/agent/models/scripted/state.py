@@ -651,15 +651,21 @@ class State:
         elif self.open_carts() and aftermath.repeats(kind, text) and (
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
-        if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and \
-                assent.classify(raw).assent > 0 and not read_checkout(text).concludes:
+        if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and (
+                assent.classify(raw).assent > 0) and \
+                not read_checkout(text).concludes:
             # "yes but make it 2" just after turning the order down: the change, then the
-            # order again (its approval asked again)
+            # order again (its approval asked again, on the edited cart)
             text = f"{text}, then check out"
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
         self._counted(spoken)
+        again = offers.revised(self.offer, kind, text, act)
+        if again is not None:
+            # "make it $3 instead" just after turning the $5 tip down: that tip, with $3
+            self.frame, self.offer = again, None
+            return
         if kind == "other" and act != "question" and len(self.results) > 1 and \
                 _takes_shown(text):
             kind = "add"  # "all of them, 12 inch", "the first two": those shown, added
@@ -690,7 +696,7 @@ class State:
             self.frame, self.offer = instead, None
             self.shown = list(self.results)
             return
-        if kind == "yes" and pending is None and undoable and self.open_carts() and \
+        if kind in ("yes", "other") and pending is None and undoable and self.open_carts() and \
                 assent.goes_ahead(raw):
             kind = "checkout"  # "ok now do it" just after an add: the cart's order (approved)
         if kind == "yes" and pending is None and aftermath.acknowledges(raw):
