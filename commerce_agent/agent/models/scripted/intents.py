@@ -857,6 +857,9 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
     if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
         return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
+    if act.kind == "question" and kind == "add" and not act.request and _CART_NAMED.search(
+            words.fold(act.text)):
+        return "cart", act.text  # "what did I put in my basket?": the cart, never an add
     if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
             words.fold(act.text)) or tagged(act.text)):
         # "what does the gift card include?", "is the python book a pdf or what": the verb
@@ -953,6 +956,10 @@ _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bann
                                     r"\brefund me\b|\bretourne[rz]?\b|"
                                     r"\brenvoye[rz]?\b|\brembourse[rz]?\b|"
                                     r"返品(?:して|したい|します|を|お願い)|返金(?:して|したい)"))]
+
+
+# The cart named, in any of the shoppers' languages.
+_CART_NAMED = re.compile(r"\b(?:cart|basket|bag|panier)\b|カート")
 
 
 def _names_an_order(text: str) -> bool:

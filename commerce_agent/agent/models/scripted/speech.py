@@ -189,6 +189,26 @@ def _tagged(folded: str) -> bool:
     return True
 
 
+# A question opened by a hedge rather than an interrogative ("any chance the oat mug is in
+# stock", "any idea when it ships", "do you happen to know…", « c'est possible de… »); never
+# one that asks someone to do a thing ("any chance you could add two?").
+_HEDGED_OPENING = re.compile(
+    r"^(?:(?:hey|hi|hello|ok|okay|so|and|um|hmm|oh|quick question|bonjour|salut|et|alors|"
+    r"euh)[\s,!:-]+)*(?:any (?:chance|idea|clue|word)|(?:do|does) (?:you|anyone|u) happen to|"
+    r"happen to know|(?:do )?(?:you|u) know (?:if|whether|what|when|where|how|which)|"
+    r"is it possible|would it be possible|is there any way|"
+    r"(?:est-ce que )?(?:c'est|ce serait|ca serait|serait-il|est-il) possible|"
+    r"(?:vous )?(?:savez|sais)(?:-vous|-tu)? (?:si|quand|combien|comment|ou|quel\w*))\b"
+    r"(?!.*\b(?:you|u) (?:could|can|would|will)\b)")
+# An interrogative said inside the sentence, as spoken French puts it ("le mug existe en
+# quelles couleurs", « ça coûte combien », « vous fermez à quelle heure »), and the English
+# measures asked in place ("and the kit weighs how much").
+_WH_INSIDE = re.compile(
+    r"\b(?:combien|quel|quelle|quels|quelles|quand|comment|pourquoi|"
+    r"how (?:much|many|long|big|heavy|soon|often|wide|tall)|"
+    r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")
+
+
 def _question(raw: str, folded: str) -> bool:
     if _INDIRECT.search(folded) or _tagged(folded):
         return True
@@ -197,7 +217,8 @@ def _question(raw: str, folded: str) -> bool:
             _JA_REQUEST.search(raw)
     if _POLITE_REQUEST.search(folded):
         return False
-    return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None
+    return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None or \
+        _HEDGED_OPENING.search(folded) is not None or _WH_INSIDE.search(folded) is not None
 
 
 # A condition heading a sentence ("if …,", "what if …", "si …", "au cas où …"), or ending it
@@ -501,6 +522,21 @@ def _joint_request(text: str) -> requests.Asked | None:
     return None
 
 
+# Asking to be told, the thing asked a clause of its own: "remind me what I put in my
+# basket", « rappelle-moi ce que j'ai mis dans le panier », 「カートに何を入れたか教えて」. The
+# verb inside the clause ("put in my basket") was done before; it is not asked for now.
+_TOLD = re.compile(
+    r"^(?:\W*\w+\W+){0,3}?(?:(?:can|could|would|will) (?:you|u) |please |pls )?"
+    r"(?:tell|remind) me (?:again )?(?:of |about )?(?:what|which|how|when|where|whether|if)\b|"
+    r"\b(?:rappelle|rappelez|dis|dites)-moi (?:ce qu|si|quand|combien|comment|ou|quel)|"
+    r"(?:何|いくら|どれ|いつ|どこ)[^。！？]*か(?:を)?(?:教えて|知りたい)|"
+    # a past act asked about: "what did I add to my cart?", "did I put the mug in?",
+    # « qu'est-ce que j'ai mis dans mon panier ? », 「カートに入れたのは何？」
+    r"^(?:\W*\w+\W+){0,2}?(?:(?:what|which|how many|how much) )?(?:did|have|had) (?:i|we)\b|"
+    r"\b(?:qu'est-ce que|est-ce que|ce que|qu'est ce que) (?:j'ai|nous avons|on a)\b|"
+    r"(?:入れた|追加した|頼んだ|注文した)(?:もの|の)(?:は|って)")
+
+
 @lru_cache(maxsize=4096)
 def read_act(raw: str) -> Act:
     raw = settle(raw)
@@ -522,8 +558,9 @@ def read_act(raw: str) -> Act:
     joint = _joint_request(kept)
     if joint == "buy":
         kept = _without_ordering(kept)  # the things are searched, never "on valide direct"
-    request = joint or requests.asked(fold(kept).strip()) or ""
-    if not request and _question(kept, fold(kept).strip()):
+    told = _TOLD.search(fold(kept).strip()) is not None
+    request = joint or ("" if told else requests.asked(fold(kept).strip())) or ""
+    if not request and (told or _question(kept, fold(kept).strip())):
         split = conditional(kept)
         if split is not None:
             return Act("question", kept, negated, condition=split[0], main=split[1])
