@@ -156,6 +156,19 @@ def _status(p: Planner) -> Decision:
     return found
 
 
+# An order placed, named as such ("the total on my order", « ma commande », 「注文」), not a cart.
+_PLACED_ORDER = re.compile(r"\b(?:my|the|that|last) (?:\w+ )?order\b|\bma commande\b|注文")
+
+
+def _cart(p: Planner) -> Decision:
+    """What the cart holds; asked of an order with no cart left ("what was the total on my
+    order?" once it is placed), the order's own status, total and lines."""
+    if not p.state.open_carts() and _PLACED_ORDER.search(words.fold(p.frame.first)) and \
+            read_act(p.frame.last).kind == "question":
+        return _status(p)
+    return cart_edits.view(p)
+
+
 def _details(p: Planner) -> Decision:
     """Details asked for; said as a request with the item's choices named ("マルゲリータを
     16インチ、オリーブ追加でお願いします"), the item is wanted so."""
@@ -181,7 +194,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
     "keep": cart_edits.keep_only,
     "replace": replace_line, "reorder": reorder, "reslot": reslot,
-    "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
+    "cart": _cart, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
     "return": aftercare.start_return,
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,

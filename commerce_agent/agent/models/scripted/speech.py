@@ -230,8 +230,18 @@ _IF_TAIL = re.compile(r"\s(?:if|in case|si|au cas ou)\s")
 # "if" after knowing or asking is "whether": "do you know if it's in stock?" asks, supposes
 # nothing.
 _WHETHER = re.compile(r"\b(?:know|knows|wonder\w*|ask\w*|tell me|let me know|check|see|sure|"
-                      r"idea|savoir|sais|demande\w*|dire|dites-moi|verifie\w*)\s+(?:if|si)\s")
+                      r"idea|savoir|sais|savez|demande\w*|dire|dites-moi|verifie\w*)\s+(?:if|si)\s")
 _JA_IF = re.compile(r"(?:たら|ったら|れば|なら|場合(?:は|に)?)[、,]?")
+
+
+# A verb of getting anywhere in a clause ("is one in blue add it", "…I'll take two").
+_DOING = re.compile(r"\b(?:add|put|take|grab|order|buy|book|get me|i'?ll (?:take|have|get)|"
+                    r"ajoute\w*|mets|mettez|prends|prenez|commande[rz]?|achete[rz]?)\b")
+# Where the question starts after a condition said without a comma ("if I add another plate
+# is shipping still 8.50"): an inverted verb or an interrogative after the condition's own
+# subject and verb.
+_ASKED_AFTER = re.compile(r"(?<=\w)\s+(?=(?:is|are|does|do|will|would|can|could|how|what|when|"
+                          r"which|est-ce|combien|quel\w*|ca fait|c'est)\b)")
 
 
 def conditional(text: str) -> tuple[str, str] | None:
@@ -247,7 +257,7 @@ def conditional(text: str) -> tuple[str, str] | None:
     if head:
         opener = folded[:head.start()] + folded[head.start():head.end()]
         rest = folded[head.end():]
-        cut = re.search(r",|\bthen\b|\balors\b", rest)
+        cut = re.search(r",|\bthen\b|\balors\b", rest) or _ASKED_AFTER.search(rest)
         if cut is None:  # "what if I cancel?": the question is the condition itself
             return rest.strip(" ?"), opener.split()[0] if opener.startswith(("what", "et")) \
                 else ""
@@ -559,6 +569,12 @@ def read_act(raw: str) -> Act:
     if joint == "buy":
         kept = _without_ordering(kept)  # the things are searched, never "on valide direct"
     told = _TOLD.search(fold(kept).strip()) is not None
+    split = conditional(kept)
+    if split is not None and split[1] and _question(split[1], fold(split[1])) and not \
+            _asks_to_do(split[1]) and not _DOING.search(fold(split[1])):
+        # "if I add another plate is shipping still 8.50": what is asked under a condition is
+        # a question whatever the condition names
+        return Act("question", kept, negated, condition=split[0], main=split[1])
     request = joint or ("" if told else requests.asked(fold(kept).strip())) or ""
     if not request and (told or _question(kept, fold(kept).strip())):
         split = conditional(kept)
