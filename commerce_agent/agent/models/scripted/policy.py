@@ -151,7 +151,11 @@ def _status(p: Planner) -> Decision:
     found = aftercare.status(p)
     meant = aftercare.meant(p)
     if isinstance(found, str) and meant.order_id is None and not meant.tied and (
-            p.current_store() or p.mentioned_store()) and read_act(p.frame.last).kind == "question":
+            p.current_store() or p.mentioned_store() or (not p.state.orders and
+                                                          words.names_a_thing(p.query()))
+    ) and read_act(p.frame.last).kind == "question":
+        # "when does the shincha pre-order ship?" with no order: that item's own dates and
+        # its store's delivery times
         return answers.store_terms(p)
     return found
 
