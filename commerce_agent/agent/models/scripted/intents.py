@@ -924,9 +924,10 @@ def _understand(raw: str) -> tuple[str, str]:
             not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
         return "details", act.text  # "is the teapot dishwasher safe?": about a product
     if act.kind == "question" and kind in ("other", "search") and words.re_japanese(act.text) \
-            and words.names_a_thing(act.text) and (not _HAVE.search(act.text) or _JA_ITS_KINDS.search(
-                act.text)) and not _POLICY_WORDS.search(words.fold(act.text)):
-        # 「Rustの本は紙の本もついてきますか」, 「宇治抹茶は何グラムのがありますか」: about that item
+            and words.names_a_thing(act.text) and (not _HAVE.search(act.text) or
+                                                   _JA_ITS_KINDS.search(act.text)) and not \
+            _POLICY_WORDS.search(words.fold(act.text)):
+        # 「Rustの本は紙の本もついてきますか」, 「宇治抹茶は何グラムのがありますか」: that item
         return "details", act.text
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
             words.fold(raw)) and not (kind == "tip" and read_tip(raw)):
