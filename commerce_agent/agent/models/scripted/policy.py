@@ -151,8 +151,9 @@ def _status(p: Planner) -> Decision:
     found = aftercare.status(p)
     meant = aftercare.meant(p)
     if isinstance(found, str) and meant.order_id is None and not meant.tied and (
-            p.current_store() or p.mentioned_store() or (not p.state.orders and
-                                                          words.names_a_thing(p.query()))
+            p.current_store() or p.mentioned_store() or (
+                not p.state.orders and words.names_a_thing(p.query()) and
+                answers.asks_when_sent(p.frame.first))
     ) and read_act(p.frame.last).kind == "question":
         # "when does the shincha pre-order ship?" with no order: that item's own dates and
         # its store's delivery times
