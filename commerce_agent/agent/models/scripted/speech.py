@@ -204,7 +204,8 @@ _HEDGED_OPENING = re.compile(
 # quelles couleurs", « ça coûte combien », « vous fermez à quelle heure »), and the English
 # measures asked in place ("and the kit weighs how much").
 _WH_INSIDE = re.compile(
-    r"(?<!importe )(?<!n'importe )\b(?:combien|quel|quelle|quels|quelles|quand|comment|pourquoi|c'est quoi|quoi comme|"
+    r"(?<!importe )\b(?:combien|quel|quelle|quels|quelles|quand|comment|pourquoi|c'est quoi|"
+    r"quoi comme|"
     r"how (?:much|many|long|big|heavy|soon|often|wide|tall)|"
     r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")
 
