@@ -571,10 +571,12 @@ def read_act(raw: str) -> Act:
         kept = _without_ordering(kept)  # the things are searched, never "on valide direct"
     told = _TOLD.search(fold(kept).strip()) is not None
     split = conditional(kept)
-    if split is not None and split[1] and _question(split[1], fold(split[1])) and not \
-            _asks_to_do(split[1]) and not _DOING.search(fold(split[1])):
-        # "if I add another plate is shipping still 8.50": what is asked under a condition is
-        # a question whatever the condition names
+    if split is not None and split[1] and _IF_HEAD.search(fold(kept).strip()) and _question(
+            split[1], fold(split[1])) and not _asks_to_do(split[1]) and not _DOING.search(
+            fold(split[1])):
+        # "if I add another plate is shipping still 8.50": what is asked under a condition
+        # heading the sentence is a question whatever the condition names ("I'd be grateful
+        # if you could…" asks for a thing: its tail condition is no question)
         return Act("question", kept, negated, condition=split[0], main=split[1])
     request = joint or ("" if told else requests.asked(fold(kept).strip())) or ""
     if not request and (told or _question(kept, fold(kept).strip())):
