@@ -215,6 +215,11 @@ _WHEN_SENT = re.compile(r"\b(?:when|how (?:long|soon)|ships?|shipped|shipping|ar
                         r"dispatch\w*|quand|expedi\w*)\b|いつ|発送|届")
 
 
+def asks_when_sent(text: str) -> bool:
+    """Whether a question asks when a thing is sent or arrives ("when does the shincha ship?")."""
+    return _WHEN_SENT.search(words.fold(text)) is not None
+
+
 def _searched_for_it(p: Planner) -> bool:
     """Whether this turn searched for the item the question names (its results, not the
     store shopped at, are in view now)."""

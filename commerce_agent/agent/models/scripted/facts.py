@@ -98,6 +98,12 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
               and isinstance(variant.get("stock"), int) and variant["stock"] > 0]
     if counts and _HOW_MANY.search(folded):  # a variant's live units are in its data
         found.append(say(lang, "left_counts", listing="; ".join(counts)))
+    elif STOCK.search(folded) and variants:  # "is the speckled one still in stock?": its own
+        named = _variants_named(variants, question)
+        if named:
+            found.append(say(lang, "left_counts", listing="; ".join(
+                f"{', '.join(map(str, variant.get('values', [])))}: {variant.get('stock', 0)}"
+                for variant in named)))
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))
@@ -105,6 +111,20 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
     if not found and _unstated(item, asked, folded):
         found.append(say(lang, "not_stated"))  # said plainly, never made up
     return found
+
+
+def _variants_named(variants: list[Any], question: str) -> list[dict[str, Any]]:
+    """The variants whose own values the question names ("the speckled oat one"), each with a
+    count of units in its data; none when it names no value of one variant only."""
+    said = set(words.words(question))
+    named = []
+    for variant in variants:
+        if not isinstance(variant, dict) or not isinstance(variant.get("stock"), int):
+            continue
+        values = [set(words.words(str(value))) for value in variant.get("values", [])]
+        if any(value and value <= said for value in values):
+            named.append(variant)
+    return named if len(named) < len(variants) else []
 
 
 # A volume written in an item's name ("Celadon Teapot, 700 ml", « Théière céladon, 70 cl »).

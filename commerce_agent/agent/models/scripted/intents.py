@@ -421,7 +421,7 @@ MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "bu
 # Ways to pay, named in a question ("do you take PayPal?"), not in "check out with my card".
 PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"
                         r"mastercard|amex|american express|debit cards?|credit cards?|"
-                        r"cartes? (?:bancaires?|de credit)|especes)(?![a-z])")
+                        r"cartes? (?:bancaires?|de credit)|especes|cash|liquide)(?![a-z])")
 # A subscription's own terms: its commitment, however it is asked ("minimum commitment",
 # "engagement minimum", "最低契約期間").
 COMMITMENT = re.compile(r"\bcommitment\b|\bcommit\b|\bengagement\b|\bminimum (?:term|period|"
@@ -634,6 +634,9 @@ _HAVE = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|got any|avez-vous|vou
                    r"\b(?:t'as|tu as|as-tu|auriez-vous|vous auriez|y a-t-il|vendez-vous|"
                    r"vous vendez|tu vends|vends-tu)\b|"
                    r"ありますか|売って")
+# A thing named as the topic, then which of its kinds is asked (「抹茶は何グラムのがありますか」,
+# 「マグはどんな色がありますか」): its own sizes or colours, not a search for more things.
+_JA_ITS_KINDS = re.compile(r"は[^。？?]{0,12}(?:何|なん|どんな|どの|どれ|いくつ)")
 # What the intent table reads as a question about terms stays one, whatever its topic words.
 _TERMS = (*AFTER_SALE, "sub_skip", "sub_frequency", "fees", "hours", "contact", "currency",
           "payment")
@@ -868,6 +871,10 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
     if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
         return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
+    if act.kind == "question" and kind in ("add", "details") and not act.request and \
+            _MY_CART.search(words.fold(act.text)):
+        # "what did I put in my basket?", "how much is my cart?": the cart, never an add
+        return "cart", act.text
     if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
             words.fold(act.text)) or tagged(act.text)):
         # "what does the gift card include?", "is the python book a pdf or what": the verb
@@ -930,9 +937,11 @@ def _understand(raw: str) -> tuple[str, str]:
             not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
         return "details", act.text  # "is the teapot dishwasher safe?": about a product
     if act.kind == "question" and kind in ("other", "search") and words.re_japanese(act.text) \
-            and words.names_a_thing(act.text) and not _HAVE.search(act.text) and not \
+            and words.names_a_thing(act.text) and (not _HAVE.search(act.text) or
+                                                   _JA_ITS_KINDS.search(act.text)) and not \
             _POLICY_WORDS.search(words.fold(act.text)):
-        return "details", act.text  # 「Rustの本は紙の本もついてきますか」: about that item
+        # 「Rustの本は紙の本もついてきますか」, 「宇治抹茶は何グラムのがありますか」: that item
+        return "details", act.text
     if kind in AFTER_SALE and raw.rstrip().endswith(("?", "？")) and not _ASKS_TO_ACT.search(
             words.fold(raw)) and not (kind == "tip" and read_tip(raw)):
         return "policy", act.text  # "can I get a refund?" asks whether, not to
@@ -966,6 +975,10 @@ _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bann
                                     r"\brefund me\b|\bretourne[rz]?\b|"
                                     r"\brenvoye[rz]?\b|\brembourse[rz]?\b|"
                                     r"返品(?:して|したい|します|を|お願い)|返金(?:して|したい)"))]
+
+
+# The shopper's own cart named, in any of the shoppers' languages.
+_MY_CART = re.compile(r"\b(?:my|the|mon|le) (?:shopping )?(?:cart|basket|panier)\b|カート")
 
 
 def _names_an_order(text: str) -> bool:

@@ -153,9 +153,27 @@ def _status(p: Planner) -> Decision:
     found = aftercare.status(p)
     meant = aftercare.meant(p)
     if isinstance(found, str) and meant.order_id is None and not meant.tied and (
-            p.current_store() or p.mentioned_store()) and read_act(p.frame.last).kind == "question":
+            p.current_store() or p.mentioned_store() or (
+                not p.state.orders and words.names_a_thing(p.query()) and
+                answers.asks_when_sent(p.frame.first))
+    ) and read_act(p.frame.last).kind == "question":
+        # "when does the shincha pre-order ship?" with no order: that item's own dates and
+        # its store's delivery times
         return answers.store_terms(p)
     return found
+
+
+# An order placed, named as such ("the total on my order", « ma commande », 「注文」), not a cart.
+_PLACED_ORDER = re.compile(r"\b(?:my|the|that|last) (?:\w+ )?order\b|\bma commande\b|注文")
+
+
+def _cart(p: Planner) -> Decision:
+    """What the cart holds; asked of an order with no cart left ("what was the total on my
+    order?" once it is placed), the order's own status, total and lines."""
+    if not p.state.open_carts() and _PLACED_ORDER.search(words.fold(p.frame.first)) and \
+            read_act(p.frame.last).kind == "question":
+        return _status(p)
+    return cart_edits.view(p)
 
 
 def _details(p: Planner) -> Decision:
@@ -183,7 +201,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
     "keep": cart_edits.keep_only,
     "replace": replace_line, "reorder": reorder, "reslot": reslot,
-    "cart": cart_edits.view, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
+    "cart": _cart, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
     "status": _status, "payment": answers.policy, "cancel": aftercare.cancel,
     "return": aftercare.start_return,
     "rate": aftercare.rate, "policy": answers.policy, "tip": aftercare.tip,

@@ -190,6 +190,27 @@ def _tagged(folded: str) -> bool:
     return True
 
 
+# A question opened by a hedge rather than an interrogative ("any chance the oat mug is in
+# stock", "any idea when it ships", "do you happen to know…", « c'est possible de… »); never
+# one that asks someone to do a thing ("any chance you could add two?").
+_HEDGED_OPENING = re.compile(
+    r"^(?:(?:hey|hi|hello|ok|okay|so|and|um|hmm|oh|quick question|bonjour|salut|et|alors|"
+    r"euh)[\s,!:-]+)*(?:any (?:chance|idea|clue|word)|(?:do|does) (?:you|anyone|u) happen to|"
+    r"happen to know|(?:do )?(?:you|u) know (?:if|whether|what|when|where|how|which)|"
+    r"is it possible|would it be possible|is there any way|"
+    r"(?:est-ce que )?(?:c'est|ce serait|ca serait|serait-il|est-il) possible|"
+    r"(?:vous )?(?:savez|sais)(?:-vous|-tu)? (?:si|quand|combien|comment|ou|quel\w*))\b"
+    r"(?!.*\b(?:you|u) (?:could|can|would|will)\b)")
+# An interrogative said inside the sentence, as spoken French puts it ("le mug existe en
+# quelles couleurs", « ça coûte combien », « vous fermez à quelle heure »), and the English
+# measures asked in place ("and the kit weighs how much").
+_WH_INSIDE = re.compile(
+    r"(?<!importe )\b(?:combien|quel|quelle|quels|quelles|quand|comment|pourquoi|c'est quoi|"
+    r"quoi comme|"
+    r"how (?:much|many|long|big|heavy|soon|often|wide|tall)|"
+    r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")
+
+
 def _question(raw: str, folded: str) -> bool:
     if _INDIRECT.search(folded) or _tagged(folded):
         return True
@@ -198,7 +219,8 @@ def _question(raw: str, folded: str) -> bool:
             _JA_REQUEST.search(raw)
     if _POLITE_REQUEST.search(folded):
         return False
-    return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None
+    return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None or \
+        _HEDGED_OPENING.search(folded) is not None or _WH_INSIDE.search(folded) is not None
 
 
 # A condition heading a sentence ("if …,", "what if …", "si …", "au cas où …"), or ending it
@@ -210,8 +232,18 @@ _IF_TAIL = re.compile(r"\s(?:if|in case|si|au cas ou)\s")
 # "if" after knowing or asking is "whether": "do you know if it's in stock?" asks, supposes
 # nothing.
 _WHETHER = re.compile(r"\b(?:know|knows|wonder\w*|ask\w*|tell me|let me know|check|see|sure|"
-                      r"idea|savoir|sais|demande\w*|dire|dites-moi|verifie\w*)\s+(?:if|si)\s")
+                      r"idea|savoir|sais|savez|demande\w*|dire|dites-moi|verifie\w*)\s+(?:if|si)\s")
 _JA_IF = re.compile(r"(?:たら|ったら|れば|なら|場合(?:は|に)?)[、,]?")
+
+
+# A verb of getting anywhere in a clause ("is one in blue add it", "…I'll take two").
+_DOING = re.compile(r"\b(?:add|put|take|grab|order|buy|book|get me|i'?ll (?:take|have|get)|"
+                    r"ajoute\w*|mets|mettez|prends|prenez|commande[rz]?|achete[rz]?)\b")
+# Where the question starts after a condition said without a comma ("if I add another plate
+# is shipping still 8.50"): an inverted verb or an interrogative after the condition's own
+# subject and verb.
+_ASKED_AFTER = re.compile(r"(?<=\w)\s+(?=(?:is|are|does|do|will|would|can|could|how|what|when|"
+                          r"which|est-ce|combien|quel\w*|ca fait|c'est)\b)")
 
 
 def conditional(text: str) -> tuple[str, str] | None:
@@ -227,7 +259,7 @@ def conditional(text: str) -> tuple[str, str] | None:
     if head:
         opener = folded[:head.start()] + folded[head.start():head.end()]
         rest = folded[head.end():]
-        cut = re.search(r",|\bthen\b|\balors\b", rest)
+        cut = re.search(r",|\bthen\b|\balors\b", rest) or _ASKED_AFTER.search(rest)
         if cut is None:  # "what if I cancel?": the question is the condition itself
             return rest.strip(" ?"), opener.split()[0] if opener.startswith(("what", "et")) \
                 else ""
@@ -504,6 +536,21 @@ def _joint_request(text: str) -> requests.Asked | None:
     return None
 
 
+# Asking to be told, the thing asked a clause of its own: "remind me what I put in my
+# basket", « rappelle-moi ce que j'ai mis dans le panier », 「カートに何を入れたか教えて」. The
+# verb inside the clause ("put in my basket") was done before; it is not asked for now.
+_TOLD = re.compile(
+    r"^(?:\W*\w+\W+){0,3}?(?:(?:can|could|would|will) (?:you|u) |please |pls )?"
+    r"(?:tell|remind) me (?:again )?(?:of |about )?(?:what|which|how|when|where|whether|if)\b|"
+    r"\b(?:rappelle|rappelez|dis|dites)-moi (?:ce qu|si|quand|combien|comment|ou|quel)|"
+    r"(?:何|いくら|どれ|いつ|どこ)[^。！？]*か(?:を)?(?:教えて|知りたい)|"
+    # a past act asked about: "what did I add to my cart?", "did I put the mug in?",
+    # « qu'est-ce que j'ai mis dans mon panier ? », 「カートに入れたのは何？」
+    r"^(?:\W*\w+\W+){0,2}?(?:(?:what|which|how many|how much) )?(?:did|have|had) (?:i|we)\b|"
+    r"\b(?:qu'est-ce que|est-ce que|ce que|qu'est ce que) (?:j'ai|nous avons|on a)\b|"
+    r"(?:入れた|追加した|頼んだ|注文した)(?:もの|の)(?:は|って)")
+
+
 @lru_cache(maxsize=4096)
 def read_act(raw: str) -> Act:
     raw = settle(raw)
@@ -525,8 +572,17 @@ def read_act(raw: str) -> Act:
     joint = _joint_request(kept)
     if joint == "buy":
         kept = _without_ordering(kept)  # the things are searched, never "on valide direct"
-    request = joint or requests.asked(fold(kept).strip()) or ""
-    if not request and _question(kept, fold(kept).strip()):
+    told = _TOLD.search(fold(kept).strip()) is not None
+    split = conditional(kept)
+    if split is not None and split[1] and _IF_HEAD.search(fold(kept).strip()) and _question(
+            split[1], fold(split[1])) and not _asks_to_do(split[1]) and not _DOING.search(
+            fold(split[1])):
+        # "if I add another plate is shipping still 8.50": what is asked under a condition
+        # heading the sentence is a question whatever the condition names ("I'd be grateful
+        # if you could…" asks for a thing: its tail condition is no question)
+        return Act("question", kept, negated, condition=split[0], main=split[1])
+    request = joint or ("" if told else requests.asked(fold(kept).strip())) or ""
+    if not request and (told or _question(kept, fold(kept).strip())):
         split = conditional(kept)
         if split is not None:
             return Act("question", kept, negated, condition=split[0], main=split[1])

@@ -554,9 +554,10 @@ class State:
         kind, text = understand(request)
         if priced_thing and kind in ("other", "search"):
             kind = "add"  # a code said with a thing names no search: the thing is wanted
-        if kind == "cart" and names_destination(request):
+        if kind == "cart" and names_destination(request) and read_act(request).kind != "question":
             # "practical rust in my basket", 「茶筅をひとつカートにお願いします」: the cart is
-            # where an add puts things, not a request to look at it
+            # where an add puts things, not a request to look at it ("what did I put in my
+            # basket?" asks what is there)
             meant = understand(without_destination(request))[0]
             # a thing named and where it goes ("une pizza, la moins chère, dans mon panier")
             # is an add even without a verb

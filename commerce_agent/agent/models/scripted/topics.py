@@ -77,7 +77,7 @@ _ITEM: dict[str, re.Pattern[str]] = {
                          r"\bpaquet cadeau\b|ラッピング|包装|ギフト包装|のし"),
     # whether it is there to buy, or how many are left
     "stock": re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                        r"\ben stock\b|\bdisponibles?\b|\bepuise|\breste\b|"
+                        r"\ben stock\b|\bdisponibles?\b|\bdispos?\b|\bepuise|\breste\b|"
                         r"在庫|売り切れ|残り|あと何|何個"),
 }
 STOCK = _ITEM["stock"]
