@@ -201,6 +201,10 @@ def read(raw: str) -> Reading | None:
     return Reading("", rest_raw)
 
 
+# A number named with the definite article is a size or a model: "the 12", "la 16".
+_NAMED_SIZE = re.compile(r"^\s*(?:the|le|la|les|l')\s*\d+(?:[.,]\d+)?\s*$")
+
+
 def _recounted(folded: str, raw: str) -> str | None:
     """The count wanted when a count is refused for another ("not three, two", "I don't want
     3 plates, I want 2", "3枚じゃなくて2枚"), said of the same thing, else None."""
@@ -211,6 +215,8 @@ def _recounted(folded: str, raw: str) -> str | None:
         old, new = swap.old, swap.new
     else:
         return None
+    if _NAMED_SIZE.match(old) or _NAMED_SIZE.match(new):
+        return None  # "not the 12, the 16": sizes named by their number, not counts
     if words.quantity(old) is None or words.quantity(new) is None or \
             words.quantity(old) == words.quantity(new):
         return None
