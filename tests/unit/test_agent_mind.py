@@ -137,7 +137,7 @@ def test_one_edit_or_not_only_edits_is_served_whole(said: str) -> None:
 @pytest.mark.parametrize(("said", "meant"), [
     ("non plutôt le dripper", "replace"), ("rather the teapot", "replace"),
     ("ugh wait, not the mat, the 10 class pass", "replace"),
-    ("actually don't bother with the gift box", "remove"), ("no need for the teapot", "remove"),
+    ("actually don't bother with the gift box", "remove"),
     ("finalement une seule", "quantity"), ("やっぱり3冊で", "quantity"),
     ("erm actually make it two", "quantity"),
 ])

@@ -30,7 +30,14 @@ _REFUSING = r"not|pas"
 # thanks"), the order itself ("don't want it, just tell me when it ships" is no swap).
 _NOT_A_THING = (r"(?:now|yet|today|tonight|right now|really|sure|quite|exactly|anymore|it|"
                 r"(?:that|this)(?! one)|them|anything|maintenant|encore|tout de suite|"
-                r"aujourd'hui|vraiment|sur|ca|cela|rien)\b")
+                r"aujourd'hui|vraiment|sur|ca|cela|rien|"
+                # a time or a day ("not the 5pm, the 6pm one", "not monday, tuesday"): a
+                # booking's, read by the booking stages
+                r"(?:the |this |next |le |la |ce |cette )?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|h)|"
+                r"\d{1,2}(?:st|nd|rd|th)|morning|afternoon|evening|night|week|weekend|month|"
+                r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|matin|soir|apres-midi|"
+                r"semaine|mois|demain|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)|"
+                r"\d{1,2}(?::\d{2})?\s*(?:am|pm|h\d*)|\d{1,2}時)\b")
 _PATTERNS = [
     # "swap the mug for the bowl", "replace the mug with a bowl", "remplacez la tasse par le bol"
     re.compile(rf"\b(?:{_VERB})\s+(?P<old>.+?)\s+(?:for|with|by|par|contre)\s+(?P<new>.+)"),

@@ -28,6 +28,7 @@ from commerce_agent.agent.language.numbers import fold_numbers
 from commerce_agent.agent.language.spans import Span
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.assent import classify
 
 # Openings that take back what was said; a leading "no," / "non," / "いや" goes with them.
 _MARKER = re.compile(
@@ -64,9 +65,9 @@ _TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
     r"(?:(?:forget|scratch|ditch|nix|leave (?:out|off)|oublie[rz]?|laisse[rz]? tomber|"
-    # "don't bother with the gift box", "no need for the coaster", « pas besoin de la boîte »
-    r"(?:(?:i|we) )?(?:don'?t|do not) bother(?: with)?|no need for|"
-    r"(?:i|we) (?:don'?t|do not) need|(?:pas|plus) besoin (?:de|d'|du|des))\s*"
+    # "don't bother with the gift box" ("I don't need delivery, I'll pick it up" is no
+    # let-go: the request stages read it)
+    r"(?:(?:i|we) )?(?:don'?t|do not) bother with)\s*"
     r"(?:about\s+)?|"
     # "I'll skip the teapot" (not "skip next month": a subscription's cycle)
     r"(?:(?:i'?ll|i will|let'?s|we'?ll)\s+)?skip\s+(?=(?:the|that|those|this|my)\s+"
@@ -155,6 +156,10 @@ def read(raw: str) -> Reading | None:
         moved = "やっぱり" if "や" in last.group() else "actually, "
         return read(said[:opener] + moved + said[opener:last.start()] + said[last.end():])
     rest = folded[marker.end():] if marker else folded
+    if marker is not None and marker.group("instead") and (
+            "?" in rest or classify(rest).act in ("question", "decline") or
+            not words.names_a_thing(rest)):
+        return None  # "instead, what does shipping cost?", « plutôt pas »: no thing taken
     if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
         return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
     kept = _KEEP_ONLY.match(folded) or _KEEP_ONLY_JA.search(raw)
