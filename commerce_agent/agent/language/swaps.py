@@ -38,6 +38,9 @@ _NOT_A_THING = (r"(?:now|yet|today|tonight|right now|really|sure|quite|exactly|a
                 r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|matin|soir|apres-midi|"
                 r"semaine|mois|demain|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)|"
                 r"\d{1,2}(?::\d{2})?\s*(?:am|pm|h\d*)|\d{1,2}時)\b")
+# …said as a thing, by its article or pointer ("pas besoin de payer" refuses no thing)
+_THING_SAID = (r"(?:the|a|an|that|this|those|these|my|le|la|les|l'|un|une|ce|cet|cette|ces|"
+               r"celui|celle|mon|ma|mes)\b\s*")
 _PATTERNS = [
     # "swap the mug for the bowl", "replace the mug with a bowl", "remplacez la tasse par le bol"
     re.compile(rf"\b(?:{_VERB})\s+(?P<old>.+?)\s+(?:for|with|by|par|contre)\s+(?P<new>.+)"),
@@ -54,7 +57,7 @@ _PATTERNS = [
     # the one refused, then the one wanted: "not the mat, the class pass", "not the large but
     # the small one", « pas la tasse mais le bol »
     re.compile(rf"(?:^|[,;]\s*)(?:(?:no|non|nope|nah)[\s,]+)?(?:{_REFUSING})\s+"
-               rf"(?!{_NOT_A_THING})(?P<old>[^,;]+?)\s*"
+               rf"(?!{_NOT_A_THING})(?P<old>{_THING_SAID}[^,;]*?)\s*"
                r"(?:[,;]\s*(?:but\s+|mais\s+)?|\s+(?:but|mais)\s+)(?P<new>.+)"),
     # "マグを皿に替えて", "マグじゃなくて皿にして"
     re.compile(r"(?P<old>[^、。をは]+?)(?:を|は)(?P<new>[^、。をは]+?)に(?:変えて|替えて|換えて|"

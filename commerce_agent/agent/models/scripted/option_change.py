@@ -229,8 +229,10 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
     12-inch → 16-inch), or None when the text moves none."""
     step = direction(text)
     dimension = other_dimension(text)
-    if not step and dimension is not None:
-        return _other_option(item, current, dimension)  # "the other size": 16-inch → 12-inch
+    if not step and dimension:
+        # "the other size": 16-inch → 12-inch ("the other one" alone may mean another thing
+        # shown: a variant's line only, as `variant_change` reads it)
+        return _other_option(item, current, dimension)
     if not step:
         return _named_option(item, current, text)
     wanted = dict(current)
@@ -251,14 +253,13 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
 
 def _other_option(item: dict[str, Any], current: dict[str, Any], dimension: str
                   ) -> dict[str, Any] | None:
-    """The line's customizations with the one single-choice group of that dimension (any, for
-    "the other one") moved to its one other option, or None when that names no one group or
-    no one option ("the other crust" of three)."""
+    """The line's customizations with the one single-choice group of that dimension moved to
+    its one other option, or None when that names no one group or no one option."""
     moves = []
     for group in choices.groups(item):
         chosen = current.get(str(group["id"]))
         if group.get("selectionType") != "single" or not chosen or (
-                dimension and not _OPTION_DIMENSION[dimension].search(str(group.get("name")))):
+                not _OPTION_DIMENSION[dimension].search(str(group.get("name")))):
             continue
         others = [c.id for c in choices.option_choices(group) if c.id != chosen]
         if len(others) == 1:
