@@ -146,3 +146,21 @@ def test_one_edit_or_not_only_edits_is_served_whole(said: str) -> None:
 ])
 def test_a_report_orders_nothing_and_order_said_first_buys(said: str, meant: str) -> None:
     assert understand(said)[0] == meant
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("non plutôt le dripper", "replace"), ("rather the teapot", "replace"),
+    ("ugh wait, not the mat, the 10 class pass", "replace"),
+    ("actually don't bother with the gift box", "remove"),
+    ("finalement une seule", "quantity"), ("やっぱり3冊で", "quantity"),
+    ("erm actually make it two", "quantity"),
+])
+def test_a_change_of_mind_by_class(said: str, meant: str) -> None:
+    change = mind.read(said)
+    assert change is not None and change.intent == meant
+
+
+@pytest.mark.parametrize("said", ["rather than the mug, the plate", "not the 12, the 16"])
+def test_no_count_read_where_a_size_or_swap_is_said(said: str) -> None:
+    change = mind.read(said)
+    assert change is None or change.intent != "quantity"

@@ -85,3 +85,13 @@ def test_the_same_measure_in_another_unit(said: str, name: str, same: bool) -> N
                         "glaze mugs", "cleaning cloths", "kilns", "mlle cups", "hanging planters"]))
 def test_a_count_before_a_word_that_starts_like_a_unit(count: int, thing: str) -> None:
     assert words.quantity(f"add {count} {thing}") == count
+
+
+@pytest.mark.parametrize(("said", "size"), [
+    ("the other size please", "opt_diavola_size_12in"),
+    ("no, the other one", None), ("l'autre taille", "opt_diavola_size_12in"),
+    ("the other colour", None)])
+def test_the_other_option_of_a_single_choice_group(said: str, size: str | None) -> None:
+    current = {"group_diavola_size": "opt_diavola_size_16in"}
+    found = option_change.option_change(DIAVOLA, current, said)
+    assert (found or {}).get("group_diavola_size") == size

@@ -47,3 +47,25 @@ def test_any_two_things_in_any_swap_shape(a: str, b: str, shape: str) -> None:
         assert found is None
     else:
         assert found == Swap(words.fold(a), words.fold(b))
+
+
+@pytest.mark.parametrize(("said", "old", "new"), [
+    ("not the mat, the 10 class pass", "the mat", "the 10 class pass"),
+    ("no, not the large but the small one", "the large", "the small one"),
+    ("ugh wait, not the teapot, the dripper", "the teapot", "the dripper"),
+    ("pas la tasse mais le bol", "la tasse", "le bol"),
+    ("non, pas la tasse, plutôt le dripper", "la tasse", "le dripper"),
+])
+def test_a_thing_refused_first_then_the_one_wanted_is_a_swap(said: str, old: str,
+                                                              new: str) -> None:
+    found = find_swap(words.fold(said))
+    assert found is not None
+    assert found.old.endswith(old.split()[-1]) and found.new.endswith(new.split()[-1])
+
+
+@pytest.mark.parametrize("said", [
+    "not now, maybe later", "not really, thanks", "not today, thanks", "add a classic mug, "
+    "not the blue one", "don't cancel it, just tell me when it ships", "not yet, I'm browsing",
+])
+def test_a_refusal_of_no_thing_is_no_swap(said: str) -> None:
+    assert find_swap(words.fold(said)) is None

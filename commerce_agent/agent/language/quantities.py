@@ -71,6 +71,7 @@ _WORD_COUNTS = {"both": 2, "single": 1, "few": 3, "quelques": 3, "several": 3, "
 _KANA_COUNTS = {"ひと": 1, "ふた": 2, "みっ": 3, "よっ": 4, "いつ": 5, "むっ": 6, "なな": 7,
                 "やっ": 8, "ここの": 9}
 _COUNTER = r"(?:つ|個|冊|枚|本|杯|点|箱|袋|缶|台|脚|組|セット|パック)"
+COUNTER = _COUNTER  # the Japanese counters a count is said with ("3冊", "2枚")
 # A number of four digits or more is a year, a code or a reference, unless what it counts
 # follows it (`LONG_COUNT.match(text, end)`): "100000 espresso cup sets", "2000 jardinières",
 # "1000本".

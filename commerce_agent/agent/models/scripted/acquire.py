@@ -13,6 +13,7 @@ from typing import Any
 from commerce_agent.agent.language.countries import country_name
 from commerce_agent.agent.language.delivery import missing, wants_pickup
 from commerce_agent.agent.language.offer_names import described_offer, mistyped
+from commerce_agent.agent.language.option_words import SIZE_RANK_WORDS
 from commerce_agent.agent.language.party import party_size
 from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
@@ -399,7 +400,9 @@ def also_sold_out(p: Planner, item: dict[str, Any]) -> list[dict[str, Any]]:
     search = p.state.done("search_products")
     found = search.result.get("results", []) if search and isinstance(search.result, dict) \
         else []
-    wanted = words.content_words(p.query()) - words.content_words(str(item.get("name", "")))
+    own = {word for label in choices.option_labels(item) for word in words.content_words(label)}
+    wanted = words.content_words(p.query()) - words.content_words(str(item.get("name", ""))) - \
+        SIZE_RANK_WORDS - own  # "a large diavola": its size, not the Large Serving Bowl
     return [other for other in found if other.get("available") is False
             and other.get("itemId") != item.get("itemId")
             and wanted & words.content_words(str(other.get("name", "")))]

@@ -127,7 +127,6 @@ i'd love that
 i'd love to
 i would love that
 no problem
-no worries
 affirmative
 oui
 ouais
@@ -286,11 +285,35 @@ non finalement
 pas tout de suite
 oublie ca
 laisse faire
+i'll give it a miss
+give it a miss
+i'll leave it
+ill leave it
+i'll leave it for now
+maybe next time
+maybe another time
+not needed
+i'm alright
+im alright
+i'm all good
+im all good
+i'll pass on that
+pass on that
+i'll pass on it
+je passe mon tour
+je vais m'en passer
+je m'en passe
+non ca va
+ca va aller
+c'est pas la peine
+pas necessaire
+pas interesse
+pas interessee
 """)
 # Words that restate the offer or are politeness: they neither add to a yes or a no nor ask for
 # anything new ("ok, go ahead and add it to my cart please").
 _ALONG = frozenset("""
-please pls plz thanks thank you thx ty cheers then and so that this it its it's that's thats
+please pls plz thanks thank you u thx ty cheers then and so that this it its it's that's thats
 one the a an for me to my cart basket add put buy take in into just would be would've that'd
 thatd id i'd i ill i'll we us let lets let's on with well now actually really very much
 sounds sound like looks look seems go ahead oh ah oh well yes indeed plan

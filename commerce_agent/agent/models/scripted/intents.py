@@ -24,7 +24,7 @@ from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
-from commerce_agent.agent.language.swaps import find_swap
+from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
@@ -806,6 +806,11 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is left asks about it
         kind = "policy" if kind in AFTER_SALE else (
             "details" if words.content_words(act.text) else "other")
+    if kind in _MAY_REPLACE and act.negated and refuses_first(words.fold(raw)) and find_swap(
+            words.fold(raw)) is not None:
+        # "not the large, the small one", « pas la tasse mais le bol »: said first, the thing
+        # refused is the line that goes (with no such line, only the other is wanted)
+        return "replace", raw
     if act.negated and kind in ("add", "buy") and all(
             _NOT_THE.match(words.fold(part)) for part in act.negated):
         # "add a classic mug, not the blue one": the option refused goes with the request,

@@ -29,7 +29,7 @@ _TAKE_AWAY = re.compile(
     r"\b(?:remove|drop|delete|minus|skip|hold|without|no|not|nix|lose|ditch|cancel|"
     r"take\b.{0,30}\b(?:off|out|away)|get rid of|leave\b.{0,30}\b(?:off|out)|forget|"
     rf"sans{NOT_DECLINED}|pas de|pas d'|enleve[rz]?|retire[rz]?|supprime[rz]?|"
-    r"don'?t (?:want|need|add)|no more)\b|"
+    r"don'?t (?:want|need|add|bother)|no need for|(?:pas|plus) besoin|no more)\b|"
     r"なし|無し|抜き|抜いて|いらない|要らない|不要|外して")
 # Saying to add one, which ends a run of removals ("no olives, add nduja").
 _PUT_ON = re.compile(r"\b(?:add|with|plus|extra|throw in|include|put|also|and some|"
@@ -45,7 +45,7 @@ sans enlever enlevez retirer retirez supprimer supprimez avec aussi
 # "after all", "anymore" ("wait, I don't want the coaster", "no chili oil after all",
 # "finalement pas d'huile", "je ne veux plus le coffret").
 _SAID_AROUND = frozenset("""
-wait oops sorry after all dont don't doesnt not want need anymore longer after thought
+wait oops sorry after all dont don't doesnt not want need anymore longer after thought bother
 changed change mind hmm well oh um actually really either thanks please keep just
 pas plus ne veux voudrais besoin finalement enfait fait non merci oh bon euh attends
 swap switch replace exchange substitute trade change for by of rather

@@ -28,17 +28,22 @@ from commerce_agent.agent.language.numbers import fold_numbers
 from commerce_agent.agent.language.spans import Span
 from commerce_agent.agent.language.swaps import find_swap
 from commerce_agent.agent.models.scripted import words
+from commerce_agent.agent.models.scripted.assent import classify
 
 # Openings that take back what was said; a leading "no," / "non," / "いや" goes with them.
 _MARKER = re.compile(
-    r"^\s*(?:(?:no|nope|non|nah|wait|hmm+|oh|um+|ah|sorry|ok(?:ay)?|well|bon|ben|euh|"
+    r"^\s*(?:(?:no|nope|non|nah|wait|hmm+|hm+|oh|um+|uh+|ah|ugh|argh|er+m?|meh|oops|"
+    r"whoops|sorry|ok(?:ay)?|well|so|bon|ben|euh|bah|oups|zut|"
     r"いや|いえ|あ|えっと|うーん)[\s,.!、。…-]+)*"
     r"(?:(?:actually|scratch that|on (?:second|further) thoughts?|second thoughts?|"
     r"change of plans?|"
     r"come to think of it|(?:i(?:'ve| have)? )?changed? my mind|no wait|wait|"
     r"thinking about it|en fait|finalement|tout compte fait|reflexion faite|"
     r"(?:j'ai )?change d'avis|"
-    r"a la reflexion|(?:non )?attends?|attendez)(?![\w'])|"
+    r"a la reflexion|(?:non )?attends?|attendez|"
+    # a thing taken in place of the last, said first: "rather the dripper", « plutôt le bol »
+    r"(?P<instead>plutot(?! que)|rather(?! than)|instead(?! of)|or rather|ou plutot))"
+    r"(?![\w'])|"
     r"やっぱり|やっぱ|やはり|考え直して|気が変わって|気が変わりました)"
     r"[\s,.!、。…-]*", re.IGNORECASE)
 # The same marker said last ("pas de salade finalement", "no salad after all") or, in
@@ -59,7 +64,10 @@ _TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
 # Letting a thing go: "forget the plates", "scratch the teapot", "oublie les bols".
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
-    r"(?:(?:forget|scratch|ditch|nix|leave (?:out|off)|oublie[rz]?|laisse[rz]? tomber)\s+"
+    r"(?:(?:forget|scratch|ditch|nix|leave (?:out|off)|oublie[rz]?|laisse[rz]? tomber|"
+    # "don't bother with the gift box" ("I don't need delivery, I'll pick it up" is no
+    # let-go: the request stages read it)
+    r"(?:(?:i|we) )?(?:don'?t|do not) bother with)\s*"
     r"(?:about\s+)?|"
     # "I'll skip the teapot" (not "skip next month": a subscription's cycle)
     r"(?:(?:i'?ll|i will|let'?s|we'?ll)\s+)?skip\s+(?=(?:the|that|those|this|my)\s+"
@@ -148,6 +156,10 @@ def read(raw: str) -> Reading | None:
         moved = "やっぱり" if "や" in last.group() else "actually, "
         return read(said[:opener] + moved + said[opener:last.start()] + said[last.end():])
     rest = folded[marker.end():] if marker else folded
+    if marker is not None and marker.group("instead") and (
+            "?" in rest or classify(rest).act in ("question", "decline") or
+            not words.names_a_thing(rest)):
+        return None  # "instead, what does shipping cost?", « plutôt pas »: no thing taken
     if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
         return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
     kept = _KEEP_ONLY.match(folded) or _KEEP_ONLY_JA.search(raw)
@@ -172,8 +184,8 @@ def read(raw: str) -> Reading | None:
         return Reading("remove", rest_raw)
     if marker is None:
         return None
-    if find_swap(rest) is not None or (_TAKEN_INSTEAD.search(rest) and words.content_words(
-            _INSTEAD.sub(" ", rest))):
+    if find_swap(rest) is not None or ((_TAKEN_INSTEAD.search(rest) or marker.group(
+            "instead")) and words.content_words(_INSTEAD.sub(" ", rest))):
         # "やっぱりマグじゃなくてティーポットにします", "actually, I'll have the dripper instead"
         return Reading("replace", rest_raw)
     about = _ABOUT.match(rest)
@@ -194,6 +206,10 @@ def read(raw: str) -> Reading | None:
     return Reading("", rest_raw)
 
 
+# A number named with the definite article is a size or a model: "the 12", "la 16".
+_NAMED_SIZE = re.compile(r"^\s*(?:the|le|la|les|l')\s*\d+(?:[.,]\d+)?\s*$")
+
+
 def _recounted(folded: str, raw: str) -> str | None:
     """The count wanted when a count is refused for another ("not three, two", "I don't want
     3 plates, I want 2", "3枚じゃなくて2枚"), said of the same thing, else None."""
@@ -204,6 +220,8 @@ def _recounted(folded: str, raw: str) -> str | None:
         old, new = swap.old, swap.new
     else:
         return None
+    if _NAMED_SIZE.match(old) or _NAMED_SIZE.match(new):
+        return None  # "not the 12, the 16": sizes named by their number, not counts
     if words.quantity(old) is None or words.quantity(new) is None or \
             words.quantity(old) == words.quantity(new):
         return None
@@ -244,9 +262,10 @@ def bare_count(text: str) -> bool:
     left = re.sub(r"\b(?:just|only|make|it|that|them|those|this|one|ones|please|pls|instead|"
                   r"then|do|let'?s|lets|go|with|for|me|of|i'?ll|take|have|juste|seulement|"
                   r"plutot|alors|en|prends|prendre|mettez|mets|s'il|vous|te|plait|je|j'en|"
+                  r"seul|seule|seuls|seules|single|"
                   r"veux|voudrais|n'en|ne|qu|que|besoin|need|want)\b", " ",
                   re.sub(r"\bqu'", "", words.without_measures(text)))
-    left = re.sub(r"[0-9]+|つ|個|点|本|枚|杯|袋|缶|箱|で|に|を|します|して|ください|お願い|"
+    left = re.sub(rf"[0-9]+|{quantities.COUNTER}|で|に|を|します|して|ください|お願い|"
                   r"いいです|にします|だけ|[\s,.!?、。…]", "", left)
     return not words.content_words(left) and not in_japanese_script(left)
 

@@ -228,6 +228,11 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
     """The line's customizations with a single-choice group moved by size ("swap to large":
     12-inch → 16-inch), or None when the text moves none."""
     step = direction(text)
+    dimension = other_dimension(text)
+    if not step and dimension:
+        # "the other size": 16-inch → 12-inch ("the other one" alone may mean another thing
+        # shown: a variant's line only, as `variant_change` reads it)
+        return _other_option(item, current, dimension)
     if not step:
         return _named_option(item, current, text)
     wanted = dict(current)
@@ -244,6 +249,24 @@ def option_change(item: dict[str, Any], current: dict[str, Any], text: str
         if fits:
             wanted[str(group["id"])] = fits[0][1] if step > 0 else fits[-1][1]
     return wanted if wanted != current else None
+
+
+def _other_option(item: dict[str, Any], current: dict[str, Any], dimension: str
+                  ) -> dict[str, Any] | None:
+    """The line's customizations with the one single-choice group of that dimension moved to
+    its one other option, or None when that names no one group or no one option."""
+    moves = []
+    for group in choices.groups(item):
+        chosen = current.get(str(group["id"]))
+        if group.get("selectionType") != "single" or not chosen or (
+                not _OPTION_DIMENSION[dimension].search(str(group.get("name")))):
+            continue
+        others = [c.id for c in choices.option_choices(group) if c.id != chosen]
+        if len(others) == 1:
+            moves.append((str(group["id"]), others[0]))
+    if len(moves) != 1:
+        return None
+    return {**current, moves[0][0]: moves[0][1]}
 
 
 # An option said with an indefinite article: one more of the item ("a 16 inch one").

@@ -58,13 +58,17 @@ def _only_options(said: str) -> bool:
 def _names_another_product(p: Planner, swap: Swap) -> bool:
     """The new words name a thing, not an option of the items the old words name."""
     wanted = said_words(p.query(swap.new))  # in Japanese too: "ほうじ茶"
-    if not wanted:
-        return False
+    if not wanted or (p.state.open_carts() and _only_options(swap.new)):
+        return False  # "not the large, the small one": a size, colour or finish of a line
     old_words = said_words(p.query(swap.old))
-    lines = [line for cart in p.state.open_carts() for line in cart["items"]]
-    olds = [p.item(str(line["itemId"])) or line for line in lines
-            if not old_words or name_score(line, old_words)]
-    olds += [item for item in p.state.items.values() if old_words and name_score(item, old_words)]
+    lines = [p.item(str(line["itemId"])) or line for cart in p.state.open_carts()
+             for line in cart["items"]]
+    olds = [item for item in lines if not old_words or name_score(item, old_words) or any(
+        choices.matches(label, set(old_words)) for label in choices.option_labels(item))]
+    # (a line named by its option, "not the large, the small one", is that line: the catalog
+    # is looked in only when no line is named)
+    olds = olds or [item for item in p.state.items.values()
+                    if old_words and name_score(item, old_words)]
     for item in olds:
         said = set(wanted - words.content_words(str(item.get("name", ""))))
         if not said or any(choices.matches(label, said) for label in choices.option_labels(item)):
