@@ -164,3 +164,10 @@ def test_a_change_of_mind_by_class(said: str, meant: str) -> None:
 def test_no_count_read_where_a_size_or_swap_is_said(said: str) -> None:
     change = mind.read(said)
     assert change is None or change.intent != "quantity"
+
+
+@pytest.mark.parametrize("said", ["plutôt une 12 avec champignons", "rather a small one",
+                                  "instead a teapot too"])
+def test_rather_before_a_new_thing_takes_nothing_in_place(said: str) -> None:
+    # only a thing in view (the definite article, a pointer) is taken in place of the last
+    assert mind.read(said) is None

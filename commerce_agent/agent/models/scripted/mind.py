@@ -158,8 +158,10 @@ def read(raw: str) -> Reading | None:
     rest = folded[marker.end():] if marker else folded
     if marker is not None and marker.group("instead") and (
             "?" in rest or classify(rest).act in ("question", "decline") or
-            not words.names_a_thing(rest)):
-        return None  # "instead, what does shipping cost?", « plutôt pas »: no thing taken
+            not words.names_a_thing(rest) or not _DEFINITE.match(rest)):
+        # "instead, what does shipping cost?", « plutôt pas »: no thing taken; "rather a 12
+        # with mushrooms" may be one more as well as one in place: the request stages read it
+        return None
     if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
         return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
     kept = _KEEP_ONLY.match(folded) or _KEEP_ONLY_JA.search(raw)
@@ -204,6 +206,12 @@ def read(raw: str) -> Reading | None:
     if bare_count(rest):
         return Reading("quantity", rest_raw)
     return Reading("", rest_raw)
+
+
+# A thing taken in place of the last is one already in view: said with the definite article
+# or a pointer ("rather the teapot", « plutôt le dripper », "instead that one").
+_DEFINITE = re.compile(r"\s*(?:the|that|this|those|these|le|la|les|l'|celui|celle|ceux|celles|"
+                       r"ce|cette|ces)\b")
 
 
 # A number named with the definite article is a size or a model: "the 12", "la 16".
