@@ -171,3 +171,11 @@ def test_no_count_read_where_a_size_or_swap_is_said(said: str) -> None:
 def test_rather_before_a_new_thing_takes_nothing_in_place(said: str) -> None:
     # only a thing in view (the definite article, a pointer) is taken in place of the last
     assert mind.read(said) is None
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("not the mug, the other one", "other"),  # a choice among those shown, no swap
+    ("not the large, the small one", "replace"),
+])
+def test_a_refused_thing_then_only_the_other_is_no_swap(said: str, meant: str) -> None:
+    assert (understand(said)[0] == "replace") == (meant == "replace")

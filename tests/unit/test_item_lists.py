@@ -131,3 +131,9 @@ def test_a_count_for_each_reaches_every_item(names: list[str], count: int) -> No
     listed, each = item_lists.count_for_each(said)
     assert each == str(count)
     assert _wholes(said) == tuple(f"{count} {name}" for name in names)
+
+
+@pytest.mark.parametrize("said", ["i'll take the cheaper of those two", "one of those two",
+                                  "le moins cher de ces deux"])
+def test_one_picked_of_the_set_is_no_set(said: str) -> None:
+    assert shown_set(said) is None

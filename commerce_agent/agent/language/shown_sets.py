@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# "both", "all of them", "les deux", "両方": every item just shown, not a product name.
+# "both", "all of them", "les deux", "両方": every item just shown, not a product name ("the
+# cheaper of those two", « le moins cher de ces deux »: one of them is picked, not the set).
 _EVERY = re.compile(r"\b(?:both|all (?:of )?(?:them|those|these|three|four|five)|"
-                    r"(?:those|these) (?:two|three|four)(?! of\b)|ces (?:deux|trois)|"
+                    r"(?<!\bof )(?<!\bde )(?:those|these|ces) "
+                    r"(?:two|three|four|deux|trois)(?! of\b)|"
                     r"each of (?:them|those|these)|every one|les deux|tous les \w+|"
                     r"toutes les \w+|tous|toutes)\b|両方|全部|どちらも|すべて|"
                     r"(?:その|この)(?:2|3)つ")

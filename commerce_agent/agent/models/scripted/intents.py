@@ -480,6 +480,8 @@ trailing offered planter
 # Intents a replacement ("swap the mug for the bowl", "le bol au lieu de la tasse") may be read
 # as by the keyword table: the replace stage tells a product from an option of the line.
 _MAY_REPLACE = ("quantity", "switch", "remove", "add", "other", "search")
+# Words that point at another of those shown without naming it ("the other one", « l'autre »).
+_OTHER_WORDS = frozenset({"other", "another", "different", "lautre", "autre"})
 # Intents that act (on a cart, an order or money): one said not to be done never is.
 _ACTIONS = frozenset({"add", "buy", "book", "subscribe", "checkout", "cancel", "return", "tip",
                       "rate", "remove", "empty", "promotion", "reorder", "sub_pause",
@@ -806,10 +808,12 @@ def _understand(raw: str) -> tuple[str, str]:
         # what is left asks about it
         kind = "policy" if kind in AFTER_SALE else (
             "details" if words.content_words(act.text) else "other")
-    if kind in _MAY_REPLACE and act.negated and refuses_first(words.fold(raw)) and find_swap(
-            words.fold(raw)) is not None:
+    swap = find_swap(words.fold(raw)) if act.negated else None
+    if kind in _MAY_REPLACE and swap is not None and refuses_first(words.fold(raw)) and (
+            words.content_words(swap.new) - _OTHER_WORDS):
         # "not the large, the small one", « pas la tasse mais le bol »: said first, the thing
-        # refused is the line that goes (with no such line, only the other is wanted)
+        # refused is the line that goes (with no such line, only the other is wanted); "not
+        # the mug, the other one" names nothing new: a choice among those shown
         return "replace", raw
     if act.negated and kind in ("add", "buy") and all(
             _NOT_THE.match(words.fold(part)) for part in act.negated):
