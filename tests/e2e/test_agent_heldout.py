@@ -132,6 +132,12 @@ def test_mentions_accept_any_of_their_words_case_insensitively() -> None:
     assert missing("Total 54.00 USD, Cobalt Blue / 16 oz", ["cobalt blue", "54.00"]) == []
 
 
+def test_a_mention_found_only_inside_a_generated_id_is_missing() -> None:
+    said = "Your order ord_01a21d9b821c9f68c740d168a947 can be paused."
+    assert missing(said, [["7"]]) == [["7"]]
+    assert missing(said, ["ord_01a21d9b821c9f68c740d168a947", "paused"]) == []
+
+
 def test_a_change_is_any_new_order_or_changed_state() -> None:
     before: dict[str, dict[str, Any]] = {"ord_a": {
         "status": "confirmed", "refunds": {}, "returns": [],
