@@ -176,6 +176,7 @@ def test_rather_before_a_new_thing_takes_nothing_in_place(said: str) -> None:
 @pytest.mark.parametrize(("said", "meant"), [
     ("not the mug, the other one", "other"),  # a choice among those shown, no swap
     ("not the large, the small one", "replace"),
+    ("pas le premier, l'autre, j'en veux deux", "replace"),  # refused by its place
 ])
 def test_a_refused_thing_then_only_the_other_is_no_swap(said: str, meant: str) -> None:
     assert (understand(said)[0] == "replace") == (meant == "replace")

@@ -810,10 +810,11 @@ def _understand(raw: str) -> tuple[str, str]:
             "details" if words.content_words(act.text) else "other")
     swap = find_swap(words.fold(raw)) if act.negated else None
     if kind in _MAY_REPLACE and swap is not None and refuses_first(words.fold(raw)) and (
-            words.content_words(swap.new) - _OTHER_WORDS):
+            words.content_words(swap.new) - _OTHER_WORDS or words.ordinal(swap.old) is not None):
         # "not the large, the small one", « pas la tasse mais le bol »: said first, the thing
         # refused is the line that goes (with no such line, only the other is wanted); "not
-        # the mug, the other one" names nothing new: a choice among those shown
+        # the mug, the other one" names nothing new: a choice among those shown by name (« pas
+        # le premier, l'autre » refuses one by its place: the other of them is wanted)
         return "replace", raw
     if act.negated and kind in ("add", "buy") and all(
             _NOT_THE.match(words.fold(part)) for part in act.negated):
