@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, SIZE_RANK_WORDS
-from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
+from commerce_agent.agent.language.shown_sets import shown_set, takes_shown, without_shown_set
 from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
@@ -153,8 +153,10 @@ def every_shown(p: Planner) -> tuple[str, ...]:
     「最初の2つ」), and names no product of its own, only options of them; empty otherwise."""
     text = words.fold(p.frame.first)
     shown = p.state.shown
+    if not shown or shown_set(text) is None:
+        return ()  # most messages: no set said, no product words to weigh
     found = takes_shown(text, not _names_beyond_options(p, without_shown_set(text)))
-    if found is None or not shown:
+    if found is None:
         return ()
     if found.last:
         return tuple(str(item["name"]) for item in shown[-found.count:])
