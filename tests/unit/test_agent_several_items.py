@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from commerce_agent.agent.language.shown_sets import without_shown_set
 from commerce_agent.agent.models.scripted import line_options, words
 from commerce_agent.agent.models.scripted.intents import understand
 from tests.support.sample_items import sample_item
@@ -100,3 +101,20 @@ def test_a_country_word_inside_a_sentence_makes_no_address() -> None:
 def test_french_plurals_in_eaux_are_singular() -> None:
     assert words.stem("cadeaux") == "cadeau"
     assert words.stem("gateaux") == "gateau"
+
+
+
+def _beside_the_set(said: str) -> frozenset[str]:
+    return words.content_words(words.without_measures(without_shown_set(words.fold(said))))
+
+
+@pytest.mark.parametrize("said", ["all of them, 12 inch", "both in blue", "the first two, large",
+                                  "les deux en bleu"])
+def test_words_beside_a_shown_set_that_name_only_options(said: str) -> None:
+    assert words.names_only_options(_beside_the_set(said))
+
+
+@pytest.mark.parametrize("said", ["both teapots", "the first two and a tiramisu",
+                                  "les deux tasses"])
+def test_words_beside_a_shown_set_that_name_a_product(said: str) -> None:
+    assert not words.names_only_options(_beside_the_set(said))

@@ -14,7 +14,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS, SIZE_RANK_WORDS
 from commerce_agent.agent.language.shown_sets import shown_set, takes_shown, without_shown_set
 from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
@@ -155,21 +154,13 @@ def every_shown(p: Planner) -> tuple[str, ...]:
     shown = p.state.shown
     if not shown or shown_set(text) is None:
         return ()  # most messages: no set said, no product words to weigh
-    found = takes_shown(text, not _names_beyond_options(p, without_shown_set(text)))
+    found = takes_shown(text, words.names_only_options(
+        words.content_words(p.query(words.without_measures(without_shown_set(text))))))
     if found is None:
         return ()
     if found.last:
         return tuple(str(item["name"]) for item in shown[-found.count:])
     return tuple(str(item["name"]) for item in shown[:found.count])
-
-
-def _names_beyond_options(p: Planner, rest: str) -> bool:
-    """Whether the words besides "both" / "the first two" name a product of their own, not
-    only a size, look or measure each of the items shown is taken in ("all of them, 12
-    inch")."""
-    said = words.content_words(p.query(words.without_measures(rest)))
-    return any(not words.is_look_word(word) for word in
-               said - ENGLISH_OPTION_WORDS - SIZE_RANK_WORDS)
 
 
 def _said_of_every_shown(p: Planner) -> str:

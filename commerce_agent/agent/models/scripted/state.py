@@ -31,11 +31,7 @@ from commerce_agent.agent.language.delivery import (
 from commerce_agent.agent.language.destination import names_destination, without_destination
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.offer_names import mistyped
-from commerce_agent.agent.language.option_words import (
-    ENGLISH_OPTION_WORDS,
-    SIZE_RANK_WORDS,
-    english_option_words,
-)
+from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
@@ -990,9 +986,7 @@ def _takes_shown(text: str) -> bool:
     two") and names nothing but their options."""
     folded = words.fold(text)
     rest = words.content_words(words.without_measures(without_shown_set(folded)))
-    return takes_shown(folded, all(
-        word in ENGLISH_OPTION_WORDS or word in SIZE_RANK_WORDS or words.is_look_word(word)
-        for word in rest)) is not None
+    return takes_shown(folded, words.names_only_options(rest)) is not None
 
 
 def _answers(text: str) -> bool:

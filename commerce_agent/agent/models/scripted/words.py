@@ -789,6 +789,13 @@ def is_look_word(word: str) -> bool:
     return word in _LOOKS or bool(looks) and looks <= _LOOKS
 
 
+def names_only_options(said: frozenset[str]) -> bool:
+    """Whether content words name only options an item is taken in: a look, a size by rank or
+    an option word ("all of them, 12 inch", "both in blue"), no product of their own."""
+    return all(word in ENGLISH_OPTION_WORDS or word in SIZE_RANK_WORDS or is_look_word(word)
+               for word in said)
+
+
 def _options_only_english(piece: str) -> bool:
     """A piece whose naming words are only option words: a look, a size by rank or a measure
     ("the bigger one", "the 16 oz size", « la grande taille »), which is the item's before it."""
