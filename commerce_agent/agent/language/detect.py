@@ -153,13 +153,24 @@ def _word_scores(folded: str, borrowed: bool = False) -> tuple[int, int]:
     """How many common French and English words the text has (French accents count too, a
     phone-typed French marker thrice); with `borrowed`, English words French uses count for
     neither."""
-    words = re.findall(r"[a-zà-ÿœæ]+", folded)
+    words = [_singular(word) for word in re.findall(r"[a-zà-ÿœæ]+", folded)]
     french = sum(_MARKER_WEIGHT if word in _FRENCH_MARKERS else 1 for word in words
                  if word in _FRENCH_WORDS or word in _FRENCH_MARKERS)
     english = sum(1 for word in words if word in _ENGLISH_WORDS and
                   not (borrowed and word in _ANGLICISMS))
     french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
     return french, english
+
+
+def _singular(word: str) -> str:
+    """A plural the tables know in the singular ("orders", « commandes »), as the singular:
+    a short message of store words ("3 arancini orders") is told by its one common word.
+    A word either table knows as written stays so ("plates" of « assiettes plates »)."""
+    if len(word) > 3 and word.endswith("s") and word not in _FRENCH_WORDS and \
+            word not in _ENGLISH_WORDS and (word[:-1] in _FRENCH_WORDS) != (
+                word[:-1] in _ENGLISH_WORDS):
+        return word[:-1]
+    return word
 
 
 @lru_cache(maxsize=1)
