@@ -86,13 +86,3 @@ def test_a_name_says_a_word_better_than_its_gloss() -> None:
     ("mes commandes", "fr")])
 def test_a_plural_the_tables_know_tells_the_language(said: str, language: str) -> None:
     assert detect_language(said) == language
-
-
-@pytest.mark.parametrize("said", ["tiramisu pls", "genmaicha please", "hojicha svp"])
-def test_a_bare_noun_with_please_is_a_request_to_add(said: str) -> None:
-    assert read_act(said).request == "add"
-
-
-@pytest.mark.parametrize("said", ["help please", "the status please", "my receipt please"])
-def test_a_service_of_the_shop_with_please_adds_nothing(said: str) -> None:
-    assert read_act(said).request != "add"

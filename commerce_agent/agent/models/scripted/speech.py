@@ -332,18 +332,6 @@ _ABOUT_ORDERS = re.compile(r"\b(?:order|orders|booking|status|refund|cart|basket
                            r"receipt|invoice|tracking|commande|panier|livraison)\b")
 # "a blue one please": one of the things shown, for the choice stage to pick (no new thing).
 _A_CHOICE = re.compile(r"\bones?[\s,.!]*$")
-# Nouns a shopper asks the shop for that are no product ("help please", "the status pls").
-_SERVICE_NOUNS = frozenset("""
-help aide status statut refund receipt invoice info information tracking update time moment
-minute address adresse total bill addition details change confirmation
-""".split())
-
-
-def _bare_thing(clause: str) -> bool:
-    """A thing named by its bare noun before "please", as at a counter ("tiramisu pls",
-    « genmaicha svp »): a short phrase (three words at most) naming no service of the shop."""
-    said = clause.strip(" ,.!")
-    return 0 < len(said.split()) <= 3 and not words.content_words(said) & _SERVICE_NOUNS
 _THING_OPENING = re.compile(r"^(?:the|a|an|one|two|some|\d{1,2}|le|la|les|l'|un|une|des)\b")
 # A question's thing: from its first article to its next verb or question word.
 _ASKED_THING = re.compile(
@@ -539,9 +527,8 @@ def _joint_request(text: str) -> requests.Asked | None:
         if _names_an_hour(text, folded) or (names_a_day and party_size(text)):
             # "private yoga on 14 January at 5pm please", "two seats on the 23rd please"
             return "book"
-        if (_THING_OPENING.search(folded) or _bare_thing(_PLEASE.sub("", folded))) and \
-                not _A_CHOICE.search(_PLEASE.sub("", folded)):
-            return "add"  # "the cork yoga mat please", "tiramisu pls"
+        if _THING_OPENING.search(folded) and not _A_CHOICE.search(_PLEASE.sub("", folded)):
+            return "add"  # "the cork yoga mat please"
     if _A_DAY.search(folded) and _names_an_hour(text, folded) and not _question(text, folded) and \
             not _ABOUT_ORDERS.search(folded) and words.names_a_thing(folded) and \
             not _asks_to_do(folded):
