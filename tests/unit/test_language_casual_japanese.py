@@ -1,6 +1,7 @@
 """Casual Japanese in its plain forms (language/casual_japanese.py), and what the stages read
 from it: a casual request is the request, a topic って leaves its noun whole, a count stands
-for a dropped particle, a kanji spelling no search knows is read by its sound."""
+for a dropped particle, a kanji spelling no search knows is read by its sound; "what is it
+like?" in any language is answered by the thing's description."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language import readings
 from commerce_agent.agent.language.casual_japanese import plain
 from commerce_agent.agent.language.detect import detect_language
-from commerce_agent.agent.models.scripted import requests
+from commerce_agent.agent.models.scripted import facts, requests
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.speech import read_act
 
 _THINGS = ["玄米茶", "和紙ノート", "茶筅", "急須"]
@@ -86,3 +88,23 @@ def test_a_name_says_a_word_better_than_its_gloss() -> None:
     ("mes commandes", "fr")])
 def test_a_plural_the_tables_know_tells_the_language(said: str, language: str) -> None:
     assert detect_language(said) == language
+
+
+_GYOKURO = {"itemId": "item_yame_gyokuro", "name": "八女玉露 50g",
+            "description": "福岡・八女の被覆栽培の玉露。濃厚な旨味と甘み。"}
+_GENMAICHA = {"itemId": "item_genmaicha", "name": "Thé genmaicha au matcha, 200 g",
+              "description": "Sencha mélangé à du riz brun grillé. Saupoudré de matcha."}
+
+
+@pytest.mark.parametrize(("item", "question", "lang"), [
+    (_GYOKURO, "玉露はどんなお茶ですか", "ja"), (_GYOKURO, "玉露とは？", "ja"),
+    (_GYOKURO, "玉露はどういうもの？", "ja"), (_GENMAICHA, "c'est quoi le genmaicha ?", "fr"),
+    (_GENMAICHA, "le genmaicha il est comment ?", "fr"),
+    (_GENMAICHA, "what is the genmaicha like?", "en")])
+def test_asking_what_a_thing_is_is_answered_by_its_description(
+        item: dict[str, str], question: str, lang: str) -> None:
+    assert say(lang, "not_stated") not in facts.answer(item, question, lang)
+
+
+def test_a_detail_the_data_does_not_state_is_still_said_so() -> None:
+    assert say("ja", "not_stated") in facts.answer(_GYOKURO, "玉露はカフェインが多いですか", "ja")
