@@ -154,12 +154,30 @@ def _word_scores(folded: str, borrowed: bool = False) -> tuple[int, int]:
     phone-typed French marker thrice); with `borrowed`, English words French uses count for
     neither."""
     words = re.findall(r"[a-zà-ÿœæ]+", folded)
+    french, english = _scores(words, folded, borrowed)
+    if french == english == 0:  # only then a plural the tables know in the singular counts
+        french, english = _scores([_singular(word) for word in words], folded, borrowed)
+    return french, english
+
+
+def _scores(words: list[str], folded: str, borrowed: bool) -> tuple[int, int]:
     french = sum(_MARKER_WEIGHT if word in _FRENCH_MARKERS else 1 for word in words
                  if word in _FRENCH_WORDS or word in _FRENCH_MARKERS)
     english = sum(1 for word in words if word in _ENGLISH_WORDS and
                   not (borrowed and word in _ANGLICISMS))
     french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
     return french, english
+
+
+def _singular(word: str) -> str:
+    """A plural the tables know in the singular ("orders", « commandes »), as the singular:
+    a short message of store words ("3 arancini orders") is told by its one common word
+    when no word is known as written. A word either table knows as written stays so."""
+    if len(word) > 3 and word.endswith("s") and word not in _FRENCH_WORDS and \
+            word not in _ENGLISH_WORDS and (word[:-1] in _FRENCH_WORDS) != (
+                word[:-1] in _ENGLISH_WORDS):
+        return word[:-1]
+    return word
 
 
 @lru_cache(maxsize=1)

@@ -229,12 +229,28 @@ def names_in(items: Iterable[dict[str, Any]], phrases: Sequence[str]) -> list[di
     listed = list(items)
     phrases = [*phrases, *said_together(phrases)]
     for texts in (_texts, _described):
-        scored = [(sum(any(names_by_sound(phrase, text) for text in texts(item))
-                       for phrase in phrases), item) for item in listed]
-        top = max((score for score, _ in scored), default=0)
-        if top:
+        # how many phrases the texts name, then how many the name's own words do, its gloss in
+        # brackets aside: きゅうす is 常滑焼 急須 before セラドン釉のティーポット（急須）
+        scored = [((sum(any(names_by_sound(phrase, text) for text in texts(item))
+                        for phrase in phrases),
+                    sum(any(names_by_sound(phrase, _GLOSS.sub(" ", text)) for text in texts(item))
+                        for phrase in phrases)), item) for item in listed]
+        top = max((score for score, _ in scored), default=(0, 0))
+        if top[0]:
             return [item for score, item in scored if score == top]
     return []
+
+
+_GLOSS = re.compile(r"[(（][^)）]*[)）]")
+
+
+def sounded(phrase: str) -> str:
+    """A Japanese phrase written with kanji as it sounds, in kana (焙じ茶: ほうじ茶's key), for
+    reading a catalog by sound when no search found the kanji as written; "" for a phrase
+    with no kanji."""
+    if not re.search(r"[\u4e00-\u9fff]", phrase):
+        return ""
+    return reading(phrase)
 
 
 def _described(item: dict[str, Any]) -> list[str]:

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from commerce_agent.agent.language import kana_calendar, romaji
+from commerce_agent.agent.language import casual_japanese, kana_calendar, romaji
 from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.folding import fold_accents
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -120,6 +120,7 @@ def tidy(text: str, vocabulary: frozenset[str] = frozenset(),
 def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
           katakana: frozenset[str]) -> str:
     cleaned = _marks(romaji.in_kana(unicodedata.normalize("NFKC", text)))
+    cleaned = casual_japanese.plain(cleaned)  # 「入れといて」「急須って ある？」「注文で」
     cleaned = plain_request(cleaned)  # "so sorry, could you…", 「…ていただけますか」
     cleaned = kana_calendar.in_kanji(cleaned)  # 「1がつ11にちの あさ7じ」: 1月11日の朝7時
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"

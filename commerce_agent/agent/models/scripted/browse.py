@@ -110,10 +110,11 @@ def item_answer(p: Planner) -> Decision:
 
 
 def describe(p: Planner, item: dict[str, Any]) -> str:
-    text = [f"{item['name']}: {_price(item)}."]
-    about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".")
+    stop = "。" if p.lang == "ja" else "."  # a Japanese sentence ends so, never with both
+    text = [f"{item['name']}: {_price(item)}{stop}"]
+    about = str(item.get("description", "")).split(". ")[0].strip().rstrip(".。")
     if about:
-        text.append(f"{about}.")
+        text.append(f"{about}{stop}")
     if read_act(p.frame.last).kind == "question" or topics.topic(p.frame.last) is not None:
         # "is it dishwasher safe?", "大きさを教えてください": what the data says on it
         text += facts.answer(item, p.frame.last, p.lang)

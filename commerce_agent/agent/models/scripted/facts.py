@@ -40,6 +40,15 @@ tailles livraison
 """.split())
 _ALWAYS_SHOWN_JA = re.compile(r"値段|価格|いくら|色|カラー|サイズ|種類|オプション|トッピング|"
                               r"グレード|在庫|配送|送料|届|発送|予約|時間|日程|空き")
+# Asking what the thing is or is like ("what's it like?", « c'est quoi le genmaicha ? », « il
+# est comment ? », 「玉露はどんなお茶？」「茶筅とは？」): its description is the answer, never
+# "its details don't say".
+_WHAT_IT_IS = re.compile(
+    r"\b(?:what(?:'s| is| are) (?:it|that|this|they)\b|what (?:kind|sort|type) of|"
+    r"what(?:'s| is) .{1,40} like\b|tell me (?:more )?about|describe|c'est quoi|"
+    r"qu'est-ce que c'est|qu'est ce que c'est|(?:il|elle|c') ?est comment|comment (?:il|elle) est|"
+    r"quel genre|quelle sorte|quel type|parle[sz]?-moi)|どんな|どういう|どのような|とは|"
+    r"(?:何|なに|なん)(?:です|なの|でしょう|？|\?|$)")
 # Words of a question that say nothing about the item ("is it", "does it have", "safe").
 _QUESTION_WORDS = frozenset("""
 does have contain contains made safe use used inside put go goe any there come with
@@ -158,7 +167,7 @@ def _unstated(item: dict[str, Any], asked: frozenset[str], folded: str) -> bool:
     """The question asks about something none of the item's data mentions (not its price,
     options, stock or delivery, which its details always show)."""
     if not asked or asked & _ALWAYS_SHOWN or _ALWAYS_SHOWN_JA.search(folded) or any(
-            pattern.search(folded) for pattern in (STOCK, _WEIGHT, _SIZE)):
+            pattern.search(folded) for pattern in (STOCK, _WEIGHT, _SIZE, _WHAT_IT_IS)):
         return False
     known = " ".join([str(item.get("name", "")), str(item.get("description", "")),
                       *(str(part.get("description", "")) for part in

@@ -432,6 +432,9 @@ class Planner:
         # found nothing reads no catalog
         phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
             self.lang == "ja" and phrase.isascii() and phrase.isalpha())]
+        # a kanji spelling no search knows (焙じ茶 for ほうじ茶): read by its sound too
+        phrases += [sound for phrase in query.split()
+                    if (sound := readings.sounded(phrase)) and sound not in phrases]
         store = self.current_store() if store is None else store or None
         if not phrases or not self.has("get_catalog"):
             return None

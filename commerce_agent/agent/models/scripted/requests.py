@@ -73,8 +73,10 @@ JA_NOUN_ENDINGS = ("ください", "下さい", "お願いします", "お願い
                    "欲しいです", "ほしい", "ほしいです")
 # What is ordered is named before its particle; the cart's contents or "everything" are a
 # checkout, not a thing.
-_JA_THING = (r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)[をが]"
-             r"(?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?\s*"
+# A count with its counter may stand for the particle casual speech drops (ノート1冊注文して).
+_JA_THING = (r"(?<!カート)(?<!中身)(?<!全部)(?<!注文)(?:[をが]"
+             r"(?:\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点]?)?|"
+             r"(?<=[^\d０-９一二三四五六七八九十\s])\s*[\d０-９一二三四五六七八九十]+\s*[つ個本枚冊杯袋箱点])\s*"
              # how it comes, said with で before the verb: "急須を風呂敷包みでカートに"
              r"(?:[^\s、。をがはにで]{1,12}(?:付き|つき)?で\s*)?")
 
