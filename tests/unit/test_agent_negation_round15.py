@@ -11,8 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.quantities import how_many
 from commerce_agent.agent.models.scripted import configuration, mind
+from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.intents import understand
 from tests.support.sample_items import sample_item
 
@@ -120,3 +122,56 @@ def test_a_negated_add_alone_or_with_another_add_is_no_question(said: str) -> No
 @pytest.mark.parametrize("count", [2, 3, 5])
 def test_a_count_said_after_a_pause_is_the_count(count: int) -> None:
     assert how_many(mind.corrected(f"add 1 dinner plate, hold on, {count}")) == count
+
+
+@pytest.mark.parametrize(("said", "intent", "text"), [
+    ("wait no, just the one", "quantity", "just the one"),
+    ("attends non, deux", "quantity", "deux"),
+    ("hmm actually no, forget it", "undo", "forget it"),
+    ("actually no plate", "remove", "plate"),  # no comma: the no declines the plate
+])
+def test_a_refusal_after_the_marker_goes_with_it(said: str, intent: str, text: str) -> None:
+    assert mind.read(said) == mind.Reading(intent, text)
+
+
+@pytest.mark.parametrize(("said", "act"), [
+    ("all good thanks", "decline"), ("all good", "decline"), ("we're good", "decline"),
+    ("nan", "decline"), ("nan c bon", "decline"), ("non c'est bon", "decline"),
+    ("all good, add it", "confirm"), ("yes all good", "confirm"),
+    ("all good go ahead", "confirm"), ("c bon", "confirm"), ("yep, all good now", "confirm"),
+])
+def test_being_fine_as_one_is_declines_unless_a_yes_is_said(said: str, act: str) -> None:
+    assert classify(said).act == act
+
+
+@pytest.mark.parametrize(("said", "thing"), [
+    ("no more plates", "plates"), ("plus de bols", "bols"),
+])
+def test_no_more_of_a_thing_lets_it_go(said: str, thing: str) -> None:
+    assert mind.read(said) == mind.Reading("remove", thing)
+
+
+@pytest.mark.parametrize("said", ["no more questions", "plus de problème", "none of the mugs",
+                                  "no more plates?", "no more thanks"])
+def test_no_more_of_no_thing_lets_nothing_go(said: str) -> None:
+    read = mind.read(said)
+    assert read is None or read.intent != "remove"
+
+
+@pytest.mark.parametrize("said", ["lose the planter", "toss the mugs please",
+                                  "chuck those plates"])
+def test_everyday_verbs_let_a_thing_go(said: str) -> None:
+    assert understand(said)[0] == "remove"
+
+
+@pytest.mark.parametrize("said", ["lose the teapot order", "toss the teapot order please"])
+def test_an_order_let_go_is_no_cart_line(said: str) -> None:
+    assert understand(said)[0] != "remove"
+
+
+@pytest.mark.parametrize(("said", "change"), [
+    ("drop a plate", -1), ("lose a mug", -1), ("drop 2 mugs", -2),
+    ("remove a gift box", None), ("drop a lot of them", None),
+])
+def test_an_article_after_drop_counts_one_fewer(said: str, change: int | None) -> None:
+    assert quantities.change(said) == change

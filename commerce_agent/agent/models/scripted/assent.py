@@ -190,6 +190,7 @@ accepted
 je confirme
 confirme
 je valide
+c bon
 """)
 _REFUSAL = _terms("""
 no
@@ -309,7 +310,22 @@ c'est pas la peine
 pas necessaire
 pas interesse
 pas interessee
+nan
+nan merci
 """)
+# Saying one is fine as one is: a no to an offer ("all good thanks", "we're good", "I'm
+# sorted"), unless the message also says yes or asks for the thing ("yes all good, add it").
+_CONTENT = _terms("""
+all good
+it's all good
+its all good
+we're good
+were good
+we're all good
+i'm sorted
+im sorted
+""")
+_ASKS_FOR_IT = re.compile(r"\b(?:add|put|buy|take|get|order|ajoute\w*|mets|mettez|prends)\b")
 # Words that restate the offer or are politeness: they neither add to a yes or a no nor ask for
 # anything new ("ok, go ahead and add it to my cart please").
 _ALONG = frozenset("""
@@ -406,7 +422,8 @@ j'ai clique trop vite
 # What may open a change of mind without being one ("actually, never mind").
 _LATIN_TERMS = tuple(sorted(
     [*((term, "@yes") for term in _ASSENT), *((term, "@no") for term in _REFUSAL),
-     *((term, "@hedge") for term in _HEDGES), *((term, "@slip") for term in _SLIPS)],
+     *((term, "@hedge") for term in _HEDGES), *((term, "@slip") for term in _SLIPS),
+     *((term, "@content") for term in _CONTENT)],
     key=lambda entry: -len(entry[0])))
 # One-word answers a hurried spelling may stretch ("yesss", "nooo").
 _ONE_WORD = {word: "yes" for word in ("yes", "yeah", "yep", "yup", "ok", "okay", "sure",
@@ -553,8 +570,12 @@ def _latin(folded: str) -> Reading:
     rest: list[str] = []
     hedged = False
     scope = 0
+    content = 0.0
     for word in marked.split():
         word = _spelled(word)
+        if word == "@content":
+            content += 1
+            continue
         if word == ",":
             scope = 0  # a negator reaches no further than its clause
             continue
@@ -576,6 +597,10 @@ def _latin(folded: str) -> Reading:
         elif word != "@slip" and word not in _ALONG:
             rest.append(word)
         scope = max(scope - 1, 0)
+    if content and not assent and not _ASKS_FOR_IT.search(folded):
+        refusal += content  # "all good thanks": fine as things are
+    elif content:
+        assent += content  # "yes all good, add it"
     return _decide(assent, refusal, tuple(rest), hedged)
 
 

@@ -45,6 +45,8 @@ _MARKER = re.compile(
     r"(?P<instead>plutot(?! que)|rather(?! than)|instead(?! of)|or rather|ou plutot))"
     r"(?![\w'])|"
     r"やっぱり|やっぱ|やはり|考え直して|気が変わって|気が変わりました)"
+    # a refusal said after it goes with it: "wait no, just the one", « attends non, deux »
+    r"(?:[\s,.!、。…-]+(?:no|nope|nah|non|いや|いえ)(?=[,.!、。…]))*"
     r"[\s,.!、。…-]*", re.IGNORECASE)
 # The same marker said last ("pas de salade finalement", "no salad after all") or, in
 # Japanese, after the topic ("棒茶はやっぱりいらない"): read as if it opened the message.
@@ -65,6 +67,9 @@ _TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
     r"(?:(?:forget|scratch|ditch|nix|leave (?:out|off)|oublie[rz]?|laisse[rz]? tomber|"
+    # "lose the planter", "toss the mugs" (a thing named with its article)
+    r"(?:lose|toss|chuck)(?=\s+(?:the|that|those|these|this|my)\s(?![^.,;!?]*\b(?:orders?|"
+    r"subscription|membership|plan|booking)\b))|"
     # "don't bother with the gift box" ("I don't need delivery, I'll pick it up" is no
     # let-go: the request stages read it)
     r"(?:(?:i|we) )?(?:don'?t|do not) bother with)\s*"
@@ -81,6 +86,11 @@ _NO_MORE = re.compile(r"^(?:"
                       r"no\b|pas de|pas d'|plus de|plus d'|sans)\s*(?:more\s+)?"
                       r"(?!thanks?\b|problem|worries|rush|need|way\b|idea|merci|souci|probleme)"
                       r"(?P<thing>[a-z].*)$")
+# Without a marker, "no more" says the thing had is let go: "no more plates", « plus de bols
+# finalement » (a bare "no plates" may decline an offer of plates).
+_NO_LONGER = re.compile(r"^\s*(?:no more|plus de|plus d')\s*"
+                        r"(?!thanks?\b|questions?|merci|probleme|soucis?|choix|info)"
+                        r"(?P<thing>[a-z][^,;.!?]*?)[\s.!]*$")
 # "茶筅はやめます", "茶筅はなしで", "茶筅はいいです": a thing named, then let go.
 # (The thing starts where a phrase does: inside 今回は its 回 is no thing.)
 _LET_GO_JA = re.compile(r"(?:^|(?<=[、。\s!！?？]))"
@@ -182,6 +192,9 @@ def read(raw: str) -> Reading | None:
                        else folded[refused.end():])  # "oh no, only one please", "non, deux"
     if marker is None and (_UNDO.match(folded) or _UNDO_JA.match(raw.strip())):
         return Reading("undo", raw)  # "never mind", "undo that", "やめます": what was just done
+    no_longer = None if marker else _NO_LONGER.match(folded)
+    if no_longer is not None and words.content_words(no_longer.group("thing")):
+        return Reading("remove", no_longer.group("thing"))  # "no more plates", « plus de bols »
     if marker is None and not _LET_GO.match(folded):
         return None  # "今はいいです" alone answers an offer: a softer let-go needs "やっぱり"
     # the shopper's own characters after the marker (folding keeps lengths, else its fold)
