@@ -52,6 +52,8 @@ def test_a_thing_after_a_refusing_marker_replaces_the_thing_before(said: str,
     "add 2 mugs, actually 3 plates",  # "actually" goes on: another request
     "add the mug, no, the teapot, and 2 plates",  # more than one thing after it
     "ほうじ茶、いいですね",
+    "non, pas la tasse, plutôt le dripper",  # a swap: the refused thing said first
+    "add the aurelia font licence, twenty seats, no sorry, just one seat",  # a count's
 ])
 def test_what_is_no_thing_correction(said: str) -> None:
     assert mind.corrected(said) == said

@@ -389,6 +389,7 @@ _REFUSING = re.compile(r"\b(?:no|nope|non|sorry|meant|rather|plut[oô]t|pardon)\
 # sourdough ebook]", « ajoute [le livre sur le levain] », "put [2 plates]".
 _OBJECT = re.compile(r"(?:^|\s)(?P<det>the|a|an|some|le|la|les|un|une|des|du|l'|\d+)"
                      r"(?:\s+|(?<=')|$)(?P<rest>[^,;.!?]*)$", re.IGNORECASE)
+_NEGATED_CLAUSE = re.compile(r"(?:^|\s)(?:not|no|pas|non|never|jamais)\b", re.IGNORECASE)
 _DETERMINED = re.compile(r"(?:the|a|an|le|la|les|un|une|l'|that|this|celui|celle)\b",
                          re.IGNORECASE)
 _THING_CLAUSE = re.compile(r"^(?P<thing>[^,;.!?]+?)(?P<following>[,;.!?].*)?$", re.DOTALL)
@@ -412,8 +413,11 @@ def _thing_corrected(head: str, marker: str, after: str) -> str | None:
             return None  # a clause with a particle or verb is a request of its own
         return head[:len(head) - len(clause)].rstrip("、。, ") + after
     clause = _THING_CLAUSE.match(after)
-    if clause is None or not words.names_a_thing(clause.group("thing")):
-        return None
+    if clause is None or not words.names_a_thing(clause.group("thing")) or re.search(
+            r"\d", clause.group("thing")):
+        return None  # (a count after it is the count path's: "twenty seats, no, just one")
+    if _NEGATED_CLAUSE.search(re.split(r"[,;]", head)[-1]):
+        return None  # "non, pas la tasse, plutôt le dripper": a swap, read as one
     following = clause.group("following") or ""
     if following and not _AFTER_VALUE.match(following) and not _APOLOGY.match(following):
         return None  # "…, no, the teapot, and 2 plates": more than one thing
