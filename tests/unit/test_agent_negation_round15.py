@@ -177,3 +177,16 @@ def test_an_order_let_go_is_no_cart_line(said: str) -> None:
 ])
 def test_an_article_after_drop_counts_one_fewer(said: str, change: int | None) -> None:
     assert quantities.change(said) == change
+
+
+@pytest.mark.parametrize("said", [
+    "no thnx", "I think I'll pass", "naa", "nop", "nan merci c gentil", "c'est gentil mais non",
+    "ça va merci", "大丈夫", "ううん、いらない", "いや、いいや",
+])
+def test_a_decline_typed_casually_is_a_decline(said: str) -> None:
+    assert classify(said).act == "decline"
+
+
+@pytest.mark.parametrize("said", ["大丈夫、お願い", "all good now", "ok thnx", "oui c gentil"])
+def test_a_yes_beside_those_words_is_still_a_yes(said: str) -> None:
+    assert classify(said).act == "confirm"
