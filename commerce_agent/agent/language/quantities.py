@@ -114,12 +114,16 @@ _MORE = re.compile(
     r"(?=\s*(?:追加|ください|下さい|お願い|ほしい|欲しい|$|、|。)))")
 # A count of one may stay a word here ("take one plate off", "enlève une assiette").
 _N_LESS = r"(?:\d{1,3}|one|une|un)"
+# After a verb of taking away, an article counts one too: "drop a plate", "lose a mug".
+_N_TAKEN = r"(?:\d{1,3}|one|une|un|a|an)"
 _LESS = re.compile(
     # "2 less", "one plate less", "une assiette de moins"; "USD 20 or less" is a price limit
     rf"\b(?P<n>{_N_LESS})\s+(?:(?!or\b|ou\b|and\b|et\b|usd\b|eur\b|gbp\b|jpy\b|yen\b|"
     r"dollars?\b|euros?\b|pounds?\b|bucks?\b)[a-z]+\s+)?(?:less|fewer|de moins|en moins)\b"
     r"|\b(?:drop|remove|take off|take away|take out|knock off|minus|subtract|"
     rf"enl[eè]ve[rz]?|retire[rz]?|supprime[rz]?)\s+(?P<n2>{_N_LESS})\b"
+    # ("remove a gift box" takes an add-on off: only these verbs count with an article)
+    rf"|\b(?:drop|lose)\s+(?P<n7>{_N_TAKEN})\b(?!\s+(?:lot|bit|line)\b)"
     rf"|\b(?:take|knock)\s+(?P<n6>{_N_LESS})\s+(?:\w+\s+){{0,2}}(?:off|out|away)\b"
     r"|\b(?:decrease|reduce|lower)\s+(?:(?:it|that|the\s+\w+)\s+)?by\s+(?P<n3>\d{1,3})\b"
     r"|\b(?:enl[eè]ve|retire)[rz]?[- ]en\s+(?P<n4>\d{1,3})\b"

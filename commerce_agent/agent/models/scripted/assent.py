@@ -190,6 +190,7 @@ accepted
 je confirme
 confirme
 je valide
+c bon
 """)
 _REFUSAL = _terms("""
 no
@@ -309,18 +310,46 @@ c'est pas la peine
 pas necessaire
 pas interesse
 pas interessee
+nan
+nan merci
+nop
+na
+naa
+no thnx
+no thanx
+i think i'll pass
+i think ill pass
+think i'll pass
+ca va merci
+c'est gentil mais non
+gentil mais non
+non c'est gentil
 """)
+# Saying one is fine as one is: a no to an offer ("all good thanks", "we're good", "I'm
+# sorted"), unless the message also says yes or asks for the thing ("yes all good, add it").
+_CONTENT = _terms("""
+all good
+it's all good
+its all good
+we're good
+were good
+we're all good
+i'm sorted
+im sorted
+""")
+_ASKS_FOR_IT = re.compile(r"\b(?:add|put|buy|take|get|order|ajoute\w*|mets|mettez|prends)\b")
 # Words that restate the offer or are politeness: they neither add to a yes or a no nor ask for
 # anything new ("ok, go ahead and add it to my cart please").
 _ALONG = frozenset("""
-please pls plz thanks thank you u thx ty cheers then and so that this it its it's that's thats
+please pls plz thanks thank you u thx thnx thanx tks ty cheers then and so that this it its
+it's that's thats
 one the a an for me to my cart basket add put buy take in into just would be would've that'd
 thatd id i'd i ill i'll we us let lets let's on with well now actually really very much
 sounds sound like looks look seems go ahead oh ah oh well yes indeed plan
 merci s'il sil vous te plait svp alors le la les l ajoute ajoutez ajouter ajoutez-le
 ajoutez-la ajoute-le ajoute-la mets mettez mettez-le mettez-la au panier moi pour avec
 c'est cest bon ca cela celui-la je j tres bien worry about i'm im am mets-la mets-le
-mets-les dans mon
+mets-les dans mon c gentil
 """.split())
 # Words a no may trail that a yes may not ("that's all", "rien d'autre").
 _REFUSAL_TAIL = frozenset("all set else everything anything rien d'autre tout autre".split())
@@ -406,7 +435,8 @@ j'ai clique trop vite
 # What may open a change of mind without being one ("actually, never mind").
 _LATIN_TERMS = tuple(sorted(
     [*((term, "@yes") for term in _ASSENT), *((term, "@no") for term in _REFUSAL),
-     *((term, "@hedge") for term in _HEDGES), *((term, "@slip") for term in _SLIPS)],
+     *((term, "@hedge") for term in _HEDGES), *((term, "@slip") for term in _SLIPS),
+     *((term, "@content") for term in _CONTENT)],
     key=lambda entry: -len(entry[0])))
 # One-word answers a hurried spelling may stretch ("yesss", "nooo").
 _ONE_WORD = {word: "yes" for word in ("yes", "yeah", "yep", "yup", "ok", "okay", "sure",
@@ -489,6 +519,10 @@ _JA_REFUSAL = _terms("""
 要らない
 いりません
 要りません
+ううん
+いいや
+大丈夫だよ
+大丈夫っす
 やめておきます
 やめときます
 やめておく
@@ -553,8 +587,12 @@ def _latin(folded: str) -> Reading:
     rest: list[str] = []
     hedged = False
     scope = 0
+    content = 0.0
     for word in marked.split():
         word = _spelled(word)
+        if word == "@content":
+            content += 1
+            continue
         if word == ",":
             scope = 0  # a negator reaches no further than its clause
             continue
@@ -576,6 +614,11 @@ def _latin(folded: str) -> Reading:
         elif word != "@slip" and word not in _ALONG:
             rest.append(word)
         scope = max(scope - 1, 0)
+    if content and not assent and not _ASKS_FOR_IT.search(folded) and \
+            not re.search(r"\bnow\b", folded):  # ("all good now": ready again, after a hold)
+        refusal += content  # "all good thanks": fine as things are
+    elif content:
+        assent += content  # "yes all good, add it"
     return _decide(assent, refusal, tuple(rest), hedged)
 
 
@@ -608,6 +651,9 @@ def _decide(assent: float, refusal: float, rest: tuple[str, ...], hedged: bool) 
     return Reading("other", assent, refusal, hedged=hedged)
 
 
+_FINE_ALONE = re.compile(r"[\s、。!！]*大丈夫[\s、。!！]*")
+
+
 def _japanese(text: str) -> Reading:
     text = fold(text)  # "OK" and full-width forms as the lexicon writes them
     assent = float(len(_EMOJI_ASSENT.findall(text)))
@@ -630,6 +676,8 @@ def _japanese(text: str) -> Reading:
                 else:
                     hedged = True
     rest = _JA_ALONG.sub(" ", rest).strip()
+    if _FINE_ALONE.fullmatch(rest):
+        refusal, rest = refusal + 1, ""  # 「大丈夫」 alone to an offer: fine without it
     said = japanese_query(rest).strip() if rest else ""
     if said or quantity(rest) is not None or re.search(r"[a-z0-9]", fold(rest)):
         return Reading("instruction", assent, refusal, tuple((said or rest).split()), hedged)

@@ -228,6 +228,10 @@ def read(item: dict[str, Any], text: str, language: str = "en") -> Reading:
         if not picked and single and step:
             picked = option_change.sized_option(group, step)
             reading.named += bool(picked)
+        left = [choice for choice in mine if choice not in refused]
+        if not picked and single and len(left) == 1 < len(mine):
+            picked = [left[0].id]  # "not the 16 inch" of two sizes: the other one
+            reading.named += 1
         if picked:
             reading.options[str(group["id"])] = picked
     reading.addons = [choice.id for choice in offered if choice.kind == "addon"

@@ -28,7 +28,7 @@ from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
-from commerce_agent.agent.models.scripted.speech import dismissed, read_act, settle, tagged
+from commerce_agent.agent.models.scripted.speech import Act, dismissed, read_act, settle, tagged
 
 _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
@@ -704,6 +704,17 @@ def _with_the_checkout(checkout: Checkout, text: str) -> tuple[str, str] | None:
     return None
 
 
+# Asking to know, said as a statement: "I just want the price", "tell me what it costs",
+# « je veux juste savoir le prix », 「値段だけ知りたい」.
+_TO_KNOW = re.compile(r"\b(?:know|see|check|price|cost|savoir|voir|prix|cout)\b|値段|いくら|"
+                      r"知りたい|見たい")
+
+
+def _asks_to_know(act: Act) -> bool:
+    return act.kind == "question" or topics.asks(act.text) or bool(
+        _TO_KNOW.search(words.fold(act.text)))
+
+
 def _understand(raw: str) -> tuple[str, str]:
     if pausing(raw):
         return "hedge", raw  # "hold on", « un instant », 「ちょっと待って」: nothing yet
@@ -826,10 +837,12 @@ def _understand(raw: str) -> tuple[str, str]:
         # "cancel my order, not the plates one": the order refused goes with the request,
         # so the one meant is chosen among the others
         return kind, ", ".join((act.text, *act.negated))
-    if act.negated and kind in ("other", "details") and act.kind == "question" and \
+    if act.negated and kind in ("other", "details") and _asks_to_know(act) and \
             intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
-            act.text) and words.content_words(" ".join(act.negated)):
-        # "don't add the teapot yet, how much is it?": asked about the thing not added
+            act.text) and (words.content_words(" ".join(act.negated)) or
+                           topics.points(" ".join(act.negated))):
+        # "don't add the teapot yet, how much is it?", "don't put it in my cart, just tell me
+        # the price": asked about the thing not added
         return "details", " ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "search", "details"):
         topic = intent(" ".join(act.negated))

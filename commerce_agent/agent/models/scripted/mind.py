@@ -45,6 +45,8 @@ _MARKER = re.compile(
     r"(?P<instead>plutot(?! que)|rather(?! than)|instead(?! of)|or rather|ou plutot))"
     r"(?![\w'])|"
     r"やっぱり|やっぱ|やはり|考え直して|気が変わって|気が変わりました)"
+    # a refusal said after it goes with it: "wait no, just the one", « attends non, deux »
+    r"(?:[\s,.!、。…-]+(?:no|nope|nah|non|いや|いえ)(?=[,.!、。…]))*"
     r"[\s,.!、。…-]*", re.IGNORECASE)
 # The same marker said last ("pas de salade finalement", "no salad after all") or, in
 # Japanese, after the topic ("棒茶はやっぱりいらない"): read as if it opened the message.
@@ -65,6 +67,9 @@ _TAKEN_INSTEAD = re.compile(r"\binstead\b|\bplutot\b")
 _LET_GO = re.compile(
     r"^\s*(?:(?:please|pls|just|ok(?:ay)?|oh|no|nah|nope|hmm+)[\s,.!]+)*"
     r"(?:(?:forget|scratch|ditch|nix|leave (?:out|off)|oublie[rz]?|laisse[rz]? tomber|"
+    # "lose the planter", "toss the mugs" (a thing named with its article)
+    r"(?:lose|toss|chuck)(?=\s+(?:the|that|those|these|this|my)\s(?![^.,;!?]*\b(?:orders?|"
+    r"subscription|membership|plan|booking)\b))|"
     # "don't bother with the gift box" ("I don't need delivery, I'll pick it up" is no
     # let-go: the request stages read it)
     r"(?:(?:i|we) )?(?:don'?t|do not) bother with)\s*"
@@ -75,11 +80,21 @@ _LET_GO = re.compile(
     r"(?P<thing>(?!it\b|that\b|this\b|everything\b|ca\b|cela\b|tout\b)\S.*)$")
 # After a marker, "no teapot" / "pas de théière" / "plus de bols": that thing let go (an extra
 # of a cart line is told apart later, as for "no olives").
-_NO_MORE = re.compile(r"^(?:no|pas de|pas d'|plus de|plus d'|sans)\s*(?:more\s+)?"
+_NO_MORE = re.compile(r"^(?:"
+                      # « finalement pas les assiettes », "actually not the plates"
+                      r"(?:pas|plus|not|none of)\s+(?:(?:les|le|la|the|any)\s+|l')|"
+                      r"no\b|pas de|pas d'|plus de|plus d'|sans)\s*(?:more\s+)?"
                       r"(?!thanks?\b|problem|worries|rush|need|way\b|idea|merci|souci|probleme)"
                       r"(?P<thing>[a-z].*)$")
+# Without a marker, "no more" says the thing had is let go: "no more plates", « plus de bols
+# finalement » (a bare "no plates" may decline an offer of plates).
+_NO_LONGER = re.compile(r"^\s*(?:no more|plus de|plus d')\s*"
+                        r"(?!thanks?\b|questions?|merci|probleme|soucis?|choix|info)"
+                        r"(?P<thing>[a-z][^,;.!?]*?)[\s.!]*$")
 # "茶筅はやめます", "茶筅はなしで", "茶筅はいいです": a thing named, then let go.
-_LET_GO_JA = re.compile(r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|"
+# (The thing starts where a phrase does: inside 今回は its 回 is no thing.)
+_LET_GO_JA = re.compile(r"(?:^|(?<=[、。\s!！?？]))"
+                        r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|"
                         r"予約)[はを])[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|"
                         r"いいです|いらない|要らない|いりません|要りません)")
 # Everything let go at once, said after a marker: "forget it", "never mind", "やめます".
@@ -177,6 +192,9 @@ def read(raw: str) -> Reading | None:
                        else folded[refused.end():])  # "oh no, only one please", "non, deux"
     if marker is None and (_UNDO.match(folded) or _UNDO_JA.match(raw.strip())):
         return Reading("undo", raw)  # "never mind", "undo that", "やめます": what was just done
+    no_longer = None if marker else _NO_LONGER.match(folded)
+    if no_longer is not None and words.content_words(no_longer.group("thing")):
+        return Reading("remove", no_longer.group("thing"))  # "no more plates", « plus de bols »
     if marker is None and not _LET_GO.match(folded):
         return None  # "今はいいです" alone answers an offer: a softer let-go needs "やっぱり"
     # the shopper's own characters after the marker (folding keeps lengths, else its fold)
@@ -286,12 +304,17 @@ _LONG_MARKER = (r"sorry,?\s+i\s+meant?|i\s+meant?|no\s+wait|no,?\s+sorry|wait,?\
                 r"make\s+(?:it|that)|or\s+rather|euh\s+non|enfin\s+non|ou\s+plut[oô]t|"
                 r"je\s+veux\s+dire|non\s+pardon|pardon,?\s+non|やっぱり|やっぱ|じゃなくて|"
                 r"ではなくて|ではなく|訂正")
-_SHORT_MARKER = r"sorry|wait|actually|rather|no|nope|pardon|enfin|non|plut[oô]t|いや|いえ"
+# (a pause to think is a marker too: « deux, non attends, trois », "2, hang on, 3",
+# 「2つ、待って、3つ」)
+_PAUSE = r"attends?|attendez|hold\s+on|hang\s+on|ちょっと待って|待って"
+_SHORT_MARKER = rf"sorry|wait|actually|rather|no|nope|pardon|enfin|non|plut[oô]t|いや|いえ|{_PAUSE}"
 _CORRECTION = re.compile(
     rf"(?:\s*[,;、。….!]+\s*{_HESITATION}(?:{_LONG_MARKER}|{_SHORT_MARKER})"
     rf"|\s+{_HESITATION}(?:{_LONG_MARKER}))"
-    r"(?:[\s,、。…!]+(?:make\s+(?:it|that)|i\s+meant?|sorry|non|pardon|je\s+veux\s+dire))*"
-    r"(?![^\W\d_]|')[\s,、。…:!-]*", re.IGNORECASE)
+    rf"(?:[\s,、。…!]+(?:make\s+(?:it|that)|i\s+meant?|sorry|non|no|pardon|je\s+veux\s+dire|"
+    rf"{_PAUSE}|not\s+that(?:\s+one)?|pas\s+(?:celui|celle|ca|ça)(?:-l[aà])?))*"
+    # (a Japanese marker runs into the next word: 「いや玄米茶」)
+    r"(?:(?<=[\u3040-\u30ff\u4e00-\u9fff])|(?![^\W\d_]|'))[\s,、。…:!-]*", re.IGNORECASE)
 # The value meant, first after the marker: a number with its unit or counter, or a time.
 _NEW_VALUE = re.compile(
     r"^(?P<size>(?:in|en|the|a|an|un|une|le|la|size|taille)\s+)*"
@@ -332,7 +355,8 @@ def _resolve_one(text: str) -> str | None:
         head, after = text[:marker.start()], text[marker.end():]
         new = _NEW_VALUE.match(after)
         if new is None and head.strip():
-            looked = _look_corrected(head, after)
+            looked = _look_corrected(head, after) or _thing_corrected(
+                head, marker.group(), after)
             if looked is not None:
                 return looked
         if new is None or not head.strip():
@@ -355,6 +379,57 @@ def _resolve_one(text: str) -> str | None:
         start, end, replacement = old
         return head[:start] + replacement + head[end:] + rest
     return None
+
+
+# A marker that refuses what was just said ("no", "sorry I meant", « non », 「いや」), not one
+# that only goes on ("actually", "wait"): after it, a thing named replaces the thing before.
+_REFUSING = re.compile(r"\b(?:no|nope|non|sorry|meant|rather|plut[oô]t|pardon)\b|"
+                       r"いや|いえ|じゃなくて|ではなく|訂正", re.IGNORECASE)
+# The object of the clause before the marker, from its determiner or count: "add [the
+# sourdough ebook]", « ajoute [le livre sur le levain] », "put [2 plates]".
+_OBJECT = re.compile(r"(?:^|\s)(?P<det>the|a|an|some|le|la|les|un|une|des|du|l'|\d+)"
+                     r"(?:\s+|(?<=')|$)(?P<rest>[^,;.!?]*)$", re.IGNORECASE)
+_NEGATED_CLAUSE = re.compile(r"(?:^|\s)(?:not|no|pas|non|never|jamais)\b", re.IGNORECASE)
+_DETERMINED = re.compile(r"(?:the|a|an|le|la|les|un|une|l'|that|this|celui|celle)\b",
+                         re.IGNORECASE)
+_THING_CLAUSE = re.compile(r"^(?P<thing>[^,;.!?]+?)(?P<following>[,;.!?].*)?$", re.DOTALL)
+
+
+def _thing_corrected(head: str, marker: str, after: str) -> str | None:
+    """A correction whose new value is another thing ("add the sourdough ebook, actually no,
+    the rust bundle", « ajoute le mug, non pardon, la théière »): the thing named after a
+    refusing marker takes the place of the object said before it, with its verb and count;
+    in Japanese, where the verb comes last (「ほうじ茶、いや玄米茶を入れて」), the noun said
+    before the marker goes. None when either side names no thing."""
+    if not _REFUSING.search(marker):
+        return None
+    if not (re.search(r"[,、。…:!-]\s*$|meant|rather|plut[oô]t|veux dire", marker, re.IGNORECASE)
+            or _DETERMINED.match(after) or in_japanese_script(after[:1])):
+        return None  # "a margherita, no olives": an option declined, not a correction
+    if in_japanese_script(after[:1]):
+        clause = re.split(r"[、。,]", head)[-1]
+        if not clause.strip() or not in_japanese_script(clause) or re.search(
+                r"[てでにをがはも]$|ます$|ください$", clause.strip()):
+            return None  # a clause with a particle or verb is a request of its own
+        return head[:len(head) - len(clause)].rstrip("、。, ") + after
+    clause = _THING_CLAUSE.match(after)
+    if clause is None or not words.names_a_thing(clause.group("thing")) or re.search(
+            r"\d", clause.group("thing")):
+        return None  # (a count after it is the count path's: "twenty seats, no, just one")
+    if _NEGATED_CLAUSE.search(re.split(r"[,;]", head)[-1]):
+        return None  # "non, pas la tasse, plutôt le dripper": a swap, read as one
+    following = clause.group("following") or ""
+    if following and not _AFTER_VALUE.match(following) and not _APOLOGY.match(following):
+        return None  # "…, no, the teapot, and 2 plates": more than one thing
+    obj = _OBJECT.search(head)
+    if obj is None or not words.names_a_thing(obj.group("rest")):
+        return None
+    thing = clause.group("thing").strip()
+    det = obj.group("det")
+    if det.isdigit() and not re.match(r"\d|(?:the|a|an|le|la|les|un|une|des|l')\b", thing,
+                                       re.IGNORECASE):
+        thing = f"{det} {thing}"  # "add 2 plates, sorry I meant mugs": two mugs
+    return head[:obj.start("det")] + thing
 
 
 _LOOK_CLAUSE = re.compile(r"^(?:(?:the|a|an|in|en|le|la|un|une)\s+)?"

@@ -598,10 +598,25 @@ class Planner:
 
     # -- cart lines -----------------------------------------------------------------------
 
+    def _names_an_item_elsewhere(self, wanted: frozenset[str],
+                                 candidates: list[tuple[dict[str, Any], dict[str, Any]]]) -> bool:
+        """Whether the words name an item seen in this conversation that no cart line holds:
+        an edit of "the bowl" is then about no line, never the one last added."""
+        in_cart = {str(line["itemId"]) for _, line in candidates}
+        # (a line of it taken away earlier may be the one this edit already removed)
+        had = set(self.state.line_names.values())
+        return any(name_score(item, wanted) or alias_score(
+            self.state.aliases.get(item_id, frozenset()), wanted)
+            for item_id, item in self.state.items.items()
+            if item_id not in in_cart and str(item.get("name", "")) not in had)
+
     def resolve_line(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """(cart, line) the frame names, or the line last added or changed."""
         state = self.state
         wanted = frozenset().union(*(said_words(self.query(t)) for t in self.frame.texts))
+        if not wanted and self.frame.intent == "remove":
+            # "skip the bowl", "no more mugs": what the removal declines is the line meant
+            wanted = said_words(" ".join(choices.declined_words(self.frame.texts)))
         candidates = [(cart, line) for cart in state.open_carts() for line in cart["items"]]
         if not candidates:
             return None
@@ -620,6 +635,9 @@ class Planner:
                 return top[0]
             if best > 0:
                 candidates = top
+            elif self.frame.intent == "remove" and self._names_an_item_elsewhere(
+                    wanted, candidates):
+                return None  # "skip the bowl" with only plates in the cart: no line is meant
         for cart, line in candidates:
             if line["cartItemId"] == state.last_line:
                 return cart, line
