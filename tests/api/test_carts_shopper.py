@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from commerce_agent import clock
 from tests.support.helpers import (
     CERAMICS,
     LIMITED_MUG,
@@ -29,9 +30,14 @@ async def _guest(client: httpx.AsyncClient) -> dict[str, str]:
 
 async def test_list_is_the_callers_open_carts(client: httpx.AsyncClient,
                                               alice: dict[str, str],
-                                              bob: dict[str, str]) -> None:
+                                              bob: dict[str, str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     first = await new_cart(client, alice)
     second = await new_cart(client, alice)
+    # the change comes a second later: stamps have milliseconds, and in-process requests can
+    # all fall in one (the tie then goes to the later id, the second cart)
+    later = clock.seconds() + 1
+    monkeypatch.setattr(clock, "seconds", lambda: later)
     await add_item(client, alice, first["id"], LIMITED_MUG, 2)
     await new_cart(client, bob)
     response = await client.get("/carts", headers=alice)
