@@ -7,7 +7,11 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language import quantities, readings
-from commerce_agent.agent.language.category_words import by_use, in_english_categories
+from commerce_agent.agent.language.category_words import (
+    KINDS_IN_ENGLISH,
+    by_use,
+    in_english_categories,
+)
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
@@ -431,7 +435,8 @@ class Planner:
         # Latin words only from a Japanese shopper (romaji): an English or French search that
         # found nothing reads no catalog
         phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
-            self.lang == "ja" and phrase.isascii() and phrase.isalpha())]
+            self.lang == "ja" and phrase.isascii() and phrase.isalpha()
+            and phrase not in KINDS_IN_ENGLISH)]  # 本 read as "books" is no romaji
         store = self.current_store() if store is None else store or None
         if not phrases or not self.has("get_catalog"):
             return None

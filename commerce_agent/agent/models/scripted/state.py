@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -201,6 +202,14 @@ def of_the_kind(found: list[dict[str, Any]], query: str) -> list[dict[str, Any]]
             and (item.get("price") or {}).get("currency") == currency]
 
 
+def price_amount(item: dict[str, Any]) -> Decimal | None:
+    """The item's price as an exact amount (None when it has none)."""
+    try:
+        return Decimal(str((item.get("price") or {}).get("amount")))
+    except ArithmeticError:
+        return None
+
+
 def price_of(item: dict[str, Any]) -> float:
     try:
         return float((item.get("price") or {}).get("amount", "inf"))
@@ -344,6 +353,10 @@ class State:
             # "under €15" across stores: a limit in euros says nothing of dollar prices.
             found = [item for item in found
                      if (item.get("price") or {}).get("currency") == currency]
+        if self.frame and args.get("maxPrice", args.get("minPrice")) is not None:
+            # "under 29 euros": the search's bounds include 29, a shop's "under" does not
+            left_out = words.excluded_prices(self.frame.first)
+            found = [item for item in found if not left_out or price_amount(item) not in left_out]
         # "a gift for a tea lover" describes whom for: every tea found fits, named so or not
         described = self.frame is not None and words.for_whom(self.frame.first)
         several = self._lists_several()
@@ -355,6 +368,11 @@ class State:
             self.results = [*before, *(item for item in self.results[:1]
                                        if all(item["itemId"] != kept["itemId"]
                                               for kept in before))]
+        if not several and not self.sold_out and args.get("maxPrice", args.get(
+                "minPrice")) is not None:
+            # "teas for at most 980 yen": every one of the kind within the limit, the
+            # genmaicha filed among the teas too though its name says no "tea"
+            self.results = of_the_kind(found, query) or self.results
         if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
             # "the cheapest" of the kind comes first
             self.results = sorted(of_the_kind(found, query), key=price_of,
