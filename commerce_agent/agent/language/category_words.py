@@ -57,6 +57,10 @@ _JAPANESE = (
     # word (日本, 本日, 本当, 見本)
     ("(?<![日一二三四五六七八九十百千0-9０-９基見手])本(?![日当物気店部立数])", "books"),
 )
+# "something to", "anything I can", "what do I need to", "stuff for": a thing wanted for
+# what it does.
+_FOR_DOING = (r"(?:something|anything|stuff|a thing|things?|what)(?: (?:do )?(?:i|we) "
+              r"(?:can|could|need to|would need to)| to| for)? ")
 # What a thing is for, in any of the three languages ("something to read", « de quoi lire »,
 # 「読み物」): the kind of goods that serves it, as the catalogs file it.
 _USES = (
@@ -70,10 +74,26 @@ _USES = (
     (r"(?:something|anything) to drink|(?:quelque chose|de quoi) (?:a )?boire|飲むもの",
      "drinks"),
     (r"(?:something|anything) sweet|(?:quelque chose|un truc) de sucre", "desserts"),
+    # a vessel or tool named by what is made with it: "something to brew loose leaf tea in",
+    # « de quoi infuser du thé », 「お茶を淹れる道具」; "what I need to whisk matcha"
+    (rf"{_FOR_DOING}(?:brew|steep|make|brewing|steeping|making) (?:(?:my|some|the) )?"
+     r"(?:loose[- ]leaf |loose |green |japanese )?teas?(?: leaves)?(?: in| with)?|"
+     r"(?:de quoi|quelque chose pour|un truc pour) (?:faire|infuser|preparer) (?:du |le |mon )?"
+     r"the|お?茶を(?:淹れる|いれる)(?:道具|もの)?", "teapot"),
+    (rf"{_FOR_DOING}(?:brew|make|brewing|making) (?:(?:my|some|the) )?(?:filter |pour[- ]over |"
+     r"drip )?coffee(?: in| with)?|(?:de quoi|quelque chose pour|un truc pour) (?:faire|"
+     r"preparer) (?:du |le |mon )?cafe(?: filtre)?|コーヒーを(?:淹れる|いれる)(?:道具|もの)?",
+     "brewers"),
+    (rf"{_FOR_DOING}(?:whisk|whisking|make|making|prepare|preparing) (?:(?:my|some|the) )?"
+     r"matcha(?: at home)?|matcha (?:tools|equipment|gear|utensils)|"
+     r"(?:de quoi|quelque chose pour|un truc pour) (?:fouetter|preparer|faire) (?:du |le )?"
+     r"matcha|ustensiles? (?:a|pour le|de) matcha|抹茶を点てる(?:道具|もの)?|抹茶の道具",
+     "matcha tools"),
 )
 # The English category words the tables give: a Japanese query holding one says a kind,
 # never a name written in romaji.
-KINDS_IN_ENGLISH = frozenset(english for _, english in (*_FRENCH, *_JAPANESE, *_USES))
+KINDS_IN_ENGLISH = frozenset(word for _, english in (*_FRENCH, *_JAPANESE, *_USES)
+                              for word in english.split())
 _USES_FOUND = re.compile("|".join(f"(?:{pattern})" for pattern, _ in _USES))
 # Not inside a compound ("lave-vaisselle" is a dishwasher, not dishes).
 _FRENCH_FOUND = re.compile(

@@ -145,8 +145,24 @@ def relevant(results: list[dict[str, Any]], query: str, described: bool = False,
                     key=lambda entry: (-entry[0][0], -entry[0][1], entry[1], entry[2]))
     # An item whose head noun is said stays, however many modifiers another carries ("matcha
     # cérémonie": the matcha, beside the tea-ceremony workshop).
-    return [item for (score, _), _, _, item in ranked
+    kept = [item for (score, _), _, _, item in ranked
             if score * 2 > best or naming.head_named(item, wanted, lang)]
+    return [*described_by_head(results, query, lang, kept), *kept]
+
+
+def described_by_head(results: list[dict[str, Any]], query: str, lang: str,
+                      named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The results whose data says the head noun of an English request that no name in
+    `named` says ("matcha whisks": the chasen, a "bamboo whisk" by its description, is what
+    is asked for; the matcha workshop only carries a modifier), first found first."""
+    said = [word for word in query.split() if words.content_words(word)]
+    if lang != "en" or len(said) < 2:
+        return []
+    head = words.content_words(said[-1])
+    if any(head & naming.carried(item, head) for item in named):
+        return []
+    return [item for item in results if item not in named
+            and all(naming.describes(item, word) for word in head)]
 
 
 def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False,
