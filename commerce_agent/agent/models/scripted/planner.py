@@ -49,6 +49,10 @@ _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in|chez)\s+(?:the\s+)?"
 _STORE_FIRST = re.compile(r"^\s*(?:at|from|chez)\s+(?:the\s+)?([a-z][\w&' -]{1,60}?)\s*,")
 
 
+# A choice among the items shown, by what they are: "the one with…", « celui sur… »,
+# 「…の方」「…のやつ」.
+_AMONG_SHOWN = re.compile(r"\b(?:the|that) (?:[\w-]+ )?one\b|\b(?:celui|celle)s?\b|"
+                          r"の(?:方|ほう|やつ)")
 # How many product words make a request a description rather than a name.
 _DESCRIBING = 3
 
@@ -180,16 +184,40 @@ class Planner:
             if best < len(wanted) and state.done("search_products") is None and not any(
                     self._names_an_option(item, wanted - words.content_words(str(item["name"])))
                     for item in top):
-                return None  # "a classic mug" with the glaze mug in view: a search tells
+                # "a classic mug" with the glaze mug in view: a search tells; "the one about
+                # sourdough bread" points among those shown: the one they describe best
+                return self.described_among_shown(wanted)
             if focus is not None and any(i["itemId"] == focus["itemId"] for i in top):
                 return focus
             return top[0]
         if focus is not None and self._names_an_option(focus, wanted):
             return focus
+        pointed = self.described_among_shown(wanted)
+        if pointed is not None:  # "the one with the side handle": of those shown
+            return pointed
         if focus is not None and not words.content_words(self.query(frame.first)):
             # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
             return focus
         return None
+
+    def described_among_shown(self, wanted: frozenset[str]) -> dict[str, Any] | None:
+        """The one item shown that the words describe best ("the one with the side handle",
+        « celui sur le pain au levain », 「赤い土の方」), its name and description read, when
+        the request points among those shown and says no option value; None otherwise."""
+        shown = self.state.results
+        if len(shown) < 2 or not wanted or not _AMONG_SHOWN.search(words.fold(
+                self.frame.last)) or any(self._names_an_option(item, wanted) for item in shown):
+            return None
+        def says(item: dict[str, Any]) -> int:  # as written or as a word's start, no typo
+            known = words.content_words(
+                f"{item.get('name', '')} {item.get('description', '')}".replace("-", " "))
+            return sum(1 for word in wanted if word in known or len(word) >= 4 and any(
+                other.startswith(word) for other in known))
+
+        scored = sorted(((says(item), -position) for position, item in enumerate(shown)),
+                        reverse=True)
+        (top, position), (second, _) = scored[0], scored[1]
+        return shown[-position] if top > second else None
 
     def focus_options_step(self) -> CallTool | None:
         """The details of the item in view, read before a search when the request says an
