@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language import quantities, readings
+from commerce_agent.agent.language import fuzzy, quantities, readings
 from commerce_agent.agent.language.category_words import (
     KINDS_IN_ENGLISH,
     by_use,
@@ -366,7 +366,7 @@ class Planner:
                     return self.call("search_products", query=spelling, limit=8,
                                      availableOnly=False, **bounds, **scope)
         if not state.sold_out and not state.results:
-            return self._read_in_catalog(query, first.args.get("storeId"), bounds)
+            return self._read_in_catalog(query, first.args.get("storeId"), bounds, typos=True)
         if not state.sold_out and not found:
             # found only things the words do not name ("わし のと" found a pizza by a stray
             # kana): the catalog is read by sound, of the store shopped at, else of every store
@@ -455,16 +455,19 @@ class Planner:
             return None
         return items[-position]
 
-    def _read_in_catalog(self, query: str, store: str | None,
-                         bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
+    def _read_in_catalog(self, query: str, store: str | None, bounds: dict[str, str],
+                         typos: bool = False) -> list[CallTool] | CallTool | None:
         """A name written by its sound that no search found (げんまいちゃ for 玄米茶, ゔぃんやさ,
-        diavola): the catalogs of the store in view (of every store when none is) are read
-        in one round, and the item their names say so is searched for by its own name, once."""
-        # Latin words only from a Japanese shopper (romaji): an English or French search that
-        # found nothing reads no catalog
+        diavola), or, with `typos` when nothing at all was found, mistyped beyond the search's
+        own correction ("gyokru"): the catalogs of the store in view (of every store when none
+        is) are read in one round, and the item their names say so is searched for by its own
+        name, once."""
+        # Latin words from a Japanese shopper are romaji; from others, only a word of five
+        # letters or more that found nothing at all may be a name mistyped
         phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
             self.lang == "ja" and phrase.isascii() and phrase.isalpha()
-            and phrase not in KINDS_IN_ENGLISH)]  # 本 read as "books" is no romaji
+            and phrase not in KINDS_IN_ENGLISH) or (  # 本 read as "books" is no romaji
+            typos and self.lang != "ja" and len(phrase) >= 5 and phrase.isalpha())]
         store = self.current_store() if store is None else store or None
         if not phrases or not self.has("get_catalog"):
             return None
@@ -481,7 +484,14 @@ class Planner:
         items = [{**item, "storeId": result.get("storeId")}
                  for result in (read[catalog_id] for catalog_id in wanted)
                  if isinstance(result, dict) for item in result.get("items", [])]
-        named = readings.names_in(items, phrases)
+        named = readings.names_in(items, phrases) if self.lang == "ja" or any(
+            readings.is_kana(phrase) for phrase in phrases) else []
+        if not named and typos:
+            counts = fuzzy.names_like((str(item.get("name", "")) for item in items), phrases)
+            top = max(counts, default=0)
+            if 2 * top >= len(phrases):  # a name mistyped, not one word of a description
+                named = [item for item, count in zip(items, counts, strict=True)
+                         if top and count == top]
         searches = [call.args.get("query") for call in self.state.calls
                     if call.name == "search_products"]
         if not named or str(named[0].get("name")) in searches:
