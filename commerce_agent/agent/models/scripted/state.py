@@ -388,7 +388,9 @@ class State:
                 "minPrice")) is not None:
             # "teas for at most 980 yen": every one of the kind within the limit, the
             # genmaicha filed among the teas too though its name says no "tea"
-            self.results = of_the_kind(found, query) or self.results
+            # (after those the words fit, in their order: "the last one" keeps its place)
+            self.results = [*self.results, *(item for item in of_the_kind(found, query)
+                                             if item not in self.results)]
         if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
             # "the cheapest" of the kind comes first
             self.results = sorted(of_the_kind(found, query), key=price_of,
