@@ -77,6 +77,13 @@ def test_a_thing_wanted_for_what_it_does_is_shown_not_added(said: str) -> None:
     assert understand(said)[0] == "search"
 
 
+@pytest.mark.parametrize("said", ["I'll have the lasagna and something to drink",
+                                  "add a lasagna and something sweet",
+                                  "can I get a tiramisu and anything else you recommend"])
+def test_a_thing_named_before_something_unnamed_is_still_added(said: str) -> None:
+    assert understand(said)[0] == "add"
+
+
 @pytest.mark.parametrize("said", ["一番高い本は？", "安い本ある？", "本はありますか",
                                   "電子書籍はある？"])
 def test_hon_is_a_book(said: str) -> None:
@@ -129,6 +136,8 @@ FOLIO_FR = _item("f", "Folio Unlimited — abonnement mensuel", "Tout le catalog
     ([FOLIO, SOURDOUGH], "the one about sourdough bread", "s"),  # "bread" is no "read"
     ([FOLIO_FR, LEVAIN], "celui sur le pain au levain", "s"),
     ([CELADON, KYUSU], "the one with a lid", None),  # neither says more than the other
+    ([_item("g", "Glaze Mug", "A small-batch mug."), _item("m", "Classic Mug", "Everyday.")],
+     "the small one", None),  # a size, read by the size stages
 ])
 def test_a_choice_among_those_shown_goes_by_their_data(shown: list[dict[str, Any]], said: str,
                                                         meant: str | None) -> None:

@@ -400,6 +400,17 @@ _ASKS_WHAT_THERE_IS = re.compile(
 # choose from, never put in the cart unseen.
 _UNNAMED_THING = re.compile(r"\b(?:something|anything|quelque chose|un truc|de quoi)\b|"
                             r"(?:る|の)(?:道具|もの|物)(?:が|を)")
+def _wants_an_unnamed_thing(text: str) -> bool:
+    """Whether the thing asked for is only described by what it does: the unnamed thing is
+    the request's first and only object ("I need something to make coffee"), never one said
+    after a product ("the lasagna and something to drink": the lasagna is ordered)."""
+    folded = words.fold(text)
+    found = _UNNAMED_THING.search(folded)
+    if found is None or len(words.item_phrases(text)) > 1:
+        return False
+    return words.re_japanese(found.group()) or not words.content_words(folded[:found.start()])
+
+
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
@@ -803,7 +814,7 @@ def _understand(raw: str) -> tuple[str, str]:
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
     if kind in ("add", "buy") and (words.for_whom(act.text) or _ASKS_WHAT_THERE_IS.search(
-            words.fold(act.text)) or _UNNAMED_THING.search(words.fold(act.text))) and \
+            words.fold(act.text)) or _wants_an_unnamed_thing(act.text)) and \
             words.quantity(act.text) is None and not act.negated:
         # "I want to buy a gift for someone who loves pottery": a description of whom it is
         # for names no one item; "I need a teapot, what do you have?" asks to see them: what

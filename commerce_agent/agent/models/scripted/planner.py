@@ -53,6 +53,11 @@ _STORE_FIRST = re.compile(r"^\s*(?:at|from|chez)\s+(?:the\s+)?([a-z][\w&' -]{1,6
 # 「…の方」「…のやつ」.
 _AMONG_SHOWN = re.compile(r"\b(?:the|that) (?:[\w-]+ )?one\b|\b(?:celui|celle)s?\b|"
                           r"の(?:方|ほう|やつ)")
+# Words that place a thing among others rather than describe it ("the other one", "the
+# small one", "the cheaper one"): the stages of sizes, prices and swaps read them.
+_RELATIVE = frozenset({"other", "same", "big", "bigger", "biggest", "small", "smaller",
+                       "smallest", "large", "larger", "little", "cheaper", "pricier", "dearer",
+                       "autre", "meme", "grand", "petit", "grande", "petite"})
 # How many product words make a request a description rather than a name.
 _DESCRIBING = 3
 
@@ -205,6 +210,7 @@ class Planner:
         « celui sur le pain au levain », 「赤い土の方」), its name and description read, when
         the request points among those shown and says no option value; None otherwise."""
         shown = self.state.results
+        wanted = wanted - _RELATIVE
         if len(shown) < 2 or not wanted or not _AMONG_SHOWN.search(words.fold(
                 self.frame.last)) or any(self._names_an_option(item, wanted) for item in shown):
             return None
