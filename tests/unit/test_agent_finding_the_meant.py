@@ -159,3 +159,5 @@ def test_a_name_mistyped_is_like_the_name(said: str, name: str) -> None:
 
 def test_short_words_and_other_letters_are_no_typos() -> None:
     assert fuzzy.names_like(["Yame Gyokuro, 50 g"], ["tea", "kyokuro", "1234"]) == [0]
+    assert fuzzy.names_like(["The Shape of Letters — relié, signé"], ["resilier"]) == [0]
+

@@ -473,7 +473,7 @@ class Planner:
         phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
             self.lang == "ja" and phrase.isascii() and phrase.isalpha()
             and phrase not in KINDS_IN_ENGLISH) or (  # 本 read as "books" is no romaji
-            typos and self.lang != "ja" and len(phrase) >= 5 and phrase.isalpha())]
+            typos and self.lang != "ja" and phrase.isalpha())]
         store = self.current_store() if store is None else store or None
         if not phrases or not self.has("get_catalog"):
             return None
@@ -495,7 +495,7 @@ class Planner:
         if not named and typos:
             counts = fuzzy.names_like((str(item.get("name", "")) for item in items), phrases)
             top = max(counts, default=0)
-            if 2 * top >= len(phrases):  # a name mistyped, not one word of a description
+            if top and top == len(phrases):  # every word a name's, not one of a description
                 named = [item for item, count in zip(items, counts, strict=True)
                          if top and count == top]
         searches = [call.args.get("query") for call in self.state.calls

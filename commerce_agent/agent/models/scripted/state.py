@@ -159,10 +159,15 @@ def described_by_head(results: list[dict[str, Any]], query: str, lang: str,
     if lang != "en" or len(said) < 2:
         return []
     head = words.content_words(said[-1])
-    if any(head & naming.carried(item, head) for item in named):
-        return []
-    return [item for item in results if item not in named
-            and all(naming.describes(item, word) for word in head)]
+    if not head or any(naming.carried(item, head) for item in results):
+        return []  # a name says it, maybe misspelt ("a ceramic mugg"): the names decide
+
+    def says(item: dict[str, Any]) -> bool:  # as written or as a word's start, no typo
+        known = words.content_words(f"{item.get('description', '')}".replace("-", " "))
+        return all(word in known or any(other.startswith(word) for other in known)
+                   for word in head)
+
+    return [item for item in results if item not in named and says(item)]
 
 
 def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False,
