@@ -34,6 +34,7 @@ _FRENCH = (
     (r"desserts?|douceurs?", "desserts"),
     (r"materiel de yoga|equipement de yoga", "yoga equipment"),
 )
+# Patterns (the words are plain but for 本, a counter too).
 _JAPANESE = (
     ("茶道具", "teaware"),
     ("お茶の道具", "teaware"),
@@ -50,7 +51,16 @@ _JAPANESE = (
     ("デザート", "desserts"),
     ("甘いもの", "desserts"),
     ("パスタ", "pasta"),
+    ("電子書籍", "ebook"),
+    ("書籍", "books"),
+    # 本 as a noun ("一番高い本", "本はある？"), not a counter (二本, 八十本立) nor inside a
+    # word (日本, 本日, 本当, 見本)
+    ("(?<![日一二三四五六七八九十百千0-9０-９基見手])本(?![日当物気店部立数])", "books"),
 )
+# "something to", "anything I can", "what do I need to", "stuff for": a thing wanted for
+# what it does.
+_FOR_DOING = (r"(?:something|anything|stuff|a thing|things?|what)(?: (?:do )?(?:i|we) "
+              r"(?:can|could|need to|would need to)| to| for)? ")
 # What a thing is for, in any of the three languages ("something to read", « de quoi lire »,
 # 「読み物」): the kind of goods that serves it, as the catalogs file it.
 _USES = (
@@ -64,13 +74,32 @@ _USES = (
     (r"(?:something|anything) to drink|(?:quelque chose|de quoi) (?:a )?boire|飲むもの",
      "drinks"),
     (r"(?:something|anything) sweet|(?:quelque chose|un truc) de sucre", "desserts"),
+    # a vessel or tool named by what is made with it: "something to brew loose leaf tea in",
+    # « de quoi infuser du thé », 「お茶を淹れる道具」; "what I need to whisk matcha"
+    (rf"{_FOR_DOING}(?:brew|steep|make|brewing|steeping|making) (?:(?:my|some|the) )?"
+     r"(?:loose[- ]leaf |loose |green |japanese )?teas?(?: leaves)?(?: in| with)?|"
+     r"(?:de quoi|quelque chose pour|un truc pour) (?:faire|infuser|preparer) (?:du |le |mon )?"
+     r"the|お?茶を(?:淹れる|いれる)(?:道具|もの)?", "teapot"),
+    (rf"{_FOR_DOING}(?:brew|make|brewing|making) (?:(?:my|some|the) )?(?:filter |pour[- ]over |"
+     r"drip )?coffee(?: in| with)?|(?:de quoi|quelque chose pour|un truc pour) (?:faire|"
+     r"preparer) (?:du |le |mon )?cafe(?: filtre)?|コーヒーを(?:淹れる|いれる)(?:道具|もの)?",
+     "brewers"),
+    (rf"{_FOR_DOING}(?:whisk|whisking|make|making|prepare|preparing) (?:(?:my|some|the) )?"
+     r"matcha(?: at home)?|matcha (?:tools|equipment|gear|utensils)|"
+     r"(?:de quoi|quelque chose pour|un truc pour) (?:fouetter|preparer|faire) (?:du |le )?"
+     r"matcha|ustensiles? (?:a|pour le|de) matcha|抹茶を点てる(?:道具|もの)?|抹茶の道具",
+     "matcha tools"),
 )
+# The English category words the tables give: a Japanese query holding one says a kind,
+# never a name written in romaji.
+KINDS_IN_ENGLISH = frozenset(word for _, english in (*_FRENCH, *_JAPANESE, *_USES)
+                              for word in english.split())
 _USES_FOUND = re.compile("|".join(f"(?:{pattern})" for pattern, _ in _USES))
 # Not inside a compound ("lave-vaisselle" is a dishwasher, not dishes).
 _FRENCH_FOUND = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?:{pattern})" for pattern, _ in _FRENCH) + r")(?![\w-])"
 )
-_JAPANESE_FOUND = re.compile("|".join(re.escape(word) for word, _ in _JAPANESE))
+_JAPANESE_FOUND = re.compile("|".join(f"(?:{pattern})" for pattern, _ in _JAPANESE))
 
 
 def _english(match: re.Match[str], table: tuple[tuple[str, str], ...]) -> str:
@@ -84,8 +113,7 @@ def in_english_categories(text: str) -> str:
     """`text` (folded, for French) with each kind of goods it names as the catalogs' English
     category ("de la vaisselle" → "de la tableware", "茶道具は？" → "teaware は？")."""
     if in_japanese_script(text):
-        japanese = tuple((re.escape(word), english) for word, english in _JAPANESE)
-        return _JAPANESE_FOUND.sub(lambda found: _english(found, japanese), text)
+        return _JAPANESE_FOUND.sub(lambda found: _english(found, _JAPANESE), text)
     return _FRENCH_FOUND.sub(lambda found: _english(found, _FRENCH), fold_accents(text))
 
 

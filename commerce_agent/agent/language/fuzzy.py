@@ -69,6 +69,26 @@ def _found(word: str, candidates: frozenset[str], cutoff: float) -> bool:
     return process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
 
 
+def names_like(names: Iterable[str], phrases: Iterable[str], cutoff: float = 75) -> list[int]:
+    """For each name, how many of the `phrases` (a word under five letters never is) are one of
+    its words mistyped beyond a search's own typo budget ("gyokru": Gyokuro, two edits): the same
+    first letter and a `rapidfuzz` ratio of `cutoff` or more."""
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import OSA
+
+    typed = [fold_name(phrase) for phrase in phrases if phrase.isalpha()]
+    counts = []
+    for name in names:
+        own = [word for word in fold_name(name).split() if len(word) >= 4]
+        # two edits at most, the same first letter and about the same length: « résilier »
+        # is no "relié", though most of its letters are there
+        counts.append(sum(len(said) >= 5 and any(
+            word[0] == said[0] and abs(len(word) - len(said)) <= 1
+            and fuzz.ratio(said, word) >= cutoff
+            and OSA.distance(said, word, score_cutoff=2) <= 2 for word in own) for said in typed))
+    return counts
+
+
 def best_matches(query: str, names: Iterable[str], *, cutoff: float = 80,
                  limit: int = 5) -> list[tuple[str, float]]:
     """The `names` most like `query`, best first, each scoring at least `cutoff`."""

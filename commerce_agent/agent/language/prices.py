@@ -26,6 +26,10 @@ class PriceBound:
     max: Decimal | None
     currency: str | None
     span: Span
+    # A bound said strictly: "under $20" is less than 20 (a $20 item is not under it), "over
+    # 10" more than 10; "up to", "at most", "at least", 以下, 以上 include the amount.
+    max_excluded: bool = False
+    min_excluded: bool = False
 
 
 _CURRENCY_WORDS = {
@@ -64,6 +68,14 @@ _MAX_AFTER = (r"max(?:imum)?|or\s+(?:less|under|below|cheaper)|and\s+(?:under|be
               r"(?:,\s*)?(?:c'est|c\s+est|ce\s+sera|is|that's|thats|will\s+be)\s+(?:mon|ma|notre|my|"
               r"our|the|le)\s+(?:budget|max(?:imum)?|limite?|plafond)(?:\s+max(?:imum)?)?|"
               r"de\s+budget(?:\s+max)?")
+# The limit words that leave the amount itself out, as a shop's filter reads them.
+_BELOW = re.compile(r"under|below|beneath|less\s+than|cheaper\s+than|moins\s+de|"
+                    r"moins\s+cher\s+que|en\s+dessous\s+de|inférieur\s+à|sous|未満|より安い",
+                    re.IGNORECASE)
+_ABOVE = re.compile(r"over|above|more\s+than|plus\s+de|supérieur\s+à|超|より高い", re.IGNORECASE)
+# "or under", "and over", "nothing over", "not over": the amount is in.
+_INCLUDED = re.compile(r"\b(?:or|and|nothing|not|no|pas|rien)\s+"
+                       r"(?:over|above|under|below|more|plus)\b", re.IGNORECASE)
 _MIN_BEFORE = (r"over|above|more\s+than|at\s+least|min(?:imum)?|starting\s+at|"
                r"plus\s+de|au\s+moins|supérieur\s+à|à\s+partir\s+de|最低")
 _MIN_AFTER = r"min(?:imum)?|or\s+more|and\s+(?:up|above|over)|ou\s+plus|以上|より高い|超"
@@ -115,9 +127,12 @@ def find_price(text: str, taken: list[Span]) -> PriceBound | None:
                     text, match.end(bound)):
                 continue
             amount = _amount(match.group(bound))
+            said = match.group(0)
+            excluded = not _INCLUDED.search(said) and bool(
+                (_BELOW if bound == "max" else _ABOVE).search(said))
             if bound == "max":
-                return PriceBound(None, amount, currency, match.span())
-            return PriceBound(amount, None, currency, match.span())
+                return PriceBound(None, amount, currency, match.span(), max_excluded=excluded)
+            return PriceBound(amount, None, currency, match.span(), min_excluded=excluded)
     for pattern in (_AROUND_PRE, _AROUND_POST):
         for match in pattern.finditer(text):
             currency = _currency(match, "near", limited=True)

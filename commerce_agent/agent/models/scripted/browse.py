@@ -43,12 +43,22 @@ def search(p: Planner) -> Decision:
                 p.lang, "closest", listing="; ".join(
                     f"{n}) {item['name']} ({_price(item)})" for n, item in enumerate(closest, 1)))
         return say(p.lang, "not_found", query=query)
-    found = p.by_price(p.frame.first) or found
+    ranked = p.by_price(p.frame.first)
+    found = ranked or found
     top = found[0]
     shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
                       for n, item in enumerate(found[:5], 1))
-    return (say(p.lang, "found", count=len(found), listing=shown, name=top["name"],
+    # "which pizza is the cheapest?": the first is named as what was asked, not a best match
+    sort = words.price_order(p.frame.first).get("sort") if ranked or _sorted_search(p) else None
+    key = {"price_asc": "found_cheapest", "price_desc": "found_dearest"}.get(sort or "", "found")
+    return (say(p.lang, key, count=len(found), listing=shown, name=top["name"],
                 price=_price(top)) + " " + say(p.lang, "suggest_add"))
+
+
+def _sorted_search(p: Planner) -> bool:
+    """Whether this turn's last search asked the stores for their results by price."""
+    searches = [call for call in p.state.calls if call.name == "search_products"]
+    return bool(searches) and searches[-1].args.get("sort") in ("price_asc", "price_desc")
 
 
 def _search_each(p: Planner) -> CallTool | list[CallTool] | None:

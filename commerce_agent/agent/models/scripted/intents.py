@@ -395,6 +395,22 @@ _ASKS_WHAT_THERE_IS = re.compile(
     r"\bany (?:suggestions?|recommendations?|ideas?)\b|\bshow me (?:what|some|your|the options)\b|"
     r"\bqu'?est[- ]ce que (?:vous avez|tu as|vous proposez)\b|\bvous avez quoi\b|"
     r"\bque (?:proposez|conseillez)-vous\b")
+# A thing wanted by what it does, no product named ("I need something to make coffee",
+# « il me faut un truc pour faire du café », 「抹茶を点てる道具がほしい」): what fits is shown to
+# choose from, never put in the cart unseen.
+_UNNAMED_THING = re.compile(r"\b(?:something|anything|quelque chose|un truc|de quoi)\b|"
+                            r"(?:る|の)(?:道具|もの|物)(?:が|を)")
+def _wants_an_unnamed_thing(text: str) -> bool:
+    """Whether the thing asked for is only described by what it does: the unnamed thing is
+    the request's first and only object ("I need something to make coffee"), never one said
+    after a product ("the lasagna and something to drink": the lasagna is ordered)."""
+    folded = words.fold(text)
+    found = _UNNAMED_THING.search(folded)
+    if found is None or len(words.item_phrases(text)) > 1:
+        return False
+    return words.re_japanese(found.group()) or not words.content_words(folded[:found.start()])
+
+
 _NOT_THE = re.compile(r"^\s*(?:not|no|pas|sans)\s+(?:the|a|an|le|la|les|l')?\s*[\w' -]+$")
 # Where or when an order is: its status.
 _WHERE = re.compile(r"\b(?:where|when|status|ship\w*|arriv\w*|deliver\w*|ou|quand|statut)\b|"
@@ -596,11 +612,20 @@ BARE_NUMBER = re.compile(r"\W*\d{1,3}\W*")
 
 
 def greeting(folded: str) -> bool:
-    """Small talk and "what can you do?", which the help answers (not a product search)."""
-    return bool(re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|allo|coucou|help|aide|"
-                          r"what can you|"
-                          r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|"
-                          r"ヘルプ", folded))
+    """Small talk and "what can you do?", which the help answers (not a product search). A
+    need told around "help" ("I make coffee by hand every morning, what would help?") is no
+    request for the help text: it describes what to find."""
+    if re.search(r"\b(?:hello|hi|hey|bonjour|salut|bonsoir|allo|coucou|what can you|"
+                 r"que (?:pouvez|peux|sais)|vous faire)\b|こんにちは|こんばんは|何ができ|ヘルプ",
+                 folded):
+        return True
+    return bool(re.search(r"\b(?:help|aide)\b", folded)) and len(
+        words.content_words(folded) - _HELP_WORDS) < _A_NEED_TOLD
+
+
+# The words of asking for help, and how many other words tell a need rather than ask it.
+_HELP_WORDS = frozenset({"help", "aide", "by", "every", "with", "please", "need"})
+_A_NEED_TOLD = 2
 
 
 @lru_cache(maxsize=4096)
@@ -800,7 +825,8 @@ def _understand(raw: str) -> tuple[str, str]:
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
     if kind in ("add", "buy") and (words.for_whom(act.text) or _ASKS_WHAT_THERE_IS.search(
-            words.fold(act.text))) and words.quantity(act.text) is None and not act.negated:
+            words.fold(act.text)) or _wants_an_unnamed_thing(act.text)) and \
+            words.quantity(act.text) is None and not act.negated:
         # "I want to buy a gift for someone who loves pottery": a description of whom it is
         # for names no one item; "I need a teapot, what do you have?" asks to see them: what
         # fits is shown to choose from

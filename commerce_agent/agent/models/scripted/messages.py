@@ -25,6 +25,10 @@ ENGLISH: dict[str, str] = {
     "declined": "OK, I'll leave it there. What else can I do for you?",
     "no_rush": "No rush: say “yes” when you want it, or ask me anything about it.",
     "found": "I found {count} match(es): {listing}. The best match is {name} at {price}.",
+    "found_cheapest": "I found {count} match(es): {listing}. The cheapest is {name} at "
+                      "{price}.",
+    "found_dearest": "I found {count} match(es): {listing}. The most expensive is {name} at "
+                     "{price}.",
     "not_found": "I couldn't find anything matching “{query}”. Try other words?",
     "closest": "The closest I have: {listing}.",
     "suggest_add": "Want me to add it to your cart?",

@@ -4,6 +4,8 @@ their currency, addresses, positions). Counts are `language.quantities`'."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from commerce_agent.agent.language import Reading
 from commerce_agent.agent.language.reading import read_message
 
@@ -20,6 +22,17 @@ def price_limit(text: str) -> tuple[dict[str, str], str | None]:
     limits = {key: str(value) for key, value in (("minPrice", bound.min),
                                                   ("maxPrice", bound.max)) if value is not None}
     return limits, bound.currency
+
+
+def excluded_limits(text: str) -> frozenset[Decimal]:
+    """The amounts a price limit leaves out ("under 29 euros": 29; "up to 29": none), which a
+    search's own bounds (inclusive) let through."""
+    bound = reading(text).price
+    if bound is None:
+        return frozenset()
+    return frozenset(amount for amount, excluded in ((bound.max, bound.max_excluded),
+                                                     (bound.min, bound.min_excluded))
+                     if excluded and amount is not None)
 
 
 def address(text: str) -> dict[str, str] | None:

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language import quantities, readings
-from commerce_agent.agent.language.category_words import by_use, in_english_categories
+from commerce_agent.agent.language import fuzzy, quantities, readings
+from commerce_agent.agent.language.category_words import (
+    KINDS_IN_ENGLISH,
+    by_use,
+    in_english_categories,
+)
 from commerce_agent.agent.language.detect import in_japanese_script
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.language.reading import without_when
@@ -45,6 +49,15 @@ _STORE_PHRASE = re.compile(r"(?:^|\s)(?:at|from|in|chez)\s+(?:the\s+)?"
 _STORE_FIRST = re.compile(r"^\s*(?:at|from|chez)\s+(?:the\s+)?([a-z][\w&' -]{1,60}?)\s*,")
 
 
+# A choice among the items shown, by what they are: "the one with…", « celui sur… »,
+# 「…の方」「…のやつ」.
+_AMONG_SHOWN = re.compile(r"\b(?:the|that) (?:[\w-]+ )?one\b|\b(?:celui|celle)s?\b|"
+                          r"の(?:方|ほう|やつ)")
+# Words that place a thing among others rather than describe it ("the other one", "the
+# small one", "the cheaper one"): the stages of sizes, prices and swaps read them.
+_RELATIVE = frozenset({"other", "same", "big", "bigger", "biggest", "small", "smaller",
+                       "smallest", "large", "larger", "little", "cheaper", "pricier", "dearer",
+                       "autre", "meme", "grand", "petit", "grande", "petite"})
 # How many product words make a request a description rather than a name.
 _DESCRIBING = 3
 
@@ -176,16 +189,41 @@ class Planner:
             if best < len(wanted) and state.done("search_products") is None and not any(
                     self._names_an_option(item, wanted - words.content_words(str(item["name"])))
                     for item in top):
-                return None  # "a classic mug" with the glaze mug in view: a search tells
+                # "a classic mug" with the glaze mug in view: a search tells; "the one about
+                # sourdough bread" points among those shown: the one they describe best
+                return self.described_among_shown(wanted)
             if focus is not None and any(i["itemId"] == focus["itemId"] for i in top):
                 return focus
             return top[0]
         if focus is not None and self._names_an_option(focus, wanted):
             return focus
+        pointed = self.described_among_shown(wanted)
+        if pointed is not None:  # "the one with the side handle": of those shown
+            return pointed
         if focus is not None and not words.content_words(self.query(frame.first)):
             # "add it" / "yes", then "the blue one in 12 oz": the item shown, with options.
             return focus
         return None
+
+    def described_among_shown(self, wanted: frozenset[str]) -> dict[str, Any] | None:
+        """The one item shown that the words describe best ("the one with the side handle",
+        « celui sur le pain au levain », 「赤い土の方」), its name and description read, when
+        the request points among those shown and says no option value; None otherwise."""
+        shown = self.state.results
+        wanted = wanted - _RELATIVE
+        if len(shown) < 2 or not wanted or not _AMONG_SHOWN.search(words.fold(
+                self.frame.last)) or any(self._names_an_option(item, wanted) for item in shown):
+            return None
+        def says(item: dict[str, Any]) -> int:  # as written or as a word's start, no typo
+            known = words.content_words(
+                f"{item.get('name', '')} {item.get('description', '')}".replace("-", " "))
+            return sum(1 for word in wanted if word in known or len(word) >= 4 and any(
+                other.startswith(word) for other in known))
+
+        scored = sorted(((says(item), -position) for position, item in enumerate(shown)),
+                        reverse=True)
+        (top, position), (second, _) = scored[0], scored[1]
+        return shown[-position] if top > second else None
 
     def focus_options_step(self) -> CallTool | None:
         """The details of the item in view, read before a search when the request says an
@@ -334,7 +372,7 @@ class Planner:
                     return self.call("search_products", query=spelling, limit=8,
                                      availableOnly=False, **bounds, **scope)
         if not state.sold_out and not state.results:
-            return self._read_in_catalog(query, first.args.get("storeId"), bounds)
+            return self._read_in_catalog(query, first.args.get("storeId"), bounds, typos=True)
         if not state.sold_out and not found:
             # found only things the words do not name ("わし のと" found a pizza by a stray
             # kana): the catalog is read by sound, of the store shopped at, else of every store
@@ -423,15 +461,19 @@ class Planner:
             return None
         return items[-position]
 
-    def _read_in_catalog(self, query: str, store: str | None,
-                         bounds: dict[str, str]) -> list[CallTool] | CallTool | None:
+    def _read_in_catalog(self, query: str, store: str | None, bounds: dict[str, str],
+                         typos: bool = False) -> list[CallTool] | CallTool | None:
         """A name written by its sound that no search found (げんまいちゃ for 玄米茶, ゔぃんやさ,
-        diavola): the catalogs of the store in view (of every store when none is) are read
-        in one round, and the item their names say so is searched for by its own name, once."""
-        # Latin words only from a Japanese shopper (romaji): an English or French search that
-        # found nothing reads no catalog
+        diavola), or, with `typos` when nothing at all was found, mistyped beyond the search's
+        own correction ("gyokru"): the catalogs of the store in view (of every store when none
+        is) are read in one round, and the item their names say so is searched for by its own
+        name, once."""
+        # Latin words from a Japanese shopper are romaji; from others, only a word of five
+        # letters or more that found nothing at all may be a name mistyped
         phrases = [phrase for phrase in query.split() if readings.is_kana(phrase) or (
-            self.lang == "ja" and phrase.isascii() and phrase.isalpha())]
+            self.lang == "ja" and phrase.isascii() and phrase.isalpha()
+            and phrase not in KINDS_IN_ENGLISH) or (  # 本 read as "books" is no romaji
+            typos and self.lang != "ja" and phrase.isalpha())]
         # a kanji spelling no search knows (焙じ茶 for ほうじ茶): read by its sound too
         phrases += [sound for phrase in query.split()
                     if (sound := readings.sounded(phrase)) and sound not in phrases]
@@ -451,7 +493,14 @@ class Planner:
         items = [{**item, "storeId": result.get("storeId")}
                  for result in (read[catalog_id] for catalog_id in wanted)
                  if isinstance(result, dict) for item in result.get("items", [])]
-        named = readings.names_in(items, phrases)
+        named = readings.names_in(items, phrases) if self.lang == "ja" or any(
+            readings.is_kana(phrase) for phrase in phrases) else []
+        if not named and typos:
+            counts = fuzzy.names_like((str(item.get("name", "")) for item in items), phrases)
+            top = max(counts, default=0)
+            if top and top == len(phrases):  # every word a name's, not one of a description
+                named = [item for item, count in zip(items, counts, strict=True)
+                         if top and count == top]
         searches = [call.args.get("query") for call in self.state.calls
                     if call.name == "search_products"]
         if not named or str(named[0].get("name")) in searches:

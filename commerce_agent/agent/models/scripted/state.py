@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -140,8 +141,29 @@ def relevant(results: list[dict[str, Any]], query: str, described: bool = False,
                     key=lambda entry: (-entry[0][0], -entry[0][1], entry[1], entry[2]))
     # An item whose head noun is said stays, however many modifiers another carries ("matcha
     # cérémonie": the matcha, beside the tea-ceremony workshop).
-    return [item for (score, _), _, _, item in ranked
+    kept = [item for (score, _), _, _, item in ranked
             if score * 2 > best or naming.head_named(item, wanted, lang)]
+    return [*described_by_head(results, query, lang, kept), *kept]
+
+
+def described_by_head(results: list[dict[str, Any]], query: str, lang: str,
+                      named: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The results whose data says the head noun of an English request that no name in
+    `named` says ("matcha whisks": the chasen, a "bamboo whisk" by its description, is what
+    is asked for; the matcha workshop only carries a modifier), first found first."""
+    said = [word for word in query.split() if words.content_words(word)]
+    if lang != "en" or len(said) < 2:
+        return []
+    head = words.content_words(said[-1])
+    if not head or any(naming.carried(item, head) for item in results):
+        return []  # a name says it, maybe misspelt ("a ceramic mugg"): the names decide
+
+    def says(item: dict[str, Any]) -> bool:  # as written or as a word's start, no typo
+        known = words.content_words(f"{item.get('description', '')}".replace("-", " "))
+        return all(word in known or any(other.startswith(word) for other in known)
+                   for word in head)
+
+    return [item for item in results if item not in named and says(item)]
 
 
 def in_stock_or_sold_out(found: list[dict[str, Any]], query: str, described: bool = False,
@@ -195,6 +217,14 @@ def of_the_kind(found: list[dict[str, Any]], query: str) -> list[dict[str, Any]]
     return [item for item in in_stock
             if (item in named or item.get("catalogId") in catalogs)
             and (item.get("price") or {}).get("currency") == currency]
+
+
+def price_amount(item: dict[str, Any]) -> Decimal | None:
+    """The item's price as an exact amount (None when it has none)."""
+    try:
+        return Decimal(str((item.get("price") or {}).get("amount")))
+    except ArithmeticError:
+        return None
 
 
 def price_of(item: dict[str, Any]) -> float:
@@ -340,6 +370,10 @@ class State:
             # "under €15" across stores: a limit in euros says nothing of dollar prices.
             found = [item for item in found
                      if (item.get("price") or {}).get("currency") == currency]
+        if self.frame and args.get("maxPrice", args.get("minPrice")) is not None:
+            # "under 29 euros": the search's bounds include 29, a shop's "under" does not
+            left_out = words.excluded_prices(self.frame.first)
+            found = [item for item in found if not left_out or price_amount(item) not in left_out]
         # "a gift for a tea lover" describes whom for: every tea found fits, named so or not
         described = self.frame is not None and words.for_whom(self.frame.first)
         several = self._lists_several()
@@ -351,6 +385,13 @@ class State:
             self.results = [*before, *(item for item in self.results[:1]
                                        if all(item["itemId"] != kept["itemId"]
                                               for kept in before))]
+        if not several and not self.sold_out and args.get("maxPrice", args.get(
+                "minPrice")) is not None:
+            # "teas for at most 980 yen": every one of the kind within the limit, the
+            # genmaicha filed among the teas too though its name says no "tea"
+            # (after those the words fit, in their order: "the last one" keeps its place)
+            self.results = [*self.results, *(item for item in of_the_kind(found, query)
+                                             if item not in self.results)]
         if args.get("sort") in ("price_asc", "price_desc") and not self.sold_out:
             # "the cheapest" of the kind comes first
             self.results = sorted(of_the_kind(found, query), key=price_of,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from decimal import Decimal
 from functools import lru_cache
 
 from commerce_agent.agent.language import item_lists, quantities, readings
@@ -319,6 +320,11 @@ def price_bounds(text: str) -> dict[str, str]:
     "moins de 15 €", "1500円まで" (the normalize stage first, then any limit word)."""
     limits, _ = normalized.price_limit(text)
     return limits or bounds_by_limit_word(text)
+
+
+def excluded_prices(text: str) -> frozenset[Decimal]:
+    """The limit amounts a request leaves out ("under $22": a $22 item is not under it)."""
+    return normalized.excluded_limits(text)
 
 
 def price_currency(text: str) -> str | None:
