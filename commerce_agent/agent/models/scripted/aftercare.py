@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from commerce_agent.agent.language import portions
 from commerce_agent.agent.language.tips import read_tip
 from commerce_agent.agent.models.scripted import choices, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
@@ -296,10 +297,8 @@ def start_return(p: Planner) -> Decision:
         named = [line for score, line in scored if best and score == best]
         args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
         if named:
-            count = p.frame.quantity()
             args["items"] = [{"cartItemId": line["cartItemId"],
-                              "quantity": min(count or int(line["quantity"]),
-                                              int(line["quantity"]))} for line in named]
+                              "quantity": _returned(p, int(line["quantity"]))} for line in named]
         return p.call("start_return", **args)
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
@@ -307,6 +306,16 @@ def start_return(p: Planner) -> Decision:
     text = say(p.lang, "return_started", id=ret["returnId"], items=what,
                status=status_word(p.lang, ret["status"]))
     return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text
+
+
+def _returned(p: Planner, bought: int) -> int:
+    """How many of a line of `bought` go back: a part of it said as one ("one of the plates",
+    "all but one", « un seul des mugs »), from the latest message that says; else the count
+    said; else the whole line."""
+    for text in reversed(p.frame.texts):
+        if (part := portions.taken(text, bought)) is not None:
+            return part
+    return min(p.frame.quantity() or bought, bought)
 
 
 def rate(p: Planner) -> Decision:

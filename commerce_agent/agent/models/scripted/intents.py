@@ -230,7 +230,16 @@ _CHECKS: list[tuple[str, str]] = [
                # ("bring me back to the mugs" goes back to a list)
                r"\bbring (?!me\b|us\b).{0,20}\bback\b|"
                r"\bmoney back\b|"
-               r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
+               # goods sent back by post ("ship one plate back", "mail them back")
+               r"\b(?:ship|post|mail)\b.{0,30}\bback\b|"
+               r"\b(?:retourner|renvoyer|rembourse)|返品|返金|返送|送り返|"
+               # « rendre » and « rapporter » a thing bought: with the thing, never alone
+               # (« rendez-vous », « rendre service »)
+               r"\b(?:rend(?:re|s|ez|rai|rais)|rapport(?:er|e|es|ez|erai|erais))\s+"
+               r"(?:le|la|les|l'|un|une|\d+|deux|trois|quatre|cinq|mon|ma|mes|ce|cet|cette|"
+               r"ces|seulement|juste)\b|"
+               # 「返したい」「返します」: a thing given back (not 繰り返し, repeating)
+               r"(?<!繰り)(?<!繰)(?<!折り)返し(?:たい|ます|てもいい|てほしい)"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星|"
              # a score said as one: "5/5", "4 out of 5", "3 sur 5", "⭐⭐⭐⭐", "★★★☆☆"

@@ -65,6 +65,15 @@ _REMOVING = re.compile(r"\b(?:remove|take|drop|delete|get rid|ditch|lose|enl[eè
                        r"削除|取り消|外して|消して|取って", re.IGNORECASE)
 
 
+# What the shopper keeps is no request of its own: it bounds the one beside it ("I'll keep
+# one plate and send the rest back", « je garde une tasse et je renvoie le reste »,
+# 「1枚は残して、残りを返品」), whose handler reads the two together.
+_KEEPING = re.compile(r"^(?:(?:i'?ll|i will|i'd|i would|i want to|i wanna|let me|i|we|we'll|"
+                      r"please|pls|just|but|and|so|ok|je vais|je veux|je voudrais|je|on|"
+                      r"like to)\s+)*(?:keep|keeping|garde[rz]?|gardant|conserve[rz]?)\b|"
+                      r"(?:残して|残し|残す|キープ)", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Request:
     kind: str
@@ -75,6 +84,8 @@ def _read(piece: str) -> str:
     """The request a piece makes; the cart named as where things go is no request of its
     own ("practical rust in my basket" adds), and a promotion piece naming no code ("then
     use", its codes kept for the purchase) joins its neighbour."""
+    if _KEEPING.search(piece):
+        return "other"
     kind = understand(piece)[0]
     if kind == "cart" and names_destination(piece):
         kind = understand(without_destination(piece))[0]
