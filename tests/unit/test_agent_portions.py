@@ -6,12 +6,15 @@ of its own, a reading plan taken out in Japanese."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any, cast
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.portions import taken
-from commerce_agent.agent.models.scripted import sequence
+from commerce_agent.agent.models.scripted import aftercare, sequence
 from commerce_agent.agent.models.scripted.intents import understand
 
 
@@ -97,3 +100,30 @@ def test_a_reading_plan_in_japanese(said: str, wanted: str) -> None:
 ])
 def test_what_is_kept_bounds_the_request_beside_it(said: str) -> None:
     assert sequence.requests(said) == []  # served whole, never a keep read as an add
+
+
+# --- which order: a store described, a plan's category --------------------------------------
+
+def test_a_shop_said_in_one_word_is_read_by_what_it_sells() -> None:
+    assert aftercare._SHOP_COMPOUND.sub(r"\1 shop", "the bookshop, the teahouse, bookstores") \
+        == "the book shop, the tea shop, book shop"
+    assert aftercare._SHOP_COMPOUND.sub(r"\1 shop", "the shop") == "the shop"
+
+
+def test_a_plans_category_names_no_plan_among_plans() -> None:
+    plan = {"metadata": {"dev.commerce.product.categorization": {"items": [
+        {"name": "Subscriptions"}, {"name": "Reading"}]}}}
+    membership = {"metadata": {"dev.commerce.product.categorization": {"items": [
+        {"name": "Yoga"}, {"name": "Memberships"}]}}}
+    assert aftercare._kinds(plan) == frozenset({"reading"})
+    assert aftercare._kinds(membership) == frozenset({"yoga"})
+
+
+def test_a_store_is_described_only_once_the_stores_are_listed() -> None:
+    listed = SimpleNamespace(state=SimpleNamespace(stores=[
+        {"storeId": "store_ebooks", "description": "An independent Berlin shop for DRM-free "
+                                                   "eBooks, audiobooks and software"}]))
+    unlisted = SimpleNamespace(state=SimpleNamespace(stores=None))
+    assert {"berlin", "ebook"} <= aftercare._described(cast(Any, listed), "store_ebooks")
+    assert aftercare._described(cast(Any, listed), "store_midori") == frozenset()
+    assert aftercare._described(cast(Any, unlisted), "store_ebooks") == frozenset()

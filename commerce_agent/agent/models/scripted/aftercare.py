@@ -10,7 +10,7 @@ from typing import Any
 
 from commerce_agent.agent.language import portions
 from commerce_agent.agent.language.tips import read_tip
-from commerce_agent.agent.models.scripted import choices, which_order, words
+from commerce_agent.agent.models.scripted import choices, plan_verbs, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
 from commerce_agent.agent.models.scripted.naming import name_score
@@ -40,7 +40,13 @@ def _orders(p: Planner, wanted: str | None) -> list[dict[str, Any]]:
     return orders
 
 
+# A shop named by what it sells, in one word ("the bookshop", "the teahouse", "bookstore"):
+# the kind of goods is what names its orders, as "the book shop" would.
+_SHOP_COMPOUND = re.compile(r"\b([a-z]{3,}?)(?:shop|store|house)s?\b")
+
+
 def _asked(p: Planner, text: str) -> frozenset[str]:
+    text = _SHOP_COMPOUND.sub(r"\1 shop", words.fold(text))
     return said_words(p.query(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
 
 
@@ -64,8 +70,23 @@ def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
         lines = max((_line_fit(p, line, asked, own) for line in order.get("items", [])),
                     default=0)
         store = words.content_words(p.state.store_name(order.get("storeId")))
-        return lines + len(asked & store)
+        return lines + len((asked - _SHOP_NOUNS) & (store | _described(p, order.get("storeId"))))
     return fits
+
+
+# Words that say "a shop" and name none of them ("the order from the shop").
+_SHOP_NOUNS = frozenset({"shop", "store", "place", "boutique", "magasin", "outlet", "seller",
+                         "vendor", "merchant", "店", "お店", "ショップ"})
+
+
+def _described(p: Planner, store_id: Any) -> frozenset[str]:
+    """The words of a store's own description, once the stores are listed: "the pottery
+    place", "the Italian one", "the Berlin shop", "my ebook subscription" name its orders."""
+    listed = next((store for store in p.state.stores or []
+                   if store.get("storeId") == store_id), None)
+    if listed is None:
+        return frozenset()
+    return words.content_words(str(listed.get("description", "")))
 
 
 def _kinds(item: dict[str, Any] | None) -> frozenset[str]:
@@ -74,7 +95,14 @@ def _kinds(item: dict[str, Any] | None) -> frozenset[str]:
     if item is None:
         return frozenset()
     return frozenset().union(*(words.content_words(str(kind.get("name", ""))) for kind in
-                               choices.meta(item, PRODUCT_CATEGORIES).get("items", [])))
+                               choices.meta(item, PRODUCT_CATEGORIES).get("items", [])
+                               if not _PLAN_KIND.fullmatch(words.fold(str(kind.get("name", ""))))))
+
+
+# A plan's category ("Subscriptions", "Memberships") is what every plan is: "cancel my
+# subscription" names none of two plans by it (the most recent is meant, as with any order
+# nothing names), while a plan's own name still does ("my membership", "the Folio plan").
+_PLAN_KIND = re.compile(rf"{plan_verbs.PLAN}s?")
 
 
 def meant(p: Planner, wanted: str | None = None) -> which_order.Meant:
@@ -103,7 +131,19 @@ def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
             meant(p, wanted).order_id is None
             or which_order.wants_orders_listed(p.frame.texts, _orders(p, wanted))):
         return p.call("list_orders")
-    return _search_words(p, wanted)
+    return _search_words(p, wanted) or _store_words(p, wanted)
+
+
+def _store_words(p: Planner, wanted: str | None) -> Decision | None:
+    """The stores, listed once with their descriptions, when the shopper's words still name
+    none of their orders and those orders come from more than one store: the words may
+    describe a store ("the pottery place", « la boutique de Tokyo »)."""
+    if p.state.stores is not None or not p.has("list_stores") or \
+            p.state.done("list_stores") is not None:
+        return None
+    if len({order.get("storeId") for order in _orders(p, wanted)}) < 2:
+        return None
+    return p.call("list_stores") if _unmatched(p, wanted) is not None else None
 
 
 def _search_words(p: Planner, wanted: str | None) -> Decision | None:
