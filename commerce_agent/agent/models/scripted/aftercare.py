@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from commerce_agent.agent.language import portions
+from commerce_agent.agent.language import portions, return_terms
 from commerce_agent.agent.language.tips import read_tip
 from commerce_agent.agent.models.scripted import choices, plan_verbs, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
@@ -335,7 +335,7 @@ def start_return(p: Planner) -> Decision:
         best = max((score for score, _ in scored), default=0)
         # "return the mug" of an order with plates too: that line; nothing named, the order
         named = [line for score, line in scored if best and score == best]
-        args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
+        args: dict[str, Any] = {"orderId": order_id, "reason": _REASON, **_return_terms(p)}
         if named:
             args["items"] = [{"cartItemId": line["cartItemId"],
                               "quantity": _returned(p, int(line["quantity"]))} for line in named]
@@ -346,6 +346,18 @@ def start_return(p: Planner) -> Decision:
     text = say(p.lang, "return_started", id=ret["returnId"], items=what,
                status=status_word(p.lang, ret["status"]))
     return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text
+
+
+def _return_terms(p: Planner) -> dict[str, str]:
+    """How the return is settled and the goods go back, where the shopper said so (the latest
+    message that says wins); the store's defaults otherwise."""
+    terms: dict[str, str] = {}
+    for text in p.frame.texts:
+        if (settled := return_terms.resolution(text)) is not None:
+            terms["preferredResolution"] = settled
+        if (way := return_terms.method(text)) is not None:
+            terms["returnMethod"] = way
+    return terms
 
 
 def _returned(p: Planner, bought: int) -> int:
