@@ -127,3 +127,23 @@ def test_a_store_is_described_only_once_the_stores_are_listed() -> None:
     assert {"berlin", "ebook"} <= aftercare._described(cast(Any, listed), "store_ebooks")
     assert aftercare._described(cast(Any, listed), "store_midori") == frozenset()
     assert aftercare._described(cast(Any, unlisted), "store_ebooks") == frozenset()
+
+
+@pytest.mark.parametrize("said", [
+    "return one mug and two plates", "je renvoie un mug et deux assiettes"])
+def test_things_named_after_a_return_go_back_too(said: str) -> None:
+    assert sequence.requests(said) == []  # one return, each line with its own count
+
+
+def test_a_thing_asked_for_after_a_return_is_an_add() -> None:
+    assert [r.kind for r in sequence.requests("return the mug and add two plates")] == [
+        "return", "add"]
+
+
+@pytest.mark.parametrize(("said", "every"), [
+    ("cancel both orders", True), ("cancel both", True), ("cancel all my orders", True),
+    ("annulez les deux", True), ("annule toutes mes commandes", True),
+    ("両方キャンセルしてください", True), ("注文を全部キャンセル", True),
+    ("cancel the order with both mugs", False), ("cancel my last order", False)])
+def test_every_order_meant_at_once(said: str, every: bool) -> None:
+    assert bool(aftercare._EVERY_ORDER.search(said.lower())) == every

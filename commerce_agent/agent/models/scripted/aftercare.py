@@ -300,7 +300,55 @@ def _usual_days(p: Planner, order: dict[str, Any]) -> list[str]:
                 max=option["maxDays"])]
 
 
+# Every order meant at once: "cancel both orders", "cancel all my orders", « annulez les
+# deux », « toutes mes commandes », 「両方キャンセル」「注文を全部キャンセル」.
+_EVERY_ORDER = re.compile(
+    r"\bboth(?: of (?:them|my orders|the orders)| (?:my )?orders)?\s*(?:[.!?,]|$|please|pls)|"
+    r"\bboth (?:of (?:my |the )?)?orders\b|\ball (?:of )?(?:my |the )?(?:orders|purchases)\b|"
+    r"\bevery order\b|\bles deux\b|\btoutes? (?:mes|les) commandes\b|"
+    r"両方|全部の注文|すべての注文|全ての注文|注文を(?:全部|すべて|全て)")
+
+
+def _every_order(p: Planner) -> list[str] | None:
+    """The orders "both" or "all my orders" means: those the words name, if two or more,
+    else every one still open; None when the words mean no several orders."""
+    if not any(_EVERY_ORDER.search(words.fold(text)) for text in p.frame.texts):
+        return None
+    orders = [order for order in _orders(p, None) if order.get("status") not in (
+        CANCELLED, COMPLETED) or p.state.done("cancel_order", orderId=order["orderId"])]
+    fits = _fits(p)
+    named = [order for order in orders if any(fits(order, text) for text in p.frame.texts)]
+    chosen = named if len(named) >= 2 else orders
+    return [str(order["orderId"]) for order in chosen] if len(chosen) >= 2 else None
+
+
+def _cancel_every(p: Planner) -> Decision | None:
+    """Several orders called off in one request, each with its own approval."""
+    if not any(_EVERY_ORDER.search(words.fold(text)) for text in p.frame.texts):
+        return None
+    if (step := need_orders(p)) is not None:
+        return step
+    targets = _every_order(p)
+    if targets is None:
+        return None
+    for order_id in targets:
+        if p.state.done("cancel_order", orderId=order_id) is None:
+            return p.call("cancel_order", orderId=order_id, reason=_REASON)
+    return " ".join(_cancelled_text(p, order_id) for order_id in targets)
+
+
+def _cancelled_text(p: Planner, order_id: str) -> str:
+    order = _order(p, order_id)
+    if order.get("status") != CANCELLED:  # say only what the tool result shows
+        return say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
+                   total=money_text(order.get("total")),
+                   status=status_word(p.lang, order.get("status")))
+    return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))
+
+
 def cancel(p: Planner) -> Decision:
+    if (several := _cancel_every(p)) is not None:
+        return several
     if not isinstance(chosen := the_order(p, "no_orders_to_cancel"), Chosen):
         return chosen
     order_id = chosen.order_id
@@ -312,12 +360,7 @@ def cancel(p: Planner) -> Decision:
         return _change_plan(p, "cancel", order_id)
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
-    order = _order(p, order_id)
-    if order.get("status") != CANCELLED:  # say only what the tool result shows
-        return say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
-                   total=money_text(order.get("total")),
-                   status=status_word(p.lang, order.get("status")))
-    return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))
+    return _cancelled_text(p, order_id)
 
 
 def start_return(p: Planner) -> Decision:
@@ -338,7 +381,7 @@ def start_return(p: Planner) -> Decision:
         args: dict[str, Any] = {"orderId": order_id, "reason": _REASON, **_return_terms(p)}
         if named:
             args["items"] = [{"cartItemId": line["cartItemId"],
-                              "quantity": _returned(p, int(line["quantity"]))} for line in named]
+                              "quantity": _returned(p, line)} for line in named]
         return p.call("start_return", **args)
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
@@ -360,14 +403,38 @@ def _return_terms(p: Planner) -> dict[str, str]:
     return terms
 
 
-def _returned(p: Planner, bought: int) -> int:
-    """How many of a line of `bought` go back: a part of it said as one ("one of the plates",
-    "all but one", « un seul des mugs »), from the latest message that says; else the count
-    said; else the whole line."""
+def _returned(p: Planner, line: dict[str, Any]) -> int:
+    """How many of an order line go back: the count said beside its own name when the message
+    names several things ("one mug and two plates"); else a part of it said as one ("one of
+    the plates", "all but one", « un seul des mugs »), from the latest message that says;
+    else the count said; else the whole line."""
+    bought = int(line["quantity"])
     for text in reversed(p.frame.texts):
+        if (own := _count_beside(p, line, text)) is not None:
+            return min(own, bought)
         if (part := portions.taken(text, bought)) is not None:
             return part
     return min(p.frame.quantity() or bought, bought)
+
+
+# One of a thing said with its article ("the mug and two plates": the mug is its line, whole;
+# "a mug and two plates", « un mug et deux assiettes »: one).
+_ONE_SAID = re.compile(r"\b(?:one|an?|un|une|single)\b")
+
+
+def _count_beside(p: Planner, line: dict[str, Any], text: str) -> int | None:
+    """The count said with this line's name among several things named, or None."""
+    mentions = words.item_mentions(text)
+    if len(mentions) < 2:
+        return None
+    bought = int(line["quantity"])
+    for head, whole in mentions:
+        if _line_fit(p, line, _asked(p, head)) > 0:
+            part = portions.taken(whole, bought) or words.quantity(whole)
+            if part is None and _ONE_SAID.search(words.fold(whole)):
+                part = 1
+            return part if part is not None and part > 0 else bought
+    return None
 
 
 def rate(p: Planner) -> Decision:

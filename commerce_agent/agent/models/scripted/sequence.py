@@ -74,6 +74,12 @@ _KEEPING = re.compile(r"^(?:(?:i'?ll|i will|i'd|i would|i want to|i wanna|let me
                       r"(?:残して|残し|残す|キープ)", re.IGNORECASE)
 
 
+# A verb of getting: a thing named after a return without one is more of what goes back.
+_ACQUIRING = re.compile(r"\b(?:add|buy|get|order|want|need|take|put|throw|ajoute\w*|achete\w*|"
+                        r"prends|prendre|commande\w*|veux|voudrais|mets|mettez)\b|"
+                        r"追加|入れ|買|ください|下さい|注文|ほしい|欲しい", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Request:
     kind: str
@@ -106,6 +112,9 @@ def requests(text: str) -> list[Request]:
     waiting = ""  # pieces said before the first request
     for piece, joiner in pieces:
         kind = _read(piece.strip(" ,")) if piece.strip(" ,.!") else "other"
+        if kind == "add" and groups and groups[-1][0] == "return" and \
+                not _ACQUIRING.search(piece):
+            kind = "return"  # "return one mug and two plates": the plates go back too
         if kind in _JOINING or (groups and groups[-1][0] == kind):
             if groups:
                 groups[-1][1] += groups[-1][2] + piece
