@@ -51,15 +51,16 @@ def _asked(p: Planner, text: str) -> frozenset[str]:
 
 
 def _line_fit(p: Planner, line: dict[str, Any], asked: frozenset[str],
-              own: frozenset[str] = frozenset()) -> int:
+              own: frozenset[str] = frozenset(), among_plans: bool = False) -> int:
     """How well the words name an order line: its name, the shopper's own words for its item
-    (as a search reads them, or as said: `own`), then (counting half) the item's categories."""
+    (as a search reads them, or as said: `own`), then (counting half) the item's categories
+    (among plans only, not the category every plan has)."""
     aliases = p.state.aliases.get(str(line.get("itemId")), frozenset())
     return 2 * (name_score(line, asked) + alias_score(aliases, asked | own)) + len(
-        asked & _kinds(p.item(line.get("itemId"))))
+        asked & _kinds(p.item(line.get("itemId")), among_plans))
 
 
-def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
+def _fits(p: Planner, among_plans: bool = False) -> Callable[[dict[str, Any], str], int]:
     def fits(order: dict[str, Any], text: str) -> int:
         asked = _asked(p, text)
         # « les tasses » of a set of « tasses à expresso » bought as such: the shopper's own
@@ -67,8 +68,8 @@ def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
         own = said_words(words.fold(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
         if not asked:
             return 0
-        lines = max((_line_fit(p, line, asked, own) for line in order.get("items", [])),
-                    default=0)
+        lines = max((_line_fit(p, line, asked, own, among_plans)
+                     for line in order.get("items", [])), default=0)
         store = words.content_words(p.state.store_name(order.get("storeId")))
         return lines + len((asked - _SHOP_NOUNS) & (store | _described(p, order.get("storeId"))))
     return fits
@@ -89,14 +90,16 @@ def _described(p: Planner, store_id: Any) -> frozenset[str]:
     return words.content_words(str(listed.get("description", "")))
 
 
-def _kinds(item: dict[str, Any] | None) -> frozenset[str]:
+def _kinds(item: dict[str, Any] | None, among_plans: bool = False) -> frozenset[str]:
     """The words of an item's categories ("Tea", "Green Tea"): "where's my tea?" names the
-    gyokuro order, a little less surely than its own name would."""
+    gyokuro order, a little less surely than its own name would. Among plans, the category
+    every plan has is left out."""
     if item is None:
         return frozenset()
     return frozenset().union(*(words.content_words(str(kind.get("name", ""))) for kind in
                                choices.meta(item, PRODUCT_CATEGORIES).get("items", [])
-                               if not _PLAN_KIND.fullmatch(words.fold(str(kind.get("name", ""))))))
+                               if not among_plans or not _PLAN_KIND.fullmatch(
+                                   words.fold(str(kind.get("name", ""))))))
 
 
 # A plan's category ("Subscriptions", "Memberships") is what every plan is: "cancel my
@@ -110,7 +113,8 @@ def meant(p: Planner, wanted: str | None = None) -> which_order.Meant:
     orders = _orders(p, wanted)
     # Today's date only places "yesterday's order"; the choice is still one of the orders
     # the conversation read, so a replayed step differs only across midnight.
-    found = which_order.resolve(orders, p.frame.texts, _fits(p), p.state.order_in_view,
+    found = which_order.resolve(orders, p.frame.texts, _fits(p, wanted == "subscription"),
+                                p.state.order_in_view,
                                 datetime.now(UTC).date())
     if found.order_id is None and not found.tied and wanted != "subscription":
         return which_order.Meant(p.state.last_order)
@@ -161,7 +165,7 @@ def _search_words(p: Planner, wanted: str | None) -> Decision | None:
 def _unmatched(p: Planner, wanted: str | None) -> str | None:
     """The latest message's product words, when they fit none of the orders, unless a message
     places the order otherwise (an id, a position, a day, an amount)."""
-    orders, fits = _orders(p, wanted), _fits(p)
+    orders, fits = _orders(p, wanted), _fits(p, wanted == "subscription")
     for text in reversed(p.frame.texts):
         if which_order.placed(which_order.cues(text)):
             return None
@@ -305,8 +309,9 @@ def _usual_days(p: Planner, order: dict[str, Any]) -> list[str]:
 _EVERY_ORDER = re.compile(
     r"\bboth(?: of (?:them|my orders|the orders)| (?:my )?orders)?\s*(?:[.!?,]|$|please|pls)|"
     r"\bboth (?:of (?:my |the )?)?orders\b|\ball (?:of )?(?:my |the )?(?:orders|purchases)\b|"
-    r"\bevery order\b|\bles deux\b|\btoutes? (?:mes|les) commandes\b|"
-    r"両方|全部の注文|すべての注文|全ての注文|注文を(?:全部|すべて|全て)")
+    r"\bevery order\b|\b(?:les deux|toutes les deux)(?: commandes)?\s*(?:[.!?,]|$|svp|stp|"
+    r"s'il)|\btoutes? (?:mes|les) commandes\b|"
+    r"両方(?:の注文|とも|を|キャンセル)|全部の注文|すべての注文|全ての注文|注文を(?:全部|すべて|全て)")
 
 
 def _every_order(p: Planner) -> list[str] | None:

@@ -242,7 +242,7 @@ _CHECKS: list[tuple[str, str]] = [
                # the plates back" (« reprendre mon abonnement » resumes: read before this)
                r"\brepren(?:ez|dre|ds|d|driez)\s+(?:le|la|les|l'|un|une|\d+|deux|trois|mes|"
                r"ces|ce|cet|cette)\b|"
-               r"\b(?:can|could|would|will) you take\b.{0,30}\bback\b|"
+               r"\b(?:can|could|would|will) you take (?!me\b|us\b).{0,30}\bback\b|"
                r"\btake back (?:the|my|these|those|one|two|three|\d+)\b|"
                # 「返したい」「返します」: a thing given back (not 繰り返し, repeating)
                r"(?<!繰り)(?<!繰)(?<!折り)返し(?:たい|ます|てもいい|てほしい)"),

@@ -80,6 +80,11 @@ _ACQUIRING = re.compile(r"\b(?:add|buy|get|order|want|need|take|put|throw|ajoute
                         r"追加|入れ|買|ください|下さい|注文|ほしい|欲しい", re.IGNORECASE)
 
 
+# A thing named bare, its count or article first ("two plates", "the mug", « deux assiettes »).
+_BARE_THING = re.compile(r"^\s*(?:\d+|one|two|three|four|five|six|a|an|the|un|une|deux|trois|"
+                         r"quatre|le|la|les|l')\b|^[^\x00-\x7f]", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Request:
     kind: str
@@ -113,7 +118,7 @@ def requests(text: str) -> list[Request]:
     for piece, joiner in pieces:
         kind = _read(piece.strip(" ,")) if piece.strip(" ,.!") else "other"
         if kind == "add" and groups and groups[-1][0] == "return" and \
-                not _ACQUIRING.search(piece):
+                _BARE_THING.match(piece) and not _ACQUIRING.search(piece):
             kind = "return"  # "return one mug and two plates": the plates go back too
         if kind in _JOINING or (groups and groups[-1][0] == kind):
             if groups:
