@@ -508,6 +508,14 @@ def without_collecting(text: str) -> str:
     return _COLLECTING_PLAN.sub(" ", unicodedata.normalize("NFKC", text))
 
 
+def without_any_collecting(text: str) -> str:
+    """`text` without every way it says the order is collected ("I'll pick them up at 7pm"
+    leaves "at 7pm", « je passe les prendre vers 19h » leaves « vers 19h »): what is left of
+    a piece that named only that names no product."""
+    plain = unicodedata.normalize("NFKC", text)
+    return _PICKUP.sub(" ", _COLLECTING_MYSELF.sub(" ", _COLLECTING_PLAN.sub(" ", plain)))
+
+
 def wants_pickup(text: str) -> bool:
     """Whether the shopper speaks of collecting the order ("I'll collect it", "retrait en
     magasin", "店頭で受け取り")."""

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from commerce_agent.agent.language import portions, return_terms
 from commerce_agent.agent.language.tips import read_tip
-from commerce_agent.agent.models.scripted import choices, which_order, words
+from commerce_agent.agent.models.scripted import choices, plan_verbs, which_order, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.messages import status as status_word
 from commerce_agent.agent.models.scripted.naming import name_score
@@ -39,20 +40,27 @@ def _orders(p: Planner, wanted: str | None) -> list[dict[str, Any]]:
     return orders
 
 
+# A shop named by what it sells, in one word ("the bookshop", "the teahouse", "bookstore"):
+# the kind of goods is what names its orders, as "the book shop" would.
+_SHOP_COMPOUND = re.compile(r"\b([a-z]{3,}?)(?:shop|store|house)s?\b")
+
+
 def _asked(p: Planner, text: str) -> frozenset[str]:
+    text = _SHOP_COMPOUND.sub(r"\1 shop", words.fold(text))
     return said_words(p.query(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
 
 
 def _line_fit(p: Planner, line: dict[str, Any], asked: frozenset[str],
-              own: frozenset[str] = frozenset()) -> int:
+              own: frozenset[str] = frozenset(), among_plans: bool = False) -> int:
     """How well the words name an order line: its name, the shopper's own words for its item
-    (as a search reads them, or as said: `own`), then (counting half) the item's categories."""
+    (as a search reads them, or as said: `own`), then (counting half) the item's categories
+    (among plans only, not the category every plan has)."""
     aliases = p.state.aliases.get(str(line.get("itemId")), frozenset())
     return 2 * (name_score(line, asked) + alias_score(aliases, asked | own)) + len(
-        asked & _kinds(p.item(line.get("itemId"))))
+        asked & _kinds(p.item(line.get("itemId")), among_plans))
 
 
-def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
+def _fits(p: Planner, among_plans: bool = False) -> Callable[[dict[str, Any], str], int]:
     def fits(order: dict[str, Any], text: str) -> int:
         asked = _asked(p, text)
         # « les tasses » of a set of « tasses à expresso » bought as such: the shopper's own
@@ -60,20 +68,44 @@ def _fits(p: Planner) -> Callable[[dict[str, Any], str], int]:
         own = said_words(words.fold(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
         if not asked:
             return 0
-        lines = max((_line_fit(p, line, asked, own) for line in order.get("items", [])),
-                    default=0)
+        lines = max((_line_fit(p, line, asked, own, among_plans)
+                     for line in order.get("items", [])), default=0)
         store = words.content_words(p.state.store_name(order.get("storeId")))
-        return lines + len(asked & store)
+        return lines + len((asked - _SHOP_NOUNS) & (store | _described(p, order.get("storeId"))))
     return fits
 
 
-def _kinds(item: dict[str, Any] | None) -> frozenset[str]:
+# Words that say "a shop" and name none of them ("the order from the shop").
+_SHOP_NOUNS = frozenset({"shop", "store", "place", "boutique", "magasin", "outlet", "seller",
+                         "vendor", "merchant", "店", "お店", "ショップ"})
+
+
+def _described(p: Planner, store_id: Any) -> frozenset[str]:
+    """The words of a store's own description, once the stores are listed: "the pottery
+    place", "the Italian one", "the Berlin shop", "my ebook subscription" name its orders."""
+    listed = next((store for store in p.state.stores or []
+                   if store.get("storeId") == store_id), None)
+    if listed is None:
+        return frozenset()
+    return words.content_words(str(listed.get("description", "")))
+
+
+def _kinds(item: dict[str, Any] | None, among_plans: bool = False) -> frozenset[str]:
     """The words of an item's categories ("Tea", "Green Tea"): "where's my tea?" names the
-    gyokuro order, a little less surely than its own name would."""
+    gyokuro order, a little less surely than its own name would. Among plans, the category
+    every plan has is left out."""
     if item is None:
         return frozenset()
     return frozenset().union(*(words.content_words(str(kind.get("name", ""))) for kind in
-                               choices.meta(item, PRODUCT_CATEGORIES).get("items", [])))
+                               choices.meta(item, PRODUCT_CATEGORIES).get("items", [])
+                               if not among_plans or not _PLAN_KIND.fullmatch(
+                                   words.fold(str(kind.get("name", ""))))))
+
+
+# A plan's category ("Subscriptions", "Memberships") is what every plan is: "cancel my
+# subscription" names none of two plans by it (the most recent is meant, as with any order
+# nothing names), while a plan's own name still does ("my membership", "the Folio plan").
+_PLAN_KIND = re.compile(rf"{plan_verbs.PLAN}s?")
 
 
 def meant(p: Planner, wanted: str | None = None) -> which_order.Meant:
@@ -81,7 +113,8 @@ def meant(p: Planner, wanted: str | None = None) -> which_order.Meant:
     orders = _orders(p, wanted)
     # Today's date only places "yesterday's order"; the choice is still one of the orders
     # the conversation read, so a replayed step differs only across midnight.
-    found = which_order.resolve(orders, p.frame.texts, _fits(p), p.state.order_in_view,
+    found = which_order.resolve(orders, p.frame.texts, _fits(p, wanted == "subscription"),
+                                p.state.order_in_view,
                                 datetime.now(UTC).date())
     if found.order_id is None and not found.tied and wanted != "subscription":
         return which_order.Meant(p.state.last_order)
@@ -102,7 +135,19 @@ def need_orders(p: Planner, wanted: str | None = None) -> Decision | None:
             meant(p, wanted).order_id is None
             or which_order.wants_orders_listed(p.frame.texts, _orders(p, wanted))):
         return p.call("list_orders")
-    return _search_words(p, wanted)
+    return _search_words(p, wanted) or _store_words(p, wanted)
+
+
+def _store_words(p: Planner, wanted: str | None) -> Decision | None:
+    """The stores, listed once with their descriptions, when the shopper's words still name
+    none of their orders and those orders come from more than one store: the words may
+    describe a store ("the pottery place", « la boutique de Tokyo »)."""
+    if p.state.stores is not None or not p.has("list_stores") or \
+            p.state.done("list_stores") is not None:
+        return None
+    if len({order.get("storeId") for order in _orders(p, wanted)}) < 2:
+        return None
+    return p.call("list_stores") if _unmatched(p, wanted) is not None else None
 
 
 def _search_words(p: Planner, wanted: str | None) -> Decision | None:
@@ -120,7 +165,7 @@ def _search_words(p: Planner, wanted: str | None) -> Decision | None:
 def _unmatched(p: Planner, wanted: str | None) -> str | None:
     """The latest message's product words, when they fit none of the orders, unless a message
     places the order otherwise (an id, a position, a day, an amount)."""
-    orders, fits = _orders(p, wanted), _fits(p)
+    orders, fits = _orders(p, wanted), _fits(p, wanted == "subscription")
     for text in reversed(p.frame.texts):
         if which_order.placed(which_order.cues(text)):
             return None
@@ -259,7 +304,56 @@ def _usual_days(p: Planner, order: dict[str, Any]) -> list[str]:
                 max=option["maxDays"])]
 
 
+# Every order meant at once: "cancel both orders", "cancel all my orders", « annulez les
+# deux », « toutes mes commandes », 「両方キャンセル」「注文を全部キャンセル」.
+_EVERY_ORDER = re.compile(
+    r"\bboth(?: of (?:them|my orders|the orders)| (?:my )?orders)?\s*(?:[.!?,]|$|please|pls)|"
+    r"\bboth (?:of (?:my |the )?)?orders\b|\ball (?:of )?(?:my |the )?(?:orders|purchases)\b|"
+    r"\bevery order\b|\b(?:les deux|toutes les deux)(?: commandes)?\s*(?:[.!?,]|$|svp|stp|"
+    r"s'il)|\btoutes? (?:mes|les) commandes\b|"
+    r"両方(?:の注文|とも|を|キャンセル)|全部の注文|すべての注文|全ての注文|注文を(?:全部|すべて|全て)")
+
+
+def _every_order(p: Planner) -> list[str] | None:
+    """The orders "both" or "all my orders" means: those the words name, if two or more,
+    else every one still open; None when the words mean no several orders."""
+    if not any(_EVERY_ORDER.search(words.fold(text)) for text in p.frame.texts):
+        return None
+    orders = [order for order in _orders(p, None) if order.get("status") not in (
+        CANCELLED, COMPLETED) or p.state.done("cancel_order", orderId=order["orderId"])]
+    fits = _fits(p)
+    named = [order for order in orders if any(fits(order, text) for text in p.frame.texts)]
+    chosen = named if len(named) >= 2 else orders
+    return [str(order["orderId"]) for order in chosen] if len(chosen) >= 2 else None
+
+
+def _cancel_every(p: Planner) -> Decision | None:
+    """Several orders called off in one request, each with its own approval."""
+    if not any(_EVERY_ORDER.search(words.fold(text)) for text in p.frame.texts):
+        return None
+    if (step := need_orders(p)) is not None:
+        return step
+    targets = _every_order(p)
+    if targets is None:
+        return None
+    for order_id in targets:
+        if p.state.done("cancel_order", orderId=order_id) is None:
+            return p.call("cancel_order", orderId=order_id, reason=_REASON)
+    return " ".join(_cancelled_text(p, order_id) for order_id in targets)
+
+
+def _cancelled_text(p: Planner, order_id: str) -> str:
+    order = _order(p, order_id)
+    if order.get("status") != CANCELLED:  # say only what the tool result shows
+        return say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
+                   total=money_text(order.get("total")),
+                   status=status_word(p.lang, order.get("status")))
+    return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))
+
+
 def cancel(p: Planner) -> Decision:
+    if (several := _cancel_every(p)) is not None:
+        return several
     if not isinstance(chosen := the_order(p, "no_orders_to_cancel"), Chosen):
         return chosen
     order_id = chosen.order_id
@@ -271,12 +365,7 @@ def cancel(p: Planner) -> Decision:
         return _change_plan(p, "cancel", order_id)
     if p.state.done("cancel_order") is None:
         return p.call("cancel_order", orderId=order_id, reason=_REASON)
-    order = _order(p, order_id)
-    if order.get("status") != CANCELLED:  # say only what the tool result shows
-        return say(p.lang, "order_status", id=order_id, lines=lines(order, p.lang),
-                   total=money_text(order.get("total")),
-                   status=status_word(p.lang, order.get("status")))
-    return say(p.lang, "cancelled", id=order_id, total=money_text(order.get("total")))
+    return _cancelled_text(p, order_id)
 
 
 def start_return(p: Planner) -> Decision:
@@ -294,12 +383,10 @@ def start_return(p: Planner) -> Decision:
         best = max((score for score, _ in scored), default=0)
         # "return the mug" of an order with plates too: that line; nothing named, the order
         named = [line for score, line in scored if best and score == best]
-        args: dict[str, Any] = {"orderId": order_id, "reason": _REASON}
+        args: dict[str, Any] = {"orderId": order_id, "reason": _REASON, **_return_terms(p)}
         if named:
-            count = p.frame.quantity()
             args["items"] = [{"cartItemId": line["cartItemId"],
-                              "quantity": min(count or int(line["quantity"]),
-                                              int(line["quantity"]))} for line in named]
+                              "quantity": _returned(p, line)} for line in named]
         return p.call("start_return", **args)
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
@@ -307,6 +394,52 @@ def start_return(p: Planner) -> Decision:
     text = say(p.lang, "return_started", id=ret["returnId"], items=what,
                status=status_word(p.lang, ret["status"]))
     return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text
+
+
+def _return_terms(p: Planner) -> dict[str, str]:
+    """How the return is settled and the goods go back, where the shopper said so (the latest
+    message that says wins); the store's defaults otherwise."""
+    terms: dict[str, str] = {}
+    for text in p.frame.texts:
+        if (settled := return_terms.resolution(text)) is not None:
+            terms["preferredResolution"] = settled
+        if (way := return_terms.method(text)) is not None:
+            terms["returnMethod"] = way
+    return terms
+
+
+def _returned(p: Planner, line: dict[str, Any]) -> int:
+    """How many of an order line go back: the count said beside its own name when the message
+    names several things ("one mug and two plates"); else a part of it said as one ("one of
+    the plates", "all but one", « un seul des mugs »), from the latest message that says;
+    else the count said; else the whole line."""
+    bought = int(line["quantity"])
+    for text in reversed(p.frame.texts):
+        if (own := _count_beside(p, line, text)) is not None:
+            return min(own, bought)
+        if (part := portions.taken(text, bought)) is not None:
+            return part
+    return min(p.frame.quantity() or bought, bought)
+
+
+# One of a thing said with its article ("the mug and two plates": the mug is its line, whole;
+# "a mug and two plates", « un mug et deux assiettes »: one).
+_ONE_SAID = re.compile(r"\b(?:one|an?|un|une|single)\b")
+
+
+def _count_beside(p: Planner, line: dict[str, Any], text: str) -> int | None:
+    """The count said with this line's name among several things named, or None."""
+    mentions = words.item_mentions(text)
+    if len(mentions) < 2:
+        return None
+    bought = int(line["quantity"])
+    for head, whole in mentions:
+        if _line_fit(p, line, _asked(p, head)) > 0:
+            part = portions.taken(whole, bought) or words.quantity(whole)
+            if part is None and _ONE_SAID.search(words.fold(whole)):
+                part = 1
+            return part if part is not None and part > 0 else bought
+    return None
 
 
 def rate(p: Planner) -> Decision:

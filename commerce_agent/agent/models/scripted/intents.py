@@ -20,7 +20,7 @@ from commerce_agent.agent.language.checkout_acts import (
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
 from commerce_agent.agent.language.codes import without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
-from commerce_agent.agent.language.delivery import read_delivery
+from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.reading import without_when
@@ -230,7 +230,22 @@ _CHECKS: list[tuple[str, str]] = [
                # ("bring me back to the mugs" goes back to a list)
                r"\bbring (?!me\b|us\b).{0,20}\bback\b|"
                r"\bmoney back\b|"
-               r"\b(?:retourner|renvoyer|rembourse)|返品|返金"),
+               # goods sent back by post ("ship one plate back", "mail them back")
+               r"\b(?:ship|post|mail)\b.{0,30}\bback\b|"
+               r"\b(?:retourner|renvoyer|rembourse)|返品|返金|返送|送り返|"
+               # « rendre » and « rapporter » a thing bought: with the thing, never alone
+               # (« rendez-vous », « rendre service »)
+               r"\b(?:rend(?:re|s|ez|rai|rais)|rapport(?:er|e|es|ez|erai|erais))\s+"
+               r"(?:le|la|les|l'|un|une|\d+|deux|trois|quatre|cinq|mon|ma|mes|ce|cet|cette|"
+               r"ces|seulement|juste)\b|"
+               # the shop asked to take goods back: « reprenez les assiettes », "can you take
+               # the plates back" (« reprendre mon abonnement » resumes: read before this)
+               r"\brepren(?:ez|dre|ds|d|driez)\s+(?:le|la|les|l'|un|une|\d+|deux|trois|mes|"
+               r"ces|ce|cet|cette)\b|"
+               r"\b(?:can|could|would|will) you take (?!me\b|us\b).{0,30}\bback\b|"
+               r"\btake back (?:the|my|these|those|one|two|three|\d+)\b|"
+               # 「返したい」「返します」: a thing given back (not 繰り返し, repeating)
+               r"(?<!繰り)(?<!繰)(?<!折り)返し(?:たい|ます|てもいい|てほしい)"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星|"
              # a score said as one: "5/5", "4 out of 5", "3 sur 5", "⭐⭐⭐⭐", "★★★☆☆"
@@ -635,6 +650,9 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
+    if kind in ("replace", "quantity", "switch") and wants_pickup(raw) and \
+            read_act(raw).kind == "question":
+        return "policy", text  # "can I pick it up instead of shipping?": asked, never a swap
     if kind not in ("search", "other", "policy", "details", "status") or (
             read_act(raw).kind != "question" and not topics.asks(raw)):
         return kind, text

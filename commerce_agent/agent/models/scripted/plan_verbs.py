@@ -14,7 +14,7 @@ import re
 
 # ("plan" whole: "leave out the planter" is about a planter)
 PLAN = (r"(?:subscription|membership|plans?\b|abonnement|adhesion|forfait|サブスク|"
-        r"定期|会員|メンバーシップ|プラン(?!ター))")
+        r"定期|購読|会員|メンバーシップ|プラン(?!ター))")
 
 ALONE: dict[str, dict[str, tuple[str, ...]]] = {
     "start": {
@@ -26,7 +26,9 @@ ALONE: dict[str, dict[str, tuple[str, ...]]] = {
                "(?:m'|nous |s')abonn(?:e|es|ez|ons|erai|erais|erions)",
                "inscri(?:s|vez)-(?:moi|nous)", "m'inscri(?:re|s|rais)", "adhere[rz]?",
                "souscri(?:re|s|vez)", "devenir membre", "rejoindre"),
-        "ja": ("登録", "申し込", "申込", "入会", "加入", "会員にな(?:り|る|れ)"),
+        "ja": ("登録", "申し込", "申込", "入会", "加入", "会員にな(?:り|る|れ)",
+               # 「購読したい」「定期購読します」: reading a plan taken out, said by its verb
+               "購読(?:したい|します|しま|して|する|を(?:お願い|始め|申し|開始))"),
     },
     "pause": {
         "en": ("paus(?:e|es|ed|ing)", "suspend(?:s|ed|ing|ion)?", "freez(?:e|es|ing)", "froze",

@@ -65,6 +65,26 @@ _REMOVING = re.compile(r"\b(?:remove|take|drop|delete|get rid|ditch|lose|enl[eè
                        r"削除|取り消|外して|消して|取って", re.IGNORECASE)
 
 
+# What the shopper keeps is no request of its own: it bounds the one beside it ("I'll keep
+# one plate and send the rest back", « je garde une tasse et je renvoie le reste »,
+# 「1枚は残して、残りを返品」), whose handler reads the two together.
+_KEEPING = re.compile(r"^(?:(?:i'?ll|i will|i'd|i would|i want to|i wanna|let me|i|we|we'll|"
+                      r"please|pls|just|but|and|so|ok|je vais|je veux|je voudrais|je|on|"
+                      r"like to)\s+)*(?:keep|keeping|garde[rz]?|gardant|conserve[rz]?)\b|"
+                      r"(?:残して|残し|残す|キープ)", re.IGNORECASE)
+
+
+# A verb of getting: a thing named after a return without one is more of what goes back.
+_ACQUIRING = re.compile(r"\b(?:add|buy|get|order|want|need|take|put|throw|ajoute\w*|achete\w*|"
+                        r"prends|prendre|commande\w*|veux|voudrais|mets|mettez)\b|"
+                        r"追加|入れ|買|ください|下さい|注文|ほしい|欲しい", re.IGNORECASE)
+
+
+# A thing named bare, its count or article first ("two plates", "the mug", « deux assiettes »).
+_BARE_THING = re.compile(r"^\s*(?:\d+|one|two|three|four|five|six|a|an|the|un|une|deux|trois|"
+                         r"quatre|le|la|les|l')\b|^[^\x00-\x7f]", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Request:
     kind: str
@@ -75,6 +95,8 @@ def _read(piece: str) -> str:
     """The request a piece makes; the cart named as where things go is no request of its
     own ("practical rust in my basket" adds), and a promotion piece naming no code ("then
     use", its codes kept for the purchase) joins its neighbour."""
+    if _KEEPING.search(piece):
+        return "other"
     kind = understand(piece)[0]
     if kind == "cart" and names_destination(piece):
         kind = understand(without_destination(piece))[0]
@@ -95,6 +117,9 @@ def requests(text: str) -> list[Request]:
     waiting = ""  # pieces said before the first request
     for piece, joiner in pieces:
         kind = _read(piece.strip(" ,")) if piece.strip(" ,.!") else "other"
+        if kind == "add" and groups and groups[-1][0] == "return" and \
+                _BARE_THING.match(piece) and not _ACQUIRING.search(piece):
+            kind = "return"  # "return one mug and two plates": the plates go back too
         if kind in _JOINING or (groups and groups[-1][0] == kind):
             if groups:
                 groups[-1][1] += groups[-1][2] + piece

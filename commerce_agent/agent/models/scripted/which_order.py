@@ -186,7 +186,8 @@ _AROUND_A_REFERENCE = re.compile(r"\b(?:my|the|order|commande|ma|la|number|no|nu
 
 
 # A word an order id may end with: six hex digits or more, letters only or not.
-_TAIL_WORD = re.compile(r"(?<![\w#])#?([0-9a-f]{6,})(?!\w)", re.IGNORECASE)
+# (glued to the Japanese around it too: 「3f9a2cの注文」)
+_TAIL_WORD = re.compile(r"(?<![0-9a-z_#])#?([0-9a-f]{6,})(?![0-9a-z_])", re.IGNORECASE)
 
 
 def spelt_out(text: str, order_ids: Iterable[str]) -> str:

@@ -17,6 +17,7 @@ from commerce_agent.agent.language.addresses import find_address
 from commerce_agent.agent.language.delivery import (
     collects_in_person,
     read_delivery,
+    without_any_collecting,
     without_collecting,
 )
 from commerce_agent.agent.language.detect import in_japanese_script
@@ -109,7 +110,8 @@ def french_verb(word: str) -> bool:
     return _FRENCH_VERB.fullmatch(fold(word)) is not None
 _MONEY = (r"(?:[$£€¥]\s*[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s*"
           r"(?:dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|[$£€¥]))")
-_ORDER_ID = re.compile(r"\bord_[0-9a-z]+\b")
+# (an id may be glued to the Japanese after it: 「ord_…の状況は？」)
+_ORDER_ID = re.compile(r"\bord_[0-9a-z]+(?![0-9a-z_])")
 
 
 def stem(word: str) -> str:
@@ -706,7 +708,9 @@ def _list_mentions(text: str, belongs: Belongs | None,
                 parts[-1]):
             parts[-1] = heads[-1] = f"{parts[-1]}{joiner}{piece}"  # "a dozen and a half …"
             continue
-        if parts and (not (_names_a_thing(piece) or points_at_one(piece) and _ADDED.search(
+        # ("…, I'll pick them up at 7pm": how the order is had, no item of its own)
+        if parts and (not (_names_a_thing(without_any_collecting(piece)) or points_at_one(
+                piece) and _ADDED.search(
                 joiner)) or _options_only_english(piece)
                       or _OPTION_FIRST.match(piece) or again or (
                 after_with and (belongs is None or belongs(heads[-1], piece))) or (
@@ -757,7 +761,7 @@ def _bare_items(part: str) -> list[str]:
     and not only a look or a size of the one before ("mug, blue" stays one)."""
     pieces = _BARE_COMMA.split(part)
     if len(pieces) < 2 or _WITH.search(part) or not all(
-            content_words(piece) - ENGLISH_OPTION_WORDS - _LOOKS
+            content_words(without_any_collecting(piece)) - ENGLISH_OPTION_WORDS - _LOOKS
             and not _OPTION_FIRST.match(piece) for piece in pieces):
         return [part]
     return pieces
