@@ -42,11 +42,12 @@ def _orders(p: Planner, wanted: str | None) -> list[dict[str, Any]]:
 
 # A shop named by what it sells, in one word ("the bookshop", "the teahouse", "bookstore"):
 # the kind of goods is what names its orders, as "the book shop" would.
-_SHOP_COMPOUND = re.compile(r"\b([a-z]{3,}?)(?:shop|store|house)s?\b")
+# Read in the words as said: folding first would make « thé » "the", a word the query drops.
+_SHOP_COMPOUND = re.compile(r"\b([a-z]{3,}?)(?:shop|store|house)s?\b", re.IGNORECASE)
 
 
 def _asked(p: Planner, text: str) -> frozenset[str]:
-    text = _SHOP_COMPOUND.sub(r"\1 shop", words.fold(text))
+    text = _SHOP_COMPOUND.sub(r"\1 shop", text)
     return said_words(p.query(text)) - _ORDER_WORDS - which_order.POSITION_WORDS
 
 
