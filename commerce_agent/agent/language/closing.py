@@ -59,8 +59,12 @@ _CONCLUDE_IT = re.compile(
     # an interjection set off by a comma may lead in ("sweet, order it"), a negation may not
     r"^\W*(?:(?!(?:no|not|don'?t|never)\b)[\w']+\s*[,!.…]+\s*)?"
     r"(?:(?:ok(?:ay)?|alright|right|fine|great|yes|yeah|so|then|now|just)\W+)*"
+    # the shopper's own resolve may lead in ("I'll take it", "we'll buy them", "let me get it")
+    r"(?:(?:i'?ll|i will|we'?ll|we will|i'?d like to|i want to|i wanna|let me|i'?m gonna|"
+    r"i'?m going to)\s+)?"
     r"(?:buy|get|order|place|purchase|take|pay for)\s+(?:it|them|this|that|these|those|"
-    r"everything|it all|them all)(?:\s+(?:now|please|then|for me))*\W*$", re.IGNORECASE)
+    r"everything|it all|them all)(?:\s+(?:now|please|then|for me|after all|anyway|anyways))*"
+    r"\W*$", re.IGNORECASE)
 _CHECKOUT_WORD = re.compile(
     r"\bcheck ?out\b|\border(?:ing)?\b|\bpay(?:ing)?\b|\bbuy(?:ing)?\b|\bpurchas\w*|"
     r"\bcommand\w*|\bvalid\w*|\bpai\w*|\bpay\w*|注文|会計|購入|支払",

@@ -141,6 +141,7 @@ bien sur
 evidemment
 volontiers
 allez-y
+allez
 allez y
 vas-y
 vas y
@@ -330,6 +331,7 @@ _NO_LONGER = frozenset("anymore longer plus".split())
 # Hedging: weighs nothing either way; alone it is neither yes nor no.
 _HEDGE = frozenset("""
 hmm hm hmmm um umm uh er erm well wait maybe perhaps guess suppose probably actually so
+ah oh aw
 euh bah bof ben peut-etre finalement fait bon attends attendez
 """.split())
 # Hedging phrases that would otherwise read as a negated yes ("not sure" is no "no").
@@ -571,7 +573,8 @@ def _latin(folded: str) -> Reading:
             refusal += 1
         elif scope and word in _WANTING:
             refusal += 0.5  # "I don't want it", "je ne veux pas"
-        elif word in _HEDGE or word == "@hedge":
+        elif word in _HEDGE or word == "@hedge" or re.sub(r"(\w)\1+", r"\1", word) in _HEDGE:
+            # ("ahh", "ohhh", "hmmmm": an interjection stretched is the same interjection)
             hedged = True
         elif word != "@slip" and word not in _ALONG:
             rest.append(word)
@@ -608,11 +611,17 @@ def _decide(assent: float, refusal: float, rest: tuple[str, ...], hedged: bool) 
     return Reading("other", assent, refusal, hedged=hedged)
 
 
+# 「大丈夫です、お願いします」「問題ないです、それでお願いします」: "it's fine" said before a
+# request to go on is no "no thanks", it clears the way for the request.
+_JA_FINE_THEN_ASKED = re.compile(r"(?:大丈夫|問題(?:ない|ありません)|いい|構わない)"
+                                 r"(?:です)?[、,。\s]*(?=お願い|進めて|注文して|確定して|それで)")
+
+
 def _japanese(text: str) -> Reading:
     text = fold(text)  # "OK" and full-width forms as the lexicon writes them
     assent = float(len(_EMOJI_ASSENT.findall(text)))
     refusal = float(len(_EMOJI_REFUSAL.findall(text)))
-    rest = _EMOJI_ANY.sub(" ", text)
+    rest = _JA_FINE_THEN_ASKED.sub(" ", _EMOJI_ANY.sub(" ", text))
     hedged = False
     # Refusal first: "いいです" inside "今はいいです" is a no.
     for terms, side in ((_JA_SLIPS, "slip"), (_JA_REFUSAL, "no"), (_JA_ASSENT, "yes"),
@@ -642,7 +651,9 @@ _GO_AHEAD = re.compile(r"\b(?:go ahead|go for it|do it|proceed|let'?s do (?:it|t
                        r"make it so|send it|confirm(?:ed)?|approved?|vas-y|allez-y|on y va|"
                        r"c'est parti|fonce|"
                        r"foncez|je (?:confirme|valide))\b|"
-                       r"進めて|やって", re.IGNORECASE)
+                       # 「これでお願いします」「それでいいです」: what is there, as it is
+                       r"進めて|やって|(?:これ|それ)で(?:お願い|いい|大丈夫|決定|確定|注文)",
+                       re.IGNORECASE)
 
 
 # A whole message saying the shopper is ready for the order ("ok i'm done shopping", "ship

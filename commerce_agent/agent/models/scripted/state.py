@@ -53,6 +53,7 @@ from commerce_agent.agent.models.scripted import (
     phrasing,
     which_order,
     words,
+    yes_with_edit,
 )
 from commerce_agent.agent.models.scripted.intents import BARE_NUMBER, SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
@@ -512,7 +513,12 @@ class State:
         if coded.declined and coded.rest:
             # "whatever, just order it without the code": the request, and no code kept
             self.codes, raw = (), coded.rest
-        if coded.codes and not coded.rest:
+        if coded.codes and offers.order_turned_down(self.offer) and self.open_carts() and \
+                yes_with_edit.says_yes(raw) and yes_with_edit.only_a_yes(coded.rest):
+            # "yes, and use code DOLCE4" just after turning the order down: the order again,
+            # the code applied first (its approval asked again, on the new total)
+            self.codes, raw = coded.codes, "check out"
+        elif coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
             self._counted(spoken)
@@ -615,6 +621,11 @@ class State:
             kind, text = "buy", "buy it"
             if self.frame is SUGGESTED and self.offered_when:
                 text = f"buy it, {self.offered_when}"  # at the time the request named
+        if kind == "checkout" and not self.open_carts() and self.frame is not SUGGESTED and \
+                words.names_a_thing(read_delivery(read_checkout(request).rest).rest):
+            # "lasagna for pickup, check out" with nothing in the cart: that thing, bought
+            # (its order asked for approval)
+            kind = "buy"
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
@@ -652,12 +663,19 @@ class State:
         elif self.open_carts() and aftermath.repeats(kind, text) and (
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
-        if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and (
-                assent.classify(raw).assent > 0) and \
-                not read_checkout(text).concludes:
-            # "yes but make it 2" just after turning the order down: the change, then the
-            # order again (its approval asked again, on the edited cart)
-            text = f"{text}, then check out"
+        edited = None
+        if offers.order_turned_down(self.offer) and yes_with_edit.says_yes(raw) and \
+                self.open_carts() and not read_checkout(text).concludes:
+            edited = yes_with_edit.edit_then_order(kind, text)
+            beside = yes_with_edit.beside_the_yes(text) if edited is None else ""
+            if beside:  # "ok but one more mug", "sure, without the planter": what follows
+                said = yes_with_edit.leaving_out(beside) or beside
+                edited = yes_with_edit.edit_then_order(understand(said)[0], said)
+        if edited is not None:
+            # "yes but make it 2", "ok but add a tiramisu too", « oui mais trois » just after
+            # turning the order down: the change, then the order again (its approval asked
+            # again, on the edited cart)
+            kind, text = edited
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
@@ -674,6 +692,12 @@ class State:
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
             kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
+        elif pending is SUGGESTED and yes_with_edit.count_for_the_offer(kind, text) and not any(
+                line.get("itemId") == self.focus for cart in self.open_carts()
+                for line in cart.get("items", [])):
+            # "sure, make it 4" to "Want me to add it?": that many of it ("…then go ahead":
+            # bought, its order asked for approval)
+            kind = yes_with_edit.count_for_the_offer(kind, text) or kind
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
@@ -955,7 +979,6 @@ def _time_words(texts: tuple[str, ...]) -> str | None:
 
 
 # Changes to the cart a shopper may make while saying yes to the order they just turned down.
-_EDITS_THEN_ORDER = ("quantity", "remove", "replace")
 # Requests about one of the shopper's orders, which may ask which one is meant.
 _ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
                               "sub_resume", "sub_cancel"})
