@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.closing import concludes_it
-from commerce_agent.agent.models.scripted import yes_with_edit
+from commerce_agent.agent.models.scripted import sequence, words, yes_with_edit
 from commerce_agent.agent.models.scripted.assent import classify, goes_ahead
 from commerce_agent.agent.models.scripted.intents import understand
 
@@ -41,7 +41,8 @@ def test_a_count_beside_a_thing_named_is_no_count_alone(said: str) -> None:
 
 
 @pytest.mark.parametrize(("kind", "said", "wanted"), [
-    ("quantity", "yes but make it 2", ("quantity", "yes but make it 2, then check out")),
+    ("quantity", "yes but make it 2", ("quantity", "make it 2, then check out")),
+    ("quantity", "yes but the blue one", ("quantity", "yes but the blue one, then check out")),
     ("remove", "yes but remove the mug", ("remove", "yes but remove the mug, then check out")),
     ("add", "ok but add a tiramisu too", ("buy", "ok but add a tiramisu too")),
     ("yes", "yes", None), ("search", "yes, show me mugs", None)])
@@ -103,3 +104,22 @@ def test_its_fine_alone_is_still_no_thanks(said: str) -> None:
 @pytest.mark.parametrize("said", ["これでお願いします", "それでいいです", "それでお願い"])
 def test_with_this_please_goes_ahead(said: str) -> None:
     assert goes_ahead(said)
+
+
+@pytest.mark.parametrize("said", ["add a tiramisu first", "no, add a tiramisu first",
+                                  "make it 2 first, then pay", "remove the mug first and pay"])
+def test_first_as_when_picks_nothing(said: str) -> None:
+    assert words.ordinal(said) is None
+
+
+@pytest.mark.parametrize("said", ["the first", "first", "first one please", "the first one",
+                                  "I'll take the first", "le premier"])
+def test_first_as_which_still_picks(said: str) -> None:
+    assert words.ordinal(said) == 0
+
+
+def test_an_edit_the_state_read_is_served_before_the_checkout() -> None:
+    said = "yes but the cobalt blue 16 oz one, then check out"
+    assert sequence.concluded(said) is None  # the words alone name no edit
+    assert sequence.concluded(said, "quantity") == ("yes but the cobalt blue 16 oz one",
+                                                     "check out")

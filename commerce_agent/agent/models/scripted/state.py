@@ -669,8 +669,8 @@ class State:
             edited = yes_with_edit.edit_then_order(kind, text)
             beside = yes_with_edit.beside_the_yes(text) if edited is None else ""
             if beside:  # "ok but one more mug", "sure, without the planter": what follows
-                said = yes_with_edit.leaving_out(beside) or beside
-                edited = yes_with_edit.edit_then_order(understand(said)[0], said)
+                edit = yes_with_edit.leaving_out(beside) or beside
+                edited = yes_with_edit.edit_then_order(understand(edit)[0], edit)
         if edited is not None:
             # "yes but make it 2", "ok but add a tiramisu too", « oui mais trois » just after
             # turning the order down: the change, then the order again (its approval asked
