@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from commerce_agent.agent.language.checkout_acts import read_checkout
-from commerce_agent.agent.language.closing import concludes_it
+from commerce_agent.agent.language.closing import concludes_it, resolves_on_it
 from commerce_agent.agent.models.scripted import sequence, words, yes_with_edit
 from commerce_agent.agent.models.scripted.assent import classify, goes_ahead
 from commerce_agent.agent.models.scripted.intents import understand
@@ -73,15 +73,22 @@ def test_checking_out_in_the_shoppers_words(said: str) -> None:
     assert understand(said)[0] == "checkout"
 
 
-@pytest.mark.parametrize("said", ["I'll take it", "lovely, I'll take it", "we'll buy them",
-                                  "let me get it", "place it after all", "order it anyway"])
-def test_the_shoppers_resolve_gets_what_is_in_view(said: str) -> None:
+@pytest.mark.parametrize("said", ["place it after all", "order it anyway", "ok buy it"])
+def test_getting_what_is_in_view(said: str) -> None:
     assert concludes_it(said)
 
 
-@pytest.mark.parametrize("said", ["I'll take a look", "I'll take two", "don't take it"])
+@pytest.mark.parametrize("said", ["I'll take it", "lovely, I'll take it", "we'll buy them",
+                                  "let me get it", "ok I'll order it after all"])
+def test_the_shoppers_resolve_about_what_is_in_view(said: str) -> None:
+    assert resolves_on_it(said)
+    assert not concludes_it(said)  # to an offer, it takes the offer (the dialogue state's)
+
+
+@pytest.mark.parametrize("said", ["I'll take a look", "I'll take two", "I won't take it",
+                                  "no, I'll take it later"])
 def test_resolve_about_something_else_is_not_it(said: str) -> None:
-    assert not concludes_it(said)
+    assert not resolves_on_it(said)
 
 
 @pytest.mark.parametrize("said", ["let's get this ordered", "get it ordered please",

@@ -18,7 +18,12 @@ from typing import Any
 
 from commerce_agent.agent.language import quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
-from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
+from commerce_agent.agent.language.closing import (
+    closing,
+    concludes_it,
+    resolves_on_it,
+    without_closing,
+)
 from commerce_agent.agent.language.codes import code_answer, read_code, waves_a_code_away
 from commerce_agent.agent.language.delivery import (
     amended,
@@ -607,7 +612,10 @@ class State:
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
         if kind in ("buy", "yes", "other", "add", "checkout") and (concludes_it(request) or (
                 kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
-                    request) and not words.content_words(without_closing(request)))):
+                    request) and not words.content_words(without_closing(request))) or (
+                resolves_on_it(request) and self._in_view_and_in_cart())):
+            # ("lovely, I'll take it" with the thing already in the cart: its order; to "Want
+            # me to add it?" it takes the offer, as a yes)
             # "ok buy it", "order it", 「購入します」: the cart's order when what was last in
             # view is in it (or nothing is in view), else that thing bought
             carts = self.open_carts()
@@ -667,7 +675,8 @@ class State:
         if offers.order_turned_down(self.offer) and yes_with_edit.says_yes(raw) and \
                 self.open_carts() and not read_checkout(text).concludes:
             edited = yes_with_edit.edit_then_order(kind, text)
-            beside = yes_with_edit.beside_the_yes(text) if edited is None else ""
+            beside = yes_with_edit.beside_the_yes(text) if edited is None and \
+                kind in ("yes", "other") else ""
             if beside:  # "ok but one more mug", "sure, without the planter": what follows
                 edit = yes_with_edit.leaving_out(beside) or beside
                 edited = yes_with_edit.edit_then_order(understand(edit)[0], edit)
@@ -813,6 +822,12 @@ class State:
         first message keeps the one before), and it is counted."""
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
+
+    def _in_view_and_in_cart(self) -> bool:
+        """Whether the thing last in view is a line of an open cart."""
+        return self.focus is not None and any(
+            line.get("itemId") == self.focus for cart in self.open_carts()
+            for line in cart.get("items", []))
 
     def _takes_what_is_in_view(self, request: str, addressed: bool = False) -> bool:
         """Whether a checkout said with nothing else named is for the item offered ("Want
