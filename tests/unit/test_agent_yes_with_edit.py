@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.closing import concludes_it, resolves_on_it
 from commerce_agent.agent.models.scripted import sequence, words, yes_with_edit
-from commerce_agent.agent.models.scripted.assent import classify, goes_ahead
+from commerce_agent.agent.models.scripted.assent import acclaims, classify, goes_ahead
 from commerce_agent.agent.models.scripted.intents import understand
 
 _YES = ["yes", "yeah ok", "sure", "ok", "alright", "oui", "d'accord", "ouais"]
@@ -130,3 +130,15 @@ def test_an_edit_the_state_read_is_served_before_the_checkout() -> None:
     assert sequence.concluded(said) is None  # the words alone name no edit
     assert sequence.concluded(said, "quantity") == ("yes but the cobalt blue 16 oz one",
                                                      "check out")
+
+
+@pytest.mark.parametrize("said", ["sweet", "Sweet!", "oh nice, thanks", "nice one", "top merci",
+                                  "trop bien", "最高！"])
+def test_praise_alone_applauds(said: str) -> None:
+    assert acclaims(said)
+
+
+@pytest.mark.parametrize("said", ["something sweet", "sweet tea", "anything sweet for dessert?",
+                                  "a nice mug"])
+def test_praise_beside_a_thing_is_no_praise(said: str) -> None:
+    assert not acclaims(said)

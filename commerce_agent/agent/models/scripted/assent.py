@@ -680,6 +680,24 @@ def goes_ahead(raw: str) -> bool:
         _READY_TO_ORDER.match(folded) is not None
 
 
+# Praise said as a whole message ("sweet", "nice one", "rad", « top », « trop bien »,
+# 「最高」): after something was just done it applauds it; it names no product, though some of
+# these words could ("something sweet" is still a search), so only a message of nothing else.
+_ACCLAIM = re.compile(
+    r"^(?:(?:oh|ah|wow|ooh|so|very|really|super|how|that'?s|thats|ok|okay|cool|thanks|thank you|"
+    r"ty|thx|cheers|merci|c'est|trop)\s*[,!.]*\s*)*"
+    r"(?:sweet|nice(?: one)?|neat|rad|dope|ace|sick|noice|splendid|superb|fab|fabulous|"
+    r"fantastic|terrific|amazing|marvell?ous|brilliant|awesome|wicked|lit|yay|woo+hoo+|woo+|"
+    r"top|genial|geniale|impec|impeccable|chouette|trop bien|magnifique|formidable|"
+    r"最高|完璧|やった|素晴らしい|すばらしい|いいね|ナイス)"
+    r"(?:\s*[,!.]*\s*(?:thanks|thank you|ty|thx|cheers|merci|!|\.|,|🙂|😊|🎉|👍))*[\s!.。！]*$")
+
+
+def acclaims(raw: str) -> bool:
+    """Whether the whole message is praise ("sweet!", "oh nice, thanks", « top merci »)."""
+    return _ACCLAIM.match(fold(raw).strip()) is not None
+
+
 @lru_cache(maxsize=4096)
 def classify(raw: str) -> Reading:
     """The speech act of a reply to an offer, with its scores."""

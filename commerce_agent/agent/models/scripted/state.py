@@ -563,6 +563,9 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
+        if (undoable or counted_line) and kind in ("search", "other", "details") and \
+                assent.acclaims(request):
+            kind = "yes"  # "sweet", "nice one", « top » just after an add: praise, no search
         if priced_thing and kind in ("other", "search"):
             kind = "add"  # a code said with a thing names no search: the thing is wanted
         if kind == "cart" and names_destination(request) and read_act(request).kind != "question":
