@@ -563,8 +563,9 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
-        if (undoable or counted_line) and kind in ("search", "other", "details") and \
-                assent.acclaims(request):
+        praised = (undoable or counted_line) and kind in ("search", "other", "details") and \
+            assent.acclaims(request)
+        if praised:
             kind = "yes"  # "sweet", "nice one", « top » just after an add: praise, no search
         if priced_thing and kind in ("other", "search"):
             kind = "add"  # a code said with a thing names no search: the thing is wanted
@@ -736,7 +737,7 @@ class State:
         if kind in ("yes", "other") and pending is None and undoable and self.open_carts() and \
                 assent.goes_ahead(raw):
             kind = "checkout"  # "ok now do it" just after an add: the cart's order (approved)
-        if kind == "yes" and pending is None and aftermath.acknowledges(raw):
+        if kind == "yes" and pending is None and (praised or aftermath.acknowledges(raw)):
             # "ok, thanks" with nothing on the table (an order just placed): answered, no more
             self.frame = Frame(aftermath.ACKNOWLEDGE, (text,))
             return
