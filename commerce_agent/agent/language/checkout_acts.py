@@ -60,6 +60,9 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"^\s*(?:please\s+)?(?:confirm|finali[sz]e|submit|proceed)"
                   r"(?:\s+(?:now|please|pls))?\s*$|"
                   r"\bsend (?:it|the order) through\b|\bthat'?ll do\b|"
+                  # the order as the result wanted: "let's get this ordered", "get it paid for"
+                  r"\bget\s+(?:it|this|them|these|that|those|everything|it all|the order)\s+"
+                  r"(?:ordered|placed|paid(?: for)?|done|sorted|through)\b|"
                   r"\b(?:finali[sz]e|complete|confirm|submit|process|place)\s+" + _IT + r"\b|"
                   r"\b(?:put|send|push|get)\s+(?:the|my|this|our)\s+order\s+(?:in|through)\b"),
         ("pay", r"\b(?:i'?ll|i will|i'?d like to|i want to|i wanna|let me|i can|i'?m ready to|"
@@ -144,7 +147,8 @@ _FILLERS = (
     "on y va", "c'est parti", "c'est bon", "c'est beau", "merci", "s'il vous plait",
     "s'il te plait", "svp", "stp", "nickel", "impeccable", "maintenant", "direct",
     "tout de suite", "de suite", "moi-meme", "go", "ok go", "voila", "ben", "bah", "bon ben",
-    "donc", "envoye", "let's go",
+    "donc", "envoye", "let's go", "after all", "anyway", "anyways", "apres tout",
+    "finalement", "quand meme",
     # closings: nothing more is wanted ("that's all I need, thanks so much")
     "that's all", "thats all", "that's all i need", "thats all i need", "that's it", "thats it",
     "that's everything", "thats everything", "nothing else", "all done", "that'll be all",
@@ -239,7 +243,8 @@ def _bare(clause: str) -> bool:
         left = _JA_FILLER.sub(" ", left)
         return re.fullmatch(r"[をにでがはもの、\s]*", left) is not None
     left = _FILLER_WORD.sub(" ", without_when(left))
-    left = re.sub(r"\b(?:i|i'?m|i am|we|you|it|them|me|my|je|j'|on|nous|vous|le|la|les|"
+    left = re.sub(r"\b(?:i|i'?m|i am|we|you|it|them|me|my|let'?s|let us|je|j'|on|nous|vous|le|"
+                  r"la|les|"
                   r"myself|moi-meme|now|can|could|would|will|to|the|a|un|une|y|ca|tout|pour|"
                   r"for|up)\b", " ", left)
     return not left.strip(" ,.!'-")

@@ -60,7 +60,19 @@ _CONCLUDE_IT = re.compile(
     r"^\W*(?:(?!(?:no|not|don'?t|never)\b)[\w']+\s*[,!.…]+\s*)?"
     r"(?:(?:ok(?:ay)?|alright|right|fine|great|yes|yeah|so|then|now|just)\W+)*"
     r"(?:buy|get|order|place|purchase|take|pay for)\s+(?:it|them|this|that|these|those|"
-    r"everything|it all|them all)(?:\s+(?:now|please|then|for me))*\W*$", re.IGNORECASE)
+    r"everything|it all|them all)(?:\s+(?:now|please|then|for me|after all|anyway|anyways))*"
+    r"\W*$", re.IGNORECASE)
+# The same said as the shopper's own resolve ("I'll take it", "we'll buy them", "let me get
+# it"): to "Want me to add it?" it accepts the offer; once the thing is in the cart, it is the
+# purchase of what is there.
+_RESOLVE_IT = re.compile(
+    r"^\W*(?:(?!(?:no|not|don'?t|never)\b)[\w']+\s*[,!.…]+\s*)?"
+    r"(?:(?:ok(?:ay)?|alright|right|fine|great|yes|yeah|so|then|now|just)\W+)*"
+    r"(?:i'?ll|i will|we'?ll|we will|i'?d like to|i want to|i wanna|let me|i'?m gonna|"
+    r"i'?m going to)\s+"
+    r"(?:buy|get|order|purchase|take|pay for)\s+(?:it|them|this|that|these|those|"
+    r"everything|it all|them all)(?:\s+(?:now|please|then|after all|anyway|anyways))*"
+    r"\W*$", re.IGNORECASE)
 _CHECKOUT_WORD = re.compile(
     r"\bcheck ?out\b|\border(?:ing)?\b|\bpay(?:ing)?\b|\bbuy(?:ing)?\b|\bpurchas\w*|"
     r"\bcommand\w*|\bvalid\w*|\bpai\w*|\bpay\w*|注文|会計|購入|支払",
@@ -112,6 +124,13 @@ def closing(text: str) -> Closing | None:
 def concludes_it(text: str) -> bool:
     """Whether the message only asks to get what is in view ("ok buy it", "order it")."""
     return _CONCLUDE_IT.search(unicodedata.normalize("NFKC", text).replace("’", "'")) is not None
+
+
+@lru_cache(maxsize=4096)
+def resolves_on_it(text: str) -> bool:
+    """Whether the message says the shopper will get what is in view ("lovely, I'll take
+    it")."""
+    return _RESOLVE_IT.search(unicodedata.normalize("NFKC", text).replace("’", "'")) is not None
 
 
 def without_closing(text: str) -> str:

@@ -39,11 +39,19 @@ _NUMBERED = re.compile(r"\b(?:number|no\.?|#|option)\s*(\d{1,2})\b")
 _DIGIT_ALONE = re.compile(r"\s*(\d)\s*[.)]?\s*")
 
 
+# "first" as when, not which: after a thing or a count, ending its clause ("add a tiramisu
+# first, then check out", "make it 2 first"), it orders the requests and picks nothing.
+_FIRST_AS_WHEN = re.compile(
+    r"(?<=[a-z0-9])(?<!\bthe)(?<!\bthis)(?<!\bthat)(?<!\bmy)(?<!\byour)\s+(?:first|1st)"
+    r"(?=\s*(?:$|[,.;!?]|(?:then|and|before|please|pls)\b))")
+
+
 def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
     """The positions named in `folded` outside the `taken` spans."""
     found: list[Ordinal] = []
+    when = [match.span() for match in _FIRST_AS_WHEN.finditer(folded)]
     for match in _ORDINAL.finditer(folded):
-        if overlaps(match.span(), taken):
+        if overlaps(match.span(), taken) or overlaps(match.span(), when):
             continue
         digits = match.group(1) or match.group(2)
         word = match.group(3)
@@ -61,6 +69,7 @@ def find_ordinals(folded: str, taken: list[Span]) -> tuple[Ordinal, ...]:
 def index_named(folded: str) -> int | None:
     """The list index `folded` names by a word ("the second one": 1, "the last": -1), by a
     number ("number 2", "option 2", a lone "2": 1) or by 最初 (0); None when it names none so."""
+    folded = _FIRST_AS_WHEN.sub(" ", folded)
     for word in _WORD.findall(folded):
         if word in ORDINAL_WORDS:
             return ORDINAL_WORDS[word]

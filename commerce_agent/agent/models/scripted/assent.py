@@ -141,6 +141,7 @@ bien sur
 evidemment
 volontiers
 allez-y
+allez
 allez y
 vas-y
 vas y
@@ -359,6 +360,7 @@ _NO_LONGER = frozenset("anymore longer plus".split())
 # Hedging: weighs nothing either way; alone it is neither yes nor no.
 _HEDGE = frozenset("""
 hmm hm hmmm um umm uh er erm well wait maybe perhaps guess suppose probably actually so
+ah oh aw
 euh bah bof ben peut-etre finalement fait bon attends attendez
 """.split())
 # Hedging phrases that would otherwise read as a negated yes ("not sure" is no "no").
@@ -609,7 +611,8 @@ def _latin(folded: str) -> Reading:
             refusal += 1
         elif scope and word in _WANTING:
             refusal += 0.5  # "I don't want it", "je ne veux pas"
-        elif word in _HEDGE or word == "@hedge":
+        elif word in _HEDGE or word == "@hedge" or re.sub(r"(\w)\1+", r"\1", word) in _HEDGE:
+            # ("ahh", "ohhh", "hmmmm": an interjection stretched is the same interjection)
             hedged = True
         elif word != "@slip" and word not in _ALONG:
             rest.append(word)
@@ -652,13 +655,17 @@ def _decide(assent: float, refusal: float, rest: tuple[str, ...], hedged: bool) 
 
 
 _FINE_ALONE = re.compile(r"[\s、。!！]*大丈夫[\s、。!！]*")
+# 「大丈夫です、お願いします」「問題ないです、それでお願いします」: "it's fine" said before a
+# request to go on is no "no thanks", it clears the way for the request.
+_JA_FINE_THEN_ASKED = re.compile(r"(?:大丈夫|問題(?:ない|ありません)|いい|構わない)"
+                                 r"(?:です)?[、,。\s]*(?=お願い|進めて|注文して|確定して|それで)")
 
 
 def _japanese(text: str) -> Reading:
     text = fold(text)  # "OK" and full-width forms as the lexicon writes them
     assent = float(len(_EMOJI_ASSENT.findall(text)))
     refusal = float(len(_EMOJI_REFUSAL.findall(text)))
-    rest = _EMOJI_ANY.sub(" ", text)
+    rest = _JA_FINE_THEN_ASKED.sub(" ", _EMOJI_ANY.sub(" ", text))
     hedged = False
     # Refusal first: "いいです" inside "今はいいです" is a no.
     for terms, side in ((_JA_SLIPS, "slip"), (_JA_REFUSAL, "no"), (_JA_ASSENT, "yes"),
@@ -690,7 +697,9 @@ _GO_AHEAD = re.compile(r"\b(?:go ahead|go for it|do it|proceed|let'?s do (?:it|t
                        r"make it so|send it|confirm(?:ed)?|approved?|vas-y|allez-y|on y va|"
                        r"c'est parti|fonce|"
                        r"foncez|je (?:confirme|valide))\b|"
-                       r"進めて|やって", re.IGNORECASE)
+                       # 「これでお願いします」「それでいいです」: what is there, as it is
+                       r"進めて|やって|(?:これ|それ)で(?:お願い|いい|大丈夫|決定|確定|注文)",
+                       re.IGNORECASE)
 
 
 # A whole message saying the shopper is ready for the order ("ok i'm done shopping", "ship
@@ -715,6 +724,24 @@ def goes_ahead(raw: str) -> bool:
     folded = fold(raw).strip()
     return (classify(raw).act == "confirm" and _GO_AHEAD.search(folded) is not None) or \
         _READY_TO_ORDER.match(folded) is not None
+
+
+# Praise said as a whole message ("sweet", "nice one", "rad", « top », « trop bien »,
+# 「最高」): after something was just done it applauds it; it names no product, though some of
+# these words could ("something sweet" is still a search), so only a message of nothing else.
+_ACCLAIM = re.compile(
+    r"^(?:(?:oh|ah|wow|ooh|so|very|really|super|how|that'?s|thats|ok|okay|cool|thanks|thank you|"
+    r"ty|thx|cheers|merci|c'est|trop)\s*[,!.]*\s*)*"
+    r"(?:sweet|nice(?: one)?|neat|rad|dope|ace|sick|noice|splendid|superb|fab|fabulous|"
+    r"fantastic|terrific|amazing|marvell?ous|brilliant|awesome|wicked|lit|yay|woo+hoo+|woo+|"
+    r"top|genial|geniale|impec|impeccable|chouette|trop bien|magnifique|formidable|"
+    r"最高|完璧|やった|素晴らしい|すばらしい|いいね|ナイス)"
+    r"(?:\s*[,!.]*\s*(?:thanks|thank you|ty|thx|cheers|merci|!|\.|,|🙂|😊|🎉|👍))*[\s!.。！]*$")
+
+
+def acclaims(raw: str) -> bool:
+    """Whether the whole message is praise ("sweet!", "oh nice, thanks", « top merci »)."""
+    return _ACCLAIM.match(fold(raw).strip()) is not None
 
 
 @lru_cache(maxsize=4096)

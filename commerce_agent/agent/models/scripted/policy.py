@@ -246,8 +246,9 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
             last.name == "apply_promotion" and planner.frame.intent == "promotion"):
         # (a code refused among several said is explained with the others, which are tried)
         return explain(last, state), planner
-    closing = sequence.concluded(planner.frame.first) if len(planner.frame.texts) == 1 and \
-        planner.frame.intent in (*_EDITS_BEFORE_A_CHECKOUT, "checkout") else None
+    known = planner.frame.intent if planner.frame.intent in _EDITS_BEFORE_A_CHECKOUT else ""
+    closing = sequence.concluded(planner.frame.first, known) if len(planner.frame.texts) == 1 \
+        and planner.frame.intent in (*_EDITS_BEFORE_A_CHECKOUT, "checkout") else None
     # (the dialogue state may read the edit better than its words alone: "wait, add olives
     # to it" changes the line's extras)
     edit_kind = planner.frame.intent if planner.frame.intent in _EDITS_BEFORE_A_CHECKOUT \

@@ -146,12 +146,14 @@ def requests(text: str) -> list[Request]:
 _TRAILING_JOIN = re.compile(r"(?:[\s,;、]|\b(?:and|then|also|et|puis|ensuite)\b)*$", re.IGNORECASE)
 
 
-def concluded(text: str) -> tuple[str, str] | None:
+def concluded(text: str, known: str = "") -> tuple[str, str] | None:
     """(what comes first, the checkout) when a message ends by checking out after requests of
     its own: "actually remove the mug then pay", "yes but make it the 16 oz first, then go
     ahead and pay", « enlève le mug et on valide ». The requests are served first, as a
     message of only them would be; the checkout then orders the cart they left (its order
-    still parks for the shopper's approval)."""
+    still parks for the shopper's approval). `known`: the request the dialogue state already
+    read the first part as ("yes but the cobalt blue one" changes the line's option), which the
+    words alone may not show."""
     parts = _JOIN.split(text)
     pieces = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "")
               for i in range(0, len(parts), 2)]
@@ -160,7 +162,7 @@ def concluded(text: str) -> tuple[str, str] | None:
                         goes_ahead(pieces[last - 1].strip(" ,.!"))):
         last -= 1  # ("make it 2 and do it": once the cart is as wanted, the order)
     before = _TRAILING_JOIN.sub("", "".join(pieces[:last]))
-    if last == len(pieces) or not before or _read(before) not in SERVED:
+    if last == len(pieces) or not before or (known or _read(before)) not in SERVED:
         return None
     return before, "".join(pieces[last:]).strip(" ,;、")
 

@@ -19,7 +19,12 @@ from typing import Any
 
 from commerce_agent.agent.language import quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
-from commerce_agent.agent.language.closing import closing, concludes_it, without_closing
+from commerce_agent.agent.language.closing import (
+    closing,
+    concludes_it,
+    resolves_on_it,
+    without_closing,
+)
 from commerce_agent.agent.language.codes import code_answer, read_code, waves_a_code_away
 from commerce_agent.agent.language.delivery import (
     amended,
@@ -50,6 +55,7 @@ from commerce_agent.agent.models.scripted import (
     phrasing,
     which_order,
     words,
+    yes_with_edit,
 )
 from commerce_agent.agent.models.scripted.intents import BARE_NUMBER, SHOPPING, Frame, understand
 from commerce_agent.agent.models.scripted.messages import say
@@ -549,7 +555,12 @@ class State:
         if coded.declined and coded.rest:
             # "whatever, just order it without the code": the request, and no code kept
             self.codes, raw = (), coded.rest
-        if coded.codes and not coded.rest:
+        if coded.codes and offers.order_turned_down(self.offer) and self.open_carts() and \
+                yes_with_edit.says_yes(raw) and yes_with_edit.only_a_yes(coded.rest):
+            # "yes, and use code DOLCE4" just after turning the order down: the order again,
+            # the code applied first (its approval asked again, on the new total)
+            self.codes, raw = coded.codes, "check out"
+        elif coded.codes and not coded.rest:
             # "try FOLIO3 again", "add the DOLCE4 code", « réessaie READMORE15 »,
             # 「もう一度OCHA10を」: only codes, applied to the cart in the order said
             self._counted(spoken)
@@ -589,6 +600,10 @@ class State:
         parts = compound.split(settle(request))
         request, self.asked = parts.request, parts.question
         kind, text = understand(request)
+        praised = (undoable or counted_line) and kind in ("search", "other", "details") and \
+            assent.acclaims(request)
+        if praised:
+            kind = "yes"  # "sweet", "nice one", « top » just after an add: praise, no search
         if priced_thing and kind in ("other", "search"):
             kind = "add"  # a code said with a thing names no search: the thing is wanted
         if kind == "cart" and names_destination(request) and read_act(request).kind != "question":
@@ -638,7 +653,10 @@ class State:
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
         if kind in ("buy", "yes", "other", "add", "checkout") and (concludes_it(request) or (
                 kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
-                    request) and not words.content_words(without_closing(request)))):
+                    request) and not words.content_words(without_closing(request))) or (
+                resolves_on_it(request) and self._in_view_and_in_cart())):
+            # ("lovely, I'll take it" with the thing already in the cart: its order; to "Want
+            # me to add it?" it takes the offer, as a yes)
             # "ok buy it", "order it", 「購入します」: the cart's order when what was last in
             # view is in it (or nothing is in view), else that thing bought
             carts = self.open_carts()
@@ -652,6 +670,11 @@ class State:
             kind, text = "buy", "buy it"
             if self.frame is SUGGESTED and self.offered_when:
                 text = f"buy it, {self.offered_when}"  # at the time the request named
+        if kind == "checkout" and not self.open_carts() and self.frame is not SUGGESTED and \
+                words.names_a_thing(read_delivery(read_checkout(request).rest).rest):
+            # "lasagna for pickup, check out" with nothing in the cart: that thing, bought
+            # (its order asked for approval)
+            kind = "buy"
         if kind == "no" and undoable and self.open_carts() and mind.takes_back(request):
             # "やっぱりやめます" right after an add takes that line back (the line last added);
             # with nothing just added it is a no to what is on the table
@@ -689,12 +712,20 @@ class State:
         elif self.open_carts() and aftermath.repeats(kind, text) and (
                 self._names_only_a_line(text) or not self._names_another_item(text)):
             kind = "quantity"  # "add a second one", "encore une autre": the line, one more
-        if offers.order_turned_down(self.offer) and kind in _EDITS_THEN_ORDER and (
-                assent.classify(raw).assent > 0) and \
-                not read_checkout(text).concludes:
-            # "yes but make it 2" just after turning the order down: the change, then the
-            # order again (its approval asked again, on the edited cart)
-            text = f"{text}, then check out"
+        edited = None
+        if offers.order_turned_down(self.offer) and yes_with_edit.says_yes(raw) and \
+                self.open_carts() and not read_checkout(text).concludes:
+            edited = yes_with_edit.edit_then_order(kind, text)
+            beside = yes_with_edit.beside_the_yes(text) if edited is None and \
+                kind in ("yes", "other") else ""
+            if beside:  # "ok but one more mug", "sure, without the planter": what follows
+                edit = yes_with_edit.leaving_out(beside) or beside
+                edited = yes_with_edit.edit_then_order(understand(edit)[0], edit)
+        if edited is not None:
+            # "yes but make it 2", "ok but add a tiramisu too", « oui mais trois » just after
+            # turning the order down: the change, then the order again (its approval asked
+            # again, on the edited cart)
+            kind, text = edited
         act = read_act(raw).kind
         instead = aftermath.substitute(after, kind, text, act) or aftermath.recount(
             after, kind, text, act)
@@ -711,6 +742,12 @@ class State:
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
             kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
+        elif pending is SUGGESTED and yes_with_edit.count_for_the_offer(kind, text) and not any(
+                line.get("itemId") == self.focus for cart in self.open_carts()
+                for line in cart.get("items", [])):
+            # "sure, make it 4" to "Want me to add it?": that many of it ("…then go ahead":
+            # bought, its order asked for approval)
+            kind = yes_with_edit.count_for_the_offer(kind, text) or kind
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
@@ -737,7 +774,7 @@ class State:
         if kind in ("yes", "other") and pending is None and undoable and self.open_carts() and \
                 assent.goes_ahead(raw):
             kind = "checkout"  # "ok now do it" just after an add: the cart's order (approved)
-        if kind == "yes" and pending is None and aftermath.acknowledges(raw):
+        if kind == "yes" and pending is None and (praised or aftermath.acknowledges(raw)):
             # "ok, thanks" with nothing on the table (an order just placed): answered, no more
             self.frame = Frame(aftermath.ACKNOWLEDGE, (text,))
             return
@@ -826,6 +863,12 @@ class State:
         first message keeps the one before), and it is counted."""
         self.language = language_of(raw, self.language, settled=self.heard > 0)
         self.heard += 1
+
+    def _in_view_and_in_cart(self) -> bool:
+        """Whether the thing last in view is a line of an open cart."""
+        return self.focus is not None and any(
+            line.get("itemId") == self.focus for cart in self.open_carts()
+            for line in cart.get("items", []))
 
     def _takes_what_is_in_view(self, request: str, addressed: bool = False) -> bool:
         """Whether a checkout said with nothing else named is for the item offered ("Want
@@ -992,7 +1035,6 @@ def _time_words(texts: tuple[str, ...]) -> str | None:
 
 
 # Changes to the cart a shopper may make while saying yes to the order they just turned down.
-_EDITS_THEN_ORDER = ("quantity", "remove", "replace")
 # Requests about one of the shopper's orders, which may ask which one is meant.
 _ABOUT_ONE_ORDER = frozenset({"cancel", "return", "rate", "tip", "reorder", "sub_pause",
                               "sub_resume", "sub_cancel"})

@@ -63,6 +63,7 @@ delivery deliver
 take great good sound sounds ahead fine perfect cool nice sure yep yeah yup alright right
 thing great wonderful awesome lovely mind anymore yet either neither also else exactly
 half few several those these least expensive cheapest lowest priced pricey not no
+think guess suppose believe reckon probably pense crois
 tin tins bottle bottles jar jars packet packets sachet sachets bouteille bouteilles
 total altogether zero none aucun aucune
 je j tu il elle nous vous on le la les l un une des du de d au aux et ou en pour avec mon ma
