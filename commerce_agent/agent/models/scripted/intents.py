@@ -18,7 +18,7 @@ from commerce_agent.agent.language.checkout_acts import (
     says_nothing_else,
 )
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
-from commerce_agent.agent.language.codes import without_code_waved_away
+from commerce_agent.agent.language.codes import codes_asked_about, without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -28,7 +28,13 @@ from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
-from commerce_agent.agent.models.scripted.speech import dismissed, read_act, settle, tagged
+from commerce_agent.agent.models.scripted.speech import (
+    dismissed,
+    read_act,
+    settle,
+    tagged,
+    without_discourse,
+)
 
 _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
@@ -760,6 +766,16 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if act.kind == "question" and kind in ("yes", "no"):
+        # "ok so is it in stock?", "yes, is it dishwasher safe?": the "ok" opens a question,
+        # it accepts nothing
+        kind = intent(without_discourse(act.text))
+        kind = "other" if kind in ("yes", "no") else kind
+    if act.kind == "question" and kind in ("other", "details", "search", "discounts") and \
+            codes_asked_about(act.text):
+        # "is SUMMER2020 still valid?", "what does FIVEOFF do": the code is described from
+        # the store's offers, never applied
+        return "discounts", act.text
     if kind == "status" and act.kind != "question":
         # "annule la commande du livre", "send back the mug that arrived": the act named is
         # what is asked, never where the order is
@@ -881,8 +897,10 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
     if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
         return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
-    if act.kind == "question" and kind in ("add", "details") and not act.request and \
-            _MY_CART.search(words.fold(act.text)):
+    if act.kind == "question" and not act.request and (
+            kind in ("add", "details") and _MY_CART.search(words.fold(act.text)) or
+            kind in ("other", "details", "search") and _RUNNING_TOTAL.search(
+                words.fold(act.text))):
         # "what did I put in my basket?", "how much is my cart?": the cart, never an add
         return "cart", act.text
     if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
@@ -989,6 +1007,15 @@ _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bann
 
 # The shopper's own cart named, in any of the shoppers' languages.
 _MY_CART = re.compile(r"\b(?:my|the|mon|le) (?:shopping )?(?:cart|basket|panier)\b|カート")
+# What the shopper owes so far, asked without naming the cart ("what do I owe so far?",
+# "what's the damage", « je vous dois combien », 「今いくら？」): the cart's total.
+_RUNNING_TOTAL = re.compile(
+    r"\b(?:do|would|will|should) (?:i|we) owe\b|\bthe damage\b|"
+    r"\b(?:how much|what)\b.{0,30}\b(?:so far|up to now|until now|right now|at the moment)\b|"
+    r"\b(?:je|on) (?:vous|te|t'|leur) (?:dois|doit)\b|\bon en est a combien\b|"
+    r"\bca (?:me |nous )?fait combien (?:pour l'instant|jusqu'ici|pour le moment|"
+    r"en tout|au total|pour l'heure)\b|"
+    r"(?:今|いま|ここまで|全部|ぜんぶ)(?:で|の|は)?(?:合計|いくら)")
 
 
 def _names_an_order(text: str) -> bool:

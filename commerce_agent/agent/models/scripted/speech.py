@@ -211,16 +211,43 @@ _WH_INSIDE = re.compile(
     r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")
 
 
+# Words that open a turn of speech and say nothing of its act ("ok so what do I owe?", "hmm
+# and is it in stock", « bon alors, c'est combien », 「じゃあ、在庫はありますか」): the shape
+# of what follows is the message's shape. ("ok" alone, or before a request, is read by the
+# assent stage before this.)
+_DISCOURSE = re.compile(
+    r"^(?:(?:ok(?:ay)?|k|so|and|well|alright|all right|right|hmm+|h?mm+|um+|uh+|oh|ah|hey|"
+    r"hi|hello|yeah|yes|yep|cool|great|thanks|thank you|sorry|also|btw|by the way|"
+    r"quick question|one more thing|bon|alors|et|euh|ben|bah|donc|du coup|d'accord|merci|"
+    r"oui|sinon|au fait|dites|dis)(?:[\s,!:.-]+|$))+")
+# An interrogative closing a sentence said in statement order ("the shincha ships when",
+# "and the kit costs how much", "delivery takes how long"): wh-words anywhere ask.
+_WH_LAST = re.compile(r"\b(?:when|where|how much|how many|how long|how big|how heavy|"
+                      r"what time|which one|who|why|or what)\s*[?!.]*\s*$")
+
+
+def without_discourse(text: str) -> str:
+    """The message without the discourse words opening it ("ok so", « bon alors »), as long
+    as something is left; anything else unchanged."""
+    folded = fold(text)
+    found = _DISCOURSE.match(folded)
+    if found is None or found.end() >= len(folded.rstrip()):
+        return text
+    return text[found.end():] if len(folded) == len(text) else folded[found.end():]
+
+
 def _question(raw: str, folded: str) -> bool:
     if _INDIRECT.search(folded) or _tagged(folded):
         return True
     if in_japanese_script(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
+    folded = fold(without_discourse(folded)).strip()
     if _POLITE_REQUEST.search(folded):
         return False
     return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None or \
-        _HEDGED_OPENING.search(folded) is not None or _WH_INSIDE.search(folded) is not None
+        _HEDGED_OPENING.search(folded) is not None or _WH_INSIDE.search(folded) is not None \
+        or _WH_LAST.search(folded) is not None
 
 
 # A condition heading a sentence ("if …,", "what if …", "si …", "au cas où …"), or ending it

@@ -76,9 +76,13 @@ _ITEM: dict[str, re.Pattern[str]] = {
     "addons": re.compile(r"\bgift[- ]?(?:wrap\w*|box\w*)|\bwrapping\b|\bemballage\w*|"
                          r"\bpaquet cadeau\b|ラッピング|包装|ギフト包装|のし"),
     # whether it is there to buy, or how many are left
+    # (or whether it is still sold: "do you still sell the raku bowl?", 「まだ売ってる？」)
     "stock": re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
+                        r"\bstill (?:sell|selling|sold|carry|carrying|stock|make|making)\b|"
                         r"\ben stock\b|\bdisponibles?\b|\bdispos?\b|\bepuise|\breste\b|"
-                        r"在庫|売り切れ|残り|あと何|何個"),
+                        r"\bencore (?:en vente|vendu\w*|dispo\w*)\b|\b(?:vendez|faites)(?:-vous)? "
+                        r"encore\b|在庫|売り切れ|残り|あと何|何個|(?:まだ)?(?:売って|販売して|買え)(?:い?る|います|ます)?|"
+                        r"販売中"),
 }
 STOCK = _ITEM["stock"]
 RETURNS = _STORE["returns"]
