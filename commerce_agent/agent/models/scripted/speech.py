@@ -67,6 +67,10 @@ _QUESTION_OPENING = re.compile(
     r"^(?:how|what|what's|whats|which|when|where|where's|wheres|why|who|is|are|am|was|"
     r"does|did|do(?= (?:you|u|i|we|they|these|those|any|your|all|both)\b)|can i|could i|"
     r"may i|am i|is it|are there|is there|has|have|will|would it|"
+    # a plural subject, or a modal before one: "do returns cost anything", "would cancelling
+    # it refund me", "should I…" (a request to "you" is read before this)
+    r"do(?= [a-z]+s [a-z]+)|would(?! (?:love|like|prefer|rather)\b)|should|shall|"
+    r"any ?way (?:to|i can|we can|of)|"
     r"comment|combien|quand|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|puis-je|"
     r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
 # Questions that are really requests ("can you add two?", "could I get a dozen?").
@@ -216,9 +220,10 @@ _WH_INSIDE = re.compile(
 # of what follows is the message's shape. ("ok" alone, or before a request, is read by the
 # assent stage before this.)
 _DISCOURSE = re.compile(
-    r"^(?:(?:ok(?:ay)?|k|so|and|well|alright|all right|right|hmm+|h?mm+|um+|uh+|oh|ah|hey|"
-    r"hi|hello|yeah|yes|yep|cool|great|thanks|thank you|sorry|also|btw|by the way|"
-    r"quick question|one more thing|bon|alors|et|euh|ben|bah|donc|du coup|d'accord|merci|"
+    r"^(?:(?:ok(?:ay)?|k|so|and|but|then|well|alright|all right|right|hmm+|h?mm+|um+|uh+|"
+    r"oh|ah|hey|hi|hello|yeah|yes|yep|yup|sure|cool|great|nice|perfect|fine|good|awesome|"
+    r"got it|i see|thanks|thank you|cheers|sorry|also|btw|by the way|quick question|"
+    r"one more thing|bon|alors|et|mais|euh|ben|bah|donc|du coup|d'accord|parfait|merci|"
     r"oui|sinon|au fait|dites|dis)(?:[\s,!:.-]+|$))+")
 # An interrogative closing a sentence said in statement order ("the shincha ships when",
 # "and the kit costs how much", "delivery takes how long"): wh-words anywhere ask.
