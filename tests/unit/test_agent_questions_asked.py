@@ -98,3 +98,19 @@ def test_resilier_ends_a_plan_and_asked_how_is_a_question() -> None:
 def test_still_sold_asks_for_stock() -> None:
     assert topics.topic("楽焼の抹茶碗ってまだ売ってる？") == topics.Topic("stock", "item")
     assert topics.topic("do you still sell the raku bowl?") == topics.Topic("stock", "item")
+
+
+@pytest.mark.parametrize("said", ["did I add the mug already?", "have I put the plates in?",
+                                  "est-ce que j'ai ajouté le mug ?"])
+def test_a_past_act_of_shopping_asked_about_is_the_cart(said: str) -> None:
+    assert understand(said)[0] == "cart"
+
+
+def test_the_last_one_asked_about_is_stock_but_pointing_at_it_is_not() -> None:
+    assert topics.topic("yes, is it the last one?") == topics.Topic("stock", "item")
+    assert topics.topic("how much is the last one?") != topics.Topic("stock", "item")
+
+
+def test_a_day_then_doing_business_asks_the_hours() -> None:
+    assert understand("トラットリア・フィアンマは月曜日やってますか")[0] == "policy"
+    assert understand("ギフト包装やってますか")[0] != "policy"

@@ -148,7 +148,8 @@ _CHECKS: list[tuple[str, str]] = [
               r"pick ?up (?:times?|window)|are you open|"
               r"horaires|heures d'ouverture|ou etes-vous|a quelle heure\b.{0,40}"
               r"(?:retirer|recuperer|ouvr\w*|passer))\b|営業時間|何時から|何時まで|場所はどこ|"
-              r"受け取り.{0,8}(?:時間|何時)"),
+              r"受け取り.{0,8}(?:時間|何時)|(?:曜日?|今日|明日|祝日|週末)(?:は|に|も|って)?"
+              r"(?:お店)?(?:は)?やって(?:ます|る|い)"),
     # How a store is paid: asked about, never a checkout ("what payment do you accept?").
     ("payment", r"\bpayment (?:methods?|options?|types?)\b|\bways? to pay\b|"
                 r"\b(?:pay|paying) (?:with|by|in|using|via)\b|"
@@ -899,6 +900,7 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
     if act.kind == "question" and not act.request and (
             kind in ("add", "details") and _MY_CART.search(words.fold(act.text)) or
+            kind in SHOPPING and _PAST_ACT.search(words.fold(act.text)) or
             kind in ("other", "details", "search") and _RUNNING_TOTAL.search(
                 words.fold(act.text))):
         # "what did I put in my basket?", "how much is my cart?": the cart, never an add
@@ -1007,6 +1009,13 @@ _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bann
 
 # The shopper's own cart named, in any of the shoppers' languages.
 _MY_CART = re.compile(r"\b(?:my|the|mon|le) (?:shopping )?(?:cart|basket|panier)\b|カート")
+# A past act of shopping asked about ("did I add the mug already?", "have I put the plates
+# in?", « est-ce que j'ai ajouté le mug ? »): what the cart holds answers, nothing is done.
+_PAST_ACT = re.compile(r"^(?:\W*\w+\W+){0,2}?(?:did|have|had) (?:i|we) (?:\w+ )?"
+                       r"(?:add|added|put|get|got|pick|picked|take|taken|took)\b|"
+                       r"\b(?:est-ce que|est ce que) (?:j'ai|on a|nous avons) (?:deja )?"
+                       r"(?:ajoute|mis|pris)\b|(?:もう|すでに)?(?:入れ|追加し)ました(?:っけ)?か|"
+                       r"(?:入れ|追加し)たっけ")
 # What the shopper owes so far, asked without naming the cart ("what do I owe so far?",
 # "what's the damage", « je vous dois combien », 「今いくら？」): the cart's total.
 _RUNNING_TOTAL = re.compile(
