@@ -258,7 +258,8 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
                                                   for spec in info.get("openingHours") or []))
         if isinstance(that_day, tuple):  # "what time do you open on sundays?": that day's
             return say(p.lang, "open_on_day", store=info.get("name"), day=day_name(
-                day or 0, p.lang), min=that_day[0], max=that_day[1],
+                day or 0, p.lang), min=that_day[0], max=that_day[1], hours=", ".join(
+                    opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []),
                        address=_address_text(info, p.lang))
         return say(p.lang, "hours", store=info.get("name"), hours=", ".join(
             opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []) or "—",

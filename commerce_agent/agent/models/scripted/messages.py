@@ -89,7 +89,8 @@ ENGLISH: dict[str, str] = {
     "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
             "or “tip 5 dollars” on a completed order.",
     "hours": "{store} is open {hours}; it is at {address}.",
-    "open_on_day": "On {day}, {store} is open {min}–{max}; it is at {address}.",
+    "open_on_day": "On {day}, {store} is open {min}–{max} (its hours: {hours}); it is at "
+                   "{address}.",
     "closed_on_day": "{store} is closed on {day} (its hours: {hours}).",
     "payment": "{store} accepts {methods}.",
     "contact": "You can reach {store} at: {listing}.",
