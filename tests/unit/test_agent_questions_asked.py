@@ -114,3 +114,16 @@ def test_the_last_one_asked_about_is_stock_but_pointing_at_it_is_not() -> None:
 def test_a_day_then_doing_business_asks_the_hours() -> None:
     assert understand("トラットリア・フィアンマは月曜日やってますか")[0] == "policy"
     assert understand("ギフト包装やってますか")[0] != "policy"
+
+
+@pytest.mark.parametrize("said", ["cancelling - how does that work",
+                                  "pausing my plan, is that a thing",
+                                  "l'annulation, ça marche comment",
+                                  "not sure if returns are free"])
+def test_a_question_after_its_topic_or_unsure_is_answered_never_done(said: str) -> None:
+    assert read_act(said).kind == "question"
+    assert understand(said)[0] == "policy"
+
+
+def test_a_topic_said_as_an_order_then_asked_politely_stays_a_request() -> None:
+    assert read_act("cancel my order, can you do that").kind != "question"

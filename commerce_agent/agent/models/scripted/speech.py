@@ -158,8 +158,10 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(kept), negated
 
 
-# Questions asked as statements ("I want to know if…", "je voudrais savoir…").
+# Questions asked as statements ("I want to know if…", "je voudrais savoir…", "not sure if…").
 _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
+                       r"\b(?:not sure|unsure|no idea) (?:if|whether)\b|"
+                       r"\bje ne sais pas si\b|\bje sais pas si\b|かどうか(?:分|わ)から|"
                        r"\bcheck (?:if|whether)\b|\bverifie\w* si\b|"
                        r"\b(?:tell|let) me (?:know )?(?:if|whether|what|when|where|how|which|"
                        r"who|why)\b|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu) me dire\b|"
@@ -241,8 +243,29 @@ def without_discourse(text: str) -> str:
     return text[found.end():] if len(folded) == len(text) else folded[found.end():]
 
 
+# A question said after its topic, pointing back at it ("cancelling - how does that work",
+# "pausing my plan, is that a thing", « l'annulation, ça marche comment »).
+_ASKED_BACK = re.compile(
+    r"^(?:how (?:does|do|would|will|can|could) (?:that|it|this)|(?:is|would|will|can|could) "
+    r"(?:that|it|this) (?:be )?(?:even )?(?:a thing|possible|work|allowed|free|an option|ok|"
+    r"okay|doable)|(?:can|could|may) (?:i|we|you) (?:even )?do (?:that|it|this)|"
+    r"comment (?:ca|cela|ce) (?:marche|fonctionne|se passe)|(?:ca|cela) (?:marche|fonctionne|"
+    r"se passe) comment|c'est (?:possible|faisable|gratuit))\b")
+_TOPIC_CUT = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
+# A topic said as an order ("cancel my order, can you do that?"): a request, asked politely.
+_BARE_VERB = re.compile(r"^(?:please |pls )?(?:cancel|return|send|pause|resume|stop|add|remove|"
+                        r"order|buy|book|subscribe|sign|put|take|give|get|apply|use|check|place|"
+                        r"annule\w*|retourne\w*|ajoute\w*|mets|mettez|commande\w*|suspend\w*)\b")
+
+
+def _asked_after_its_topic(folded: str) -> bool:
+    pieces = [piece for piece in _TOPIC_CUT.split(folded) if piece.strip()]
+    return len(pieces) > 1 and any(_ASKED_BACK.search(piece) for piece in pieces[1:]) and \
+        not _asks_to_do(pieces[0]) and not _BARE_VERB.search(pieces[0])
+
+
 def _question(raw: str, folded: str) -> bool:
-    if _INDIRECT.search(folded) or _tagged(folded):
+    if _INDIRECT.search(folded) or _tagged(folded) or _asked_after_its_topic(folded):
         return True
     if in_japanese_script(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
