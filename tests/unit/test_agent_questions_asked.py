@@ -127,3 +127,7 @@ def test_a_question_after_its_topic_or_unsure_is_answered_never_done(said: str) 
 
 def test_a_topic_said_as_an_order_then_asked_politely_stays_a_request() -> None:
     assert read_act("cancel my order, can you do that").kind != "question"
+
+
+def test_codes_asked_about_together_stay_with_the_code_stage() -> None:
+    assert understand("READMORE15 and FOLIO3 together?")[0] != "discounts"

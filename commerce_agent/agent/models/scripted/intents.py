@@ -773,9 +773,9 @@ def _understand(raw: str) -> tuple[str, str]:
         kind = intent(without_discourse(act.text))
         kind = "other" if kind in ("yes", "no") else kind
     if act.kind == "question" and kind in ("other", "details", "search", "discounts") and \
-            codes_asked_about(act.text):
+            codes_asked_about(act.text) and not _STACKING.search(words.fold(act.text)):
         # "is SUMMER2020 still valid?", "what does FIVEOFF do": the code is described from
-        # the store's offers, never applied
+        # the store's offers, never applied (codes used together are the code stage's)
         return "discounts", act.text
     if kind == "status" and act.kind != "question":
         # "annule la commande du livre", "send back the mug that arrived": the act named is
@@ -1016,6 +1016,9 @@ _PAST_ACT = re.compile(r"^(?:\W*\w+\W+){0,2}?(?:did|have|had) (?:i|we) (?:\w+ )?
                        r"\b(?:est-ce que|est ce que) (?:j'ai|on a|nous avons) (?:deja )?"
                        r"(?:ajoute|mis|pris)\b|(?:もう|すでに)?(?:入れ|追加し)ました(?:っけ)?か|"
                        r"(?:入れ|追加し)たっけ")
+# Codes asked about together ("READMORE15 and FOLIO3 together?"): whether they stack is
+# answered where codes are applied.
+_STACKING = re.compile(r"\b(?:together|stack\w*|combin\w*|both|ensemble|cumul\w*)\b|併用|一緒")
 # What the shopper owes so far, asked without naming the cart ("what do I owe so far?",
 # "what's the damage", « je vous dois combien », 「今いくら？」): the cart's total.
 _RUNNING_TOTAL = re.compile(
