@@ -255,7 +255,8 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
         if that_day is None:  # "are you open on Tuesdays?": closed that day, said so
             return say(p.lang, "closed_on_day", store=info.get("name"), day=day_name(
                 day or 0, p.lang), hours=", ".join(opening_hours(str(spec), p.lang)
-                                                  for spec in info.get("openingHours") or []))
+                                                  for spec in info.get("openingHours") or []),
+                       address=_address_text(info, p.lang))
         if isinstance(that_day, tuple):  # "what time do you open on sundays?": that day's
             return say(p.lang, "open_on_day", store=info.get("name"), day=day_name(
                 day or 0, p.lang), min=that_day[0], max=that_day[1], hours=", ".join(

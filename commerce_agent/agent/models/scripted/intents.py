@@ -1018,12 +1018,15 @@ _PAST_ACT = re.compile(r"^(?:\W*\w+\W+){0,2}?(?:did|have|had) (?:i|we) (?:\w+ )?
                        r"(?:入れ|追加し)たっけ")
 # Codes asked about together ("READMORE15 and FOLIO3 together?"): whether they stack is
 # answered where codes are applied.
-_STACKING = re.compile(r"\b(?:together|stack\w*|combin\w*|both|ensemble|cumul\w*)\b|併用|一緒")
+_STACKING = re.compile(r"\b(?:together|stack\w*|combin\w*|both|ensemble|cumul\w*)\b|併用|一緒|"
+                       # ("did FIVEOFF go through?": whether it is on the cart, the cart says)
+                       r"\b(?:applied|worked|went through|gone through|taken off|been applied|"
+                       r"appliquee?s?|a marche|a fonctionne)\b|適用され")
 # What the shopper owes so far, asked without naming the cart ("what do I owe so far?",
 # "what's the damage", « je vous dois combien », 「今いくら？」): the cart's total.
 _RUNNING_TOTAL = re.compile(
     r"\b(?:do|would|will|should) (?:i|we) owe\b|\bthe damage\b|"
-    r"\b(?:how much|what)\b.{0,30}\b(?:so far|up to now|until now|right now|at the moment)\b|"
+    r"\b(?:how much|what)\b.{0,30}\b(?:so far|up to now|until now)\b|"
     r"\b(?:je|on) (?:vous|te|t'|leur) (?:dois|doit)\b|\bon en est a combien\b|"
     r"\bca (?:me |nous )?fait combien (?:pour l'instant|jusqu'ici|pour le moment|"
     r"en tout|au total|pour l'heure)\b|"

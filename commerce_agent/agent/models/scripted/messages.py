@@ -91,7 +91,7 @@ ENGLISH: dict[str, str] = {
     "hours": "{store} is open {hours}; it is at {address}.",
     "open_on_day": "On {day}, {store} is open {min}–{max} (its hours: {hours}); it is at "
                    "{address}.",
-    "closed_on_day": "{store} is closed on {day} (its hours: {hours}).",
+    "closed_on_day": "{store} is closed on {day} (its hours: {hours}); it is at {address}.",
     "payment": "{store} accepts {methods}.",
     "contact": "You can reach {store} at: {listing}.",
     "pickup_offered": "Yes: {store} offers {option}, at {address}.",

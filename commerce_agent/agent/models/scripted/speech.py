@@ -69,7 +69,10 @@ _QUESTION_OPENING = re.compile(
     r"may i|am i|is it|are there|is there|has|have|will|would it|"
     # a plural subject, or a modal before one: "do returns cost anything", "would cancelling
     # it refund me", "should I…" (a request to "you" is read before this)
-    r"do(?= [a-z]+s [a-z]+)|would(?! (?:love|like|prefer|rather)\b)|should|shall|"
+    r"do(?= (?!(?:this|thus|its|his|us|yes|less|plus|as|is|was)\b)[a-z]{3,}s [a-z]+)|"
+    r"would(?! (?:love|like|prefer|rather|appreciate|be (?:great|nice|good|awesome|lovely|"
+    r"perfect|amazing|cool|ideal|helpful|fine|ok|okay))\b)|"
+    r"should(?! be (?:fine|ok|okay|good|great|alright|enough|it)\b)|shall|"
     r"any ?way (?:to|i can|we can|of)|"
     r"comment|combien|quand|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|puis-je|"
     r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
@@ -158,10 +161,9 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(kept), negated
 
 
-# Questions asked as statements ("I want to know if…", "je voudrais savoir…", "not sure if…").
+# Questions asked as statements ("I want to know if…", "je voudrais savoir…").
 _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
-                       r"\b(?:not sure|unsure|no idea) (?:if|whether)\b|"
-                       r"\bje ne sais pas si\b|\bje sais pas si\b|かどうか(?:分|わ)から|"
+
                        r"\bcheck (?:if|whether)\b|\bverifie\w* si\b|"
                        r"\b(?:tell|let) me (?:know )?(?:if|whether|what|when|where|how|which|"
                        r"who|why)\b|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu) me dire\b|"
@@ -258,10 +260,18 @@ _BARE_VERB = re.compile(r"^(?:please |pls )?(?:cancel|return|send|pause|resume|s
                         r"annule\w*|retourne\w*|ajoute\w*|mets|mettez|commande\w*|suspend\w*)\b")
 
 
+# The topic such a question points back at is an act ("cancelling", "pausing my plan", « l'
+# annulation »), never a thing asked for ("a margherita at 7, is that ok?" orders it).
+_AN_ACT = re.compile(r"^(?:(?:the|my|a|an|l'|le|la|les|un|une)\s*)?(?:[a-z]+ing|cancell?ations?|"
+                     r"returns?|refunds?|exchanges?|pauses?|annulations?|retours?|"
+                     r"remboursements?|resiliations?|echanges?)\b")
+
+
 def _asked_after_its_topic(folded: str) -> bool:
     pieces = [piece for piece in _TOPIC_CUT.split(folded) if piece.strip()]
     return len(pieces) > 1 and any(_ASKED_BACK.search(piece) for piece in pieces[1:]) and \
-        not _asks_to_do(pieces[0]) and not _BARE_VERB.search(pieces[0])
+        _AN_ACT.search(pieces[0]) is not None and not _asks_to_do(pieces[0]) and \
+        not _BARE_VERB.search(pieces[0])
 
 
 def _question(raw: str, folded: str) -> bool:
