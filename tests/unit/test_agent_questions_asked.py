@@ -15,7 +15,7 @@ from commerce_agent.agent.models.scripted import topics
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act, without_discourse
 
-_OPENERS = ["ok", "okay", "so", "and", "hmm", "alright", "well", "oh", "yeah", "hey"]
+_OPENERS = ["ok", "okay", "so", "and", "hmm", "alright", "well", "oh", "hey"]
 _QUESTIONS = ["is the classic mug in stock", "what do i owe so far", "how much is the planter",
               "does the teapot have a strainer", "is it dishwasher safe"]
 
@@ -141,3 +141,8 @@ def test_requests_with_a_question_tail_or_a_modal_stay_requests(said: str) -> No
 
 def test_a_code_asked_whether_applied_stays_with_the_cart() -> None:
     assert understand("did FIVEOFF go through? was it applied")[0] != "discounts"
+
+
+def test_a_yes_said_outright_then_a_question_still_says_yes() -> None:
+    assert understand("yes, is it dishwasher safe?")[0] == "yes"
+    assert understand("sure, but how many cups does it make")[0] != "yes"

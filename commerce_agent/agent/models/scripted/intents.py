@@ -767,9 +767,10 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
-    if act.kind == "question" and kind in ("yes", "no"):
-        # "ok so is it in stock?", "yes, is it dishwasher safe?": the "ok" opens a question,
-        # it accepts nothing
+    if act.kind == "question" and kind in ("yes", "no") and not _ASSENT_THEN_ASKED.match(
+            words.fold(act.text)):
+        # "ok so is it in stock?", "sure, but how many cups?": the "ok" opens a question, it
+        # accepts nothing ("yes, what's the total?" still says yes, then asks)
         kind = intent(without_discourse(act.text))
         kind = "other" if kind in ("yes", "no") else kind
     if act.kind == "question" and kind in ("other", "details", "search", "discounts") and \
@@ -1016,6 +1017,11 @@ _PAST_ACT = re.compile(r"^(?:\W*\w+\W+){0,2}?(?:did|have|had) (?:i|we) (?:\w+ )?
                        r"\b(?:est-ce que|est ce que) (?:j'ai|on a|nous avons) (?:deja )?"
                        r"(?:ajoute|mis|pris)\b|(?:もう|すでに)?(?:入れ|追加し)ました(?:っけ)?か|"
                        r"(?:入れ|追加し)たっけ")
+# A yes said outright, then a question with no reservation: the yes stands.
+_ASSENT_THEN_ASKED = re.compile(r"^\s*(?:yes|yeah|yep|yup|sure|oui|please do|go ahead)\b"
+                                r"(?:\s*please)?[\s,!.:-]+(?![\s,!.:-])(?!(?:but|though|wait|"
+                                r"hold on|mais|"
+                                r"attends?)\b)")
 # Codes asked about together ("READMORE15 and FOLIO3 together?"): whether they stack is
 # answered where codes are applied.
 _STACKING = re.compile(r"\b(?:together|stack\w*|combin\w*|both|ensemble|cumul\w*)\b|併用|一緒|"
