@@ -423,3 +423,25 @@ def without_code_waved_away(text: str) -> str | None:
     rest = re.sub(r"^[\s,.;:!、。]*(?:(?:and|just|then|et|puis|alors)\b[\s,]*)*", "", rest)
     rest = re.sub(r"[\s,;、]+$", "", rest).strip()
     return rest if re.search(r"\w", rest) else None
+
+
+# A word written as codes are, wherever it stands ("is SUMMER2020 still valid", 「OCHA10は
+# まだ有効ですか」, « le code FIVEOFF marche encore ? »).
+_ANY_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9-]{2,31})(?![A-Za-z0-9_-])")
+
+
+def codes_asked_about(raw: str, known: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The codes a message names, however it names them, for a question about them (never to
+    apply them): a store's own code in any case, a word of letters then digits ("OCHA10"),
+    one in capitals of six letters or more ("FIVEOFF"; "EPUB" or "PDF" are formats), or one
+    said in a code's frame ("the code welcome10"). Order ids and sizes are none."""
+    text = unicodedata.normalize("NFKC", raw)
+    shouting = _shouting(text)
+    found = list(read_code(text, known).codes)
+    for match in _ANY_TOKEN.finditer(text):
+        token = match.group(1)
+        letters = sum(char.isalpha() for char in token)
+        if token.upper() in known or (_a_code_in_a_frame(token, known, shouting) and (
+                any(char.isdigit() for char in token) or letters >= 6)):
+            found.append(token.upper())
+    return tuple(dict.fromkeys(found))

@@ -37,3 +37,51 @@ def opening_hours(spec: str, language: str) -> str:
     if found.group("open") is None:
         return days
     return f"{days} {found.group('open')}{dash}{found.group('close')}"
+
+
+# A day of the week named in a question, Monday first: "on sundays", « le mardi », 「火曜日」.
+_ASKED_DAYS = (
+    (r"\bmondays?\b|\blundis?\b", "月曜"),  # ("mon" is French for "my")
+    (r"\btue(?:s|sday)?s?\b|\bmardis?\b", "火曜"),
+    (r"\bwed(?:nesday)?s?\b|\bmercredis?\b", "水曜"),
+    (r"\bthu(?:rs?|rsday)?s?\b|\bjeudis?\b", "木曜"),
+    (r"\bfri(?:day)?s?\b|\bvendredis?\b", "金曜"),
+    (r"\bsat(?:urday)?s?\b|\bsamedis?\b", "土曜"),
+    (r"\bsun(?:day)?s?\b|\bdimanches?\b", "日曜"),
+)
+
+
+def day_asked(folded: str) -> int | None:
+    """The one weekday a (folded) question names (0 = Monday), else None: "open on sundays?",
+    « vous êtes ouverts le mardi ? », 「火曜日は何時から」. Two days named ask no one day."""
+    named = [day for day, (latin, kanji) in enumerate(_ASKED_DAYS)
+             if re.search(latin, folded) or kanji in folded]
+    return named[0] if len(named) == 1 else None
+
+
+def _days_of(days: str) -> set[int]:
+    """The weekdays of a schema.org day part ("Tu-Sa", "Mo,We", "We-Mo" wrapping round)."""
+    found: set[int] = set()
+    for part in re.split(r"\s*,\s*", days):
+        ends = [_DAYS.index(code) for code in re.split(r"\s*-\s*", part)]
+        first, last = ends[0], ends[-1]
+        span = (last - first) % 7
+        found.update((first + step) % 7 for step in range(span + 1))
+    return found
+
+
+def hours_on(specs: list[str], day: int) -> tuple[str, str] | None | bool:
+    """(opening, closing) on `day` from a store's `openingHours`; None when it is closed that
+    day; False when an entry is not in the form read here (the hours are then shown whole)."""
+    for spec in specs:
+        found = _SPEC.match(spec)
+        if found is None or found.group("open") is None:
+            return False
+        if day in _days_of(found.group("days")):
+            return found.group("open"), found.group("close")
+    return None
+
+
+def day_name(day: int, language: str) -> str:
+    """A weekday's name in `language` (Babel's): "Tuesday", « mardi », 「火曜日」."""
+    return str(get_day_names("wide", locale=language)[day])

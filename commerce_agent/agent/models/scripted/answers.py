@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
-from commerce_agent.agent.language.hours import opening_hours
+from commerce_agent.agent.language.hours import day_asked, day_name, hours_on, opening_hours
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import aftercare, browse, choices, naming, topics, words
 from commerce_agent.agent.models.scripted.intents import (
@@ -249,6 +249,19 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
             words.fold(p.frame.first)):
         topic = "payment"  # "PayPayは使えますか？"
     if topic == "hours":
+        day = day_asked(words.fold(p.frame.first))
+        that_day = hours_on([str(spec) for spec in info.get("openingHours") or []], day) \
+            if day is not None else False
+        if that_day is None:  # "are you open on Tuesdays?": closed that day, said so
+            return say(p.lang, "closed_on_day", store=info.get("name"), day=day_name(
+                day or 0, p.lang), hours=", ".join(opening_hours(str(spec), p.lang)
+                                                  for spec in info.get("openingHours") or []),
+                       address=_address_text(info, p.lang))
+        if isinstance(that_day, tuple):  # "what time do you open on sundays?": that day's
+            return say(p.lang, "open_on_day", store=info.get("name"), day=day_name(
+                day or 0, p.lang), min=that_day[0], max=that_day[1], hours=", ".join(
+                    opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []),
+                       address=_address_text(info, p.lang))
         return say(p.lang, "hours", store=info.get("name"), hours=", ".join(
             opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []) or "—",
                    address=_address_text(info, p.lang))

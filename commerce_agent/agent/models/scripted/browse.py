@@ -6,7 +6,7 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import named_in
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, facts, topics, words
+from commerce_agent.agent.models.scripted import choices, code_answers, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
@@ -192,6 +192,9 @@ def discounts(p: Planner) -> Decision:
     if p.needs_stores() and p.frame.intent == "discounts":
         return p.call("list_stores")
     store = p.mentioned_store() or p.current_store()
+    asked = code_answers.codes_asked(p)
+    if asked:  # "is SUMMER2020 still valid?": that code, described, never applied
+        return code_answers.answer(p, asked, store)
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
         return say(p.lang, "offers_per_store", names=names) + " " + say(p.lang, "which_store")

@@ -18,7 +18,7 @@ from commerce_agent.agent.language.checkout_acts import (
     says_nothing_else,
 )
 from commerce_agent.agent.language.closing import closing, pausing, without_closing
-from commerce_agent.agent.language.codes import without_code_waved_away
+from commerce_agent.agent.language.codes import codes_asked_about, without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -28,7 +28,14 @@ from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
 from commerce_agent.agent.models.scripted.facts import STOCK
-from commerce_agent.agent.models.scripted.speech import Act, dismissed, read_act, settle, tagged
+from commerce_agent.agent.models.scripted.speech import (
+    Act,
+    dismissed,
+    read_act,
+    settle,
+    tagged,
+    without_discourse,
+)
 
 _SUBSCRIPTION = plan_verbs.PLAN
 # A plan no longer wanted, said as a negation ("don't want my membership anymore", « je ne
@@ -142,7 +149,8 @@ _CHECKS: list[tuple[str, str]] = [
               r"pick ?up (?:times?|window)|are you open|"
               r"horaires|heures d'ouverture|ou etes-vous|a quelle heure\b.{0,40}"
               r"(?:retirer|recuperer|ouvr\w*|passer))\b|営業時間|何時から|何時まで|場所はどこ|"
-              r"受け取り.{0,8}(?:時間|何時)"),
+              r"受け取り.{0,8}(?:時間|何時)|(?:曜日?|今日|明日|祝日|週末)(?:は|に|も|って)?"
+              r"(?:お店)?(?:は)?やって(?:ます|る|い)"),
     # How a store is paid: asked about, never a checkout ("what payment do you accept?").
     ("payment", r"\bpayment (?:methods?|options?|types?)\b|\bways? to pay\b|"
                 r"\b(?:pay|paying) (?:with|by|in|using|via)\b|"
@@ -814,6 +822,17 @@ def _understand(raw: str) -> tuple[str, str]:
     if act.condition:
         return _supposed(act.condition, act.main)
     kind = intent(act.text)
+    if act.kind == "question" and kind in ("yes", "no") and not _ASSENT_THEN_ASKED.match(
+            words.fold(act.text)):
+        # "ok so is it in stock?", "sure, but how many cups?": the "ok" opens a question, it
+        # accepts nothing ("yes, what's the total?" still says yes, then asks)
+        kind = intent(without_discourse(act.text))
+        kind = "other" if kind in ("yes", "no") else kind
+    if act.kind == "question" and kind in ("other", "details", "search", "discounts") and \
+            codes_asked_about(act.text) and not _STACKING.search(words.fold(act.text)):
+        # "is SUMMER2020 still valid?", "what does FIVEOFF do": the code is described from
+        # the store's offers, never applied (codes used together are the code stage's)
+        return "discounts", act.text
     if kind == "status" and act.kind != "question":
         # "annule la commande du livre", "send back the mug that arrived": the act named is
         # what is asked, never where the order is
@@ -938,8 +957,11 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "where is Trattoria Fiamma?", "the address of …"
     if act.kind == "question" and kind == "search" and COMMITMENT.search(words.fold(act.text)):
         return "policy", act.text  # "…に最低契約期間はありますか？": the plan's terms
-    if act.kind == "question" and kind in ("add", "details") and not act.request and \
-            _MY_CART.search(words.fold(act.text)):
+    if act.kind == "question" and not act.request and (
+            kind in ("add", "details") and _MY_CART.search(words.fold(act.text)) or
+            kind in SHOPPING and _PAST_ACT.search(words.fold(act.text)) or
+            kind in ("other", "details", "search") and _RUNNING_TOTAL.search(
+                words.fold(act.text))):
         # "what did I put in my basket?", "how much is my cart?": the cart, never an add
         return "cart", act.text
     if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
@@ -1046,6 +1068,33 @@ _ACT_VERBS = [("cancel", re.compile(r"\bcancel\b|\bcall (?:\w+ ){0,4}off\b|\bann
 
 # The shopper's own cart named, in any of the shoppers' languages.
 _MY_CART = re.compile(r"\b(?:my|the|mon|le) (?:shopping )?(?:cart|basket|panier)\b|カート")
+# A past act of shopping asked about ("did I add the mug already?", "have I put the plates
+# in?", « est-ce que j'ai ajouté le mug ? »): what the cart holds answers, nothing is done.
+_PAST_ACT = re.compile(r"^(?:\W*\w+\W+){0,2}?(?:did|have|had) (?:i|we) (?:\w+ )?"
+                       r"(?:add|added|put|get|got|pick|picked|take|taken|took)\b|"
+                       r"\b(?:est-ce que|est ce que) (?:j'ai|on a|nous avons) (?:deja )?"
+                       r"(?:ajoute|mis|pris)\b|(?:もう|すでに)?(?:入れ|追加し)ました(?:っけ)?か|"
+                       r"(?:入れ|追加し)たっけ")
+# A yes said outright, then a question with no reservation: the yes stands.
+_ASSENT_THEN_ASKED = re.compile(r"^\s*(?:yes|yeah|yep|yup|sure|oui|please do|go ahead)\b"
+                                r"(?:\s*please)?[\s,!.:-]+(?![\s,!.:-])(?!(?:but|though|wait|"
+                                r"hold on|mais|"
+                                r"attends?)\b)")
+# Codes asked about together ("READMORE15 and FOLIO3 together?"): whether they stack is
+# answered where codes are applied.
+_STACKING = re.compile(r"\b(?:together|stack\w*|combin\w*|both|ensemble|cumul\w*)\b|併用|一緒|"
+                       # ("did FIVEOFF go through?": whether it is on the cart, the cart says)
+                       r"\b(?:applied|worked|went through|gone through|taken off|been applied|"
+                       r"appliquee?s?|a marche|a fonctionne)\b|適用され")
+# What the shopper owes so far, asked without naming the cart ("what do I owe so far?",
+# "what's the damage", « je vous dois combien », 「今いくら？」): the cart's total.
+_RUNNING_TOTAL = re.compile(
+    r"\b(?:do|would|will|should) (?:i|we) owe\b|\bthe damage\b|"
+    r"\b(?:how much|what)\b.{0,30}\b(?:so far|up to now|until now)\b|"
+    r"\b(?:je|on) (?:vous|te|t'|leur) (?:dois|doit)\b|\bon en est a combien\b|"
+    r"\bca (?:me |nous )?fait combien (?:pour l'instant|jusqu'ici|pour le moment|"
+    r"en tout|au total|pour l'heure)\b|"
+    r"(?:今|いま|ここまで|全部|ぜんぶ)(?:で|の|は)?(?:合計|いくら)")
 
 
 def _names_an_order(text: str) -> bool:

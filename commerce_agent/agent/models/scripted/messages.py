@@ -93,6 +93,9 @@ ENGLISH: dict[str, str] = {
     "tips": "Tips are for completed deliveries, restaurant orders and sessions. Say “tip 15%” "
             "or “tip 5 dollars” on a completed order.",
     "hours": "{store} is open {hours}; it is at {address}.",
+    "open_on_day": "On {day}, {store} is open {min}–{max} (its hours: {hours}); it is at "
+                   "{address}.",
+    "closed_on_day": "{store} is closed on {day} (its hours: {hours}); it is at {address}.",
     "payment": "{store} accepts {methods}.",
     "contact": "You can reach {store} at: {listing}.",
     "pickup_offered": "Yes: {store} offers {option}, at {address}.",
@@ -287,6 +290,12 @@ ENGLISH: dict[str, str] = {
                             "codes it offers.",
     "no_items": "no items",
     "promotion_code": "{title}: {description} (code {code})",
+    "code_offered": "{code} is one of the current offers at {store}: {description}. Say "
+                    "“apply {code}” when you want it on your cart.",
+    "code_not_offered": "{code} isn't among the current offers at {store}, so it may no longer "
+                        "be valid. Its offers now: {listing}.",
+    "code_not_offered_anywhere": "{code} isn't among any store's current offers, so it may no "
+                                 "longer be valid. Say “any discounts?” to see them.",
     "the_store": "the store",
 }
 # Sentences that leave the request open: the next message answers them.

@@ -43,7 +43,9 @@ ALONE: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "cancel": {
         "en": ("unsubscribe",),
-        "fr": ("desabonner", "desabonne[sz]?-(?:moi|nous)", "(?:me|m'|nous) desabonn\\w*"),
+        # (« résilier » ends a contract: only a plan is one here)
+        "fr": ("desabonner", "desabonne[sz]?-(?:moi|nous)", "(?:me|m'|nous) desabonn\\w*",
+               "resili\\w*"),
         "ja": ("解約", "退会"),
     },
 }

@@ -67,6 +67,13 @@ _QUESTION_OPENING = re.compile(
     r"^(?:how|what|what's|whats|which|when|where|where's|wheres|why|who|is|are|am|was|"
     r"does|did|do(?= (?:you|u|i|we|they|these|those|any|your|all|both)\b)|can i|could i|"
     r"may i|am i|is it|are there|is there|has|have|will|would it|"
+    # a plural subject, or a modal before one: "do returns cost anything", "would cancelling
+    # it refund me", "should I…" (a request to "you" is read before this)
+    r"do(?= (?!(?:this|thus|its|his|us|yes|less|plus|as|is|was)\b)[a-z]{3,}s [a-z]+)|"
+    r"would(?! (?:love|like|prefer|rather|appreciate|be (?:great|nice|good|awesome|lovely|"
+    r"perfect|amazing|cool|ideal|helpful|fine|ok|okay))\b)|"
+    r"should(?! be (?:fine|ok|okay|good|great|alright|enough|it)\b)|shall|"
+    r"any ?way (?:to|i can|we can|of)|"
     r"comment|combien|quand|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|puis-je|"
     r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
 # Questions that are really requests ("can you add two?", "could I get a dozen?").
@@ -156,6 +163,7 @@ def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
 
 # Questions asked as statements ("I want to know if…", "je voudrais savoir…").
 _INDIRECT = re.compile(r"\b(?:want|like|need|wanted|wanna) to know\b|\bwonder(?:ing)?\b|"
+
                        r"\bcheck (?:if|whether)\b|\bverifie\w* si\b|"
                        r"\b(?:tell|let) me (?:know )?(?:if|whether|what|when|where|how|which|"
                        r"who|why)\b|\b(?:pouvez|pourriez|peux|pourrais)-(?:vous|tu) me dire\b|"
@@ -211,16 +219,73 @@ _WH_INSIDE = re.compile(
     r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")
 
 
+# Words that open a turn of speech and say nothing of its act ("ok so what do I owe?", "hmm
+# and is it in stock", « bon alors, c'est combien », 「じゃあ、在庫はありますか」): the shape
+# of what follows is the message's shape. ("ok" alone, or before a request, is read by the
+# assent stage before this.)
+_DISCOURSE = re.compile(
+    r"^(?:(?:ok(?:ay)?|k|so|and|but|then|well|alright|all right|right|hmm+|h?mm+|um+|uh+|"
+    r"oh|ah|hey|hi|hello|yeah|yes|yep|yup|sure|cool|great|nice|perfect|fine|good|awesome|"
+    r"got it|i see|thanks|thank you|cheers|sorry|also|btw|by the way|quick question|"
+    r"one more thing|bon|alors|et|mais|euh|ben|bah|donc|du coup|d'accord|parfait|merci|"
+    r"oui|sinon|au fait|dites|dis)(?:[\s,!:.-]+|$))+")
+# An interrogative closing a sentence said in statement order ("the shincha ships when",
+# "and the kit costs how much", "delivery takes how long"): wh-words anywhere ask.
+_WH_LAST = re.compile(r"\b(?:when|where|how much|how many|how long|how big|how heavy|"
+                      r"what time|which one|who|why|or what)\s*[?!.]*\s*$")
+
+
+def without_discourse(text: str) -> str:
+    """The message without the discourse words opening it ("ok so", « bon alors »), as long
+    as something is left; anything else unchanged."""
+    folded = fold(text)
+    found = _DISCOURSE.match(folded)
+    if found is None or found.end() >= len(folded.rstrip()):
+        return text
+    return text[found.end():] if len(folded) == len(text) else folded[found.end():]
+
+
+# A question said after its topic, pointing back at it ("cancelling - how does that work",
+# "pausing my plan, is that a thing", « l'annulation, ça marche comment »).
+_ASKED_BACK = re.compile(
+    r"^(?:how (?:does|do|would|will|can|could) (?:that|it|this)|(?:is|would|will|can|could) "
+    r"(?:that|it|this) (?:be )?(?:even )?(?:a thing|possible|work|allowed|free|an option|ok|"
+    r"okay|doable)|(?:can|could|may) (?:i|we|you) (?:even )?do (?:that|it|this)|"
+    r"comment (?:ca|cela|ce) (?:marche|fonctionne|se passe)|(?:ca|cela) (?:marche|fonctionne|"
+    r"se passe) comment|c'est (?:possible|faisable|gratuit))\b")
+_TOPIC_CUT = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
+# A topic said as an order ("cancel my order, can you do that?"): a request, asked politely.
+_BARE_VERB = re.compile(r"^(?:please |pls )?(?:cancel|return|send|pause|resume|stop|add|remove|"
+                        r"order|buy|book|subscribe|sign|put|take|give|get|apply|use|check|place|"
+                        r"annule\w*|retourne\w*|ajoute\w*|mets|mettez|commande\w*|suspend\w*)\b")
+
+
+# The topic such a question points back at is an act ("cancelling", "pausing my plan", « l'
+# annulation »), never a thing asked for ("a margherita at 7, is that ok?" orders it).
+_AN_ACT = re.compile(r"^(?:(?:the|my|a|an|l'|le|la|les|un|une)\s*)?(?:[a-z]+ing|cancell?ations?|"
+                     r"returns?|refunds?|exchanges?|pauses?|annulations?|retours?|"
+                     r"remboursements?|resiliations?|echanges?)\b")
+
+
+def _asked_after_its_topic(folded: str) -> bool:
+    pieces = [piece for piece in _TOPIC_CUT.split(folded) if piece.strip()]
+    return len(pieces) > 1 and any(_ASKED_BACK.search(piece) for piece in pieces[1:]) and \
+        _AN_ACT.search(pieces[0]) is not None and not _asks_to_do(pieces[0]) and \
+        not _BARE_VERB.search(pieces[0])
+
+
 def _question(raw: str, folded: str) -> bool:
-    if _INDIRECT.search(folded) or _tagged(folded):
+    if _INDIRECT.search(folded) or _tagged(folded) or _asked_after_its_topic(folded):
         return True
     if in_japanese_script(raw):
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
+    folded = fold(without_discourse(folded)).strip()
     if _POLITE_REQUEST.search(folded):
         return False
     return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None or \
-        _HEDGED_OPENING.search(folded) is not None or _WH_INSIDE.search(folded) is not None
+        _HEDGED_OPENING.search(folded) is not None or _WH_INSIDE.search(folded) is not None \
+        or _WH_LAST.search(folded) is not None
 
 
 # A condition heading a sentence ("if …,", "what if …", "si …", "au cas où …"), or ending it

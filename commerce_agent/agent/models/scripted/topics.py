@@ -29,7 +29,9 @@ _STORE: dict[str, re.Pattern[str]] = {
     "hours": re.compile(
         r"\b(?:open|opens|opening|close|closes|closing|closed|business hours)\b|"
         r"\b(?:ouvert|ouverte|ouverts|ouvertes|ouvre|ouvrez|ouvrent|ferme|fermez|fermes|"
-        r"fermee|fermeture|horaires?)\b|営業|開いて|開店|閉店|定休|何時から|何時まで"),
+        r"fermee|fermeture|horaires?)\b|営業|開いて|開店|閉店|定休|何時から|何時まで|"
+        # 「月曜日やってますか」: a day, then "doing (business)"
+        r"(?:曜日?|今日|明日|祝日|週末)(?:は|に|も|って)?(?:お店)?(?:は)?やって"),
     "shipping": re.compile(
         r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|"
         r"courier|express|posted|dispatch)\b|\bhow long\b.{0,30}\b(?:take|arrive|get here)\b|"
@@ -76,9 +78,17 @@ _ITEM: dict[str, re.Pattern[str]] = {
     "addons": re.compile(r"\bgift[- ]?(?:wrap\w*|box\w*)|\bwrapping\b|\bemballage\w*|"
                          r"\bpaquet cadeau\b|ラッピング|包装|ギフト包装|のし"),
     # whether it is there to buy, or how many are left
+    # (or whether it is still sold: "do you still sell the raku bowl?", 「まだ売ってる？」)
     "stock": re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
+                        r"\bstill (?:sell|selling|sold|carry|carrying|stock|make|making)\b|"
+                        # (not "the last one" alone: that points at the last shown)
+                        r"\b(?:is|are) (?:it|that|this|these|those|they) the last\b|"
+                        r"\blast (?:one|few|ones|piece|pieces) (?:left|remaining)\b|"
+                        r"最後の(?:1|一)?(?:つ|個|点)|"
                         r"\ben stock\b|\bdisponibles?\b|\bdispos?\b|\bepuise|\breste\b|"
-                        r"在庫|売り切れ|残り|あと何|何個"),
+                        r"\bencore (?:en vente|vendu\w*|dispo\w*)\b|\b(?:vendez|faites)(?:-vous)? "
+                        r"encore\b|在庫|売り切れ|残り|あと何|何個|(?:まだ)?(?:売って|販売して|買え)(?:い?る|います|ます)?|"
+                        r"販売中"),
 }
 STOCK = _ITEM["stock"]
 RETURNS = _STORE["returns"]
