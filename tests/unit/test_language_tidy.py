@@ -102,6 +102,7 @@ _LONG_WORDS = sorted(word for word in VOCABULARY if len(word) >= 6 and word.isas
 
 @given(st.sampled_from(_LONG_WORDS), st.integers(min_value=1), st.sampled_from(
     string.ascii_lowercase))
+@example("abonne", 5, "n")  # "abonnn": no squeeze of its tripled letter is a word
 def test_a_word_one_letter_off_reads_as_a_word_of_the_vocabulary(word: str, where: int,
                                                                 letter: str) -> None:
     position = 1 + where % (len(word) - 1)  # the first letter is kept

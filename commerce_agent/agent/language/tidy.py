@@ -74,6 +74,8 @@ CASUAL: dict[str, str] = {
     "おけ": "オッケー", "おっけ": "オッケー", "おk": "オッケー",
     "ううん": "いいえ", "おなしゃす": "お願いします", "おねしゃす": "お願いします",
 }
+# What casual words stand for ("" for a word that is only filler, which names nothing).
+_CASUAL_READINGS = frozenset(CASUAL.values()) - {""}
 # Emoji read as the word they stand for; the rest of the pictographs are dropped.
 EMOJI: dict[str, str] = {
     "👍": " yes ", "👌": " ok ", "✅": " yes ", "✔": " yes ", "☑": " yes ", "🆗": " ok ",
@@ -124,7 +126,7 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = plain_request(cleaned)  # "so sorry, could you…", 「…ていただけますか」
     cleaned = kana_calendar.in_kanji(cleaned)  # 「1がつ11にちの あさ7じ」: 1月11日の朝7時
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
-    cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | frozenset(CASUAL.values()))
+    cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | _CASUAL_READINGS)
     cleaned = _in_kanji(cleaned)
     cleaned = _corrected(cleaned, vocabulary, known)
     cleaned = _shop_word_destination(cleaned)
@@ -178,10 +180,18 @@ def _unstressed(text: str, words: frozenset[str]) -> str:
         if fold_accents(one) in words or fold_accents(two) not in words and \
                 _single_more_likely(two, one):
             return one
-        return two
+        return typed if _one_slip_from_a_word(typed, words) else two
 
     # whole words only: letters inside an id ("ord_01aaab3") are no stress
     return re.sub(r"(?<!\w)[^\W\d_]+(?!\w)", fixed, text)
+
+
+def _one_slip_from_a_word(typed: str, words: frozenset[str]) -> bool:
+    """Whether the word as typed is one slip from a known word ("abonnn", "cofffe"): its
+    tripled letter a key pressed for another, which the typo stage then reads, while either
+    squeeze would be a stub it keeps ("abonn", « coffe »: an ending short of a word)."""
+    folded = fold_accents(typed).lower()
+    return correct_words(folded, words) != folded
 
 
 def _single_more_likely(two: str, one: str) -> bool:
