@@ -316,10 +316,8 @@ _EVERY_ORDER = re.compile(
 
 
 def _every_order(p: Planner) -> list[str] | None:
-    """The orders "both" or "all my orders" means: those the words name, if two or more,
-    else every one still open; None when the words mean no several orders."""
-    if not any(_EVERY_ORDER.search(words.fold(text)) for text in p.frame.texts):
-        return None
+    """The orders "both" or "all my orders" means, once said: those the words name, if two
+    or more, else every one still open; None when fewer than two are."""
     orders = [order for order in _orders(p, None) if order.get("status") not in (
         CANCELLED, COMPLETED) or p.state.done("cancel_order", orderId=order["orderId"])]
     fits = _fits(p)

@@ -742,12 +742,11 @@ class State:
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
             kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
-        elif pending is SUGGESTED and yes_with_edit.count_for_the_offer(kind, text) and not any(
-                line.get("itemId") == self.focus for cart in self.open_carts()
-                for line in cart.get("items", [])):
+        elif pending is SUGGESTED and (counted := yes_with_edit.count_for_the_offer(
+                kind, text)) and not self._in_view_and_in_cart():
             # "sure, make it 4" to "Want me to add it?": that many of it ("…then go ahead":
             # bought, its order asked for approval)
-            kind = yes_with_edit.count_for_the_offer(kind, text) or kind
+            kind = counted
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)

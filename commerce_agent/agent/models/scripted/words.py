@@ -636,7 +636,6 @@ _EACH_ONE = re.compile(r"^(?P<head>.*?\b(?P<n>\d+|two|three|four|deux|trois|quat
                        r"\s*[,:-]?\s+(?P<rest>(?:one|un|une)\s.*)$")
 _ONE_SPLIT = re.compile(r"\s*(?:,|;)?\s*(?:\b(?:and|et|plus)\s+)?(?=\b(?:one|un|une)\s)")
 _ONE = re.compile(r"^\s*(?:one|un|une)\s+(?:in\s+|en\s+)?")
-_COUNTED = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
 
 
 def _each_its_own(text: str, configures: Belongs | None) -> tuple[tuple[str, str], ...]:
@@ -647,7 +646,7 @@ def _each_its_own(text: str, configures: Belongs | None) -> tuple[tuple[str, str
     if found is None or in_japanese_script(text):
         return ()
     said = found.group("n")
-    count = int(said) if said.isdigit() else _COUNTED[said]
+    count = quantities.how_many(said)
     pieces = [_ONE.sub("", piece).strip(" ,") for piece in _ONE_SPLIT.split(found.group("rest"))
               if piece.strip(" ,")]
     head = found.group("head")
