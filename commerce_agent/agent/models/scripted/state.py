@@ -583,7 +583,7 @@ class State:
                                read_delivery(coded.rest).address is not None):
                 self.codes = coded.codes or self.codes
                 self.code_wanted = not coded.codes
-                self.code_hint = "" if coded.codes else raw
+                self.code_hint = "" if coded.codes else coded.mention or raw
                 raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
