@@ -118,7 +118,10 @@ _PICKUP = re.compile(
 _PICKUP_MARKER = re.compile(
     r"(?:,\s*)?\b(?:(?:for\s+)?take-?away|(?:for\s+)?take-?out|(?:à|a)\s+emporter|en\s+retrait|"
     rf"{TAKEN_AWAY})\b|"
-    r"店頭で|お店で|持ち帰りで|テイクアウトで", re.IGNORECASE)
+    # 「店頭で受け取りで」「お店での受け取りを希望」「持ち帰りで」: the way it is had, whole
+    r"(?:(?:店頭|お店|店舗)\s*(?:で|に)?\s*(?:の)?\s*)?(?:受け取り|受取|引き取り|持ち帰り|"
+    r"テイクアウト)\s*(?:で|に|を)?\s*(?:希望(?:します)?)?"
+    r"(?=\s*(?:$|[、。,.!！]|ください|お願い|します|したい))|店頭で|お店で", re.IGNORECASE)
 _PICKUP_PLACE = re.compile(
     r"(?P<verb>\b(?:pick(?:ing)?\s+(?:it|them|everything)\s+up|pick(?:ing)?\s+up|"
     r"collect(?:ing)?(?:\s+(?:it|them|everything))?|grab\s+(?:it|them)|get\s+(?:it|them)|"
