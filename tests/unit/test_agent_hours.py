@@ -38,6 +38,9 @@ FRIDAY_NIGHT_UTC = datetime(2026, 11, 27, 23, 30, tzinfo=UTC)
     ("what time do you open on sunday, not today", "UTC", 6),  # the day named wins
     ("what are your hours", "UTC", None),
     ("are you open today", "Not/AZone", 4),
+    ("are you open now?", "UTC", 4),
+    ("vous etes ouverts en ce moment ?", "UTC", 4),
+    ("今開いてますか", "UTC", 4),
 ])
 def test_the_day_a_question_about_hours_means(said: str, tz: str, day: int | None) -> None:
     assert day_meant(said, FRIDAY_NIGHT_UTC, tz) == day

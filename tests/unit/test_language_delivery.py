@@ -179,3 +179,9 @@ def test_collecting_in_japanese_is_how_it_is_had_never_a_product_word(said: str,
                                                                    rest: str) -> None:
     found = read_delivery(said)
     assert found.pickup and found.rest == rest
+
+
+@pytest.mark.parametrize("said", ["I'll come get it", "we'll come and grab them",
+                                  "je passe les chercher"])
+def test_coming_for_the_order_is_collecting_it(said: str) -> None:
+    assert read_delivery(said).pickup

@@ -102,7 +102,7 @@ _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
     r"(?:grab|get|fetch)\s+(?:it|them)\s+(?:at|from)\s+(?:the|your)\s+(?:counter|store|shop|"
     r"restaurant|studio|front)|"
-    r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
+    r"collect(?:ing|ion)?|click and collect|come (?:and |to )?(?:get|grab|fetch)|"
     r"retrait|retirer|r[ée]cup[èée]r(?:e|er|erai|erons|ez|ons)|"
     # coming for it in French: "je passe la prendre", "je viendrai la chercher", "on ira les
     # chercher"

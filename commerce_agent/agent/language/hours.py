@@ -63,6 +63,11 @@ def day_asked(folded: str) -> int | None:
     return named[0] if len(named) == 1 else None
 
 
+# Now, which is today: "are you open now?", « ouverts en ce moment ? », 「今開いてますか」.
+_NOW = re.compile(r"\b(?:right now|now|at the moment|currently|maintenant|en ce moment|"
+                  r"actuellement)\b|^今|今(?:は|って|から|すぐ)?(?:開|営業|やって)|現在")
+
+
 def day_meant(folded: str, now: datetime, tz: str = "UTC") -> int | None:
     """The weekday a question means (0 = Monday): the one it names, else today or tomorrow
     said ("are you open today?", « ouvert ce soir ? », 「今日は何時まで」) as the shopper's
@@ -70,7 +75,7 @@ def day_meant(folded: str, now: datetime, tz: str = "UTC") -> int | None:
     named = day_asked(folded)
     if named is not None:
         return named
-    ahead = days_from_today(folded)
+    ahead = 0 if _NOW.search(folded) else days_from_today(folded)
     if ahead is None:
         return None
     try:

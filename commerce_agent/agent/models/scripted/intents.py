@@ -448,6 +448,7 @@ PICKUP = re.compile(r"\bpick(?:ing)?[ -]?(?:it |them |this |that |my order |the 
                     r"carry ?out)\b|"
                     r"\bretir\w* .{0,25}\b(?:en (?:magasin|boutique)|sur place|au comptoir)\b|"
                     r"\bretrait\b|\ba emporter\b|\bvenir (?:la |le |les )?chercher\b|"
+                    r"\bpass\w* (?:la |le |les |l')?(?:chercher|prendre)\b|"
                     r"店頭|受け取|持ち帰|テイクアウト|取りに")
 # Where a store is, asked with its name ("where is Trattoria Fiamma?", "the address of …").
 LOCATION = re.compile(r"^(?:so |and |ok )?where(?: is|'s| are)\s+(?!my\b|your order|the order|"

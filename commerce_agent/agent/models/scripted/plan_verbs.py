@@ -141,6 +141,10 @@ SHAPED: dict[str, tuple[str, ...]] = {
         rf"(?:(?:be|a|an)\s+)?{FREQUENCY}",
         rf"\b(?:switch|change|go|move)\s+(?:(?:me|us)\s+)?(?:over\s+)?to\s+{FREQUENCY}",
         rf"\b{FREQUENCY}\s+(?:instead|plutot|a la place)\b",
+        # "I want it every week", « je voudrais le payer chaque semaine »
+        r"\b(?:want|like|prefer|need|rather have|voudrais|veux|prefere\w*|aimerais)\s+"
+        r"(?:it|that|this|le|la|l')\s*(?:(?:be\s+)?(?:billed|charged|renewed|delivered|sent|shipped|"
+        rf"payer|regler|factur\w*|livr\w*|envoy\w*)\s+)?{FREQUENCY}",
         rf"{PLAN}.*{FREQUENCY_JA}.{{0,6}}(?:変更|切り替|切替|にしたい|にして|にでき)",
         rf"{FREQUENCY_JA}(?:に|へ)(?:変更|切り替|切替|して|したい|できます|でき)"),
     "skip": (r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
