@@ -294,3 +294,16 @@ def test_a_japanese_code_named_before_its_code_word(said: str, code: str) -> Non
 ])
 def test_a_code_said_in_pieces_is_one_code(said: str, known: frozenset[str], code: str) -> None:
     assert read_code(said, known).codes == (code,)
+
+
+@pytest.mark.parametrize(("said", "rest", "mention"), [
+    ("two lasagna for pickup, use the dessert code", "two lasagna for pickup",
+     "use the dessert code"),
+    ("add a mug and apply my 10% coupon", "add a mug", "and apply my 10% coupon"),
+    ("use the dessert code", "", "use the dessert code"),
+    ("add 2 plates, I have a code", "add 2 plates", ""),
+])
+def test_a_code_named_by_its_offer_leaves_the_request(said: str, rest: str,
+                                                      mention: str) -> None:
+    found = read_code(said)
+    assert (found.codes, found.vague, found.rest, found.mention) == ((), True, rest, mention)

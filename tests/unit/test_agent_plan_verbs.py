@@ -152,3 +152,26 @@ def test_billing_no_longer_wanted_ends_the_plan(said: str) -> None:
 ])
 def test_an_act_only_weighed_is_answered_never_done(said: str) -> None:
     assert understand(said)[0] == "policy"
+
+
+@pytest.mark.parametrize("said", [
+    "make it weekly",
+    "can it be every two weeks instead",
+    "switch to biweekly",
+    "weekly instead",
+    "passez-le en hebdomadaire",
+    "毎週に変更して",
+    "I want it every week",
+    "I'd like it delivered weekly",
+    "je voudrais le payer chaque semaine",
+])
+def test_a_billing_frequency_said_of_it_is_answered_never_a_count(said: str) -> None:
+    assert understand(typed(said))[0] == "policy"
+
+
+@pytest.mark.parametrize("said", [
+    "make it 2", "make it the blue one", "make it a large", "I want the weekly planner",
+    "put the Folio Unlimited monthly plan in my cart",
+])
+def test_a_count_an_option_or_a_plan_named_is_no_frequency(said: str) -> None:
+    assert understand(typed(said))[0] != "policy"

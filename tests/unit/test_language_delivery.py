@@ -168,3 +168,20 @@ def test_any_message_reads_without_failing(text: str) -> None:
 ])
 def test_two_letters_that_are_a_state_and_a_country(address: str, country: str) -> None:
     assert country_of(address) == country
+
+
+@pytest.mark.parametrize(("said", "rest"), [
+    ("アランチーニを2つ、店頭で受け取りで", "アランチーニを2つ、"),
+    ("ラザニアを店頭受け取りでください", "ラザニアを ください"),
+    ("アランチーニを2つ、持ち帰りでお願いします", "アランチーニを2つ、 お願いします"),
+])
+def test_collecting_in_japanese_is_how_it_is_had_never_a_product_word(said: str,
+                                                                   rest: str) -> None:
+    found = read_delivery(said)
+    assert found.pickup and found.rest == rest
+
+
+@pytest.mark.parametrize("said", ["I'll come get it", "we'll come and grab them",
+                                  "je passe les chercher"])
+def test_coming_for_the_order_is_collecting_it(said: str) -> None:
+    assert read_delivery(said).pickup

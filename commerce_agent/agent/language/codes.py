@@ -118,6 +118,11 @@ valid invalid expired applied work works working still not now wrong needed requ
 anymore none nope no yes yeah ok okay later lost there what best better cheapest nevermind
 skip cancel forget sorry nothing thanks thank again instead then valide marche
 """.split())
+# A code named by its offer's words before its code word, after a verb that applies one:
+# "use the dessert code", "apply my 10% coupon", « utilisez le code » is read by `_MENTION`.
+_DESCRIBED = re.compile(r"(?:\b(?:and|also|et)\s+)?(?:\bplease\s+)?\b(?:use|apply|redeem|add|"
+                        r"utilise[rz]?|applique[rz]?|ajoute[rz]?)\s+(?:(?:the|my|that|this|your|"
+                        r"le|la|mon|ma|ce|votre)\s+)?(?:[\w'’$€£¥%.-]+\s+){1,3}$", re.IGNORECASE)
 # What a mention leaves behind: "and buy…" after "use code X", 「…があります」.
 _LEFT_OVER = re.compile(r"^(?:(?:and|then|et|puis)\b\s*|"
                         r"(?:が|を)?(?:あります|持っています|持ってます)[。.!！]?$)", re.IGNORECASE)
@@ -138,6 +143,7 @@ class CodeReading:
     rest: str  # the message without the codes and their lead-in
     again: bool = False  # the code said before, asked for again ("try the code once more")
     declined: bool = False  # going without one ("order it without the code")
+    mention: str = ""  # a code named by its offer's words ("use the dessert code")
 
     @property
     def code(self) -> str | None:
@@ -308,9 +314,13 @@ def read_code(raw: str, known: frozenset[str] = frozenset()) -> CodeReading:
             return CodeReading((token.replace(" ", "").upper(),), False,
                                "" if _only_around(left) else left)
         if token is None or not shaped_like_a_code(token, known):
-            # the code word alone: the request is kept whole but for the mention
+            # the code word alone: the request is kept whole but for the mention, and the
+            # words that describe the code ("…, use the dessert code": that offer's code)
             end = match.end() if token is None else match.start("token")
-            return CodeReading((), True, _joined(text, match.start(), end))
+            described = _DESCRIBED.search(text[:match.start()])
+            start = described.start() if described is not None else match.start()
+            return CodeReading((), True, _joined(text, start, end),
+                               mention=text[start:end] if described is not None else "")
     return CodeReading((), False, raw)
 
 

@@ -71,6 +71,14 @@ _RELATIVE_DAYS = [
 ]
 _RELATIVE_DAY = [(re.compile(rf"(?<![a-z-]){pattern}(?![a-z])"), days)
                  for pattern, days in _RELATIVE_DAYS]
+
+
+def days_from_today(folded: str) -> int | None:
+    """How many days from today a (folded) message's relative day is: "today", "tonight", «
+    aujourd'hui », 「今日」 are 0, "tomorrow" 1; None when it names none."""
+    return next((days for pattern, days in _RELATIVE_DAY if pattern.search(folded)), None)
+
+
 _DAY_WORDS = {
     "en": r"(?:on|by|until|before|after|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}/\d{1,2}|"
           r"monday|tuesday|wednesday|thursday|friday|"

@@ -102,7 +102,7 @@ _PICKUP = re.compile(
     r"\b(?:pick(?:ing)?\s+(?:it|them|this|that|those|the\s+\w+|everything)?\s*up|pick-?up|"
     r"(?:grab|get|fetch)\s+(?:it|them)\s+(?:at|from)\s+(?:the|your)\s+(?:counter|store|shop|"
     r"restaurant|studio|front)|"
-    r"collect(?:ing|ion)?|click and collect|come (?:and|to) (?:get|grab)|"
+    r"collect(?:ing|ion)?|click and collect|come (?:and |to )?(?:get|grab|fetch)|"
     r"retrait|retirer|r[ée]cup[èée]r(?:e|er|erai|erons|ez|ons)|"
     # coming for it in French: "je passe la prendre", "je viendrai la chercher", "on ira les
     # chercher"
@@ -118,7 +118,10 @@ _PICKUP = re.compile(
 _PICKUP_MARKER = re.compile(
     r"(?:,\s*)?\b(?:(?:for\s+)?take-?away|(?:for\s+)?take-?out|(?:à|a)\s+emporter|en\s+retrait|"
     rf"{TAKEN_AWAY})\b|"
-    r"店頭で|お店で|持ち帰りで|テイクアウトで", re.IGNORECASE)
+    # 「店頭で受け取りで」「お店での受け取りを希望」「持ち帰りで」: the way it is had, whole
+    r"(?:(?:店頭|お店|店舗)\s*(?:で|に)?\s*(?:の)?\s*)?(?:受け取り|受取|引き取り|持ち帰り|"
+    r"テイクアウト)\s*(?:で|に|を)?\s*(?:希望(?:します)?)?"
+    r"(?=\s*(?:$|[、。,.!！]|ください|お願い|します|したい))|店頭で|お店で", re.IGNORECASE)
 _PICKUP_PLACE = re.compile(
     r"(?P<verb>\b(?:pick(?:ing)?\s+(?:it|them|everything)\s+up|pick(?:ing)?\s+up|"
     r"collect(?:ing)?(?:\s+(?:it|them|everything))?|grab\s+(?:it|them)|get\s+(?:it|them)|"

@@ -9,8 +9,12 @@ languages; a part that is not a day range and a time range stays as the store wr
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import get_day_names
+
+from commerce_agent.agent.language.dates import days_from_today
 
 # schema.org's two-letter days, Monday first (Babel numbers days 0 = Monday).
 _DAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
@@ -57,6 +61,28 @@ def day_asked(folded: str) -> int | None:
     named = [day for day, (latin, kanji) in enumerate(_ASKED_DAYS)
              if re.search(latin, folded) or kanji in folded]
     return named[0] if len(named) == 1 else None
+
+
+# Now, which is today: "are you open now?", « ouverts en ce moment ? », 「今開いてますか」.
+_NOW = re.compile(r"\b(?:right now|now|at the moment|currently|maintenant|en ce moment|"
+                  r"actuellement)\b|^今|今(?:は|って|から|すぐ)?(?:開|営業|やって)|現在")
+
+
+def day_meant(folded: str, now: datetime, tz: str = "UTC") -> int | None:
+    """The weekday a question means (0 = Monday): the one it names, else today or tomorrow
+    said ("are you open today?", « ouvert ce soir ? », 「今日は何時まで」) as the shopper's
+    calendar in `tz` counts them; None when it means no one day."""
+    named = day_asked(folded)
+    if named is not None:
+        return named
+    ahead = 0 if _NOW.search(folded) else days_from_today(folded)
+    if ahead is None:
+        return None
+    try:
+        zone: tzinfo = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = UTC
+    return (now.astimezone(zone).weekday() + ahead) % 7
 
 
 def _days_of(days: str) -> set[int]:

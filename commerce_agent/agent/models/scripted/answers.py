@@ -6,13 +6,15 @@ want it done."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
-from commerce_agent.agent.language.hours import day_asked, day_name, hours_on, opening_hours
+from commerce_agent.agent.language.hours import day_meant, day_name, hours_on, opening_hours
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import aftercare, browse, choices, naming, topics, words
 from commerce_agent.agent.models.scripted.intents import (
+    ASKS_WHEN_OPEN,
     COMMITMENT,
     LOCATION,
     MAY_ASK_PICKUP,
@@ -226,12 +228,20 @@ def _searched_for_it(p: Planner) -> bool:
     return p.state.done("search_products", query=p.query()) is not None
 
 
+# The words of a question about opening hours, which name no item.
+_OPENING_WORDS = frozenset("""time times open opens opened opening close closes closed closing
+hour hours early late today tonight tomorrow morning evening weekend day days ouvert ouverte
+ouverts ouvertes ouvre ouvrez ferme fermez fermes fermee heure heures aujourd demain soir
+ete etes sommes 開いて 開いてる 開店 閉店 営業 何時
+""".split())
+
+
 def _item_asked(p: Planner) -> dict[str, Any] | CallTool | None:
     """The item a question about the terms names ("can I send the mug back?", "when does the
     shincha ship?"), searched for once; None when no item's name says a word of it."""
     said = naming.wanted(p.query())
-    if not said or not p.has("search_products"):
-        return None
+    if not said - _OPENING_WORDS or not p.has("search_products"):
+        return None  # "what time do you open on sunday": a store's hours, no item's
     if not _searched_for_it(p):
         return p.call("search_products", query=p.query(), limit=8, availableOnly=False)
     named = [item for item in p.state.results if naming.name_score(item, said) > 0]
@@ -248,8 +258,11 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     elif topic in ("other", "details", "search", "checkout") and PAY_NAMES.search(
             words.fold(p.frame.first)):
         topic = "payment"  # "PayPayは使えますか？"
+    if topic == "pickup" and ASKS_WHEN_OPEN.search(words.fold(p.frame.first)):
+        topic = "hours"  # "what time can I come collect on saturday?": that day's hours
     if topic == "hours":
-        day = day_asked(words.fold(p.frame.first))
+        day = day_meant(words.fold(p.frame.first), p.state.now or datetime.now(UTC),
+                        p.state.time_zone)
         that_day = hours_on([str(spec) for spec in info.get("openingHours") or []], day) \
             if day is not None else False
         if that_day is None:  # "are you open on Tuesdays?": closed that day, said so

@@ -177,6 +177,8 @@ def switch(p: Planner) -> Decision:
     if p.needs_stores():
         return p.call("list_stores")
     store = p.mentioned_store()
+    if store is None and not p.state.stores and p.state.done("list_stores") is None:
+        return p.call("list_stores")  # (a code asked for by its offer, no store in view yet)
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
         return say(p.lang, "stores_are", names=names) + " " + say(p.lang, "which_store")
@@ -195,6 +197,8 @@ def discounts(p: Planner) -> Decision:
     asked = code_answers.codes_asked(p)
     if asked:  # "is SUMMER2020 still valid?": that code, described, never applied
         return code_answers.answer(p, asked, store)
+    if store is None and not p.state.stores and p.state.done("list_stores") is None:
+        return p.call("list_stores")  # (a code asked for by its offer, no store in view yet)
     if store is None:
         names = ", ".join(str(s["name"]) for s in p.state.stores or [])
         return say(p.lang, "offers_per_store", names=names) + " " + say(p.lang, "which_store")

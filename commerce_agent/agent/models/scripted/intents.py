@@ -448,6 +448,7 @@ PICKUP = re.compile(r"\bpick(?:ing)?[ -]?(?:it |them |this |that |my order |the 
                     r"carry ?out)\b|"
                     r"\bretir\w* .{0,25}\b(?:en (?:magasin|boutique)|sur place|au comptoir)\b|"
                     r"\bretrait\b|\ba emporter\b|\bvenir (?:la |le |les )?chercher\b|"
+                    r"\bpass\w* (?:la |le |les |l')?(?:chercher|prendre)\b|"
                     r"店頭|受け取|持ち帰|テイクアウト|取りに")
 # Where a store is, asked with its name ("where is Trattoria Fiamma?", "the address of …").
 LOCATION = re.compile(r"^(?:so |and |ok )?where(?: is|'s| are)\s+(?!my\b|your order|the order|"
@@ -456,6 +457,13 @@ LOCATION = re.compile(r"^(?:so |and |ok )?where(?: is|'s| are)\s+(?!my\b|your or
 # A question that asks what something is, not to get it ("what does the kit include?").
 _ASKS_ABOUT = re.compile(r"^(?:what|which|how|does|do|is|are|quel\w*|qu'est-ce|est-ce qu'il)\b"
                          r"(?!.*\bpossible\b)")
+# A question about when the store can be come to ("what time can I collect?", "how late can
+# I pick it up?", « à quelle heure passer le chercher ? », 「何時に受け取れますか」).
+ASKS_WHEN_OPEN = re.compile(r"\b(?:what time|when|how late|how early|until when|till when|"
+                            r"a quelle heure|quand|jusqu'a quelle heure|des quelle heure)\b|"
+                            r"何時|いつ")
+
+
 MAY_ASK_PICKUP = ("other", "search", "details", "quantity", "remove", "add", "buy", "fees")
 # Ways to pay, named in a question ("do you take PayPal?"), not in "check out with my card".
 PAY_NAMES = re.compile(r"(?<![a-z])(?:paypal|paypay|apple pay|google pay|sepa|visa|"

@@ -16,6 +16,18 @@ import re
 PLAN = (r"(?:subscription|membership|plans?\b|abonnement|adhesion|forfait|サブスク|"
         r"定期|購読|会員|メンバーシップ|プラン(?!ター))")
 
+# How often a plan bills, in the words a shopper says it ("weekly", "every two weeks",
+# « toutes les deux semaines », 「隔週」), matched on folded text.
+FREQUENCY = (r"(?:daily|weekly|bi-?weekly|fortnightly|monthly|bi-?monthly|quarterly|yearly|"
+             r"annual(?:ly)?|(?:every|each) (?:other |two |2 |three |3 |six |6 )?(?:days?|weeks?|"
+             r"months?|quarters?|years?)|(?:once|twice) a (?:day|week|month|year)|"
+             r"per (?:day|week|month|year)|quotidien\w*|hebdo\w*|bimensuel\w*|mensuel\w*|"
+             r"trimestriel\w*|semestriel\w*|annuel\w*|toutes les (?:deux |2 )?semaines|"
+             r"tous les (?:jours|mois|ans|deux mois)|chaque (?:jour|semaine|mois|annee)|"
+             r"par (?:jour|semaine|mois|an|annee))\b")
+FREQUENCY_JA = (r"(?:毎日|毎週|隔週|毎月|隔月|年払い|月払い|年額|年間|四半期|週(?:1|一|１)回|"
+                r"(?:2|２|二)週間(?:ごと|に一度|おき))")
+
 ALONE: dict[str, dict[str, tuple[str, ...]]] = {
     "start": {
         "en": ("subscribe", "sign (?:me |us )?up", "join", "start (?:me|us) (?:on|with)",
@@ -119,13 +131,22 @@ SHAPED: dict[str, tuple[str, ...]] = {
         r"\b(?:stop|quit|end|arret\w*)\b.{0,25}(?:\bwhenever\b|\bany ?time\b|"
         r"\bquand (?:je|on) (?:le )?veu[xt]\b|\ba tout moment\b|\bn'importe quand\b)"),
     # Another billing frequency asked for: no tool changes one, so it is answered, never done.
+    # Said of a plan or its billing, or of "it" with a verb of setting ("make it weekly",
+    # « passez-le en hebdomadaire », 「毎週に変更して」): only a plan has a frequency.
     "frequency": (
         rf"(?=.*(?:{PLAN}|\bbill\w*|\bfactur\w*))\b(?:switch\w*|chang\w*|move|go|pay\w*|"
-        r"bill\w*|passe[rz]?|change[rz]?|paye[rz]?)\b.{0,40}(?:\b(?:yearly|annual(?:ly)?|weekly|"
-        r"monthly|quarterly|every (?:year|week|month|quarter)|per (?:year|month|week)|annuel\w*|"
-        r"mensuel\w*|hebdomadaire\w*|trimestriel\w*|par (?:an|mois|semaine))\b)",
-        rf"{PLAN}.*(?:年払い|月払い|年額|年間|毎週|隔週|毎月|四半期).{{0,6}}"
-        r"(?:変更|切り替|切替|にしたい|にして|にでき)"),
+        rf"bill\w*|passe[rz]?|change[rz]?|paye[rz]?)\b.{{0,40}}\b{FREQUENCY}",
+        r"\b(?:make|set|switch|change|turn|have|bill|charge|passe[rz]?|mets|mettez|mettre|"
+        r"rend[sz]?)(?: |-)(?:it|that|this|le|la|l')\s*(?:(?:to|into|on|as|en)\s+)?"
+        rf"(?:(?:be|a|an)\s+)?{FREQUENCY}",
+        rf"\b(?:switch|change|go|move)\s+(?:(?:me|us)\s+)?(?:over\s+)?to\s+{FREQUENCY}",
+        rf"\b{FREQUENCY}\s+(?:instead|plutot|a la place)\b",
+        # "I want it every week", « je voudrais le payer chaque semaine »
+        r"\b(?:want|like|prefer|need|rather have|voudrais|veux|prefere\w*|aimerais)\s+"
+        r"(?:it|that|this|le|la|l')\s*(?:(?:be\s+)?(?:billed|charged|renewed|delivered|sent|shipped|"
+        rf"payer|regler|factur\w*|livr\w*|envoy\w*)\s+)?{FREQUENCY}",
+        rf"{PLAN}.*{FREQUENCY_JA}.{{0,6}}(?:変更|切り替|切替|にしたい|にして|にでき)",
+        rf"{FREQUENCY_JA}(?:に|へ)(?:変更|切り替|切替|して|したい|できます|でき)"),
     "skip": (r"\bskip(?:ping)?\b.{0,30}\b(?:months?|cycles?|deliver\w*|payments?|billing|"
              r"charges?|renewals?|shipments?|weeks?)\b",
              r"\bsauter\b.{0,20}\b(?:mois|livraison|paiement|prelevement)\b",

@@ -557,8 +557,8 @@ class Planner:
         """The store a phrase of place names: by its name, else by what only its description
         says ("the pizza place": the one store whose description says pizza)."""
         named = self._store_named(text)
-        if named is not None and len(self._beyond_the_name(text, named)) > 1:
-            return None  # "enrol me in the folio unlimited plan": an item bearing its name
+        if named is not None and self._beyond_the_name(text, named):
+            return None  # "enrol me in (the) folio unlimited (plan)": an item bearing its name
         if named is not None or not _PLACE.search(text):
             return named  # "in blue", "from scratch": no place, whatever a description says
         wanted = words.content_words(_PLACE.sub(" ", text))
@@ -567,10 +567,11 @@ class Planner:
         return fits[0] if len(fits) == 1 else None
 
     def _beyond_the_name(self, text: str, store_id: str) -> frozenset[str]:
-        """The words of a phrase that the store's own name does not hold, nor a word of place."""
+        """The words of a phrase that the store's own name does not hold, nor a word of place
+        (its city, said in its description: "at trattoria fiamma chicago")."""
         store = next((s for s in self.state.stores or [] if s.get("storeId") == store_id), {})
         name = words.content_words(" ".join(str(store.get(key, "")) for key in (
-            "name", "storeId", "ownName")).replace("store_", " "))
+            "name", "storeId", "ownName", "description")).replace("store_", " "))
         return words.content_words(_PLACE.sub(" ", text)) - name
 
     def _store_named(self, text: str, described: bool = False) -> str | None:

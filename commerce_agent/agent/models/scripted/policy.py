@@ -186,6 +186,26 @@ def _details(p: Planner) -> Decision:
     return browse.details(p)
 
 
+def _code_put_on(p: Planner) -> Decision | None:
+    """A word put on the cart that names no product but is the store's code ("put
+    pizzafriday on it", "add fiveoff"): the store's codes are read once the search for the
+    word found nothing, and the code is applied. None when the word is no such code."""
+    query = p.query()
+    searched = p.state.done("search_products", query=query)
+    carts = p.state.open_carts()
+    if searched is None or not carts or not re.fullmatch(r"[a-z][a-z0-9-]{3,31}", query) or \
+            not isinstance(searched.result, dict) or searched.result.get("results"):
+        return None
+    store = str(carts[0].get("storeId"))
+    if store not in p.state.store_info:
+        done = p.state.done("get_store", storeId=store)
+        return p.call("get_store", storeId=store) if done is None and p.has("get_store") \
+            else None
+    if query.upper() not in p.state.known_codes():
+        return None
+    return cart_edits.promotion(p)
+
+
 # Requests served as one whatever else the message says: purchases and what ends or undoes
 # an order, and the answers to a question the agent asked.
 _SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", "sub_resume",
@@ -194,7 +214,7 @@ _SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": _search, "details": _details, "stores": browse.stores,
     "switch": _switch, "discounts": _discounts,
-    "add": lambda p: acquire_items(p, then_check_out=False),
+    "add": lambda p: _code_put_on(p) or acquire_items(p, then_check_out=False),
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),

@@ -57,7 +57,13 @@ from commerce_agent.agent.models.scripted import (
     words,
     yes_with_edit,
 )
-from commerce_agent.agent.models.scripted.intents import BARE_NUMBER, SHOPPING, Frame, understand
+from commerce_agent.agent.models.scripted.intents import (
+    ASKS_WHEN_OPEN,
+    BARE_NUMBER,
+    SHOPPING,
+    Frame,
+    understand,
+)
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
@@ -583,7 +589,7 @@ class State:
                                read_delivery(coded.rest).address is not None):
                 self.codes = coded.codes or self.codes
                 self.code_wanted = not coded.codes
-                self.code_hint = "" if coded.codes else raw
+                self.code_hint = "" if coded.codes else coded.mention or raw
                 raw = coded.rest
         delivery = read_delivery(raw)
         corrected = None
@@ -648,6 +654,8 @@ class State:
                 kind not in ("add", "search", "details")
                 or not words.content_words(without_pickup(text))):
             kind = "pickup"  # "I'll collect it", not "the seconds box for pickup"
+            if read_act(text).kind == "question" and ASKS_WHEN_OPEN.search(words.fold(text)):
+                kind = "policy"  # "what time can I come collect it?": the store's hours
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
