@@ -60,8 +60,8 @@ def test_tea_as_a_kind_is_the_catalogs_category(said: str, kind: str) -> None:
     assert f" {kind} " in in_english_categories(said)
 
 
-@pytest.mark.parametrize("said", ["ほうじ茶をください", "茶色のマグ", "お茶碗", "抹茶入り玄米茶",
-                                  "茶筅を1本"])
+@pytest.mark.parametrize("said", ["ほうじ茶をください", "茶色のマグ", "お茶碗",
+                                  "抹茶入り玄米茶", "茶筅を1本"])
 def test_tea_inside_a_word_is_that_word(said: str) -> None:
     assert in_english_categories(said) == said
 
@@ -75,8 +75,8 @@ def test_a_softened_ending_or_question_word_names_no_product(said: str, query: s
     assert japanese_query(said) == query
 
 
-@pytest.mark.parametrize("said", ["やっぱり玉露は買わない", "玉露は買いません", "玉露は注文しない",
-                                  "玉露は頼まないです", "玉露は買うのやめます"])
+@pytest.mark.parametrize("said", ["やっぱり玉露は買わない", "玉露は買いません",
+                                  "玉露は注文しない", "玉露は頼まないです", "玉露は買うのやめます"])
 def test_a_thing_not_bought_after_all_is_let_go(said: str) -> None:
     reading = mind.read(said)
     assert reading is not None and reading.intent == "remove"
@@ -99,13 +99,15 @@ def test_an_adjective_or_a_question_in_ない_is_no_negation(said: str) -> None:
     assert not act.wholly_negated and not act.negated
 
 
-@pytest.mark.parametrize("said", ["緑茶ほしいんだけど、なにがある？", "急須がほしいです。何がありますか？",
+@pytest.mark.parametrize("said", ["緑茶ほしいんだけど、なにがある？",
+                                  "急須がほしいです。何がありますか？",
                                   "お茶が欲しいんですが、おすすめはありますか"])
 def test_a_wish_with_what_there_is_asked_shows_them(said: str) -> None:
     assert understand(said)[0] == "search"
 
 
-@pytest.mark.parametrize("said", ["届いた茶筅が壊れていたので交換したいです", "急須を交換してもらえますか"])
+@pytest.mark.parametrize("said", ["届いた茶筅が壊れていたので交換したいです",
+                                  "急須を交換してもらえますか"])
 def test_an_exchange_asked_for_is_a_return(said: str) -> None:
     assert understand(said)[0] == "return"
 
