@@ -69,7 +69,8 @@ def test_tea_inside_a_word_is_that_word(said: str) -> None:
 @pytest.mark.parametrize(("said", "query"), [
     ("緑茶ほしいんだけど、なにがある？", "緑茶"), ("玉露が欲しいんですが", "玉露"),
     ("急須を探してるんだけど", "急須"), ("ノート買いたいんですけど", "ノート"),
-    ("インクほしいなあ", "インク"), ("和紙ノート探しています", "和紙ノート"), ("急須ないかな", "急須"),
+    ("インクほしいなあ", "インク"), ("和紙ノート探しています", "和紙ノート"),
+    ("急須ないかな", "急須"),
     ("どんな急須がありますか", "急須"), ("青いのをください", "青い")])
 def test_a_softened_ending_or_question_word_names_no_product(said: str, query: str) -> None:
     assert japanese_query(said) == query
@@ -83,7 +84,8 @@ def test_a_thing_not_bought_after_all_is_let_go(said: str) -> None:
     assert understand(said)[0] == "remove"
 
 
-@pytest.mark.parametrize("said", ["やっぱ買うのやめる", "やっぱり買わないことにします", "買うのやめます"])
+@pytest.mark.parametrize("said", ["やっぱ買うのやめる", "やっぱり買わないことにします",
+                                  "買うのやめます"])
 def test_buying_given_up_takes_back_and_never_buys(said: str) -> None:
     assert understand(said)[0] == "no"
 
