@@ -53,6 +53,13 @@ _JAPANESE = (
     ("パスタ", "pasta"),
     ("電子書籍", "ebook"),
     ("書籍", "books"),
+    # tea as a kind (お茶, 日本茶, 緑茶, 茶葉), never inside another word: 抹茶, ほうじ茶 and
+    # 茶筅 name products, 茶色 a colour, お茶碗 a bowl
+    ("日本茶|茶葉|お茶っ葉", "tea"),
+    ("緑茶|グリーンティー", "green tea"),
+    ("煎茶", "sencha"),
+    ("お茶(?![\u4e00-\u9fff\u30a0-\u30ff])|"
+     "(?<![\u3041-\u30ff\u4e00-\u9fff])茶(?![\u4e00-\u9fff\u30a0-\u30ff])", "tea"),
     # 本 as a noun ("一番高い本", "本はある？"), not a counter (二本, 八十本立) nor inside a
     # word (日本, 本日, 本当, 見本)
     ("(?<![日一二三四五六七八九十百千0-9０-９基見手])本(?![日当物気店部立数])", "books"),

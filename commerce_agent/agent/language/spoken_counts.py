@@ -15,6 +15,10 @@ One pass per class, each knowing no product:
 - none of a thing is a count of zero: "none of the salads", "zero of those" (text2num writes
   "zero"), « je n'en veux aucun » → "0".
 
+- a count read aloud in kana, as a phone types it: 「にさつ」「いっぽん」「じゅうにこ」
+  「ふたふくろ」 → 2冊, 1本, 12個, 2袋 (the digit and the counter's kanji the number folding
+  reads); only as a word of its own (にほんちゃ, いっこう, さつまいも stay words). A count
+  written as a product on a list, 「玉露×2」, is 2個.
 - a count of thousands written with separators is one number: "1,200 bottles" → "1200
   bottles" (whether the store has that many is the add's question); a price keeps its own.
 
@@ -151,6 +155,47 @@ _FRACTIONS = frozenset("demi douzaine douzaines dizaine quinzaine vingtaine huit
                        "paire couple dozen dozens half".split())
 
 
+# Counts read aloud in kana, as a phone types them ("にさつ", "いっぽん", "じゅうにこ",
+# "ふたふくろ"): the numeral's readings with their sound changes (いっ, ろっ, はっ, じゅっ) and
+# the counter's (ほん, ぽん, ぼん), written as digits and the counter's kanji. Only as a word of
+# its own: after a particle or another script, before a request's words or another script
+# (にほんちゃ, いっこう, さつまいも stay words). 本 is never read after に: にほん is Japan.
+_KANA_DIGITS = {"いち": 1, "いっ": 1, "に": 2, "さん": 3, "よん": 4, "ご": 5, "ろく": 6,
+                "ろっ": 6, "なな": 7, "はち": 8, "はっ": 8, "きゅう": 9}
+_KANA_TENS = ("じゅう", "じゅっ", "じっ")
+_KANA_COUNTERS = {"こ": "個", "さつ": "冊", "ほん": "本", "ぽん": "本", "ぼん": "本", "まい": "枚",
+                  "ふくろ": "袋", "ぶくろ": "袋", "はこ": "箱", "ぱこ": "箱", "かん": "缶"}
+_NATIVE_KANA = {"ひと": 1, "ふた": 2, "み": 3, "よ": 4, "いつ": 5, "む": 6, "なな": 7, "や": 8}
+_KANA_DIGIT = "|".join(sorted(_KANA_DIGITS, key=len, reverse=True))
+_KANA_WORD_START = r"(?:(?<![\u3041-\u3096])|(?<=[をはがもにで]))"
+_KANA_WORD_END = (r"(?=$|[^\u3041-\u3096]|く(?:ださ|れ)|ちょうだい|お|で|と|だけ|ずつ|ね|よ|を|も|"
+                  r"ほしい|いただ|くらい|ぐらい|ほど)")
+_KANA_COUNT = re.compile(
+    _KANA_WORD_START + rf"(?:(?P<tens>(?:{_KANA_DIGIT})?(?:{'|'.join(_KANA_TENS)}))?"
+    rf"(?P<units>{_KANA_DIGIT})?|(?P<native>{'|'.join(_NATIVE_KANA)})(?=ふくろ|はこ))"
+    rf"(?P<counter>{'|'.join(sorted(_KANA_COUNTERS, key=len, reverse=True))})"
+    + _KANA_WORD_END)
+
+
+# A count written as a multiplication after a Japanese noun ("玉露×2", "ノート x 3"), as on a
+# shopping list: that many pieces.
+_TIMES_AFTER_NOUN = re.compile(r"(?<=[\u30a1-\u30fc\u4e00-\u9fff])\s*[×✕xXｘＸ]\s*(\d{1,3})(?!\d)")
+
+
+def _kana_count(match: re.Match[str]) -> str:
+    tens, units, native = match.group("tens"), match.group("units"), match.group("native")
+    counter = match.group("counter")
+    if native:
+        return f"{_NATIVE_KANA[native]}{_KANA_COUNTERS[counter]}"
+    if not tens and not units or (units == "に" and not tens and counter == "ほん"):
+        return match.group()
+    value = _KANA_DIGITS.get(units or "", 0)
+    if tens:
+        head = next(tens[:-len(ten)] for ten in _KANA_TENS if tens.endswith(ten))
+        value += 10 * (_KANA_DIGITS[head] if head else 1)
+    return f"{value}{_KANA_COUNTERS[counter]}"
+
+
 def with_counts_plain(text: str) -> str:
     """`text` with counts said by their packaging, by dictation, or as none written as plain
     counts; `text` itself when it says none of these."""
@@ -160,6 +205,7 @@ def with_counts_plain(text: str) -> str:
 @lru_cache(maxsize=4096)
 def _with_counts_plain(text: str) -> str:
     plain = _THOUSANDS.sub(lambda match: match.group(1).replace(",", ""), text)
+    plain = _TIMES_AFTER_NOUN.sub(r" \1個", _KANA_COUNT.sub(_kana_count, plain))
     plain = _DICTATED.sub(_dictated, plain)
     plain = _N_PACK.sub(_packs_of, plain)
     plain = _RANGE.sub(_lower, plain)

@@ -253,7 +253,11 @@ _CHECKS: list[tuple[str, str]] = [
                r"\b(?:can|could|would|will) you take (?!me\b|us\b).{0,30}\bback\b|"
                r"\btake back (?:the|my|these|those|one|two|three|\d+)\b|"
                # 「返したい」「返します」: a thing given back (not 繰り返し, repeating)
-               r"(?<!繰り)(?<!繰)(?<!折り)返し(?:たい|ます|てもいい|てほしい)"),
+               r"(?<!繰り)(?<!繰)(?<!折り)返し(?:たい|ます|てもいい|てほしい)|"
+               # an exchange asked for (「交換したい」「交換してもらえますか」), never a thing
+               # swapped for another in the cart (「抹茶を玉露に交換して」)
+               r"(?<!に)交換(?:したい|して(?:ほしい|ください|下さい|もらえ|いただ)|します|"
+               r"を?お願い|希望)"),
     ("rate", r"\brate\b|\bnote[rz]?\b.*\b(?:etoiles?|sur 5)\b|\brating\b|\bstars?\b|\breview\b|"
              r"\bnoter\b|\betoiles?\b|評価|星|"
              # a score said as one: "5/5", "4 out of 5", "3 sur 5", "⭐⭐⭐⭐", "★★★☆☆"
@@ -278,7 +282,9 @@ _CHECKS: list[tuple[str, str]] = [
                r".{0,25}\b(?:orders?|"
                r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
-              r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|カートを空|"
+              r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|"
+              # the particle is often left unsaid: 「カート空にして」「カートは空っぽに」
+              r"カート(?:を|は)?\s*(?:空|から)(?:っぽ)?に|"
               # the cart, or everything in it, removed with any verb of removing (カートから全部
               # 消して, カートの中身を削除, 全部外してください, カートをクリア)
               r"カート(?:を|の中身を?)?(?:クリア|リセット)|"
@@ -417,7 +423,11 @@ _ASKS_WHAT_THERE_IS = re.compile(
     r"\bwhat (?:are )?(?:my|the|your) (?:options|choices)\b|"
     r"\bany (?:suggestions?|recommendations?|ideas?)\b|\bshow me (?:what|some|your|the options)\b|"
     r"\bqu'?est[- ]ce que (?:vous avez|tu as|vous proposez)\b|\bvous avez quoi\b|"
-    r"\bque (?:proposez|conseillez)-vous\b")
+    r"\bque (?:proposez|conseillez)-vous\b|"
+    # 「何がある？」「どんなのがありますか」「どれがおすすめ？」「何かおすすめある？」
+    r"(?:なに|何|どんなの|どんなもの|どれ)(?:か|が)?(?:おすすめ|オススメ|お勧め)?"
+    r"(?:が|は)?\s*(?:あ(?:る|ります)|おすすめ|オススメ|お勧め|選べ)|"
+    r"(?:おすすめ|オススメ|お勧め)(?:は|って)?\s*(?:ある|あります|何|なに|どれ)")
 # A thing wanted by what it does, no product named ("I need something to make coffee",
 # « il me faut un truc pour faire du café », 「抹茶を点てる道具がほしい」): what fits is shown to
 # choose from, never put in the cart unseen.

@@ -91,19 +91,32 @@ _NO_MORE = re.compile(r"^(?:"
 _NO_LONGER = re.compile(r"^\s*(?:no more|plus de|plus d')\s*"
                         r"(?!thanks?\b|questions?|merci|probleme|soucis?|choix|info)"
                         r"(?P<thing>[a-z][^,;.!?]*?)[\s.!]*$")
+# The stems of the verbs of getting a thing: 買(う), 頼(む), 注文し(ない), 購入し, 入れ.
+_GETTING = r"(?:買|頼|注文し|購入し|入れ)"
+# …negated or given up: 買わない, 頼みません, 注文しない, 買うのやめる (never 入れないで, "don't
+# add it": a refusal of what is asked now, which the request stages read).
+_GIVING_UP = (rf"{_GETTING}(?:(?:わ|ま)?ない(?!で(?!す)|の?[?？]|か)|(?:い|み)?ません|"
+              r"[うむる]の?を?(?:やめ|止め))")
+_GIVEN_UP_JA = re.compile(rf"[はを](?:もう|やっぱり?)?{_GIVING_UP}")
 # "茶筅はやめます", "茶筅はなしで", "茶筅はいいです": a thing named, then let go.
 # (The thing starts where a phrase does: inside 今回は its 回 is no thing.)
 _LET_GO_JA = re.compile(r"(?:^|(?<=[、。\s!！?？]))"
                         r"(?P<thing>(?!(?:今|今日|今回|今度|注文|ご注文|オーダー|サブスク|定期|"
-                        r"予約)[はを])[^、。はを\s]+)(?:は|を)(?:やめ|止め|なしで|無しで|"
-                        r"いいです|いらない|要らない|いりません|要りません)")
+                        r"予約)[はを])[^、。はを\s]+)(?:は|を)(?:もう|やっぱり?)?(?:やめ|止め|"
+                        r"なしで|無しで|いいです|いらない|要らない|いりません|要りません|"
+                        # a verb of getting it, negated or given up: 買わない, 頼みません,
+                        # 注文しない, 買うのやめる
+                        rf"{_GIVING_UP})")
 # Everything let go at once, said after a marker: "forget it", "never mind", "やめます".
 _TAKE_BACK = re.compile(
     r"^(?:forget (?:it|that|this|about it)|never ?mind|scratch (?:it|that)|no thanks|"
     r"not anymore|cancel (?:it|that)|laisse[rz]? tomber|oublie[rz]?(?: ca| cela| le| la)?|"
     r"non merci|rien|やめます|やめる|やめておきます|やめときます|やめて|やめとく|いらない|"
     r"いりません|要りません|いいです|結構です|なしで|やめた|やーめた|やめました|"
-    r"いらないです|要らないです|いらなくなりました)?[\s.!、。…]*$")
+    r"いらないです|要らないです|いらなくなりました|"
+    # buying itself given up: 「買うのやめる」「買わないことにします」
+    r"(?:買う|頼む|注文する|購入する)の(?:を|は)?(?:やめ|止め)[\u3041-\u3096]*|"
+    r"(?:買わ|頼ま|注文し|購入し)ない(?:ことにし(?:ます|た|ました))?(?:です)?)?[\s.!、。…]*$")
 
 # Taking back what was just done, with or without a marker: "never mind", "undo that",
 # "oops, wrong item", "my mistake", "laisse tomber", "oublie ça", "やめます", "間違えました".
@@ -120,7 +133,9 @@ _UNDO = re.compile(
     r"[\s.!…]*$")
 _UNDO_JA = re.compile(r"^(?:あ|ああ|いや|やっぱり)?[、。\s]*(?:やめます|やめる|やめた|やめました|"
                       r"やめとく|やめておきます|間違え(?:ました|た)|間違いです|取り消して|"
-                      r"なしにして|今のなし|今の取り消し)[。！!…\s]*$")
+                      r"なしにして|今のなし|今の取り消し|"
+                      r"(?:買う|頼む|注文する|購入する)の(?:を|は)?(?:やめ|止め)[\u3041-\u3096]*)"
+                      r"[。！!…\s]*$")
 
 # After "I changed my mind" / "second thoughts", what it is about is let go: "I've changed my
 # mind about the teapot", "j'ai changé d'avis pour la théière".
@@ -177,8 +192,9 @@ def read(raw: str) -> Reading | None:
         # "instead, what does shipping cost?", « plutôt pas »: no thing taken; "rather a 12
         # with mushrooms" may be one more as well as one in place: the request stages read it
         return None
-    if marker is None and _LET_GO_JA.search(raw) and re.search(r"[はを](?:やめ|止め)", raw):
-        return Reading("remove", raw)  # "茶筅はやめます": a thing named, then stopped
+    if marker is None and _LET_GO_JA.search(raw) and (
+            re.search(r"[はを](?:やめ|止め)", raw) or _GIVEN_UP_JA.search(raw)):
+        return Reading("remove", raw)  # "茶筅はやめます", "玉露は買いません": named, then stopped
     kept = _KEEP_ONLY.match(folded) or _KEEP_ONLY_JA.search(raw)
     if kept is not None and words.quantity(raw) is None:
         thing = next(value for value in kept.groupdict().values() if value)

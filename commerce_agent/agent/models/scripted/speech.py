@@ -53,7 +53,12 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need 
                        # spoken French drops the "ne": « je veux plus le mug », « plus besoin »
                        r"\b(?<!de )plus (?=(?:le|la|les|l'|ce|cet|cette|ces|mon|ma|mes|besoin|"
                        r"jamais|rien)\b)|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
-                       r"(?:じゃ|では)なく")
+                       r"(?:じゃ|では)なく|"
+                       # a verb's plain negative, its stem's kana before ない (買わない, 頼まない,
+                       # 入れない), never an adjective's (少ない, 高くない) nor a question
+                       # (買わないの？, 入れないですか)
+                       r"(?<=[\u4e00-\u9fff][わかさたまらがばえけせてめれげべ])ない"
+                       r"(?!か|の?[?？]|んですか|ですか|でしょうか)")
 # Clause breaks: a negated clause is dropped and the rest read on its own (だけ is "only",
 # never the いただけ of a request); a dash set apart ends a clause too ("don't order yet -
 # add a water").

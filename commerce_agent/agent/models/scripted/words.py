@@ -384,6 +384,7 @@ def japanese_query(text: str) -> str:
     # (the shopper collecting it, "お店で受け取ります", names no product)
     plain = _DEAREST.sub(" ", _CHEAPEST.sub(" ", _JA_MEASURE.sub(" ", fold(without_collecting(
         text)))))
+    plain = _JA_WHAT.sub(" ", _JA_SOFTENED.sub(" ", plain))  # before the particles split them
     plain = _JA_ENDING.sub(" ", plain)  # before the particles split "です" at its で
     # assent before a request ("はい、1枚ください") and "この/その/あの" before a noun, before the
     # particles split them into a stray "い" or "こ"
@@ -393,6 +394,20 @@ def japanese_query(text: str) -> str:
                for part in readings.spaced_kana_words(plain, _JA_PARTICLES.split)
                if part and not _JA_FILLER.match(part) and not readings.names_nothing(part)]
     return " ".join(_JA_HONORIFIC.sub("", part) for part in phrases if part)
+
+
+# A clause's softened ending after its predicate ("ほしいんだけど", "欲しいんですが",
+# "探してるんですけど", "ないかな", "ほしいなあ"): the explanatory ん/の, the copula, a
+# trailing けど/が and a final particle say how it is asked, never what. The の of "青いの" (the
+# blue one) stays: it is cut only with what follows it.
+_CLAUSE_END = r"(?=\s*(?:[、。？！?!…]|$))"
+_JA_SOFTENED = re.compile(
+    r"(?<=[いるてたすう])(?:[んの](?:(?:です|だ|でしょう)(?:けど|けれど(?:も)?|けども|が)?|"
+    r"けど|けれど(?:も)?|けども|が)|けど|けれど(?:も)?|けども)(?:ね|な|なあ|よ|か|かな)?"
+    + _CLAUSE_END + r"|(?<=しい|たい|ない|ある)(?:なあ|かな|かなあ|な|よ|ね)" + _CLAUSE_END)
+# What a question asks with ("なにがある？", "どんなお茶", "何かおすすめ"): no product's word.
+_JA_WHAT = re.compile(r"(?:どんな|どういう|どのような)(?:の|もの|やつ)?|"
+                      r"(?:なに|何)か?(?=[がをはも\s、。？！?!]|$)|おすすめ|オススメ|お勧め")
 
 
 _JA_ALSO = re.compile(r"(?:^|(?<=、))\s*(?:それと|あと|それから)|および|及び")
@@ -408,7 +423,7 @@ _JA_ADJECTIVE = re.compile(r"^(?:(?:青|白|赤|黒|黄色|茶色|大き|小さ|
 # "急須ほしい", "ノートください"): the predicate, never part of a product's name; with its
 # particle when a kind said in English left it apart ("stationery をください").
 _JA_PREDICATE_TAIL = re.compile(r"(?:^[をがは])?(?:あり|ある|ない|なし|欲しい|ほしい|ください|"
-                                r"下さい|お願い|見せて|探して|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
+                                r"下さい|お願い|見せて|探して(?:い|いる|る)?|入れて|追加して|したい|買いたい|頂戴|ちょうだい|"
                                 r"申し?込み?(?:たい|ます)|入り(?:たい|ます)|始めたい)+$")
 
 
