@@ -67,10 +67,16 @@ _CLOCK = re.compile(
 _RELATIVE_DAYS = [
     (r"day after tomorrow|après-demain|apres-demain|明後日|あさって", 2),
     (r"tomorrow|tmrw|tmr|2moro|demain|明日|あした|あす", 1),
-    (r"today|tonight|aujourd'hui|ce soir|今日|今夜|今晩", 0),
+    (r"today|tonight|aujourd'hui|ce soir|今日|本日|今夜|今晩", 0),
 ]
 _RELATIVE_DAY = [(re.compile(rf"(?<![a-z-]){pattern}(?![a-z])"), days)
                  for pattern, days in _RELATIVE_DAYS]
+
+
+def days_ahead(text: str) -> int | None:
+    """The days from today a day said relative to it names ("today", « demain », 「明後日」),
+    else None; `text` is lowercase."""
+    return next((days for pattern, days in _RELATIVE_DAY if pattern.search(text)), None)
 _DAY_WORDS = {
     "en": r"(?:on|by|until|before|after|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|\d{1,2}/\d{1,2}|"
           r"monday|tuesday|wednesday|thursday|friday|"

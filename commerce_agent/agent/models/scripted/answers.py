@@ -6,9 +6,12 @@ want it done."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
+from commerce_agent.agent.language.dates import days_ahead
 from commerce_agent.agent.language.hours import day_asked, day_name, hours_on, opening_hours
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import aftercare, browse, choices, naming, topics, words
@@ -250,8 +253,15 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
         topic = "payment"  # "PayPayは使えますか？"
     if topic == "hours":
         day = day_asked(words.fold(p.frame.first))
+        ahead = days_ahead(words.fold(p.frame.first)) if day is None else None
+        if day is None and ahead is None and _NOW.search(words.fold(p.frame.first)):
+            ahead = 0  # "are you open right now?": today's hours
+        if ahead is not None:  # "are you open today?": the day of the shopper's clock
+            day = (_weekday_today(p) + ahead) % 7
         that_day = hours_on([str(spec) for spec in info.get("openingHours") or []], day) \
             if day is not None else False
+        if ahead in (0, 1) and that_day is not False:  # that day's hours, not the week's
+            return _on_near_day(p, info, ahead, day or 0, that_day)
         if that_day is None:  # "are you open on Tuesdays?": closed that day, said so
             return say(p.lang, "closed_on_day", store=info.get("name"), day=day_name(
                 day or 0, p.lang), hours=", ".join(opening_hours(str(spec), p.lang)
@@ -305,6 +315,39 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
 
 
 
+# Asking about the present moment: today's hours answer it.
+_NOW = re.compile(r"\b(?:right now|now|currently|at the moment|maintenant|en ce moment|"
+                  r"actuellement)\b|今(?:は|、)?(?:開い|営業|やって)")
+
+
+def _on_near_day(p: Planner, info: dict[str, Any], ahead: int, day: int,
+                 that_day: tuple[str, str] | None | bool) -> str:
+    """The store's hours today or tomorrow (`ahead` 0 or 1): that day's only, or that it is
+    closed then, with its week."""
+    name, address = info.get("name"), _address_text(info, p.lang)
+    weekday = day_name(day, p.lang)
+    if isinstance(that_day, tuple):
+        opens, closes = that_day
+        if ahead == 0:
+            return say(p.lang, "open_today", store=name, day=weekday, min=opens, max=closes,
+                       address=address)
+        return say(p.lang, "open_tomorrow", store=name, day=weekday, min=opens, max=closes,
+                   address=address)
+    week = ", ".join(opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or [])
+    if ahead == 0:
+        return say(p.lang, "closed_today", store=name, day=weekday, hours=week, address=address)
+    return say(p.lang, "closed_tomorrow", store=name, day=weekday, hours=week, address=address)
+
+
+def _weekday_today(p: Planner) -> int:
+    """Today's weekday (0 = Monday) on the shopper's clock, in their time zone."""
+    now = p.state.now or datetime.now(UTC)
+    try:
+        return now.astimezone(ZoneInfo(p.state.time_zone)).weekday()
+    except (ZoneInfoNotFoundError, ValueError):
+        return now.weekday()
+
+
 def _asks_about(text: str, name: str) -> bool:
     found = topics.topic(text)
     return found is not None and found.name == name
@@ -335,8 +378,12 @@ def _pickup(p: Planner, info: dict[str, Any]) -> str:
     """Whether the store's own shipping options include collecting the order, and where."""
     found = _collect_options(info)
     if found:
-        return say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
+        text = say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
                    address=_address_text(info, p.lang))
+        # the option's own words ("Ready in about 20 minutes"), in the language they are in
+        told = next((str(option["description"]) for option in info.get("shippingOptions") or []
+                     if option.get("name") == found[0] and option.get("description")), "")
+        return f"{text} {told}" if told and p.lang == "en" else text
     return say(p.lang, "pickup_not_offered", store=info.get("name"))
 
 

@@ -25,7 +25,10 @@ _QUESTION_WORD = (r"(?:what|what's|whats|how|is|are|do|does|can|could|will|would
 _BREAK = re.compile(
     r"\s+[—–-]{1,2}\s+|\s*;\s*|(?<=[?？!！。])\s*|(?<=[a-z)])\.\s+|"
     rf",\s*(?:and|but|also|plus|et|mais|aussi)?\s*(?={_QUESTION_WORD}\b)|"
-    rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+    rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)|"
+    # a comma before the last clause when that clause is asked (its question mark says so),
+    # whatever word opens it: « ajoute le dripper, et la livraison c'est combien ? »
+    r",\s*(?=[^,;.?？]{3,}[?？]\s*$)", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw)\b[\s,]*",
                       re.IGNORECASE)
 # What opens a wish said after a question, and names nothing: "either way", "if so".

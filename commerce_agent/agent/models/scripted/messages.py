@@ -96,6 +96,12 @@ ENGLISH: dict[str, str] = {
     "open_on_day": "On {day}, {store} is open {min}–{max} (its hours: {hours}); it is at "
                    "{address}.",
     "closed_on_day": "{store} is closed on {day} (its hours: {hours}); it is at {address}.",
+    # asked for today or tomorrow: that day's hours only, the week when it is closed then
+    "open_today": "Today ({day}), {store} is open {min}–{max}; it is at {address}.",
+    "closed_today": "{store} is closed today ({day}); its hours: {hours}. It is at {address}.",
+    "open_tomorrow": "Tomorrow ({day}), {store} is open {min}–{max}; it is at {address}.",
+    "closed_tomorrow": "{store} is closed tomorrow ({day}); its hours: {hours}. It is at "
+                       "{address}.",
     "payment": "{store} accepts {methods}.",
     "contact": "You can reach {store} at: {listing}.",
     "pickup_offered": "Yes: {store} offers {option}, at {address}.",
