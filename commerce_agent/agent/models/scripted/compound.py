@@ -41,6 +41,10 @@ _POINTER = re.compile(r"\b(?:of|take|want|need|have|grab|order|add|buy|get)"
                       r"(?:\s+(?:two|three|four|\d)(?:\s+of)?)?\s+(?P<it>them|those|these|it)\b",
                       re.IGNORECASE)
 _IN_VIEW = re.compile(r"\b(?:that|this|it|they|them|those|these|its|their)\b", re.IGNORECASE)
+# A clause that supposes rather than asks ("if I order it now", « si je m'abonne »,
+# 「もし注文したら」): the message is one question about it, and nothing is done.
+_CONDITION = re.compile(r"^(?:if|when|once|in case|suppose|supposing|say|si|s'il|quand|lorsque|"
+                        r"au cas ou|une fois que)\b|^もし|(?:たら|れば|なら)$", re.IGNORECASE)
 # What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
 
@@ -73,8 +77,8 @@ def split(text: str) -> Split:
     if not asked or not any(rest):
         return Split(text)
     request = _named(" ".join(piece for piece in rest if piece), asked)
-    if understand(request)[0] not in REQUESTS:
-        return Split(text)
+    if understand(request)[0] not in REQUESTS or _CONDITION.search(request):
+        return Split(text)  # "if I subscribe, can I cancel later?": a supposition, not a wish
     return Split(request, " ".join(asked))
 
 

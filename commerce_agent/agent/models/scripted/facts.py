@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.fuzzy import similarity
-from commerce_agent.agent.models.scripted import choices, topics, words
+from commerce_agent.agent.models.scripted import choices, intents, topics, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
@@ -26,6 +26,12 @@ _INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|
 _DURATION = re.compile(r"\bhow long\b|\bduration\b|\bminutes?\b|\bduree\b|\bcombien de "
                        r"temps\b|何分|どのくらい|どれくらい|所要時間")
 _HOW_MANY = re.compile(r"\bhow many\b|\bcombien\b|いくつ|何個|何点|残り")
+# Asking which versions a thing comes in: its colours, sizes, flavours ("does the mat come in
+# other colours?", « il existe en d'autres tailles ? », 「他の色もありますか」).
+_OPTIONS_ASKED = re.compile(
+    r"\b(?:colou?rs?|sizes?|versions?|flavou?rs?|variants?|options?|couleurs?|tailles?|"
+    r"coloris|parfums?)\b|\b(?:comes?|existe\w*) (?:in|en|dans)\b|"
+    r"(?:他の|ほかの|別の)?(?:色|サイズ|種類)(?:は|も|が|って)")
 _WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
 _SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
                    r"capacity|volume|holds?|contenance|"
@@ -98,9 +104,11 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
         sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
         found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
     variants = choices.meta(item, VARIANTS).get("variants") or []
-    if item.get("available") is not False and STOCK.search(folded) and not variants:
+    enough = intents.asks_enough(question)  # "do you have 5?": whether, and how many
+    if item.get("available") is not False and (STOCK.search(folded) or enough) and \
+            not variants:
         found.append(say(lang, "in_stock_now"))  # a variant's stock is listed with the variants
-        if _HOW_MANY.search(folded):  # the API says whether, not how many
+        if _HOW_MANY.search(folded) or enough:  # the API says whether, not how many
             found.append(say(lang, "count_unknown"))
     counts = [f"{', '.join(map(str, variant.get('values', [])))}: {variant['stock']}"
               for variant in variants if isinstance(variant, dict)
@@ -113,6 +121,8 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
             found.append(say(lang, "left_counts", listing="; ".join(
                 f"{', '.join(map(str, variant.get('values', [])))}: {variant.get('stock', 0)}"
                 for variant in named)))
+    if not variants and not choices.groups(item) and _OPTIONS_ASKED.search(folded):
+        found.append(say(lang, "one_version", name=item.get("name", "")))  # nothing to pick
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))

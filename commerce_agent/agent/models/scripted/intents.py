@@ -489,6 +489,12 @@ _POLICY_WORDS = re.compile(
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
     r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
+# Whether a thing can be had in an option of its own ("is it possible to get the mug in
+# white?", « est-il possible d'avoir le mug en bleu ? »): asked of the item, not the terms.
+_POSSIBLE_TO_HAVE = re.compile(
+    r"\b(?:possible|able) (?:to |d'|de )(?:get|have|buy|order|purchase|avoir|acheter|"
+    r"commander|obtenir|prendre) (?:it|them|one|(?:the|a|an|this|that|your|le|la|les|un|une|"
+    r"l')\s?[\w' -]{2,40}?) (?:in|with|en|avec) \w")
 # Acts on an order or a subscription already made, which no change of mind about a cart line
 # takes over.
 _ON_A_PAST_ORDER = ("sub_cancel", "sub_pause", "sub_resume", "reorder")
@@ -679,6 +685,14 @@ def understand(raw: str) -> tuple[str, str]:
             topics.names_an_item(text, found):
         return "details", text  # "how long does the workshop last?", "il pèse combien ?"
     return kind, text
+
+
+def asks_enough(text: str) -> bool:
+    """Whether a question asks if the shop has a number of one thing ("do you have 5
+    tiramisu?", « vous avez 4 tiramisus ? », 「ティラミスは5個ありますか」): its stock, not a
+    search."""
+    return _HAVE.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
+        and words.names_a_thing(words.without_measures(text))
 
 
 # Asking whether the shop has things of a kind: a search, whatever its topic words say.
@@ -989,9 +1003,14 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)) and (words.content_words(act.text) or words.re_japanese(
                 act.text)):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
+    if act.kind == "question" and kind in ("other", "search") and asks_enough(act.text):
+        return "details", act.text  # "do you have 5 tiramisu?": whether that many are there
     if kind in ("other", "search", "details") and (words.order_id(act.text) or which_order.cues(
             act.text).tail):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is
+    if act.kind == "question" and kind in ("other", "details") and _POSSIBLE_TO_HAVE.search(
+            words.fold(act.text)):
+        return "details", act.text  # "is it possible to get the mug in white?": its options
     if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(
             words.fold(act.text)):
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product

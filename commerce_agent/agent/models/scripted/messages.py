@@ -54,6 +54,7 @@ ENGLISH: dict[str, str] = {
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
     "how_much_tip": "How much should the tip be?",
     "comes_in": "{name} comes in: {listing}.",
+    "one_version": "{name} comes in one version only: no colours or sizes to choose.",
     "option_question": "{name}: {group}? {listing}.",
     "example_address": "Give me an address such as “1 Main St, Springfield, US”.",
     "cart_holds": "Your cart holds {lines}.",
