@@ -691,8 +691,14 @@ def asks_enough(text: str) -> bool:
     """Whether a question asks if the shop has a number of one thing ("do you have 5
     tiramisu?", « vous avez 4 tiramisus ? », 「ティラミスは5個ありますか」): its stock, not a
     search."""
-    return _HAVE.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
+    return _HAVE_ANY.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
         and words.names_a_thing(words.without_measures(text))
+
+
+# Asking whether the shop has some of a thing, in the ways a count may follow.
+_HAVE_ANY = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|have you got|you got|are there|"
+                       r"avez-vous|vous avez|auriez-vous|vous auriez|y a-t-il|il y a|t'as|"
+                       r"tu as)\b|ありますか|ある[?？]|あります")
 
 
 # Asking whether the shop has things of a kind: a search, whatever its topic words say.
