@@ -82,3 +82,20 @@ def test_an_item_without_options_says_it_comes_in_one_version() -> None:
     assert any("one version" in sentence for sentence in said)
     assert not any("one version" in sentence
                    for sentence in facts.answer(mat, "is the mat dishwasher safe?", "en"))
+
+
+def test_changing_the_address_asked_is_a_question_about_the_order() -> None:
+    for said in ("is it too late to change the address?",
+                 "can I change the delivery address on my order?",
+                 "je peux changer l'adresse de livraison ?", "配送先の住所を変更できますか？"):
+        assert understand(said)[0] == "policy", said
+    # an address given is a change asked for, not a question about one
+    assert understand("can you change the address to 12 Oak St, Portland, OR 97202?")[0] != \
+        "policy"
+
+
+def test_a_refund_by_cancelling_asks_about_cancelling() -> None:
+    from commerce_agent.agent.models.scripted.answers import topic_of
+    assert topic_of("if I cancel now do I get my money back?") == "cancel"
+    assert topic_of("est-ce que je peux être remboursé si j'annule ?") == "cancel"
+    assert topic_of("can I return it and get a refund?") == "return"

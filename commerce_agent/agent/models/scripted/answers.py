@@ -16,6 +16,7 @@ from commerce_agent.agent.language.hours import day_asked, day_name, hours_on, o
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import aftercare, browse, choices, naming, topics, words
 from commerce_agent.agent.models.scripted.intents import (
+    CHANGES_ADDRESS,
     COMMITMENT,
     LOCATION,
     MAY_ASK_PICKUP,
@@ -39,16 +40,28 @@ _COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retra
                       r"受け?取り?|店頭")
 
 
+# Cancelling named, and sending back named: "if I cancel, do I get my money back?" asks
+# about cancelling, though a refund is named.
+_CANCELLING = re.compile(r"\bcancel\w*|\bannul\w*|キャンセル|取り?消")
+_SENDING_BACK = re.compile(r"\breturn\w*|\bsend\w* (?:\w+ )?back\b|\bretour\w*|\brenvoy\w*|"
+                           r"返品|返送")
+
+
 def topic_of(text: str) -> str:
     """What a question about the terms is about: an after-sale intent, or the store's fees
     and hours (the default)."""
     topic = intent(text)
-    if COMMITMENT.search(words.fold(text)):
+    folded = words.fold(text)
+    if COMMITMENT.search(folded):
         return "sub_cancel"
+    if topic == "return" and _CANCELLING.search(folded) and not _SENDING_BACK.search(folded):
+        return "cancel"  # a refund asked about, by cancelling
     return "sub_pause" if topic == "sub_skip" else topic
 
 
 def policy(p: Planner) -> Decision:
+    if CHANGES_ADDRESS.search(words.fold(p.frame.first)):
+        return _address(p)  # "is it too late to change the address?"
     topic = topic_of(p.frame.first)
     if topic in ("sub_pause", "sub_resume", "sub_cancel", "sub_frequency"):
         return _subscription(p, topic)
@@ -72,6 +85,23 @@ def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Deci
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     return p.state.orders.get(order_id) or {"orderId": order_id}
+
+
+def _address(p: Planner) -> Decision:
+    """Whether the delivery address can still be changed: the order's is fixed once placed (no
+    tool changes it), and said as it is; before an order, it is given at checkout."""
+    order = _known_order(p)
+    if order is None:
+        return say(p.lang, "address_at_checkout")
+    if not isinstance(order, dict):
+        return order
+    given = (order.get("deliveryAddress") or {}).get("address")
+    if not given:  # nothing of it is delivered: nothing to change
+        return say(p.lang, "address_at_checkout")
+    text = say(p.lang, "address_fixed", id=order["orderId"], address=given)
+    if order.get("status") in CANCELLABLE:
+        text += " " + say(p.lang, "address_cancel_again", status=status(p.lang, order["status"]))
+    return text
 
 
 def _subscription(p: Planner, topic: str) -> Decision:

@@ -664,6 +664,9 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
+    if kind not in AFTER_SALE and read_act(raw).kind == "question" and CHANGES_ADDRESS.search(
+            words.fold(raw)) and words.address(raw) is None:
+        return "policy", text  # "can I still change the delivery address?": asked, never done
     if kind in ("replace", "quantity", "switch") and wants_pickup(raw) and \
             read_act(raw).kind == "question":
         return "policy", text  # "can I pick it up instead of shipping?": asked, never a swap
@@ -693,6 +696,15 @@ def asks_enough(text: str) -> bool:
     search."""
     return _HAVE_ANY.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
         and words.names_a_thing(words.without_measures(text))
+
+
+# Changing where an order goes, named ("change the address", « modifier l'adresse »,
+# 「住所を変更」).
+CHANGES_ADDRESS = re.compile(
+    r"\b(?:change|changing|update|updating|modify|edit|correct|fix|chang\w*|modifi\w*|"
+    r"corrig\w*)\b.{0,40}\b(?:address|adresse)\b|\b(?:address|adresse)\b.{0,30}\b(?:changed|"
+    r"updated|modifiee|changee)\b|(?:住所|配送先|お届け先).{0,10}(?:変更|変え)|"
+    r"(?:変更|変え).{0,10}(?:住所|配送先|お届け先)")
 
 
 # Asking whether the shop has some of a thing, in the ways a count may follow.

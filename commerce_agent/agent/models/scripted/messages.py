@@ -54,6 +54,12 @@ ENGLISH: dict[str, str] = {
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
     "how_much_tip": "How much should the tip be?",
     "comes_in": "{name} comes in: {listing}.",
+    "address_fixed": "Order {id} goes to {address}; an order's delivery address can't be "
+                     "changed once it is placed.",
+    "address_cancel_again": "While it is {status} you can cancel it and order again to the "
+                            "right address.",
+    "address_at_checkout": "The delivery address is given when you check out (“ship to …” with "
+                           "the address), so it can be changed until then.",
     "one_version": "{name} comes in one version only: no colours or sizes to choose.",
     "option_question": "{name}: {group}? {listing}.",
     "example_address": "Give me an address such as “1 Main St, Springfield, US”.",
