@@ -664,8 +664,8 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
-    if kind not in AFTER_SALE and read_act(raw).kind == "question" and CHANGES_ADDRESS.search(
-            words.fold(raw)) and words.address(raw) is None:
+    if kind not in AFTER_SALE and CHANGES_ADDRESS.search(words.fold(raw)) and read_act(
+            raw).kind == "question" and words.address(raw) is None:
         return "policy", text  # "can I still change the delivery address?": asked, never done
     if kind in ("replace", "quantity", "switch") and wants_pickup(raw) and \
             read_act(raw).kind == "question":
