@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language.dates import days_ahead
 from commerce_agent.agent.language.hours import hours_on
 from commerce_agent.agent.models.scripted import compare, compound, facts
-from commerce_agent.agent.models.scripted.intents import asks_enough, understand
+from commerce_agent.agent.models.scripted.facts import asks_enough
+from commerce_agent.agent.models.scripted.intents import understand
 
 
 def test_a_day_said_from_today_in_each_language() -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.models.scripted import naming, words
+from commerce_agent.agent.models.scripted import browse, naming, words
+from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.operations.base import money_text
 
@@ -54,24 +55,37 @@ def answer(p: Planner) -> Decision | None:
     if pair is None:
         return None
     store = p.mentioned_store() or p.state.store
-    found: list[dict[str, Any]] = []
+    found: list[dict[str, Any] | None] = []
     for phrase, other in (pair, pair[::-1]):
         call = p.state.done("search_products", query=phrase)
         if call is None:
             return p.call("search_products", query=phrase, limit=5, availableOnly=False,
                           **({"storeId": store} if store else {}))
         results = call.result.get("results", []) if isinstance(call.result, dict) else []
-        # by the words that set it apart ("ceremonial matcha" from "culinary matcha": an item
-        # named "matcha" alone is neither)
-        said = (naming.wanted(phrase) - naming.wanted(other)) or naming.wanted(phrase)
-        named = [item for item in results if naming.name_score(item, said) > 0]
-        if not named:
-            return None
-        found.append(max(named, key=lambda item: naming.name_score(item, said)))
-    if found[0].get("itemId") == found[1].get("itemId"):
-        return None  # one item's own versions: its details list them
+        found.append(_meant(results, phrase, other))
+    first, second = found
+    if first is not None and second is not None and first.get("itemId") == second.get("itemId"):
+        # one item's own versions ("ceremonial and culinary matcha"): its details list them
+        item_id = str(first["itemId"])
+        if item_id not in p.state.details:
+            return p.call("get_item", itemId=item_id)
+        return browse.describe(p, p.state.items[item_id])
     stop = "。" if p.lang == "ja" else "."
-    return " ".join(_line(item, stop) for item in found)
+    return " ".join(_line(item, stop) if item is not None else
+                    say(p.lang, "not_found", query=phrase)
+                    for item, phrase in zip(found, pair, strict=True))
+
+
+def _meant(results: list[dict[str, Any]], phrase: str, other: str) -> dict[str, Any] | None:
+    """The result a side of the comparison names, by the words that set it apart ("ceremonial
+    matcha" from "culinary matcha": an item named "matcha" alone is neither): in its name,
+    else in its description ("hojicha" is the roasted stem tea's)."""
+    said = (naming.wanted(phrase) - naming.wanted(other)) or naming.wanted(phrase)
+    named = [item for item in results if naming.name_score(item, said) > 0]
+    if named:
+        return max(named, key=lambda item: naming.name_score(item, said))
+    return next((item for item in results if any(
+        word in words.fold(str(item.get("description", ""))) for word in said)), None)
 
 
 def _line(item: dict[str, Any], stop: str) -> str:

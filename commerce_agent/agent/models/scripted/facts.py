@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from commerce_agent.agent.language.fuzzy import similarity
-from commerce_agent.agent.models.scripted import choices, intents, topics, words
+from commerce_agent.agent.models.scripted import choices, topics, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
@@ -62,6 +62,20 @@ contient contenir fait faite avec dedans passer est-ce sans
 """.split())
 
 
+def asks_enough(text: str) -> bool:
+    """Whether a question asks if the shop has a number of one thing ("do you have 5
+    tiramisu?", « vous avez 4 tiramisus ? », 「ティラミスは5個ありますか」): its stock, not a
+    search."""
+    return _HAVE_ANY.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
+        and words.names_a_thing(words.without_measures(text))
+
+
+# Asking whether the shop has some of a thing, in the ways a count may follow.
+_HAVE_ANY = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|have you got|you got|are there|"
+                       r"avez-vous|vous avez|auriez-vous|vous auriez|y a-t-il|il y a|t'as|"
+                       r"tu as)\b|ありますか|ある[?？]|あります")
+
+
 def _sentences(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"(?<=[.!?。])\s+", text) if part.strip()]
 
@@ -104,7 +118,7 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
         sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
         found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
     variants = choices.meta(item, VARIANTS).get("variants") or []
-    enough = intents.asks_enough(question)  # "do you have 5?": whether, and how many
+    enough = asks_enough(question)  # "do you have 5?": whether, and how many
     if item.get("available") is not False and (STOCK.search(folded) or enough) and \
             not variants:
         found.append(say(lang, "in_stock_now"))  # a variant's stock is listed with the variants

@@ -27,7 +27,7 @@ from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
-from commerce_agent.agent.models.scripted.facts import STOCK
+from commerce_agent.agent.models.scripted.facts import STOCK, asks_enough
 from commerce_agent.agent.models.scripted.speech import (
     Act,
     dismissed,
@@ -690,14 +690,6 @@ def understand(raw: str) -> tuple[str, str]:
     return kind, text
 
 
-def asks_enough(text: str) -> bool:
-    """Whether a question asks if the shop has a number of one thing ("do you have 5
-    tiramisu?", « vous avez 4 tiramisus ? », 「ティラミスは5個ありますか」): its stock, not a
-    search."""
-    return _HAVE_ANY.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
-        and words.names_a_thing(words.without_measures(text))
-
-
 # Changing where an order goes, named ("change the address", « modifier l'adresse »,
 # 「住所を変更」).
 CHANGES_ADDRESS = re.compile(
@@ -705,12 +697,6 @@ CHANGES_ADDRESS = re.compile(
     r"corrig\w*)\b.{0,40}\b(?:address|adresse)\b|\b(?:address|adresse)\b.{0,30}\b(?:changed|"
     r"updated|modifiee|changee)\b|(?:住所|配送先|お届け先).{0,10}(?:変更|変え)|"
     r"(?:変更|変え).{0,10}(?:住所|配送先|お届け先)")
-
-
-# Asking whether the shop has some of a thing, in the ways a count may follow.
-_HAVE_ANY = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|have you got|you got|are there|"
-                       r"avez-vous|vous avez|auriez-vous|vous auriez|y a-t-il|il y a|t'as|"
-                       r"tu as)\b|ありますか|ある[?？]|あります")
 
 
 # Asking whether the shop has things of a kind: a search, whatever its topic words say.
