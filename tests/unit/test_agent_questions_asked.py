@@ -1,102 +1,148 @@
-"""Questions that change nothing, read by their stages: a day said relative to today
-(language/dates.py), what two things a comparison names (compare.py), a question set apart from
-a request and a supposition never split (compound.py), and questions about an item's options or
-how many there are (intents.py, facts.py)."""
+"""Questions answered, never executed (ask15): a question opened by discourse words ("ok so…")
+or closed by its wh-word ("…ships when") is asked, and never reads as a yes to the offer on
+the table; what the shopper owes so far is the cart; a code asked about is described, not
+applied; a weekday's hours; « résilier » ends a plan; 「まだ売ってる？」 asks for stock."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.language.dates import days_ahead
-from commerce_agent.agent.language.hours import hours_on
-from commerce_agent.agent.models.scripted import compare, compound, facts
-from commerce_agent.agent.models.scripted.facts import asks_enough
+from commerce_agent.agent.language.codes import codes_asked_about
+from commerce_agent.agent.language.hours import day_asked, hours_on
+from commerce_agent.agent.models.scripted import topics
 from commerce_agent.agent.models.scripted.intents import understand
+from commerce_agent.agent.models.scripted.speech import read_act, without_discourse
+
+_OPENERS = ["ok", "okay", "so", "and", "hmm", "alright", "well", "oh", "hey"]
+_QUESTIONS = ["is the classic mug in stock", "what do i owe so far", "how much is the planter",
+              "does the teapot have a strainer", "is it dishwasher safe"]
 
 
-def test_a_day_said_from_today_in_each_language() -> None:
-    assert days_ahead("are you open today?") == 0
-    assert days_ahead("vous êtes ouverts aujourd'hui ?") == 0
-    assert days_ahead("本日は営業していますか") == 0
-    assert days_ahead("open tomorrow?") == 1
-    assert days_ahead("vous ouvrez demain ?") == 1
-    assert days_ahead("明後日は開いていますか") == 2
-    assert days_ahead("are you open on sundays?") is None
+@given(st.lists(st.sampled_from(_OPENERS), min_size=1, max_size=3),
+       st.sampled_from(_QUESTIONS), st.sampled_from(["", "?", " ?"]))
+def test_discourse_words_before_a_question_never_make_it_a_yes(
+        openers: list[str], question: str, end: str) -> None:
+    said = " ".join(openers) + " " + question + end
+    assert read_act(said).kind == "question"
+    assert understand(said)[0] not in ("yes", "add", "buy", "checkout")
 
 
-def test_that_days_hours_from_a_week_that_wraps_round() -> None:
-    assert hours_on(["We-Mo 10:30-18:30"], 0) == ("10:30", "18:30")  # Monday
-    assert hours_on(["We-Mo 10:30-18:30"], 1) is None  # Tuesday: closed
+@pytest.mark.parametrize("said", ["ok", "ok add it", "yes please", "so add two mugs"])
+def test_discourse_words_before_a_request_or_alone_change_nothing(said: str) -> None:
+    assert read_act(said).kind in ("confirmation", "instruction")
 
 
-def test_the_two_things_compared() -> None:
-    assert compare.asked("whats the difference between the margherita and the diavola") == (
-        "margherita", "diavola")
-    assert compare.asked("compare the classic mug with the limited glaze mug?") == (
-        "classic mug", "limited glaze mug")
-    assert compare.asked("quelle est la différence entre le mug classique et le mug édition "
-                         "limitée ?") == ("mug classique", "mug edition limitee")
-    assert compare.asked("玉露と玄米茶の違いは何ですか？") == ("玉露", "玄米茶")
-    # coordinated words share their noun
-    assert compare.asked("what's the difference between ceremonial and culinary matcha?") == (
-        "ceremonial matcha", "culinary matcha")
-    assert compare.asked("add the margherita and the diavola") is None
+def test_without_discourse_keeps_a_message_made_only_of_them() -> None:
+    assert without_discourse("ok so is it in stock") == "is it in stock"
+    assert without_discourse("ok") == "ok"
 
 
-def test_a_question_after_a_comma_is_set_apart_whatever_opens_it() -> None:
-    found = compound.split("ajoute le dripper, et la livraison c'est combien ?")
-    assert (found.request, found.question) == ("ajoute le dripper", "la livraison c'est combien ?")
-    found = compound.split("add the hanging planter, shipping to canada is how much?")
-    assert found.request == "add the hanging planter"
+@pytest.mark.parametrize("said", ["the shincha ships when", "and the kit costs how much",
+                                  "delivery takes how long?"])
+def test_a_wh_word_last_asks(said: str) -> None:
+    assert read_act(said).kind == "question"
 
 
-def test_a_supposition_is_never_a_request() -> None:
-    for said in ("si je m'abonne à Folio, je peux résilier après ?",
-                 "if I order the teapot now, when would it arrive?",
-                 "when I subscribe, can I pause it?"):
-        assert compound.split(said).question is None, said
+@pytest.mark.parametrize("said", ["ok so what do i owe so far", "what's the damage",
+                                  "je vous dois combien ?", "今いくら？"])
+def test_what_is_owed_so_far_is_the_cart(said: str) -> None:
+    assert understand(said)[0] == "cart"
 
 
-def test_possible_to_have_a_thing_in_an_option_asks_about_the_thing() -> None:
-    assert understand("is it possible to get the mug in white?")[0] == "details"
-    assert understand("est-il possible d'avoir le mug classique en bleu ?")[0] == "details"
-    assert understand("is it possible to pay later?")[0] == "policy"
-    assert understand("would it be possible to get a refund in cash?")[0] == "policy"
+@pytest.mark.parametrize(("said", "codes"), [
+    ("is SUMMER2020 still valid", ("SUMMER2020",)),
+    ("can you tell me what FIVEOFF does", ("FIVEOFF",)),
+    ("OCHA10はまだ有効ですか", ("OCHA10",)),
+    ("le code FIVEOFF marche encore ?", ("FIVEOFF",)),
+    ("is the book EPUB or PDF", ()),
+    ("is the 12oz mug in stock", ()),
+    ("is b57b94 shipped", ()),
+])
+def test_the_codes_a_question_names(said: str, codes: tuple[str, ...]) -> None:
+    assert codes_asked_about(said) == codes
 
 
-@given(st.integers(min_value=2, max_value=40),
-       st.sampled_from(["do you have {n} tiramisu?", "vous avez {n} tiramisus ?",
-                        "have you got {n} espresso cup sets?", "ティラミスは{n}個ありますか？"]))
-def test_do_you_have_a_number_asks_how_many_are_left(count: int, said: str) -> None:
-    assert asks_enough(said.format(n=count))
+def test_a_store_code_in_any_case_is_named() -> None:
+    assert codes_asked_about("does fiveoff work", frozenset({"FIVEOFF"})) == ("FIVEOFF",)
 
 
-def test_do_you_have_any_is_still_a_search() -> None:
-    assert not asks_enough("do you have any vegan pizzas?")
-    assert understand("do you have any vegan pizzas?")[0] == "search"
+@pytest.mark.parametrize("said", ["is SUMMER2020 still valid", "does FIVEOFF still work?",
+                                  "would it be cheaper with WELCOME10?",
+                                  "OCHA10はまだ有効ですか", "le code FIVEOFF marche encore ?"])
+def test_a_code_asked_about_is_described_never_applied(said: str) -> None:
+    assert understand(said)[0] == "discounts"
 
 
-def test_an_item_without_options_says_it_comes_in_one_version() -> None:
-    mat = {"name": "Cork Yoga Mat", "description": "A grippy cork mat.", "metadata": {}}
-    said = facts.answer(mat, "is the yoga mat available in other colours?", "en")
-    assert any("one version" in sentence for sentence in said)
-    assert not any("one version" in sentence
-                   for sentence in facts.answer(mat, "is the mat dishwasher safe?", "en"))
+def test_the_weekday_a_question_names() -> None:
+    assert day_asked("are you open on sundays") == 6
+    assert day_asked("vous etes ouverts le mardi") == 1
+    assert day_asked("緑堂さんは火曜日何時から") == 1
+    assert day_asked("est-ce que mon magasin ouvre") is None  # « mon » is "my"
+    assert day_asked("open sat and sun?") is None
 
 
-def test_changing_the_address_asked_is_a_question_about_the_order() -> None:
-    for said in ("is it too late to change the address?",
-                 "can I change the delivery address on my order?",
-                 "je peux changer l'adresse de livraison ?", "配送先の住所を変更できますか？"):
-        assert understand(said)[0] == "policy", said
-    # an address given is a change asked for, not a question about one
-    assert understand("can you change the address to 12 Oak St, Portland, OR 97202?")[0] != \
-        "policy"
+def test_hours_on_a_day_wrap_round_the_week_and_say_closed() -> None:
+    assert hours_on(["We-Mo 10:30-18:30"], 1) is None
+    assert hours_on(["We-Mo 10:30-18:30"], 0) == ("10:30", "18:30")
+    assert hours_on(["Tu-Sa 10:00-18:00", "Su 11:00-16:00"], 6) == ("11:00", "16:00")
+    assert hours_on(["by appointment"], 2) is False
 
 
-def test_a_refund_by_cancelling_asks_about_cancelling() -> None:
-    from commerce_agent.agent.models.scripted.answers import topic_of
-    assert topic_of("if I cancel now do I get my money back?") == "cancel"
-    assert topic_of("est-ce que je peux être remboursé si j'annule ?") == "cancel"
-    assert topic_of("can I return it and get a refund?") == "return"
+def test_resilier_ends_a_plan_and_asked_how_is_a_question() -> None:
+    assert understand("résilier mon abonnement")[0] == "sub_cancel"
+    assert understand("et pour résilier plus tard, ça se passe comment ?")[0] == "policy"
+
+
+def test_still_sold_asks_for_stock() -> None:
+    assert topics.topic("楽焼の抹茶碗ってまだ売ってる？") == topics.Topic("stock", "item")
+    assert topics.topic("do you still sell the raku bowl?") == topics.Topic("stock", "item")
+
+
+@pytest.mark.parametrize("said", ["did I add the mug already?", "have I put the plates in?",
+                                  "est-ce que j'ai ajouté le mug ?"])
+def test_a_past_act_of_shopping_asked_about_is_the_cart(said: str) -> None:
+    assert understand(said)[0] == "cart"
+
+
+def test_the_last_one_asked_about_is_stock_but_pointing_at_it_is_not() -> None:
+    assert topics.topic("yes, is it the last one?") == topics.Topic("stock", "item")
+    assert topics.topic("how much is the last one?") != topics.Topic("stock", "item")
+
+
+def test_a_day_then_doing_business_asks_the_hours() -> None:
+    assert understand("トラットリア・フィアンマは月曜日やってますか")[0] == "policy"
+    assert understand("ギフト包装やってますか")[0] != "policy"
+
+
+@pytest.mark.parametrize("said", ["cancelling - how does that work",
+                                  "pausing my plan, is that a thing",
+                                  "l'annulation, ça marche comment"])
+def test_a_question_after_its_topic_is_answered_never_done(said: str) -> None:
+    assert read_act(said).kind == "question"
+    assert understand(said)[0] == "policy"
+
+
+def test_a_topic_said_as_an_order_then_asked_politely_stays_a_request() -> None:
+    assert read_act("cancel my order, can you do that").kind != "question"
+
+
+def test_codes_asked_about_together_stay_with_the_code_stage() -> None:
+    assert understand("READMORE15 and FOLIO3 together?")[0] != "discounts"
+
+
+@pytest.mark.parametrize("said", ["a margherita at 7, is that ok", "two mugs, is that possible",
+                                  "would be great if you could add two mugs",
+                                  "should be fine, check out", "do this one in blue"])
+def test_requests_with_a_question_tail_or_a_modal_stay_requests(said: str) -> None:
+    assert read_act(said).kind != "question"
+
+
+def test_a_code_asked_whether_applied_stays_with_the_cart() -> None:
+    assert understand("did FIVEOFF go through? was it applied")[0] != "discounts"
+
+
+def test_a_yes_said_outright_then_a_question_still_says_yes() -> None:
+    assert understand("yes, is it dishwasher safe?")[0] == "yes"
+    assert understand("sure, but how many cups does it make")[0] != "yes"
