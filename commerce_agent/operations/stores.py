@@ -53,6 +53,8 @@ def _shipping_option(option: dict[str, Any], currency: Any) -> dict[str, Any]:
     rate = cost.get("flatRate") if cost.get("type") == "flat" else None
     priced = isinstance(rate, (int, float)) and isinstance(currency, str)
     return {"id": option.get("id"), "name": option.get("name"),
+            # the store's own words on it ("Ready in about 20 minutes"), as written
+            "description": option.get("description"),
             "cost": money.money(Decimal(str(rate)), str(currency)) if priced else None,
             "minDays": days.get("minDays"), "maxDays": days.get("maxDays")}
 

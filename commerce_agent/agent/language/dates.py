@@ -67,7 +67,7 @@ _CLOCK = re.compile(
 _RELATIVE_DAYS = [
     (r"day after tomorrow|après-demain|apres-demain|明後日|あさって", 2),
     (r"tomorrow|tmrw|tmr|2moro|demain|明日|あした|あす", 1),
-    (r"today|tonight|aujourd'hui|ce soir|今日|今夜|今晩", 0),
+    (r"today|tonight|aujourd'hui|ce soir|今日|本日|今夜|今晩", 0),
 ]
 _RELATIVE_DAY = [(re.compile(rf"(?<![a-z-]){pattern}(?![a-z])"), days)
                  for pattern, days in _RELATIVE_DAYS]

@@ -68,6 +68,12 @@ _NOW = re.compile(r"\b(?:right now|now|at the moment|currently|maintenant|en ce 
                   r"actuellement)\b|^今|今(?:は|って|から|すぐ)?(?:開|営業|やって)|現在")
 
 
+def days_ahead_meant(folded: str) -> int | None:
+    """How many days from today a question about the hours means when it names no weekday:
+    "right now" and "today" 0, "tomorrow" 1; None when it says neither."""
+    return 0 if _NOW.search(folded) else days_from_today(folded)
+
+
 def day_meant(folded: str, now: datetime, tz: str = "UTC") -> int | None:
     """The weekday a question means (0 = Monday): the one it names, else today or tomorrow
     said ("are you open today?", « ouvert ce soir ? », 「今日は何時まで」) as the shopper's
@@ -75,7 +81,7 @@ def day_meant(folded: str, now: datetime, tz: str = "UTC") -> int | None:
     named = day_asked(folded)
     if named is not None:
         return named
-    ahead = 0 if _NOW.search(folded) else days_from_today(folded)
+    ahead = days_ahead_meant(folded)
     if ahead is None:
         return None
     try:

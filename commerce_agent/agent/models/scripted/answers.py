@@ -10,11 +10,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from commerce_agent.agent.language.countries import country_name, country_named, named_in
-from commerce_agent.agent.language.hours import day_meant, day_name, hours_on, opening_hours
+from commerce_agent.agent.language.hours import (
+    day_asked,
+    day_meant,
+    day_name,
+    days_ahead_meant,
+    hours_on,
+    opening_hours,
+)
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import aftercare, browse, choices, naming, topics, words
 from commerce_agent.agent.models.scripted.intents import (
     ASKS_WHEN_OPEN,
+    CHANGES_ADDRESS,
     COMMITMENT,
     LOCATION,
     MAY_ASK_PICKUP,
@@ -38,16 +46,28 @@ _COLLECT = re.compile(r"\b(?:pick ?up|collect\w*|click|in[- ]store|counter|retra
                       r"受け?取り?|店頭")
 
 
+# Cancelling named, and sending back named: "if I cancel, do I get my money back?" asks
+# about cancelling, though a refund is named.
+_CANCELLING = re.compile(r"\bcancel\w*|\bannul\w*|キャンセル|取り?消")
+_SENDING_BACK = re.compile(r"\breturn\w*|\bsend\w* (?:\w+ )?back\b|\bretour\w*|\brenvoy\w*|"
+                           r"返品|返送")
+
+
 def topic_of(text: str) -> str:
     """What a question about the terms is about: an after-sale intent, or the store's fees
     and hours (the default)."""
     topic = intent(text)
-    if COMMITMENT.search(words.fold(text)):
+    folded = words.fold(text)
+    if COMMITMENT.search(folded):
         return "sub_cancel"
+    if topic == "return" and _CANCELLING.search(folded) and not _SENDING_BACK.search(folded):
+        return "cancel"  # a refund asked about, by cancelling
     return "sub_pause" if topic == "sub_skip" else topic
 
 
 def policy(p: Planner) -> Decision:
+    if CHANGES_ADDRESS.search(words.fold(p.frame.first)):
+        return _address(p)  # "is it too late to change the address?"
     topic = topic_of(p.frame.first)
     if topic in ("sub_pause", "sub_resume", "sub_cancel", "sub_frequency"):
         return _subscription(p, topic)
@@ -71,6 +91,23 @@ def _known_order(p: Planner, wanted: str | None = None) -> dict[str, Any] | Deci
     if p.state.done("get_order", orderId=order_id) is None:
         return p.call("get_order", orderId=order_id)
     return p.state.orders.get(order_id) or {"orderId": order_id}
+
+
+def _address(p: Planner) -> Decision:
+    """Whether the delivery address can still be changed: the order's is fixed once placed (no
+    tool changes it), and said as it is; before an order, it is given at checkout."""
+    order = _known_order(p)
+    if order is None:
+        return say(p.lang, "address_at_checkout")
+    if not isinstance(order, dict):
+        return order
+    given = (order.get("deliveryAddress") or {}).get("address")
+    if not given:  # nothing of it is delivered: nothing to change
+        return say(p.lang, "address_at_checkout")
+    text = say(p.lang, "address_fixed", id=order["orderId"], address=given)
+    if order.get("status") in CANCELLABLE:
+        text += " " + say(p.lang, "address_cancel_again", status=status(p.lang, order["status"]))
+    return text
 
 
 def _subscription(p: Planner, topic: str) -> Decision:
@@ -261,10 +298,13 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
     if topic == "pickup" and ASKS_WHEN_OPEN.search(words.fold(p.frame.first)):
         topic = "hours"  # "what time can I come collect on saturday?": that day's hours
     if topic == "hours":
-        day = day_meant(words.fold(p.frame.first), p.state.now or datetime.now(UTC),
-                        p.state.time_zone)
+        folded = words.fold(p.frame.first)
+        day = day_meant(folded, p.state.now or datetime.now(UTC), p.state.time_zone)
+        ahead = days_ahead_meant(folded) if day_asked(folded) is None else None
         that_day = hours_on([str(spec) for spec in info.get("openingHours") or []], day) \
             if day is not None else False
+        if ahead in (0, 1) and that_day is not False:  # that day's hours, not the week's
+            return _on_near_day(p, info, ahead, day or 0, that_day)
         if that_day is None:  # "are you open on Tuesdays?": closed that day, said so
             return say(p.lang, "closed_on_day", store=info.get("name"), day=day_name(
                 day or 0, p.lang), hours=", ".join(opening_hours(str(spec), p.lang)
@@ -318,6 +358,28 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
 
 
 
+
+def _on_near_day(p: Planner, info: dict[str, Any], ahead: int, day: int,
+                 that_day: tuple[str, str] | None | bool) -> str:
+    """The store's hours today or tomorrow (`ahead` 0 or 1): that day's only, or that it is
+    closed then, with its week."""
+    name, address = info.get("name"), _address_text(info, p.lang)
+    weekday = day_name(day, p.lang)
+    if isinstance(that_day, tuple):
+        opens, closes = that_day
+        if ahead == 0:
+            return say(p.lang, "open_today", store=name, day=weekday, min=opens, max=closes,
+                       address=address)
+        return say(p.lang, "open_tomorrow", store=name, day=weekday, min=opens, max=closes,
+                   address=address)
+    week = ", ".join(opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or [])
+    if ahead == 0:
+        return say(p.lang, "closed_today", store=name, day=weekday, hours=week, address=address)
+    return say(p.lang, "closed_tomorrow", store=name, day=weekday, hours=week, address=address)
+
+
+
+
 def _asks_about(text: str, name: str) -> bool:
     found = topics.topic(text)
     return found is not None and found.name == name
@@ -348,8 +410,12 @@ def _pickup(p: Planner, info: dict[str, Any]) -> str:
     """Whether the store's own shipping options include collecting the order, and where."""
     found = _collect_options(info)
     if found:
-        return say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
+        text = say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
                    address=_address_text(info, p.lang))
+        # the option's own words ("Ready in about 20 minutes"), in the language they are in
+        told = next((str(option["description"]) for option in info.get("shippingOptions") or []
+                     if option.get("name") == found[0] and option.get("description")), "")
+        return f"{text} {told}" if told and p.lang == "en" else text
     return say(p.lang, "pickup_not_offered", store=info.get("name"))
 
 

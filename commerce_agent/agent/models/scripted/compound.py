@@ -25,7 +25,10 @@ _QUESTION_WORD = (r"(?:what|what's|whats|how|is|are|do|does|can|could|will|would
 _BREAK = re.compile(
     r"\s+[—–-]{1,2}\s+|\s*;\s*|(?<=[?？!！。])\s*|(?<=[a-z)])\.\s+|"
     rf",\s*(?:and|but|also|plus|et|mais|aussi)?\s*(?={_QUESTION_WORD}\b)|"
-    rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)", re.IGNORECASE)
+    rf"\s+(?:and|et)\s+(?={_QUESTION_WORD}\b)|"
+    # a comma before the last clause when that clause is asked (its question mark says so),
+    # whatever word opens it: « ajoute le dripper, et la livraison c'est combien ? »
+    r",\s*(?=[^,;.?？]{3,}[?？]\s*$)", re.IGNORECASE)
 _LEADING = re.compile(r"^(?:and|but|also|plus|et|mais|aussi|oh|by the way|btw)\b[\s,]*",
                       re.IGNORECASE)
 # What opens a wish said after a question, and names nothing: "either way", "if so".
@@ -38,6 +41,10 @@ _POINTER = re.compile(r"\b(?:of|take|want|need|have|grab|order|add|buy|get)"
                       r"(?:\s+(?:two|three|four|\d)(?:\s+of)?)?\s+(?P<it>them|those|these|it)\b",
                       re.IGNORECASE)
 _IN_VIEW = re.compile(r"\b(?:that|this|it|they|them|those|these|its|their)\b", re.IGNORECASE)
+# A clause that supposes rather than asks ("if I order it now", « si je m'abonne »,
+# 「もし注文したら」): the message is one question about it, and nothing is done.
+_CONDITION = re.compile(r"^(?:if|when|once|in case|suppose|supposing|say|si|s'il|quand|lorsque|"
+                        r"au cas ou|une fois que)\b|^もし|(?:たら|れば|なら)$", re.IGNORECASE)
 # What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
 
@@ -70,8 +77,8 @@ def split(text: str) -> Split:
     if not asked or not any(rest):
         return Split(text)
     request = _named(" ".join(piece for piece in rest if piece), asked)
-    if understand(request)[0] not in REQUESTS:
-        return Split(text)
+    if understand(request)[0] not in REQUESTS or _CONDITION.search(request):
+        return Split(text)  # "if I subscribe, can I cancel later?": a supposition, not a wish
     return Split(request, " ".join(asked))
 
 

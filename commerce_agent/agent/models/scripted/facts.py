@@ -26,6 +26,12 @@ _INCLUDED = re.compile(r"\b(?:includ\w*|comes? (?:in|with)|contents?|what'?s in|
 _DURATION = re.compile(r"\bhow long\b|\bduration\b|\bminutes?\b|\bduree\b|\bcombien de "
                        r"temps\b|何分|どのくらい|どれくらい|所要時間")
 _HOW_MANY = re.compile(r"\bhow many\b|\bcombien\b|いくつ|何個|何点|残り")
+# Asking which versions a thing comes in: its colours, sizes, flavours ("does the mat come in
+# other colours?", « il existe en d'autres tailles ? », 「他の色もありますか」).
+_OPTIONS_ASKED = re.compile(
+    r"\b(?:colou?rs?|sizes?|versions?|flavou?rs?|variants?|options?|couleurs?|tailles?|"
+    r"coloris|parfums?)\b|\b(?:comes?|existe\w*) (?:in|en|dans)\b|"
+    r"(?:他の|ほかの|別の)?(?:色|サイズ|種類)(?:は|も|が|って)")
 _WEIGHT = re.compile(r"\b(?:heavy|heavier|weighs?|weight|poids|lourde?s?|pese)\b|重さ|重い|重量")
 _SIZE = re.compile(r"\b(?:big|large|size|sizes|dimensions?|tall|wide|width|height|long|length|"
                    r"capacity|volume|holds?|contenance|"
@@ -54,6 +60,20 @@ _QUESTION_WORDS = frozenset("""
 does have contain contains made safe use used inside put go goe any there come with
 contient contenir fait faite avec dedans passer est-ce sans
 """.split())
+
+
+def asks_enough(text: str) -> bool:
+    """Whether a question asks if the shop has a number of one thing ("do you have 5
+    tiramisu?", « vous avez 4 tiramisus ? », 「ティラミスは5個ありますか」): its stock, not a
+    search."""
+    return _HAVE_ANY.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
+        and words.names_a_thing(words.without_measures(text))
+
+
+# Asking whether the shop has some of a thing, in the ways a count may follow.
+_HAVE_ANY = re.compile(r"\b(?:do you (?:have|sell|carry|stock)|have you got|you got|are there|"
+                       r"avez-vous|vous avez|auriez-vous|vous auriez|y a-t-il|il y a|t'as|"
+                       r"tu as)\b|ありますか|ある[?？]|あります")
 
 
 def _sentences(text: str) -> list[str]:
@@ -98,9 +118,11 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
         sides = [str(size[key]) for key in ("length", "width", "height") if size.get(key)]
         found.append(say(lang, "measures", size=" × ".join(sides) + f" {size.get('unit', '')}"))
     variants = choices.meta(item, VARIANTS).get("variants") or []
-    if item.get("available") is not False and STOCK.search(folded) and not variants:
+    enough = asks_enough(question)  # "do you have 5?": whether, and how many
+    if item.get("available") is not False and (STOCK.search(folded) or enough) and \
+            not variants:
         found.append(say(lang, "in_stock_now"))  # a variant's stock is listed with the variants
-        if _HOW_MANY.search(folded):  # the API says whether, not how many
+        if _HOW_MANY.search(folded) or enough:  # the API says whether, not how many
             found.append(say(lang, "count_unknown"))
     counts = [f"{', '.join(map(str, variant.get('values', [])))}: {variant['stock']}"
               for variant in variants if isinstance(variant, dict)
@@ -113,6 +135,8 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
             found.append(say(lang, "left_counts", listing="; ".join(
                 f"{', '.join(map(str, variant.get('values', [])))}: {variant.get('stock', 0)}"
                 for variant in named)))
+    if not variants and not choices.groups(item) and _OPTIONS_ASKED.search(folded):
+        found.append(say(lang, "one_version", name=item.get("name", "")))  # nothing to pick
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))

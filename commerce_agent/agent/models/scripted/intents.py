@@ -27,7 +27,7 @@ from commerce_agent.agent.language.reading import without_when
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
-from commerce_agent.agent.models.scripted.facts import STOCK
+from commerce_agent.agent.models.scripted.facts import STOCK, asks_enough
 from commerce_agent.agent.models.scripted.speech import (
     Act,
     dismissed,
@@ -507,6 +507,12 @@ _POLICY_WORDS = re.compile(
     r"\bdeadline\b|\bhow many days\b|\bcombien de (?:jours|temps)\b|期限|何日|最低|条件|"
     r"ポリシー|規約|送料|手数料|できますか")
 _COMPILED = [(name, re.compile(pattern)) for name, pattern in _CHECKS]
+# Whether a thing can be had in an option of its own ("is it possible to get the mug in
+# white?", « est-il possible d'avoir le mug en bleu ? »): asked of the item, not the terms.
+_POSSIBLE_TO_HAVE = re.compile(
+    r"\b(?:possible|able) (?:to |d'|de )(?:get|have|buy|order|purchase|avoir|acheter|"
+    r"commander|obtenir|prendre) (?:it|them|one|(?:the|a|an|this|that|your|le|la|les|un|une|"
+    r"l')\s?[\w' -]{2,40}?) (?:in|with|en|avec) \w")
 # Acts on an order or a subscription already made, which no change of mind about a cart line
 # takes over.
 _ON_A_PAST_ORDER = ("sub_cancel", "sub_pause", "sub_resume", "reorder")
@@ -676,6 +682,9 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
+    if kind not in AFTER_SALE and CHANGES_ADDRESS.search(words.fold(raw)) and read_act(
+            raw).kind == "question" and words.address(raw) is None:
+        return "policy", text  # "can I still change the delivery address?": asked, never done
     if kind in ("replace", "quantity", "switch") and wants_pickup(raw) and \
             read_act(raw).kind == "question":
         return "policy", text  # "can I pick it up instead of shipping?": asked, never a swap
@@ -697,6 +706,15 @@ def understand(raw: str) -> tuple[str, str]:
             topics.names_an_item(text, found):
         return "details", text  # "how long does the workshop last?", "il pèse combien ?"
     return kind, text
+
+
+# Changing where an order goes, named ("change the address", « modifier l'adresse »,
+# 「住所を変更」).
+CHANGES_ADDRESS = re.compile(
+    r"\b(?:change|changing|update|updating|modify|edit|correct|fix|chang\w*|modifi\w*|"
+    r"corrig\w*)\b.{0,40}\b(?:address|adresse)\b|\b(?:address|adresse)\b.{0,30}\b(?:changed|"
+    r"updated|modifiee|changee)\b|(?:住所|配送先|お届け先).{0,10}(?:変更|変え)|"
+    r"(?:変更|変え).{0,10}(?:住所|配送先|お届け先)")
 
 
 # Asking whether the shop has things of a kind: a search, whatever its topic words say.
@@ -1007,9 +1025,14 @@ def _understand(raw: str) -> tuple[str, str]:
             words.fold(act.text)) and (words.content_words(act.text) or words.re_japanese(
                 act.text)):
         return "details", act.text  # "is the speckled mug in stock?": that item's stock
+    if act.kind == "question" and kind in ("other", "search") and asks_enough(act.text):
+        return "details", act.text  # "do you have 5 tiramisu?": whether that many are there
     if kind in ("other", "search", "details") and (words.order_id(act.text) or which_order.cues(
             act.text).tail):
         return "status", act.text  # "ord_…?", "what about ord_…": where that order is
+    if act.kind == "question" and kind in ("other", "details") and _POSSIBLE_TO_HAVE.search(
+            words.fold(act.text)):
+        return "details", act.text  # "is it possible to get the mug in white?": its options
     if act.kind == "question" and kind in ("other", "details") and _POLICY_WORDS.search(
             words.fold(act.text)):
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product

@@ -54,6 +54,13 @@ ENGLISH: dict[str, str] = {
     "how_many_stars": "How many stars would you give it, from 1 to 5?",
     "how_much_tip": "How much should the tip be?",
     "comes_in": "{name} comes in: {listing}.",
+    "address_fixed": "Order {id} goes to {address}; an order's delivery address can't be "
+                     "changed once it is placed.",
+    "address_cancel_again": "While it is {status} you can cancel it and order again to the "
+                            "right address.",
+    "address_at_checkout": "The delivery address is given when you check out (“ship to …” with "
+                           "the address), so it can be changed until then.",
+    "one_version": "{name} comes in one version only: no colours or sizes to choose.",
     "option_question": "{name}: {group}? {listing}.",
     "example_address": "Give me an address such as “1 Main St, Springfield, US”.",
     "cart_holds": "Your cart holds {lines}.",
@@ -96,6 +103,12 @@ ENGLISH: dict[str, str] = {
     "open_on_day": "On {day}, {store} is open {min}–{max} (its hours: {hours}); it is at "
                    "{address}.",
     "closed_on_day": "{store} is closed on {day} (its hours: {hours}); it is at {address}.",
+    # asked for today or tomorrow: that day's hours only, the week when it is closed then
+    "open_today": "Today ({day}), {store} is open {min}–{max}; it is at {address}.",
+    "closed_today": "{store} is closed today ({day}); its hours: {hours}. It is at {address}.",
+    "open_tomorrow": "Tomorrow ({day}), {store} is open {min}–{max}; it is at {address}.",
+    "closed_tomorrow": "{store} is closed tomorrow ({day}); its hours: {hours}. It is at "
+                       "{address}.",
     "payment": "{store} accepts {methods}.",
     "contact": "You can reach {store} at: {listing}.",
     "pickup_offered": "Yes: {store} offers {option}, at {address}.",

@@ -14,6 +14,7 @@ from commerce_agent.agent.models.scripted import (
     answers,
     browse,
     cart_edits,
+    compare,
     configured,
     edits,
     in_context,
@@ -183,7 +184,8 @@ def _details(p: Planner) -> Decision:
         asked = configured.serve(p)
         if asked is not None:
             return asked
-    return browse.details(p)
+    compared = compare.answer(p)  # "what's the difference between the X and the Y?"
+    return compared if compared is not None else browse.details(p)
 
 
 def _code_put_on(p: Planner) -> Decision | None:

@@ -28,6 +28,8 @@ class Topic:
 _STORE: dict[str, re.Pattern[str]] = {
     "hours": re.compile(
         r"\b(?:open|opens|opening|close|closes|closing|closed|business hours)\b|"
+        # "hours" of a store, not a length of time ("how many hours", "2 hours", "in hours")
+        r"(?<!how many )(?<!\d )(?<!\bin )\bhours\b|"
         r"\b(?:ouvert|ouverte|ouverts|ouvertes|ouvre|ouvrez|ouvrent|ferme|fermez|fermes|"
         r"fermee|fermeture|horaires?)\b|営業|開いて|開店|閉店|定休|何時から|何時まで|"
         # 「月曜日やってますか」: a day, then "doing (business)"
