@@ -62,7 +62,7 @@ from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
 from commerce_agent.agent.models.scripted.speech import read_act, settle
-from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
+from commerce_agent.agent.models.scripted.typed import catalogue_words, item_names, typed
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -745,8 +745,9 @@ class State:
         elif pending is SUGGESTED and (counted := yes_with_edit.count_for_the_offer(
                 kind, text)) and not self._in_view_and_in_cart():
             # "sure, make it 4" to "Want me to add it?": that many of it ("…then go ahead":
-            # bought, its order asked for approval)
-            kind = counted
+            # bought, its order asked for approval); its count words read as digits ("yep, a
+            # couple": two), never as a thing named
+            kind, text = counted, yes_with_edit.count_said_plainly(text)
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
@@ -780,6 +781,17 @@ class State:
         if kind == "no":
             # A refusal declines the offer or question on the table, and nothing else.
             self.frame = Frame("no", (text,))
+            return
+        if pending is SUGGESTED and kind == "other" and not self._about_the_offer(text):
+            # Neither yes nor no to "Want me to add it?", and nothing of the thing offered
+            # ("hold off a sec", "gonna sleep on it"): never taken as a yes. Words of the
+            # catalogue are a request of their own; anything else leaves the offer open.
+            if words.content_words(text) & words.content_words(
+                    " ".join(sorted(catalogue_words(self.items.values())))):
+                self.frame = Frame(kind, (text,))
+                self.shown = list(self.results)
+            else:
+                self.frame, self.offer = Frame("hedge", (text,)), SUGGESTED
             return
         if pending is not None and kind == "yes":
             # Assent answers the open question and adds no words of its own ("yep, go for it"
@@ -924,6 +936,17 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _about_the_offer(self, text: str) -> bool:
+        """Whether words answering "Want me to add it?" say something of the thing offered:
+        a count, a place in a list, a time, an option word, or a word of its name, its
+        variants, options or add-ons ("2", "the blue one", "with the gift box")."""
+        if _answers_by_form(text) or words.re_japanese(text):
+            return True
+        focus = self.items.get(self.focus or "")
+        if focus is None:
+            return True  # nothing to weigh the words against: read as before
+        return bool(words.content_words(text) & words.content_words(" ".join(item_names(focus))))
 
     def _answers_then_pays(self, pending: Frame | None, text: str) -> bool:
         """Whether a checkout also answers the question on the table of a thing not in the cart
@@ -1074,10 +1097,14 @@ def _takes_shown(text: str) -> bool:
 def _answers(text: str) -> bool:
     """Whether a message without an intent of its own can answer a question ("the blue one",
     "2", "Monday at 7", an address), unlike "hello"."""
-    return bool(words.content_words(text) or words.ordinal(text) is not None
-                or words.quantity(text) is not None or re.search(r"\d", text)
-                or choices.when_named((text,)).named()
-                # "お点前用の大きいほう": option words and sizes in any language
+    return bool(words.content_words(text)) or _answers_by_form(text)
+
+
+def _answers_by_form(text: str) -> bool:
+    """An answer by its form, whatever it names: a place in a list, a count, a number, a time,
+    an option word or a size in any language ("お点前用の大きいほう")."""
+    return bool(words.ordinal(text) is not None or words.quantity(text) is not None
+                or re.search(r"\d", text) or choices.when_named((text,)).named()
                 or english_option_words(text) or option_change.direction(text) != 0)
 
 

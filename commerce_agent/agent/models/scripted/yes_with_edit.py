@@ -24,6 +24,7 @@ import re
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.detect import in_japanese_script
+from commerce_agent.agent.language.reading import read_message
 from commerce_agent.agent.models.scripted import assent, words
 
 # Cart edits that a checkout may follow in one message (the policy serves "…, then check out").
@@ -63,7 +64,15 @@ def count_alone(text: str) -> int | None:
     if in_japanese_script(text):
         left = _JA_MAKE_IT.sub("", _JA_COUNT.sub("", "".join(rest)))
         return count if not words.japanese_query(left).strip() else None
+    # the count's own words ("a couple", "half a dozen", « une douzaine ») are the count, read
+    # as its digits, never something else named
+    rest = assent.classify(read_message(text).folded).rest
     return count if not words.content_words(" ".join(rest)) else None
+
+
+def count_said_plainly(text: str) -> str:
+    """The message with its counts in digits ("yep, a couple" is "yep, 2")."""
+    return text if in_japanese_script(text) else read_message(text).folded
 
 
 def edit_then_order(kind: str, text: str) -> tuple[str, str] | None:
