@@ -142,3 +142,10 @@ def test_praise_alone_applauds(said: str) -> None:
                                   "a nice mug"])
 def test_praise_beside_a_thing_is_no_praise(said: str) -> None:
     assert not acclaims(said)
+
+
+@pytest.mark.parametrize(("said", "count"), [
+    ("yep, a couple", 2), ("sure, half a dozen", 6), ("ok, a pair", 2),
+    ("yeah a couple of them", 2), ("oui, une douzaine", 12)])
+def test_count_words_beside_a_yes_are_the_count(said: str, count: int) -> None:
+    assert yes_with_edit.count_alone(said) == count

@@ -726,11 +726,13 @@ def _latin(folded: str) -> Reading:
     assent = float(len(_EMOJI_ASSENT.findall(folded)))
     refusal = float(len(_EMOJI_REFUSAL.findall(folded)))
     # Mark each lexicon phrase by its side, longest first, so its words are not read again.
-    marked = re.sub(r"[,;.!?:()\"]+", " , ", text)
+    marked = re.sub(r"[,;.!?:()\"]+|\s[-–—]+\s|[–—]+", " , ", text)
     marked = re.sub(r"\s+", " ", marked)
     for term, side in _LATIN_TERMS:
         if f" {term} " in marked:
             marked = re.sub(rf"(?<= ){re.escape(term)}(?= )", side, marked)
+    # a yes word negated right after, at its clause's end ("sure not", « ok pas »): a no
+    marked = re.sub(r"@yes (?:not|pas)(?= ,| $)", "@no", marked)
     rest: list[str] = []
     hedged = False
     scope = 0
