@@ -742,6 +742,13 @@ class State:
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
             kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
+        elif pending is SUGGESTED and kind in ("yes", "other") and \
+                yes_with_edit.says_yes(text) and self.focus in self.items and (
+                other := yes_with_edit.another_thing(text, words.content_words(" ".join(
+                    item_names(self.items[self.focus]))))) is not None:
+            # "yes and also 2 dinner plates": the thing offered, and the other thing named
+            kind, text = "add", f"{self.items[self.focus]['name']} and {other}"
+            pending = None
         elif pending is SUGGESTED and (counted := yes_with_edit.count_for_the_offer(
                 kind, text)) and not self._in_view_and_in_cart():
             # "sure, make it 4" to "Want me to add it?": that many of it ("…then go ahead":

@@ -24,6 +24,7 @@ import re
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.detect import in_japanese_script
+from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS
 from commerce_agent.agent.language.reading import read_message
 from commerce_agent.agent.models.scripted import assent, words
 
@@ -106,6 +107,33 @@ def beside_the_yes(text: str) -> str:
         if head.strip() and assent.classify(head).act == "confirm":
             return text[cut.end():].strip()
     return ""
+
+
+# What opens another thing said after a yes ("and also", « et aussi »): no words of it.
+_ALSO = re.compile(r"^(?:(?:and|also|plus|as well as|with|et|aussi|avec|puis)\b[\s,]*)+",
+                   re.IGNORECASE)
+
+
+def another_thing(text: str, offered: frozenset[str]) -> str | None:
+    """What a yes to "Want me to add it?" asks for besides the thing offered ("yes and also 2
+    dinner plates", "sure, and a teapot too", « oui, et aussi deux assiettes »): the words of
+    another thing, when they name more than the offered thing's own words (`offered`), its
+    options and sizes; else None."""
+    if in_japanese_script(text):
+        return None
+    beside = beside_the_yes(text)
+    if not beside:
+        return None
+    # ("the cheaper one", "the 16 oz one": which of it, never another thing)
+    plain = words.without_price_order(words.without_measures(beside))
+    rest = " ".join(assent.classify(plain).rest)
+    named = {word for word in words.content_words(rest) - offered - _ALSO_WORDS
+             if word not in ENGLISH_OPTION_WORDS and words.stem(word) not in _OPTION_STEMS}
+    return _ALSO.sub("", beside).strip() if named else None
+
+
+_ALSO_WORDS = frozenset({"also", "too", "aussi", "et", "plus", "one"})
+_OPTION_STEMS = frozenset(words.stem(word) for word in ENGLISH_OPTION_WORDS)
 
 
 def leaving_out(text: str) -> str | None:
