@@ -747,7 +747,9 @@ class State:
                 other := yes_with_edit.another_thing(text, words.content_words(" ".join(
                     item_names(self.items[self.focus]))))) is not None:
             # "yes and also 2 dinner plates": the thing offered, and the other thing named
-            kind, text = "add", f"{self.items[self.focus]['name']} and {other}"
+            # (named by its head: "Arancini (3)", "Dinner Plate, 27 cm" hold no count)
+            head = re.sub(r"\s*\([^)]*\)", "", str(self.items[self.focus]["name"]))
+            kind, text = "add", f"{head.split(',')[0]} and {other}"
             pending = None
         elif pending is SUGGESTED and (counted := yes_with_edit.count_for_the_offer(
                 kind, text)) and not self._in_view_and_in_cart():
