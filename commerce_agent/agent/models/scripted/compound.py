@@ -83,8 +83,10 @@ def _tentative(pieces: list[str]) -> Split | None:
     as a question, then a question. The request waits on the answer: only the question is
     served (an item's answer offers the item, for a yes), and nothing is done."""
     head, others = pieces[0], [_LEADING.sub("", piece) for piece in pieces[1:]]
+    if not _put_as_a_question(head):
+        return None  # most messages: read no further
     kind = understand(head)[0]
-    if kind not in _TENTATIVE or not _put_as_a_question(head) or not all(
+    if kind not in _TENTATIVE or not all(
             read_act(piece).kind == "question" or topics.asks(piece) for piece in others):
         return None
     question = " ".join(others).rstrip(" ?？")
