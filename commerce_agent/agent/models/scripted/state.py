@@ -791,17 +791,6 @@ class State:
             # A refusal declines the offer or question on the table, and nothing else.
             self.frame = Frame("no", (text,))
             return
-        if pending is SUGGESTED and kind == "other" and not self._about_the_offer(text):
-            # Neither yes nor no to "Want me to add it?", and nothing of the thing offered
-            # ("hold off a sec", "gonna sleep on it"): never taken as a yes. Words of the
-            # catalogue are a request of their own; anything else leaves the offer open.
-            if words.content_words(text) & words.content_words(
-                    " ".join(sorted(catalogue_words(self.items.values())))):
-                self.frame = Frame(kind, (text,))
-                self.shown = list(self.results)
-            else:
-                self.frame, self.offer = Frame("hedge", (text,)), SUGGESTED
-            return
         if pending is not None and kind == "yes":
             # Assent answers the open question and adds no words of its own ("yep, go for it"
             # names no product): the frame records a plain "yes"; assent that names an option
@@ -945,17 +934,6 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
-
-    def _about_the_offer(self, text: str) -> bool:
-        """Whether words answering "Want me to add it?" say something of the thing offered:
-        a count, a place in a list, a time, an option word, or a word of its name, its
-        variants, options or add-ons ("2", "the blue one", "with the gift box")."""
-        if _answers_by_form(text) or words.re_japanese(text):
-            return True
-        focus = self.items.get(self.focus or "")
-        if focus is None:
-            return True  # nothing to weigh the words against: read as before
-        return bool(words.content_words(text) & words.content_words(" ".join(item_names(focus))))
 
     def _answers_then_pays(self, pending: Frame | None, text: str) -> bool:
         """Whether a checkout also answers the question on the table of a thing not in the cart
