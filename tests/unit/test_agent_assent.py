@@ -158,3 +158,29 @@ def test_no_time_named_is_no_other_slot() -> None:
     cart = {"cartId": "cart_1", "items": [
         {"cartItemId": "line_1", "itemId": "item_w", "quantity": 1, "timeSlotId": "slot_a_1000"}]}
     assert offers.other_slot([cart], {"item_w": _workshop()}, "ok fine") is None
+
+
+# A reply that puts the offer off ("hold off", "I'll decide later", « je vais attendre »,
+# 「後にします」) is a no to it now, in every language; a strong yes word negated after it
+# ("absolutely not", « certainement pas ») is a no, never the yes it opens with.
+@pytest.mark.parametrize("said", [
+    "hold off", "let's hold off for now", "I'd rather wait", "not just yet", "I'll decide later",
+    "maybe some other day", "nothing for now", "I'll come back later", "let me sleep on it",
+    "absolutely not", "definitely not", "of course not", "no — not now",
+    "je vais attendre", "pas encore", "absolument pas", "certainement pas", "on verra",
+    "やめて", "後にします", "また今度にします", "ちょっと考えます", "まだいいです"])
+def test_putting_the_offer_off_is_a_refusal(said: str) -> None:
+    assert classify(said).act == "decline"
+
+
+@pytest.mark.parametrize("said", ["you bet", "mhm", "uh huh", "y", "right", "for sure",
+                                  "sorry, misclicked - yes please", "oui oui", "c'est ça",
+                                  "はーい", "うんうん"])
+def test_short_and_spoken_yeses(said: str) -> None:
+    assert classify(said).act == "confirm"
+
+
+@given(st.sampled_from([word for word in _ASSENT if word.isascii()]),
+       st.sampled_from(["not", "pas"]))
+def test_a_yes_word_negated_right_after_is_never_a_yes(yes: str, negator: str) -> None:
+    assert classify(f"{yes} {negator}").act != "confirm"

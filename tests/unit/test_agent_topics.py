@@ -163,3 +163,21 @@ def test_a_japanese_phrase_of_options_only_stays_with_its_item(said: str,
 ])
 def test_japanese_assent_and_demonstratives_are_not_product_words(said: str, query: str) -> None:
     assert words.japanese_query(said) == query
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("add the planter? is it in stock", "planter - is it in stock?"),
+    ("put the celadon teapot in my cart? is it still available",
+     "celadon teapot - is it still available?"),
+    ("check out? how much is shipping", "how much is shipping?"),
+    ("ajoute la théière ? elle est en stock ?", "theiere - elle est en stock?")])
+def test_a_request_put_as_a_question_waits_on_the_answer(said: str, asked: str) -> None:
+    """"add the planter? is it in stock": only the question is served (about the thing
+    named), and nothing is added or ordered."""
+    assert compound.split(said) == compound.Split(asked)
+
+
+@pytest.mark.parametrize("said", ["can you add the planter? is it in stock",
+                                  "add the mug - is it dishwasher safe?"])
+def test_a_request_said_as_one_is_done_beside_its_question(said: str) -> None:
+    assert compound.split(said).question is not None

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.closing import concludes_it, resolves_on_it
-from commerce_agent.agent.models.scripted import sequence, words, yes_with_edit
+from commerce_agent.agent.models.scripted import choices, sequence, words, yes_with_edit
 from commerce_agent.agent.models.scripted.assent import acclaims, classify, goes_ahead
 from commerce_agent.agent.models.scripted.intents import understand
 
@@ -142,3 +142,35 @@ def test_praise_alone_applauds(said: str) -> None:
                                   "a nice mug"])
 def test_praise_beside_a_thing_is_no_praise(said: str) -> None:
     assert not acclaims(said)
+
+
+@pytest.mark.parametrize(("said", "count"), [
+    ("yep, a couple", 2), ("sure, half a dozen", 6), ("ok, a pair", 2),
+    ("yeah a couple of them", 2), ("oui, une douzaine", 12)])
+def test_count_words_beside_a_yes_are_the_count(said: str, count: int) -> None:
+    assert yes_with_edit.count_alone(said) == count
+
+
+_PLANTER = words.content_words("Hanging Planter with Jute Cord")
+
+
+@pytest.mark.parametrize(("said", "other"), [
+    ("yes and also 2 dinner plates", "2 dinner plates"), ("sure, and a teapot too", "a teapot too"),
+    ("oui, et aussi un tiramisu", "un tiramisu")])
+def test_a_yes_naming_another_thing_asks_for_both(said: str, other: str) -> None:
+    assert yes_with_edit.another_thing(said, _PLANTER) == other
+
+
+@pytest.mark.parametrize("said", ["yes please", "yep, a couple", "sure, the cheaper one",
+                                  "yes, the large one", "yes, the blue 16 oz one",
+                                  "sure, the planter", "yes please, lovely"])
+def test_a_yes_naming_only_the_offered_thing_or_its_options_names_no_other(said: str) -> None:
+    assert yes_with_edit.another_thing(said, _PLANTER) is None
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("no but add 2 dinner plates", "no but add 2 dinner plates"),
+    ("no thanks, but 2 dinner plates", "no thanks, but 2 dinner plates"),
+    ("the kyusu, no gift wrap", "the kyusu,  ")])
+def test_a_no_opening_another_request_declines_nothing_of_it(said: str, kept: str) -> None:
+    assert choices.without_declined(said) == kept

@@ -64,7 +64,12 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"\bget\s+(?:it|this|them|these|that|those|everything|it all|the order)\s+"
                   r"(?:ordered|placed|paid(?: for)?|done|sorted|through)\b|"
                   r"\b(?:finali[sz]e|complete|confirm|submit|process|place)\s+" + _IT + r"\b|"
-                  r"\b(?:put|send|push|get)\s+(?:the|my|this|our)\s+order\s+(?:in|through)\b"),
+                  r"\b(?:put|send|push|get)\s+(?:the|my|this|our)\s+order\s+(?:in|through)\b|"
+                  # sending it, said at the end with no place ("yes, and ship it"): the order
+                  # (a place after it, "ship it to …", is where it goes)
+                  r"\b(?:ship|send|mail)\s+(?:it|them|this|that|everything|it all)"
+                  r"(?:\s+(?:over|out|off|along))?(?:\s+(?:please|pls|now|then|already))*"
+                  r"[\s.!]*$"),
         ("pay", r"\b(?:i'?ll|i will|i'?d like to|i want to|i wanna|let me|i can|i'?m ready to|"
                 r"i am ready to|ready to|happy to|i'?m happy to|i am happy to|going to|gonna|"
                 r"i'?m going to)\s+pay\b|\b(?:i'?m|i am|we'?re|we are)\s+paying\b|"

@@ -192,6 +192,37 @@ je confirme
 confirme
 je valide
 c bon
+y
+yy
+yes sir
+yessir
+aye
+indeed
+mhm
+mhmm
+mm-hmm
+uh huh
+uh-huh
+right
+that's right
+thats right
+you bet
+bet
+for sure
+100%
+oki doki
+okey dokey
+okie dokie
+go right ahead
+make it so
+do so
+that's the one
+thats the one
+oui oui
+c'est ca
+exactement
+ok d'accord
+allez hop
 """)
 _REFUSAL = _terms("""
 no
@@ -325,6 +356,91 @@ ca va merci
 c'est gentil mais non
 gentil mais non
 non c'est gentil
+absolutely not
+definitely not
+certainly not
+of course not
+surely not
+not at all
+no way
+hell no
+no chance
+no siree
+hold off
+hold off for now
+hold off on it
+hold off on that
+let's hold off
+lets hold off
+i'll hold off
+ill hold off
+i'm gonna hold off
+im gonna hold off
+gonna hold off
+hold that thought
+not yet
+not just yet
+i'll wait
+ill wait
+i'd rather wait
+id rather wait
+let's wait
+lets wait
+wait on that
+wait on it
+better wait
+some other day
+another day
+maybe some other day
+nothing for now
+not for today
+i'll come back later
+ill come back later
+i'll come back for it
+come back later
+i'll decide later
+decide later
+i'll get it later
+ill get it later
+i'll sleep on it
+ill sleep on it
+let me sleep on it
+sleep on it
+i'll think it over
+let me think it over
+i need to think about it
+need to think about it
+i need to think
+i'll think about that
+let me check first
+not so fast
+hang on, no
+absolument pas
+certainement pas
+surement pas
+bien sur que non
+surtout pas
+pas du tout
+pas encore
+non pas encore
+je vais attendre
+j'attends
+on attend
+attends
+attendons
+attends un peu
+attendez un peu
+je vais y reflechir
+je vais reflechir
+je reflechis
+laisse
+laisse ca
+je repasserai
+je reviendrai
+on verra
+je verrai
+une autre fois peut-etre
+pas aujourd'hui merci
 """)
 # Saying one is fine as one is: a no to an offer ("all good thanks", "we're good", "I'm
 # sorted"), unless the message also says yes or asks for the thing ("yes all good, add it").
@@ -508,6 +624,14 @@ ok
 かまいません
 もちろん
 大丈夫、お願い
+はーい
+はいはい
+うんうん
+おけ
+オーケー
+頼んだ
+それで
+そう、それ
 """)
 _JA_REFUSAL = _terms("""
 いいえ
@@ -543,6 +667,26 @@ _JA_REFUSAL = _terms("""
 気が変わ
 やっぱりいい
 なしで
+やめて
+やめよう
+やめとこう
+やめておこう
+あとで
+後で
+後にします
+あとにします
+今度にします
+今度で
+考えます
+考えておきます
+考えとく
+検討します
+保留
+まだいい
+まだいいです
+まだ大丈夫
+また今度にします
+また今度で
 """)
 _JA_SLIPS = _terms("""
 すみません
@@ -555,6 +699,7 @@ _JA_SLIPS = _terms("""
 押し間違え
 """)
 _JA_HEDGE = _terms("""
+ちょっと
 うーん
 うーむ
 えっと
@@ -581,11 +726,13 @@ def _latin(folded: str) -> Reading:
     assent = float(len(_EMOJI_ASSENT.findall(folded)))
     refusal = float(len(_EMOJI_REFUSAL.findall(folded)))
     # Mark each lexicon phrase by its side, longest first, so its words are not read again.
-    marked = re.sub(r"[,;.!?:()\"]+", " , ", text)
+    marked = re.sub(r"[,;.!?:()\"]+|\s[-–—]+\s|[–—]+", " , ", text)
     marked = re.sub(r"\s+", " ", marked)
     for term, side in _LATIN_TERMS:
         if f" {term} " in marked:
             marked = re.sub(rf"(?<= ){re.escape(term)}(?= )", side, marked)
+    # a yes word negated right after, at its clause's end ("sure not", « ok pas »): a no
+    marked = re.sub(r"@yes (?:not|pas)(?= ,| $)", "@no", marked)
     rest: list[str] = []
     hedged = False
     scope = 0

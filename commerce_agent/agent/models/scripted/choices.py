@@ -53,7 +53,10 @@ def matches(label: str, said: set[str]) -> bool:
 # What the shopper declines is not chosen: "no gift box", "without the gift wrap", "sans
 # emballage", "ギフト包装なし".
 _DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|pas la|pas le|"
-                       rf"pas les|aucun|aucune){NOT_DECLINED}\s+(?:the |a |an |"
+                       # ("no but add 2 plates", « non mais … »: a no to the offer, then a
+                       # request; nothing of it is declined)
+                       rf"pas les|aucun|aucune){NOT_DECLINED}"
+                       r"(?!\s+(?:but|and|then|thanks|thank|mais|et|merci)\b)\s+(?:the |a |an |"
                        r"any |le |la |les |l'|d'|de )?[\w' -]+?(?=[,.;!?]|$|\s(?:and|but|et|mais|"
                        r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
 

@@ -75,11 +75,47 @@ def split(text: str) -> Split:
     rest = [_OPENER.sub("", piece) for piece in pieces
             if _LEADING.sub("", piece) not in asked]
     if not asked or not any(rest):
-        return Split(text)
+        return _tentative(pieces) or Split(text)
+    tentative = _tentative(pieces)
+    if tentative is not None:
+        return tentative
     request = _named(" ".join(piece for piece in rest if piece), asked)
     if understand(request)[0] not in REQUESTS or _CONDITION.search(request):
         return Split(text)  # "if I subscribe, can I cancel later?": a supposition, not a wish
     return Split(request, " ".join(asked))
+
+
+def _tentative(pieces: list[str]) -> Split | None:
+    """"add the planter? is it in stock", "check out? how much is shipping": a request put
+    as a question, then a question. The request waits on the answer: only the question is
+    served (an item's answer offers the item, for a yes), and nothing is done."""
+    head, others = pieces[0], [_LEADING.sub("", piece) for piece in pieces[1:]]
+    if not _put_as_a_question(head):
+        return None  # most messages: read no further
+    kind = understand(head)[0]
+    if kind not in _TENTATIVE or not all(
+            read_act(piece).kind == "question" or topics.asks(piece) for piece in others):
+        return None
+    question = " ".join(others).rstrip(" ?？")
+    if kind == "checkout":
+        return Split(f"{question}?")
+    thing = _thing(head)
+    return Split(f"{thing} - {question}?") if thing else None
+
+
+# Requests a shopper may put as a question while asking about them.
+_TENTATIVE = ("add", "buy", "checkout")
+# A request put by a modal or a question word ("can you add it?", "could I get…?") is a
+# request all the same; one said bare with a question mark ("add the planter?") is not yet.
+_MODAL = re.compile(r"^(?:(?:and|but|so|ok|okay|please|pls)\W+)*(?:can|could|would|will|may|"
+                    r"shall|should|pourriez|pourrais|peux|pouvez|voulez|veux)\b",
+                    re.IGNORECASE)
+
+
+def _put_as_a_question(piece: str) -> bool:
+    plain = piece.strip()
+    return plain.endswith(("?", "？")) and not in_japanese_script(plain) and \
+        _MODAL.search(words.fold(plain)) is None
 
 
 def _named(request: str, asked: list[str]) -> str:

@@ -68,7 +68,7 @@ from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
 from commerce_agent.agent.models.scripted.speech import read_act, settle
-from commerce_agent.agent.models.scripted.typed import catalogue_words, typed
+from commerce_agent.agent.models.scripted.typed import catalogue_words, item_names, typed
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -750,11 +750,21 @@ class State:
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
             kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
+        elif pending is SUGGESTED and kind in ("yes", "other") and \
+                yes_with_edit.says_yes(text) and self.focus in self.items and (
+                other := yes_with_edit.another_thing(text, words.content_words(" ".join(
+                    item_names(self.items[self.focus]))))) is not None:
+            # "yes and also 2 dinner plates": the thing offered, and the other thing named
+            # (named by its head: "Arancini (3)", "Dinner Plate, 27 cm" hold no count)
+            head = re.sub(r"\s*\([^)]*\)", "", str(self.items[self.focus]["name"]))
+            kind, text = "add", f"{head.split(',')[0]} and {other}"
+            pending = None
         elif pending is SUGGESTED and (counted := yes_with_edit.count_for_the_offer(
                 kind, text)) and not self._in_view_and_in_cart():
             # "sure, make it 4" to "Want me to add it?": that many of it ("…then go ahead":
-            # bought, its order asked for approval)
-            kind = counted
+            # bought, its order asked for approval); its count words read as digits ("yep, a
+            # couple": two), never as a thing named
+            kind, text = counted, yes_with_edit.count_said_plainly(text)
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
@@ -1082,10 +1092,14 @@ def _takes_shown(text: str) -> bool:
 def _answers(text: str) -> bool:
     """Whether a message without an intent of its own can answer a question ("the blue one",
     "2", "Monday at 7", an address), unlike "hello"."""
-    return bool(words.content_words(text) or words.ordinal(text) is not None
-                or words.quantity(text) is not None or re.search(r"\d", text)
-                or choices.when_named((text,)).named()
-                # "お点前用の大きいほう": option words and sizes in any language
+    return bool(words.content_words(text)) or _answers_by_form(text)
+
+
+def _answers_by_form(text: str) -> bool:
+    """An answer by its form, whatever it names: a place in a list, a count, a number, a time,
+    an option word or a size in any language ("お点前用の大きいほう")."""
+    return bool(words.ordinal(text) is not None or words.quantity(text) is not None
+                or re.search(r"\d", text) or choices.when_named((text,)).named()
                 or english_option_words(text) or option_change.direction(text) != 0)
 
 

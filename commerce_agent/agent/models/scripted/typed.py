@@ -60,6 +60,11 @@ def catalogue_words(items: Iterable[dict[str, Any]]) -> frozenset[str]:
     return frozenset(found)
 
 
+def item_names(item: dict[str, Any]) -> tuple[str, ...]:
+    """The item's name and the names of its variants' values, options and add-ons."""
+    return _names(item)
+
+
 def _names(item: dict[str, Any]) -> tuple[str, ...]:
     names = [str(item.get("name", ""))]
     metadata = item.get("metadata") or {}

@@ -24,6 +24,8 @@ import re
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.checkout_acts import read_checkout
 from commerce_agent.agent.language.detect import in_japanese_script
+from commerce_agent.agent.language.option_words import ENGLISH_OPTION_WORDS
+from commerce_agent.agent.language.reading import read_message
 from commerce_agent.agent.models.scripted import assent, words
 
 # Cart edits that a checkout may follow in one message (the policy serves "…, then check out").
@@ -63,7 +65,15 @@ def count_alone(text: str) -> int | None:
     if in_japanese_script(text):
         left = _JA_MAKE_IT.sub("", _JA_COUNT.sub("", "".join(rest)))
         return count if not words.japanese_query(left).strip() else None
+    # the count's own words ("a couple", "half a dozen", « une douzaine ») are the count, read
+    # as its digits, never something else named
+    rest = assent.classify(read_message(text).folded).rest
     return count if not words.content_words(" ".join(rest)) else None
+
+
+def count_said_plainly(text: str) -> str:
+    """The message with its counts in digits ("yep, a couple" is "yep, 2")."""
+    return text if in_japanese_script(text) else read_message(text).folded
 
 
 def edit_then_order(kind: str, text: str) -> tuple[str, str] | None:
@@ -99,6 +109,33 @@ def beside_the_yes(text: str) -> str:
     return ""
 
 
+# What opens another thing said after a yes ("and also", « et aussi »): no words of it.
+_ALSO = re.compile(r"^(?:(?:and|also|plus|as well as|with|et|aussi|avec|puis)\b[\s,]*)+",
+                   re.IGNORECASE)
+
+
+def another_thing(text: str, offered: frozenset[str]) -> str | None:
+    """What a yes to "Want me to add it?" asks for besides the thing offered ("yes and also 2
+    dinner plates", "sure, and a teapot too", « oui, et aussi deux assiettes »): the words of
+    another thing, when they name more than the offered thing's own words (`offered`), its
+    options and sizes; else None."""
+    if in_japanese_script(text):
+        return None
+    beside = beside_the_yes(text)
+    if not beside:
+        return None
+    # ("the cheaper one", "the 16 oz one": which of it, never another thing)
+    plain = words.without_price_order(words.without_measures(beside))
+    rest = " ".join(assent.classify(plain).rest)
+    named = {word for word in words.content_words(rest) - offered - _ALSO_WORDS
+             if word not in ENGLISH_OPTION_WORDS and words.stem(word) not in _OPTION_STEMS}
+    return _ALSO.sub("", beside).strip() if named else None
+
+
+_ALSO_WORDS = frozenset({"also", "too", "aussi", "et", "plus", "one"})
+_OPTION_STEMS = frozenset(words.stem(word) for word in ENGLISH_OPTION_WORDS)
+
+
 def leaving_out(text: str) -> str | None:
     """The removal a "without X" makes ("remove X"), or None when it leaves nothing out."""
     found = _LEAVING_OUT.match(text.strip())
@@ -110,9 +147,9 @@ def leaving_out(text: str) -> str | None:
 def count_for_the_offer(kind: str, text: str) -> str | None:
     """The request a message answering "Want me to add it?" makes when it is a yes with the
     count wanted: "yes" for the thing offered, that many ("sure, make it 4", "yes, 3
-    please"); "buy" when it goes on to the order ("sure, two, and go ahead, pickup", "ok 3
-    then check out"); None when it is no such yes."""
-    if kind not in ("quantity", "yes", "pickup") or not says_yes(text) or \
+    please", "yeah add 2", « ouais mets-en 2 »); "buy" when it goes on to the order ("sure,
+    two, and go ahead, pickup", "ok 3 then check out"); None when it is no such yes."""
+    if kind not in ("quantity", "yes", "pickup", "add") or not says_yes(text) or \
             count_alone(text) is None:
         return None
     clauses = [part.strip() for part in _CLAUSE.split(text) if part and part.strip()]
