@@ -49,12 +49,16 @@ celui ceux ça voilà ici là lui moi toi quand comment pourquoi parce dont chos
 y va vas allez fais faites passe passez prends prenez prendre valide validez valider confirme
 confirmez envoie mets enlève enlevez annulez résilier résiliez abonnement emporter
 ramasse rendue parfait bon ben vraiment finalement plutôt
+abonne abonner abonnez désabonne desabonne achète achete achetez acheter mettez rajoute
+rajoutez retirez enleve donne donnez garde gardez échange echange échanger echanger
+échangez echangez remplace remplacer renvoyer renvoie rembourse pourrais pourriez aurais auriez
+voudriez prendrais prendrai disons
 """.split())
 # French written as it is typed on phones (« jveux », « stp », « qqch », Québec's « pis »): no
 # English shopper writes these, so one outweighs the English words a French shopper borrows
 # (« add to cart le python book stp »).
 _FRENCH_MARKERS = frozenset("""
-stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai jcherche qqch qqc qqn qqun pcq pck
+stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai cest jcherche qqch qqc qqn qqun pcq pck
 bcp tjrs mrc slt dac ouais pis ben bah celui celle mettez enlève enleve retire retirez plaît plait
 allo allô coucou bonjour bonsoir
 """.split())
@@ -67,7 +71,7 @@ pls sorry fine online ebook booking bye lol asap
 """.split())
 _FRENCH_ACCENTS = frozenset("àâçéèêëîïôûùüœ")
 _ENGLISH_WORDS = frozenset("""
-i i'm im you he she we they it the a an and or but is are am was were be been not no yes
+i i'm im you he she we they it the an and or but is are am was were be been not no yes
 please thanks thank hi hello hey want wanted would like need looking for to of in on at with
 without from my your our their this that these those what which where when how much many
 can could do does did have has get buy add put cart order checkout show find search me
@@ -81,7 +85,8 @@ just only also too more less than dollars pounds bucks euros between give take w
 got will would should could did done don't can't won't isn't there here
 gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
 tea teas below above around over
-""".split())  # (the last line: "tea max 1000 yen" is no French for saying "max")
+""".split())  # (the last line: "tea max 1000 yen" is no French for saying "max"; "a" is not
+# here: typed without its accent it is French's « à » as often as English's article)
 
 
 def in_japanese_script(text: str) -> bool:

@@ -1102,7 +1102,8 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     """The language of a message, judged without its proper names ("check out my Trattoria
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell
     (once an earlier message `settled` it)."""
-    common = _PROPER_NAME.sub(" ", raw)
+    # a message typed in capitals throughout is shouted, not a run of names
+    common = _PROPER_NAME.sub(" ", raw if any(char.islower() for char in raw) else raw.lower())
     found = reply_language(common, previous if settled else None)
     if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):

@@ -1,0 +1,64 @@
+"""French typed without its apostrophes: « jai », « cest », « daccord », « quest-ce »,
+« jen prends deux », « ya des assiettes ? », « jla prends », « mets ca dans le panier »
+read as « j'ai », « c'est », « d'accord », « qu'est-ce », « j'en prends deux », « il y a des
+assiettes ? », « je la prends », « mets ça dans le panier ».
+
+A phone's keyboard drops the apostrophe, and the spoken « je » before a consonant is often
+typed « j »: the stages read French with its elisions written out. Each rule knows a short
+closed class (the words an elided pronoun or article goes with), never a phrasing, and none
+rewrites a word that is also a word as typed (« quelle », « tes », "ten", "men" stay).
+Only the words that follow tell the French apart from English ("ya" alone is "yes").
+"""
+
+from __future__ import annotations
+
+import re
+
+from commerce_agent.agent.language.detect import in_japanese_script
+
+# « j' » before a vowel: the verbs and pronouns a shopper says after it.
+_J_VOWEL = (r"ai|aurais|aurai|aimerais|aimerai|aime|aimais|avais|en|y|arrive|attends|attend|"
+            r"etais|étais|irai|hesite|hésite|habite|adore|achete|achète|annule|appelle|ajoute|"
+            r"essaie|essaye|espere|espère|oublie|insiste|arrete|arrête|offre|envoie|utilise|"
+            r"ouvre|hallucine")
+# « je » typed « j » before a consonant (« jveux », « jla prends »).
+_J_CONSONANT = (r"veux|voudrais|vais|peux|pourrais|prends|prendrai|prendrais|cherche|suis|"
+                r"commande|passe|pense|crois|sais|reviens|viens|fais|dois|rajoute|mets|garde|"
+                r"me|te|la|le|les|lui|leur|ne")
+_ELIDED = re.compile(
+    rf"(?<![\w'-])(?:j(?=(?:{_J_VOWEL})(?![\w']))|"
+    r"c(?=(?:est|etait|était)(?![\w']))|"
+    r"d(?=(?:accord|abord|autres?|habitude)(?![\w']))|"
+    r"qu(?=(?:il|ils|on|un|une|est-ce|est ce|estce)(?![\w']))|"
+    r"n(?=(?:est|ai|y|en)\s)|"
+    r"s(?=il (?:vous|te|vou|te) pla)|"
+    r"t(?=as\s+(?:des|du|de|d'|un|une|pas|encore|quoi|combien|vu)\b))",
+    re.IGNORECASE)
+_JE = re.compile(rf"(?<![\w'-])j(?=(?:{_J_CONSONANT})(?![\w']))", re.IGNORECASE)
+# « m'en » after the verb it goes with (« mets men deux », « donnez-men trois »).
+_MEN = re.compile(r"(?<![\w'])(mets|mettez|donne|donnez|ajoute|ajoutez|rajoute|rajoutez|"
+                  r"envoie|envoyez|sers|servez|prends|prenez|garde|gardez)[- ]men(?![\w'])",
+                  re.IGNORECASE)
+# « ya » (« il y a ») before what there is or is not; "ya" alone is an English "yes".
+_YA = re.compile(r"(?<![\w'-])(?:il )?ya(?=\s+(?:des|du|de|d'|un|une|quoi|pas|plus|encore|"
+                 r"combien|quelque|qqch|rien|aussi|toujours|moyen)\b)", re.IGNORECASE)
+_YATIL = re.compile(r"(?<![\w'-])y(?:-a-t-il|-at-il| a t il| at il)(?![\w'])", re.IGNORECASE)
+# « ça » typed « ca »: only beside the French words it goes with (an address's "CA" is
+# California, and has no verb of French around it).
+_CA = re.compile(r"(?<![\w'-])ca(?=\s+(?:fait|fera|ferait|va|ira|irait|coute|coûte|marche|"
+                 r"suffit|sera|serait|vaut|me|m'|te|t'|dans|au|aussi|en tout|c'est|cest)\b)")
+_CA_AFTER = re.compile(r"(?<![\w'-])(mets|mettez|prends|prenez|ajoute|ajoutez|garde|gardez|"
+                       r"enleve|enlève|annule|annulez|commande|commandez|veux|voudrais|"
+                       r"prendrai|prendrais) ca(?![\w'])", re.IGNORECASE)
+
+
+def restored(text: str) -> str:
+    """`text` with the French elisions a keyboard dropped written out."""
+    if in_japanese_script(text):
+        return text  # nothing of French to restore
+    text = _YATIL.sub("y a-t-il", _YA.sub("il y a", text))
+    text = _ELIDED.sub(lambda found: found.group() + "'", text)
+    text = _JE.sub(lambda found: found.group() + "e ", text)
+    text = _MEN.sub(lambda found: found.group(1) + "-m'en", text)
+    text = _CA_AFTER.sub(lambda found: found.group(1) + " ça", text)
+    return _CA.sub(lambda found: "ça" if found.group().islower() else "Ça", text)
