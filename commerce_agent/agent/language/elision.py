@@ -1,7 +1,8 @@
-"""French typed without its apostrophes: « jai », « cest », « daccord », « quest-ce »,
-« jen prends deux », « ya des assiettes ? », « jla prends », « mets ca dans le panier »
-read as « j'ai », « c'est », « d'accord », « qu'est-ce », « j'en prends deux », « il y a des
-assiettes ? », « je la prends », « mets ça dans le panier ».
+"""French typed without its apostrophes and hyphens: « jai », « cest », « daccord »,
+« quest-ce », « jen prends deux », « ya des assiettes ? », « jla prends », « mets ca dans le
+panier », « abonne moi » read as « j'ai », « c'est », « d'accord », « qu'est-ce », « j'en
+prends deux », « il y a des assiettes ? », « je la prends », « mets ça dans le panier »,
+« abonne-moi ».
 
 A phone's keyboard drops the apostrophe, and the spoken « je » before a consonant is often
 typed « j »: the stages read French with its elisions written out. Each rule knows a short
@@ -25,14 +26,17 @@ _J_VOWEL = (r"ai|aurais|aurai|aimerais|aimerai|aime|aimais|avais|en|y|arrive|att
 _J_CONSONANT = (r"veux|voudrais|vais|peux|pourrais|prends|prendrai|prendrais|cherche|suis|"
                 r"commande|passe|pense|crois|sais|reviens|viens|fais|dois|rajoute|mets|garde|"
                 r"me|te|la|le|les|lui|leur|ne")
+# (typed with a space for the apostrophe too: « j ai », « n auriez », « c est »)
 _ELIDED = re.compile(
-    rf"(?<![\w'-])(?:j(?=(?:{_J_VOWEL})(?![\w']))|"
-    r"c(?=(?:est|etait|était)(?![\w']))|"
-    r"d(?=(?:accord|abord|autres?|habitude)(?![\w']))|"
-    r"qu(?=(?:il|ils|on|un|une|est-ce|est ce|estce)(?![\w']))|"
+    rf"(?<![\w'-])(?:j ?(?=(?:{_J_VOWEL})(?![\w']))|"
+    r"c ?(?=(?:est|etait|était)(?![\w']))|"
+    r"d ?(?=(?:accord|abord|autres?|habitude)(?![\w']))|"
+    r"qu ?(?=(?:il|ils|on|un|une|est-ce|est ce|estce)(?![\w']))|"
     r"n(?=(?:est|ai|y|en)\s)|"
+    r"n (?=(?:est|ai|a|as|avez|avons|ont|auriez|aurais|aurait|aura|y|en|etait|était|importe)"
+    r"(?![\w']))|"
     r"s(?=il (?:vous|te|vou|te) pla)|"
-    r"t(?=as\s+(?:des|du|de|d'|un|une|pas|encore|quoi|combien|vu)\b))",
+    r"t ?(?=as\s+(?:des|du|de|d'|un|une|pas|plus|encore|quoi|combien|vu)\b))",
     re.IGNORECASE)
 _JE = re.compile(rf"(?<![\w'-])j(?=(?:{_J_CONSONANT})(?![\w']))", re.IGNORECASE)
 # « m'en » after the verb it goes with (« mets men deux », « donnez-men trois »).
@@ -51,14 +55,32 @@ _CA_AFTER = re.compile(r"(?<![\w'-])(mets|mettez|prends|prenez|ajoute|ajoutez|ga
                        r"enleve|enlève|annule|annulez|commande|commandez|veux|voudrais|"
                        r"prendrai|prendrais) ca(?![\w'])", re.IGNORECASE)
 
+# An imperative and its pronoun typed apart (« abonne moi », « mets le en pause », « prends
+# la stp »): one word, as French hyphenates it. « le », « la », « les » only before what no
+# noun is (« mets le mug » keeps its article).
+_IMPERATIVE = (r"abonne|abonnez|desabonne|désabonne|ajoute|ajoutez|rajoute|rajoutez|mets|"
+               r"mettez|remets|remettez|donne|donnez|envoie|envoyez|montre|montrez|trouve|"
+               r"trouvez|reserve|réserve|reservez|réservez|inscris|inscrivez|prends|prenez|"
+               r"garde|gardez|enleve|enlève|enlevez|retire|retirez|annule|annulez|rembourse|"
+               r"remboursez|livre|livrez|dis|dites|sers|servez|passe|passez|fais|faites|"
+               r"laisse|laissez|commande|commandez|achete|achète|achetez|rends|rendez|change|"
+               r"changez|echange|échange|echangez|échangez|suspends|suspendez|reprends|"
+               r"reprenez|resilie|résilie|resiliez|résiliez|ramene|ramène|appelle|appelez")
+_PRONOUN_APART = re.compile(
+    rf"(?<![\w'-])({_IMPERATIVE})\s+(moi|nous|lui|leur|"
+    r"(?:le|la|les)(?=\s*(?:$|[,.;!?]|(?:en|à|a|au|aux|dans|sur|pour|de|du|stp|svp|s'il|"
+    r"maintenant|aussi|quand|moi|tout|vite|deja|déjà|plutot|plutôt)\b)))(?![\w'-])",
+    re.IGNORECASE)
+
 
 def restored(text: str) -> str:
     """`text` with the French elisions a keyboard dropped written out."""
     if in_japanese_script(text):
         return text  # nothing of French to restore
     text = _YATIL.sub("y a-t-il", _YA.sub("il y a", text))
-    text = _ELIDED.sub(lambda found: found.group() + "'", text)
+    text = _ELIDED.sub(lambda found: found.group().rstrip() + "'", text)
     text = _JE.sub(lambda found: found.group() + "e ", text)
     text = _MEN.sub(lambda found: found.group(1) + "-m'en", text)
+    text = _PRONOUN_APART.sub(lambda found: f"{found.group(1)}-{found.group(2)}", text)
     text = _CA_AFTER.sub(lambda found: found.group(1) + " ça", text)
     return _CA.sub(lambda found: "ça" if found.group().islower() else "Ça", text)
