@@ -389,7 +389,9 @@ def start_return(p: Planner) -> Decision:
         return p.call("start_return", **args)
     ret = done.result
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
-    refund = ret.get("refundAmount")
+    # an exchange or store credit refunds nothing: only a refund's amount is said
+    refund = ret.get("refundAmount") if ret.get("preferredResolution", "refund") == "refund" \
+        else None
     text = say(p.lang, "return_started", id=ret["returnId"], items=what,
                status=status_word(p.lang, ret["status"]))
     return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text

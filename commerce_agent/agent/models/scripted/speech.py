@@ -77,12 +77,16 @@ _QUESTION_OPENING = re.compile(
     r"comment|combien|quand(?! m[eê]me\b)|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|"
     r"puis-je|"
     r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
-# Questions that are really requests ("can you add two?", "could I get a dozen?").
+# Questions that are really requests ("can you add two?", "could I get a dozen?", « est-ce
+# que je pourrais avoir deux tiramisus ? »).
 _POLITE_REQUEST = re.compile(
     r"^(?:(?:please )?(?:can|could|would|will) you|(?:can|could|shall) we|"
     r"(?:can|could) i (?:get|have|order|buy|purchase|grab|snag)|may i (?:get|have)|"
     r"i'?d like|i want|i need|"
-    r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
+    r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux|"
+    # « est-ce que je pourrais avoir deux tiramisus ? », « je peux prendre le mug ? »
+    r"(?:est-ce que |est ce que )?(?:je peux|je pourrais|puis-je|pourrais-je|on peut|"
+    r"on pourrait) (?:avoir|prendre|ajouter|mettre|me prendre)|j'aimerais)\b")
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")
 

@@ -259,6 +259,9 @@ class State:
     # The shopper's own words for an item (the search that found it): "玄米茶", "assiettes".
     aliases: dict[str, frozenset[str]] = field(default_factory=dict)
     store_names: dict[str, str] = field(default_factory=dict)
+    # A store's own name in a language, as an item read in it gave it (locale, store id):
+    # « Hearth & Kiln Céramiques » in a French reply, where carts carry the name as written.
+    own_store_names: dict[tuple[str, str], str] = field(default_factory=dict)
     stores: list[dict[str, Any]] | None = None
     store_info: dict[str, dict[str, Any]] = field(default_factory=dict)
     store: str | None = None
@@ -356,6 +359,9 @@ class State:
         return self.store or focus.get("storeId")
 
     def store_name(self, store_id: str | None) -> str:
+        own = self.own_store_names.get((self.language, store_id or ""))
+        if own:
+            return own
         info = self.store_info.get(store_id or "")
         if info:
             return str(info.get("name"))
@@ -450,6 +456,9 @@ class State:
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
+            if result.get("storeName") and args.get("locale"):
+                self.own_store_names[(str(args["locale"]), str(result.get("storeId")))] = \
+                    str(result["storeName"])
             self.details.add(item_id)
             self.focus = item_id
         elif name in _CART_TOOLS:
