@@ -26,18 +26,18 @@ _J_VOWEL = (r"ai|aurais|aurai|aimerais|aimerai|aime|aimais|avais|en|y|arrive|att
 _J_CONSONANT = (r"veux|voudrais|vais|peux|pourrais|prends|prendrai|prendrais|cherche|suis|"
                 r"commande|passe|pense|crois|sais|reviens|viens|fais|dois|rajoute|mets|garde|"
                 r"me|te|la|le|les|lui|leur|ne")
-# (typed with a space for the apostrophe too: « j ai », « n auriez », « c est »)
+# (typed with a space for the apostrophe too: « j ai », « n auriez », « c est »). Lower case
+# but for a sentence's first letter: an address's "NY" or "N Elm St" is no « n'y ».
 _ELIDED = re.compile(
-    rf"(?<![\w'-])(?:j ?(?=(?:{_J_VOWEL})(?![\w']))|"
-    r"c ?(?=(?:est|etait|était)(?![\w']))|"
-    r"d ?(?=(?:accord|abord|autres?|habitude)(?![\w']))|"
-    r"qu ?(?=(?:il|ils|on|un|une|est-ce|est ce|estce)(?![\w']))|"
-    r"n(?=(?:est|ai|y|en)\s)|"
-    r"n (?=(?:est|ai|a|as|avez|avons|ont|auriez|aurais|aurait|aura|y|en|etait|était|importe)"
+    rf"(?<![\w'-])(?:[jJ] ?(?=(?:{_J_VOWEL})(?![\w']))|"
+    r"[cC] ?(?=(?:est|etait|était)(?![\w']))|"
+    r"[dD] ?(?=(?:accord|abord|autres?|habitude)(?![\w']))|"
+    r"(?:qu|Qu) ?(?=(?:il|ils|on|un|une|est-ce|est ce|estce)(?![\w']))|"
+    r"n(?=(?:est|ai|en)\s)|"
+    r"n (?=(?:est|ai|a|as|avez|avons|ont|auriez|aurais|aurait|aura|y a|en|etait|était|importe)"
     r"(?![\w']))|"
     r"s(?=il (?:vous|te|vou|te) pla)|"
-    r"t ?(?=as\s+(?:des|du|de|d'|un|une|pas|plus|encore|quoi|combien|vu)\b))",
-    re.IGNORECASE)
+    r"t ?(?=as\s+(?:des|du|de|d'|un|une|pas|plus|encore|quoi|combien|vu)\b))")
 _JE = re.compile(rf"(?<![\w'-])j(?=(?:{_J_CONSONANT})(?![\w']))", re.IGNORECASE)
 # « m'en » after the verb it goes with (« mets men deux », « donnez-men trois »).
 _MEN = re.compile(r"(?<![\w'])(mets|mettez|donne|donnez|ajoute|ajoutez|rajoute|rajoutez|"

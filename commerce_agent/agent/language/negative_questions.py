@@ -4,7 +4,8 @@
 mugs ? » asks. The « pas de » there is no "without" (« une pizza sans olives », « pas
 d'olives »): it is read as the plain question, « vous avez des … ? ».
 
-Only the verbs of having and selling, with their subject (« vous », « tu », « il y a »), and for « il y a » only a message asked with "?": « il n'y a pas de tasses dans ma
+Only the verbs of having and selling, with their subject (« vous », « tu », « il y a »),
+and for « il y a » only a message asked with "?": « il n'y a pas de tasses dans ma
 commande » says something is missing and stays as typed.
 """
 
