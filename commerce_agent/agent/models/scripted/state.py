@@ -482,6 +482,11 @@ class State:
             if self.frame is not None and self.frame.intent == "switch":
                 self.store = str(result["storeId"])
 
+    def as_read(self, container: dict[str, Any]) -> dict[str, Any]:
+        """A cart, order or return whose lines bear the names the shopper's reads gave their
+        items (`_named_as_read`)."""
+        return self._named_as_read(container)
+
     def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
         """A cart or order whose lines bear the names the shopper's reads gave their items (in
         French or Japanese where the store translates them; carts and orders are as written)."""
