@@ -33,6 +33,9 @@ from commerce_agent.agent.language.negative_questions import asked_plainly
     ("abonne moi a folio", "abonne-moi a folio"),
     ("mets le en pause stp", "mets-le en pause stp"),
     ("sil vous plait", "s'il vous plait"),
+    ("une dizaine d assiettes", "une dizaine d'assiettes"),
+    ("l assiette plate", "l'assiette plate"),
+    ("ouverts aujourd hui ?", "ouverts aujourd'hui ?"),
 ])
 def test_french_elisions_are_written_out(typed: str, read: str) -> None:
     assert restored(typed) == read
@@ -43,7 +46,7 @@ def test_french_elisions_are_written_out(typed: str, read: str) -> None:
     "1 Main St, Sacramento, CA 95814",  # California, no « ça »
     "12 N Elm St", "ya", "ya sure", "yeah ya add it", "ten mugs", "the men's mug",
     "quelle couleur", "tes assiettes", "mets le mug dans le panier", "passe la commande",
-    "chez moi", "jute", "Jaune", "un jean", "茶筅をカートに入れて",
+    "chez moi", "jute", "Jaune", "un jean", "茶筅をカートに入れて", "I d like a mug", "apt d east",
 ])
 def test_words_that_are_words_as_typed_stay(typed: str) -> None:
     assert restored(typed) == typed

@@ -37,6 +37,10 @@ _ELIDED = re.compile(
     r"n (?=(?:est|ai|a|as|avez|avons|ont|auriez|aurais|aurait|aura|y a|en|etait|était|importe)"
     r"(?![\w']))|"
     r"s(?=il (?:vous|te|vou|te) pla)|"
+    # « une dizaine d assiettes », « l assiette », « aujourd hui »: a lone « d » or « l »
+    # before a vowel, after a French word or opening the message
+    r"(?:(?<=[a-zà-ÿ] )(?<!apt )(?<!unit )(?<!suite )|^)[dl] (?=[aeiouyhàâéèêîôû][a-zà-ÿ])|"
+    r"aujourd ?(?=hui(?![\w']))|"
     r"t ?(?=as\s+(?:des|du|de|d'|un|une|pas|plus|encore|quoi|combien|vu)\b))")
 _JE = re.compile(rf"(?<![\w'-])j(?=(?:{_J_CONSONANT})(?![\w']))", re.IGNORECASE)
 # « m'en » after the verb it goes with (« mets men deux », « donnez-men trois »).
