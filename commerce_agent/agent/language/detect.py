@@ -53,6 +53,7 @@ abonne abonner abonnez désabonne desabonne achète achete achetez acheter mette
 rajoutez retirez enleve donne donnez garde gardez échange echange échanger echanger
 échangez echangez remplace remplacer renvoyer renvoie rembourse pourrais pourriez aurais auriez
 voudriez prendrais prendrai disons
+assiettes tasses théières theieres bols carnets sachets bouteilles soucoupes cache-pots
 """.split())
 # French written as it is typed on phones (« jveux », « stp », « qqch », Québec's « pis »): no
 # English shopper writes these, so one outweighs the English words a French shopper borrows
