@@ -72,7 +72,7 @@ pls sorry fine online ebook booking bye lol asap
 """.split())
 _FRENCH_ACCENTS = frozenset("àâçéèêëîïôûùüœ")
 _ENGLISH_WORDS = frozenset("""
-i i'm im you he she we they it the an and or but is are am was were be been not no yes
+i i'm im you he she we they it the a an and or but is are am was were be been not no yes
 please thanks thank hi hello hey want wanted would like need looking for to of in on at with
 without from my your our their this that these those what which where when how much many
 can could do does did have has get buy add put cart order checkout show find search me
@@ -86,8 +86,7 @@ just only also too more less than dollars pounds bucks euros between give take w
 got will would should could did done don't can't won't isn't there here
 gimme wanna gonna gotta pls plz thx ty lol btw asap hey yo
 tea teas below above around over
-""".split())  # (the last line: "tea max 1000 yen" is no French for saying "max"; "a" is not
-# here: typed without its accent it is French's « à » as often as English's article)
+""".split())  # (the last line: "tea max 1000 yen" is no French for saying "max")
 
 
 def in_japanese_script(text: str) -> bool:
@@ -169,8 +168,9 @@ def _word_scores(folded: str, borrowed: bool = False) -> tuple[int, int]:
 def _scores(words: list[str], folded: str, borrowed: bool) -> tuple[int, int]:
     french = sum(_MARKER_WEIGHT if word in _FRENCH_MARKERS else 1 for word in words
                  if word in _FRENCH_WORDS or word in _FRENCH_MARKERS)
+    # "a" beside French words is « à » typed without its accent (« abonne moi a folio »)
     english = sum(1 for word in words if word in _ENGLISH_WORDS and
-                  not (borrowed and word in _ANGLICISMS))
+                  not (borrowed and word in _ANGLICISMS) and not (word == "a" and french))
     french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
     return french, english
 
