@@ -11,7 +11,7 @@ from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
 from commerce_agent.i18n.negotiation import SUPPORTED_LOCALES
 from commerce_agent.operations.base import READS, Tool, ToolContext, ToolFailure, schema
-from commerce_agent.operations.stores import own_words
+from commerce_agent.operations.stores import own_names
 
 # Names and descriptions in this language where the store translates them (as Accept-Language
 # does on the Commerce API); as written otherwise.
@@ -76,10 +76,12 @@ async def get_item(ctx: ToolContext, args: dict[str, Any]) -> Any:
     if doc.get("storeId"):
         # The store's own names for option groups, values, add-ons and shipping methods in
         # this locale, so a reply can name the 16-inch one « 16 pouces »; the item's metadata
-        # stays as written.
-        names = await own_words(ctx, str(doc["storeId"]), args.get("locale"))
+        # stays as written. The store's name in this locale too, for replies that name it.
+        names, store_name = await own_names(ctx, str(doc["storeId"]), args.get("locale"))
         if names:
             found["optionNames"] = names
+        if store_name:
+            found["storeName"] = store_name
     return found
 
 

@@ -46,8 +46,9 @@ async def cancel_order(ctx: ToolContext, args: dict[str, Any]) -> Any:
 
 def return_summary(ret: dict[str, Any]) -> dict[str, Any]:
     return {"returnId": ret["id"], "orderId": ret["orderId"], "status": ret["status"],
-            "items": [{"cartItemId": item["cartItemId"], "name": item.get("name"),
-                       "quantity": item["quantity"]} for item in ret["items"]],
+            "items": [{"cartItemId": item["cartItemId"], "itemId": item.get("itemId"),
+                       "name": item.get("name"), "quantity": item["quantity"]}
+                      for item in ret["items"]],
             "refundAmount": ret.get("refundAmount"), "returnMethod": ret.get("returnMethod"),
             "preferredResolution": ret.get("preferredResolution")}
 

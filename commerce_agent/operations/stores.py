@@ -62,10 +62,21 @@ def _shipping_option(option: dict[str, Any], currency: Any) -> dict[str, Any]:
 async def own_words(ctx: ToolContext, store_id: str, locale: Any) -> dict[str, str]:
     """The store's own names in `locale` for its options and shipping methods (its
     translations' `options`, which item reads and approval prompts use too); {} in English."""
+    return (await own_names(ctx, store_id, locale))[0]
+
+
+async def own_names(ctx: ToolContext, store_id: str, locale: Any
+                    ) -> tuple[dict[str, str], str | None]:
+    """`own_words`, and the store's own name in `locale` (« Hearth & Kiln Céramiques »), or
+    None where it has none there or in English: one read."""
     if not locale or locale == "en":
-        return {}
+        return {}, None
     row = await catalog_storage.get_store(ctx.db, store_id)
-    return dict(catalog.translation(row["translations"], locale, "options")) if row else {}
+    if not row:
+        return {}, None
+    name = catalog.translation(row["translations"], locale, "store").get("name")
+    return (dict(catalog.translation(row["translations"], locale, "options")),
+            str(name) if name else None)
 
 
 async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:

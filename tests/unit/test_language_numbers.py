@@ -139,3 +139,14 @@ def test_counts_are_as_said_and_inside_the_text(text: str) -> None:
     for count in find_counts(folded, []):
         assert count.value >= 0  # a zero is kept: whether it can be bought is the add's call
         assert 0 <= count.span[0] < count.span[1] <= len(folded)
+
+
+@pytest.mark.parametrize(("text", "language", "read"), [
+    ("can I get deux tasses a expresso", "en", "can I get 2 tasses a expresso"),
+    ("ajoute two mugs", "fr", "ajoute 2 mugs"),
+    ("add the blue one", "en", "add the blue one"),
+    ("une tasse", "fr", "une tasse"),
+])
+def test_a_message_of_both_languages_counts_in_both(text: str, language: str,
+                                                    read: str) -> None:
+    assert fold_numbers(text, language) == read

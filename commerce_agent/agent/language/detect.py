@@ -49,12 +49,17 @@ celui ceux ça voilà ici là lui moi toi quand comment pourquoi parce dont chos
 y va vas allez fais faites passe passez prends prenez prendre valide validez valider confirme
 confirmez envoie mets enlève enlevez annulez résilier résiliez abonnement emporter
 ramasse rendue parfait bon ben vraiment finalement plutôt
+abonne abonner abonnez désabonne desabonne achète achete achetez acheter mettez rajoute
+rajoutez retirez enleve donne donnez garde gardez échange echange échanger echanger
+échangez echangez remplace remplacer renvoyer renvoie rembourse pourrais pourriez aurais auriez
+voudriez prendrais prendrai disons
+assiettes tasses théières theieres bols carnets sachets bouteilles soucoupes cache-pots
 """.split())
 # French written as it is typed on phones (« jveux », « stp », « qqch », Québec's « pis »): no
 # English shopper writes these, so one outweighs the English words a French shopper borrows
 # (« add to cart le python book stp »).
 _FRENCH_MARKERS = frozenset("""
-stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai jcherche qqch qqc qqn qqun pcq pck
+stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai cest jcherche qqch qqc qqn qqun pcq pck
 bcp tjrs mrc slt dac ouais pis ben bah celui celle mettez enlève enleve retire retirez plaît plait
 allo allô coucou bonjour bonsoir
 """.split())
@@ -163,8 +168,9 @@ def _word_scores(folded: str, borrowed: bool = False) -> tuple[int, int]:
 def _scores(words: list[str], folded: str, borrowed: bool) -> tuple[int, int]:
     french = sum(_MARKER_WEIGHT if word in _FRENCH_MARKERS else 1 for word in words
                  if word in _FRENCH_WORDS or word in _FRENCH_MARKERS)
+    # "a" beside French words is « à » typed without its accent (« abonne moi a folio »)
     english = sum(1 for word in words if word in _ENGLISH_WORDS and
-                  not (borrowed and word in _ANGLICISMS))
+                  not (borrowed and word in _ANGLICISMS) and not (word == "a" and french))
     french += sum(1 for char in folded if char in _FRENCH_ACCENTS)
     return french, english
 

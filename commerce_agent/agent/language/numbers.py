@@ -129,6 +129,11 @@ def _fold_numbers(text: str, language: str) -> str:
     if language == "ja":
         return _fold_japanese(text)
     text = _words_to_digits(text, language)
+    other = {"en": "fr", "fr": "en"}.get(language)
+    if other is not None and _ONLY_IN[other].search(text):
+        # a message of both ("can I get deux tasses", « ajoute two mugs »): the other
+        # language's own number words are numbers too
+        text = _words_to_digits(text, other)
     for pattern, replacement in _FRENCH_QUANTITIES if language == "fr" else _ENGLISH_QUANTITIES:
         text = pattern.sub(partial(_quantity, replacement=replacement), text)
     return text
@@ -175,6 +180,15 @@ def _words_to_digits(text: str, language: str) -> str:
 _LETTER_O_PLURAL = re.compile(r"(?<![\w-])[oO][sS]+(?![\w-])")
 
 
+# Number words only one of the two languages has (no "six", no "un", no "cent").
+_ONLY_IN = {
+    "fr": re.compile(r"(?<![\w'-])(?:deux|trois|quatre|cinq|sept|huit|neuf|dix|onze|douze|"
+                     r"treize|quatorze|quinze|seize|vingt|trente|quarante|cinquante|"
+                     r"soixante)(?![\w'-])", re.I),
+    "en": re.compile(r"(?<![\w'-])(?:two|three|four|five|seven|eight|nine|ten|eleven|twelve|"
+                     r"thirteen|fourteen|fifteen|sixteen|twenty|thirty|forty|fifty|sixty)"
+                     r"(?![\w'-])", re.I),
+}
 _ONE_ENGLISH = re.compile(r"(?<![\w-])ones?(?![\w-])", re.I)
 _ONE_FRENCH = re.compile(r"(?<![\w-])une?(?![\w'-])", re.I)
 _TENS_ET = re.compile(r"(?:vingt|trente|quarante|cinquante|soixante)[\s-]+et[\s-]+$", re.I)

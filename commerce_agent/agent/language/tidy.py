@@ -15,6 +15,9 @@ One pass per class, each a small table or rule that knows no phrasing:
   a "4" or "2" typed for "for" or "to" where no count can stand ("sign me up 4 the plan");
 - a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
   and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
+- French typed without its apostrophes (« jai », « cest », « ya des… ») with its elisions
+  written out (`elision`), and a French question asked in the negative (« vous n'avez pas
+  de théière ? ») said plainly (`negative_questions`);
 - misspelt words that carry intent, against the vocabulary the stages already use, with the
   accents folded first (« anulé », « comande », « expedie »), as `fuzzy.correct_words` does:
   four letters at least, one edit (two from eight letters), the same first letter.
@@ -31,7 +34,13 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from commerce_agent.agent.language import casual_japanese, kana_calendar, romaji
+from commerce_agent.agent.language import (
+    casual_japanese,
+    elision,
+    kana_calendar,
+    negative_questions,
+    romaji,
+)
 from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.folding import fold_accents
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -128,6 +137,8 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | _CASUAL_READINGS)
     cleaned = _in_kanji(cleaned)
+    cleaned = elision.restored(cleaned)  # « jai », « cest », « ya des… »: before the typos
+    cleaned = negative_questions.asked_plainly(cleaned)  # « vous auriez pas de… ? »
     cleaned = _corrected(cleaned, vocabulary, known)
     cleaned = _shop_word_destination(cleaned)
     cleaned = _casual(cleaned)  # after: what a casual word stands for is spelt right

@@ -387,9 +387,11 @@ def start_return(p: Planner) -> Decision:
             args["items"] = [{"cartItemId": line["cartItemId"],
                               "quantity": _returned(p, line)} for line in named]
         return p.call("start_return", **args)
-    ret = done.result
+    ret = p.state.as_read(done.result)  # « Mug émail édition limitée » in a French reply
     what = ", ".join(f"{item['quantity']} × {item['name']}" for item in ret.get("items", []))
-    refund = ret.get("refundAmount")
+    # an exchange or store credit refunds nothing: only a refund's amount is said
+    refund = ret.get("refundAmount") if ret.get("preferredResolution", "refund") == "refund" \
+        else None
     text = say(p.lang, "return_started", id=ret["returnId"], items=what,
                status=status_word(p.lang, ret["status"]))
     return f"{text} {say(p.lang, 'refund_will_be', refund=money_text(refund))}" if refund else text

@@ -241,6 +241,11 @@ _CHECKS: list[tuple[str, str]] = [
                # goods sent back by post ("ship one plate back", "mail them back")
                r"\b(?:ship|post|mail)\b.{0,30}\bback\b|"
                r"\b(?:retourner|renvoyer|rembourse)|返品|返金|返送|送り返|"
+               # a thing bought exchanged ("exchange the mug, it's chipped", « échanger le
+               # mug »): a return settled by an exchange; one exchanged for another named
+               # ("exchange the mug for the teapot") is a swap, read by its own stage
+               r"\b(?:exchang|echang)(?:e|es|ed|ing|er|ez|eons|erais|erai)\b"
+               r"(?!.*\b(?:for|contre|par|against|with|avec)\b)|"
                # « rendre » and « rapporter » a thing bought: with the thing, never alone
                # (« rendez-vous », « rendre service »)
                r"\b(?:rend(?:re|s|ez|rai|rais)|rapport(?:er|e|es|ez|erai|erais))\s+"

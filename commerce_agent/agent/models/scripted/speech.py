@@ -79,14 +79,19 @@ _QUESTION_OPENING = re.compile(
     r"perfect|amazing|cool|ideal|helpful|fine|ok|okay))\b)|"
     r"should(?! be (?:fine|ok|okay|good|great|alright|enough|it)\b)|shall|"
     r"any ?way (?:to|i can|we can|of)|"
-    r"comment|combien|quand|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|puis-je|"
+    r"comment|combien|quand(?! m[eê]me\b)|ou|quel|quelle|quels|quelles|pourquoi|est-ce|est ce|"
+    r"puis-je|"
     r"peut-on|peut on|y a-t-il|ai-je|est-il)\b")
-# Questions that are really requests ("can you add two?", "could I get a dozen?").
+# Questions that are really requests ("can you add two?", "could I get a dozen?", « est-ce
+# que je pourrais avoir deux tiramisus ? »).
 _POLITE_REQUEST = re.compile(
     r"^(?:(?:please )?(?:can|could|would|will) you|(?:can|could|shall) we|"
     r"(?:can|could) i (?:get|have|order|buy|purchase|grab|snag)|may i (?:get|have)|"
     r"i'?d like|i want|i need|"
-    r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux)\b")
+    r"pouvez-vous|pourriez-vous|peux-tu|pourrais-tu|tu peux|vous pouvez|je voudrais|je veux|"
+    # « est-ce que je pourrais avoir deux tiramisus ? », « je peux prendre le mug ? »
+    r"(?:est-ce que |est ce que )?(?:je peux|je pourrais|puis-je|pourrais-je|on peut|"
+    r"on pourrait) (?:avoir|prendre|ajouter|mettre|me prendre)|j'aimerais)\b")
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")
 
@@ -215,10 +220,12 @@ _HEDGED_OPENING = re.compile(
     r"(?:vous )?(?:savez|sais)(?:-vous|-tu)? (?:si|quand|combien|comment|ou|quel\w*))\b"
     r"(?!.*\b(?:you|u) (?:could|can|would|will)\b)")
 # An interrogative said inside the sentence, as spoken French puts it ("le mug existe en
-# quelles couleurs", « ça coûte combien », « vous fermez à quelle heure »), and the English
+# quelles couleurs", « ça coûte combien », « vous fermez à quelle heure »; « quand même » is
+# "all the same", no question), and the English
 # measures asked in place ("and the kit weighs how much").
 _WH_INSIDE = re.compile(
-    r"(?<!importe )\b(?:combien|quel|quelle|quels|quelles|quand|comment|pourquoi|c'est quoi|"
+    r"(?<!importe )\b(?:combien|quel|quelle|quels|quelles|quand(?! m[eê]me\b)|comment|pourquoi|"
+    r"c'est quoi|"
     r"quoi comme|"
     r"how (?:much|many|long|big|heavy|soon|often|wide|tall)|"
     r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")

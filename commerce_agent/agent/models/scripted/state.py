@@ -265,6 +265,9 @@ class State:
     # The shopper's own words for an item (the search that found it): "玄米茶", "assiettes".
     aliases: dict[str, frozenset[str]] = field(default_factory=dict)
     store_names: dict[str, str] = field(default_factory=dict)
+    # A store's own name in a language, as an item read in it gave it (locale, store id):
+    # « Hearth & Kiln Céramiques » in a French reply, where carts carry the name as written.
+    own_store_names: dict[tuple[str, str], str] = field(default_factory=dict)
     stores: list[dict[str, Any]] | None = None
     store_info: dict[str, dict[str, Any]] = field(default_factory=dict)
     store: str | None = None
@@ -362,6 +365,9 @@ class State:
         return self.store or focus.get("storeId")
 
     def store_name(self, store_id: str | None) -> str:
+        own = self.own_store_names.get((self.language, store_id or ""))
+        if own:
+            return own
         info = self.store_info.get(store_id or "")
         if info:
             return str(info.get("name"))
@@ -456,6 +462,9 @@ class State:
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
+            if result.get("storeName") and args.get("locale"):
+                self.own_store_names[(str(args["locale"]), str(result.get("storeId")))] = \
+                    str(result["storeName"])
             self.details.add(item_id)
             self.focus = item_id
         elif name in _CART_TOOLS:
@@ -478,6 +487,11 @@ class State:
             self.store_info[str(result["storeId"])] = result
             if self.frame is not None and self.frame.intent == "switch":
                 self.store = str(result["storeId"])
+
+    def as_read(self, container: dict[str, Any]) -> dict[str, Any]:
+        """A cart, order or return whose lines bear the names the shopper's reads gave their
+        items (`_named_as_read`)."""
+        return self._named_as_read(container)
 
     def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
         """A cart or order whose lines bear the names the shopper's reads gave their items (in
@@ -1124,7 +1138,8 @@ def language_of(raw: str, previous: str, settled: bool = True) -> str:
     """The language of a message, judged without its proper names ("check out my Trattoria
     Fiamma cart" is English): the conversation keeps its language when a message cannot tell
     (once an earlier message `settled` it)."""
-    common = _PROPER_NAME.sub(" ", raw)
+    # a message typed in capitals throughout is shouted, not a run of names
+    common = _PROPER_NAME.sub(" ", raw if any(char.islower() for char in raw) else raw.lower())
     found = reply_language(common, previous if settled else None)
     if settled and found in _LATIN and previous in _LATIN and found != previous and not \
             _LATIN[found].search(words.fold(common)):

@@ -89,7 +89,10 @@ voudriez as-tu avez-vous vends vendez livrez livre-t-on emporter magasine magasi
 dispo disponible disponibles merci bcp stp ben bon alors genre juste fois
 adherer adhere inscrire inscris rejoindre souscrire
 as comme correct budget max maximum balles qqch truc trucs quelque chose offrir
+pas ne n meme disons mettons say
 """.split())  # French: days, months, times, question frames ("est-ce", "y a-t-il"), the tu forms
+# and the « pas » of a question asked in the negative (« vous auriez pas des mugs ? »), as
+# English's "not" and "no" above; a count hedged (« disons quatre », "say four") names no thing
 _WORD = re.compile(r"[a-z0-9]+")
 # French elided articles and pronouns ("l'assiette", "d'encre", "qu'il"): the word after is
 # what is meant.
