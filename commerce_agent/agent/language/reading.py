@@ -22,7 +22,7 @@ from commerce_agent.agent.language.measures import Measure, Size, find_measures,
 from commerce_agent.agent.language.number_tags import NumberKind, NumberTag, tag_numbers
 from commerce_agent.agent.language.numbers import Count, find_counts, fold_numbers
 from commerce_agent.agent.language.ordinals import Ordinal, find_among, find_ordinals
-from commerce_agent.agent.language.prices import PriceBound, find_price
+from commerce_agent.agent.language.prices import PriceBound, Sum, find_price, find_spend
 from commerce_agent.agent.language.spans import Span, remove_spans
 
 
@@ -45,6 +45,8 @@ class Reading:
     numbers: tuple[NumberTag, ...] = ()
     # The group a choice is made among ("of the two", "des deux"): no count.
     among: tuple[Span, ...] = ()
+    # A sum to spend on the thing ("$20 worth of"): how many it buys is the add's to work out.
+    spend: Sum | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,7 @@ class _Parts:
     sizes_taken: tuple[Span, ...]
     price: PriceBound | None
     address: Address | None
+    spend: Sum | None = None
 
 
 def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
@@ -79,6 +82,7 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
         *(("address", parts.address.span) for _ in (parts.address,) if parts.address),
         *(("measure", measure.span) for measure in parts.measures),
         *(("price", parts.price.span) for _ in (parts.price,) if parts.price),
+        *(("price", parts.spend.span) for _ in (parts.spend,) if parts.spend),
         *(("time", span) for span in (when.parts or (when.span,) if when else ())),
         *(("measure", size.span) for size in sizes),
         *(("ordinal", ordinal.span) for ordinal in ordinals),
@@ -88,7 +92,7 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
                    measures=parts.measures, sizes=sizes, price=parts.price,
                    address=parts.address, when=when, rest=remove_spans(parts.folded, taken),
                    ordinals=ordinals, numbers=tag_numbers(parts.folded, readings),
-                   among=among)
+                   among=among, spend=parts.spend)
 
 
 @lru_cache(maxsize=4096)
@@ -111,10 +115,13 @@ def _parts(text: str, default_language: str) -> _Parts:
         taken.append(address.span)
     measures = find_measures(folded, taken)
     taken.extend(measure.span for measure in measures)
+    spend = find_spend(folded, taken)
+    if spend is not None:
+        taken.append(spend.span)
     price = find_price(folded, taken)
     if price is not None:
         taken.append(price.span)
-    return _Parts(language, cased, folded, measures, tuple(taken), price, address)
+    return _Parts(language, cased, folded, measures, tuple(taken), price, address, spend)
 
 
 def warm_up(languages: tuple[str, ...] = ("en", "fr", "ja")) -> None:

@@ -23,7 +23,7 @@ from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
-from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.language.reading import read_message, without_when
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
@@ -997,6 +997,10 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and _REPORTS_A_STATE.search(words.fold(act.text)):
         return kind, act.text  # "one of the plates arrived chipped": what happened, no order
+    if kind in ("other", "search") and act.kind != "question" and \
+            read_message(act.text).spend is not None and words.names_a_thing(
+                words.strip_prices(act.text)):
+        return "add", act.text  # "$20 worth of san pellegrino": a sum to spend on a thing
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
