@@ -182,37 +182,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             # question, never this reader's
             sign = -1 if _SIGNED.search(plain[:match.start()]) else 1
             said.append(Quantity(sign * int(match.group()), "set", match.span()))
-    return _corrected(plain, sorted(said, key=lambda quantity: quantity.span))
-
-
-# A count said again after a word taking back the one before it replaces that one: "a few,
-# say 4", "2 mugs, no wait, 3", "3 or rather 4", "a couple, actually make that 5", « deux,
-# enfin trois », « trois ou plutôt quatre », 「2つ、いや3つ」「2つ、やっぱり3つ」.
-_TAKEN_BACK = re.compile(
-    r"(?:^|[\s,;.!:—–、。-])(?:say|or rather|rather|actually|no wait|wait|i mean|make (?:it|that)|"
-    r"(?:let's|lets) (?:say|do|make it)|on second thought|scratch that|"
-    r"enfin|plut[oô]t|ou plut[oô]t|disons|non attends|attends|mettons|"
-    r"いや|やっぱり|やっぱ|じゃなくて|ではなく|いや(?:、)?やっぱり)"
-    r"(?:[\s,;:!—–、-]+(?:make (?:it|that)|say|actually|mettons|disons))*[\s,;:!—–、-]*$")
-# What may follow the count taking another back, when words stand between the two: nothing that
-# names a thing ("a few genmaicha, say 4"; not "2 mugs, actually 3 plates too").
-_BARE_AFTER = re.compile(rf"\s*{_COUNTER}?\s*(?:of (?:them|those|it)|please|pls|thanks|then|"
-                         r"instead|in all|total|s'il (?:vous|te) pla[iî]t|svp|stp|merci|"
-                         r"ください|下さい|お願い\S*|で)?[\s.!。、,]*$")
-
-
-def _corrected(plain: str, said: list[Quantity]) -> tuple[Quantity, ...]:
-    """`said` without the counts a later one takes back (`_TAKEN_BACK`)."""
-    kept: list[Quantity] = []
-    for quantity in said:
-        gap = plain[kept[-1].span[1]:quantity.span[0]] if kept else ""
-        taken_back = _TAKEN_BACK.search(gap)
-        if quantity.relation == "set" and kept[-1:] and kept[-1].relation == "set" and \
-                taken_back and (not re.search(r"[^\W\d_]", gap[:taken_back.start()].lstrip(
-                    "つ個冊枚本杯点箱袋缶台脚組")) or _BARE_AFTER.match(plain, quantity.span[1])):
-            kept.pop()
-        kept.append(quantity)
-    return tuple(kept)
+    return tuple(sorted(said, key=lambda quantity: quantity.span))
 
 
 def _counts_only(found: Reading) -> str:

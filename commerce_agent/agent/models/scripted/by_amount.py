@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from commerce_agent.agent.language.reading import read_message
-
 from commerce_agent.agent.language.packs import amount_asked, pack_size, packs, same_size, written
+from commerce_agent.agent.language.reading import read_message
 from commerce_agent.agent.models.scripted import choices
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS
@@ -45,12 +44,12 @@ def by_sum(texts: tuple[str, ...], item: dict[str, Any], variant: choices.Choice
     except InvalidOperation:
         each = Decimal(0)
     if spend.currency != currency or each <= 0:
-        return f"{say(lang, 'spend_other_currency', name=name, amount=amount, currency=currency)}" \
-               f" {say(lang, 'how_many')}"
+        said = say(lang, "spend_other_currency", name=name, amount=amount, currency=currency)
+        return f"{said} {say(lang, 'how_many')}"
     count = int(spend.amount // each)
     if count < 1:
-        return f"{say(lang, 'spend_too_little', name=name, amount=amount, price=money_text(price))}" \
-               f" {say(lang, 'how_many')}"
+        said = say(lang, "spend_too_little", name=name, amount=amount, price=money_text(price))
+        return f"{said} {say(lang, 'how_many')}"
     total = money_text({"amount": str(each * count), "currency": currency})
     return ByAmount(count, say(lang, "spend_bought", amount=amount, count=count, name=name,
                                price=money_text(price), total=total))

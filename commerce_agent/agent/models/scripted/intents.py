@@ -325,6 +325,11 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
                  r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|"
                  r"\bfinalement\b|\ben fait\b|"
+                 # « mettez-en quatre », « fais-en 2 », « passe à 4 »: the line's count
+                 r"\b(?:mets|mettez|fais|faites)[- ]en\s+(?:\d+|une?|deux|trois|quatre|cinq|six|"
+                 r"sept|huit|neuf|dix|douze|une douzaine)\b|"
+                 r"\bpass(?:e|ez) (?:la quantite )?a (?:\d+|deux|trois|quatre|cinq|six|sept|huit|"
+                 r"neuf|dix|douze)\b|"
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),

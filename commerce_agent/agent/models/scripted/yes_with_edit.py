@@ -110,11 +110,12 @@ def leaving_out(text: str) -> str | None:
 def count_for_the_offer(kind: str, text: str) -> str | None:
     """The request a message answering "Want me to add it?" makes when it is a yes with the
     count wanted: "yes" for the thing offered, that many ("sure, make it 4", "yes, 3
-    please"); "buy" when it goes on to the order ("sure, two, and go ahead, pickup", "ok 3
-    then check out"); None when it is no such yes."""
-    if kind not in ("quantity", "yes", "pickup") or not says_yes(text) or \
-            count_alone(text) is None:
+    please", or the count set alone: "make it four"); "buy" when it goes on to the order
+    ("sure, two, and go ahead, pickup", "ok 3 then check out"); None when it is no such yes."""
+    if kind not in ("quantity", "yes", "pickup") or count_alone(text) is None:
         return None
+    if not says_yes(text) and (kind != "quantity" or quantities.change(text) is not None):
+        return None  # (a count set alone, "make it four", « mettez-en quatre », is a yes too)
     clauses = [part.strip() for part in _CLAUSE.split(text) if part and part.strip()]
     counted = next((index for index, part in enumerate(clauses)
                     if words.quantity(part) is not None), len(clauses))
