@@ -405,9 +405,17 @@ _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouc
                          r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # One thing asked for with a please and nothing else ("a pour-over dripper please", "une
-# théière s'il vous plaît"): an order, as a count with a thing is.
-_ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|plz|"
+# théière s'il vous plaît", "tiramisu pls"): an order, as a count with a thing is.
+_ASKED_POLITELY = re.compile(r"^\s*(?:(?:a|an|un|une)\s+)?[^?]+?,?\s*(?:please|pls|plz|"
                              r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
+# …unless, said without an article, it asks to know or points at what is in view ("the price
+# please", "the blue one please", "more info please"): answered or taken in context, not added.
+_NOT_A_THING = re.compile(r"\b(?:price|prices|cost|costs|info|information|details?|help|more|"
+                          r"else|one|ones|that|this|it|them|those|these|menu|options?|hours|"
+                          r"shipping|delivery|returns?|policy|status|order|orders|cart|basket|"
+                          r"prix|aide|infos?|celui|celle|ceux|ça|ca|commande|panier|"
+                          r"with|without|no|extra|free|avec|sans|size|taille)\b")
+_WITH_ARTICLE = re.compile(r"^\s*(?:a|an|un|une)\s")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 # "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
 # "…で!", "…でいい", "…で頼む": the casual close names the one chosen, as "にして" does.
@@ -1021,7 +1029,9 @@ def _understand(raw: str) -> tuple[str, str]:
         return "add", act.text  # « Faites-moi parvenir un kit », « Ce serait pour une salade »
     if kind == "other" and act.kind != "question" and _ASKED_POLITELY.search(
             words.fold(act.text)) and words.names_more_than_looks(act.text) and \
-            words.address(act.text) is None and not words.price_bounds(act.text):
+            words.address(act.text) is None and not words.price_bounds(act.text) and (
+                _WITH_ARTICLE.match(words.fold(act.text)) or not _NOT_A_THING.search(
+                    words.fold(act.text))):
         return "add", act.text  # "a pour-over dripper please", "une théière, s'il vous plaît"
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):
