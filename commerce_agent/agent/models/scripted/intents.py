@@ -23,6 +23,7 @@ from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
+from commerce_agent.agent.language.packs import amount_asked
 from commerce_agent.agent.language.reading import read_message, without_when
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
@@ -1010,10 +1011,11 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and _REPORTS_A_STATE.search(words.fold(act.text)):
         return kind, act.text  # "one of the plates arrived chipped": what happened, no order
-    if kind in ("other", "search") and act.kind != "question" and \
-            read_message(act.text).spend is not None and words.names_a_thing(
-                words.strip_prices(act.text)):
-        return "add", act.text  # "$20 worth of san pellegrino": a sum to spend on a thing
+    if kind in ("other", "search") and act.kind != "question" and (
+            read_message(act.text).spend is not None or amount_asked(act.text) is not None) \
+            and words.names_a_thing(words.without_measures(words.strip_prices(act.text))):
+        # "$20 worth of san pellegrino", "1kg of genmaicha": a sum or an amount of a thing
+        return "add", act.text
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
