@@ -88,7 +88,8 @@ _FLAGS = re.IGNORECASE
 _SPEND = re.compile(
     rf"(?:\bspend(?:ing)?\s+)?{_money('spend')}(?:\s*'s?)?\s*worth(?:\s+of)?\b"
     rf"|\bspend(?:ing)?\s+{_money('spend2')}\s+on\b"
-    rf"|(?:\b(?:pour|for)\s+)?{_money('spend3')}\s+(?:de\b|d')"
+    rf"|(?:\b(?:pour|for)\s+)?{_money('spend3')}\s+(?:de\b|d')(?!\s*(?:budget|plus|moins|"
+    r"r[ée]duction|remise|frais|diff[ée]rence|livraison|port)\b)"
     rf"|{_money('spend4')}\s*(?:分|ぶん)(?:の)?", _FLAGS)
 _RANGE = re.compile(
     rf"(?:\b(?:{_RANGE_BEFORE})\s*)?{_money('low')}\s*(?:{_RANGE_JOIN})\s*{_money('high')}"

@@ -415,7 +415,8 @@ _NOT_A_THING = re.compile(r"\b(?:price|prices|cost|costs|info|information|detail
                           r"else|one|ones|that|this|it|them|those|these|menu|options?|hours|"
                           r"shipping|delivery|returns?|policy|status|order|orders|cart|basket|"
                           r"prix|aide|infos?|celui|celle|ceux|ça|ca|commande|panier|"
-                          r"with|without|no|extra|free|avec|sans|size|taille)\b")
+                          r"with|without|no|extra|free|avec|sans|size|taille|express|"
+                          r"standard|overnight|priority|economy|pickup|collection)\b")
 _WITH_ARTICLE = re.compile(r"^\s*(?:a|an|un|une)\s")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 # "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
