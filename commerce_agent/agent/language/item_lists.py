@@ -56,6 +56,8 @@ def listed_lines(text: str, names_a_thing: Callable[[str], bool]) -> list[str]:
             _TALLY.search(piece) for piece in body.split(",")):
         lines = body.split(",")
     if len(lines) < 2:
+        lines = _pieces(body, names_a_thing)
+    if len(lines) < 2:
         return [body]
     kept: list[str] = []
     waiting = ""  # a line before the first thing named: the request's frame
@@ -68,6 +70,23 @@ def listed_lines(text: str, names_a_thing: Callable[[str], bool]) -> list[str]:
         else:
             waiting = f"{waiting} {line}".strip()
     return kept if len(kept) > 1 else [text]
+
+
+# A piece of a list opening with its own count: "2 lasagna", "half a dozen genmaicha".
+_COUNTED_FIRST = re.compile(rf"^\s*(?:{_COUNT_WORD}|a|an)\b|^\s*{_JA_NUMBER}{_JA_COUNTER}")
+
+
+def _pieces(body: str, names_a_thing: Callable[[str], bool]) -> list[str]:
+    """A list written on one line (its line breaks read as commas): after a lead-in that names
+    nothing ("pls add, 2 washi notebooks, 1 chasen, …"), or with semicolons between pieces that
+    each open with their own count ("2 lasagna; 1 caesar salad; 3 pellegrino"); [] otherwise."""
+    pieces = [piece for piece in re.split(r"\s*[,;]\s*", body) if piece.strip()]
+    if len(pieces) > 2 and not names_a_thing(pieces[0]) and \
+            sum(map(names_a_thing, pieces[1:])) > 1:
+        return pieces
+    if ";" in body and len(pieces) > 1 and all(map(_COUNTED_FIRST.match, pieces)):
+        return pieces
+    return []
 
 
 def count_for_each(text: str) -> tuple[str, str | None]:

@@ -83,6 +83,14 @@ _RANGE_BEFORE = r"between|from|entre|de|d'"
 _RANGE_JOIN = r"and|to|et|à|a|-|–|~|〜|から"
 
 _FLAGS = re.IGNORECASE
+# A sum to spend on a thing is no limit and no count: "$20 worth of", "fifty dollars' worth
+# of", "spend £30 on", « pour 20 € de », « 20 euros de », 「3000円分」. Its currency must be said.
+_SPEND = re.compile(
+    rf"(?:\bspend(?:ing)?\s+)?{_money('spend')}(?:\s*'s?)?\s*worth(?:\s+of)?\b"
+    rf"|\bspend(?:ing)?\s+{_money('spend2')}\s+on\b"
+    rf"|(?:\b(?:pour|for)\s+)?{_money('spend3')}\s+(?:de\b|d')(?!\s*(?:budget|plus|moins|"
+    r"r[ée]duction|remise|frais|diff[ée]rence|livraison|port)\b)"
+    rf"|{_money('spend4')}\s*(?:分|ぶん)(?:の)?", _FLAGS)
 _RANGE = re.compile(
     rf"(?:\b(?:{_RANGE_BEFORE})\s*)?{_money('low')}\s*(?:{_RANGE_JOIN})\s*{_money('high')}"
     r"(?:\s*(?:の間|くらい))?", _FLAGS)
@@ -102,9 +110,26 @@ _AROUND_PRE = re.compile(rf"(?:(?<![\w'])|(?<=[^\x00-\x7f]))(?:{_AROUND_BEFORE})
 _AROUND_POST = re.compile(rf"{_money('near')}\s*-?\s*(?:{_AROUND_AFTER})(?![a-z])", _FLAGS)
 # How far either side of an amount said "around" reaches.
 AROUND_SHARE = Decimal("0.25")
+# Said just before an amount, these make it a limit ("moins de 20 € de thé"), not a sum to spend.
+_LIMIT_BEFORE = re.compile(rf"(?:{_MAX_BEFORE}|{_MIN_BEFORE}|{_AROUND_BEFORE}|"
+                           r"between|entre|de|from)\s*:?\s*$", _FLAGS)
 _MAX_POST = re.compile(rf"{_money('max')}\s*{_ABOUT}(?:{_MAX_AFTER})(?![a-z])", _FLAGS)
 _MIN_POST = re.compile(rf"{_money('min')}\s*{_ABOUT}(?:{_MIN_AFTER})(?![a-z])", _FLAGS)
 _BARE = re.compile(_money("at"), _FLAGS)
+
+
+def find_spend(text: str, taken: list[Span]) -> Sum | None:
+    """The sum `text` (lowercased, numbers as digits) asks to spend on a thing ("$20 worth of
+    san pellegrino", « pour 3000 yens de genmaicha », 「玄米茶を3000円分」), outside `taken`; its
+    span covers the words that frame it ("worth of", "分"), which name no product."""
+    for match in _SPEND.finditer(text):
+        name = next(key for key in ("spend", "spend2", "spend3", "spend4") if match.group(key))
+        currency = _currency(match, name, limited=True)
+        if currency is None or overlaps(match.span(), taken) or \
+                _LIMIT_BEFORE.search(text[:match.start()]) and name != "spend":
+            continue
+        return Sum(_amount(match.group(name)), currency, match.span())
+    return None
 
 
 def find_price(text: str, taken: list[Span]) -> PriceBound | None:

@@ -9,6 +9,7 @@ number is then tagged by the reading that took it (`number_tags`). What none of 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,7 +23,7 @@ from commerce_agent.agent.language.measures import Measure, Size, find_measures,
 from commerce_agent.agent.language.number_tags import NumberKind, NumberTag, tag_numbers
 from commerce_agent.agent.language.numbers import Count, find_counts, fold_numbers
 from commerce_agent.agent.language.ordinals import Ordinal, find_among, find_ordinals
-from commerce_agent.agent.language.prices import PriceBound, find_price
+from commerce_agent.agent.language.prices import PriceBound, Sum, find_price, find_spend
 from commerce_agent.agent.language.spans import Span, remove_spans
 
 
@@ -45,6 +46,8 @@ class Reading:
     numbers: tuple[NumberTag, ...] = ()
     # The group a choice is made among ("of the two", "des deux"): no count.
     among: tuple[Span, ...] = ()
+    # A sum to spend on the thing ("$20 worth of"): how many it buys is the add's to work out.
+    spend: Sum | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +59,27 @@ class _Parts:
     sizes_taken: tuple[Span, ...]
     price: PriceBound | None
     address: Address | None
+    spend: Sum | None = None
+
+
+# A verb changing a line's count, just before a number: "bump it up to 5", « passe à 5 »,
+# « mets la quantité à 3 ». The number after it is the count, not a price limit ("up to 5") nor
+# a time ("à 5", five o'clock), unless a currency or a time unit is said with it.
+_COUNT_VERB_BEFORE = re.compile(
+    r"\b(?:pass(?:e|ez|er)|mets|mettez|mettre|change[rz]?|augmente[rz]?|baisse[rz]?|"
+    r"r[ée]dui[st]|bump|bring|push|take|turn|go|increase|raise|lower|decrease|reduce|set|"
+    r"update|make)\b(?:\s+(?:it|that|them|this|those|the\s+\w+|my\s+\w+|la\s+quantit[ée]|"
+    r"le\s+nombre|ça|ca|up|down|back))*\s*(?:up|down)?\s*$", re.IGNORECASE)
+_BARE_NUMBER_AFTER = re.compile(r"^\s*(?:up\s+to|down\s+to|to|à|a|jusqu'à)\s+\d{1,3}\s*$",
+                                re.IGNORECASE)
+
+
+def _a_count_changed(folded: str, span: Span) -> bool:
+    """Whether the number read at `span` (a time or a limit with no currency or unit) is the
+    count a verb changing a line sets: "bump it up to 5", « passe à 5 »."""
+    start, end = span
+    return bool(_BARE_NUMBER_AFTER.match(folded[start:end])) and \
+        bool(_COUNT_VERB_BEFORE.search(folded[:start]))
 
 
 def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
@@ -65,6 +89,8 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
     parts = _parts(text, default_language)
     taken = list(parts.sizes_taken)
     when = find_when(parts.folded, parts.language, now or datetime.now(UTC), tz, taken)
+    if when is not None and _a_count_changed(parts.folded, when.span):
+        when = None  # « passe à 5 »: five of it, not five o'clock
     if when is not None:
         taken.extend(when.parts or (when.span,))
     sizes = find_sizes(parts.cased, taken)
@@ -79,6 +105,7 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
         *(("address", parts.address.span) for _ in (parts.address,) if parts.address),
         *(("measure", measure.span) for measure in parts.measures),
         *(("price", parts.price.span) for _ in (parts.price,) if parts.price),
+        *(("price", parts.spend.span) for _ in (parts.spend,) if parts.spend),
         *(("time", span) for span in (when.parts or (when.span,) if when else ())),
         *(("measure", size.span) for size in sizes),
         *(("ordinal", ordinal.span) for ordinal in ordinals),
@@ -88,7 +115,7 @@ def read(text: str, *, now: datetime | None = None, tz: str = "UTC",
                    measures=parts.measures, sizes=sizes, price=parts.price,
                    address=parts.address, when=when, rest=remove_spans(parts.folded, taken),
                    ordinals=ordinals, numbers=tag_numbers(parts.folded, readings),
-                   among=among)
+                   among=among, spend=parts.spend)
 
 
 @lru_cache(maxsize=4096)
@@ -111,10 +138,15 @@ def _parts(text: str, default_language: str) -> _Parts:
         taken.append(address.span)
     measures = find_measures(folded, taken)
     taken.extend(measure.span for measure in measures)
+    spend = find_spend(folded, taken)
+    if spend is not None:
+        taken.append(spend.span)
     price = find_price(folded, taken)
+    if price is not None and price.currency is None and _a_count_changed(folded, price.span):
+        price = None  # "bump it up to 5": five of it, no price limit
     if price is not None:
         taken.append(price.span)
-    return _Parts(language, cased, folded, measures, tuple(taken), price, address)
+    return _Parts(language, cased, folded, measures, tuple(taken), price, address, spend)
 
 
 def warm_up(languages: tuple[str, ...] = ("en", "fr", "ja")) -> None:

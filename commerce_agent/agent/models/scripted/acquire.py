@@ -25,7 +25,7 @@ from commerce_agent.agent.models.scripted import (
     plan_verbs,
     words,
 )
-from commerce_agent.agent.models.scripted.by_amount import ByAmount, by_amount
+from commerce_agent.agent.models.scripted.by_amount import ByAmount, by_amount, by_sum
 from commerce_agent.agent.models.scripted.messages import how_often, say, status
 from commerce_agent.agent.models.scripted.phrasing import (
     cart_text,
@@ -321,8 +321,9 @@ def acquire(p: Planner, then_check_out: bool) -> Decision:
     picked = _pick(p, item)
     if isinstance(picked, str):
         return picked
-    amount = by_amount(p.frame.texts, item, picked.variant, p.lang) if quantity is None and \
-        state.done("add_to_cart") is None else None
+    amount = (by_sum(p.frame.texts, item, picked.variant, p.lang)
+              or by_amount(p.frame.texts, item, picked.variant, p.lang)) \
+        if quantity is None and state.done("add_to_cart") is None else None
     if isinstance(amount, str):
         return amount
     if isinstance(amount, ByAmount):
@@ -382,7 +383,8 @@ def _added_reply(p: Planner, item: dict[str, Any], picked: _Picked, args: dict[s
     options = f" ({', '.join(picked.labels)})" if picked.labels else ""
     text = [say(p.lang, "added", quantity=args.get("quantity", 1), name=item["name"],
                 options=options)]
-    rounded = by_amount(p.frame.texts, item, picked.variant, p.lang)
+    rounded = by_sum(p.frame.texts, item, picked.variant, p.lang) or \
+        by_amount(p.frame.texts, item, picked.variant, p.lang)
     if isinstance(rounded, ByAmount) and rounded.note:
         text.append(rounded.note)
     text += notes(item, p.lang, choices.localized([picked.slot], p.lang)[0].label

@@ -23,7 +23,8 @@ from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
-from commerce_agent.agent.language.reading import without_when
+from commerce_agent.agent.language.packs import amount_asked
+from commerce_agent.agent.language.reading import read_message, without_when
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
@@ -336,6 +337,11 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bi (?:said|meant)\b|\bj'ai dit\b|\bje voulais dire\b|"
                  r"\b(?:i'?d |i would )?prefer\b|\b(?:i'?d|i would) rather\b|\bpre[f]ere[rz]?\b|"
                  r"\bfinalement\b|\ben fait\b|"
+                 # « mettez-en quatre », « fais-en 2 », « passe à 4 »: the line's count
+                 r"\b(?:mets|mettez|fais|faites)[- ]en\s+(?:\d+|une?|deux|trois|quatre|cinq|six|"
+                 r"sept|huit|neuf|dix|douze|une douzaine)\b|"
+                 r"\bpass(?:e|ez) (?:la quantite )?a (?:\d+|deux|trois|quatre|cinq|six|sept|huit|"
+                 r"neuf|dix|douze)\b|"
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
     ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
@@ -411,9 +417,18 @@ _CONFIGURED = re.compile(r"^(?:a|an|one|un|une|\d+\s*-?\s*(?:inch|in|inches|pouc
                          r"hold|extra|sans|avec)|,\s*(?:not|pas))\b|^(?:a|an|one|un|une)\s+\d+\s*-?\s*"
                          r"(?:inch|in|inches|pouces?|cm|oz)\b")
 # One thing asked for with a please and nothing else ("a pour-over dripper please", "une
-# théière s'il vous plaît"): an order, as a count with a thing is.
-_ASKED_POLITELY = re.compile(r"^\s*(?:a|an|un|une)\s+[^?]+?,?\s*(?:please|pls|plz|"
+# théière s'il vous plaît", "tiramisu pls"): an order, as a count with a thing is.
+_ASKED_POLITELY = re.compile(r"^\s*(?:(?:a|an|un|une)\s+)?[^?]+?,?\s*(?:please|pls|plz|"
                              r"s'il (?:vous|te) plait|svp|stp)[\s.!]*$")
+# …unless, said without an article, it asks to know or points at what is in view ("the price
+# please", "the blue one please", "more info please"): answered or taken in context, not added.
+_NOT_A_THING = re.compile(r"\b(?:price|prices|cost|costs|info|information|details?|help|more|"
+                          r"else|one|ones|that|this|it|them|those|these|menu|options?|hours|"
+                          r"shipping|delivery|returns?|policy|status|order|orders|cart|basket|"
+                          r"prix|aide|infos?|celui|celle|ceux|ça|ca|commande|panier|"
+                          r"with|without|no|extra|free|avec|sans|size|taille|express|"
+                          r"standard|overnight|priority|economy|pickup|collection)\b")
+_WITH_ARTICLE = re.compile(r"^\s*(?:a|an|un|une)\s")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 # "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
 # "…で!", "…でいい", "…で頼む": the casual close names the one chosen, as "にして" does.
@@ -1043,6 +1058,11 @@ def _understand(raw: str) -> tuple[str, str]:
         return "policy", act.text  # "is there a minimum commitment?": the terms, not a product
     if kind == "other" and _REPORTS_A_STATE.search(words.fold(act.text)):
         return kind, act.text  # "one of the plates arrived chipped": what happened, no order
+    if kind in ("other", "search") and act.kind != "question" and (
+            read_message(act.text).spend is not None or amount_asked(act.text) is not None) \
+            and words.names_a_thing(words.without_measures(words.strip_prices(act.text))):
+        # "$20 worth of san pellegrino", "1kg of genmaicha": a sum or an amount of a thing
+        return "add", act.text
     if kind == "other" and act.kind != "question" and words.quantity(act.text) is not None \
             and words.names_a_thing(words.without_measures(act.text)) and \
             words.address(act.text) is None:
@@ -1058,7 +1078,9 @@ def _understand(raw: str) -> tuple[str, str]:
         return "add", act.text  # « Faites-moi parvenir un kit », « Ce serait pour une salade »
     if kind == "other" and act.kind != "question" and _ASKED_POLITELY.search(
             words.fold(act.text)) and words.names_more_than_looks(act.text) and \
-            words.address(act.text) is None and not words.price_bounds(act.text):
+            words.address(act.text) is None and not words.price_bounds(act.text) and (
+                _WITH_ARTICLE.match(words.fold(act.text)) or not _NOT_A_THING.search(
+                    words.fold(act.text))):
         return "add", act.text  # "a pour-over dripper please", "une théière, s'il vous plaît"
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):

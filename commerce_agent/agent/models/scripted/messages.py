@@ -48,6 +48,9 @@ ENGLISH: dict[str, str] = {
     "no_pack_size": "{name} isn't sold by weight or volume, so {amount} doesn't say how many.",
     "packs_rounded": "{amount} is not a whole number of {size} packs, so I rounded up to "
                      "{count}.",
+    "spend_bought": "{amount} buys {count} × {name} at {price} each ({total}).",
+    "spend_too_little": "{name} costs {price}, more than {amount}.",
+    "spend_other_currency": "{name} is priced in {currency}, so {amount} doesn't say how many.",
     "none_added": "Zero of {name} is nothing to add, so I've added nothing.",
     "cannot_add_count": "I can't add {count} of {name}.",
     "what": "What would you like me to add?",

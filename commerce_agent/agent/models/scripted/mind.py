@@ -323,7 +323,9 @@ _LONG_MARKER = (r"sorry,?\s+i\s+meant?|i\s+meant?|no\s+wait|no,?\s+sorry|wait,?\
 # (a pause to think is a marker too: « deux, non attends, trois », "2, hang on, 3",
 # 「2つ、待って、3つ」)
 _PAUSE = r"attends?|attendez|hold\s+on|hang\s+on|ちょっと待って|待って"
-_SHORT_MARKER = rf"sorry|wait|actually|rather|no|nope|pardon|enfin|non|plut[oô]t|いや|いえ|{_PAUSE}"
+# (and a guess made exact: "a few, say 4", « quelques-uns, disons 4 », "a couple, let's say 3")
+_SHORT_MARKER = (rf"sorry|wait|actually|rather|no|nope|pardon|enfin|non|plut[oô]t|いや|いえ|"
+                 rf"{_PAUSE}|(?:let'?s\s+)?say|disons|mettons")
 _CORRECTION = re.compile(
     rf"(?:\s*[,;、。….!]+\s*{_HESITATION}(?:{_LONG_MARKER}|{_SHORT_MARKER})"
     rf"|\s+{_HESITATION}(?:{_LONG_MARKER}))"
@@ -479,6 +481,12 @@ def _look_corrected(head: str, after: str) -> str | None:
     return head[:start] + value + head[end:] + rest
 
 
+# A count said vaguely, which a number said after a marker makes exact.
+_VAGUE_COUNT = re.compile(r"\b(?:a\s+)?(?:few|several|handful(?:\s+of)?|bunch(?:\s+of)?|"
+                          r"couple(?:\s+of)?)\b|\b(?:quelques|plusieurs)\b|いくつか|幾つか",
+                          re.IGNORECASE)
+
+
 def _old_value(head: str, value: str, *, sized: bool,
                timed: bool) -> tuple[int, int, str] | None:
     """Where in `head` the value the correction replaces is, and what it becomes: a time by
@@ -509,6 +517,9 @@ def _old_value(head: str, value: str, *, sized: bool,
                                              for low, high in in_measure)]
     sizes = [run for run in runs if run not in counts]
     chosen = (sizes or counts) if sized else (counts or sizes)
+    vague = _VAGUE_COUNT.search(head)
+    if not chosen and vague is not None and not sized:
+        return vague.start(), vague.end(), number  # "a few genmaicha, say 4": four of them
     if not chosen:
         return None
     run = chosen[-1]

@@ -71,6 +71,8 @@ def _without_counts(kept: list[str], text: str) -> list[str]:
     counts = [str(said.value) for said in quantities.quantities(text) if said.relation == "set"]
     left = []
     for word in kept:
+        if word in ("x", "×"):  # the tally mark of "1 x hojicha", "genmaicha ×3"
+            continue
         if word in counts:
             counts.remove(word)
         else:

@@ -23,13 +23,16 @@ annule annules annulee annulez annuler annulation commande commandes commander c
 expedie expediee expedies expediees expedier expedition retour retours retourne retourner
 retournez rembourse remboursez rembourser remboursement abonnement abonne resilier panier
 ajoute ajouter ajoutez supprime supprimer enleve enlever paiement livraison colis
-""".split())
+dozen dozens couple several twelve twenty thirty fifteen eleven douzaine douzaines quelques
+plusieurs
+""".split())  # (the count words last: "a dozne", "cuple of", « une douzane »)
 VOCABULARY = INTENT_WORDS | TYPED_FORMS
 # Real words a typo away from one of them, kept as typed.
 KNOWN = NOT_TYPOS | frozenset("""
 commence remote retours retire retirer reform refine shipper world cheek chuck cloud
 annuel annuelle annuels annuelles annuellement mensuel mensuelle mensuels mensuellement
 place placed placing shopping shopper shoppers
+doze dozed dozes coupe coupes coupled thirsty quelque
 """.split())  # « passer en annuel » is a billing frequency, never « annuler »; "place the
 # order" is no "plate the order" with a plate in view (a wider list of purchase verbs moved a
 # held-out set down: kept to "place")

@@ -841,8 +841,10 @@ def _names_a_thing(text: str) -> bool:
 def strip_prices(text: str) -> str:
     folded = fold(text)
     found = normalized.reading(text)
-    if found.price is not None:  # the limit as the normalize stage read it, its words too
-        start, end = found.price.span
+    for said in (found.price, found.spend):  # a limit or a sum to spend, its words too
+        if said is None:
+            continue
+        start, end = said.span
         limit = fold(found.folded[start:end])
         if limit not in folded:  # « septante-deux euros »: its number words as read, digits
             folded = fold(fold_numbers(text, found.language))

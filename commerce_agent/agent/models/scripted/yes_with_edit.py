@@ -144,14 +144,22 @@ def leaving_out(text: str) -> str | None:
     return f"remove {found.group(1) or found.group(2)}"
 
 
+# A verb setting a count, opening the message: "make it four", « mettez-en quatre ».
+_SETS_A_COUNT = re.compile(r"^\s*(?:make (?:it|that)|(?:mets|mettez|fais|faites)[- ]en)\b",
+                           re.IGNORECASE)
+
+
 def count_for_the_offer(kind: str, text: str) -> str | None:
     """The request a message answering "Want me to add it?" makes when it is a yes with the
     count wanted: "yes" for the thing offered, that many ("sure, make it 4", "yes, 3
-    please", "yeah add 2", « ouais mets-en 2 »); "buy" when it goes on to the order ("sure,
-    two, and go ahead, pickup", "ok 3 then check out"); None when it is no such yes."""
-    if kind not in ("quantity", "yes", "pickup", "add") or not says_yes(text) or \
-            count_alone(text) is None:
+    please", "yeah add 2", « ouais mets-en 2 », or the count set alone: "make it four"); "buy"
+    when it goes on to the order ("sure, two, and go ahead, pickup", "ok 3 then check out");
+    None when it is no such yes."""
+    if kind not in ("quantity", "yes", "pickup", "add") or count_alone(text) is None:
         return None
+    if not says_yes(text) and (kind != "quantity" or quantities.change(text) is not None
+                               or not _SETS_A_COUNT.search(text)):
+        return None  # (a count set by its verb, "make it four", « mettez-en quatre », is a yes)
     clauses = [part.strip() for part in _CLAUSE.split(text) if part and part.strip()]
     counted = next((index for index, part in enumerate(clauses)
                     if words.quantity(part) is not None), len(clauses))
