@@ -32,6 +32,7 @@ from commerce_agent.agent.models.scripted.facts import STOCK, asks_enough
 from commerce_agent.agent.models.scripted.speech import (
     Act,
     dismissed,
+    opens_with_a_verb,
     read_act,
     settle,
     tagged,
@@ -427,8 +428,20 @@ _NOT_A_THING = re.compile(r"\b(?:price|prices|cost|costs|info|information|detail
                           r"shipping|delivery|returns?|policy|status|order|orders|cart|basket|"
                           r"prix|aide|infos?|celui|celle|ceux|ça|ca|commande|panier|"
                           r"with|without|no|extra|free|avec|sans|size|taille|express|"
-                          r"standard|overnight|priority|economy|pickup|collection)\b")
+                          r"standard|overnight|priority|economy|pickup|collection|"
+                          # the whole cart, a reply's language, a pace: no thing named
+                          r"all|everything|both|each|tout|english|french|japanese|anglais|"
+                          r"francais|japonais|asap|soon|now|later|vite|"
+                          # an adverb of manner, not a plan's frequency ("monthly")
+                          r"(?!(?:month|week|year|dai|quarter|fortnight|hour)ly\b)\w{3,}ly|"
+                          # a restriction or a particle answers or acts ("just folio",
+                          # "opt out"); a plan said short is the one held ("folio sub")
+                          r"just|only|out|off|away|sub|subs)\b|"
+                          # a circumstance, opened by its preposition ("in french please")
+                          r"^\s*(?:in|on|at|by|for|en|par|pour)\s")
 _WITH_ARTICLE = re.compile(r"^\s*(?:a|an|un|une)\s")
+# …nor what the shopper already has ("my subscription please", « mon colis svp »).
+_THEIRS = re.compile(r"\b(?:my|our|mon|ma|mes|notre|nos)\b")
 # "…にして", "…に替えて": what follows "XじゃなくてY" is a change, not a request for Y.
 # "…がいいです", "…の方がいい", "…にしたい": the one preferred, said as a preference.
 # "…で!", "…でいい", "…で頼む": the casual close names the one chosen, as "にして" does.
@@ -696,6 +709,15 @@ _A_NEED_TOLD = 2
 
 
 @lru_cache(maxsize=4096)
+def _a_bare_thing(text: str) -> bool:
+    """Whether a request said with a please and no article names a thing to add ("tiramisu
+    pls"), not an act ("stop folio please"), what is in view or the shopper's own ("the price
+    please", "my subscription please"), or a day ("tomorrow please")."""
+    folded = words.fold(text)
+    return not (_NOT_A_THING.search(folded) or _THEIRS.search(folded)
+                or opens_with_a_verb(folded) or without_when(folded) != folded)
+
+
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
     what is left once negated clauses are cut; misspelt intent words are read corrected.
@@ -1079,8 +1101,7 @@ def _understand(raw: str) -> tuple[str, str]:
     if kind == "other" and act.kind != "question" and _ASKED_POLITELY.search(
             words.fold(act.text)) and words.names_more_than_looks(act.text) and \
             words.address(act.text) is None and not words.price_bounds(act.text) and (
-                _WITH_ARTICLE.match(words.fold(act.text)) or not _NOT_A_THING.search(
-                    words.fold(act.text))):
+                _WITH_ARTICLE.match(words.fold(act.text)) or _a_bare_thing(act.text)):
         return "add", act.text  # "a pour-over dripper please", "une théière, s'il vous plaît"
     if kind == "other" and (words.price_bounds(act.text) or words.price_order(act.text)) and (
             words.content_words(act.text) or words.re_japanese(act.text)):

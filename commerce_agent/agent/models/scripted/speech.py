@@ -267,9 +267,17 @@ _ASKED_BACK = re.compile(
     r"se passe) comment|c'est (?:possible|faisable|gratuit))\b")
 _TOPIC_CUT = re.compile(r"\s*(?:[,;:]|\s[-–—]+)\s*")
 # A topic said as an order ("cancel my order, can you do that?"): a request, asked politely.
-_BARE_VERB = re.compile(r"^(?:please |pls )?(?:cancel|return|send|pause|resume|stop|add|remove|"
-                        r"order|buy|book|subscribe|sign|put|take|give|get|apply|use|check|place|"
-                        r"annule\w*|retourne\w*|ajoute\w*|mets|mettez|commande\w*|suspend\w*)\b")
+_BARE_VERB = re.compile(r"^(?:please |pls )?(?:cancel|return|send|pause|resume|stop|end|quit|"
+                        r"terminate|drop|skip|halt|add|remove|order|buy|book|subscribe|"
+                        r"unsubscribe|unsub|opt|sign|put|take|give|get|apply|use|check|place|show|tell|"
+                        r"annule\w*|retourne\w*|ajoute\w*|mets|mettez|commande\w*|suspend\w*|"
+                        r"arrete\w*|resilie\w*|montre\w*)\b")
+
+
+def opens_with_a_verb(folded: str) -> bool:
+    """Whether a (folded) message opens with a verb that asks something done ("stop folio
+    please", "cancel it pls", « arrête l'abonnement »), not with the thing it names."""
+    return _BARE_VERB.search(folded) is not None
 
 
 # The topic such a question points back at is an act ("cancelling", "pausing my plan", « l'

@@ -818,9 +818,7 @@ class State:
             # names no product): the frame records a plain "yes"; assent that names an option
             # ("ok the cobalt blue 12 oz then") is that answer.
             named = bool(re.search(r"\d", text) or english_option_words(text)
-                         or words.content_words(text)
-                         # a count in words beside the yes ("sure, make it four"): that many
-                         or yes_with_edit.count_alone(text) is not None)
+                         or words.content_words(text))
             self.frame = pending.answered(text if named else "yes")
             if suggested and self.offered_when and not named:
                 self.frame = self.frame.answered(self.offered_when)  # the time it was asked for
