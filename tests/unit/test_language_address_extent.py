@@ -75,6 +75,7 @@ def test_a_japanese_address_keeps_its_postal_code(text: str, after: str, before:
        st.sampled_from((" ", ", ")))
 @example(["ship", "to", "OCHA10の"], " ")
 @example(["ship", "it", "to", "WELCOME10"], " ")
+@example(["ship", "to", "2", "mugs"], " ")  # a count, not "2 Mugs" the street
 def test_words_without_address_parts_are_no_address(words: list[str], glue: str) -> None:
     assert read_delivery(glue.join(words)).address is None
 

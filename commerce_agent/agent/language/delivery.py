@@ -194,7 +194,8 @@ def read_delivery(text: str) -> Delivery:
             address, rest = found
             return Delivery(address, country_of(address), rest, pickup)
     lead = next((match for match in _LEAD_IN.finditer(normal)
-                 if _is_place(_cut(normal[match.end():]))), None)
+                 if _is_place(_cut(normal[match.end():]))
+                 and not _a_count_of_things(_cut(normal[match.end():]))), None)
     if lead is not None:
         after = lead.end() + _extent(normal[lead.end():])
         address = _clean(normal[lead.end():after])
@@ -262,6 +263,16 @@ def _is_place(text: str) -> bool:
     return any(name.casefold() not in _NOT_A_STREET for name in re.findall(
         r"(?<!\S)([^\W\d_]{2,})\.?,?\s+\d|\d[\w/-]*,?\s+([^\W\d_]{2,})", text)
         for name in name if name)
+
+
+def _a_count_of_things(text: str) -> bool:
+    """A number and one word with nothing after them ("ship to 2 mugs"): a count, never an
+    address, which names its street with more words, a comma or a second number."""
+    if in_japanese_script(text) or "," in text or len(re.findall(r"\d+", text)) > 1:
+        return False
+    named = [word for word in re.findall(r"[^\W\d_]{2,}", text)
+             if word.casefold() not in _NOT_A_STREET]
+    return len(named) < 2
 
 
 def _end(after: str) -> int:
