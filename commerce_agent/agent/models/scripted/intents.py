@@ -708,7 +708,6 @@ _HELP_WORDS = frozenset({"help", "aide", "by", "every", "with", "please", "need"
 _A_NEED_TOLD = 2
 
 
-@lru_cache(maxsize=4096)
 def _a_bare_thing(text: str) -> bool:
     """Whether a request said with a please and no article names a thing to add ("tiramisu
     pls"), not an act ("stop folio please"), what is in view or the shopper's own ("the price
@@ -718,6 +717,7 @@ def _a_bare_thing(text: str) -> bool:
                 or opens_with_a_verb(folded) or without_when(folded) != folded)
 
 
+@lru_cache(maxsize=4096)
 def understand(raw: str) -> tuple[str, str]:
     """(intent, the words that carry it): the speech act first, then the keyword table on
     what is left once negated clauses are cut; misspelt intent words are read corrected.
