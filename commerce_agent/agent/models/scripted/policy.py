@@ -192,10 +192,12 @@ def _code_put_on(p: Planner) -> Decision | None:
     """A word put on the cart that names no product but is the store's code ("put
     pizzafriday on it", "add fiveoff"): the store's codes are read once the search for the
     word found nothing, and the code is applied. None when the word is no such code."""
+    carts = p.state.open_carts()
+    if not carts:  # (read first: the product words cost more to find)
+        return None
     query = p.query()
     searched = p.state.done("search_products", query=query)
-    carts = p.state.open_carts()
-    if searched is None or not carts or not re.fullmatch(r"[a-z][a-z0-9-]{3,31}", query) or \
+    if searched is None or not re.fullmatch(r"[a-z][a-z0-9-]{3,31}", query) or \
             not isinstance(searched.result, dict) or searched.result.get("results"):
         return None
     store = str(carts[0].get("storeId"))
