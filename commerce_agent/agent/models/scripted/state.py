@@ -490,12 +490,8 @@ class State:
 
     def as_read(self, container: dict[str, Any]) -> dict[str, Any]:
         """A cart, order or return whose lines bear the names the shopper's reads gave their
-        items (`_named_as_read`)."""
-        return self._named_as_read(container)
-
-    def _named_as_read(self, container: dict[str, Any]) -> dict[str, Any]:
-        """A cart or order whose lines bear the names the shopper's reads gave their items (in
-        French or Japanese where the store translates them; carts and orders are as written)."""
+        items (in French or Japanese where the store translates them; carts and orders are as
+        written)."""
         if self.language == "en" or not container.get("items"):
             return container
         renamed = [{**line, "name": self.items[str(line.get("itemId"))]["name"]}
@@ -504,7 +500,7 @@ class State:
         return {**container, "items": renamed}
 
     def _cart(self, name: str, args: dict[str, Any], cart: dict[str, Any]) -> None:
-        cart = self._named_as_read(cart)
+        cart = self.as_read(cart)
         store = str(cart.get("storeId"))
         self.carts[store] = cart
         if cart.get("storeName"):
@@ -532,7 +528,7 @@ class State:
                 del self.carts[store]
 
     def _order(self, order: dict[str, Any]) -> None:
-        order = self._named_as_read(order)
+        order = self.as_read(order)
         self.orders[order["orderId"]] = order
         self.last_order = order["orderId"]
 
