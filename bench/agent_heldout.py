@@ -46,7 +46,7 @@ def report(outcomes: list[Outcome], show: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=FOLDER,
-                        help="the held-out set (default tests/heldout; also heldout2 to 5)")
+                        help="the held-out set (default tests/heldout; also heldout2 to 11)")
     parser.add_argument("--only", help="run the conversations whose name contains this")
     parser.add_argument("--show", action="store_true", help="print every transcript")
     parser.add_argument("--json", help="write the outcomes to this file")

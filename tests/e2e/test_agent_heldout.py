@@ -1,4 +1,4 @@
-"""The held-out conversation sets (tests/heldout/ to tests/heldout10/): well
+"""The held-out conversation sets (tests/heldout/ to tests/heldout11/): well
 formed, their expectations name what the stores really sell, their checks judge what they
 claim to, and the agent stays at or above the floor each set records in its FLOOR.json (safety
 failures at most, pass rate at least).
