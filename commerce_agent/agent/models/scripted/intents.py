@@ -22,6 +22,8 @@ from commerce_agent.agent.language.codes import codes_asked_about, without_code_
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.held_purchase import refused_purchase
+from commerce_agent.agent.language.kept_things import without_kept
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.packs import amount_asked
 from commerce_agent.agent.language.reading import read_message, without_when
@@ -31,6 +33,7 @@ from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which
 from commerce_agent.agent.models.scripted.facts import STOCK, asks_enough
 from commerce_agent.agent.models.scripted.speech import (
     Act,
+    asks_a_way,
     dismissed,
     opens_with_a_verb,
     read_act,
@@ -724,6 +727,13 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
+    rest = without_kept(raw) if kind == "remove" else None
+    if rest is not None and words.content_words(rest):
+        # "I don't want the mug anymore, just the plates", "leave the plates, remove the
+        # mugs": what stays is named apart; the line that goes is named by the rest
+        again = _understand(rest)
+        if again[0] == "remove":
+            return again
     if kind not in AFTER_SALE and CHANGES_ADDRESS.search(words.fold(raw)) and read_act(
             raw).kind == "question" and words.address(raw) is None:
         return "policy", text  # "can I still change the delivery address?": asked, never done
@@ -920,6 +930,13 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what about …3f9a2c, has it left?", "where's order 641934 at?": about that order
         # (an order's number after "order" makes it the noun, never the verb with a count)
         kind = "status"
+    held = [refused_purchase(part) for part in act.negated]
+    if held and None not in held and (kind == "add" or act.request == "add"):
+        # "don't buy the gyokuro yet, just put it in my cart": only buying now is refused; the
+        # thing the refusal names goes in the cart, nothing is ordered
+        joint = "、" if words.re_japanese(act.text) else ", "
+        return "add", joint.join((*(thing for thing in held if thing and (words.content_words(
+            thing) or words.re_japanese(thing))), act.text))
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not words.names_a_thing(without_closing(
@@ -1018,6 +1035,9 @@ def _understand(raw: str) -> tuple[str, str]:
         if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
                                           "quantity", "promotion", "rate"):
             return ("policy" if kind in AFTER_SALE else "other"), act.text
+        if kind in ("add", "buy", "book", "subscribe") and act.kind == "question" and (
+                words.content_words(act.text) or words.re_japanese(act.text)):
+            return "details", act.text  # 「急須を買おうかなと…何ml入りますか」: about the thing
         if kind in ("add", "buy", "book", "subscribe"):
             return ("search" if words.content_words(act.text) else "other"), act.text
     if act.wholly_negated and kind != "remove":
@@ -1043,7 +1063,7 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what did I put in my basket?", "how much is my cart?": the cart, never an add
         return "cart", act.text
     if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
-            words.fold(act.text)) or tagged(act.text)):
+            words.fold(act.text)) or tagged(act.text) or asks_a_way(act.text)):
         # "what does the gift card include?", "is the python book a pdf or what": the verb
         # or noun of shopping is asked about, never done
         return "details", act.text

@@ -92,6 +92,32 @@ _POLITE_REQUEST = re.compile(
     # « est-ce que je pourrais avoir deux tiramisus ? », « je peux prendre le mug ? »
     r"(?:est-ce que |est ce que )?(?:je peux|je pourrais|puis-je|pourrais-je|on peut|"
     r"on pourrait) (?:avoir|prendre|ajouter|mettre|me prendre)|j'aimerais)\b")
+# Asking whether a thing comes a certain way, not asking for it: "can I get it gluten free?",
+# "could I have that without olives", "can we get them in blue?" (a count, a time or a place
+# after the pronoun asks for it: "can I get it tomorrow", "can I have it in my cart").
+_WAY_ASKED = re.compile(
+    r"^(?:can|could|may) (?:i|we) (?:get|have) (?:it|this|that|them|these|those|one)\s+"
+    r"(?!(?:now|today|tonight|tomorrow|asap|please|pls|plz|delivered|shipped|sent|by|before|"
+    r"after|at|on|for|to|instead|too|also|then|right|quickly|soon|here|there)\b|"
+    r"in (?:my|the|your) (?:cart|basket|bag)\b|\d)[a-z]")
+
+
+# A question said in statement order, with no question mark, as typed on a phone: "you guys
+# still have the espresso cups", "u still got the teapot", "you ship to canada", « vous livrez
+# au Canada », « vous avez encore des tasses ». What the shop has or does is asked, not told.
+_DECLARED_ASKING = re.compile(
+    r"^(?:you|u|ya|y'?all)(?:\s+(?:guys|all|folks|people))?(?:\s+(?:still|also|even|ever|"
+    r"usually|normally|already))*\s+(?:have|got|sell|carry|stock|do|ship|deliver|take|accept|"
+    r"open|close|offer|make|send)\b|"
+    r"^(?:vous|tu)\s+(?:avez|as|vendez|vends|livrez|livres|acceptez|acceptes|prenez|prends|"
+    r"ouvrez|ouvres|fermez|fermes|faites|fais|envoyez|envoies)\b(?!.*\b(?:moi|nous)\b)")
+
+
+def asks_a_way(text: str) -> bool:
+    """Whether a message asks if a thing comes a certain way ("can I get it gluten free?")."""
+    return _WAY_ASKED.search(fold(without_discourse(text)).strip()) is not None
+
+
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")
 
@@ -110,7 +136,9 @@ _JUST_ASKING = re.compile(
     r"\b(?:i'?m |i am |i'?ve been |been )?(?:thinking|considering|contemplating|debating)"
     r"(?: about| of| whether(?: to| or not to)?)?\s+\w+ing\b|"
     r"\b(?:je (?:pense|songe|reflechis) a|j'envisage de|je me demande si je (?:dois|devrais))\b|"
-    r"(?:しようか|するか)?(?:考えて(?:います|いる|る)|考え中|迷って)")
+    r"(?:しようか|するか)?(?:考えて(?:います|いる|る)|考え中|迷って)|"
+    # a verb's volitional weighed: 「買おうかなと思ってる」「注文しようかな」「頼もうか迷う」
+    r"(?:[おこそとのほもよろごぞどぼぽ]う|よう)かな(?:あ|ー)?(?:と|って)?(?:思|おも|考え)")
 
 
 @dataclass(frozen=True)
@@ -301,6 +329,10 @@ def _question(raw: str, folded: str) -> bool:
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
     folded = fold(without_discourse(folded)).strip()
+    if _WAY_ASKED.search(folded):
+        return True  # "can I get it gluten free?": whether it comes so, never an order
+    if _DECLARED_ASKING.search(folded):
+        return True  # "you guys still have the espresso cups": asked, not told
     if _POLITE_REQUEST.search(folded):
         return False
     return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None or \
