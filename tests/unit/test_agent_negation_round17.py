@@ -174,3 +174,47 @@ def test_a_question_in_statement_order_without_a_question_mark(said: str) -> Non
 
 def test_a_purchase_weighed_in_japanese_is_asked_about() -> None:
     assert understand("常滑の急須を買おうかなと思ってるんですが、何ml入りますか")[0] == "details"
+
+
+# -- a verb of buying asked about ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("should I buy the gyokuro?", "details"), ("did you add the mug?", "cart"),
+    ("why did you add the mug?", "cart"), ("aren't you adding the mug?", "details"),
+    ("玉露は買わないの？", "details"), ("玉露を買ったほうがいいですか？", "details"),
+    ("どうして追加したの？", "cart"), ("pourquoi tu as ajouté le mug ?", "cart"),
+    ("je devrais acheter le gyokuro ?", "details"),
+])
+def test_a_question_about_buying_is_answered_never_done(said: str, asked: str) -> None:
+    assert understand(said)[0] == asked
+
+
+@pytest.mark.parametrize("said", ["add the mug?", "could you add the mug?", "buy the gyokuro?"])
+def test_a_verb_said_first_is_still_a_request(said: str) -> None:
+    assert understand(said)[0] in ("add", "buy")
+
+
+# -- "no need to", tags typed bare, what happens if ------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["解約はしなくていいです", "返品しなくていい",
+                                  "一時停止はしなくてもいいです"])
+def test_no_need_to_in_japanese_does_nothing(said: str) -> None:
+    assert understand(said)[0] == "no"
+
+
+@pytest.mark.parametrize("said", ["it doesnt come with a gift box right",
+                                  "the return is free correct", "shipping is 8.50 right"])
+def test_a_tag_typed_without_comma_or_question_mark_asks(said: str) -> None:
+    assert read_act(said).kind == "question"
+
+
+def test_the_one_on_the_right_is_no_tag() -> None:
+    assert read_act("add the one on the right").kind != "question"
+
+
+@pytest.mark.parametrize("said", ["キャンセルしたらどうなりますか", "一時停止したらどうなる？",
+                                  "返品したらどうなるの"])
+def test_what_happens_if_asks_the_terms(said: str) -> None:
+    assert understand(said)[0] == "policy"

@@ -21,6 +21,7 @@ from commerce_agent.agent.language.closing import closing, pausing, without_clos
 from commerce_agent.agent.language.codes import codes_asked_about, without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
+from commerce_agent.agent.language.doing_asked import doing_asked
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.held_purchase import refused_purchase
 from commerce_agent.agent.language.kept_things import without_kept
@@ -956,6 +957,12 @@ def _understand(raw: str) -> tuple[str, str]:
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
+    asked_doing = doing_asked(act.text) if act.kind == "question" and kind in SHOPPING and \
+        not act.request else None
+    if asked_doing is not None:
+        # "should I buy the gyokuro?", "did you add the mug?", 「玉露は買わないの？」: the
+        # verb of buying is asked about, never done (the cart, or the thing's details)
+        return asked_doing, act.text
     if kind in ("add", "buy") and (words.for_whom(act.text) or _ASKS_WHAT_THERE_IS.search(
             words.fold(act.text)) or _wants_an_unnamed_thing(act.text)) and \
             words.quantity(act.text) is None and not act.negated:
@@ -1234,13 +1241,19 @@ _NOTHING_ASKED = frozenset("happen happens happened happening then next passe pa
                            "arrive-t-il passe-t-il".split())
 
 
+# "…たらどうなりますか", "…たら何が起きる？": nothing asked beyond what is supposed.
+_WHAT_HAPPENS_JA = re.compile(r"^(?:どう(?:なる|なります|なっちゃう|なるの|なるんですか|"
+                              r"なりますか)|何が(?:起き|起こ))")
+
+
 def _supposed(condition: str, main: str) -> tuple[str, str]:
     """A question under a condition: what it asks is answered ("if I order now, when will it
     arrive?": the delivery terms), what it supposes is never done; with nothing asked beyond
     the condition ("what if I cancel?") the terms of what it supposes are the answer."""
     both = f"{main} {condition}".strip()
-    asked = understand(main)[0] if words.content_words(main) - _NOTHING_ASKED or re.search(
-        r"[\u3040-\u30ff\u4e00-\u9fff]", main) else "other"
+    asked = understand(main)[0] if (words.content_words(main) - _NOTHING_ASKED or re.search(
+        r"[\u3040-\u30ff\u4e00-\u9fff]", main)) and not _WHAT_HAPPENS_JA.match(
+        main.strip()) else "other"
     if asked == "status" and (intent(condition) in (*SHOPPING, "checkout") or _ORDERING.search(
             words.fold(condition))):
         return "policy", both  # "if I order now, when will it arrive?": an order not made yet

@@ -53,6 +53,8 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need 
                        # spoken French drops the "ne": « je veux plus le mug », « plus besoin »
                        r"\b(?<!de )plus (?=(?:le|la|les|l'|ce|cet|cette|ces|mon|ma|mes|besoin|"
                        r"jamais|rien)\b)|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
+                       # "no need to": 「解約はしなくていいです」「キャンセルしなくて大丈夫」
+                       r"なくて(?:も)?(?:いい|良い|大丈夫|結構|平気)|"
                        r"(?:じゃ|では)なく|"
                        # a verb's plain negative, its stem's kana before ない (買わない, 頼まない,
                        # 入れない), never an adjective's (少ない, 高くない) nor a question
@@ -227,8 +229,20 @@ _TAG = re.compile(
 _COPULA = re.compile(r"\b(?:is|are|was|were|comes?|has|have|includes?|c'est|est|sont|a)\b")
 
 
+# A tag typed with no comma and no question mark: "it doesnt come with a gift box right", "the
+# return is free correct" (never "the one on the right").
+_BARE_TAG = re.compile(r"(?<!\bthe)\s+(?:right|correct|innit)\s*$")
+_AUXILIARY = re.compile(r"\b(?:do|does|did|is|are|was|were|can|will|would|has|have)(?:n'?t| not)\b|"
+                        r"\b(?:dont|doesnt|didnt|isnt|arent|wasnt|cant|wont|wouldnt|hasnt|"
+                        r"havent)\b")
+
+
 def _tagged(folded: str) -> bool:
     found = _TAG.search(folded)
+    bare = _BARE_TAG.search(folded) if found is None else None
+    if bare is not None:
+        before = folded[:bare.start()]
+        return _COPULA.search(before) is not None or _AUXILIARY.search(before) is not None
     if found is None:
         return False
     if (found.group("word") or found.group("asked")) in ("yes", "no", "non"):
