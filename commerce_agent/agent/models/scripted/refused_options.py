@@ -13,6 +13,7 @@ from typing import Any
 
 from commerce_agent.agent.language.option_words import english_option_words
 from commerce_agent.agent.models.scripted import choices, words
+from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 
 # The whole message refuses one thing: "not the blue one", "no, not cobalt", "nah not the 16
 # oz thanks", « non, pas le bleu », « pas celui en bleu ».
@@ -37,7 +38,7 @@ def refused_words(text: str) -> set[str]:
 
 
 def _labels(item: dict[str, Any]) -> list[str]:
-    values = [str(value) for variant in choices.meta(item, choices.VARIANTS).get("variants", [])
+    values = [str(value) for variant in choices.meta(item, VARIANTS).get("variants", [])
               for value in variant.get("values", [])]
     return values + [str(option["name"]) for group in choices.groups(item)
                      for option in group.get("options", [])]
