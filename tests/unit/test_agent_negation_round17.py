@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from commerce_agent.agent.language.held_purchase import refused_purchase
 from commerce_agent.agent.language.kept_things import kept_clause, without_kept
 from commerce_agent.agent.language.option_numbers import option_numbers
+from commerce_agent.agent.language.refused_acts import refuses_an_act
 from commerce_agent.agent.models.scripted import mind
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.priced_counts import count_priced, priced
@@ -218,3 +219,21 @@ def test_the_one_on_the_right_is_no_tag() -> None:
                                   "返品したらどうなるの"])
 def test_what_happens_if_asks_the_terms(said: str) -> None:
     assert understand(said)[0] == "policy"
+
+
+# -- an act refused as a whole --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["no tip thanks", "skip the tip", "pas de pourboire",
+                                  "I don't want to check out yet", "no I dont want to pay now",
+                                  "je ne veux pas encore passer commande", "キャンセルは結構です",
+                                  "チップはなし", "返品は大丈夫です"])
+def test_an_act_refused_as_a_whole_is_a_no(said: str) -> None:
+    assert refuses_an_act(said)
+    assert understand(said)[0] == "no"
+
+
+@pytest.mark.parametrize("said", ["tip 10%", "I don't want to cancel, just tell me when it ships",
+                                  "I don't want the mug anymore", "check out"])
+def test_other_messages_refuse_no_act_as_a_whole(said: str) -> None:
+    assert not refuses_an_act(said)

@@ -28,6 +28,7 @@ from commerce_agent.agent.language.kept_things import without_kept
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.packs import amount_asked
 from commerce_agent.agent.language.reading import read_message, without_when
+from commerce_agent.agent.language.refused_acts import refuses_an_act
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
@@ -861,6 +862,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if which_order.only_an_order(raw):
         return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
     raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
+    if refuses_an_act(raw):
+        return "no", raw  # "no tip thanks", "I don't want to check out yet": a no, no removal
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     asked = without_code_waved_away(raw)
@@ -1003,9 +1006,9 @@ def _understand(raw: str) -> tuple[str, str]:
         # so the one meant is chosen among the others
         return kind, ", ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "details") and _asks_to_know(act) and \
-            intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
+            intent(" ".join(act.negated)) in SHOPPING and not words.content_words(
             act.text) and (words.content_words(" ".join(act.negated)) or
-                           topics.points(" ".join(act.negated))):
+                           topics.points(" ".join(act.negated)) or topics.points(act.text)):
         # "don't add the teapot yet, how much is it?", "don't put it in my cart, just tell me
         # the price": asked about the thing not added
         return "details", " ".join((act.text, *act.negated))
