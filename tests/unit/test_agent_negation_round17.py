@@ -237,3 +237,17 @@ def test_an_act_refused_as_a_whole_is_a_no(said: str) -> None:
                                   "I don't want the mug anymore", "check out"])
 def test_other_messages_refuse_no_act_as_a_whole(said: str) -> None:
     assert not refuses_an_act(said)
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("no thanks, is shipping free though", "policy"),
+    ("don't sign me up yet, what does it cost", "details"),
+    ("nah, how long does shipping take", "policy"),
+])
+def test_a_question_after_a_refusal_is_asked(said: str, asked: str) -> None:
+    assert understand(said)[0] == asked
+
+
+@pytest.mark.parametrize("said", ["no thanks", "nope, all good", "no, not now"])
+def test_a_refusal_alone_stays_a_no(said: str) -> None:
+    assert understand(said)[0] == "no"

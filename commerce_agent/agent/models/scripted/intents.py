@@ -32,6 +32,7 @@ from commerce_agent.agent.language.refused_acts import refuses_an_act
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
+from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.facts import STOCK, asks_enough
 from commerce_agent.agent.models.scripted.speech import (
     Act,
@@ -920,6 +921,13 @@ def _understand(raw: str) -> tuple[str, str]:
         # accepts nothing ("yes, what's the total?" still says yes, then asks)
         kind = intent(without_discourse(act.text))
         kind = "other" if kind in ("yes", "no") else kind
+    head, comma, asked = act.text.partition(",")
+    if act.kind in ("question", "instruction") and comma and asked.strip() and \
+            not act.negated and classify(head).act == "decline" and \
+            read_act(asked).kind == "question":
+        # "no thanks, is shipping free though", "not yet, what does it cost": the offer
+        # declined, the question after it is what is asked
+        return understand(asked.strip())
     if act.kind == "question" and kind in ("other", "details", "search", "discounts") and \
             codes_asked_about(act.text) and not _STACKING.search(words.fold(act.text)):
         # "is SUMMER2020 still valid?", "what does FIVEOFF do": the code is described from
