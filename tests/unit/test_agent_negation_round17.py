@@ -251,3 +251,11 @@ def test_a_question_after_a_refusal_is_asked(said: str, asked: str) -> None:
 @pytest.mark.parametrize("said", ["no thanks", "nope, all good", "no, not now"])
 def test_a_refusal_alone_stays_a_no(said: str) -> None:
     assert understand(said)[0] == "no"
+
+
+@pytest.mark.parametrize("said", [
+    "could I book a spot at the tea ceremony workshop on the 13th of March, the afternoon one?",
+    "would I be able to order two plates?", "shall we order the teapot?"])
+def test_a_modal_with_its_subject_asks_for_it(said: str) -> None:
+    from commerce_agent.agent.language.doing_asked import doing_asked
+    assert doing_asked(said) is None

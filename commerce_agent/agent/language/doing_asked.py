@@ -34,10 +34,10 @@ _DONE_JA = re.compile(r"(?:(?:追加|注文|購入|予約)(?:し|され)|入れ|
 # would I…", « je devrais acheter… », « faut-il acheter… », 「買ったほうがいいですか」,
 # 「買わないの？」.
 _WEIGHED_EN = re.compile(
-    rf"^(?:(?:so|and|hmm|um|ok|okay)[\s,]+)*(?:(?:why|what|which|how)\s+)?(?:should|shall|"
-    rf"would|could|must|aren'?t|isn'?t|won'?t|wouldn'?t|shouldn'?t)\s+{_SUBJECT}\b(?!\s+(?:please|"
-    rf"pls|kindly)\b)|^(?:why|is it worth|is it a good idea to|would it be (?:better|smart|"
-    rf"wise) to)\b")
+    rf"^(?:(?:so|and|hmm|um|ok|okay)[\s,]+)*(?:(?:why|what|which|how)\s+(?:would|could|shall)|"
+    rf"should|must|aren'?t|isn'?t|won'?t|wouldn'?t|shouldn'?t)\s+{_SUBJECT}\b"
+    rf"(?!\s+(?:please|pls|kindly)\b)|"
+    rf"^(?:why|is it worth|is it a good idea to|would it be (?:better|smart|wise) to)\b")
 _WEIGHED_FR = re.compile(
     r"^(?:(?:et|alors|mais)[\s,]+)*(?:pourquoi\s+)?(?:est-ce que\s+|est ce que\s+)?"
     r"(?:je devrais|je dois|on devrait|faut-il|il faut|vaut-il mieux|ca vaut le coup)\b|"
@@ -45,7 +45,8 @@ _WEIGHED_FR = re.compile(
 _WEIGHED_JA = re.compile(r"(?:た|だ)ほうが(?:いい|良い)|(?:べき|いいかな)|"
                          r"(?<=[\u4e00-\u9fff][わかさたまらがばえけせてめれげべ])ない(?:の|んですか|ですか|"
                          r"でしょうか)[?？]?\s*$|^(?:どうして|なんで|なぜ)")
-# A request said as a question stays one: "would you add the mug?", "could you buy it?".
+# A request said as a question stays one: "would you add the mug?", "could you buy it?" (and
+# "could I book…", "shall we order…" ask for it: a bare modal is no advice asked).
 _ASKED_OF_YOU = re.compile(r"^(?:please\s+)?(?:would|could|will|can)\s+(?:you|u|ya)\b")
 
 
