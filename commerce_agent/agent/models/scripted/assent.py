@@ -905,7 +905,9 @@ def classify(raw: str) -> Reading:
         return reading
     folded = fold(text).strip()
     reading = _latin(folded)
-    asks = folded.endswith("?") or _INTERROGATIVE.search(folded) is not None
+    # (a refusal followed by a question, "not yet, what does it cost", asks it)
+    asks = folded.endswith("?") or _INTERROGATIVE.search(folded) is not None or any(
+        _INTERROGATIVE.search(clause.strip()) for clause in re.split(r"[,.;!]", folded)[1:])
     if asks and not (reading.act == "confirm" and not reading.rest):
         return Reading("question", reading.assent, reading.refusal, reading.rest,
                        reading.hedged)

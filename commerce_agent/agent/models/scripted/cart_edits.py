@@ -8,6 +8,7 @@ from typing import Any
 from commerce_agent.agent.language import quantities
 from commerce_agent.agent.language.codes import codes_said, spelled_code
 from commerce_agent.agent.language.offer_names import described_offer, mistyped
+from commerce_agent.agent.language.option_numbers import option_numbers
 from commerce_agent.agent.models.scripted import (
     aftermath,
     choices,
@@ -115,6 +116,8 @@ def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
     current = dict(line.get("customizations") or {})
     wanted = dict(current)
     stems = {words.stem(word) for word in said}
+    # "make it a 12", "not the 16, the 12": a number said as a thing names the option
+    as_options = option_numbers(p.frame.last)
     for group in choices.groups(item):
         if group.get("selectionType") != "single":
             continue  # several may be chosen: what is added or taken away is line_options'
@@ -122,7 +125,8 @@ def other_options(p: Planner, line: dict[str, Any]) -> dict[str, Any] | None:
         chosen = [option for option in choices.pick_options(group, said) if not any(
             word.isdigit() for word in words.words(_label(group, option))) or any(
             words.stem(word) in stems for word in words.words(_label(group, option))
-            if not word.isdigit())]
+            if not word.isdigit()) or any(
+            word in as_options for word in words.words(_label(group, option)))]
         if chosen:
             wanted[str(group["id"])] = chosen[0]
     if wanted == current:  # "swap to large": the size group moves along its sizes

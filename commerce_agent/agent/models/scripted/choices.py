@@ -58,7 +58,7 @@ _DECLINED = re.compile(r"\b(?:no|without|minus|skip|hold|not|sans|pas de|pas d'|
                        rf"pas les|aucun|aucune){NOT_DECLINED}"
                        r"(?!\s+(?:but|and|then|thanks|thank|mais|et|merci)\b)\s+(?:the |a |an |"
                        r"any |le |la |les |l'|d'|de )?[\w' -]+?(?=[,.;!?]|$|\s(?:and|but|et|mais|"
-                       r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない)")
+                       r"please|thanks|s'il)\b)|[^\s、。,]+(?:なし|無し|抜き|不要|いらない|(?:じゃ|では)(?:ない|なく))")
 
 
 _ONE_OF = re.compile(r"\b(?:one|single)\s+(?!more|of|other|too|please|last|for|and|or|in|on|"
@@ -81,6 +81,8 @@ def declined_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     for text in texts:
         for match in _DECLINED.finditer(_unnamed(text, name)):
             found |= set(words.words(match.group())) | set(re.findall(r"\d+", match.group()))
+            # « pas le bleu », 「青じゃない」: the catalog's English words for the option too
+            found |= set(english_option_words(match.group()))
     return found - {"no", "without", "minus", "skip", "hold", "not", "sans", "pas", "de", "the"}
 
 

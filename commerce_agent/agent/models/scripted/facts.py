@@ -14,8 +14,10 @@ from typing import Any
 from commerce_agent.agent.language.fuzzy import similarity
 from commerce_agent.agent.models.scripted import choices, topics, words
 from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.priced_counts import count_priced, priced
 from commerce_agent.commerce.capability_ids import PRODUCT_VARIANTS as VARIANTS
 from commerce_agent.commerce.orders.model import SCHEDULING, SUBSCRIPTION
+from commerce_agent.operations.base import money_text
 
 PHYSICAL = "dev.commerce.product.physical_properties"
 # Asking whether an item is there to buy, or how many are left (a topic of `topics`).
@@ -137,6 +139,11 @@ def answer(item: dict[str, Any], question: str, lang: str) -> list[str]:
                 for variant in named)))
     if not variants and not choices.groups(item) and _OPTIONS_ASKED.search(folded):
         found.append(say(lang, "one_version", name=item.get("name", "")))  # nothing to pick
+    count = count_priced(item, question)  # "how much would 3 plates be": that many, priced
+    total = priced(item, count) if count is not None else None
+    if total is not None:
+        found.append(say(lang, "costs_for", quantity=count, name=item.get("name", ""),
+                         total=money_text(total)))
     minutes = choices.meta(item, SCHEDULING).get("duration")
     if isinstance(minutes, (int, float)) and _DURATION.search(folded):
         found.append(say(lang, "lasts", minutes=minutes))

@@ -21,16 +21,22 @@ from commerce_agent.agent.language.closing import closing, pausing, without_clos
 from commerce_agent.agent.language.codes import codes_asked_about, without_code_waved_away
 from commerce_agent.agent.language.countries import country_named
 from commerce_agent.agent.language.delivery import read_delivery, wants_pickup
+from commerce_agent.agent.language.doing_asked import doing_asked
 from commerce_agent.agent.language.fuzzy import correct_words
+from commerce_agent.agent.language.held_purchase import refused_purchase
+from commerce_agent.agent.language.kept_things import without_kept
 from commerce_agent.agent.language.numbers import NUMBER_WORDS
 from commerce_agent.agent.language.packs import amount_asked
 from commerce_agent.agent.language.reading import read_message, without_when
+from commerce_agent.agent.language.refused_acts import refuses_an_act
 from commerce_agent.agent.language.swaps import find_swap, refuses_first
 from commerce_agent.agent.language.tips import gives_a_tip, read_tip
 from commerce_agent.agent.models.scripted import mind, plan_verbs, topics, which_order, words
+from commerce_agent.agent.models.scripted.assent import classify
 from commerce_agent.agent.models.scripted.facts import STOCK, asks_enough
 from commerce_agent.agent.models.scripted.speech import (
     Act,
+    asks_a_way,
     dismissed,
     opens_with_a_verb,
     read_act,
@@ -724,6 +730,13 @@ def understand(raw: str) -> tuple[str, str]:
     A question the table took for a search is then read by its topic (`topics`): the
     store's terms, or an item's own data."""
     kind, text = _understand(raw)
+    rest = without_kept(raw) if kind == "remove" else None
+    if rest is not None and words.content_words(rest):
+        # "I don't want the mug anymore, just the plates", "leave the plates, remove the
+        # mugs": what stays is named apart; the line that goes is named by the rest
+        again = _understand(rest)
+        if again[0] == "remove":
+            return again
     if kind not in AFTER_SALE and CHANGES_ADDRESS.search(words.fold(raw)) and read_act(
             raw).kind == "question" and words.address(raw) is None:
         return "policy", text  # "can I still change the delivery address?": asked, never done
@@ -850,6 +863,8 @@ def _understand(raw: str) -> tuple[str, str]:
     if which_order.only_an_order(raw):
         return "status", raw  # "b57b94", "…3f9a2c?": an order's id or tail, nothing else
     raw = settle(correct_words(raw, INTENT_WORDS, NOT_TYPOS))  # the last act, as it stands
+    if refuses_an_act(raw):
+        return "no", raw  # "no tip thanks", "I don't want to check out yet": a no, no removal
     if _NOT_ARRIVED.search(words.fold(raw)) and not _ACTS_ON_AN_ORDER.search(words.fold(raw)):
         return "status", raw  # "my parcel hasn't arrived", "まだ届いていません": not a refusal
     asked = without_code_waved_away(raw)
@@ -906,6 +921,13 @@ def _understand(raw: str) -> tuple[str, str]:
         # accepts nothing ("yes, what's the total?" still says yes, then asks)
         kind = intent(without_discourse(act.text))
         kind = "other" if kind in ("yes", "no") else kind
+    head, comma, asked = act.text.partition(",")
+    if act.kind in ("question", "instruction") and comma and asked.strip() and \
+            not act.negated and classify(head).act == "decline" and \
+            read_act(asked).kind == "question":
+        # "no thanks, is shipping free though", "not yet, what does it cost": the offer
+        # declined, the question after it is what is asked
+        return understand(asked.strip())
     if act.kind == "question" and kind in ("other", "details", "search", "discounts") and \
             codes_asked_about(act.text) and not _STACKING.search(words.fold(act.text)):
         # "is SUMMER2020 still valid?", "what does FIVEOFF do": the code is described from
@@ -920,6 +942,13 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what about …3f9a2c, has it left?", "where's order 641934 at?": about that order
         # (an order's number after "order" makes it the noun, never the verb with a count)
         kind = "status"
+    held = [refused_purchase(part) for part in act.negated]
+    if held and None not in held and (kind == "add" or act.request == "add"):
+        # "don't buy the gyokuro yet, just put it in my cart": only buying now is refused; the
+        # thing the refusal names goes in the cart, nothing is ordered
+        joint = "、" if words.re_japanese(act.text) else ", "
+        return "add", joint.join((*(thing for thing in held if thing and (words.content_words(
+            thing) or words.re_japanese(thing))), act.text))
     named = bool(closed) and bool(words.content_words(without_closing(act.text)))
     if closed == "later" and (kind in ("checkout", "other") or (
             kind in ("add", "buy", "book") and not words.names_a_thing(without_closing(
@@ -939,6 +968,12 @@ def _understand(raw: str) -> tuple[str, str]:
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
         kind = act.request
+    asked_doing = doing_asked(act.text) if act.kind == "question" and kind in SHOPPING and \
+        not act.request else None
+    if asked_doing is not None:
+        # "should I buy the gyokuro?", "did you add the mug?", 「玉露は買わないの？」: the
+        # verb of buying is asked about, never done (the cart, or the thing's details)
+        return asked_doing, act.text
     if kind in ("add", "buy") and (words.for_whom(act.text) or _ASKS_WHAT_THERE_IS.search(
             words.fold(act.text)) or _wants_an_unnamed_thing(act.text)) and \
             words.quantity(act.text) is None and not act.negated:
@@ -979,9 +1014,9 @@ def _understand(raw: str) -> tuple[str, str]:
         # so the one meant is chosen among the others
         return kind, ", ".join((act.text, *act.negated))
     if act.negated and kind in ("other", "details") and _asks_to_know(act) and \
-            intent(" ".join(act.negated)) in ("add", "buy") and not words.content_words(
+            intent(" ".join(act.negated)) in SHOPPING and not words.content_words(
             act.text) and (words.content_words(" ".join(act.negated)) or
-                           topics.points(" ".join(act.negated))):
+                           topics.points(" ".join(act.negated)) or topics.points(act.text)):
         # "don't add the teapot yet, how much is it?", "don't put it in my cart, just tell me
         # the price": asked about the thing not added
         return "details", " ".join((act.text, *act.negated))
@@ -1018,6 +1053,9 @@ def _understand(raw: str) -> tuple[str, str]:
         if kind in AFTER_SALE or kind in ("cancel", "checkout", "remove", "empty",
                                           "quantity", "promotion", "rate"):
             return ("policy" if kind in AFTER_SALE else "other"), act.text
+        if kind in ("add", "buy", "book", "subscribe") and act.kind == "question" and (
+                words.content_words(act.text) or words.re_japanese(act.text)):
+            return "details", act.text  # 「急須を買おうかなと…何ml入りますか」: about the thing
         if kind in ("add", "buy", "book", "subscribe"):
             return ("search" if words.content_words(act.text) else "other"), act.text
     if act.wholly_negated and kind != "remove":
@@ -1043,7 +1081,7 @@ def _understand(raw: str) -> tuple[str, str]:
         # "what did I put in my basket?", "how much is my cart?": the cart, never an add
         return "cart", act.text
     if act.kind == "question" and kind in SHOPPING and not act.request and (_ASKS_ABOUT.search(
-            words.fold(act.text)) or tagged(act.text)):
+            words.fold(act.text)) or tagged(act.text) or asks_a_way(act.text)):
         # "what does the gift card include?", "is the python book a pdf or what": the verb
         # or noun of shopping is asked about, never done
         return "details", act.text
@@ -1214,13 +1252,19 @@ _NOTHING_ASKED = frozenset("happen happens happened happening then next passe pa
                            "arrive-t-il passe-t-il".split())
 
 
+# "…たらどうなりますか", "…たら何が起きる？": nothing asked beyond what is supposed.
+_WHAT_HAPPENS_JA = re.compile(r"^(?:どう(?:なる|なります|なっちゃう|なるの|なるんですか|"
+                              r"なりますか)|何が(?:起き|起こ))")
+
+
 def _supposed(condition: str, main: str) -> tuple[str, str]:
     """A question under a condition: what it asks is answered ("if I order now, when will it
     arrive?": the delivery terms), what it supposes is never done; with nothing asked beyond
     the condition ("what if I cancel?") the terms of what it supposes are the answer."""
     both = f"{main} {condition}".strip()
-    asked = understand(main)[0] if words.content_words(main) - _NOTHING_ASKED or re.search(
-        r"[\u3040-\u30ff\u4e00-\u9fff]", main) else "other"
+    asked = understand(main)[0] if (words.content_words(main) - _NOTHING_ASKED or re.search(
+        r"[\u3040-\u30ff\u4e00-\u9fff]", main)) and not _WHAT_HAPPENS_JA.match(
+        main.strip()) else "other"
     if asked == "status" and (intent(condition) in (*SHOPPING, "checkout") or _ORDERING.search(
             words.fold(condition))):
         return "policy", both  # "if I order now, when will it arrive?": an order not made yet

@@ -137,6 +137,7 @@ ENGLISH: dict[str, str] = {
     "in_stock": "In stock: {listing}.",
     "sold_out_now": "It's sold out right now.",
     "in_stock_now": "It's in stock.",
+    "costs_for": "{quantity} × {name} would come to {total}.",
     "lasts": "It lasts {minutes} minutes.",
     "held_at": "It takes place at {place}.",
     "holds": "It holds {volume}.",

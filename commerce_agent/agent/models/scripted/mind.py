@@ -379,6 +379,8 @@ def _resolve_one(text: str) -> str | None:
                 return looked
         if new is None or not head.strip():
             continue
+        if _REFUSED_LAST.search(head):
+            continue  # "no not the 16, make it a 12": the value refused is not the one meant
         value = new.group("value")
         rest = after[new.end():]
         if not in_japanese_script(rest.lstrip()[:1]):
@@ -397,6 +399,12 @@ def _resolve_one(text: str) -> str | None:
         start, end, replacement = old
         return head[:start] + replacement + head[end:] + rest
     return None
+
+
+# A clause that ends by refusing a value ("no not the 16", « pas la 16 »): a value said after
+# it is the one wanted instead, never a correction of the refused one.
+_REFUSED_LAST = re.compile(r"(?:^|[\s,])(?:not|pas)\s+(?:(?:the|a|an|le|la|un|une)\s+)?"
+                           r"[\w-]+\s*$", re.IGNORECASE)
 
 
 # A marker that refuses what was just said ("no", "sorry I meant", « non », 「いや」), not one

@@ -53,6 +53,8 @@ _NEGATION = re.compile(r"\b(?:don'?t|do not|dont|doesn'?t|didn'?t|never|no need 
                        # spoken French drops the "ne": « je veux plus le mug », « plus besoin »
                        r"\b(?<!de )plus (?=(?:le|la|les|l'|ce|cet|cette|ces|mon|ma|mes|besoin|"
                        r"jamais|rien)\b)|しないで|ないで|しない|やめて|せずに|ません(?!か)|(?:いら|要ら)ない|"
+                       # "no need to": 「解約はしなくていいです」「キャンセルしなくて大丈夫」
+                       r"なくて(?:も)?(?:いい|良い|大丈夫|結構|平気)|"
                        r"(?:じゃ|では)なく|"
                        # a verb's plain negative, its stem's kana before ない (買わない, 頼まない,
                        # 入れない), never an adjective's (少ない, 高くない) nor a question
@@ -92,6 +94,32 @@ _POLITE_REQUEST = re.compile(
     # « est-ce que je pourrais avoir deux tiramisus ? », « je peux prendre le mug ? »
     r"(?:est-ce que |est ce que )?(?:je peux|je pourrais|puis-je|pourrais-je|on peut|"
     r"on pourrait) (?:avoir|prendre|ajouter|mettre|me prendre)|j'aimerais)\b")
+# Asking whether a thing comes a certain way, not asking for it: "can I get it gluten free?",
+# "could I have that without olives", "can we get them in blue?" (a count, a time or a place
+# after the pronoun asks for it: "can I get it tomorrow", "can I have it in my cart").
+_WAY_ASKED = re.compile(
+    r"^(?:can|could|may) (?:i|we) (?:get|have) (?:it|this|that|them|these|those|one)\s+"
+    r"(?!(?:now|today|tonight|tomorrow|asap|please|pls|plz|delivered|shipped|sent|by|before|"
+    r"after|at|on|for|to|instead|too|also|then|right|quickly|soon|here|there)\b|"
+    r"in (?:my|the|your) (?:cart|basket|bag)\b|\d)[a-z]")
+
+
+# A question said in statement order, with no question mark, as typed on a phone: "you guys
+# still have the espresso cups", "u still got the teapot", "you ship to canada", « vous livrez
+# au Canada », « vous avez encore des tasses ». What the shop has or does is asked, not told.
+_DECLARED_ASKING = re.compile(
+    r"^(?:you|u|ya|y'?all)(?:\s+(?:guys|all|folks|people))?(?:\s+(?:still|also|even|ever|"
+    r"usually|normally|already))*\s+(?:have|got|sell|carry|stock|do|ship|deliver|take|accept|"
+    r"open|close|offer|make|send)\b|"
+    r"^(?:vous|tu)\s+(?:avez|as|vendez|vends|livrez|livres|acceptez|acceptes|prenez|prends|"
+    r"ouvrez|ouvres|fermez|fermes|faites|fais|envoyez|envoies)\b(?!.*\b(?:moi|nous)\b)")
+
+
+def asks_a_way(text: str) -> bool:
+    """Whether a message asks if a thing comes a certain way ("can I get it gluten free?")."""
+    return _WAY_ASKED.search(fold(without_discourse(text)).strip()) is not None
+
+
 _JA_REQUEST = re.compile(r"(?:ください|下さい|てほしい|して$|お願い|おねがい|"
                          r"たい$|たいです|もらえますか|いただけますか|くれますか)")
 
@@ -110,7 +138,9 @@ _JUST_ASKING = re.compile(
     r"\b(?:i'?m |i am |i'?ve been |been )?(?:thinking|considering|contemplating|debating)"
     r"(?: about| of| whether(?: to| or not to)?)?\s+\w+ing\b|"
     r"\b(?:je (?:pense|songe|reflechis) a|j'envisage de|je me demande si je (?:dois|devrais))\b|"
-    r"(?:しようか|するか)?(?:考えて(?:います|いる|る)|考え中|迷って)")
+    r"(?:しようか|するか)?(?:考えて(?:います|いる|る)|考え中|迷って)|"
+    # a verb's volitional weighed: 「買おうかなと思ってる」「注文しようかな」「頼もうか迷う」
+    r"(?:[おこそとのほもよろごぞどぼぽ]う|よう)かな(?:あ|ー)?(?:と|って)?(?:思|おも|考え)")
 
 
 @dataclass(frozen=True)
@@ -199,8 +229,20 @@ _TAG = re.compile(
 _COPULA = re.compile(r"\b(?:is|are|was|were|comes?|has|have|includes?|c'est|est|sont|a)\b")
 
 
+# A tag typed with no comma and no question mark: "it doesnt come with a gift box right", "the
+# return is free correct" (never "the one on the right").
+_BARE_TAG = re.compile(r"(?<!\bthe)\s+(?:right|correct|innit)\s*$")
+_AUXILIARY = re.compile(r"\b(?:do|does|did|is|are|was|were|can|will|would|has|have)(?:n'?t| not)\b|"
+                        r"\b(?:dont|doesnt|didnt|isnt|arent|wasnt|cant|wont|wouldnt|hasnt|"
+                        r"havent)\b")
+
+
 def _tagged(folded: str) -> bool:
     found = _TAG.search(folded)
+    bare = _BARE_TAG.search(folded) if found is None else None
+    if bare is not None:
+        before = folded[:bare.start()]
+        return _COPULA.search(before) is not None or _AUXILIARY.search(before) is not None
     if found is None:
         return False
     if (found.group("word") or found.group("asked")) in ("yes", "no", "non"):
@@ -301,6 +343,10 @@ def _question(raw: str, folded: str) -> bool:
         return bool(re.search(r"(?:か|かな|の)[?？]?\s*$|[?？]\s*$", raw)) and not \
             _JA_REQUEST.search(raw)
     folded = fold(without_discourse(folded)).strip()
+    if _WAY_ASKED.search(folded):
+        return True  # "can I get it gluten free?": whether it comes so, never an order
+    if _DECLARED_ASKING.search(folded):
+        return True  # "you guys still have the espresso cups": asked, not told
     if _POLITE_REQUEST.search(folded):
         return False
     return folded.rstrip().endswith("?") or _QUESTION_OPENING.search(folded) is not None or \

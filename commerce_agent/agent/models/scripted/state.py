@@ -67,6 +67,7 @@ from commerce_agent.agent.models.scripted.intents import (
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
+from commerce_agent.agent.models.scripted.refused_options import refuses_an_option
 from commerce_agent.agent.models.scripted.speech import read_act, settle
 from commerce_agent.agent.models.scripted.typed import catalogue_words, item_names, typed
 
@@ -804,6 +805,13 @@ class State:
         if kind == "yes" and pending is None and (praised or aftermath.acknowledges(raw)):
             # "ok, thanks" with nothing on the table (an order just placed): answered, no more
             self.frame = Frame(aftermath.ACKNOWLEDGE, (text,))
+            return
+        if kind == "no" and pending is not None and pending is not SUGGESTED and \
+                pending.intent in SHOPPING and not pending.added and refuses_an_option(
+                    self.items.get(pending.item_id or self.focus or ""), raw):
+            # "not the blue one" while "which one?" waits: that question answered, the option
+            # refused left out of the choice (the item itself is not declined)
+            self.frame = pending.answered(raw)
             return
         if kind == "no":
             # A refusal declines the offer or question on the table, and nothing else.

@@ -82,7 +82,8 @@ _ITEM: dict[str, re.Pattern[str]] = {
     # whether it is there to buy, or how many are left
     # (or whether it is still sold: "do you still sell the raku bowl?", 「まだ売ってる？」)
     "stock": re.compile(r"\bin stock\b|\b(?:available|availability|sold out|left)\b|"
-                        r"\bstill (?:sell|selling|sold|carry|carrying|stock|make|making)\b|"
+                        r"\bstill (?:sell|selling|sold|carry|carrying|stock|make|making|have|"
+                        r"got)\b|"
                         # (not "the last one" alone: that points at the last shown)
                         r"\b(?:is|are) (?:it|that|this|these|those|they) the last\b|"
                         r"\blast (?:one|few|ones|piece|pieces) (?:left|remaining)\b|"
