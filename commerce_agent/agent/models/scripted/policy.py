@@ -277,6 +277,11 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
     # to it" changes the line's extras)
     edit_kind = planner.frame.intent if planner.frame.intent in _EDITS_BEFORE_A_CHECKOUT \
         else understand(closing[0])[0] if closing is not None else ""
+    if closing is None and planner.frame.intent == "checkout" and len(planner.frame.texts) == 1:
+        # "gift wrap it and place the order": a cart line's extras, then the checkout
+        extras = sequence.concluded(planner.frame.first, "quantity")
+        if extras is not None and state.edits_extras(extras[0]):
+            closing, edit_kind = extras, "quantity"
     if closing is not None and edit_kind in _EDITS_BEFORE_A_CHECKOUT and (
             words.content_words(closing[0]) or re.search(r"\d", closing[0]) or
             words.quantity(closing[0]) is not None):
