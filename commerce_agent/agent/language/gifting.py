@@ -77,3 +77,22 @@ def only_wrapping(text: str) -> bool:
     「風呂敷で包んでください」, « en paquet cadeau svp »)."""
     said = plain(text)
     return "gift wrap" in said and not _AROUND.sub("", said.replace("gift wrap", " "))
+
+
+# Asking for it, as a question or a request ("can you…", "do you do…", « vous pouvez… »,
+# 「できますか」): no product word either.
+_ASKING = re.compile(r"\b(?:can|could|would|will|you|do|does|is|it|possible|offer|have|any|"
+                     r"vous|pouvez|peux|tu|faites|est-ce|que|possible|l'|les?)\b|"
+                     r"でき(?:ます|る)(?:か)?|ありますか|[?？]")
+# How a reply names gift wrapping, in the shopper's language.
+WRAPPING = {"en": "gift wrapping", "fr": "emballage cadeau", "ja": "ギフト包装"}
+
+
+def about_wrapping(text: str) -> bool:
+    """Whether `text` asks for (or about) gift wrapping of the thing in view and names nothing
+    else ("can you gift wrap it?", "do you do gift wrapping?", 「ラッピングできますか？」)."""
+    said = plain(text)
+    if "gift wrap" not in said:
+        return False
+    left = _ASKING.sub(" ", said.replace("gift wrap", " "))
+    return not _AROUND.sub("", left)

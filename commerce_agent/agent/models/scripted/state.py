@@ -17,7 +17,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import gifting, quantities, reply_language
+from commerce_agent.agent.language import conditions, gifting, quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import (
     closing,
@@ -758,6 +758,18 @@ class State:
                 _takes_shown(text):
             kind = "add"  # "all of them, 12 inch", "the first two": those shown, added
         pending = self.frame
+        bound = conditions.price_condition(text) if pending is SUGGESTED and kind in (
+            "yes", "search", "other", "add", "details") else None
+        on_offer = self.items.get(self.focus or "")
+        priced = price_amount(on_offer) if bound is not None and on_offer is not None else None
+        if bound is not None and on_offer is not None and priced is not None:
+            # "ok if it's under 40 bucks", "only if it's less than $50": the yes stands when
+            # the price keeps within the limit, else it is a no (its reply says the price)
+            if not conditions.met(bound, priced, str((on_offer.get("price") or {}).get(
+                    "currency", ""))):
+                self.frame = Frame("no", (text,))
+                return
+            kind, text = "yes", "yes"
         chosen = picked.shown_item_named(self.results, self.focus, text) if \
             pending is SUGGESTED and kind == "yes" else None
         if chosen is not None:
@@ -949,6 +961,17 @@ class State:
         """Every store's codes the conversation has read ("use fiveoff" names one)."""
         return frozenset(str(entry.get("code", "")).upper() for info in self.store_info.values()
                          for entry in info.get("promotions", []) if entry.get("code"))
+
+    def names_extras(self, text: str) -> bool:
+        """Whether `text` names extras of a cart line's item and nothing else, whether or not
+        the line holds them already (an edit made earlier in the same turn)."""
+        if read_act(text).kind == "question":
+            return False
+        return any(
+            (item := self.items.get(str(line["itemId"]))) is not None
+            and line_options.named(item, text)
+            and line_options.names_nothing_else(item, text, option_change.CHANGE_WORDS)
+            for cart in self.carts.values() for line in cart.get("items", []))
 
     def edits_extras(self, text: str) -> bool:
         """Whether `text` adds or takes away an extra of a cart line's item and names nothing
