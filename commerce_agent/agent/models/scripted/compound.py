@@ -85,7 +85,8 @@ def split(text: str) -> Split:
         return tentative
     request = _named(" ".join(piece for piece in rest if piece), asked)
     if _CONDITION.search(request) or understand(request)[0] not in REQUESTS and not (
-            understand(request)[0] in ANSWERS and _only_an_answer(request)):
+            understand(request)[0] in ANSWERS and _only_an_answer(request) and
+            _answers_first(text, pieces)):
         return Split(text)  # "if I subscribe, can I cancel later?": a supposition, not a wish
     return Split(request, " ".join(asked))
 
@@ -96,6 +97,18 @@ def _asks_about_terms(piece: str) -> bool:
     the store's terms, only asked about."""
     return piece.rstrip().endswith(("?", "？")) and understand(_LEADING.sub("", piece))[0] == \
         "policy"
+
+
+# A question put as a reservation on the yes ("sure, but how many cups does it make",
+# « oui, mais c'est combien ? », 「いいけど、何杯分？」): the yes waits on the answer.
+_RESERVATION = re.compile(r"\b(?:but|though|first|mais|d'abord|avant)\b|でも|けど|その前に")
+
+
+def _answers_first(text: str, pieces: list[str]) -> bool:
+    """Whether the message opens on its yes or no and asks after it without a reservation
+    ("yes please. is shipping free?"); a yes said after the question ("…予約できますか？
+    お願いします") is the request's own courtesy, not an answer to an offer."""
+    return _only_an_answer(pieces[0]) and not _RESERVATION.search(words.fold(text))
 
 
 def _only_an_answer(request: str) -> bool:
