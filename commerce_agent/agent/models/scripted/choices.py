@@ -11,7 +11,7 @@ from typing import Any
 
 from babel.dates import format_datetime
 
-from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language import gifting, quantities
 from commerce_agent.agent.language.dates import TimesNamed, times_named
 from commerce_agent.agent.language.option_words import NOT_DECLINED, english_option_words
 from commerce_agent.agent.language.reading import read
@@ -104,8 +104,9 @@ def said_words(texts: tuple[str, ...], name: str = "") -> set[str]:
     # French and Japanese option words as the catalog's English values say them ("bleu").
     # Number words stand for their digits ("five seats" says 5, "twenty seats" 20), as the
     # quantities stage reads them; "one" aside ("the blue one").
-    texts = tuple(_DECLINED.sub(" ", _unnamed(text, name)) for text in texts)
-    said = {word for text in texts for word in words.words(text)}
+    carded = {"@card" for text in texts if gifting.asks_for_a_card(text)}
+    texts = tuple(_DECLINED.sub(" ", _unnamed(gifting.plain(text), name)) for text in texts)
+    said = carded | {word for text in texts for word in words.words(text)}
     return said | {
         number for text in texts for number in re.findall(r"\d+", words.fold(text))} | {
         form for text in texts for word in english_option_words(text)
@@ -205,7 +206,8 @@ def pick_addons(item: dict[str, Any], said: set[str]) -> list[str]:
         named = [w for w in words.content_words(str(addon.get("name", "")))
                  if not w.isdigit() and w not in GENERIC_EXTRA_WORDS]
         hits = sum(word in said for word in named)
-        if named and hits and hits * 2 >= len(named):
+        if named and hits and hits * 2 >= len(named) or "@card" in said and \
+                gifting.describes_a_card(addon):  # "with a card saying…": the box with one
             picked.append(str(addon["id"]))
     return picked
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from commerce_agent.agent.language.detect import in_japanese_script
-from commerce_agent.agent.models.scripted import topics, words
+from commerce_agent.agent.models.scripted import assent, topics, words
 from commerce_agent.agent.models.scripted.intents import understand
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -47,6 +47,10 @@ _CONDITION = re.compile(r"^(?:if|when|once|in case|suppose|supposing|say|si|s'il
                         r"au cas ou|une fois que)\b|^もし|(?:たら|れば|なら)$", re.IGNORECASE)
 # What the rest of a message must be to be served before the question is answered.
 REQUESTS = ("add", "buy", "book", "subscribe", "checkout", "quantity", "remove", "promotion")
+# An answer to the offer on the table may carry a question too ("yes please. is shipping
+# free?", "sure — can I return it if I don't like it?", « d'accord, et la livraison ? »,
+# 「はい。送料はいくらですか？」): the yes or no is served, then the question answered.
+ANSWERS = ("yes", "no")
 
 
 def _answered(piece: str) -> bool:
@@ -70,8 +74,8 @@ def split(text: str) -> Split:
     if len(pieces) < 2:
         return Split(text)
     asked = [_LEADING.sub("", piece) for piece in pieces
-             if (read_act(piece).kind == "question" or topics.asks(piece))
-             and _answered(_LEADING.sub("", piece))]
+             if (read_act(piece).kind == "question" or topics.asks(piece) or
+                 _asks_about_terms(piece)) and _answered(_LEADING.sub("", piece))]
     rest = [_OPENER.sub("", piece) for piece in pieces
             if _LEADING.sub("", piece) not in asked]
     if not asked or not any(rest):
@@ -80,9 +84,36 @@ def split(text: str) -> Split:
     if tentative is not None:
         return tentative
     request = _named(" ".join(piece for piece in rest if piece), asked)
-    if understand(request)[0] not in REQUESTS or _CONDITION.search(request):
+    if _CONDITION.search(request) or understand(request)[0] not in REQUESTS and not (
+            understand(request)[0] in ANSWERS and _only_an_answer(request) and
+            _answers_first(text, pieces)):
         return Split(text)  # "if I subscribe, can I cancel later?": a supposition, not a wish
     return Split(request, " ".join(asked))
+
+
+def _asks_about_terms(piece: str) -> bool:
+    """A clause put as a question (its question mark says so) about the store's terms: "can I
+    return it if I don't like it?" reads as a request by its modal, yet no request is made of
+    the store's terms, only asked about."""
+    return piece.rstrip().endswith(("?", "？")) and understand(_LEADING.sub("", piece))[0] == \
+        "policy"
+
+
+# A question put as a reservation on the yes ("sure, but how many cups does it make",
+# « oui, mais c'est combien ? », 「いいけど、何杯分？」): the yes waits on the answer.
+_RESERVATION = re.compile(r"\b(?:but|though|first|mais|d'abord|avant)\b|でも|けど|その前に")
+
+
+def _answers_first(text: str, pieces: list[str]) -> bool:
+    """Whether the message opens on its yes or no and asks after it without a reservation
+    ("yes please. is shipping free?"); a yes said after the question ("…予約できますか？
+    お願いします") is the request's own courtesy, not an answer to an offer."""
+    return _only_an_answer(pieces[0]) and not _RESERVATION.search(words.fold(text))
+
+
+def _only_an_answer(request: str) -> bool:
+    """A yes or no and nothing else ("sure", "ok yes please", "non merci", 「はい」)."""
+    return assent.classify(request).act in ("confirm", "decline")
 
 
 def _tentative(pieces: list[str]) -> Split | None:

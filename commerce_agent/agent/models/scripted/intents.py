@@ -71,6 +71,16 @@ _ENDS_A_PLAN = re.compile(NO_LONGER)
 # An order no longer wanted ("i no want this order anymore"): calling it off, not a refusal,
 # unless another act is said with it ("return my order, I don't want it anymore").
 _ENDS_AN_ORDER = re.compile(_no_longer(r"\b(?:orders?|purchases?)\b"))
+# An order undone, said as making it not have happened, with the order named ("forget that
+# order", « laisse tomber cette commande », « oublie ma commande », 「注文をなかったことにして」):
+# calling it off, never a cart line dropped nor a dismissal of the offer on the table.
+UNDOES_AN_ORDER = (r"\b(?:forget|undo|unplace)\b.{0,12}\b(?:orders?|purchases?)\b(?!.{0,20}\b"
+                   r"(?:cart|basket)\b)|"
+                   r"\b(?:laisse[rz]? tomber|oublie[rz]?|efface[rz]?|supprime[rz]?)\b"
+                   r".{0,12}\bcommandes?\b(?!.{0,20}\bpanier\b)|"
+                   r"(?:注文|オーダー|購入).{0,8}(?:なかった|無かった|なし|無し)(?:こと|事)?に"
+                   r"(?!は?(?:しない|しません|しなく|せず))")
+_UNDOES_AN_ORDER = re.compile(UNDOES_AN_ORDER)
 _MAY_END_AN_ORDER = ("remove", "other", "no", "cancel", "add", "search", "status", "details")
 _OTHER_ACTS_ON_A_PLAN = ("sub_pause", "sub_resume", "sub_skip", "sub_frequency", "return",
                          "reorder")
@@ -293,7 +303,7 @@ _CHECKS: list[tuple[str, str]] = [
                r"latest\s+)?(?:orders?|purchases?)\b(?!.{0,20}\b(?:cart|basket)\b)|"
                r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop|bin|ditch|kill|axe)\b"
                r".{0,25}\b(?:orders?|"
-               r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
+               r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)|" + UNDOES_AN_ORDER),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|"
               # the particle is often left unsaid: 「カート空にして」「カートは空っぽに」
@@ -874,6 +884,10 @@ def _understand(raw: str) -> tuple[str, str]:
     rest = dismissed(raw)
     if rest and intent(rest) in _DONE_AFTER_A_DISMISSAL:
         raw = rest  # "ugh never mind clear the whole cart": the dismissal declines nothing
+    undoing = read_act(raw) if _UNDOES_AN_ORDER.search(words.fold(raw)) else None
+    if undoing is not None and _UNDOES_AN_ORDER.search(words.fold(undoing.text)):
+        # (only as said, not negated: "don't undo my order" undoes nothing)
+        return ("policy" if undoing.kind == "question" else "cancel"), raw
     change = mind.read(raw)
     if change is not None and change.intent in ("remove", "quantity", "replace", "keep") and \
             intent(raw) not in _ON_A_PAST_ORDER:

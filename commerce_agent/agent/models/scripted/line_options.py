@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from commerce_agent.agent.language import gifting
 from commerce_agent.agent.language.fuzzy import correct_words
 from commerce_agent.agent.language.option_words import NOT_DECLINED, english_option_words
 from commerce_agent.agent.language.swaps import find_swap
@@ -89,9 +90,14 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
               for mine in names.values() for word in mine}
     found: list[tuple[str, bool]] = []
     wanted = True
+    carded = _carded(item)
     for clause in _CLAUSE.split(_as_clauses(text)):
         if not clause.strip():
             continue
+        if carded and gifting.asks_for_a_card(clause):
+            # "add a card saying happy birthday": the add-on whose description holds a card
+            found.append((carded, not _TAKE_AWAY.search(clause)))
+        clause = gifting.plain(clause)  # "gift wrap it", 「包んで」: as add-ons are named
         if _TAKE_AWAY.search(clause):
             wanted = False
         elif _PUT_ON.search(clause):
@@ -105,6 +111,13 @@ def named(item: dict[str, Any], text: str) -> list[tuple[str, bool]]:
             if hits and (len(hits) * 2 >= len(mine) or any(shared[word] == 1 for word in hits)):
                 found.append((extra_id, wanted))
     return found
+
+
+def _carded(item: dict[str, Any]) -> str:
+    """The id of the one add-on of the item whose description says it holds a card, or ""."""
+    held = [str(addon["id"]) for addon in choices.meta(item, PRODUCT_ADDONS).get("items", [])
+            if gifting.describes_a_card(addon)]
+    return held[0] if len(held) == 1 else ""
 
 
 def _as_clauses(text: str) -> str:
@@ -172,7 +185,10 @@ def names_nothing_else(item: dict[str, Any], text: str, also: frozenset[str]) ->
     mine = {words.stem(word) for _, _, name in extras(item) for word in words.words(name)}
     mine |= {words.stem(word) for word in words.content_words(str(item.get("name", "")))}
     mine |= _kinds(item)
-    folded = _HYPHENATED.sub(_in_english, _ELISION.sub("", words.fold(text)))
+    if _carded(item) and gifting.asks_for_a_card(text):
+        text = re.sub(r"\b(?:greeting |gift |birthday |message )?card\b|\bnote\b|\bcarte\b|"
+                      r"\bmot\b|メッセージ(?:カード)?|カード", " ", gifting.plain(text))
+    folded = _HYPHENATED.sub(_in_english, _ELISION.sub("", words.fold(gifting.plain(text))))
     vocabulary = frozenset(word for _, _, name in extras(item) for word in words.words(name)
                            if len(word) > 3 and word.isalpha())
     rest = {words.stem(word) for word in words.content_words(_corrected(folded, vocabulary))

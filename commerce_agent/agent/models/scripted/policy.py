@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from commerce_agent.agent.language import quantities
+from commerce_agent.agent.language import conditions, gifting, quantities
 from commerce_agent.agent.models.scripted import (
     aftercare,
     aftermath,
@@ -18,6 +18,7 @@ from commerce_agent.agent.models.scripted import (
     configured,
     edits,
     in_context,
+    line_options,
     offers,
     sequence,
     words,
@@ -35,9 +36,26 @@ from commerce_agent.agent.models.scripted.several import acquire_items, every_sh
 from commerce_agent.agent.models.scripted.similar import similar
 from commerce_agent.agent.models.scripted.speech import read_act
 from commerce_agent.agent.models.scripted.state import State
+from commerce_agent.operations.base import money_text
+
+
+def _unwrapped(p: Planner) -> Decision | None:
+    """"can you gift wrap it?" of a thing whose store offers no wrapping for it (no add-on of
+    its says so): said so, and no search for "gift wrap" offers a gift card instead. None
+    when the message is not about wrapping, or the thing's add-ons are not known yet."""
+    item = p.item(p.state.focus)
+    if item is None or not item.get("metadata") or not gifting.about_wrapping(p.frame.last):
+        return None
+    if line_options.named(item, p.frame.last):
+        return None  # it has one: the edit or the add takes it
+    return say(p.lang, "option_not_offered", name=item.get("name", ""),
+               wanted=gifting.WRAPPING.get(p.lang, gifting.WRAPPING["en"]))
 
 
 def _other(p: Planner) -> Decision:
+    unwrapped = _unwrapped(p)
+    if unwrapped is not None:
+        return unwrapped
     text = p.frame.last
     folded = words.fold(text)
     if read_act(text).kind != "question" and every_shown(p):
@@ -83,6 +101,16 @@ def _acknowledged(p: Planner) -> Decision:
 
 
 def _no(p: Planner) -> Decision:
+    bound = conditions.price_condition(p.frame.last)
+    item = p.item(p.state.focus)
+    if bound is not None and bound.max is not None and item is not None:
+        # "only if it's under $50" of a $72 teapot: its price, and nothing added
+        price = item.get("price") or {}
+        limit = money_text({"amount": str(bound.max),
+                            "currency": bound.currency or price.get("currency", "")})
+        said = say(p.lang, "spend_too_little", name=item.get("name", ""),
+                   price=money_text(price), amount=limit)
+        return f"{said} {say(p.lang, 'declined')}"
     return say(p.lang, "declined")
 
 
@@ -180,6 +208,9 @@ def _cart(p: Planner) -> Decision:
 def _details(p: Planner) -> Decision:
     """Details asked for; said as a request with the item's choices named ("マルゲリータを
     16インチ、オリーブ追加でお願いします"), the item is wanted so."""
+    unwrapped = _unwrapped(p)
+    if unwrapped is not None:
+        return unwrapped
     if read_act(p.frame.last).kind != "question":
         asked = configured.serve(p)
         if asked is not None:
@@ -252,6 +283,7 @@ def _edited_then_checked_out(p: Planner, edit: str, checkout: str, kind: str = "
                len(calls))
     if end < len(calls):  # the checkout is under way: the edit is done (its cart may be gone)
         return check_out(paying)
+
     editing = Planner(replace(p.state, calls=calls[:end],
                               frame=Frame(kind or understand(edit)[0], (edit,))), p.tools)
     done = edits.serve(editing, HANDLERS) if editing.frame.intent in ("remove", "quantity") \
@@ -261,6 +293,13 @@ def _edited_then_checked_out(p: Planner, edit: str, checkout: str, kind: str = "
         return done
     paid = check_out(paying)
     return f"{done} {paid}" if isinstance(paid, str) else paid
+
+
+def _extras_then_paid(state: State, edit: str) -> bool:
+    """Whether `edit` names a cart line's extras ("gift wrap it", 「ギフトボックスで」), or
+    named them before this turn's order was placed (the cart is gone then)."""
+    return state.names_extras(edit) or (state.done("place_order") is not None and any(
+        call.name in ("update_cart_item", "add_to_cart") for call in state.calls))
 
 
 def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
@@ -277,9 +316,14 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
     # to it" changes the line's extras)
     edit_kind = planner.frame.intent if planner.frame.intent in _EDITS_BEFORE_A_CHECKOUT \
         else understand(closing[0])[0] if closing is not None else ""
+    if closing is None and planner.frame.intent == "checkout" and len(planner.frame.texts) == 1:
+        # "gift wrap it and place the order": a cart line's extras, then the checkout
+        extras = sequence.concluded(planner.frame.first, "quantity")
+        if extras is not None and _extras_then_paid(state, extras[0]):
+            closing, edit_kind = extras, "quantity"
     if closing is not None and edit_kind in _EDITS_BEFORE_A_CHECKOUT and (
             words.content_words(closing[0]) or re.search(r"\d", closing[0]) or
-            words.quantity(closing[0]) is not None):
+            words.quantity(closing[0]) is not None or _extras_then_paid(state, closing[0])):
         # (an edit names its line or count: "ok, instead", left by a code, is none)
         # "actually remove the mug then pay": the edit, then the checkout
         return _edited_then_checked_out(planner, *closing, edit_kind), planner

@@ -17,7 +17,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from commerce_agent.agent.language import quantities, reply_language
+from commerce_agent.agent.language import conditions, gifting, quantities, reply_language
 from commerce_agent.agent.language.checkout_acts import read_checkout, says_nothing_else
 from commerce_agent.agent.language.closing import (
     closing,
@@ -53,6 +53,7 @@ from commerce_agent.agent.models.scripted import (
     offers,
     option_change,
     phrasing,
+    picked,
     which_order,
     words,
     yes_with_edit,
@@ -717,10 +718,10 @@ class State:
         elif kind in _MAY_CHANGE_A_LINE and self._changes_the_line(text):
             kind = "quantity"  # "the other colour", "swap to large": the line in the cart
         elif kind in (*_MAY_CHANGE_A_LINE, "remove", "no", "replace") and (
-                self._edits_extras(raw) or (text != raw and self._edits_extras(text))):
+                self.edits_extras(raw) or (text != raw and self.edits_extras(text))):
             # "no olives after all", "add a gift box too": the line's extras, read with their
             # negations ("actually, no garlic bread": without the change-of-mind opening)
-            kind, text = "quantity", (raw if self._edits_extras(raw) else text)
+            kind, text = "quantity", (raw if self.edits_extras(raw) else text)
         elif (kind == "add" and mind.recounts(request) or kind == "cancel") and \
                 self._names_only_a_line(text):
             # "I only need one plate", "cancel the mug": a line in the cart, not a new one
@@ -758,6 +759,27 @@ class State:
                 _takes_shown(text):
             kind = "add"  # "all of them, 12 inch", "the first two": those shown, added
         pending = self.frame
+        bound = conditions.price_condition(text) if pending is SUGGESTED and kind in (
+            "yes", "search", "other", "add", "details") else None
+        on_offer = self.items.get(self.focus or "")
+        priced = price_amount(on_offer) if bound is not None and on_offer is not None else None
+        if bound is not None and on_offer is not None and priced is not None:
+            # "ok if it's under 40 bucks", "only if it's less than $50": the yes stands when
+            # the price keeps within the limit, else it is a no (its reply says the price)
+            if not conditions.met(bound, priced, str((on_offer.get("price") or {}).get(
+                    "currency", ""))):
+                self.frame = Frame("no", (text,))
+                return
+            kind, text = "yes", "yes"
+        chosen = picked.shown_item_named(self.results, self.focus, text) if \
+            pending is SUGGESTED and kind == "yes" else None
+        if chosen is not None:
+            # "yes to the planter, not the plate" after the plate was offered among both
+            # shown: the planter, taken by the yes itself
+            self.focus = chosen
+            self.frame = replace(SUGGESTED, texts=(*SUGGESTED.texts, text), item_id=chosen)
+            self.offer = None
+            return
         if pending is SUGGESTED and kind in (*SHOPPING, "yes", "other") and \
                 self._picks_a_shown_time(text):
             kind = "book"  # "the 1pm one works for me" once the times were shown: that booking
@@ -776,6 +798,9 @@ class State:
             # bought, its order asked for approval); its count words read as digits ("yep, a
             # couple": two), never as a thing named
             kind, text = counted, yes_with_edit.count_said_plainly(text)
+        elif pending is SUGGESTED and kind in ("add", "search", "details", "other") and \
+                self._names_only_extras_of_focus(text):
+            kind = "yes"  # 「はい、風呂敷で包んでください」, "sure, gift wrapped": it, with those
         elif pending is SUGGESTED and kind not in ("yes", "other"):
             pending = None  # a request of its own, not an answer to "Want me to add it?"
         pending, self.offer = offers.taken_up(pending, self.offer, kind, read_act(raw).kind)
@@ -945,7 +970,18 @@ class State:
         return frozenset(str(entry.get("code", "")).upper() for info in self.store_info.values()
                          for entry in info.get("promotions", []) if entry.get("code"))
 
-    def _edits_extras(self, text: str) -> bool:
+    def names_extras(self, text: str) -> bool:
+        """Whether `text` names extras of a cart line's item and nothing else, whether or not
+        the line holds them already (an edit made earlier in the same turn)."""
+        if read_act(text).kind == "question":
+            return False
+        return any(
+            (item := self.items.get(str(line["itemId"]))) is not None
+            and line_options.named(item, text)
+            and line_options.names_nothing_else(item, text, option_change.CHANGE_WORDS)
+            for cart in self.carts.values() for line in cart.get("items", []))
+
+    def edits_extras(self, text: str) -> bool:
         """Whether `text` adds or takes away an extra of a cart line's item and names nothing
         else: "add mushrooms to the pizza", "remove the gift box", "hold the egg" (not "remove
         the mug", a line, nor "what toppings are there?", a question)."""
@@ -960,6 +996,19 @@ class State:
                     and not line_options.asks_for_another(item, text):
                 return True
         return False
+
+    def _names_only_extras_of_focus(self, text: str) -> bool:
+        """Whether `text` names extras of the item offered (its add-ons, its toppings) and no
+        other thing: the answer to "Want me to add it?" that takes it with them."""
+        item = self.items.get(self.focus or "")
+        if item is None or read_act(text).kind == "question":
+            return False
+        if not item.get("metadata"):  # only found, not yet read: its gift wrap said alone
+            return yes_with_edit.says_yes(text) and gifting.only_wrapping(
+                yes_with_edit.beside_the_yes(text) or text)
+        return bool(line_options.named(item, text)) and line_options.names_nothing_else(
+            item, text, option_change.CHANGE_WORDS) and not line_options.asks_for_another(
+            item, text)
 
     def _answers_then_pays(self, pending: Frame | None, text: str) -> bool:
         """Whether a checkout also answers the question on the table of a thing not in the cart

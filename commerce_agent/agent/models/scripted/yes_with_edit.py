@@ -83,8 +83,9 @@ def edit_then_order(kind: str, text: str) -> tuple[str, str] | None:
         quantities.change(text) is None else None
     if count is not None:  # 「はい、2個でお願いします」: the count the line should hold
         return "quantity", f"make it {count}, then check out"
-    if kind in CART_EDITS:
-        return kind, f"{text}, then check out"
+    if kind in CART_EDITS:  # (a Japanese edit in its own words: 「ギフトボックスで」)
+        edit = beside_the_yes(text) if in_japanese_script(text) else ""
+        return kind, f"{edit or text}, then check out"
     if kind == "add":
         return "buy", text  # "ok but add a tiramisu too": that added, then the order
     return None
@@ -122,8 +123,8 @@ def another_thing(text: str, offered: frozenset[str]) -> str | None:
     if in_japanese_script(text):
         return None
     beside = beside_the_yes(text)
-    if not beside:
-        return None
+    if not beside or _OF_IT.search(words.fold(beside)):
+        return None  # ("two of them with garlic bread": more of the thing offered)
     # ("the cheaper one", "the 16 oz one": which of it, never another thing)
     plain = words.without_price_order(words.without_measures(beside))
     rest = " ".join(assent.classify(plain).rest)
@@ -133,6 +134,8 @@ def another_thing(text: str, offered: frozenset[str]) -> str | None:
 
 
 _ALSO_WORDS = frozenset({"also", "too", "aussi", "et", "plus", "one"})
+# A count of the thing offered itself: "two of them", "a couple of those", « deux comme ça ».
+_OF_IT = re.compile(r"^(?:\w+\s+){1,2}of (?:them|those|these|it)\b|^(?:\w+ )?(?:en|d'entre eux)\b")
 _OPTION_STEMS = frozenset(words.stem(word) for word in ENGLISH_OPTION_WORDS)
 
 
