@@ -64,7 +64,10 @@ _APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で|に)?\s*(?:もう�
                          r"(?:つけ|付け|入れ|入力し)て(?:ください)?|"
                          # 「じゃあMIDORI500にして」「OCHA10に変えて」: the code made the one used
                          r"(?<=に)(?:して(?:ください)?|します|する|変えて(?:ください)?|"
-                         r"変更(?:して(?:ください)?|します))|(?<=で)\s*(?:お願い(?:します)?)?"
+                         r"変更(?:して(?:ください)?|します))|"
+                         # 「OCHA10で注文します」「MIDORI500で会計」: the code the order is made with
+                         r"(?<=で)(?=\s*(?:注文|会計|購入|買|決済|支払|お支払|精算|チェックアウト))|"
+                         r"(?<=で)\s*(?:お願い(?:します)?)?"
                          r"(?=\s*(?:$|[。！!、,])))", re.IGNORECASE)
 # Said again: "READMORE15 again", "give WELCOME10 another go", 「もう一度OCHA10を」,
 # « encore READMORE15 ».

@@ -287,7 +287,9 @@ _CHECKS: list[tuple[str, str]] = [
                r"latest\s+)?(?:orders?|purchases?)\b(?!.{0,20}\b(?:cart|basket)\b)|"
                r"\b(?:scrap|void|rescind|revoke|withdraw|nix|halt|stop|bin|ditch|kill|axe)\b"
                r".{0,25}\b(?:orders?|"
-               r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)"),
+               r"purchases?)\b|注文.{0,4}(?:やめ|止め)(?:たい|て|ます)|"
+               # the order undone, said of the order: 「注文なかったことにして」「注文はなしで」
+               r"注文.{0,3}(?:なかったことに|無かったことに|なしで|なしに|無しで|無しに)"),
     ("empty", r"\b(?:empty|clear|reset)\b.*\b(?:cart|basket)\b|\bstart over\b|"
               r"\bremove everything\b|\bvide[rz]?\b.*\bpanier\b|"
               # the particle is often left unsaid: 「カート空にして」「カートは空っぽに」
