@@ -65,7 +65,7 @@ _APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で|に)?\s*(?:もう�
                          # 「じゃあMIDORI500にして」「OCHA10に変えて」: the code made the one used
                          r"(?<=に)(?:して(?:ください)?|します|する|変えて(?:ください)?|"
                          r"変更(?:して(?:ください)?|します))|"
-                         # 「OCHA10で注文します」「MIDORI500で会計」: the code the order is made with
+                         # 「OCHA10で注文します」「MIDORI500で会計」: the order made with it
                          r"(?<=で)(?=\s*(?:注文|会計|購入|買|決済|支払|お支払|精算|チェックアウト))|"
                          r"(?<=で)\s*(?:お願い(?:します)?)?"
                          r"(?=\s*(?:$|[。！!、,])))", re.IGNORECASE)
