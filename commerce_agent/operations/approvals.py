@@ -9,13 +9,14 @@ would fail), and writes the prompt in the shopper's locale from the i18n catalog
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from babel import dates
+from babel import Locale, dates
 
 from commerce_agent import clock
 from commerce_agent.commerce import money
@@ -169,8 +170,27 @@ def _where(order: dict[str, Any], store: dict[str, Any] | None, locale: str) -> 
         return text(locale, "approval.digital")
     place = (order.get("fulfillment") or {}).get("location")
     if place is None and store is not None:
-        place = (store.get("location") or {}).get("address") or store.get("name")
+        location = store.get("location") or {}
+        place = _country_named(location.get("address"), location.get("countryCode"),
+                               locale) or store.get("name")
     return text(locale, "approval.pickup", place=place) if place else ""
+
+
+def _country_named(address: Any, code: Any, locale: str) -> str | None:
+    """A store's address (written in English) with its country named in `locale`: a pickup
+    place in a French or Japanese prompt ends « États-Unis », 「アメリカ合衆国」."""
+    if not isinstance(address, str) or not address:
+        return None
+    if not isinstance(code, str) or locale.split("-")[0] == "en":
+        return address
+    try:
+        english = Locale.parse("en").territories.get(code.upper())
+        own = Locale.parse(locale.replace("-", "_")).territories.get(code.upper())
+    except (ValueError, TypeError):
+        return address
+    if not english or not own or english == own:
+        return address
+    return re.sub(rf"\b{re.escape(english)}\b", own, address)
 
 
 async def _order(ctx: ToolContext, order_id: str,

@@ -11,6 +11,7 @@ from commerce_agent.commerce.capability_ids import STORE_CONSTRAINTS as _CONSTRA
 from commerce_agent.commerce.capability_ids import STORE_INFO as _INFO
 from commerce_agent.commerce.capability_ids import STORE_SHIPPING as _SHIPPING
 from commerce_agent.commerce.services.catalog import storefront as catalog
+from commerce_agent.commerce.storage import carts as cart_storage
 from commerce_agent.commerce.storage import catalog as catalog_storage
 from commerce_agent.i18n.negotiation import SUPPORTED_LOCALES
 from commerce_agent.operations.base import READS, Tool, ToolContext, schema
@@ -88,7 +89,24 @@ async def get_store(ctx: ToolContext, args: dict[str, Any]) -> Any:
         option["name"] = names.get(str(option["name"]), option["name"])
     if locale and locale != "en":  # the name as written, which a shopper may still type
         summary["ownName"] = own_name
+    await _with_terms(ctx, args["storeId"], summary)
     return summary
+
+
+async def _with_terms(ctx: ToolContext, store_id: str, summary: dict[str, Any]) -> None:
+    """Each advertised promotion with its terms as the store applies them (its kind, its
+    value and the minimum spend, in the store's currency): what a reply in any language says
+    of it, where the advertised description is in the store's own language only."""
+    promotions = await cart_storage.store_promotions(ctx.db, store_id)
+    currency = summary.get("currency")
+    for entry in summary["promotions"]:
+        terms = promotions.get(str(entry.get("code") or "").upper())
+        if not terms or terms.get("type") not in ("percentage", "fixed_amount"):
+            continue
+        entry["type"], entry["value"] = terms["type"], str(terms.get("value"))
+        if terms.get("minimumSubtotal") and isinstance(currency, str):
+            entry["minimumSubtotal"] = money.money(Decimal(str(terms["minimumSubtotal"])),
+                                                   currency)
 
 
 def tools() -> list[Tool]:

@@ -307,3 +307,19 @@ def test_a_code_named_by_its_offer_leaves_the_request(said: str, rest: str,
                                                       mention: str) -> None:
     found = read_code(said)
     assert (found.codes, found.vague, found.rest, found.mention) == ((), True, rest, mention)
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("じゃあMIDORI500にして", "MIDORI500"),
+    ("OCHA10に変えて", "OCHA10"),
+    ("tiens j'ai le code fiveoff", "FIVEOFF"),
+    ("bon ben mets FIVEOFF à la place", "FIVEOFF"),
+])
+def test_a_code_made_the_one_used_is_all_the_message_says(said: str, code: str) -> None:
+    found = read_code(said, frozenset({"MIDORI500", "OCHA10", "FIVEOFF"}))
+    assert found.codes == (code,)
+    assert found.rest == ""
+
+
+def test_a_count_made_the_line_s_is_no_code() -> None:
+    assert read_code("3つにして").codes == ()

@@ -93,3 +93,9 @@ def test_any_request_with_any_checkout_keeps_the_request(thing: str, checkout: s
     found = read_checkout(thing + checkout + tail)
     assert found.concludes
     assert thing.split()[-1] in found.rest
+
+
+@pytest.mark.parametrize("said", ["注文まで進めて", "注文に進んで", "購入手続きへ進んでください",
+                                  "on finalise", "ok je prends tout, on finalise"])
+def test_going_on_to_the_order_concludes_it(said: str) -> None:
+    assert read_checkout(said).concludes

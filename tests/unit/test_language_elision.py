@@ -83,3 +83,16 @@ def test_a_question_in_the_negative_is_asked_plainly(typed: str, read: str) -> N
 ])
 def test_other_negations_stay(typed: str) -> None:
     assert asked_plainly(typed) == typed
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("cest ou ma commande la", "c'est ou ma commande la"),  # « là », after a noun: no order
+    ("ma commande la elle arrive quand", "ma commande la elle arrive quand"),
+    ("commande la stp", "commande-la stp"),
+    ("enleves-en une", "enleve-en une"),
+    ("rajoutes-en deux", "rajoute-en deux"),
+    ("vas-y", "vas-y"),
+])
+def test_a_verb_after_a_determiner_is_a_noun_and_an_imperative_keeps_its_s_apart(
+        typed: str, read: str) -> None:
+    assert restored(typed) == read

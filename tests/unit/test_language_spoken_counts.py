@@ -156,3 +156,16 @@ def test_a_pack_size_or_a_loose_range_is_a_count(said: str, plain: str) -> None:
                                   "call 555-1234", "from 3 to 4 pm"])
 def test_ranges_that_count_nothing_stay(said: str) -> None:
     assert with_counts_plain(said) == said
+
+
+_KANA_COUNTERS = {"こ": "個", "さつ": "冊", "ほん": "本", "まい": "枚", "ふくろ": "袋",
+                  "はこ": "箱"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 999), st.sampled_from(sorted(_KANA_COUNTERS)), st.booleans())
+def test_a_digit_count_with_its_counter_in_kana_is_read_as_the_counter(
+        number: int, counter: str, spaced: bool) -> None:
+    said = f"ほうじちゃ {number}{' ' if spaced else ''}{counter} ください"
+    assert with_counts_plain(said) == f"ほうじちゃ {number}{_KANA_COUNTERS[counter]} ください"
+    assert quantities.how_many(with_counts_plain(said)) == number

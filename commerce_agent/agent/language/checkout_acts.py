@@ -96,7 +96,8 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                   r"faites|boucle[rz]?)(?:-la)?\s+(?:la\s+|ma\s+|notre\s+|cette\s+)?"
                   r"commande\b|\b(?:on|je|nous)\s+passe\w*\s+commande\b"),
         ("order", r"\b(?:pass\w*|aller|allons|va|allez)\s+(?:direct(?:ement)?\s+)?a la caisse\b|"
-                  r"\b(?:je|on|nous)\s+(?:commande|valide|confirme|validons|commandons)\b"
+                  r"\b(?:je|on|nous)\s+(?:commande|valide|confirme|validons|commandons|"
+                  r"finalise|finalisons|boucle)\b"
                   r"(?!\s+(?:un|une|des|deux|trois|le|la|les|du|de)\b)|"
                   r"^\s*(?:commande[rz]?|valide[rz]?)\s*(?:le tout|tout)?\s*(?:svp|stp)?\s*$|"
                   r"\bcommande[rz]?\s+(?:le tout|tout)\b|\bc'est bon pour la commande\b|"
@@ -121,8 +122,9 @@ _LEXICON: dict[str, tuple[tuple[Act, str], ...]] = {
                     r"\bsur place\b"),
     ),
     "ja": (
-        # 「お支払いまで進めてください」「決済へ進んで」: on to paying, said whole
-        ("order", r"(?:お?支払い?|お?会計|決済|精算)(?:まで|へ|に)(?:進め|進ん|進み)"
+        # 「お支払いまで進めてください」「決済へ進んで」「注文まで進めて」: on to paying, said whole
+        ("order", r"(?:お?支払い?|お?会計|決済|精算|注文|購入(?:手続き)?|レジ)(?:まで|へ|に)"
+                  r"(?:進め|進ん|進み|すすめ|すすん|行って|いって|行き|いき)"
                   r"[てでまくださいす]*|"
                   r"注文(?:を)?(?:確定|お願い|します|する(?:わ|よ)?$|して|したい|で)|注文確定|"
                   r"購入(?:を)?(?:します|する$|して|したい|手続き|確定|お願い)|確定(?:して|します|で|お願い)|"

@@ -57,11 +57,17 @@ _NAMED_BEFORE = re.compile(_LEAD + _TOKEN + r"(?:\s*(?:という|っていう|�
                            + _CODE_WORD + r"(?![A-Za-z0-9_-])", re.IGNORECASE)
 # Japanese puts the verb after the code: 「MIDORI500を使って」, 「OCHA10使えますか」,
 # 「NAMASTE10を適用」, 「MIDORI500で」, 「OCHA10をもう一度使って」.
-_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で)?\s*(?:もう一度|もう一回|再度)?\s*"
+_APPLIED_JA = re.compile(_TOKEN + r"\s*(?:を|は|って|で|に)?\s*(?:もう一度|もう一回|再度)?\s*"
                          r"(?:(?:使|適用)(?:って(?:ください)?|います|"
                          r"いたい(?:です)?|えます(?:か)?|える|う|し(?:て(?:ください)?|ます|たい)|"
                          r"できますか|お願いします)?(?:の|かな)?|"
-                         r"(?:つけ|付け|入れ|入力し)て(?:ください)?|(?<=で)\s*(?:お願い(?:します)?)?"
+                         r"(?:つけ|付け|入れ|入力し)て(?:ください)?|"
+                         # 「じゃあMIDORI500にして」「OCHA10に変えて」: the code made the one used
+                         r"(?<=に)(?:して(?:ください)?|します|する|変えて(?:ください)?|"
+                         r"変更(?:して(?:ください)?|します))|"
+                         # 「OCHA10で注文します」「MIDORI500で会計」: the order made with it
+                         r"(?<=で)(?=\s*(?:注文|会計|購入|買|決済|支払|お支払|精算|チェックアウト))|"
+                         r"(?<=で)\s*(?:お願い(?:します)?)?"
                          r"(?=\s*(?:$|[。！!、,])))", re.IGNORECASE)
 # Said again: "READMORE15 again", "give WELCOME10 another go", 「もう一度OCHA10を」,
 # « encore READMORE15 ».
@@ -101,8 +107,11 @@ fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
 if they stack stacks combine combined possible both si cumulable cumulables cumulent
 s'il plaît plait te thanks thank cheers
-""".split())  # (the last line: "FOLIO3 as well if they stack", « si c'est cumulable »)
-_AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|を|で|は|が|お願いします|お願い|ください|"
+tiens ben bah euh voila voilà hop là place à plutôt plutot
+""".split())  # ("FOLIO3 as well if they stack", « si c'est cumulable »; French fillers:
+# « tiens », « bon ben », « à la place »)
+_AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|じゃあ|じゃ|では|それでは|やっぱり|"
+                        r"やっぱ|代わりに|を|で|は|が|お願いします|お願い|ください|"
                         r"使(?:って|いたい(?:です)?|います|う|えますか|える)|持っています|あります|"
                         r"適用して|適用|つけて|付けて|入れて|入力して|して|[。！!、,.\s])+")
 # A message that is only a code, answering "what is the code?": "WELCOME10", "it's welcome10",

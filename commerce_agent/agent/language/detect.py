@@ -62,7 +62,8 @@ _FRENCH_MARKERS = frozenset("""
 stp svp jveux jvoudrais jvais jpeux jprends jsuis chui jai cest jcherche qqch qqc qqn qqun pcq pck
 bcp tjrs mrc slt dac ouais pis ben bah celui celle mettez enlève enleve retire retirez plaît plait
 allo allô coucou bonjour bonsoir
-""".split())
+aide aidez qd pk koi jsp mtn tjs dsl ptet vrmt
+""".split())  # (the last line: « aide » asked alone, and text-message shorthands)
 _MARKER_WEIGHT = 3
 # English words French shoppers use as French ("go", « le checkout », « mon cart »): in a
 # conversation already in French they tell no language.

@@ -77,14 +77,33 @@ _PRONOUN_APART = re.compile(
     re.IGNORECASE)
 
 
+# A word after a determiner or a possessive is a noun, never an imperative: « ma commande là »
+# typed « ma commande la » asks after an order, « commande la » alone orders it.
+_DETERMINER_BEFORE = re.compile(r"(?:^|[\s'])(?:ma|ta|sa|mon|ton|son|la|le|les|l|une|un|"
+                                r"votre|notre|vos|nos|mes|tes|ses|cette|ce|cet|ces|du|de|des|"
+                                r"d|au|aux|leur)\s+$", re.IGNORECASE)
+
+
+def _imperative_joined(found: re.Match[str]) -> str:
+    if _DETERMINER_BEFORE.search(found.string[:found.start()]):
+        return found.group()
+    return f"{found.group(1)}-{found.group(2)}"
+
+
+# The imperative of an -er verb takes an « s » before « en » and « y » (« enlèves-en une »,
+# « rajoutes-en deux »): the verb is the one the stages read (« enlève-en »).
+_S_BEFORE_EN = re.compile(r"(?<![\w'-])([^\W\d_]{3,}e)s-(en|y)(?![\w'-])", re.IGNORECASE)
+
+
 def restored(text: str) -> str:
     """`text` with the French elisions a keyboard dropped written out."""
     if in_japanese_script(text):
         return text  # nothing of French to restore
+    text = _S_BEFORE_EN.sub(r"\1-\2", text)
     text = _YATIL.sub("y a-t-il", _YA.sub("il y a", text))
     text = _ELIDED.sub(lambda found: found.group().rstrip() + "'", text)
     text = _JE.sub(lambda found: found.group() + "e ", text)
     text = _MEN.sub(lambda found: found.group(1) + "-m'en", text)
-    text = _PRONOUN_APART.sub(lambda found: f"{found.group(1)}-{found.group(2)}", text)
+    text = _PRONOUN_APART.sub(_imperative_joined, text)
     text = _CA_AFTER.sub(lambda found: found.group(1) + " ça", text)
     return _CA.sub(lambda found: "ça" if found.group().islower() else "Ça", text)

@@ -182,6 +182,13 @@ _KANA_COUNT = re.compile(
 _TIMES_AFTER_NOUN = re.compile(r"(?<=[\u30a1-\u30fc\u4e00-\u9fff])\s*[×✕xXｘＸ]\s*(\d{1,3})(?!\d)")
 
 
+# A count in digits with its counter typed in kana ("3 ふくろ", "2ほん", "5まい"), as a phone
+# leaves a counter before conversion: the counter's kanji. Only as a word of its own.
+_DIGITS_KANA_COUNTER = re.compile(
+    r"(?<![\d.,])(\d{1,3})\s*(" + "|".join(sorted(_KANA_COUNTERS, key=len, reverse=True)) + ")"
+    + _KANA_WORD_END)
+
+
 def _kana_count(match: re.Match[str]) -> str:
     tens, units, native = match.group("tens"), match.group("units"), match.group("native")
     counter = match.group("counter")
@@ -206,6 +213,8 @@ def with_counts_plain(text: str) -> str:
 def _with_counts_plain(text: str) -> str:
     plain = _THOUSANDS.sub(lambda match: match.group(1).replace(",", ""), text)
     plain = _TIMES_AFTER_NOUN.sub(r" \1個", _KANA_COUNT.sub(_kana_count, plain))
+    plain = _DIGITS_KANA_COUNTER.sub(lambda found: found.group(1) + _KANA_COUNTERS[
+        found.group(2)], plain)
     plain = _DICTATED.sub(_dictated, plain)
     plain = _N_PACK.sub(_packs_of, plain)
     plain = _RANGE.sub(_lower, plain)

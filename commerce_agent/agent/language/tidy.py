@@ -15,6 +15,8 @@ One pass per class, each a small table or rule that knows no phrasing:
   a "4" or "2" typed for "for" or "to" where no count can stand ("sign me up 4 the plan");
 - a loanword typed in hiragana ("きゃんせる") is read in katakana when that is a known word,
   and a word the stages read in kanji typed in kana ("ちゅうもん", "いれて") in kanji;
+- French typed as text messages (« cb », « qd », « g un code », « vs avez… ») written out
+  (`sms_french`);
 - French typed without its apostrophes (« jai », « cest », « ya des… ») with its elisions
   written out (`elision`), and a French question asked in the negative (« vous n'avez pas
   de théière ? ») said plainly (`negative_questions`);
@@ -40,6 +42,7 @@ from commerce_agent.agent.language import (
     kana_calendar,
     negative_questions,
     romaji,
+    sms_french,
 )
 from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.folding import fold_accents
@@ -137,6 +140,7 @@ def _tidy(text: str, vocabulary: frozenset[str], known: frozenset[str],
     cleaned = _in_katakana(cleaned, katakana)  # before stress: "かーと" is "カート"
     cleaned = _unstressed(cleaned, vocabulary | frozenset(CASUAL) | _CASUAL_READINGS)
     cleaned = _in_kanji(cleaned)
+    cleaned = sms_french.spelled_out(cleaned)  # « cb ca coute », « g un code », « qd »
     cleaned = elision.restored(cleaned)  # « jai », « cest », « ya des… »: before the typos
     cleaned = negative_questions.asked_plainly(cleaned)  # « vous auriez pas de… ? »
     cleaned = _corrected(cleaned, vocabulary, known)

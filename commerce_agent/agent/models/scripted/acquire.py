@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from commerce_agent.agent.language.countries import country_name
+from commerce_agent.agent.language.countries import country_name, named_in
 from commerce_agent.agent.language.delivery import missing, wants_pickup
 from commerce_agent.agent.language.offer_names import described_offer, mistyped
 from commerce_agent.agent.language.option_words import SIZE_RANK_WORDS
@@ -619,7 +619,8 @@ def placed_reply(p: Planner, order: dict[str, Any]) -> Decision:
                         day=choices.day(str(terms["nextBillingDate"]), p.lang)))
     info = state.store_info.get(store)
     if "pickup" in kinds and info:
-        text.append(say(p.lang, "collect_at", store=info.get("name"), address=info.get("address")))
+        text.append(say(p.lang, "collect_at", store=info.get("name"), address=named_in(
+            str(info.get("address") or "—"), info.get("countryCode"), p.lang)))
     if "digital" in kinds or "hybrid" in kinds:
         text.append(say(p.lang, "downloads"))
     others = state.open_carts()

@@ -8,7 +8,7 @@ from commerce_agent.agent.language.countries import named_in
 from commerce_agent.agent.models.base import CallTool
 from commerce_agent.agent.models.scripted import choices, code_answers, facts, topics, words
 from commerce_agent.agent.models.scripted.acquire import notes
-from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.messages import offer_terms, say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.several import planner_for
@@ -26,6 +26,8 @@ def search(p: Planner) -> Decision:
     if not query:  # "what do you sell?": the stores, then the question
         if p.needs_stores():
             return p.call("list_stores")
+        if words.price_bounds(p.frame.first):
+            return _within_a_price(p)
         names = ", ".join(f"{s['name']} — {s.get('description', '')}".rstrip(" —")
                           for s in p.state.stores or [])
         return say(p.lang, "stores_here", names=names)
@@ -53,6 +55,27 @@ def search(p: Planner) -> Decision:
     key = {"price_asc": "found_cheapest", "price_desc": "found_dearest"}.get(sort or "", "found")
     return (say(p.lang, key, count=len(found), listing=shown, name=top["name"],
                 price=_price(top)) + " " + say(p.lang, "suggest_add"))
+
+
+def _within_a_price(p: Planner) -> Decision:
+    """A price limit that names no kind ("anything under 1000 yen", 「1,000円以下のもの」,
+    « t'as quoi à moins de 30 balles »): the catalogs of the stores priced in its currency,
+    read in one round, and what they sell within it, the cheapest first."""
+    currency = words.price_currency(p.frame.first)
+    wanted = [catalog_id for store in p.state.stores or []
+              if currency is None or store.get("currency") == currency
+              for catalog_id in store.get("catalogIds", [])]
+    read = {call.args.get("catalogId") for call in p.state.calls if call.name == "get_catalog"}
+    unread = [catalog_id for catalog_id in wanted if catalog_id not in read]
+    if unread:
+        return [p.call("get_catalog", catalogId=catalog_id) for catalog_id in unread]
+    found = p.state.results
+    if not found:
+        return say(p.lang, "not_found", query=p.frame.first)
+    shown = "; ".join(f"{n}) {item['name']} ({_price(item)})"
+                      for n, item in enumerate(found[:5], 1))
+    return (say(p.lang, "found_cheapest", count=len(found), listing=shown,
+                name=found[0]["name"], price=_price(found[0])) + " " + say(p.lang, "suggest_add"))
 
 
 def _sorted_search(p: Planner) -> bool:
@@ -205,7 +228,9 @@ def discounts(p: Planner) -> Decision:
     if p.state.done("get_store", storeId=store) is None and store not in p.state.store_info:
         return p.call("get_store", storeId=store)
     info = p.state.store_info[store]
-    offers = [say(p.lang, "promotion_code", title=entry["title"],
+    offers = [say(p.lang, "promotion_terms", terms=terms, code=entry["code"])
+              if (terms := offer_terms(p.lang, entry, info.get("currency"))) else
+              say(p.lang, "promotion_code", title=entry["title"],
                   description=entry["description"], code=entry["code"])
               for entry in info.get("promotions", []) if entry.get("code")]
     if not offers:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from commerce_agent.agent.language.codes import codes_asked_about
-from commerce_agent.agent.models.scripted.messages import say
+from commerce_agent.agent.models.scripted.messages import offer_terms, say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.speech import read_act
 
@@ -37,16 +37,22 @@ def answer(p: Planner, codes: tuple[str, ...], store: str | None) -> Decision:
         if found is not None:
             info, entry = found
             said.append(say(p.lang, "code_offered", code=code, store=info.get("name", ""),
-                            description=str(entry.get("description", "")).rstrip(". ")))
+                            description=_described(p.lang, entry, info)))
         elif store is not None:
             said.append(say(p.lang, "code_not_offered", code=code,
                             store=offers[store].get("name", ""),
-                            listing=_listing(offers[store]) or "—"))
+                            listing=_listing(offers[store], p.lang) or "—"))
         else:
             said.append(say(p.lang, "code_not_offered_anywhere", code=code))
     return " ".join(said)
 
 
-def _listing(info: dict[str, Any]) -> str:
-    return ", ".join(f"{entry['code']} ({str(entry.get('description', '')).rstrip('. ')})"
+def _listing(info: dict[str, Any], language: str) -> str:
+    return ", ".join(f"{entry['code']} ({_described(language, entry, info)})"
                      for entry in info.get("promotions", []) if entry.get("code"))
+
+
+def _described(language: str, entry: dict[str, Any], info: dict[str, Any]) -> str:
+    """What the offer gives, in the shopper's language where its terms are known."""
+    return offer_terms(language, entry, info.get("currency")) or str(
+        entry.get("description", "")).rstrip(". ")

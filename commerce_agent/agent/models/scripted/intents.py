@@ -78,7 +78,7 @@ UNDOES_AN_ORDER = (r"\b(?:forget|undo|unplace)\b.{0,12}\b(?:orders?|purchases?)\
                    r"(?:cart|basket)\b)|"
                    r"\b(?:laisse[rz]? tomber|oublie[rz]?|efface[rz]?|supprime[rz]?)\b"
                    r".{0,12}\bcommandes?\b(?!.{0,20}\bpanier\b)|"
-                   r"(?:注文|オーダー|購入).{0,8}(?:なかった|無かった|なし|無し)(?:こと|事)?に"
+                   r"(?:注文|オーダー|購入).{0,8}(?:なかった|無かった|なし|無し)(?:こと|事)?(?:に|で)"
                    r"(?!は?(?:しない|しません|しなく|せず))")
 _UNDOES_AN_ORDER = re.compile(UNDOES_AN_ORDER)
 _MAY_END_AN_ORDER = ("remove", "other", "no", "cancel", "add", "search", "status", "details")
@@ -981,6 +981,11 @@ def _understand(raw: str) -> tuple[str, str]:
             "add", "checkout")) or (act.request in ("book", "subscribe") and kind == "add")):
         # "commande-moi le livre signé": a verb of getting in a request form is what it asks,
         # never an existing order's status; "…を注文します" with a thing named buys that thing
+        if kind in ("other", "search") and act.request in ("add", "buy") and \
+                words.price_bounds(act.text) and words.quantity(act.text) is None:
+            # "a book under 20 euros please", « un livre à moins de vingt euros svp »: a kind
+            # within a limit, asked for politely, is shown to choose from, never picked
+            return "search", act.text
         kind = act.request
     asked_doing = doing_asked(act.text) if act.kind == "question" and kind in SHOPPING and \
         not act.request else None
@@ -1164,8 +1169,10 @@ def _understand(raw: str) -> tuple[str, str]:
             _ABOUT_AN_ORDER.search(words.fold(act.text)):
         return "status", act.text  # "what's happening with my order?", "and the one before?"
     if act.kind == "question" and kind == "other" and words.content_words(act.text) and \
-            not words.re_japanese(act.text) and not greeting(words.fold(act.text)):
-        return "details", act.text  # "is the teapot dishwasher safe?": about a product
+            not words.re_japanese(act.text) and not greeting(words.fold(without_discourse(
+                act.text))):
+        # "is the teapot dishwasher safe?", « salut, combien coûte l'assiette ? »: a product
+        return "details", act.text
     if act.kind == "question" and kind in ("other", "search") and words.re_japanese(act.text) \
             and words.names_a_thing(act.text) and (not _HAVE.search(act.text) or
                                                    _JA_ITS_KINDS.search(act.text)) and not \

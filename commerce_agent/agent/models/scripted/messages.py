@@ -307,6 +307,11 @@ ENGLISH: dict[str, str] = {
                             "codes it offers.",
     "no_items": "no items",
     "promotion_code": "{title}: {description} (code {code})",
+    "promotion_terms": "{terms} (code {code})",
+    "offer_percent": "{percent}% off your order",
+    "offer_percent_min": "{percent}% off orders of {minimum} or more",
+    "offer_amount": "{amount} off your order",
+    "offer_amount_min": "{amount} off orders of {minimum} or more",
     "code_offered": "{code} is one of the current offers at {store}: {description}. Say "
                     "“apply {code}” when you want it on your cart.",
     "code_not_offered": "{code} isn't among the current offers at {store}, so it may no longer "
@@ -328,6 +333,25 @@ def say(language: str, key: str, **params: Any) -> str:
         if text is not None:
             return text
     return ENGLISH[key].format(**params)
+
+
+def offer_terms(language: str, entry: dict[str, Any], currency: object) -> str | None:
+    """What a store's promotion gives, from its terms, in `language` (« 10 % de réduction dès
+    20.00 USD d'achat », 「3000 JPY以上のご注文で10%オフ」); None in English or without terms,
+    where the store's own description says it."""
+    kind, value = entry.get("type"), entry.get("value")
+    if language == "en" or kind not in ("percentage", "fixed_amount") or value is None:
+        return None
+    minimum = entry.get("minimumSubtotal")
+    tail, minimum_text = "", ""
+    if isinstance(minimum, dict):
+        tail = "_min"
+        minimum_text = f"{minimum.get('amount')} {minimum.get('currency', '')}".strip()
+    if kind == "percentage":
+        return say(language, "offer_percent" + tail, percent=str(value).removesuffix(".00"),
+                   minimum=minimum_text)
+    return say(language, "offer_amount" + tail, amount=f"{value} {currency}".strip(),
+               minimum=minimum_text)
 
 
 def how_often(language: str, frequency: object) -> str:

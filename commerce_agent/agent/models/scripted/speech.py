@@ -68,6 +68,8 @@ _CLAUSES = re.compile(r"[,;.!?、。！？]|\s[-–—]+\s|"
                       r"\b(?:but|only|just|instead|rather|mais|seulement|plutot)\b|けど|(?<!いた)(?<!頂)だけ|"
                       # "大きいのじゃなくて小さいの": what is refused ends its own clause
                       r"(?<=じゃなくて)|(?<=ではなくて)|"
+                      # a reason said in the negative (「気に入らないので返品」): its own clause
+                      r"(?<=ないので)|(?<=ないから)|(?<=なかったので)|(?<=なかったから)|"
                       # "the speckled mug not the blue one": the refused one, said after
                       r"(?<!why)(?<=\w)\s+(?=not (?:the|a|an|that|this)\b)")
 _QUESTION_OPENING = re.compile(
@@ -168,7 +170,10 @@ def _clauses(text: str) -> list[str]:
 # A clause of its own opened by its subject after an instruction ("cancel the membership i
 # dont have time for it", « annule la commande je n'en veux plus »): a reason or an aside,
 # whose negation is not the instruction's.
-_SUBJECT_OPENING = re.compile(r"(?<=\w)\s+(?=(?:i|i'm|im|i'd|i've|i'll|we|we're|je|j'|on)\b)")
+# The thing itself as the subject gives a reason too (« retourner le mug il me plaît pas »,
+# "return the mat it doesn't fit").
+_SUBJECT_OPENING = re.compile(r"(?<=\w)\s+(?=(?:i|i'm|im|i'd|i've|i'll|we|we're|je|j'|on|it|it's|"
+                              r"they|they're|il|elle|ils|elles|ça|ca)\b)")
 
 
 def _asides(part: str) -> list[str]:
@@ -269,6 +274,10 @@ _WH_INSIDE = re.compile(
     r"(?<!importe )\b(?:combien|quel|quelle|quels|quelles|quand(?! m[eê]me\b)|comment|pourquoi|"
     r"c'est quoi|"
     r"quoi comme|"
+    # « où » said in place, accents folded: « c'est où ma commande », « elle en est où »
+    # (never « ou » as "or": « c'est ou pas », « le bleu ou le blanc »)
+    r"(?:c'est|c est|est|sont|trouve|trouvent|va|vont|arrive|arrivent|rendue?s?|passee?s?)"
+    r" ou(?! (?:pas|non|bien|alors|plutot|le|la|les|un|une|des)\b)|"
     r"how (?:much|many|long|big|heavy|soon|often|wide|tall)|"
     r"what (?:time|colou?rs?|sizes?|kinds?|flavou?rs?))\b")
 
@@ -282,7 +291,7 @@ _DISCOURSE = re.compile(
     r"oh|ah|hey|hi|hello|yeah|yes|yep|yup|sure|cool|great|nice|perfect|fine|good|awesome|"
     r"got it|i see|thanks|thank you|cheers|sorry|also|btw|by the way|quick question|"
     r"one more thing|bon|alors|et|mais|euh|ben|bah|donc|du coup|d'accord|parfait|merci|"
-    r"oui|sinon|au fait|dites|dis)(?:[\s,!:.-]+|$))+")
+    r"oui|sinon|au fait|dites|dis|salut|bonjour|bonsoir|coucou|allo|rebonjour)(?:[\s,!:.-]+|$))+")
 # An interrogative closing a sentence said in statement order ("the shincha ships when",
 # "and the kit costs how much", "delivery takes how long"): wh-words anywhere ask.
 _WH_LAST = re.compile(r"\b(?:when|where|how much|how many|how long|how big|how heavy|"

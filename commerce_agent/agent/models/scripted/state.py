@@ -107,6 +107,11 @@ _POINTING = re.compile(r"\b(?:it|them|this|that|these|those|le|la|les|ca|cela)\b
                        r"それ|これ|あれ")
 
 
+# A code said in place of the one kept before ("use FIVEOFF instead", « à la place »,
+# 「代わりにMIDORI500で」).
+_INSTEAD = re.compile(r"\b(?:instead|rather|a la place|plutot)\b|代わりに|かわりに")
+
+
 def short(name: str) -> str:
     return name.rsplit("__", 1)[-1]
 
@@ -325,6 +330,7 @@ class State:
     # placed: "same again" just after them means those lines once more, not the last order.
     last_adds: tuple[dict[str, Any], ...] = ()
     searched_now: int = 0  # the searches made since the latest message
+    priced_now: int = 0  # the catalogs read since the latest message for a price limit alone
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -431,6 +437,28 @@ class State:
             read_act(self.frame.first).kind == "question" and \
             bool(words.things_asked_about(self.frame.first))
 
+    def _priced_found(self, found: list[dict[str, Any]]) -> None:
+        """A catalog read for a price limit that names no kind ("anything under 1000 yen",
+        « des trucs entre 20 et 30 $ »): its items within the limit join the results, the
+        cheapest first ("the first one" points at them)."""
+        bounds = words.price_bounds(self.frame.first if self.frame else "")
+        currency = words.price_currency(self.frame.first if self.frame else "")
+        low, high = (Decimal(bounds[key]) if key in bounds else None
+                     for key in ("minPrice", "maxPrice"))
+        left_out = words.excluded_prices(self.frame.first if self.frame else "")
+        kept = [item for item in found if (price := price_amount(item)) is not None and (
+            currency is None or (item.get("price") or {}).get("currency") == currency) and (
+            low is None or price >= low) and (high is None or price <= high) and
+            price not in left_out]
+        before = self.results if self.priced_now else []
+        self.priced_now += 1
+        known = {str(item["itemId"]) for item in before}
+        self.results = sorted([*before, *(item for item in kept
+                                                if str(item.get("itemId")) not in known)],
+                              key=price_of)
+        for item in self.results:
+            self.items.setdefault(str(item["itemId"]), item)
+
     def _kin_found(self, found: list[dict[str, Any]]) -> None:
         """A catalog read for "something cheaper?": the things listed become the results
         ("the first one" points at them); the item asked about stays in view."""
@@ -461,6 +489,10 @@ class State:
             self._found(args, list(result.get("results", [])))
         elif name == "get_catalog" and self.frame is not None and self.frame.intent == "context":
             self._kin_found(list(result.get("items", [])))
+        elif name == "get_catalog" and self.frame is not None and self.frame.intent == "search" \
+                and not self.searched_now and words.price_bounds(self.frame.first):
+            self._priced_found([{**item, "storeId": item.get("storeId") or result.get(
+                "storeId")} for item in result.get("items", [])])
         elif name == "get_item":
             item_id = str(result.get("id"))
             self.items[item_id] = {"itemId": item_id, **result}
@@ -555,7 +587,7 @@ class State:
             self.size_said = said.folded[slice(*said.measures[-1].span)]
         undoable, self.line_added = self.line_added, False
         counted_line, self.line_counted = self.line_counted, False
-        self.searched_now = 0
+        self.searched_now = self.priced_now = 0
         after, self.ordered = self.outcome, False
         known = self.known_codes()
         answered = code_answer(raw, known) if self.code_wanted else None
@@ -590,6 +622,8 @@ class State:
             self.frame = Frame("promotion", (raw,))
             if not self.open_carts():  # kept for the purchase to come ("with FOLIO3", "buy it")
                 self.codes = coded.codes
+            elif _INSTEAD.search(words.fold(raw)):
+                self.codes = ()  # « mets FIVEOFF à la place »: the code kept before is dropped
             return
         priced_thing = False  # "a limited glaze mug with code WELCOME10": a thing, bought
         if coded.codes or coded.vague:

@@ -511,7 +511,11 @@ def price_order(text: str) -> dict[str, str]:
 # coaster"), not new items.
 _NEXT_ITEM = re.compile(
     r"(?:,\s*(?:and then\s+|and\s+|then\s+|plus\s+|et\s+|puis\s+|pis\s+|ensuite\s+)?|"
-    r"\s+(?:and then|and|then|plus|as well as|et|aussi|puis|pis|ensuite)\s+|\s*[&+]\s*|"
+    r"\s+(?:and then|and|then|plus|as well as|"
+    # « vingt et une », « soixante et onze »: a number's own « et » joins no two items
+    r"(?:(?<!vingt )(?<!trente )(?<!quarante )(?<!cinquante )(?<!soixante )et|"
+    r"et(?!\s+(?:un|une|onze)\b))|"
+    r"aussi|puis|pis|ensuite)\s+|\s*[&+]\s*|"
     # "with" before a count of several: an item of its own unless the item before has it as
     # an extra (« une lasagne avec deux tiramisus »; "a caesar with 2 anchovies" once read)
     r"\s+(?:with|avec)\s+(?=(?:two|three|four|five|six|deux|trois|quatre|cinq|\d+)\s+"
