@@ -29,9 +29,10 @@ QUIET = ["--no-simulate"]
 PLATE = "item_stoneware_dinner_plate"  # 120 in stock: enough for every test here
 
 
-@pytest.fixture(params=[2, 4])
-def processes(request: pytest.FixtureRequest) -> int:
-    return int(request.param)
+@pytest.fixture
+def processes() -> int:
+    """Four server processes, as tests/live/test_multiprocess_live.py."""
+    return 4
 
 
 async def paid_order_request(client: httpx.AsyncClient, headers: dict[str, str],
