@@ -300,7 +300,9 @@ def _named_in_results(p: Planner, store: str | None) -> dict[str, Any] | None:
     """The item of this turn's search the question names best (of the store asked about)."""
     if p.state.done("search_products") is None:
         return None
-    said = naming.wanted(p.query())
+    listed = next((s for s in p.state.stores or [] if s.get("storeId") == store), {})
+    said = naming.wanted(p.query()) - words.content_words(str(listed.get("name", ""))) - \
+        words.content_words(str(store or "").removeprefix("store_"))  # the store's own words
     # named by half its words at least ("the studio seconds box"), not by one word a fee
     # question shares with it ("the cost of express shipping": no espresso cup)
     named = [item for item in p.state.results if naming.name_score(item, said) * 2 >= len(
