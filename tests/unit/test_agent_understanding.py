@@ -176,7 +176,7 @@ def test_every_sentence_in_every_language(language: str) -> None:
               "orders": "1) ord_1 (1 × Mug, S)", "carrier": "USPS", "place": "Main room",
               "volume": "700 ml", "title": "Welcome", "description": "10% off",
               "what": "the planter", "most": 999, "amount": "2 kg", "terms": "10% off",
-              "percent": 10}
+              "percent": 10, "method": "Express", "discount": "$1"}
     for key in messages.ENGLISH:
         text = messages.say(language, key, **params)
         assert text and "{" not in text, (language, key)

@@ -236,6 +236,17 @@ def store_terms(p: Planner) -> Decision:
         serving = [s for s in stores if asked in (p.state.store_info.get(s, {}).get(
             "deliveryAreas") or [])]
         stores = serving or stores
+    if item is None and named is not None:  # a store named by words of its item's name
+        item = _named_in_results(p, named)  # ("the studio seconds box", "the … ebook")
+    if item is None:
+        item = _pointed_at(p, store)
+    own = _its_fulfillment(p, item, store) if item is not None else ""
+    if own:  # a download or a thing collected: no shipping, whatever the store's rates
+        info = p.state.store_info.get(str(item.get("storeId") or store or ""), {}) \
+            if item is not None else {}
+        collect = _pickup(p, info) if info and _collect_options(info) and item is not None \
+            and item.get("fulfillmentType") == "pickup" else ""
+        return collect or own  # (how it is collected: "ready in about 20 minutes")
     terms = " ".join(_terms_of(p, p.state.store_info.get(s, {"name": s})) for s in stores)
     if len(stores) == 1:
         terms += _delivered_instead(p, stores[0])
@@ -283,6 +294,53 @@ def _item_asked(p: Planner) -> dict[str, Any] | CallTool | None:
         return p.call("search_products", query=p.query(), limit=8, availableOnly=False)
     named = [item for item in p.state.results if naming.name_score(item, said) > 0]
     return max(named, key=lambda item: naming.name_score(item, said)) if named else None
+
+
+def _named_in_results(p: Planner, store: str | None) -> dict[str, Any] | None:
+    """The item of this turn's search the question names best (of the store asked about)."""
+    if p.state.done("search_products") is None:
+        return None
+    listed = next((s for s in p.state.stores or [] if s.get("storeId") == store), {})
+    said = naming.wanted(p.query()) - words.content_words(str(listed.get("name", ""))) - \
+        words.content_words(str(store or "").removeprefix("store_"))  # the store's own words
+    # named by half its words at least ("the studio seconds box"), not by one word a fee
+    # question shares with it ("the cost of express shipping": no espresso cup)
+    named = [item for item in p.state.results if naming.name_score(item, said) * 2 >= len(
+        said) > 0 and (store is None or item.get("storeId") == store)]
+    return max(named, key=lambda item: naming.name_score(item, said)) if named else None
+
+
+def _pointed_at(p: Planner, store: str | None) -> dict[str, Any] | None:
+    """The item in view, when the question points at it ("do I pay shipping on it?")."""
+    focus = p.item(p.state.focus)
+    if focus is None or not topics.points(p.frame.first) or _searched_for_it(p) or (
+            store is not None and focus.get("storeId") != store):
+        return None  # (what this turn's search found first is no item in view)
+    return focus
+
+
+def _its_fulfillment(p: Planner, item: dict[str, Any], store: str | None) -> str:
+    """What the item asked about needs of shipping, from its own fulfillment: a download has
+    none, a thing collected is collected where its store (or its class) is; "" for what ships,
+    whose terms are the store's."""
+    found = topics.topic(p.frame.first)
+    if not (found is not None and found.name == "shipping" or found is None and PICKUP.search(
+            words.fold(p.frame.first))):
+        return ""  # (a refund asked about "when I pick it up" is the store's returns)
+    full = p.state.items.get(str(item.get("itemId"))) or item
+    kind = full.get("fulfillmentType")
+    if kind == "digital":
+        return say(p.lang, "item_ships_digital", name=full.get("name", ""))
+    if kind != "pickup":
+        return ""
+    place = choices.meta(full, model.SCHEDULING).get("location")
+    info = p.state.store_info.get(str(full.get("storeId") or store or ""), {})
+    place = place or (_address_text(info, p.lang) if info else "")
+    if not place:
+        return ""
+    return say(p.lang, "item_collected_at", name=full.get("name", ""),
+               place=f"{info.get('name')}, {place}" if info.get("name") and not
+               choices.meta(full, model.SCHEDULING).get("location") else place)
 
 
 def _terms_of(p: Planner, info: dict[str, Any]) -> str:

@@ -69,7 +69,7 @@ def asks_enough(text: str) -> bool:
     tiramisu?", « vous avez 4 tiramisus ? », 「ティラミスは5個ありますか」): its stock, not a
     search."""
     return _HAVE_ANY.search(words.fold(text)) is not None and (words.quantity(text) or 0) > 1 \
-        and words.names_a_thing(words.without_measures(text))
+        and (words.names_a_thing(words.without_measures(text)) or topics.points(text))
 
 
 # Asking whether the shop has some of a thing, in the ways a count may follow.

@@ -753,6 +753,9 @@ def understand(raw: str) -> tuple[str, str]:
     if kind in ("replace", "quantity", "switch") and wants_pickup(raw) and \
             read_act(raw).kind == "question":
         return "policy", text  # "can I pick it up instead of shipping?": asked, never a swap
+    if kind in ("checkout", "buy", "add") and read_act(raw).kind == "question" and \
+            _asks_the_terms(raw):
+        return "policy", text  # "do I pay shipping on the ebook?": asked, never ordered
     if kind not in ("search", "other", "policy", "details", "status") or (
             read_act(raw).kind != "question" and not topics.asks(raw)):
         return kind, text
@@ -765,12 +768,25 @@ def understand(raw: str) -> tuple[str, str]:
     if found.about == "store" and (kind in ("search", "other") or found.name in (
             "hours", "minimum")) and not _ABOUT_AN_ORDER.search(words.fold(text)):
         return "policy", text  # "I was wondering whether you're open on Sundays?"
+    if found.about == "store" and found.name in ("shipping", "returns") and kind == "details" \
+            and not _ABOUT_AN_ORDER.search(words.fold(text)):
+        return "policy", text  # "how much to post the cork mat to me?": its store's terms
     if kind == "search" and _HAVE.search(words.fold(text)) and not topics.points(text):
         return kind, text  # "do you have any vegan pizzas?": a search by what they are
     if found.about == "item" and kind != "details" and intent(text) not in _TERMS and \
             topics.names_an_item(text, found):
         return "details", text  # "how long does the workshop last?", "il pèse combien ?"
     return kind, text
+
+
+def _asks_the_terms(raw: str) -> bool:
+    """Whether a question whose verb is one of getting or paying asks about the store's terms
+    for it ("do I pay shipping on the ebook?", "if I buy two, how long does delivery take?")
+    rather than asking the agent to do it ("can you check out and ship it to …?")."""
+    found = topics.topic(raw)
+    act = read_act(raw)
+    return found is not None and found.about == "store" and not act.request and not \
+        _ASKS_TO_ACT.search(words.fold(raw)) and words.address(raw) is None
 
 
 # Changing where an order goes, named ("change the address", « modifier l'adresse »,

@@ -211,6 +211,17 @@ ENGLISH: dict[str, str] = {
     "store_return_window": "{store}: returns within {days} days of delivery or collection.",
     "no_returns": "{store} does not accept returns.",
     "usual_days": "It goes by {option}, which usually takes {min}–{max} days.",
+    "charged_shipping": "Order {id} was charged {amount} for shipping ({method}); its total "
+                        "is {total}.",
+    "charged_no_shipping": "Order {id} has no shipping charge: nothing in it is shipped. Its "
+                           "total is {total}.",
+    "charged_total": "Order {id} ({lines}) came to {total}.",
+    "charged_total_shipping": "That includes {amount} for shipping ({method}).",
+    "charged_discount": "Order {id} had {discount} off; its total was {total}.",
+    "charged_no_discount": "No discount was applied to order {id}; its total was {total}.",
+    "plan_charge": "Your {name} (order {id}) is billed {frequency} at {amount}.",
+    "item_ships_digital": "{name} is delivered digitally, so there is no shipping on it.",
+    "item_collected_at": "{name} is collected at {place}, so there is no shipping on it.",
     "choose_one": "choose one",
     "optional": "optional",
     "group_options": "{group} ({need}): {listing}.",

@@ -122,7 +122,8 @@ class Planner:
         source = words.without_false_friends(source)  # "du thé": tea, not "the"
         if read_act(source).kind == "question" or self.frame.intent == "details":
             # "il pèse combien ?", "大きさを教えて": a topic's words name no product
-            source = topics.without_topic(source)
+            source = topics.without_topic(source, ("allergens",) if self.frame.intent ==
+                                          "search" else ())
         if by_use(words.fold(source)) != words.fold(source):  # "something to read": books
             source = by_use(words.fold(source))
         if self.lang in ("fr", "ja"):  # "de la vaisselle", "茶道具": the catalogs' Tableware

@@ -14,6 +14,7 @@ from commerce_agent.agent.models.scripted import (
     answers,
     browse,
     cart_edits,
+    charges,
     compare,
     configured,
     edits,
@@ -309,6 +310,9 @@ def decide(state: State, tools: dict[str, str]) -> tuple[Decision, Planner]:
             last.name == "apply_promotion" and planner.frame.intent == "promotion"):
         # (a code refused among several said is explained with the others, which are tried)
         return explain(last, state), planner
+    if planner.frame.intent in charges.MAY_ASK and (
+            charged := charges.answer(planner)) is not None:
+        return charged, planner  # "how much did you charge me for delivery?": the order's own
     known = planner.frame.intent if planner.frame.intent in _EDITS_BEFORE_A_CHECKOUT else ""
     closing = sequence.concluded(planner.frame.first, known) if len(planner.frame.texts) == 1 \
         and planner.frame.intent in (*_EDITS_BEFORE_A_CHECKOUT, "checkout") else None

@@ -189,9 +189,32 @@ def _asides(part: str) -> list[str]:
     return [part]
 
 
+# A question opened inside a clause, after its own subject and verb ("i dont like it how long
+# do i have to send it back?"): an interrogative and the verb or subject that follows it.
+_ASKED_INSIDE = re.compile(
+    r"(?<=\w)\s+(?=(?:how (?:long|much|many|soon|do|does|can|would|will)|what (?:is|are|do|does|"
+    r"would|will|can|happens)|when (?:do|does|will|would|is|can)|where (?:do|does|is|can)|"
+    r"can (?:i|we)|could (?:i|we)|do (?:i|we|you)|is (?:it|there)|are (?:there|they)|"
+    r"combien|quand|comment|est-ce que)\b)")
+
+
+def _question_after(part: str, asked: bool) -> list[str]:
+    """A negated clause that runs on into a question without a break, cut where the question
+    starts (the message ends in a question mark): the question is kept, only the clause before
+    it is negated."""
+    if not asked or not _NEGATION.search(fold(part)):
+        return [part]
+    found = _ASKED_INSIDE.search(fold(part))
+    if found is None or _NEGATION.search(fold(part)[found.end():]):
+        return [part]
+    return [part[:found.start()].strip(), part[found.end():].strip()]
+
+
 def _without_negated(text: str) -> tuple[str, tuple[str, ...]]:
     """The message with each negated clause cut out ("don't cancel it, only tell me when")."""
-    parts = [piece for part in _clauses(text) for piece in _asides(part)]
+    asked = text.rstrip().endswith(("?", "？"))
+    parts = [cut for part in _clauses(text) for piece in _asides(part)
+             for cut in _question_after(piece, asked) if cut]
     if len(parts) < 2:
         return text, ()
     negated = tuple(part for part in parts if _NEGATION.search(fold(part)))

@@ -37,6 +37,8 @@ _STORE: dict[str, re.Pattern[str]] = {
     "shipping": re.compile(
         r"\b(?:ship|ships|shipping|shipped|deliver|delivers|delivery|deliveries|postage|"
         r"courier|express|posted|dispatch)\b|\bhow long\b.{0,30}\b(?:take|arrive|get here)\b|"
+        # posting a thing (not a post of a blog): "how much to post the mat to me?"
+        r"\bpost(?:ing)? (?:it|them|this|that|these|those|the|a|an|one|two|to)\b|"
         r"\b(?:livraison|livrez|livrer|livre-t-on|livrez-vous|expedition|expediez|envoi|"
         r"frais de port|port)\b|送料|配送|発送|配達|お届け|速達|届く"),
     "minimum": re.compile(r"\bminimum (?:order|spend|purchase|basket|amount)\b|"
@@ -152,12 +154,14 @@ def asks(text: str) -> bool:
 _JA_ASKING = re.compile(r"どれくらい|どのくらい|どのぐらい|どれぐらい|いくつ|ありますか|教えて\S*")
 
 
-def without_topic(text: str) -> str:
+def without_topic(text: str, keep: tuple[str, ...] = ()) -> str:
     """The question's words without those that name an item's topic ("how much does it
-    hold?" → "how much does it"), so what is left names the thing asked about."""
+    hold?" → "how much does it"), so what is left names the thing asked about; the topics
+    `keep` names stay (a search for "anything gluten free" is for what its words describe)."""
     folded = words.fold(text)
-    for pattern in _ITEM.values():
-        folded = pattern.sub(" ", folded)
+    for name, pattern in _ITEM.items():
+        if name not in keep:
+            folded = pattern.sub(" ", folded)
     return _ASKING_WORDS.sub(" ", _JA_ASKING.sub(" ", folded))
 
 
