@@ -144,3 +144,23 @@ def test_tidy_never_fails_and_is_stable(text: str) -> None:
     once = typed(text)
     assert isinstance(once, str)
     assert typed(once) == once or len(typed(once)) <= len(once)
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("2 cacio e pepe w the fresh tonnarelli", "2 cacio e pepe with the fresh tonnarelli"),
+    ("a mug w gift box", "a mug with gift box"),
+])
+def test_a_lone_w_between_words_is_with(said: str, read: str) -> None:
+    assert tidy(said) == read
+
+
+@pytest.mark.parametrize("said", ["ship to 500 W Madison St, Chicago IL 60661",
+                                  "12 nw 5th ave", "options a, b, w or z"])
+def test_the_w_of_an_address_or_a_list_is_kept(said: str) -> None:
+    assert " with " not in tidy(said)
+
+
+@given(st.integers(min_value=1, max_value=9999), st.sampled_from(["W", "w"]),
+       st.sampled_from(["Madison St", "Main St", "5th Ave"]))
+def test_a_w_after_a_house_number_is_never_with(number: int, w: str, street: str) -> None:
+    assert "with" not in tidy(f"ship it to {number} {w} {street}")

@@ -216,7 +216,13 @@ def _casual(text: str) -> str:
         replacement = CASUAL[word.group().lower()]
         return replacement if replacement else " "
 
-    return _CASUAL_WORD.sub(expanded, text)
+    return _SHORT_WITH.sub("with", _CASUAL_WORD.sub(expanded, text))
+
+
+# A lone lower-case "w" typed for "with" between two words ("2 cacio e pepe w the fresh
+# tonnarelli", "a mug w gift box"); never the "W" of an address ("500 W Madison St", where a
+# number or a capital stands) nor a letter in a list.
+_SHORT_WITH = re.compile(r"(?<=[a-z] )w(?= (?:the |a |an |my |some |extra )?[a-z]{2,})")
 
 
 # "4" and "2" typed for "for" and "to" ("sign me up 4 the folio plan", "send it 2 my place"):
