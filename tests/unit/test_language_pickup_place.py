@@ -26,7 +26,7 @@ def test_where_to_collect_is_asked(said: str) -> None:
     "where is my order?", "where's my pizza", "can i pick it up?", "what time can i collect it?",
     "i'll collect it", "where do you ship", "do you ship to canada", "je passe le chercher",
     "店頭で受け取りできますか？", "where are you located", "get me 2 mugs",
-    "where did my package go",
+    "where did my package go", "where can i get a teapot?", "where do you get your matcha from",
 ])
 def test_other_questions_and_requests_ask_no_pickup_place(said: str) -> None:
     assert not asks_where_to_collect(said)

@@ -17,9 +17,10 @@ from functools import lru_cache
 from commerce_agent.agent.language.folding import fold
 
 # Getting the order in person: the verbs and the things they take.
+# ("get", "grab", "fetch" only of the order itself: "where can I get a teapot?" is finding one)
 _COLLECT = (r"(?:collect|pick\s+(?:\w+\s+){0,2}?up|pickup|pick-up|"
             r"(?:go|come|head|drive|walk)\s+(?:to\s+|and\s+)?(?:get|grab|fetch|collect|pick)|"
-            r"get|grab|fetch)")
+            r"(?:get|grab|fetch)\s+(?:it|them|my\s+\w+|our\s+\w+|the\s+(?:order|food)))")
 _WHERE_EN = re.compile(
     r"\bwhere(?:'s|\s+is|\s+are|\s+do|\s+does|\s+should|\s+can|\s+will|\s+would|\s+to|\s+d'?you)?"
     r"\b.{0,25}?\b" + _COLLECT + r"\b|"

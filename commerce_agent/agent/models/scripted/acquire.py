@@ -585,7 +585,8 @@ def pickup(p: Planner) -> Decision:
     if p.state.done("place_order") is not None:
         return check_out(p)
     cart = _cart_to_order(p, None)
-    if (cart is None or not cart.get("items")) and p.state.collected_here() is not None:
+    if (cart is None or not cart.get("items")) and \
+            p.state.collected_here(in_view=False) is not None:
         # "actually I'll pick them up myself" after the order of things the store hands over:
         # that order is collected already, and where is said (nothing is bought again)
         return pickup_place.answer(p)

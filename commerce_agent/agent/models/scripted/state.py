@@ -70,6 +70,7 @@ from commerce_agent.agent.models.scripted.naming import name_score
 from commerce_agent.agent.models.scripted.normalized import reading
 from commerce_agent.agent.models.scripted.speech import read_act, settle
 from commerce_agent.agent.models.scripted.typed import catalogue_words, item_names, typed
+from commerce_agent.commerce.orders.model import CANCELLED
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -949,24 +950,24 @@ class State:
         """Whether "order it" points at the thing the last order already holds (the thing in
         view, with no cart open since), and no more of it is asked for."""
         order = self.orders.get(self.last_order or "")
-        if order is None or self.open_carts():
+        if order is None or order.get("status") == CANCELLED or self.open_carts():
             return False
         if _MORE_OF_IT.search(words.fold(request)) or words.names_a_thing(request):
             return False
         return any(line.get("itemId") == self.focus for line in order.get("items", []))
 
-    def collected_here(self) -> dict[str, Any] | None:
+    def collected_here(self, in_view: bool = True) -> dict[str, Any] | None:
         """What the shopper collects in person, for "where do I pick it up?": the open cart
-        with lines collected at the store, else the latest order with such lines, else the
-        item in view when it is only collected."""
+        with lines collected at the store, else the latest order with such lines (not
+        cancelled), else (`in_view`) the item in view when it is only collected."""
         for cart in self.open_carts():
             if any(line.get("fulfillmentType") == "pickup" for line in cart.get("items", [])):
                 return cart
         order = self.orders.get(self.last_order or "")
-        if order is not None and any(line.get("fulfillmentType") == "pickup"
-                                     for line in order.get("items", [])):
+        if order is not None and order.get("status") != CANCELLED and any(
+                line.get("fulfillmentType") == "pickup" for line in order.get("items", [])):
             return order
-        focus = self.items.get(self.focus or "")
+        focus = self.items.get(self.focus or "") if in_view else None
         if focus is not None and focus.get("fulfillmentType") == "pickup":
             return {"storeId": focus.get("storeId"), "items": []}
         return None
