@@ -155,7 +155,8 @@ def test_a_lone_w_between_words_is_with(said: str, read: str) -> None:
 
 
 @pytest.mark.parametrize("said", ["ship to 500 W Madison St, Chicago IL 60661",
-                                  "12 nw 5th ave", "options a, b, w or z"])
+                                  "12 nw 5th ave", "options a, b, w or z",
+                                  "deliver to 88 queen st w toronto on m5h 2n2"])
 def test_the_w_of_an_address_or_a_list_is_kept(said: str) -> None:
     assert " with " not in tidy(said)
 
@@ -164,3 +165,11 @@ def test_the_w_of_an_address_or_a_list_is_kept(said: str) -> None:
        st.sampled_from(["Madison St", "Main St", "5th Ave"]))
 def test_a_w_after_a_house_number_is_never_with(number: int, w: str, street: str) -> None:
     assert "with" not in tidy(f"ship it to {number} {w} {street}")
+
+
+@given(st.integers(min_value=1, max_value=9999),
+       st.sampled_from(["queen st", "bloor street", "king ave", "dundas rd", "lakeshore blvd"]),
+       st.sampled_from(["toronto", "the corner", "apt 4"]))
+def test_a_w_after_a_street_type_is_west(number: int, street: str, after: str) -> None:
+    """"queen st w toronto": the w after a street type is the street's side of town."""
+    assert "with" not in tidy(f"ship it to {number} {street} w {after}")
