@@ -323,3 +323,29 @@ def test_a_code_made_the_one_used_is_all_the_message_says(said: str, code: str) 
 
 def test_a_count_made_the_line_s_is_no_code() -> None:
     assert read_code("3つにして").codes == ()
+
+
+@pytest.mark.parametrize(("said", "code"), [
+    ("oh and i have welcome10!", "WELCOME10"),
+    ("ok what about NAMASTE10 then", "NAMASTE10"),
+    ("hmm how about folio3?", "FOLIO3"),
+    ("i've got dolce4", "DOLCE4"),
+    ("here's midori500", "MIDORI500"),
+    ("j'ai welcome10", "WELCOME10"),
+    ("bon ben FOLIO3 alors", "FOLIO3"),
+])
+def test_a_code_held_out_or_proposed_is_applied_alone(said: str, code: str) -> None:
+    """A code said as held ("I have …") or proposed ("what about … then") with no code word
+    is the whole request when it is written as codes are."""
+    assert read_code(said) == CodeReading((code,), False, "")
+
+
+@pytest.mark.parametrize("said", ["i have 2 mugs", "what about the 16oz?", "how about EPUB?",
+                                  "i've got a5 paper", "what about the blue one"])
+def test_a_held_or_proposed_word_not_written_as_a_code_is_none(said: str) -> None:
+    assert read_code(said).codes == ()
+
+
+def test_a_held_word_is_a_code_when_the_store_has_it() -> None:
+    assert read_code("how about fiveoff?", KNOWN).codes == ("FIVEOFF",)
+    assert read_code("how about fiveoff?").codes == ()

@@ -144,3 +144,32 @@ def test_tidy_never_fails_and_is_stable(text: str) -> None:
     once = typed(text)
     assert isinstance(once, str)
     assert typed(once) == once or len(typed(once)) <= len(once)
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("2 cacio e pepe w the fresh tonnarelli", "2 cacio e pepe with the fresh tonnarelli"),
+    ("a mug w gift box", "a mug with gift box"),
+])
+def test_a_lone_w_between_words_is_with(said: str, read: str) -> None:
+    assert tidy(said) == read
+
+
+@pytest.mark.parametrize("said", ["ship to 500 W Madison St, Chicago IL 60661",
+                                  "12 nw 5th ave", "options a, b, w or z",
+                                  "deliver to 88 queen st w toronto on m5h 2n2"])
+def test_the_w_of_an_address_or_a_list_is_kept(said: str) -> None:
+    assert " with " not in tidy(said)
+
+
+@given(st.integers(min_value=1, max_value=9999), st.sampled_from(["W", "w"]),
+       st.sampled_from(["Madison St", "Main St", "5th Ave"]))
+def test_a_w_after_a_house_number_is_never_with(number: int, w: str, street: str) -> None:
+    assert "with" not in tidy(f"ship it to {number} {w} {street}")
+
+
+@given(st.integers(min_value=1, max_value=9999),
+       st.sampled_from(["queen st", "bloor street", "king ave", "dundas rd", "lakeshore blvd"]),
+       st.sampled_from(["toronto", "the corner", "apt 4"]))
+def test_a_w_after_a_street_type_is_west(number: int, street: str, after: str) -> None:
+    """"queen st w toronto": the w after a street type is the street's side of town."""
+    assert "with" not in tidy(f"ship it to {number} {street} w {after}")

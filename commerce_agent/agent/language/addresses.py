@@ -40,7 +40,7 @@ pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming
 """.split())
 CA_PROVINCES = frozenset("ab bc mb nb nl ns nt nu on pe qc sk yt".split())
 
-_STREET_TYPES = (
+STREET_TYPES = (
     r"street|st|avenue|ave|av|road|rd|boulevard|blvd|lane|ln|drive|dr|way|terrace|ter|court|ct|"
     r"place|pl|parkway|pkwy|highway|hwy|square|sq|circle|cir|trail|trl|alley|crescent|cres|close|"
     r"row|walk|plaza"
@@ -54,7 +54,7 @@ _STREET = re.compile(
     r"(?:broadway\b|(?P<name>(?:(?:[nsew]\.?|north|south|east|west)\s+)?"
     rf"(?:\d+(?:st|nd|rd|th)|{_NOT_A_NAME}[^\W\d][\w'.-]*)"
     rf"(?:\s+{_NOT_A_NAME}[^\W\d][\w'.-]*){{0,3}}?)"
-    rf"\s+(?:{_STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?)",
+    rf"\s+(?:{STREET_TYPES})\b\.?(?:\s+(?:[nsew]|ne|nw|se|sw)\b)?)",
     re.IGNORECASE,
 )
 # French-speaking streets (France, Belgium, Switzerland, Québec), full or abbreviated.

@@ -91,6 +91,15 @@ _THE_CODE_AGAIN = re.compile(
 # A verb left behind by the code it took ("…and have another go with that code").
 _VERB_LEFT = re.compile(r"(?:(?:^|[\s,]+)(?:and\s+)?(?:have|try|use|apply|give|put|stick|pop|chuck|"
                         r"slap|throw|et)?)+$", re.IGNORECASE)
+# A code held out or proposed without a code word: "oh and I have welcome10!", "I've got
+# folio3", "here's namaste10", "what about NAMASTE10 then" (after one was refused), "how about
+# fiveoff?", « et avec FIVEOFF ? », « j'ai welcome10 », 「じゃあMIDORI500は？」 is read by the
+# Japanese frame. Only a word written as codes are (letters then digits) or a store's own code
+# is one here: "I have 2 mugs", "what about the 16oz?" or "how about EPUB?" name none.
+_HELD_OR_PROPOSED = re.compile(
+    r"(?<![\w'-])(?:i\s+(?:have|got)|i'?ve(?:\s+got)?|got|here'?s|(?:what|how)\s+about|"
+    r"maybe|j'ai|jai|voici|et\s+avec|sinon|plut[ôo]t)\s+"
+    r"(?:(?:the|my|a|this|le|la|mon|ma|ce)\s+)?" + _TOKEN, re.IGNORECASE)
 # Further codes joined to one: "READMORE15 and FOLIO3", "readmore15 + folio3", « READMORE15 et
 # FOLIO3 », 「AとB」.
 _JOINED = re.compile(r"\s*(?:,\s*(?:and\s+|et\s+)?|\s(?:and|et|plus)\s+|[&+/]|と|、)\s*"
@@ -107,7 +116,7 @@ fois plus une sur le la les ma mon commande panier aussi svp stp alors bon ah ok
 peux vous pouvez pourriez peux-tu pouvez-vous pourriez-vous mettre utiliser appliquer essayer
 if they stack stacks combine combined possible both si cumulable cumulables cumulent
 s'il plaît plait te thanks thank cheers
-tiens ben bah euh voila voilà hop là place à plutôt plutot
+tiens ben bah euh voila voilà hop là place à plutôt plutot hm hmm um umm sinon
 """.split())  # ("FOLIO3 as well if they stack", « si c'est cumulable »; French fillers:
 # « tiens », « bon ben », « à la place »)
 _AROUND_JA = re.compile(r"(?:もう一度|もう一回|再度|じゃあ|じゃ|では|それでは|やっぱり|"
@@ -230,6 +239,11 @@ def _framed(text: str, known: frozenset[str]) -> list[tuple[int, int, str]]:
     for match in frames:
         token = match.group("token")
         if _a_code_in_a_frame(token.replace(" ", ""), known, shouting):
+            spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
+    for match in _HELD_OR_PROPOSED.finditer(text):  # "i have welcome10", "what about X then"
+        token = match.group("token")
+        if token.upper() in known or (" " not in token and _a_code_in_a_frame(
+                token, frozenset(), shouting=True)):
             spans.append((match.start(), match.end(), token.replace(" ", "").upper()))
     for match in _MENTION.finditer(text):  # "my coupon code is pizzafriday", "code: X"
         token = match.group("token")

@@ -44,6 +44,7 @@ from commerce_agent.agent.language import (
     romaji,
     sms_french,
 )
+from commerce_agent.agent.language.addresses import STREET_TYPES
 from commerce_agent.agent.language.courtesy import plain_request
 from commerce_agent.agent.language.folding import fold_accents
 from commerce_agent.agent.language.fuzzy import correct_words
@@ -220,7 +221,19 @@ def _casual(text: str) -> str:
         replacement = CASUAL[word.group().lower()]
         return replacement if replacement else " "
 
-    return _CASUAL_WORD.sub(expanded, text)
+    return _SHORT_WITH.sub(_with_unless_west, _CASUAL_WORD.sub(expanded, text))
+
+
+# A lone lower-case "w" typed for "with" between two words ("2 cacio e pepe w the fresh
+# tonnarelli", "a mug w gift box"); never the "W" of an address ("500 W Madison St", where a
+# number or a capital stands; "88 queen st w toronto", after a street type) nor a letter in a list.
+_SHORT_WITH = re.compile(r"\b([a-z]+) w(?= (?:the |a |an |my |some |extra )?[a-z]{2,})")
+_STREET_TYPE = re.compile(rf"(?:{STREET_TYPES})")
+
+
+def _with_unless_west(match: re.Match[str]) -> str:
+    before = match.group(1)
+    return match.group() if _STREET_TYPE.fullmatch(before) else f"{before} with"
 
 
 # "4" and "2" typed for "for" and "to" ("sign me up 4 the folio plan", "send it 2 my place"):

@@ -22,6 +22,7 @@ from commerce_agent.agent.models.scripted import (
     line_options,
     naming,
     option_change,
+    pickup_place,
     plan_verbs,
     words,
 )
@@ -584,6 +585,11 @@ def pickup(p: Planner) -> Decision:
     if p.state.done("place_order") is not None:
         return check_out(p)
     cart = _cart_to_order(p, None)
+    if (cart is None or not cart.get("items")) and \
+            p.state.collected_here(in_view=False) is not None:
+        # "actually I'll pick them up myself" after the order of things the store hands over:
+        # that order is collected already, and where is said (nothing is bought again)
+        return pickup_place.answer(p)
     if cart is None or not cart.get("items"):
         return say(p.lang, "cart_empty")
     store = p.state.store_name(cart.get("storeId"))
@@ -591,7 +597,8 @@ def pickup(p: Planner) -> Decision:
         return " ".join((say(p.lang, "no_pickup", store=store, lines=lines(cart, p.lang)),
                          say(p.lang, "where"), say(p.lang, "example_address")))
     if read_act(p.frame.last).kind == "question":
-        return say(p.lang, "pickup_possible", store=store, lines=lines(cart, p.lang))
+        # "can I pick it up?": yes, and where (the store's address, read first)
+        return pickup_place.answer(p, asked_if=True)
     return check_out(p)
 
 

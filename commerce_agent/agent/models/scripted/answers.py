@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from commerce_agent.agent.language.countries import country_name, country_named, named_in
+from commerce_agent.agent.language.countries import country_name, country_named
 from commerce_agent.agent.language.hours import (
     day_asked,
     day_meant,
@@ -31,6 +31,7 @@ from commerce_agent.agent.models.scripted.intents import (
     intent,
 )
 from commerce_agent.agent.models.scripted.messages import how_often, say, status, store_word
+from commerce_agent.agent.models.scripted.pickup_place import address_text
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.commerce.orders import model
 from commerce_agent.commerce.orders.model import CANCELLABLE
@@ -367,15 +368,15 @@ def _terms_of(p: Planner, info: dict[str, Any]) -> str:
             return say(p.lang, "closed_on_day", store=info.get("name"), day=day_name(
                 day or 0, p.lang), hours=", ".join(opening_hours(str(spec), p.lang)
                                                   for spec in info.get("openingHours") or []),
-                       address=_address_text(info, p.lang))
+                       address=address_text(info, p.lang))
         if isinstance(that_day, tuple):  # "what time do you open on sundays?": that day's
             return say(p.lang, "open_on_day", store=info.get("name"), day=day_name(
                 day or 0, p.lang), min=that_day[0], max=that_day[1], hours=", ".join(
                     opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []),
-                       address=_address_text(info, p.lang))
+                       address=address_text(info, p.lang))
         return say(p.lang, "hours", store=info.get("name"), hours=", ".join(
             opening_hours(str(spec), p.lang) for spec in info.get("openingHours") or []) or "—",
-                   address=_address_text(info, p.lang))
+                   address=address_text(info, p.lang))
     if topic == "contact":
         reach = [str(info[key]) for key in ("telephone", "email", "url") if info.get(key)]
         return say(p.lang, "contact", store=info.get("name"), listing=", ".join(reach)) \
@@ -421,7 +422,7 @@ def _on_near_day(p: Planner, info: dict[str, Any], ahead: int, day: int,
                  that_day: tuple[str, str] | None | bool) -> str:
     """The store's hours today or tomorrow (`ahead` 0 or 1): that day's only, or that it is
     closed then, with its week."""
-    name, address = info.get("name"), _address_text(info, p.lang)
+    name, address = info.get("name"), address_text(info, p.lang)
     weekday = day_name(day, p.lang)
     if isinstance(that_day, tuple):
         opens, closes = that_day
@@ -469,7 +470,7 @@ def _pickup(p: Planner, info: dict[str, Any]) -> str:
     found = _collect_options(info)
     if found:
         text = say(p.lang, "pickup_offered", store=info.get("name"), option=found[0],
-                   address=_address_text(info, p.lang))
+                   address=address_text(info, p.lang))
         # the option's own words ("Ready in about 20 minutes"), in the language they are in
         told = next((str(option["description"]) for option in info.get("shippingOptions") or []
                      if option.get("name") == found[0] and option.get("description")), "")
@@ -480,16 +481,3 @@ def _pickup(p: Planner, info: dict[str, Any]) -> str:
 def _free(option: dict[str, Any]) -> bool:
     cost = option.get("cost")
     return isinstance(cost, dict) and str(cost.get("amount", "")).strip("0.") == ""
-
-
-def _address_text(info: dict[str, Any], language: str) -> str:
-    """Where the store is, its country named in the shopper's language."""
-    address = info.get("address")
-    if isinstance(address, dict):
-        parts = (address.get(key) for key in ("streetAddress", "addressLocality",
-                                               "addressRegion", "postalCode"))
-        text = ", ".join(str(part) for part in parts if part)
-        country = address.get("addressCountry")
-        return ", ".join(filter(None, (text, country_name(str(country), language)
-                                       if country else ""))) or "—"
-    return named_in(str(address or "—"), info.get("countryCode"), language)

@@ -246,6 +246,9 @@ ENGLISH: dict[str, str] = {
     "billed_next_trial": "Your subscription is billed {frequency} after a {trial}-day free "
                          "trial; the next charge is on {day}.",
     "collect_at": "Collect it at {store}, {address}.",
+    "ordered_already": "That is already ordered: order {id} ({lines}). Say “order another” if "
+                       "you want more.",
+    "collect_lines_at": "You collect {lines} at {store}, {address}.",
     "downloads": "Digital items are ready to download from the order.",
     "still_in_carts": "You still have {carts}.",
     "cart_count": "{count} item(s) in your cart at {store}",

@@ -21,6 +21,7 @@ from commerce_agent.agent.models.scripted import (
     in_context,
     line_options,
     offers,
+    pickup_place,
     sequence,
     words,
 )
@@ -28,7 +29,7 @@ from commerce_agent.agent.models.scripted.acquire import acquire, check_out, pic
 from commerce_agent.agent.models.scripted.explain import explain
 from commerce_agent.agent.models.scripted.intents import Frame, greeting, understand
 from commerce_agent.agent.models.scripted.messages import say
-from commerce_agent.agent.models.scripted.phrasing import asks, in_store_words
+from commerce_agent.agent.models.scripted.phrasing import asks, in_store_words, lines
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.agent.models.scripted.reorder import reorder
 from commerce_agent.agent.models.scripted.replace import replace_line
@@ -99,6 +100,14 @@ def _acknowledged(p: Planner) -> Decision:
     if after is not None and after.kind == "ordered" and p.state.last_order:
         return say(p.lang, "acknowledged_order", id=p.state.last_order)
     return say(p.lang, "acknowledged")
+
+
+def _ordered_already(p: Planner) -> Decision:
+    """"ok order it" when the thing is in the order just placed, with no cart open: that
+    order is named, and nothing is bought twice."""
+    order = p.state.orders.get(p.state.last_order or "", {})
+    return say(p.lang, "ordered_already", id=p.state.last_order,
+               lines=lines(order, p.lang) if order else "")
 
 
 def _no(p: Planner) -> Decision:
@@ -245,7 +254,8 @@ def _code_put_on(p: Planner) -> Decision | None:
 # Requests served as one whatever else the message says: purchases and what ends or undoes
 # an order, and the answers to a question the agent asked.
 _SERVED_WHOLE = ("buy", "book", "subscribe", "checkout", "cancel", "sub_pause", "sub_resume",
-                 "sub_cancel", "yes", "no", "hedge", "pickup", "reslot", "reorder", "context")
+                 "sub_cancel", "yes", "no", "hedge", "pickup", "pickup_place", "reslot", "reorder",
+                 "context")
 
 HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "search": _search, "details": _details, "stores": browse.stores,
@@ -254,7 +264,8 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "buy": lambda p: acquire_items(p, then_check_out=True),
     "book": lambda p: acquire(p, then_check_out=True),
     "subscribe": lambda p: acquire(p, then_check_out=True),
-    "checkout": check_out, "pickup": pickup, "quantity": _count_change, "remove": cart_edits.remove,
+    "checkout": check_out, "pickup": pickup, "pickup_place": pickup_place.answer,
+    "quantity": _count_change, "remove": cart_edits.remove,
     "keep": cart_edits.keep_only,
     "replace": replace_line, "reorder": reorder, "reslot": reslot,
     "cart": _cart, "empty": cart_edits.empty, "promotion": cart_edits.promotion,
@@ -265,6 +276,7 @@ HANDLERS: dict[str, Callable[[Planner], Decision]] = {
     "sub_resume": aftercare.subscription, "sub_cancel": aftercare.subscription,
     "similar": similar, "context": in_context.answer,
     "yes": _yes, aftermath.ACKNOWLEDGE: _acknowledged, "no": _no,
+    "ordered_already": _ordered_already,
     "hedge": _hedge, "other": _other,
 }
 

@@ -38,6 +38,7 @@ from commerce_agent.agent.language.destination import names_destination, without
 from commerce_agent.agent.language.measures import points_at_a_size, with_size_named
 from commerce_agent.agent.language.offer_names import mistyped
 from commerce_agent.agent.language.option_words import english_option_words
+from commerce_agent.agent.language.pickup_place import asks_where_to_collect, drops_delivery
 from commerce_agent.agent.language.shown_sets import takes_shown, without_shown_set
 from commerce_agent.agent.language.spoken_counts import with_counts_plain
 from commerce_agent.agent.models.base import Message
@@ -71,6 +72,7 @@ from commerce_agent.agent.models.scripted.normalized import reading
 from commerce_agent.agent.models.scripted.refused_options import refuses_an_option
 from commerce_agent.agent.models.scripted.speech import read_act, settle
 from commerce_agent.agent.models.scripted.typed import catalogue_words, item_names, typed
+from commerce_agent.commerce.orders.model import CANCELLED
 
 _CART_TOOLS = ("create_cart", "add_to_cart", "view_cart", "update_cart_item",
                "remove_cart_item", "apply_promotion")
@@ -101,6 +103,9 @@ _PICKUP_TIME = re.compile(r"\b(?:at|a|vers)\s+\d{1,2}(?:[:h]\d{2})?\s*(?:am|pm|h
 _JAPANESE_OBJECT = re.compile(r"[\u30a0-\u30ff\u4e00-\u9fff]{2,}を")
 # Requests a code said beside them goes with: the purchase it discounts.
 _CARRIES_A_CODE = (*SHOPPING, "checkout", "pickup")
+# More of a thing just ordered: "order it again", "another one", « encore », 「もう一つ」.
+_MORE_OF_IT = re.compile(r"\b(?:again|another|more|one more|second|extra|encore|autre|"
+                         r"de plus|nouveau)\b|もう(?:一|ひと|1)|追加|また")
 _ABOUT_PICKUP = ("other", "search", "details", "add", "quantity", "yes", "policy")
 # A pronoun for the thing in view: "buy it", « envoyez-la », 「それを」.
 _POINTING = re.compile(r"\b(?:it|them|this|that|these|those|le|la|les|ca|cela)\b|-(?:le|la|les)\b|"
@@ -705,6 +710,13 @@ class State:
         elif delivery.pickup and kind in _ABOUT_PICKUP and read_act(text).kind == "question" \
                 and not words.content_words(without_pickup(text)):
             kind = "policy"  # "can I pick it up in store?" before any cart: the store's terms
+        if delivery.pickup and drops_delivery(raw) and kind in ("remove", "cancel", "no",
+                                                                "other"):
+            kind = "pickup"  # "scratch the delivery, I'll pick them up": collected, none removed
+        if asks_where_to_collect(raw) and self.collected_here() is not None:
+            # "where do I go to get it?", 「どこで受け取れますか」 with a pickup cart or order: its
+            # place (never a product search, a store list or the order again)
+            kind = "pickup_place"
         if kind in ("buy", "yes", "other", "add", "checkout") and (concludes_it(request) or (
                 kind == "buy" and closing(request) == "order" and not _JAPANESE_OBJECT.search(
                     request) and not words.content_words(without_closing(request))) or (
@@ -717,6 +729,8 @@ class State:
             in_cart = any(line.get("itemId") == self.focus for cart in carts
                           for line in cart.get("items", []))
             kind = "checkout" if carts and (in_cart or self.focus is None) else "buy"
+            if kind == "buy" and self._ordered_just_now(request):
+                kind = "ordered_already"  # "ok order it" once it is: the order, not another
         elif kind == "checkout" and self._takes_what_is_in_view(
                 request, addressed=delivery.address is not None):
             # "Kindly deliver it to …, I am ready to pay" after "Want me to add it?": the
@@ -998,6 +1012,32 @@ class State:
     def code(self) -> str | None:
         """The next code to apply."""
         return self.codes[0] if self.codes else None
+
+    def _ordered_just_now(self, request: str) -> bool:
+        """Whether "order it" points at the thing the last order already holds (the thing in
+        view, with no cart open since), and no more of it is asked for."""
+        order = self.orders.get(self.last_order or "")
+        if order is None or order.get("status") == CANCELLED or self.open_carts():
+            return False
+        if _MORE_OF_IT.search(words.fold(request)) or words.names_a_thing(request):
+            return False
+        return any(line.get("itemId") == self.focus for line in order.get("items", []))
+
+    def collected_here(self, in_view: bool = True) -> dict[str, Any] | None:
+        """What the shopper collects in person, for "where do I pick it up?": the open cart
+        with lines collected at the store, else the latest order with such lines (not
+        cancelled), else (`in_view`) the item in view when it is only collected."""
+        for cart in self.open_carts():
+            if any(line.get("fulfillmentType") == "pickup" for line in cart.get("items", [])):
+                return cart
+        order = self.orders.get(self.last_order or "")
+        if order is not None and order.get("status") != CANCELLED and any(
+                line.get("fulfillmentType") == "pickup" for line in order.get("items", [])):
+            return order
+        focus = self.items.get(self.focus or "") if in_view else None
+        if focus is not None and focus.get("fulfillmentType") == "pickup":
+            return {"storeId": focus.get("storeId"), "items": []}
+        return None
 
     def known_codes(self) -> frozenset[str]:
         """Every store's codes the conversation has read ("use fiveoff" names one)."""
