@@ -336,7 +336,7 @@ def _its_fulfillment(p: Planner, item: dict[str, Any], store: str | None) -> str
         return ""
     place = choices.meta(full, model.SCHEDULING).get("location")
     info = p.state.store_info.get(str(full.get("storeId") or store or ""), {})
-    place = place or (_address_text(info, p.lang) if info else "")
+    place = place or (address_text(info, p.lang) if info else "")
     if not place:
         return ""
     return say(p.lang, "item_collected_at", name=full.get("name", ""),
