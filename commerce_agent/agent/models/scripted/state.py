@@ -46,6 +46,7 @@ from commerce_agent.agent.models.scripted import (
     assent,
     choices,
     compound,
+    coverage,
     follow_ups,
     line_options,
     mind,
@@ -323,6 +324,7 @@ class State:
     # placed: "same again" just after them means those lines once more, not the last order.
     last_adds: tuple[dict[str, Any], ...] = ()
     searched_now: int = 0  # the searches made since the latest message
+    turn_query: str = ""  # the words of the first of them
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -396,9 +398,15 @@ class State:
         described = self.frame is not None and words.for_whom(self.frame.first)
         several = self._lists_several()
         before = list(self.results) if several and self.searched_now else []
+        earlier = (list(self.results), list(self.sold_out))
         self.searched_now += 1
         self.results, self.sold_out = in_stock_or_sold_out(found, query, described,
                                                            self.language)
+        if self.searched_now == 1:
+            self.turn_query = query
+        elif not several and self._narrower(query, earlier):
+            # "home" alone after "brewers home": what the fuller search found stays
+            self.results, self.sold_out = earlier
         if several:  # "do you have the glaze mug and the espresso cups?": the best of each
             self.results = [*before, *(item for item in self.results[:1]
                                        if all(item["itemId"] != kept["itemId"]
@@ -421,6 +429,17 @@ class State:
             first = str(shown[0]["itemId"])
             self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
             self.focus = first
+
+    def _narrower(self, query: str,
+                  earlier: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> bool:
+        """Whether this turn's latest search is a narrower one (some of the words of the
+        turn's first search: not another item of the same message) and found items that say
+        fewer of the first search's words than what the turn had found."""
+        said = words.content_words(self.turn_query)
+        if not words.content_words(query) <= said:
+            return False
+        before = coverage.covered([*earlier[0], *earlier[1]], said)
+        return before > coverage.covered([*self.results, *self.sold_out], said)
 
     def _lists_several(self) -> bool:
         """Whether this turn's search is one of several, one per item a question names:
