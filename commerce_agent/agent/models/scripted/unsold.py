@@ -22,7 +22,6 @@ from commerce_agent.agent.models.scripted import naming, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Planner
 
-
 # Past this many words a request describes or tells a story; its last word need not be the thing.
 _SHORT = 3
 
