@@ -105,9 +105,6 @@ def details(p: Planner) -> Decision:
         query = p.query()
         if not query:
             return say(p.lang, "which_item")
-        not_sold = unsold.not_sold_text(p, query)
-        if not_sold is not None:
-            return not_sold
         step = p.search_step(query)
         if step is not None:
             return step

@@ -4,7 +4,7 @@ A turn may search more than once: the request's words, then its head noun alone,
 word of it. A narrower search must not replace what the fuller one found when its items say
 fewer of the request's words ("anything for making pour over coffee at home?" found the
 dripper, filed under Brewers; the search for "home" alone found a glazing guide). Each
-item's words are its name, description and the categories its store files it under.
+item's words are its name and the categories its store files it under.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ _PREFIX = 4
 
 
 def said_by(item: dict[str, Any]) -> frozenset[str]:
-    """The words an item's data says: its name, description and categories (a hyphened
-    compound also closed up, "pourover")."""
+    """The words an item's name and categories say (a hyphened compound also closed up,
+    "pourover"); not its description, whose words also tell of other things ("press kits" of
+    a headshot session is no French press)."""
     filed = item.get("categories") or []
-    text = " ".join([str(item.get("name", "")), str(item.get("description", "")),
+    text = " ".join([str(item.get("name", "")),
                      *(str(name) for name in filed if isinstance(name, str))])
     closed = " ".join(re.sub(r"[-‐–]", "", found) for found in _HYPHENED.findall(text))
     return words.content_words(f"{text} {closed}")

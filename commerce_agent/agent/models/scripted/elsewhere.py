@@ -2,14 +2,16 @@
 teapot and Midori-dō a kyusu. With no store in view (none named, none switched to, no cart),
 the agent does not pick one silently: it lists the items that fit the words equally well,
 each with its store, and asks which. Words that tell them apart ("a porcelain teapot", "the
-kyusu") choose as before.
+kyusu") choose as before. Japanese requests are left out: names there have no spaces, and a
+word is found inside another (インク in ドロップインクラス).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from commerce_agent.agent.models.scripted import naming
+from commerce_agent.agent.models.scripted import naming, words
 from commerce_agent.agent.models.scripted.messages import say
 from commerce_agent.agent.models.scripted.planner import Decision, Planner
 from commerce_agent.operations.base import money_text
@@ -18,10 +20,19 @@ from commerce_agent.operations.base import money_text
 SEVERAL = "several_items"
 
 
-def fit(item: dict[str, Any], wanted: frozenset[str]) -> tuple[int, int]:
-    """How well an item fits the words: how many its name carries, then how many its data
-    (name and description) says."""
-    return (len(naming.carried(item, wanted)),
+# A gloss in a name: "Kyusu de Tokoname (théière japonaise…)", 「セラドン釉のティーポット（急須）」.
+_GLOSS = re.compile(r"\s*[(（][^)）]*[)）]")
+
+
+def _named(item: dict[str, Any], wanted: frozenset[str]) -> frozenset[str]:
+    """The words of the request the item's name carries outside a gloss in brackets."""
+    return naming.carried({**item, "name": _GLOSS.sub(" ", str(item.get("name", "")))}, wanted)
+
+
+def fit(item: dict[str, Any], wanted: frozenset[str]) -> tuple[int, int, int]:
+    """How well an item fits the words: how many its name carries outside a gloss, then in
+    all, then how many its data (name and description) says."""
+    return (len(_named(item, wanted)), len(naming.carried(item, wanted)),
             sum(1 for word in wanted if naming.describes(item, word)))
 
 
@@ -51,6 +62,8 @@ def store_in_view(p: Planner) -> bool:
 def ask_which(p: Planner) -> Decision | None:
     """The question when this turn's search found the thing wanted at several stores, no store
     in view; None when one item fits best or a store is in view."""
+    if p.lang == "ja" or words.re_japanese(p.frame.first):
+        return None  # names without spaces: a word inside another (インク in ドロップインクラス)
     if p.frame.item_id or p.extra.get(SEVERAL) or p.state.done(
             "search_products") is None or store_in_view(p):
         return None  # (items named together: the store of the others decides)

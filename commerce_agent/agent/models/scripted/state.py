@@ -435,9 +435,10 @@ class State:
         """Whether this turn's latest search is a narrower one (some of the words of the
         turn's first search: not another item of the same message) and found items that say
         fewer of the first search's words than what the turn had found."""
-        said = words.content_words(self.turn_query)
-        if not words.content_words(query) <= said:
-            return False
+        said, narrow = words.content_words(self.turn_query), words.content_words(query)
+        if not narrow < said or self.frame is None or len(words.item_mentions(
+                self.frame.first, lambda head, piece: False)) > 1:
+            return False  # (a message of several items searches each of them in turn)
         before = coverage.covered([*earlier[0], *earlier[1]], said)
         return before > coverage.covered([*self.results, *self.sold_out], said)
 

@@ -24,6 +24,8 @@ from commerce_agent.agent.models.scripted.planner import Planner
 
 # Past this many words a request describes or tells a story; its last word need not be the thing.
 _SHORT = 3
+# Words that point at a thing already in view ("any idea when it'll arrive"): nothing new named.
+_POINTING = frozenset({"it", "itll", "its", "thatll", "thats", "theyll", "theyre", "them"})
 
 
 def unmatched(calls: list[Any], query: str) -> frozenset[str]:
@@ -50,7 +52,7 @@ def missing(query: str, missing_words: frozenset[str], found: list[dict[str, Any
     if not missing_words or not found or lang not in ("en", "fr") or words.re_japanese(query):
         return False
     said = phrase_words(query)
-    if not said or len(said) > _SHORT:
+    if not said or len(said) > _SHORT or _POINTING & set(said):
         return False
     head = said[0] if lang == "fr" else said[-1]
     return head in missing_words and not any(
