@@ -1,9 +1,10 @@
 """The same thing sold by several stores: "I need a teapot" when Hearth & Kiln sells a celadon
-teapot and Midori-dō a kyusu. With no store in view (none named, none switched to, no cart),
-the agent does not pick one silently: it lists the items that fit the words equally well,
-each with its store, and asks which. Words that tell them apart ("a porcelain teapot", "the
-kyusu") choose as before. Japanese requests are left out: names there have no spaces, and a
-word is found inside another (インク in ドロップインクラス).
+teapot and Midori-dō a kyusu. With no store in view (none named or switched to, no cart, no
+item in view when the shopper spoke, no order in the conversation), the agent does not pick
+one silently: it lists the items that fit the words equally well, each with its store, and
+asks which. Words that tell them apart ("a porcelain teapot", "the kyusu") choose as before.
+Japanese requests are left out: names there have no spaces, and a word is found inside
+another (インク in ドロップインクラス).
 """
 
 from __future__ import annotations
@@ -53,10 +54,11 @@ def tied(items: list[dict[str, Any]], wanted: frozenset[str]) -> list[dict[str, 
 
 
 def store_in_view(p: Planner) -> bool:
-    """Whether the shopper is shopping at one store already: named now, switched to, or
-    holding a cart."""
+    """Whether the shopper is shopping at one store already: named now, switched to, holding
+    a cart, an item of it in view when they spoke, or an order placed in this conversation."""
     state = p.state
-    return bool(state.store or state.open_carts() or p.mentioned_store())
+    return bool(state.store or state.open_carts() or p.mentioned_store() or state.orders
+                or state.focus_heard)
 
 
 def ask_which(p: Planner) -> Decision | None:

@@ -325,6 +325,7 @@ class State:
     last_adds: tuple[dict[str, Any], ...] = ()
     searched_now: int = 0  # the searches made since the latest message
     turn_query: str = ""  # the words of the first of them
+    focus_heard: str | None = None  # the item in view when the latest message came
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
     outcome: aftermath.Outcome | None = None
@@ -562,6 +563,7 @@ class State:
         # could read its letters as a stressed word ("aaaaaa", "fffabc")
         raw = which_order.spelt_out(raw, self.orders)
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        self.focus_heard = self.focus  # the item in view when the shopper spoke
         offered = self.frame is SUGGESTED  # "Want me to add it?" on the table
         # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the
         # words as said: « trois sachets de » stays French once read as « 3 »)
