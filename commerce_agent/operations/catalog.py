@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from commerce_agent.commerce import money
+from commerce_agent.commerce.capability_ids import PRODUCT_CATEGORIES
 from commerce_agent.commerce.pagination import Page
 from commerce_agent.commerce.services.catalog import search
 from commerce_agent.commerce.services.catalog import storefront as catalog
@@ -30,6 +31,12 @@ def item_summary(doc: dict[str, Any]) -> dict[str, Any]:
     description = str(doc.get("description", ""))
     if description:
         summary["description"] = description[:160]
+    # What the store files it under ("Teapots", "Brewers"): a request by use names the kind.
+    filed = ((doc.get("metadata") or {}).get(PRODUCT_CATEGORIES) or {}).get("items", [])
+    categories = [str(entry["name"]) for entry in filed
+                  if isinstance(entry, dict) and entry.get("name")]
+    if categories:
+        summary["categories"] = categories
     return summary
 
 
@@ -45,7 +52,10 @@ async def search_products(ctx: ToolContext, args: dict[str, Any]) -> Any:
         fulfillment_type=None, available_only=bool(args.get("availableOnly", True)),
         locale=args.get("locale"), currency=args.get("currency"),
         page=Page(int(args.get("limit", 5))))
-    return {"results": [item_summary(doc) for doc in found.items], "total": found.total}
+    # The words nothing sells ("wine" of "red wine"): what was found, was found without them.
+    unmatched = {"unmatched": list(found.unmatched)} if found.unmatched else {}
+    return {"results": [item_summary(doc) for doc in found.items], "total": found.total,
+            **unmatched}
 
 
 async def list_stores(ctx: ToolContext, args: dict[str, Any]) -> Any:

@@ -54,6 +54,22 @@ async def test_browsing_tools(app: Starlette) -> None:
     assert missing.value.status == 404
 
 
+async def test_a_search_says_which_words_nothing_sells(app: Starlette) -> None:
+    """"red wine" finds the kyusu by the red of its clay: the result says no catalog says
+    "wine", so a model can tell the shopper nothing is a wine. Each result carries the
+    categories its store files it under."""
+    found = await run(app, "search_products", {"query": "red wine"}, principal=None)
+    assert found["unmatched"] == ["wine"]
+    assert [item["itemId"] for item in found["results"]] == ["item_tokoname_kyusu"]
+    teapots = await run(app, "search_products", {"query": "teapot"}, principal=None)
+    assert "unmatched" not in teapots
+    celadon = next(item for item in teapots["results"]
+                   if item["itemId"] == "item_celadon_teapot")
+    assert "Teapots" in celadon["categories"]
+    nothing = await run(app, "search_products", {"query": "candles"}, principal=None)
+    assert nothing["results"] == [] and nothing["unmatched"] == ["candles"]
+
+
 async def test_get_item_in_a_locale_carries_the_stores_option_names(app: Starlette) -> None:
     """A reply to a French shopper names the 16-inch pizza « 16 pouces », as the store does."""
     item = await run(app, "get_item", {"itemId": "item_pizza_margherita", "locale": "fr"},

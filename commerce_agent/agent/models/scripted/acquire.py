@@ -19,11 +19,13 @@ from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
     choices,
     configuration,
+    elsewhere,
     line_options,
     naming,
     option_change,
     pickup_place,
     plan_verbs,
+    unsold,
     words,
 )
 from commerce_agent.agent.models.scripted.by_amount import ByAmount, by_amount, by_sum
@@ -49,6 +51,13 @@ _EVERY = re.compile(r"\b(?:both|all|every|everything|each)\b|\b(?:tous|toutes|to
 
 
 def _choose_item(p: Planner) -> dict[str, Any] | Decision:
+    not_sold = unsold.not_sold_text(p, p.query()) if p.state.done(
+        "search_products") is not None else None
+    if not_sold is not None:  # "add a pepperoni pizza": no pizza is that; none is taken
+        return not_sold
+    which = elsewhere.ask_which(p)
+    if which is not None:  # "I need a teapot": two stores sell one; neither is picked unasked
+        return which
     item = p.resolve_item()
     if item is not None:
         return item

@@ -6,7 +6,14 @@ from typing import Any
 
 from commerce_agent.agent.language.countries import named_in
 from commerce_agent.agent.models.base import CallTool
-from commerce_agent.agent.models.scripted import choices, code_answers, facts, topics, words
+from commerce_agent.agent.models.scripted import (
+    choices,
+    code_answers,
+    facts,
+    topics,
+    unsold,
+    words,
+)
 from commerce_agent.agent.models.scripted.acquire import notes
 from commerce_agent.agent.models.scripted.messages import offer_terms, say
 from commerce_agent.agent.models.scripted.phrasing import listing, sold_out_text
@@ -31,6 +38,9 @@ def search(p: Planner) -> Decision:
         names = ", ".join(f"{s['name']} — {s.get('description', '')}".rstrip(" —")
                           for s in p.state.stores or [])
         return say(p.lang, "stores_here", names=names)
+    not_sold = unsold.not_sold_text(p, query)
+    if not_sold is not None:
+        return not_sold
     step = _search_each(p) or p.search_step(query)
     if step is not None:
         return step

@@ -360,7 +360,10 @@ _CHECKS: list[tuple[str, str]] = [
                  r"\bpass(?:e|ez) (?:la quantite )?a (?:\d+|deux|trois|quatre|cinq|six|sept|huit|"
                  r"neuf|dix|douze)\b|"
                  r"\bchange[rz]\b|\bremplace[rz]?\b|変更|に変えて|にして|やっぱり"),
-    ("book", r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
+    # the verb, not the thing: "any book for my dad?", "a book for him" name a book
+    ("book", r"(?<!\ba )(?<!\ban )(?<!\bany )(?<!\bthe )(?<!\bone )(?<!\bthis )(?<!\bthat )"
+             r"(?<!\bsome )(?<!\bgood )(?<!\bnice )(?<!\bnew )(?<!\bwhat )(?<!\bwhich )"
+             r"\bbook (?:a|an|me|it|the|my|one|two|\d|that|this|for|in|us)\b|^book\b|"
              r"\breserve\b|\bschedule\b|\bappointment\b|\breserve[rz]?\b|予約"),
     ("buy", r"\bbuy\b|\bpurchase\b|\border (?:me )?(?:a|an|one|two|three|some|the|\d+)\b|"
             # "order arancini for pickup", "can you order tiramisu": the verb, said first

@@ -47,6 +47,7 @@ from commerce_agent.agent.models.scripted import (
     assent,
     choices,
     compound,
+    coverage,
     follow_ups,
     line_options,
     mind,
@@ -335,6 +336,8 @@ class State:
     # placed: "same again" just after them means those lines once more, not the last order.
     last_adds: tuple[dict[str, Any], ...] = ()
     searched_now: int = 0  # the searches made since the latest message
+    turn_query: str = ""  # the words of the first of them
+    focus_heard: str | None = None  # the item in view when the latest message came
     priced_now: int = 0  # the catalogs read since the latest message for a price limit alone
     # What the agent's last reply reported (an order placed, an item sold out): the next
     # message is read against it (`aftermath`); the next reply replaces it.
@@ -409,9 +412,15 @@ class State:
         described = self.frame is not None and words.for_whom(self.frame.first)
         several = self._lists_several()
         before = list(self.results) if several and self.searched_now else []
+        earlier = (list(self.results), list(self.sold_out))
         self.searched_now += 1
         self.results, self.sold_out = in_stock_or_sold_out(found, query, described,
                                                            self.language)
+        if self.searched_now == 1:
+            self.turn_query = query
+        elif not several and self._narrower(query, earlier):
+            # "home" alone after "brewers home": what the fuller search found stays
+            self.results, self.sold_out = earlier
         if several:  # "do you have the glaze mug and the espresso cups?": the best of each
             self.results = [*before, *(item for item in self.results[:1]
                                        if all(item["itemId"] != kept["itemId"]
@@ -434,6 +443,18 @@ class State:
             first = str(shown[0]["itemId"])
             self.aliases[first] = self.aliases.get(first, frozenset()) | said_words(query)
             self.focus = first
+
+    def _narrower(self, query: str,
+                  earlier: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> bool:
+        """Whether this turn's latest search is a narrower one (some of the words of the
+        turn's first search: not another item of the same message) and found items that say
+        fewer of the first search's words than what the turn had found."""
+        said, narrow = words.content_words(self.turn_query), words.content_words(query)
+        if not narrow < said or self.frame is None or len(words.item_mentions(
+                self.frame.first, lambda head, piece: False)) > 1:
+            return False  # (a message of several items searches each of them in turn)
+        before = coverage.covered([*earlier[0], *earlier[1]], said)
+        return before > coverage.covered([*self.results, *self.sold_out], said)
 
     def _lists_several(self) -> bool:
         """Whether this turn's search is one of several, one per item a question names:
@@ -581,6 +602,7 @@ class State:
         # could read its letters as a stressed word ("aaaaaa", "fffabc")
         raw = which_order.spelt_out(raw, self.orders)
         raw = mind.corrected(typed(raw, catalogue_words(self.items.values())))
+        self.focus_heard = self.focus  # the item in view when the shopper spoke
         offered = self.frame is SUGGESTED  # "Want me to add it?" on the table
         # "two bag of matcha", dictated "need for pizzas": counts (the language is judged on the
         # words as said: « trois sachets de » stays French once read as « 3 »)

@@ -32,6 +32,9 @@ class Found:
     items: list[dict[str, Any]]
     total: int | None
     pagination: dict[str, Any]
+    # The query's words that nothing in any catalog says, by stem, prefix or typo: they
+    # narrowed nothing, so an item found is found by the other words alone.
+    unmatched: tuple[str, ...] = ()
 
 
 def cursor_key(db: Database) -> tuple[type, ...]:
@@ -95,13 +98,16 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
     match"); several terms, or another order, rank every match, with offset cursors."""
     _validate(sort, fulfillment_type)
     words = search_terms.terms_of(query)
-    found = [term for term in [await _resolve(db, word) for word in words] if term]
+    resolved = [await _resolve(db, word) for word in words]
+    found = [term for term in resolved if term]
+    unmatched = tuple(word for word, term in zip(words, resolved, strict=True) if not term)
     if words and not found:
-        return Found([], 0, pagination.pagination(page, 0, False))
+        return Found([], 0, pagination.pagination(page, 0, False), unmatched)
     filters = storage.Filters(store_id, currency, fulfillment_type, min_price, max_price,
                               available_only)
     if found and storage.pages_by_key(db, found, sort):
-        return await _keyed(db, found, words, filters, page, locale)
+        keyed = await _keyed(db, found, words, filters, page, locale)
+        return Found(keyed.items, keyed.total, keyed.pagination, unmatched)
     offset = page.offset
     if page.key is not None:  # a key cursor of one term, for a query that now has more
         offset = page.key[-1] + 1 if not page.backward else max(page.key[-1] - page.limit, 0)
@@ -119,7 +125,8 @@ async def search(db: Database, query: str, *, store_id: str | None, sort: str,
         total = pagination.total_count(
             await storage.count_browsed(db, filters, pagination.COUNT_CAP + 1))
     items = await _render(db, ranked[:page.limit], found, words, sort, locale)
-    return Found(items, total, pagination.pagination(at, total, len(ranked) > page.limit))
+    return Found(items, total, pagination.pagination(at, total, len(ranked) > page.limit),
+                 unmatched)
 
 
 async def _keyed(db: Database, found: list[list[tuple[str, bool]]], words: list[str],
