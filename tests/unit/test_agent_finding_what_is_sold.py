@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commerce_agent.agent.models.scripted import coverage, elsewhere, unsold
+from commerce_agent.agent.models.scripted import coverage, unsold
 from commerce_agent.agent.models.scripted.intents import intent
 from commerce_agent.agent.models.scripted.state import Call
 
@@ -60,19 +60,6 @@ def test_the_unmatched_words_are_read_from_the_search_of_the_query() -> None:
     assert unsold.unmatched(calls, "red wines") == frozenset({"wine"})
     assert unsold.unmatched(calls, "wines") == frozenset()
     assert unsold.unmatched(calls, "mugs") == frozenset()
-
-
-def test_the_same_thing_at_two_stores_ties() -> None:
-    teapot = frozenset({"teapot"})
-    assert elsewhere.tied([KYUSU, CELADON], teapot) == [KYUSU, CELADON]
-    # words that tell them apart choose
-    assert elsewhere.tied([KYUSU, CELADON], frozenset({"teapot", "porcelain"})) == []
-    # one store: nothing to ask
-    assert elsewhere.tied([CELADON, {**CELADON, "itemId": "other"}], teapot) == []
-    # names saying different words of the request are different things
-    assert elsewhere.tied([MUG, GIFT_CARD], frozenset({"mug", "gift", "card"})) == []
-    # sold out: not offered
-    assert elsewhere.tied([KYUSU, {**CELADON, "available": False}], teapot) == []
 
 
 def test_a_narrower_search_says_less_of_the_request() -> None:

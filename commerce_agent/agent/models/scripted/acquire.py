@@ -19,7 +19,6 @@ from commerce_agent.agent.language.shipping import chosen_option
 from commerce_agent.agent.models.scripted import (
     choices,
     configuration,
-    elsewhere,
     line_options,
     naming,
     option_change,
@@ -55,9 +54,6 @@ def _choose_item(p: Planner) -> dict[str, Any] | Decision:
         "search_products") is not None else None
     if not_sold is not None:  # "add a pepperoni pizza": no pizza is that; none is taken
         return not_sold
-    which = elsewhere.ask_which(p)
-    if which is not None:  # "I need a teapot": two stores sell one; neither is picked unasked
-        return which
     item = p.resolve_item()
     if item is not None:
         return item

@@ -156,7 +156,6 @@ ENGLISH: dict[str, str] = {
     "stores": "The stores here: {names}. Say “shop at …” to pick one.",
     "which_item": "Which item? Ask me to find something first.",
     "several": "I found several: {listing}.",
-    "several_stores": "More than one store sells that: {listing}.",
     "cart_empty": "Your cart is empty: add something first.",
     "quantity_set": "Done: {quantity} × {name} now.",
     "removed": "Removed {name}.",

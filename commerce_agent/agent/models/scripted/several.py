@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from commerce_agent.agent.language.shown_sets import shown_set, takes_shown, without_shown_set
-from commerce_agent.agent.models.scripted import configuration, elsewhere, line_options, words
+from commerce_agent.agent.models.scripted import configuration, line_options, words
 from commerce_agent.agent.models.scripted.acquire import acquire, check_out
 from commerce_agent.agent.models.scripted.intents import Frame
 from commerce_agent.agent.models.scripted.messages import say
@@ -35,7 +35,6 @@ def acquire_items(p: Planner, then_check_out: bool) -> Decision:
         _referred(p, head, whole) for head, whole in words.item_mentions(
             p.frame.first, lambda head, piece: _belongs(p, head, piece),
             lambda head, piece: _configures(p, head, piece)))
-    p.extra[elsewhere.SEVERAL] = len(mentions) > 1
     # a "with" list may hold other items ("a caesar with chicken and 2 san pellegrinos"):
     # served one by one until its item is read and tells
     apart = len(shown) or len(words.item_mentions(p.frame.first, lambda head, piece: False))
