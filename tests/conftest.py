@@ -74,17 +74,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", BACKENDS, indirect=True, ids=BACKENDS)
 
 
-# Layers the fast subset leaves out (`pytest -m "not live and not browser and not postgres"`):
-# a test is `live` when it starts servers or subprocesses, `browser` when it drives chromium,
-# `postgres` when it runs on PostgreSQL. Marked here from what each test uses and where it
-# lives (everything under tests/live/ is live, under tests/browser/ browser), so no test
-# module has to remember to mark itself.
+# Layers the fast subset leaves out (`pytest -m "not live and not browser and not postgres and
+# not conversations"`): a test is `live` when it starts servers or subprocesses, `browser` when
+# it drives chromium, `postgres` when it runs on PostgreSQL, `conversations` when it plays whole
+# shopper conversations through the agent (thousands of them: minutes on their own). Marked here
+# from what each test uses and where it lives (everything under tests/live/ is live, under
+# tests/browser/ browser), so no test module has to remember to mark itself.
 LIVE_FIXTURES = frozenset({"live_server", "live_db", "servers"})
 LIVE_MODULES = ("tests.live", "tests.support.live", "tests.support.multiprocess",
                 "tests.support.pg_cluster", "subprocess")
 BROWSER_MODULES = ("tests.browser", "tests.support.browser", "playwright")
 POSTGRES_FIXTURES = frozenset({"postgres_url", "empty_postgres_url", "postgres_template",
                                "postgres_templates"})
+CONVERSATION_MODULES = frozenset({"tests.e2e.test_agent_conversations",
+                                  "tests.e2e.test_agent_heldout"})
 
 
 def _imports(module: Any) -> set[str]:
@@ -126,6 +129,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if _names_postgres(params) or fixtures & POSTGRES_FIXTURES \
                 or _uses(imported, ("tests.support.pg", "psycopg")):
             item.add_marker(pytest.mark.postgres)
+        if module.__name__ in CONVERSATION_MODULES:
+            item.add_marker(pytest.mark.conversations)
 
 
 @pytest.fixture
